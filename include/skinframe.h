@@ -1,0 +1,408 @@
+/*
+ * skinframe — normals and tangents of skinned and morphed meshes, every method and the reference.
+ *
+ * Overview
+ *   A rest mesh (positions, normals, tangents, UVs, triangles, bone influences, morph targets) is
+ *   turned once into a read-only sf_topology. Per frame, a pose (bind-corrected bone matrices and
+ *   morph weights) deforms it: morph targets first, then linear blend skinning. sf_frames_compute
+ *   produces the normals and tangents of one method (see SF_METHODS); the method `recompute` is the
+ *   reference, rebuilt from the final triangles. sf_direction_errors and sf_angle_stats_compute
+ *   measure a method against the reference.
+ *
+ * Example
+ *   sf_topology* topo; sf_workspace* ws; sf_error err;
+ *   if (sf_topology_create(&mesh, NULL, NULL, &topo, &err) != SF_OK) { puts(err.message); return 1; }
+ *   sf_workspace_create(topo, &ws, &err);
+ *   sf_frames_out out = { positions, normals, tangents };
+ *   sf_frames_compute(topo, &pose, SF_METHOD_SKINNED, NULL, ws, &out, &err);
+ *   sf_frames_out ref = { NULL, ref_normals, ref_tangents };
+ *   sf_frames_compute(topo, &pose, SF_METHOD_RECOMPUTE, NULL, ws, &ref, &err);
+ *   sf_direction_errors(topo, &out, &ref, normal_deg, tangent_deg, flags, &summary);
+ *
+ * Conventions
+ *   - Bone matrices are 3x4 affine transforms with column vectors, p' = A p + t, stored as 12 floats
+ *     column-major: A's columns (a0 a1 a2) then t, i.e. {A00,A10,A20, A01,A11,A21, A02,A12,A22, tx,ty,tz}.
+ *     This is glTF's column-major 4x4 without its last row. They already include the inverse bind matrix.
+ *   - float3 = 3 consecutive floats, float4 tangents are (x, y, z, w) with w = +-1 the handedness,
+ *     float2 UVs are (u, v) as stored in the mesh (glTF convention: v grows downwards in the image).
+ *   - Streams take a byte stride; 0 means tightly packed.
+ *   - All functions are reentrant; the library keeps no mutable global state. An sf_topology is
+ *     read-only once created and may be shared by threads; an sf_workspace belongs to one thread.
+ *   - Memory: the caller owns every buffer passed in or out. Objects are allocated through the
+ *     allocator in sf_env (NULL env = malloc/free, serial loops). sf_frames_compute never allocates.
+ *
+ * The header compiles as C11 and as C++.
+ */
+#ifndef SKINFRAME_H
+#define SKINFRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- version */
+
+#define SF_VERSION_MAJOR 0
+#define SF_VERSION_MINOR 1
+#define SF_VERSION_PATCH 0
+#define SF_VERSION (SF_VERSION_MAJOR * 10000 + SF_VERSION_MINOR * 100 + SF_VERSION_PATCH)
+
+/* ---------------------------------------------------------------- results and errors */
+
+/* New codes go at the end: the numbers are printed. */
+#define SF_RESULTS(X)                                                       \
+    X(SF_OK, "ok")                                                          \
+    X(SF_ERROR_INVALID_ARGUMENT, "invalid argument")                        \
+    X(SF_ERROR_OUT_OF_MEMORY, "out of memory")                              \
+    X(SF_ERROR_NOT_FINITE, "NaN or infinity in input")                      \
+    X(SF_ERROR_INDEX_RANGE, "vertex index out of range")                    \
+    X(SF_ERROR_JOINT_INDEX, "joint index out of range")                     \
+    X(SF_ERROR_COUNT_MISMATCH, "counts do not match")                       \
+    X(SF_ERROR_NEGATIVE_WEIGHT, "negative skinning weight")                 \
+    X(SF_ERROR_ZERO_WEIGHTS, "skinning weights sum to zero")                \
+    X(SF_ERROR_WEIGHT_SUM, "skinning weights do not sum to one")            \
+    X(SF_ERROR_STRIDE, "stream stride too small or misaligned")             \
+    X(SF_ERROR_MISSING_STREAM, "required stream missing")                   \
+    X(SF_ERROR_UNKNOWN_NAME, "unknown name")                                \
+    X(SF_ERROR_GLTF, "malformed glTF")                                      \
+    X(SF_ERROR_IO, "file input/output failed")                              \
+    X(SF_ERROR_UNSUPPORTED, "not supported in this build")
+
+typedef enum sf_result {
+#define SF_RESULT_ENUM_(code, text) code,
+    SF_RESULTS(SF_RESULT_ENUM_)
+#undef SF_RESULT_ENUM_
+    SF_RESULT_COUNT
+} sf_result;
+
+/* Detail of a failure. Every call that can fail takes an optional sf_error* as its last argument. */
+typedef struct sf_error {
+    sf_result result;
+    char field[64];    /* the offending input, e.g. "mesh.joints" or "accessors[7].count" */
+    size_t index;      /* element index within field (vertex, triangle, ...), or SIZE_MAX */
+    char message[256]; /* one line, names field and value: "mesh.joints[1234]: joint 97 >= bone_count 64" */
+} sf_error;
+
+/* A static description of a result code; never NULL. */
+const char* sf_result_string(sf_result result);
+
+/* ---------------------------------------------------------------- environment */
+
+typedef struct sf_allocator {
+    void* (*alloc)(void* user, size_t size, size_t align); /* NULL = out of memory */
+    void (*free)(void* user, void* ptr, size_t size);
+    void* user;
+} sf_allocator; /* all zero = malloc/free; set both functions or neither */
+
+/* Runs fn over disjoint ranges covering [0, count), each at most grain long; returns when all are done. */
+typedef void sf_range_fn(void* ctx, size_t begin, size_t end);
+typedef struct sf_threads {
+    void (*parallel_for)(void* user, size_t count, size_t grain, sf_range_fn* fn, void* ctx); /* NULL = serial */
+    void* user;
+} sf_threads;
+
+typedef struct sf_env {
+    sf_allocator allocator;
+    sf_threads threads;
+} sf_env; /* NULL env = defaults. Results are bit-identical for any thread count. */
+
+/* ---------------------------------------------------------------- mesh */
+
+typedef struct sf_stream {
+    const float* data; /* NULL = absent */
+    size_t stride;     /* bytes between elements; 0 = packed */
+} sf_stream;
+
+/* One morph target. Dense: deltas hold vertex_count elements. Sparse: sparse_indices holds
+ * sparse_count strictly increasing vertex indices and the deltas hold sparse_count elements. */
+typedef struct sf_morph_target_desc {
+    const char* name;             /* may be NULL */
+    const float* position_deltas; /* float3, required */
+    const float* normal_deltas;   /* float3, NULL = none */
+    const float* tangent_deltas;  /* float3 (xyz only, as glTF), NULL = none */
+    const uint32_t* sparse_indices; /* NULL = dense */
+    size_t sparse_count;
+} sf_morph_target_desc;
+
+/* What to do with a vertex whose weights do not sum to one (checked with tolerance 1e-3). */
+typedef enum sf_weight_policy {
+    SF_WEIGHTS_RENORMALIZE = 0, /* default: divide by the sum (over every influence set), count it */
+    SF_WEIGHTS_STRICT           /* reject with SF_ERROR_WEIGHT_SUM naming the vertex */
+} sf_weight_policy;
+
+/* What to do with a vertex whose weights sum to zero. */
+typedef enum sf_zero_weight_policy {
+    SF_ZERO_WEIGHTS_REJECT = 0, /* default: SF_ERROR_ZERO_WEIGHTS naming the vertex */
+    SF_ZERO_WEIGHTS_REST        /* the vertex stays where the morph puts it (identity transform), counted */
+} sf_zero_weight_policy;
+
+typedef struct sf_mesh_desc {
+    size_t vertex_count;
+    size_t triangle_count;
+    const uint32_t* indices; /* 3 * triangle_count, counter-clockwise front faces */
+    sf_stream positions;     /* float3, required */
+    sf_stream normals;       /* float3, NULL = area-weighted normals rebuilt from the rest triangles */
+    sf_stream tangents;      /* float4, NULL = UV tangents rebuilt from the rest triangles (needs uvs) */
+    sf_stream uvs;           /* float2, NULL = no tangent frame: tangent outputs are zero, not measured */
+    /* Skinning: influence_count (joint, weight) pairs per vertex, packed (all glTF JOINTS_n/WEIGHTS_n
+     * sets concatenated). influence_count = 0 means not skinned (every vertex keeps its morphed rest). */
+    uint32_t influence_count;
+    const uint32_t* joints; /* influence_count * vertex_count, each < bone_count */
+    const float* weights;   /* influence_count * vertex_count, >= 0 */
+    size_t bone_count;
+    sf_weight_policy weight_policy;
+    sf_zero_weight_policy zero_weight_policy;
+    const sf_morph_target_desc* targets;
+    size_t target_count;
+} sf_mesh_desc;
+
+/* Per frame: bone matrices (12 floats each, see Conventions) and morph weights. */
+typedef struct sf_pose {
+    const float* bone_matrices; /* 12 * bone_count; may be NULL when the mesh is not skinned */
+    size_t bone_count;          /* must equal the mesh's bone_count */
+    const float* morph_weights; /* target_count; NULL = all zero */
+    size_t morph_weight_count;  /* must equal target_count when morph_weights != NULL */
+} sf_pose;
+
+/* ---------------------------------------------------------------- topology */
+
+/* Everything that depends only on the rest mesh: packed rest streams, normalised influences,
+ * vertex -> face-corner adjacency (CSR), weld groups, gradients. Read-only once built. */
+typedef struct sf_topology sf_topology;
+
+typedef struct sf_topology_opts {
+    int skip_gradients; /* 1 = do not precompute the `jacobian` gradients (saves memory); default 0 */
+    float weld_normal_cos; /* weld groups: rest normals within this cosine count as equal; 0 = 0.9999 */
+} sf_topology_opts;
+
+/* What topology creation found and fixed in the input (reported, never silent). */
+typedef struct sf_topology_stats {
+    size_t vertex_count, triangle_count, target_count, bone_count;
+    uint32_t influence_count;            /* slots per vertex after merging */
+    size_t renormalized_vertices;        /* weight sum differed from 1 by more than 1e-3 */
+    size_t zero_weight_vertices;         /* kept at rest under SF_ZERO_WEIGHTS_REST */
+    size_t merged_duplicate_joints;      /* (vertex, joint) pairs that appeared twice */
+    size_t degenerate_triangles;         /* zero rest area */
+    size_t degenerate_uv_triangles;      /* |UV determinant| <= 1e-12 */
+    size_t isolated_vertices;            /* in no triangle */
+    size_t generated_normals, generated_tangents; /* 1 when the stream was rebuilt, else 0 */
+    size_t weld_groups;                  /* groups of more than one vertex sharing a recomputed frame */
+    size_t gradient_bytes;               /* memory the jacobian gradients take */
+    size_t topology_bytes;               /* total memory held by the topology */
+} sf_topology_stats;
+
+sf_result sf_topology_create(const sf_mesh_desc* mesh, const sf_topology_opts* opts /* NULL = defaults */,
+                             const sf_env* env /* NULL = defaults; copied */, sf_topology** out, sf_error* err);
+void sf_topology_destroy(sf_topology* topo);
+void sf_topology_get_stats(const sf_topology* topo, sf_topology_stats* out);
+size_t sf_topology_vertex_count(const sf_topology* topo);
+size_t sf_topology_triangle_count(const sf_topology* topo);
+int sf_topology_has_tangent_frame(const sf_topology* topo); /* 1 when UVs exist, tangents are measured */
+/* Packed rest streams as the topology holds them (after generation): float3, float3, float4, float2 or NULL. */
+const float* sf_topology_rest_positions(const sf_topology* topo);
+const float* sf_topology_rest_normals(const sf_topology* topo);
+const float* sf_topology_rest_tangents(const sf_topology* topo);
+const float* sf_topology_uvs(const sf_topology* topo);
+const uint32_t* sf_topology_indices(const sf_topology* topo);
+
+/* Per-thread scratch for sf_deform and sf_frames_compute. */
+typedef struct sf_workspace sf_workspace;
+sf_result sf_workspace_create(const sf_topology* topo, sf_workspace** out, sf_error* err);
+void sf_workspace_destroy(sf_workspace* ws);
+
+/* Checks a pose against the topology (counts, NaN/Inf in matrices or weights). Every entry point calls it. */
+sf_result sf_pose_validate(const sf_topology* topo, const sf_pose* pose, sf_error* err);
+
+/* ---------------------------------------------------------------- methods */
+
+/* id, CLI name, one-line description. The order is the order of every table. */
+#define SF_METHODS(X)                                                                                  \
+    X(SF_METHOD_UNCHANGED, "unchanged", "LBS positions only; rest (or morphed) directions")            \
+    X(SF_METHOD_SKINNED, "skinned", "directions skinned with the bone matrices, normalised")           \
+    X(SF_METHOD_INVERSE_TRANSPOSE, "inverse-transpose", "normal by the inverse transpose of the blend") \
+    X(SF_METHOD_JACOBIAN, "jacobian", "analytic Jacobian with weight and morph gradients")             \
+    X(SF_METHOD_RECOMPUTE, "recompute", "rebuilt from the final triangles (the reference)")
+
+typedef enum sf_method {
+#define SF_METHOD_ENUM_(id, name, text) id,
+    SF_METHODS(SF_METHOD_ENUM_)
+#undef SF_METHOD_ENUM_
+    SF_METHOD_COUNT
+} sf_method;
+
+const char* sf_method_name(sf_method method);        /* "skinned"; "?" when out of range */
+const char* sf_method_description(sf_method method); /* one line */
+sf_result sf_method_parse(const char* name, sf_method* out);
+
+/* Morph directions (the article's steps 3 and 4). */
+typedef enum sf_morph_directions {
+    SF_MORPH_DIRECTIONS_DELTAS = 0, /* default: add the targets' normal/tangent deltas before skinning */
+    SF_MORPH_DIRECTIONS_NONE        /* position deltas only; directions stay at rest */
+} sf_morph_directions;
+
+/* How face contributions are averaged at a vertex by `recompute`. */
+typedef enum sf_weighting {
+    SF_WEIGHTING_AREA = 0, /* default: unnormalised face normals (the article) */
+    SF_WEIGHTING_ANGLE,    /* unit face normal times the corner angle */
+    SF_WEIGHTING_UNIFORM   /* unit face normals, equal weights (the article's tip demo) */
+} sf_weighting;
+
+/* Which vertices share one recomputed frame. */
+typedef enum sf_weld {
+    SF_WELD_NONE = 0,        /* default: every vertex index on its own (the article) */
+    SF_WELD_POSITION,        /* same rest position */
+    SF_WELD_POSITION_NORMAL  /* same rest position and rest normal: UV seams welded, hard edges kept */
+} sf_weld;
+
+typedef enum sf_tangent_mode {
+    SF_TANGENTS_UV = 0,    /* default: the article's area-weighted UV tangent */
+    SF_TANGENTS_MIKKTSPACE /* MikkTSpace-compatible */
+} sf_tangent_mode;
+
+typedef struct sf_frames_opts {
+    sf_morph_directions morph_directions;
+    sf_weighting weighting; /* recompute only */
+    sf_weld weld;           /* recompute only */
+    sf_tangent_mode tangents; /* recompute only */
+    float jacobian_cap;     /* jacobian only: cap on |correction| relative to |blend| (Tarini et al.); 0 = none */
+} sf_frames_opts; /* zero = defaults */
+
+typedef struct sf_frames_out {
+    float* positions; /* float3 * vertex_count final positions, may be NULL */
+    float* normals;   /* float3 * vertex_count unit normals (zero where degenerate), may be NULL */
+    float* tangents;  /* float4 * vertex_count unit tangent xyz + handedness w, may be NULL */
+} sf_frames_out;
+
+/* Deforms the mesh by the pose and computes one method's frames. Does not allocate. */
+sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_method method,
+                            const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, sf_error* err);
+
+/* Final positions only (morph, then linear blend skinning). out: float3 * vertex_count. */
+sf_result sf_deform_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out, sf_error* err);
+
+/* What the last sf_frames_compute on this workspace found (counters, not errors). */
+typedef struct sf_frames_report {
+    size_t mirrored_vertices;   /* blended matrix with negative determinant: handedness flipped */
+    size_t singular_vertices;   /* |det| < 1e-12: inverse-transpose returned zero */
+    size_t degenerate_normals;  /* zero normal in the output */
+    size_t degenerate_tangents; /* zero tangent in the output (with a tangent frame) */
+    size_t jacobian_capped;     /* jacobian corrections limited by jacobian_cap */
+} sf_frames_report;
+void sf_workspace_last_report(const sf_workspace* ws, sf_frames_report* out);
+
+/* ---------------------------------------------------------------- error metrics */
+
+/* Statistics of a set of angles in degrees. Percentiles interpolate linearly between order statistics
+ * (position q * (count - 1)). Shares are fractions in [0, 1]. All zero when count == 0. */
+typedef struct sf_angle_stats {
+    size_t count;
+    double mean, rms, p50, p95, max;
+    double over_1, over_5, over_45;
+} sf_angle_stats;
+
+/* Per-vertex flags written by sf_direction_errors. */
+enum {
+    SF_VERTEX_DEGENERATE_NORMAL = 1,  /* zero normal on either side (counted as 180 degrees) */
+    SF_VERTEX_DEGENERATE_TANGENT = 2, /* zero tangent on either side (counted as 180 degrees) */
+    SF_VERTEX_HANDEDNESS = 4          /* tangent w differs */
+};
+
+typedef struct sf_error_summary {
+    sf_angle_stats normal, tangent;   /* tangent.count = 0 when the mesh has no tangent frame */
+    size_t handedness_mismatches;
+    size_t degenerate_normals, degenerate_tangents;
+    size_t degenerate;                /* vertices with any degenerate direction */
+    size_t worst_normal_vertex, worst_tangent_vertex;
+} sf_error_summary;
+
+/* Angle in degrees between two directions: acos of the clamped dot of the unit vectors; 180 when either is zero. */
+double sf_angle_deg(const float a[3], const float b[3]);
+
+/* Per-vertex angles of `method` against `reference` (float3 normals, float4 tangents as in sf_frames_out).
+ * normal_deg/tangent_deg/flags: vertex_count each, may be NULL. summary may be NULL.
+ * Allocates scratch for percentiles through the topology's allocator. */
+sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* method, const sf_frames_out* reference,
+                              float* normal_deg, float* tangent_deg, uint8_t* flags, sf_error_summary* summary,
+                              sf_error* err);
+
+/* Statistics of angles[count]. scratch: count floats (sorted copy), or NULL to allocate with env. */
+sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* scratch, const sf_env* env,
+                                 sf_angle_stats* out, sf_error* err);
+
+/* Heatmap colour: 0 degrees green, 22.5 yellow, >= 45 red. rgb in [0, 1]. */
+void sf_heatmap_color(double angle_deg, float rgb[3]);
+
+/* ---------------------------------------------------------------- built-in scenes */
+
+typedef struct sf_scene_param_info {
+    const char* name;
+    double default_value, min_value, max_value;
+    const char* unit;        /* "deg", "x", "quads", ... */
+    const char* description;
+} sf_scene_param_info;
+
+typedef struct sf_scene_preset_info {
+    const char* name;
+    const char* description;
+    const char* settings;    /* "twist=90" style list the preset applies, comma separated */
+} sf_scene_preset_info;
+
+typedef struct sf_scene_info {
+    const char* name;
+    const char* description;
+    const sf_scene_param_info* params; size_t param_count;
+    const sf_scene_preset_info* presets; size_t preset_count;
+    const char* const* targets; size_t target_count; /* morph target names */
+    sf_weighting reference_weighting; /* the article's reference weighting for this scene */
+} sf_scene_info;
+
+size_t sf_scene_count(void);
+const sf_scene_info* sf_scene_info_at(size_t index);
+const sf_scene_info* sf_scene_info_find(const char* name); /* NULL when unknown */
+
+/* A name = value setting: a parameter, a morph target weight, or "resolution". */
+typedef struct sf_scene_setting {
+    const char* name;
+    double value;
+} sf_scene_setting;
+
+/* A built scene: a mesh, a pose, and drawing hints. Everything is owned by the scene. */
+typedef struct sf_scene {
+    const sf_scene_info* info;
+    sf_mesh_desc mesh;
+    sf_pose pose;
+    sf_weighting reference_weighting;
+    size_t param_count;
+    const char* const* param_names; /* param_count, scene params then morph weights, resolved values */
+    const double* param_values;
+    /* Rig drawing: posed joints as line segments head -> tail (float3 each), bone_count of them. */
+    const float* bone_heads;
+    const float* bone_tails;
+    /* Camera hint: look-at target (float3) and a distance that frames the mesh. */
+    float center[3];
+    float radius;
+} sf_scene;
+
+/* Builds scene `name` with `preset` (NULL or "" = rest) and then the settings, in order.
+ * Unknown names give SF_ERROR_UNKNOWN_NAME naming them; values outside [min, max] SF_ERROR_INVALID_ARGUMENT. */
+sf_result sf_scene_create(const char* name, const char* preset, const sf_scene_setting* settings,
+                          size_t setting_count, const sf_env* env, sf_scene** out, sf_error* err);
+void sf_scene_destroy(sf_scene* scene);
+
+/* ---------------------------------------------------------------- glTF (src/gltf.c, src/anim.c) */
+/* (declared by the glTF issue) */
+
+/* ---------------------------------------------------------------- rendering (src/raster.c) */
+/* (declared by the pictures issue) */
+
+/* ---------------------------------------------------------------- CUDA (cuda/, src/cuda_stub.c) */
+/* (declared by the GPU issue) */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKINFRAME_H */

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what building and testing skinframe needs, only what is missing (Debian).
+set -euo pipefail
+
+need=()
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+command -v cc >/dev/null 2>&1 || need+=(gcc)
+command -v make >/dev/null 2>&1 || need+=(make)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+[ -f /usr/include/cjson/cJSON.h ] || need+=(libcjson-dev)
+[ -f /usr/include/stb/stb_image_write.h ] || need+=(libstb-dev)
+if [ "${SF_BOOTSTRAP_SANITIZE:-0}" = 1 ]; then
+  command -v clang >/dev/null 2>&1 || need+=(clang)
+  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
+fi
+if [ "${SF_BOOTSTRAP_NODE:-0}" = 1 ]; then
+  command -v node >/dev/null 2>&1 || need+=(nodejs)
+  command -v npm >/dev/null 2>&1 || need+=(npm)
+fi
+
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "bootstrap: installing ${need[*]}" >&2
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

@@ -1,0 +1,147 @@
+/* Result strings, error detail, environment defaults (allocator, serial parallel-for). */
+#include "sf_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char* sf_result_string(sf_result result)
+{
+    switch (result) {
+#define SF_RESULT_CASE_(code, text) \
+    case code:                      \
+        return text;
+        SF_RESULTS(SF_RESULT_CASE_)
+#undef SF_RESULT_CASE_
+    default:
+        return "unknown result code";
+    }
+}
+
+void sfi_clear_error(sf_error* err)
+{
+    if (!err) return;
+    memset(err, 0, sizeof *err);
+    err->index = SFI_NO_INDEX;
+}
+
+sf_result sfi_fail(sf_error* err, sf_result code, const char* field, size_t index, const char* fmt, ...)
+{
+    if (!err) return code;
+    err->result = code;
+    err->index = index;
+    snprintf(err->field, sizeof err->field, "%s", field ? field : "");
+    char detail[sizeof err->message];
+    detail[0] = '\0';
+    if (fmt) {
+        va_list args;
+        va_start(args, fmt);
+        vsnprintf(detail, sizeof detail, fmt, args);
+        va_end(args);
+    }
+    if (field && index != SFI_NO_INDEX)
+        snprintf(err->message, sizeof err->message, "%s[%zu]: %s", field, index, detail);
+    else if (field)
+        snprintf(err->message, sizeof err->message, "%s: %s", field, detail);
+    else
+        snprintf(err->message, sizeof err->message, "%s", detail);
+    return code;
+}
+
+/* ---------------------------------------------------------------- allocator */
+
+static void* default_alloc(void* user, size_t size, size_t align)
+{
+    (void)user;
+    (void)align; /* malloc aligns to max_align_t (16 on the platforms we build for) */
+    return malloc(size);
+}
+
+static void default_free(void* user, void* ptr, size_t size)
+{
+    (void)user;
+    (void)size;
+    free(ptr);
+}
+
+sf_env sfi_env_resolve(const sf_env* env)
+{
+    sf_env out;
+    memset(&out, 0, sizeof out);
+    if (env) out = *env;
+    if (!out.allocator.alloc || !out.allocator.free) {
+        out.allocator.alloc = default_alloc;
+        out.allocator.free = default_free;
+        out.allocator.user = NULL;
+    }
+    return out;
+}
+
+void* sfi_alloc(const sf_env* env, size_t size)
+{
+    if (size == 0) size = 1;
+    return env->allocator.alloc(env->allocator.user, size, 16);
+}
+
+void* sfi_calloc(const sf_env* env, size_t count, size_t elem)
+{
+    if (elem && count > SIZE_MAX / elem) return NULL;
+    size_t size = count * elem;
+    void* p = sfi_alloc(env, size);
+    if (p) memset(p, 0, size ? size : 1);
+    return p;
+}
+
+void sfi_free(const sf_env* env, void* ptr, size_t size)
+{
+    if (ptr) env->allocator.free(env->allocator.user, ptr, size ? size : 1);
+}
+
+void sfi_parallel_for(const sf_env* env, size_t count, size_t grain, sf_range_fn* fn, void* ctx)
+{
+    if (count == 0) return;
+    if (grain == 0) grain = 1;
+    if (env && env->threads.parallel_for) {
+        env->threads.parallel_for(env->threads.user, count, grain, fn, ctx);
+        return;
+    }
+    for (size_t begin = 0; begin < count; begin += grain) {
+        size_t end = count - begin < grain ? count : begin + grain;
+        fn(ctx, begin, end);
+    }
+}
+
+/* ---------------------------------------------------------------- methods */
+
+static const char* const method_names[SF_METHOD_COUNT] = {
+#define SF_METHOD_NAME_(id, name, text) name,
+    SF_METHODS(SF_METHOD_NAME_)
+#undef SF_METHOD_NAME_
+};
+
+static const char* const method_texts[SF_METHOD_COUNT] = {
+#define SF_METHOD_TEXT_(id, name, text) text,
+    SF_METHODS(SF_METHOD_TEXT_)
+#undef SF_METHOD_TEXT_
+};
+
+const char* sf_method_name(sf_method method)
+{
+    return (unsigned)method < SF_METHOD_COUNT ? method_names[method] : "?";
+}
+
+const char* sf_method_description(sf_method method)
+{
+    return (unsigned)method < SF_METHOD_COUNT ? method_texts[method] : "?";
+}
+
+sf_result sf_method_parse(const char* name, sf_method* out)
+{
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) {
+        if (name && strcmp(name, method_names[m]) == 0) {
+            *out = (sf_method)m;
+            return SF_OK;
+        }
+    }
+    return SF_ERROR_UNKNOWN_NAME;
+}

@@ -1,0 +1,125 @@
+/* The reference: normals and tangents rebuilt from the final triangles (the article's section 5),
+ * as a face pass followed by a gather over the precomputed vertex -> corner adjacency (no atomics,
+ * so the result is the same for any thread count). Options: weighting, welding, tangent mode. */
+#include "sf_internal.h"
+#include "sf_kernels.h"
+
+#include <string.h>
+
+#define FACE_GRAIN 2048
+#define GATHER_GRAIN 1024
+
+typedef struct recompute_job {
+    const sf_topology* topo;
+    const sf_frames_opts* opts;
+    sf_workspace* ws;
+    float* normals;
+    float* tangents;
+} recompute_job;
+
+/* Per face: cross(e1, e2), UV tangent and bitangent. A face whose corners' blended matrices mirror on
+ * balance is front-facing with clockwise winding (glTF's rule for negative determinants), so its
+ * normal is negated to keep pointing outward; tangent and bitangent follow the edges unchanged. */
+static void face_range(void* ctx, size_t begin, size_t end)
+{
+    const recompute_job* job = (const recompute_job*)ctx;
+    const sf_topology* topo = job->topo;
+    sf_workspace* ws = job->ws;
+    const float* P = ws->final_pos;
+    for (size_t f = begin; f < end; ++f) {
+        const uint32_t* tri = topo->indices + 3 * f;
+        const float* uv[3] = {NULL, NULL, NULL};
+        if (topo->uvs)
+            for (int c = 0; c < 3; ++c) uv[c] = topo->uvs + 2 * tri[c];
+        float* fn = ws->face_n + 3 * f;
+        sfk_face_frame(P + 3 * tri[0], P + 3 * tri[1], P + 3 * tri[2], uv[0], uv[1], uv[2], fn, ws->face_t + 3 * f,
+                       ws->face_b + 3 * f);
+        int mirrored = (ws->det[tri[0]] < 0.0f) + (ws->det[tri[1]] < 0.0f) + (ws->det[tri[2]] < 0.0f);
+        float sign = mirrored >= 2 ? -1.0f : 1.0f;
+        ws->face_sign[f] = sign;
+        fn[0] *= sign;
+        fn[1] *= sign;
+        fn[2] *= sign;
+    }
+}
+
+/* Weight of one face corner's contribution under the chosen weighting. */
+static float corner_weight(const recompute_job* job, uint32_t corner, const float* face_n)
+{
+    switch (job->opts->weighting) {
+    case SF_WEIGHTING_UNIFORM:
+        return 1.0f;
+    case SF_WEIGHTING_ANGLE: {
+        const uint32_t* tri = job->topo->indices + 3 * (corner / 3);
+        uint32_t c = corner % 3;
+        const float* P = job->ws->final_pos;
+        return sfk_corner_angle(P + 3 * tri[c], P + 3 * tri[(c + 1) % 3], P + 3 * tri[(c + 2) % 3]);
+    }
+    default:
+        return sfk_length(face_n);
+    }
+}
+
+/* Adds the normal contributions of vertex v's own corners to N. */
+static void gather_normal(const recompute_job* job, uint32_t v, float N[3])
+{
+    const sf_topology* topo = job->topo;
+    for (uint32_t a = topo->adj_offsets[v]; a < topo->adj_offsets[v + 1]; ++a) {
+        uint32_t corner = topo->adj_corners[a];
+        const float* fn = job->ws->face_n + 3 * (corner / 3);
+        if (job->opts->weighting == SF_WEIGHTING_AREA) {
+            sfk_madd(N, fn, 1.0f);
+        } else {
+            float u[3];
+            sfk_safe_unit(fn, u);
+            sfk_madd(N, u, corner_weight(job, corner, fn));
+        }
+    }
+}
+
+static void gather_range(void* ctx, size_t begin, size_t end)
+{
+    const recompute_job* job = (const recompute_job*)ctx;
+    const sf_topology* topo = job->topo;
+    const sf_workspace* ws = job->ws;
+    int weld = job->opts->weld == SF_WELD_NONE ? -1 : (job->opts->weld == SF_WELD_POSITION ? 0 : 1);
+    for (size_t v = begin; v < end; ++v) {
+        float N[3] = {0, 0, 0}, T[3] = {0, 0, 0}, B[3] = {0, 0, 0};
+        if (weld >= 0) {
+            /* Welded: the normal gathers over every member of the vertex's group. */
+            uint32_t g = topo->weld_group[weld][v];
+            for (uint32_t i = topo->weld_offsets[weld][g]; i < topo->weld_offsets[weld][g + 1]; ++i)
+                gather_normal(job, topo->weld_members[weld][i], N);
+        } else {
+            gather_normal(job, (uint32_t)v, N);
+        }
+        /* Tangents always gather over the vertex's own corners: UV seams legitimately split them. */
+        for (uint32_t a = topo->adj_offsets[v]; a < topo->adj_offsets[v + 1]; ++a) {
+            uint32_t corner = topo->adj_corners[a];
+            size_t f = corner / 3;
+            float w = corner_weight(job, corner, ws->face_n + 3 * f);
+            sfk_madd(T, ws->face_t + 3 * f, w);
+            sfk_madd(B, ws->face_b + 3 * f, w);
+        }
+        float n[3], t[4];
+        sfk_finish_frame(N, T, B, n, t);
+        if (job->normals) memcpy(job->normals + 3 * v, n, sizeof n);
+        if (job->tangents) memcpy(job->tangents + 4 * v, t, sizeof t);
+    }
+}
+
+sf_result sfi_recompute(const sf_topology* topo, const sf_frames_opts* opts, sf_workspace* ws, float* normals,
+                        float* tangents, sf_error* err)
+{
+    if (opts->weld != SF_WELD_NONE) {
+        int k = opts->weld == SF_WELD_POSITION ? 0 : 1;
+        SF_CHECK(topo->weld_group[k] != NULL, SF_ERROR_UNSUPPORTED, err, "opts.weld", SFI_NO_INDEX,
+                 "weld groups were not built for this topology");
+    }
+    recompute_job job = {topo, opts, ws, normals, tangents};
+    sfi_parallel_for(&topo->env, topo->triangle_count, FACE_GRAIN, face_range, &job);
+    sfi_parallel_for(&topo->env, topo->vertex_count, GATHER_GRAIN, gather_range, &job);
+    if (opts->tangents == SF_TANGENTS_MIKKTSPACE && tangents)
+        return sfi_mikktspace_tangents(topo, ws->final_pos, normals, ws, tangents, err);
+    return SF_OK;
+}

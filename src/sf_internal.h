@@ -1,0 +1,148 @@
+/* Internal declarations shared by the library's source files (prefix sfi_). Not installed. */
+#ifndef SF_INTERNAL_H
+#define SF_INTERNAL_H
+
+#include "skinframe.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------- errors */
+
+/* Fills err (may be NULL) and returns code. fmt is printf-style, prefixed with "field[index]: ". */
+sf_result sfi_fail(sf_error* err, sf_result code, const char* field, size_t index, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+void sfi_clear_error(sf_error* err);
+
+/* Validation: return an error naming the field unless cond holds. */
+#define SF_CHECK(cond, code, err, field, index, ...)                          \
+    do {                                                                      \
+        if (!(cond)) return sfi_fail((err), (code), (field), (index), __VA_ARGS__); \
+    } while (0)
+
+#define SFI_NO_INDEX ((size_t)-1)
+
+/* ---------------------------------------------------------------- environment */
+
+/* env with defaults filled in (malloc/free, serial loops). */
+sf_env sfi_env_resolve(const sf_env* env);
+void* sfi_alloc(const sf_env* env, size_t size);  /* 16-byte aligned, NULL on failure or size overflow */
+void* sfi_calloc(const sf_env* env, size_t count, size_t elem); /* zeroed, checks count*elem overflow */
+void sfi_free(const sf_env* env, void* ptr, size_t size);
+/* Runs fn over [0, count) through the env's parallel-for (serial when none). */
+void sfi_parallel_for(const sf_env* env, size_t count, size_t grain, sf_range_fn* fn, void* ctx);
+
+/* A stream element pointer: stride 0 = packed elements of `packed` bytes. */
+static inline const float* sfi_stream_at(sf_stream s, size_t packed, size_t i)
+{
+    size_t stride = s.stride ? s.stride : packed;
+    return (const float*)(const void*)((const char*)(const void*)s.data + stride * i);
+}
+
+/* ---------------------------------------------------------------- topology */
+
+/* Gradients for the `jacobian` method, filled by sfi_gradients_build (src/jacobian.c). */
+typedef struct sfi_gradients sfi_gradients;
+
+struct sf_topology {
+    sf_env env;
+    size_t vertex_count, triangle_count, bone_count, target_count;
+    uint32_t influence_count; /* slots per vertex after merging duplicates */
+    bool has_uvs;
+
+    /* Packed rest streams. */
+    float* rest_positions; /* 3n */
+    float* rest_normals;   /* 3n */
+    float* rest_tangents;  /* 4n */
+    float* uvs;            /* 2n or NULL */
+    uint32_t* indices;     /* 3F */
+
+    /* Normalised influences: influence_count per vertex, weights sum to 1 (or all zero = identity). */
+    uint32_t* joints;
+    float* weights;
+
+    /* Morph deltas regrouped per vertex (CSR over vertices): entries morph_offsets[v] .. [v+1]. */
+    uint32_t* morph_offsets; /* n + 1 */
+    uint32_t* morph_target;  /* entry -> target index */
+    float* morph_dp;         /* 3 per entry */
+    float* morph_dn;         /* 3 per entry (zero when the target has none) */
+    float* morph_dt;         /* 3 per entry */
+
+    /* Vertex -> face corners (face * 3 + corner), CSR over vertices. */
+    uint32_t* adj_offsets; /* n + 1 */
+    uint32_t* adj_corners; /* 3F */
+
+    /* Weld groups for SF_WELD_POSITION / SF_WELD_POSITION_NORMAL: CSR of group members, and each
+     * vertex's group. Built by sfi_weld_build (src/weld.c). */
+    uint32_t* weld_group[2];          /* n each: vertex -> group */
+    uint32_t* weld_offsets[2];        /* groups + 1 */
+    uint32_t* weld_members[2];        /* n */
+    size_t weld_group_count[2];
+
+    sfi_gradients* gradients; /* NULL when skipped */
+
+    sf_topology_stats stats;
+    size_t bytes; /* everything allocated, for stats */
+};
+
+/* Allocates through the topology's env and adds to topo->bytes. */
+void* sfi_topo_alloc(sf_topology* topo, size_t count, size_t elem);
+
+sf_result sfi_weld_build(sf_topology* topo, float normal_cos, sf_error* err);
+void sfi_weld_free(sf_topology* topo);
+
+/* Hook for the jacobian gradients (src/jacobian.c). */
+sf_result sfi_gradients_build(sf_topology* topo, sf_error* err);
+void sfi_gradients_free(sf_topology* topo);
+
+/* ---------------------------------------------------------------- workspace and frame stages */
+
+/* Jacobian scratch (per workspace), owned by src/jacobian.c. */
+typedef struct sfi_jacobian_scratch sfi_jacobian_scratch;
+
+struct sf_workspace {
+    const sf_topology* topo;
+    float* morph_pos; /* 3n morphed rest positions */
+    float* morph_nrm; /* 3n morphed rest normals (deltas added when enabled), not normalised */
+    float* morph_tan; /* 3n morphed rest tangents */
+    float* blend;     /* 12n blended matrices */
+    float* det;       /* n determinants of the blended matrices */
+    float* final_pos; /* 3n */
+    float* face_n;    /* 3F */
+    float* face_t;    /* 3F */
+    float* face_b;    /* 3F */
+    float* face_sign; /* F: -1 for faces whose corners mirror on balance, else +1 */
+    sfi_jacobian_scratch* jacobian;
+    sf_frames_report report;
+    size_t bytes;
+};
+
+/* Morph, blend and skin into ws (morph_pos/nrm/tan, blend, det, final_pos). */
+sf_result sfi_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_directions dirs, sf_workspace* ws);
+
+/* Recompute from ws->final_pos into normals (3n) / tangents (4n); either may be NULL. */
+sf_result sfi_recompute(const sf_topology* topo, const sf_frames_opts* opts, sf_workspace* ws, float* normals,
+                        float* tangents, sf_error* err);
+
+/* MikkTSpace-compatible tangents (src/mikktspace.c) from final positions and the recomputed normals;
+ * overwrites tangents (4n). */
+sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* positions, const float* normals,
+                                  sf_workspace* ws, float* tangents, sf_error* err);
+
+/* Jacobian frames from ws (after sfi_deform). Implemented in src/jacobian.c. */
+sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts,
+                              sf_workspace* ws, float* normals, float* tangents, sf_error* err);
+sf_result sfi_jacobian_scratch_create(sf_workspace* ws, sf_error* err);
+void sfi_jacobian_scratch_free(sf_workspace* ws);
+
+/* ---------------------------------------------------------------- statistics */
+
+/* Sorts a[0..n) ascending (deterministic). */
+void sfi_sort_floats(float* a, size_t n);
+
+#endif /* SF_INTERNAL_H */

@@ -1,0 +1,56 @@
+/* A plain C test runner: CHECK macros and a case table; prints "N passed, N failed". */
+#ifndef SF_TEST_H
+#define SF_TEST_H
+
+#include "skinframe.h"
+
+#include <math.h>
+#include <stddef.h>
+
+void sft_fail(const char* file, int line, const char* expr);
+void sft_fail_result(const char* file, int line, const char* expr, sf_result got, sf_result want);
+void sft_failf(const char* file, int line, const char* fmt, ...);
+extern int sft_failed_now;
+
+#define CHECK(c)                                 \
+    do {                                         \
+        if (!(c)) {                              \
+            sft_fail(__FILE__, __LINE__, #c);    \
+            return;                              \
+        }                                        \
+    } while (0)
+
+#define CHECK_NEAR(a, b, eps)                                                                            \
+    do {                                                                                                 \
+        double a_ = (double)(a), b_ = (double)(b);                                                       \
+        if (!(fabs(a_ - b_) <= (double)(eps))) {                                                         \
+            sft_failf(__FILE__, __LINE__, "%s = %.9g, %s = %.9g, |diff| > %g", #a, a_, #b, b_, (double)(eps)); \
+            return;                                                                                      \
+        }                                                                                                \
+    } while (0)
+
+#define CHECK_RESULT(expr, want)                                       \
+    do {                                                               \
+        sf_result r_ = (expr);                                         \
+        if (r_ != (want)) {                                            \
+            sft_fail_result(__FILE__, __LINE__, #expr, r_, (want));    \
+            return;                                                    \
+        }                                                              \
+    } while (0)
+
+#define CHECK_OK(expr) CHECK_RESULT(expr, SF_OK)
+
+typedef struct sft_case {
+    const char* name;
+    void (*fn)(void);
+} sft_case;
+
+/* Runs every case (or those whose name contains argv[1]); returns the process exit code. */
+int sft_run(const sft_case* cases, size_t n, int argc, char** argv);
+
+#define SFT_RUN(cases, argc, argv) sft_run((cases), sizeof(cases) / sizeof((cases)[0]), (argc), (argv))
+
+/* Path of a shared asset ($SF_ASSETS/rel), or NULL when the assets are not there. */
+const char* sft_asset(const char* rel, char* buf, size_t size);
+
+#endif
