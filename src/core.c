@@ -39,12 +39,13 @@ sf_result sfi_fail(sf_error* err, sf_result code, const char* field, size_t inde
         vsnprintf(detail, sizeof detail, fmt, args);
         va_end(args);
     }
+    /* err->field is at most 63 characters; the detail is cut so the message always fits. */
     if (field && index != SFI_NO_INDEX)
-        snprintf(err->message, sizeof err->message, "%s[%zu]: %s", field, index, detail);
+        snprintf(err->message, sizeof err->message, "%s[%zu]: %.160s", err->field, index, detail);
     else if (field)
-        snprintf(err->message, sizeof err->message, "%s: %s", field, detail);
+        snprintf(err->message, sizeof err->message, "%s: %.180s", err->field, detail);
     else
-        snprintf(err->message, sizeof err->message, "%s", detail);
+        snprintf(err->message, sizeof err->message, "%.200s", detail);
     return code;
 }
 

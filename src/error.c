@@ -48,6 +48,9 @@ sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* s
     memset(out, 0, sizeof *out);
     if (count == 0) return SF_OK;
     SF_CHECK(angles_deg != NULL, SF_ERROR_INVALID_ARGUMENT, err, "angles_deg", SFI_NO_INDEX, "is NULL");
+    for (size_t i = 0; i < count; ++i)
+        SF_CHECK(isfinite(angles_deg[i]), SF_ERROR_NOT_FINITE, err, "angles_deg", i, "angle is %g",
+                 (double)angles_deg[i]);
     sf_env e = sfi_env_resolve(env);
     float* sorted = scratch ? scratch : sfi_calloc(&e, count, sizeof(float));
     if (!sorted) return sfi_fail(err, SF_ERROR_OUT_OF_MEMORY, "scratch", SFI_NO_INDEX, "%zu angles", count);
@@ -55,7 +58,6 @@ sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* s
     size_t over1 = 0, over5 = 0, over45 = 0;
     for (size_t i = 0; i < count; ++i) {
         double a = angles_deg[i];
-        SF_CHECK(isfinite(a), SF_ERROR_NOT_FINITE, err, "angles_deg", i, "angle is %g", a);
         sum += a;
         sum2 += a * a;
         over1 += a > 1.0;

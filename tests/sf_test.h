@@ -5,6 +5,8 @@
 #include "skinframe.h"
 
 #include <math.h>
+
+#define SFT_PI 3.14159265358979323846
 #include <stddef.h>
 
 void sft_fail(const char* file, int line, const char* expr);
