@@ -23,6 +23,11 @@ typedef struct cli_command {
 int cmd_scenes(int argc, char** argv);
 int cmd_compare(int argc, char** argv);
 int cmd_demo(int argc, char** argv);
+int cmd_render(int argc, char** argv); /* cli/cmd_render.c */
+int cmd_plot(int argc, char** argv);   /* cli/cmd_plot.c */
+int cmd_info(int argc, char** argv);   /* cli/cmd_info.c (glTF) */
+int cmd_eval(int argc, char** argv);   /* cli/cmd_eval.c (glTF) */
+int cmd_bake(int argc, char** argv);   /* cli/cmd_bake.c (glTF) */
 
 /* Prints "skinframe: <message>" on one line to stderr and returns code. */
 int cli_fail(int code, const char* fmt, ...)
@@ -34,8 +39,40 @@ int cli_fail(int code, const char* fmt, ...)
 /* The thread pool behind sf_env.threads (cli/pool.c). threads = 0: one per core. */
 sf_env cli_env(void);
 void cli_env_shutdown(void);
+/* Starts the pool with `threads` threads (0 = one per core; 1 = serial, no threads started) before
+ * cli_env is used. Returns 0, or -1 when threads could not be started (the pool then runs serially). */
+int cli_pool_start(size_t threads);
+size_t cli_pool_threads(void);   /* threads in use (1 = serial) */
+size_t cli_core_count(void);     /* online cores, at least 1 */
 
 /* Writes data to path atomically (temp file in the same folder, then rename). Returns 0 or -1 with errno. */
 int cli_write_file_atomic(const char* path, const void* data, size_t size);
+
+/* ---------------------------------------------------------------- parsing helpers (cli/util.c) */
+
+/* Parses the whole of text as a finite number. */
+bool cli_parse_double(const char* text, double* out);
+/* Parses the whole of text as a decimal integer in [min, max]. */
+bool cli_parse_size(const char* text, size_t min, size_t max, size_t* out);
+/* Case-insensitive suffix test ("out.JSON" ends with ".json"). */
+bool cli_ends_with(const char* text, const char* suffix);
+
+/* Matches argv[*i] against `flag` (e.g. "--scene"), written `--scene NAME` or `--scene=NAME`.
+ * Returns 1 and sets *value (advancing *i past a separate value), 0 when argv[*i] is not this flag,
+ * or -1 after printing a one-line error when the value is missing. */
+int cli_flag_value(int argc, char** argv, int* i, const char* flag, const char** value);
+/* 1 when argv[*i] is exactly `flag` (a switch without value), else 0. */
+int cli_flag_switch(char** argv, int i, const char* flag);
+/* 1 when arg is -h or --help. */
+bool cli_is_help(const char* arg);
+
+/* One name=value pair of a "k=v,k=v" list. */
+typedef struct cli_assignment {
+    char name[64];
+    double value;
+} cli_assignment;
+/* Parses "k=v[,k=v...]" into out[count..cap). On error prints one line naming `flag` and returns
+ * CLI_EXIT_USAGE; else CLI_EXIT_OK. */
+int cli_parse_assignments(const char* flag, const char* list, cli_assignment* out, size_t cap, size_t* count);
 
 #endif

@@ -93,6 +93,8 @@ sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_met
              "%d", (int)o.weld);
     SF_CHECK((unsigned)o.tangents <= SF_TANGENTS_MIKKTSPACE, SF_ERROR_INVALID_ARGUMENT, err, "opts.tangents",
              SFI_NO_INDEX, "%d", (int)o.tangents);
+    SF_CHECK((unsigned)o.reference <= SF_REFERENCE_AUTHORED, SF_ERROR_INVALID_ARGUMENT, err, "opts.reference",
+             SFI_NO_INDEX, "%d", (int)o.reference);
 
     sfi_deform(topo, pose, o.morph_directions, ws);
     if (method == SF_METHOD_RECOMPUTE) {

@@ -46,6 +46,7 @@ static void face_range(void* ctx, size_t begin, size_t end)
 /* Weight of one face corner's contribution under the chosen weighting. */
 static float corner_weight(const recompute_job* job, uint32_t corner, const float* face_n)
 {
+    if (!(sfk_dot(face_n, face_n) >= SF_SAFE_UNIT_EPS2)) return 0.0f; /* a collapsed face has no frame */
     switch (job->opts->weighting) {
     case SF_WEIGHTING_UNIFORM:
         return 1.0f;
@@ -60,12 +61,11 @@ static float corner_weight(const recompute_job* job, uint32_t corner, const floa
     }
 }
 
-/* Adds the normal contributions of vertex v's own corners to N. */
-static void gather_normal(const recompute_job* job, uint32_t v, float N[3])
+/* Adds the normal contributions of corners[begin..end) to N (a vertex's own corners, or its weld group's). */
+static void gather_normal(const recompute_job* job, const uint32_t* corners, uint32_t begin, uint32_t end, float N[3])
 {
-    const sf_topology* topo = job->topo;
-    for (uint32_t a = topo->adj_offsets[v]; a < topo->adj_offsets[v + 1]; ++a) {
-        uint32_t corner = topo->adj_corners[a];
+    for (uint32_t a = begin; a < end; ++a) {
+        uint32_t corner = corners[a];
         const float* fn = job->ws->face_n + 3 * (corner / 3);
         if (job->opts->weighting == SF_WEIGHTING_AREA) {
             sfk_madd(N, fn, 1.0f);
@@ -86,12 +86,13 @@ static void gather_range(void* ctx, size_t begin, size_t end)
     for (size_t v = begin; v < end; ++v) {
         float N[3] = {0, 0, 0}, T[3] = {0, 0, 0}, B[3] = {0, 0, 0};
         if (weld >= 0) {
-            /* Welded: the normal gathers over every member of the vertex's group. */
+            /* Welded: the normal gathers over the corners of every member of the vertex's group, listed
+             * once per group at topology creation (same order as walking the members). */
             uint32_t g = topo->weld_group[weld][v];
-            for (uint32_t i = topo->weld_offsets[weld][g]; i < topo->weld_offsets[weld][g + 1]; ++i)
-                gather_normal(job, topo->weld_members[weld][i], N);
+            gather_normal(job, topo->weld_corners[weld], topo->weld_corner_offsets[weld][g],
+                          topo->weld_corner_offsets[weld][g + 1], N);
         } else {
-            gather_normal(job, (uint32_t)v, N);
+            gather_normal(job, topo->adj_corners, topo->adj_offsets[v], topo->adj_offsets[v + 1], N);
         }
         /* Tangents always gather over the vertex's own corners: UV seams legitimately split them. */
         for (uint32_t a = topo->adj_offsets[v]; a < topo->adj_offsets[v + 1]; ++a) {
@@ -102,7 +103,7 @@ static void gather_range(void* ctx, size_t begin, size_t end)
             sfk_madd(B, ws->face_b + 3 * f, w);
         }
         float n[3], t[4];
-        sfk_finish_frame(N, T, B, n, t);
+        sfk_finish_frame(N, T, B, topo->bitangent_sign, n, t);
         if (job->normals) memcpy(job->normals + 3 * v, n, sizeof n);
         if (job->tangents) memcpy(job->tangents + 4 * v, t, sizeof t);
     }
@@ -116,10 +117,13 @@ sf_result sfi_recompute(const sf_topology* topo, const sf_frames_opts* opts, sf_
         SF_CHECK(topo->weld_group[k] != NULL, SF_ERROR_UNSUPPORTED, err, "opts.weld", SFI_NO_INDEX,
                  "weld groups were not built for this topology");
     }
+    if (opts->reference == SF_REFERENCE_AUTHORED) return sfi_authored_frames(topo, opts, ws, normals, tangents, err);
+    /* MikkTSpace needs the normals even when the caller wants none: workspace scratch then. */
+    bool mikk = opts->tangents == SF_TANGENTS_MIKKTSPACE && tangents;
+    if (mikk && !normals && topo->has_uvs) normals = sfi_mikktspace_normal_scratch(ws);
     recompute_job job = {topo, opts, ws, normals, tangents};
     sfi_parallel_for(&topo->env, topo->triangle_count, FACE_GRAIN, face_range, &job);
     sfi_parallel_for(&topo->env, topo->vertex_count, GATHER_GRAIN, gather_range, &job);
-    if (opts->tangents == SF_TANGENTS_MIKKTSPACE && tangents)
-        return sfi_mikktspace_tangents(topo, ws->final_pos, normals, ws, tangents, err);
+    if (mikk) return sfi_mikktspace_tangents(topo, ws->final_pos, normals, ws, tangents, err);
     return SF_OK;
 }

@@ -54,6 +54,7 @@ struct sf_topology {
     size_t vertex_count, triangle_count, bone_count, target_count;
     uint32_t influence_count; /* slots per vertex after merging duplicates */
     bool has_uvs;
+    float bitangent_sign; /* -1 for SF_UV_GLTF, +1 for SF_UV_V_UP (see sfk_finish_frame) */
 
     /* Packed rest streams. */
     float* rest_positions; /* 3n */
@@ -83,8 +84,11 @@ struct sf_topology {
     uint32_t* weld_offsets[2];        /* groups + 1 */
     uint32_t* weld_members[2];        /* n */
     size_t weld_group_count[2];
+    uint32_t* weld_corner_offsets[2]; /* groups + 1: each group's corners (members' corners, member order) */
+    uint32_t* weld_corners[2];        /* 3F */
 
     sfi_gradients* gradients; /* NULL when skipped */
+    struct sfi_mikktspace* mikktspace; /* MikkTSpace precomputation (src/mikktspace.c), NULL without UVs */
 
     sf_topology_stats stats;
     size_t bytes; /* everything allocated, for stats */
@@ -95,6 +99,15 @@ void* sfi_topo_alloc(sf_topology* topo, size_t count, size_t elem);
 
 sf_result sfi_weld_build(sf_topology* topo, float normal_cos, sf_error* err);
 void sfi_weld_free(sf_topology* topo);
+/* Stable sort of a[0..n) by less(ctx, x, y); tmp holds n (src/weld.c). */
+void sfi_sort_indices(uint32_t* a, uint32_t* tmp, size_t n, int (*less)(const void* ctx, uint32_t x, uint32_t y),
+                      const void* ctx);
+
+/* MikkTSpace precomputation at topology creation, and its per-workspace scratch (src/mikktspace.c). */
+sf_result sfi_mikktspace_build(sf_topology* topo, sf_error* err);
+void sfi_mikktspace_free(sf_topology* topo);
+sf_result sfi_mikktspace_scratch_create(sf_workspace* ws, sf_error* err);
+void sfi_mikktspace_scratch_free(sf_workspace* ws);
 
 /* Hook for the jacobian gradients (src/jacobian.c). */
 sf_result sfi_gradients_build(sf_topology* topo, sf_error* err);
@@ -118,6 +131,8 @@ struct sf_workspace {
     float* face_b;    /* 3F */
     float* face_sign; /* F: -1 for faces whose corners mirror on balance, else +1 */
     sfi_jacobian_scratch* jacobian;
+    struct sfi_mikktspace_scratch* mikktspace; /* src/mikktspace.c */
+    struct sfi_authored_scratch* authored;     /* src/authored.c */
     sf_frames_report report;
     size_t bytes;
 };
@@ -133,6 +148,15 @@ sf_result sfi_recompute(const sf_topology* topo, const sf_frames_opts* opts, sf_
  * overwrites tangents (4n). */
 sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* positions, const float* normals,
                                   sf_workspace* ws, float* tangents, sf_error* err);
+/* The authored-normals reference (src/authored.c): called by sfi_recompute for SF_REFERENCE_AUTHORED. */
+sf_result sfi_authored_frames(const sf_topology* topo, const sf_frames_opts* opts, sf_workspace* ws, float* normals,
+                              float* tangents, sf_error* err);
+sf_result sfi_authored_scratch_create(sf_workspace* ws, sf_error* err);
+void sfi_authored_scratch_free(sf_workspace* ws);
+/* Scratch normals (3n) for sfi_recompute when the caller wants tangents but no normals. */
+float* sfi_mikktspace_normal_scratch(sf_workspace* ws);
+/* Per-corner tangents (4 * 3F: xyz, w) of the last sfi_mikktspace_tangents on ws, before mirroring; NULL if none. */
+const float* sfi_mikktspace_corner_tangents(const sf_workspace* ws);
 
 /* Jacobian frames from ws (after sfi_deform). Implemented in src/jacobian.c. */
 sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts,

@@ -49,6 +49,8 @@ static sf_result validate_mesh(const sf_mesh_desc* m, sf_error* err)
              SFI_NO_INDEX, "%zu too large", m->triangle_count);
     SF_CHECK(m->vertex_count == 0 || m->positions.data, SF_ERROR_MISSING_STREAM, err, "mesh.positions",
              SFI_NO_INDEX, "required for %zu vertices", m->vertex_count);
+    SF_CHECK((unsigned)m->uv_convention <= SF_UV_V_UP, SF_ERROR_INVALID_ARGUMENT, err, "mesh.uv_convention",
+             SFI_NO_INDEX, "%d is not a convention", (int)m->uv_convention);
     SF_CHECK(m->triangle_count == 0 || m->indices, SF_ERROR_MISSING_STREAM, err, "mesh.indices", SFI_NO_INDEX,
              "required for %zu triangles", m->triangle_count);
     if ((r = check_stream(m->positions, 3, "mesh.positions", err)) != SF_OK) return r;
@@ -262,7 +264,7 @@ static sf_result generate_rest_frames(sf_topology* topo, bool need_normals, bool
         }
         float nn[3], tt[4];
         if (!need_normals) memcpy(N, topo->rest_normals + 3 * v, sizeof N);
-        sfk_finish_frame(N, T, B, nn, tt);
+        sfk_finish_frame(N, T, B, topo->bitangent_sign, nn, tt);
         if (need_normals) memcpy(topo->rest_normals + 3 * v, nn, sizeof nn);
         if (need_tangents) memcpy(topo->rest_tangents + 4 * v, tt, sizeof tt);
     }
@@ -324,6 +326,7 @@ sf_result sf_topology_create(const sf_mesh_desc* mesh, const sf_topology_opts* o
     topo->target_count = mesh->target_count;
     topo->influence_count = mesh->influence_count;
     topo->has_uvs = mesh->uvs.data != NULL;
+    topo->bitangent_sign = mesh->uv_convention == SF_UV_V_UP ? 1.0f : -1.0f;
 
     if ((r = copy_streams(topo, mesh, err)) != SF_OK) goto fail;
     if (mesh->influence_count && (r = normalize_influences(topo, mesh, err)) != SF_OK) goto fail;
@@ -336,6 +339,7 @@ sf_result sf_topology_create(const sf_mesh_desc* mesh, const sf_topology_opts* o
     topo->stats.generated_normals = need_normals;
     topo->stats.generated_tangents = need_tangents;
     if ((r = sfi_weld_build(topo, o.weld_normal_cos > 0.0f ? o.weld_normal_cos : 0.9999f, err)) != SF_OK) goto fail;
+    if ((r = sfi_mikktspace_build(topo, err)) != SF_OK) goto fail;
     if (!o.skip_gradients && (r = sfi_gradients_build(topo, err)) != SF_OK) goto fail;
 
     topo->stats.vertex_count = topo->vertex_count;
@@ -356,6 +360,7 @@ void sf_topology_destroy(sf_topology* topo)
     if (!topo) return;
     sfi_gradients_free(topo);
     sfi_weld_free(topo);
+    sfi_mikktspace_free(topo);
     void* arrays[] = {topo->rest_positions, topo->rest_normals, topo->rest_tangents, topo->uvs,
                       topo->indices,        topo->joints,       topo->weights,       topo->morph_offsets,
                       topo->morph_target,   topo->morph_dp,     topo->morph_dn,      topo->morph_dt,

@@ -35,6 +35,8 @@ sf_result sf_workspace_create(const sf_topology* topo, sf_workspace** out, sf_er
         return sfi_fail(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "%zu vertices", n);
     }
     sf_result r = sfi_jacobian_scratch_create(ws, err);
+    if (r == SF_OK) r = sfi_mikktspace_scratch_create(ws, err);
+    if (r == SF_OK) r = sfi_authored_scratch_create(ws, err);
     if (r != SF_OK) {
         sf_workspace_destroy(ws);
         return r;
@@ -48,6 +50,8 @@ void sf_workspace_destroy(sf_workspace* ws)
     if (!ws) return;
     const sf_env* env = &ws->topo->env;
     sfi_jacobian_scratch_free(ws);
+    sfi_mikktspace_scratch_free(ws);
+    sfi_authored_scratch_free(ws);
     void* arrays[] = {ws->morph_pos, ws->morph_nrm, ws->morph_tan, ws->blend,  ws->det,
                       ws->final_pos, ws->face_n,    ws->face_t,    ws->face_b, ws->face_sign};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) sfi_free(env, arrays[i], 0);

@@ -30,9 +30,9 @@ static void grid_init(grid* g)
             g->normals[3 * v + 1] = 1.0f;
             g->tangents[4 * v + 0] = 1.0f;
             g->tangents[4 * v + 3] = 1.0f;
-            /* u along +x, v along -z: tangent +x, bitangent -z, so cross(n, t) = -z gives w = +1 */
+            /* glTF UVs: u along +x, v along +z (down in the image), so the image's up is -z = cross(n, t): w = +1 */
             g->uvs[2 * v + 0] = (float)x / 2.0f;
-            g->uvs[2 * v + 1] = 1.0f - (float)z / 2.0f;
+            g->uvs[2 * v + 1] = (float)z / 2.0f;
             g->joints[2 * v + 0] = 0;
             g->joints[2 * v + 1] = 1;
             g->weights[2 * v + 0] = 1.0f - (float)x / 2.0f;
@@ -507,7 +507,8 @@ static void test_recompute_matches_independent_gather(void)
         double t[3] = {T[3 * v] - n[0] * d, T[3 * v + 1] - n[1] * d, T[3 * v + 2] - n[2] * d};
         double lt = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
         double c[3] = {n[1] * t[2] - n[2] * t[1], n[2] * t[0] - n[0] * t[2], n[0] * t[1] - n[1] * t[0]};
-        double w = c[0] * B[3 * v] + c[1] * B[3 * v + 1] + c[2] * B[3 * v + 2] < 0.0 ? -1.0 : 1.0;
+        /* glTF convention: the normal map's +Y runs along -dP/dv */
+        double w = -(c[0] * B[3 * v] + c[1] * B[3 * v + 1] + c[2] * B[3 * v + 2]) < 0.0 ? -1.0 : 1.0;
         for (int k = 0; k < 3; ++k) {
             CHECK_NEAR(r.n[SF_METHOD_RECOMPUTE][3 * v + k], n[k], 2e-6);
             CHECK_NEAR(r.t[SF_METHOD_RECOMPUTE][4 * v + k], t[k] / lt, 2e-6);
@@ -517,8 +518,8 @@ static void test_recompute_matches_independent_gather(void)
     run_free(&r);
 }
 
-/* Mirrored UVs give handedness -1; the uniform weighting averages unit face normals. */
-static void test_mirrored_uvs_and_uniform_weighting(void)
+/* Mirrored UVs give handedness -1, and the article's v-up convention flips the sign of w. */
+static void test_mirrored_uvs(void)
 {
     grid g;
     grid_init(&g);
@@ -536,6 +537,15 @@ static void test_mirrored_uvs_and_uniform_weighting(void)
     sf_topology_get_stats(topo, &st);
     CHECK(st.generated_tangents == 1 && st.generated_normals == 0);
     sf_topology_destroy(topo);
+
+    g.mesh.uv_convention = SF_UV_V_UP;
+    CHECK_OK(sf_topology_create(&g.mesh, NULL, NULL, &topo, &err));
+    rt = sf_topology_rest_tangents(topo);
+    for (size_t v = 0; v < 9; ++v) CHECK(rt[4 * v + 3] == 1.0f);
+    sf_topology_destroy(topo);
+    g.mesh.uv_convention = (sf_uv_convention)5;
+    CHECK_RESULT(sf_topology_create(&g.mesh, NULL, NULL, &topo, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK(strcmp(err.field, "mesh.uv_convention") == 0);
 }
 
 /* Corner with three faces of different areas and tilts: uniform vs area weighting by hand. */
@@ -832,7 +842,7 @@ int main(int argc, char** argv)
         {"translation_slope", test_translation_slope},
         {"singular_matrix", test_singular_matrix},
         {"recompute_matches_independent_gather", test_recompute_matches_independent_gather},
-        {"mirrored_uvs", test_mirrored_uvs_and_uniform_weighting},
+        {"mirrored_uvs", test_mirrored_uvs},
         {"uniform_vs_area_weighting", test_uniform_vs_area_weighting},
         {"collapsed_triangle", test_collapsed_triangle},
         {"safe_unit_threshold", test_safe_unit_threshold},

@@ -1,0 +1,260 @@
+/* `skinframe compare`: every method against the reference on a built-in scene, as a table or JSON;
+ * --sweep repeats it over a range of one setting, --dump writes the per-vertex data. */
+#define _POSIX_C_SOURCE 200809L
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_SWEEP_STEPS 1000
+
+static void usage(FILE* f)
+{
+    fputs("Usage: skinframe compare --scene NAME [--preset NAME] [--set k=v,...] [--morph target=w,...]\n"
+          "                         [--method all|NAME,...] [--json] [--sweep NAME=FROM:TO:STEPS] [--dump FILE.json]\n"
+          "Computes each method's normals and tangents and their angles to the reference (recompute, with the\n"
+          "scene's reference weighting unless --weighting is given). One row pair per method: normal and tangent\n"
+          "mean, rms, p50, p95, max (degrees), % of vertices over 1/5/45 degrees, handedness mismatches, degenerate.\n\n",
+          f);
+    cli_scene_args_usage(f);
+    fputs("\nOutput flags:\n"
+          "  --json                        print JSON instead of the table\n"
+          "  --sweep NAME=FROM:TO:STEPS    repeat for STEPS values of a parameter, a morph weight or resolution\n"
+          "                                (resolution sweeps also print the mean normal error ratio per step)\n"
+          "  --dump FILE.json              write per-vertex positions, indices, uvs, reference and method frames\n"
+          "\nExample: skinframe compare --scene sheet --preset bone-twist --set twist=90 --morph ripples=0.5\n",
+          f);
+}
+
+typedef struct sweep_spec {
+    bool on;
+    char name[64];
+    double from, to;
+    size_t steps;
+} sweep_spec;
+
+static int parse_sweep(const char* text, sweep_spec* out)
+{
+    const char* eq = strchr(text, '=');
+    if (!eq || eq == text || (size_t)(eq - text) >= sizeof out->name)
+        return cli_fail(CLI_EXIT_USAGE, "--sweep: '%s' is not NAME=FROM:TO:STEPS", text);
+    memcpy(out->name, text, (size_t)(eq - text));
+    out->name[eq - text] = '\0';
+    char parts[3][64];
+    const char* p = eq + 1;
+    for (int k = 0; k < 3; ++k) {
+        const char* colon = k < 2 ? strchr(p, ':') : p + strlen(p);
+        if (!colon || (size_t)(colon - p) >= sizeof parts[k])
+            return cli_fail(CLI_EXIT_USAGE, "--sweep: '%s' is not NAME=FROM:TO:STEPS", text);
+        memcpy(parts[k], p, (size_t)(colon - p));
+        parts[k][colon - p] = '\0';
+        p = colon + (k < 2);
+    }
+    if (!cli_parse_double(parts[0], &out->from))
+        return cli_fail(CLI_EXIT_USAGE, "--sweep: FROM '%s' is not a number", parts[0]);
+    if (!cli_parse_double(parts[1], &out->to))
+        return cli_fail(CLI_EXIT_USAGE, "--sweep: TO '%s' is not a number", parts[1]);
+    if (!cli_parse_size(parts[2], 1, MAX_SWEEP_STEPS, &out->steps))
+        return cli_fail(CLI_EXIT_USAGE, "--sweep: STEPS '%s' is not a whole number from 1 to %d", parts[2],
+                        MAX_SWEEP_STEPS);
+    out->on = true;
+    return CLI_EXIT_OK;
+}
+
+static double sweep_value(const sweep_spec* sw, size_t i)
+{
+    double v = sw->steps < 2 ? sw->from : sw->from + (sw->to - sw->from) * (double)i / (double)(sw->steps - 1);
+    if (strcmp(sw->name, "resolution") == 0) v = floor(v + 0.5); /* a quad count */
+    return v;
+}
+
+static int check_sweep(const sweep_spec* sw, const sf_scene_info* info)
+{
+    char kind = cli_setting_kind(info, sw->name);
+    if (!kind)
+        return cli_fail(CLI_EXIT_USAGE, "--sweep: scene %s has no parameter, morph target or resolution named '%s'",
+                        info->name, sw->name);
+    for (size_t k = 0; kind == 'p' && k < info->param_count; ++k) {
+        const sf_scene_param_info* p = &info->params[k];
+        if (strcmp(p->name, sw->name) != 0) continue;
+        double lo = fmin(sw->from, sw->to), hi = fmax(sw->from, sw->to);
+        if (lo < p->min_value || hi > p->max_value)
+            return cli_fail(CLI_EXIT_USAGE, "--sweep: %s from %g to %g leaves [%g, %g]", sw->name, sw->from, sw->to,
+                            p->min_value, p->max_value);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The dump never replaces anything but an earlier JSON output: a .json name, a regular file whose
+ * first character is '{' (so a glTF, an image or a typo'd source file is never clobbered). */
+static int check_dump_path(const char* path)
+{
+    if (!cli_ends_with(path, ".json"))
+        return cli_fail(CLI_EXIT_USAGE, "--dump: '%s' must end in .json", path);
+    struct stat st;
+    if (stat(path, &st) != 0) return errno == ENOENT ? CLI_EXIT_OK : cli_fail(CLI_EXIT_USAGE, "--dump: %s: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) return cli_fail(CLI_EXIT_USAGE, "--dump: '%s' exists and is not a regular file", path);
+    FILE* f = fopen(path, "rb");
+    if (!f) return cli_fail(CLI_EXIT_USAGE, "--dump: %s: %s", path, strerror(errno));
+    int c;
+    do c = fgetc(f);
+    while (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+    fclose(f);
+    if (c != '{' && c != EOF)
+        return cli_fail(CLI_EXIT_USAGE, "--dump: refusing to overwrite '%s': it is not a JSON object file", path);
+    return CLI_EXIT_OK;
+}
+
+static int run_single(const cli_scene_args* args, const sf_env* env, bool json, const char* dump)
+{
+    cli_run run;
+    int code = cli_run_compare(args, env, NULL, 0, dump != NULL, &run);
+    if (code == CLI_EXIT_OK) {
+        cli_run_note_skipped(&run);
+        if (json) {
+            cJSON* o = report_json(&run);
+            if (!report_print_json(stdout, o, true)) code = cli_fail(CLI_EXIT_FAILURE, "out of memory printing JSON");
+            cJSON_Delete(o);
+        } else {
+            report_print_context(stdout, &run);
+            report_print_table_head(stdout, NULL);
+            report_print_table_rows(stdout, &run, NULL);
+        }
+        if (code == CLI_EXIT_OK && dump) {
+            cJSON* d = report_dump_json(&run);
+            code = report_write_json(dump, d, false);
+            cJSON_Delete(d);
+            if (code == CLI_EXIT_OK && !json) printf("wrote %s\n", dump);
+        }
+    }
+    cli_run_free(&run);
+    return code;
+}
+
+/* Resolution sweeps: mean normal error of step i over step i-1, per method (convergence order). */
+static void print_ratios(FILE* f, const sweep_spec* sw, const cli_scene_args* args, const double* means)
+{
+    fprintf(f, "\nmean normal error ratio between consecutive resolutions (error at r_i / error at r_i-1):\n");
+    fprintf(f, "%-14s", "resolution");
+    for (size_t k = 0; k < args->method_count; ++k) fprintf(f, "%18s", sf_method_name(args->method_order[k]));
+    fputc('\n', f);
+    for (size_t i = 1; i < sw->steps; ++i) {
+        char label[32];
+        snprintf(label, sizeof label, "%g->%g", sweep_value(sw, i - 1), sweep_value(sw, i));
+        fprintf(f, "%-14s", label);
+        for (size_t k = 0; k < args->method_count; ++k) {
+            double a = means[(i - 1) * SF_METHOD_COUNT + k], b = means[i * SF_METHOD_COUNT + k];
+            if (isnan(a) || isnan(b) || a <= 0.0)
+                fprintf(f, "%18s", "-");
+            else
+                fprintf(f, "%18.3f", b / a);
+        }
+        fputc('\n', f);
+    }
+}
+
+static int run_sweep(const cli_scene_args* args, const sf_env* env, bool json, const sweep_spec* sw)
+{
+    bool resolution = strcmp(sw->name, "resolution") == 0;
+    double* means = malloc(sw->steps * SF_METHOD_COUNT * sizeof(double));
+    if (!means) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    cJSON* arr = json ? cJSON_CreateArray() : NULL;
+    int code = CLI_EXIT_OK;
+    for (size_t i = 0; i < sw->steps && code == CLI_EXIT_OK; ++i) {
+        cli_assignment extra;
+        snprintf(extra.name, sizeof extra.name, "%s", sw->name);
+        extra.value = sweep_value(sw, i);
+        cli_run run;
+        code = cli_run_compare(args, env, &extra, 1, false, &run);
+        if (code == CLI_EXIT_OK) {
+            cli_run_note_skipped(&run);
+            for (size_t k = 0; k < args->method_count; ++k) {
+                const cli_method_result* m = k < run.method_count ? &run.methods[k] : NULL;
+                means[i * SF_METHOD_COUNT + k] = m && !m->skipped ? m->summary.normal.mean : NAN;
+            }
+            if (json) {
+                cJSON* o = report_json(&run);
+                cJSON* s = cJSON_AddObjectToObject(o, "sweep");
+                cJSON_AddStringToObject(s, "name", sw->name);
+                cJSON_AddNumberToObject(s, "value", extra.value);
+                cJSON_AddNumberToObject(s, "index", (double)i);
+                if (resolution && i > 0) {
+                    /* methods[] lists the run (non-skipped) methods in order. */
+                    cJSON* e = NULL;
+                    size_t k = 0;
+                    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "methods"))
+                    {
+                        while (k < run.method_count && run.methods[k].skipped) ++k;
+                        double a = means[(i - 1) * SF_METHOD_COUNT + k], b = means[i * SF_METHOD_COUNT + k];
+                        if (!isnan(a) && !isnan(b) && a > 0.0)
+                            cJSON_AddNumberToObject(e, "mean_normal_ratio", b / a);
+                        else
+                            cJSON_AddNullToObject(e, "mean_normal_ratio");
+                        ++k;
+                    }
+                }
+                cJSON_AddItemToArray(arr, o);
+            } else {
+                if (i == 0) {
+                    report_print_context(stdout, &run);
+                    printf("sweep: %s from %g to %g in %zu steps\n", sw->name, sw->from, sw->to, sw->steps);
+                    report_print_table_head(stdout, sw->name);
+                }
+                char lead[32];
+                snprintf(lead, sizeof lead, "%g", extra.value);
+                report_print_table_rows(stdout, &run, lead);
+            }
+        }
+        cli_run_free(&run);
+    }
+    if (code == CLI_EXIT_OK) {
+        if (json && !report_print_json(stdout, arr, true)) code = cli_fail(CLI_EXIT_FAILURE, "out of memory printing JSON");
+        if (!json && resolution) print_ratios(stdout, sw, args, means);
+    }
+    cJSON_Delete(arr);
+    free(means);
+    return code;
+}
+
+int cmd_compare(int argc, char** argv)
+{
+    cli_scene_args args;
+    cli_scene_args_init(&args);
+    bool json = false;
+    const char* dump = NULL;
+    sweep_spec sweep;
+    memset(&sweep, 0, sizeof sweep);
+    for (int i = 1; i < argc; ++i) {
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return CLI_EXIT_OK;
+        }
+        int r = cli_scene_args_parse(&args, argc, argv, &i);
+        if (r < 0) return CLI_EXIT_USAGE;
+        if (r > 0) continue;
+        const char* v = NULL;
+        if (cli_flag_switch(argv, i, "--json")) {
+            json = true;
+        } else if ((r = cli_flag_value(argc, argv, &i, "--sweep", &v)) != 0) {
+            if (r < 0 || parse_sweep(v, &sweep) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
+        } else if ((r = cli_flag_value(argc, argv, &i, "--dump", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            dump = v;
+        } else if (argv[i][0] == '-') {
+            return cli_fail(CLI_EXIT_USAGE, "compare: unknown flag '%s' (see skinframe compare --help)", argv[i]);
+        } else {
+            return cli_fail(CLI_EXIT_USAGE, "compare: unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (sweep.on && dump) return cli_fail(CLI_EXIT_USAGE, "--dump cannot be combined with --sweep");
+    if (dump && check_dump_path(dump) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
+    if (!args.scene) return cli_fail(CLI_EXIT_USAGE, "compare: --scene is required (see skinframe scenes)");
+    int code = cli_scene_args_finish(&args);
+    if (code != CLI_EXIT_OK) return code;
+    if (sweep.on && (code = check_sweep(&sweep, sf_scene_info_find(args.scene))) != CLI_EXIT_OK) return code;
+    sf_env env = cli_env();
+    return sweep.on ? run_sweep(&args, &env, json, &sweep) : run_single(&args, &env, json, dump);
+}

@@ -1,0 +1,727 @@
+/* skinframe eval FILE: plays every frame of a glTF's animations and measures every method's normals and
+ * tangents against the reference (recompute), per method over all frames and vertices, beside the error
+ * the asset already has at rest; reports data problems apart, grouped by cause. */
+#define _POSIX_C_SOURCE 200809L
+#include "gltf_args.h"
+#include "scene_args.h"
+
+#include <cjson/cJSON.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void usage(FILE* f)
+{
+    fprintf(f,
+            "Usage: skinframe eval FILE [--animation NAME|INDEX|all] [--fps 30] [--method all|NAME[,NAME]]\n"
+            "                      [--morph-directions deltas|none] [--weighting area|angle|uniform]\n"
+            "                      [--weld none|position|position-normal] [--tangents uv|mikktspace]\n"
+            "                      [--json] [--csv FILE] [--strict] [--threads N] [--texcoord N] [--max-influences N]\n"
+            "  Evaluates every frame (t = 0, 1/fps, ... up to the animation's last key) of each animation, for every\n"
+            "  mesh instance of the scene (skinned meshes by their skin, others by their node transform), and prints\n"
+            "  per method the normal and tangent error against the reference (recompute with the --weighting/--weld/\n"
+            "  --tangents settings) over all frames and vertices: mean, p95, max, the rest-pose error beside it\n"
+            "  (identity bones, no morph), the worst frame and the worst vertex. Data problems are listed apart;\n"
+            "  --strict makes any of them exit with status 1. --csv writes per-frame rows; --json prints JSON.\n"
+            "  A file without animations is evaluated at its rest pose (the scene's node transforms).\n");
+}
+
+/* The reference settings, in one place so that every option reaches the reference. */
+typedef struct eval_reference {
+    sf_weighting weighting;
+    sf_weld weld;
+    sf_tangent_mode tangents;
+} eval_reference;
+
+/* One primitive of one instance. */
+typedef struct unit {
+    size_t instance, primitive;
+    sf_topology* topo;
+    sf_workspace* ws;
+    size_t n, bone_count, target_count;
+    bool tangents;
+    float *bones, *morph, *ref_n, *ref_t, *out_n, *out_t, *ang_n, *ang_t;
+} unit;
+
+typedef struct method_acc {
+    bool skipped;
+    char reason[256];
+    float *nrm, *tan; /* angles over frames x vertices */
+    size_t nrm_count, tan_count;
+    sf_angle_stats normal, tangent, rest_normal, rest_tangent;
+    bool rest_done;
+    size_t handedness, degenerate;
+    double worst_frame_mean;
+    size_t worst_frame;
+    double worst_n, worst_t;
+    size_t worst_n_unit, worst_n_vertex, worst_n_frame, worst_t_unit, worst_t_vertex, worst_t_frame;
+} method_acc;
+
+typedef struct eval_ctx {
+    const char* path;
+    sf_gltf* g;
+    sf_gltf_pose* pose;
+    sf_env env;
+    unit* units;
+    size_t unit_count;
+    cli_scene_args args;
+    eval_reference ref;
+    sf_frames_opts ref_opts, method_opts;
+    double fps;
+    bool json, progress;
+    FILE* csv;
+    size_t vertices, tangent_vertices; /* per frame over all units */
+} eval_ctx;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void unit_free(unit* u)
+{
+    sf_workspace_destroy(u->ws);
+    sf_topology_destroy(u->topo);
+    free(u->bones);
+    free(u->morph);
+    free(u->ref_n);
+    free(u->ref_t);
+    free(u->out_n);
+    free(u->out_t);
+    free(u->ang_n);
+    free(u->ang_t);
+}
+
+static int build_units(eval_ctx* c)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < c->g->instance_count; ++i) count += c->g->meshes[c->g->instances[i].mesh].primitive_count;
+    c->units = calloc(count ? count : 1, sizeof(unit));
+    if (!c->units) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    for (size_t i = 0; i < c->g->instance_count; ++i) {
+        const sf_gltf_instance* in = &c->g->instances[i];
+        const sf_gltf_mesh* m = &c->g->meshes[in->mesh];
+        for (size_t p = m->first_primitive; p < m->first_primitive + m->primitive_count; ++p) {
+            unit* u = &c->units[c->unit_count++];
+            u->instance = i;
+            u->primitive = p;
+            sf_mesh_desc desc;
+            sf_error err;
+            if (sf_gltf_instance_mesh(c->g, i, p, &desc, &err) != SF_OK)
+                return cli_fail(CLI_EXIT_FAILURE, "%s: %s", c->path, err.message);
+            desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST; /* counted as a data problem instead */
+            if (sf_topology_create(&desc, NULL, &c->env, &u->topo, &err) != SF_OK ||
+                sf_workspace_create(u->topo, &u->ws, &err) != SF_OK)
+                return cli_fail(CLI_EXIT_FAILURE, "%s: meshes[%zu].primitives[%zu]: %s", c->path,
+                                c->g->primitives[p].mesh_index, c->g->primitives[p].primitive_index, err.message);
+            u->n = desc.vertex_count;
+            u->bone_count = in->bone_count;
+            u->target_count = m->target_count;
+            u->tangents = sf_topology_has_tangent_frame(u->topo) != 0;
+            size_t n = u->n ? u->n : 1;
+            u->bones = calloc(12 * u->bone_count, sizeof(float));
+            u->morph = calloc(u->target_count + 1, sizeof(float));
+            u->ref_n = calloc(3 * n, sizeof(float));
+            u->ref_t = calloc(4 * n, sizeof(float));
+            u->out_n = calloc(3 * n, sizeof(float));
+            u->out_t = calloc(4 * n, sizeof(float));
+            u->ang_n = calloc(n, sizeof(float));
+            u->ang_t = calloc(n, sizeof(float));
+            if (!u->bones || !u->morph || !u->ref_n || !u->ref_t || !u->out_n || !u->out_t || !u->ang_n || !u->ang_t)
+                return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+            c->vertices += u->n;
+            if (u->tangents) c->tangent_vertices += u->n;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Reference and every method for one unit at its current pose; calls back per method with angles. */
+typedef void method_sink(eval_ctx* c, method_acc* acc, const unit* u, size_t frame);
+
+static int eval_unit(eval_ctx* c, unit* u, method_acc* accs, size_t frame, method_sink* sink)
+{
+    sf_pose pose = {u->bones, u->bone_count, u->morph, u->target_count};
+    sf_frames_out ref = {NULL, u->ref_n, u->ref_t};
+    sf_error err;
+    if (sf_frames_compute(u->topo, &pose, SF_METHOD_RECOMPUTE, &c->ref_opts, u->ws, &ref, &err) != SF_OK)
+        return cli_fail(CLI_EXIT_FAILURE, "reference (recompute): %s", err.message);
+    for (size_t k = 0; k < c->args.method_count; ++k) {
+        sf_method m = c->args.method_order[k];
+        method_acc* acc = &accs[m];
+        if (acc->skipped) continue;
+        sf_frames_out out = {NULL, u->out_n, u->out_t};
+        const sf_frames_opts* opts = m == SF_METHOD_RECOMPUTE ? &c->ref_opts : &c->method_opts;
+        sf_result r = sf_frames_compute(u->topo, &pose, m, opts, u->ws, &out, &err);
+        if (r == SF_ERROR_UNSUPPORTED) {
+            acc->skipped = true;
+            snprintf(acc->reason, sizeof acc->reason, "%s", err.message);
+            continue;
+        }
+        if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", sf_method_name(m), err.message);
+        if (sf_direction_errors(u->topo, &out, &ref, u->ang_n, u->ang_t, NULL, NULL, &err) != SF_OK)
+            return cli_fail(CLI_EXIT_FAILURE, "errors: %s", err.message);
+        for (size_t v = 0; v < u->n; ++v) {
+            const float* mt = u->out_t + 4 * v;
+            const float* rt = u->ref_t + 4 * v;
+            if (u->tangents && (mt[3] < 0.0f) != (rt[3] < 0.0f)) acc->handedness++;
+        }
+        sink(c, acc, u, frame);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- sinks */
+
+static void collect(eval_ctx* c, method_acc* acc, const unit* u, size_t frame)
+{
+    size_t unit_index = (size_t)(u - c->units);
+    for (size_t v = 0; v < u->n; ++v) {
+        float a = u->ang_n[v];
+        acc->nrm[acc->nrm_count++] = a;
+        if (a > acc->worst_n) {
+            acc->worst_n = a;
+            acc->worst_n_unit = unit_index;
+            acc->worst_n_vertex = v;
+            acc->worst_n_frame = frame;
+        }
+        if (u->tangents) {
+            float t = u->ang_t[v];
+            acc->tan[acc->tan_count++] = t;
+            if (t > acc->worst_t) {
+                acc->worst_t = t;
+                acc->worst_t_unit = unit_index;
+                acc->worst_t_vertex = v;
+                acc->worst_t_frame = frame;
+            }
+        }
+    }
+}
+
+static void collect_rest(eval_ctx* c, method_acc* acc, const unit* u, size_t frame)
+{
+    (void)frame;
+    (void)c;
+    for (size_t v = 0; v < u->n; ++v) {
+        acc->nrm[acc->nrm_count++] = u->ang_n[v];
+        if (u->tangents) acc->tan[acc->tan_count++] = u->ang_t[v];
+    }
+}
+
+/* ---------------------------------------------------------------- output */
+
+static void fmt_deg(char* buf, size_t size, const sf_angle_stats* s, double v, bool have)
+{
+    if (!have || s->count == 0)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.3f", v);
+}
+
+static cJSON* stats_json(const sf_angle_stats* s)
+{
+    cJSON* o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "count", (double)s->count);
+    cJSON_AddNumberToObject(o, "mean", s->mean);
+    cJSON_AddNumberToObject(o, "rms", s->rms);
+    cJSON_AddNumberToObject(o, "p50", s->p50);
+    cJSON_AddNumberToObject(o, "p95", s->p95);
+    cJSON_AddNumberToObject(o, "max", s->max);
+    cJSON_AddNumberToObject(o, "over_1", s->over_1);
+    cJSON_AddNumberToObject(o, "over_5", s->over_5);
+    cJSON_AddNumberToObject(o, "over_45", s->over_45);
+    return o;
+}
+
+static void where(const eval_ctx* c, size_t unit_index, size_t vertex, char* buf, size_t size)
+{
+    const unit* u = &c->units[unit_index];
+    const sf_gltf_primitive* pr = &c->g->primitives[u->primitive];
+    const sf_gltf_instance* in = &c->g->instances[u->instance];
+    snprintf(buf, size, "node %zu mesh %zu primitive %zu vertex %u%s", in->node, pr->mesh_index, pr->primitive_index,
+             pr->source_vertex[vertex], pr->flat_normals ? " (flat-split)" : "");
+}
+
+static void print_table(const eval_ctx* c, const method_acc* accs, const char* title, size_t frames,
+                        const double* times)
+{
+    printf("%s\n", title);
+    printf("  %-18s %9s %9s %9s | %9s %9s %9s | %9s %9s %9s %9s | %s\n", "method", "N mean", "N p95", "N max", "T mean",
+           "T p95", "T max", "rest Nmean", "rest Nmax", "rest Tmean", "rest Tmax", "worst frame (t s, N mean)");
+    for (size_t k = 0; k < c->args.method_count; ++k) {
+        sf_method m = c->args.method_order[k];
+        const method_acc* a = &accs[m];
+        if (a->skipped) {
+            printf("  %-18s skipped: %s\n", sf_method_name(m), a->reason);
+            continue;
+        }
+        char b[11][32];
+        bool tan = c->tangent_vertices > 0;
+        fmt_deg(b[0], 32, &a->normal, a->normal.mean, true);
+        fmt_deg(b[1], 32, &a->normal, a->normal.p95, true);
+        fmt_deg(b[2], 32, &a->normal, a->normal.max, true);
+        fmt_deg(b[3], 32, &a->tangent, a->tangent.mean, tan);
+        fmt_deg(b[4], 32, &a->tangent, a->tangent.p95, tan);
+        fmt_deg(b[5], 32, &a->tangent, a->tangent.max, tan);
+        fmt_deg(b[6], 32, &a->rest_normal, a->rest_normal.mean, true);
+        fmt_deg(b[7], 32, &a->rest_normal, a->rest_normal.max, true);
+        fmt_deg(b[8], 32, &a->rest_tangent, a->rest_tangent.mean, tan);
+        fmt_deg(b[9], 32, &a->rest_tangent, a->rest_tangent.max, tan);
+        printf("  %-18s %9s %9s %9s | %9s %9s %9s | %9s %9s %9s %9s | %zu (%.3f, %.3f)\n", sf_method_name(m), b[0],
+               b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], a->worst_frame,
+               a->worst_frame < frames ? times[a->worst_frame] : 0.0, a->worst_frame_mean);
+    }
+    for (size_t k = 0; k < c->args.method_count; ++k) {
+        sf_method m = c->args.method_order[k];
+        const method_acc* a = &accs[m];
+        if (a->skipped || a->normal.count == 0) continue;
+        char w[160];
+        where(c, a->worst_n_unit, a->worst_n_vertex, w, sizeof w);
+        printf("  worst %-18s normal %.3f deg at frame %zu (t %.3f s), %s", sf_method_name(m), a->worst_n,
+               a->worst_n_frame, a->worst_n_frame < frames ? times[a->worst_n_frame] : 0.0, w);
+        if (a->tangent.count) {
+            where(c, a->worst_t_unit, a->worst_t_vertex, w, sizeof w);
+            printf("; tangent %.3f deg at frame %zu, %s", a->worst_t, a->worst_t_frame, w);
+        }
+        if (a->handedness) printf("; handedness mismatches %zu", a->handedness);
+        printf("\n");
+    }
+}
+
+static cJSON* table_json(const eval_ctx* c, const method_acc* accs, size_t frames, const double* times)
+{
+    cJSON* arr = cJSON_CreateArray();
+    for (size_t k = 0; k < c->args.method_count; ++k) {
+        sf_method m = c->args.method_order[k];
+        const method_acc* a = &accs[m];
+        cJSON* o = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, o);
+        cJSON_AddStringToObject(o, "method", sf_method_name(m));
+        if (a->skipped) {
+            cJSON_AddBoolToObject(o, "skipped", 1);
+            cJSON_AddStringToObject(o, "reason", a->reason);
+            continue;
+        }
+        cJSON_AddItemToObject(o, "normal", stats_json(&a->normal));
+        cJSON_AddItemToObject(o, "tangent", stats_json(&a->tangent));
+        cJSON_AddItemToObject(o, "rest_normal", stats_json(&a->rest_normal));
+        cJSON_AddItemToObject(o, "rest_tangent", stats_json(&a->rest_tangent));
+        cJSON_AddNumberToObject(o, "handedness_mismatches", (double)a->handedness);
+        cJSON* wf = cJSON_AddObjectToObject(o, "worst_frame");
+        cJSON_AddNumberToObject(wf, "frame", (double)a->worst_frame);
+        cJSON_AddNumberToObject(wf, "time_s", a->worst_frame < frames ? times[a->worst_frame] : 0.0);
+        cJSON_AddNumberToObject(wf, "normal_mean", a->worst_frame_mean);
+        if (a->normal.count) {
+            const unit* u = &c->units[a->worst_n_unit];
+            cJSON* wv = cJSON_AddObjectToObject(o, "worst_normal_vertex");
+            cJSON_AddNumberToObject(wv, "angle_deg", a->worst_n);
+            cJSON_AddNumberToObject(wv, "frame", (double)a->worst_n_frame);
+            cJSON_AddNumberToObject(wv, "node", (double)c->g->instances[u->instance].node);
+            cJSON_AddNumberToObject(wv, "mesh", (double)c->g->primitives[u->primitive].mesh_index);
+            cJSON_AddNumberToObject(wv, "primitive", (double)c->g->primitives[u->primitive].primitive_index);
+            cJSON_AddNumberToObject(wv, "vertex", (double)c->g->primitives[u->primitive].source_vertex[a->worst_n_vertex]);
+        }
+        if (a->tangent.count) {
+            const unit* u = &c->units[a->worst_t_unit];
+            cJSON* wv = cJSON_AddObjectToObject(o, "worst_tangent_vertex");
+            cJSON_AddNumberToObject(wv, "angle_deg", a->worst_t);
+            cJSON_AddNumberToObject(wv, "frame", (double)a->worst_t_frame);
+            cJSON_AddNumberToObject(wv, "node", (double)c->g->instances[u->instance].node);
+            cJSON_AddNumberToObject(wv, "mesh", (double)c->g->primitives[u->primitive].mesh_index);
+            cJSON_AddNumberToObject(wv, "primitive", (double)c->g->primitives[u->primitive].primitive_index);
+            cJSON_AddNumberToObject(wv, "vertex", (double)c->g->primitives[u->primitive].source_vertex[a->worst_t_vertex]);
+        }
+    }
+    return arr;
+}
+
+/* ---------------------------------------------------------------- one animation */
+
+static void accs_free(method_acc* accs)
+{
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) {
+        free(accs[m].nrm);
+        free(accs[m].tan);
+        accs[m].nrm = accs[m].tan = NULL;
+    }
+}
+
+static int accs_alloc(method_acc* accs, size_t nrm, size_t tan)
+{
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) {
+        accs[m].nrm = malloc((nrm ? nrm : 1) * sizeof(float));
+        accs[m].tan = malloc((tan ? tan : 1) * sizeof(float));
+        accs[m].nrm_count = accs[m].tan_count = 0;
+        if (!accs[m].nrm || !accs[m].tan) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    }
+    return CLI_EXIT_OK;
+}
+
+static int rest_errors(eval_ctx* c, method_acc* accs)
+{
+    int code = accs_alloc(accs, c->vertices, c->tangent_vertices);
+    for (size_t i = 0; code == CLI_EXIT_OK && i < c->unit_count; ++i) {
+        unit* u = &c->units[i];
+        for (size_t b = 0; b < u->bone_count; ++b) {
+            float* m = u->bones + 12 * b;
+            memset(m, 0, 12 * sizeof(float));
+            m[0] = m[4] = m[8] = 1.0f;
+        }
+        memset(u->morph, 0, (u->target_count + 1) * sizeof(float));
+        code = eval_unit(c, u, accs, 0, collect_rest);
+    }
+    for (int m = 0; code == CLI_EXIT_OK && m < SF_METHOD_COUNT; ++m) {
+        method_acc* a = &accs[m];
+        sf_angle_stats_compute(a->nrm, a->nrm_count, NULL, NULL, &a->rest_normal, NULL);
+        sf_angle_stats_compute(a->tan, a->tan_count, NULL, NULL, &a->rest_tangent, NULL);
+        a->handedness = 0;
+    }
+    accs_free(accs);
+    return code;
+}
+
+static int eval_animation(eval_ctx* c, size_t anim, method_acc* rest, cJSON* json_anims)
+{
+    double end = anim == SF_GLTF_NONE ? 0.0 : c->g->animations[anim].end_s;
+    size_t frames = (size_t)floor(end * c->fps + 1e-6) + 1;
+    if (frames > 1000000) return cli_fail(CLI_EXIT_FAILURE, "animation too long (%zu frames)", frames);
+    double* times = malloc(frames * sizeof(double));
+    method_acc accs[SF_METHOD_COUNT];
+    memset(accs, 0, sizeof accs);
+    if (!times) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    for (size_t f = 0; f < frames; ++f) times[f] = (double)f / c->fps;
+    int code = accs_alloc(accs, frames * c->vertices, frames * c->tangent_vertices);
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) {
+        accs[m].rest_normal = rest[m].rest_normal;
+        accs[m].rest_tangent = rest[m].rest_tangent;
+        accs[m].skipped = rest[m].skipped;
+        memcpy(accs[m].reason, rest[m].reason, sizeof accs[m].reason);
+        accs[m].worst_n = accs[m].worst_t = -1.0;
+        accs[m].worst_frame_mean = -1.0;
+    }
+    char label[96];
+    if (anim == SF_GLTF_NONE)
+        snprintf(label, sizeof label, "(rest pose)");
+    else
+        cli_gltf_animation_label(c->g, anim, label, sizeof label);
+    double t0 = now_s();
+    for (size_t f = 0; code == CLI_EXIT_OK && f < frames; ++f) {
+        sf_error err;
+        if (sf_gltf_pose_sample(c->pose, anim, times[f], &err) != SF_OK) {
+            code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
+            break;
+        }
+        size_t before[SF_METHOD_COUNT];
+        for (int m = 0; m < SF_METHOD_COUNT; ++m) before[m] = accs[m].nrm_count;
+        size_t tbefore[SF_METHOD_COUNT];
+        for (int m = 0; m < SF_METHOD_COUNT; ++m) tbefore[m] = accs[m].tan_count;
+        for (size_t i = 0; code == CLI_EXIT_OK && i < c->unit_count; ++i) {
+            unit* u = &c->units[i];
+            if (sf_gltf_pose_instance(c->pose, u->instance, u->bones, u->morph, NULL, &err) != SF_OK) {
+                code = cli_fail(CLI_EXIT_FAILURE, "%s: %s", c->path, err.message);
+                break;
+            }
+            code = eval_unit(c, u, accs, f, collect);
+        }
+        for (size_t k = 0; code == CLI_EXIT_OK && k < c->args.method_count; ++k) {
+            sf_method m = c->args.method_order[k];
+            method_acc* a = &accs[m];
+            if (a->skipped) continue;
+            double sn = 0.0, st = 0.0;
+            float mn = 0.0f, mt = 0.0f;
+            for (size_t q = before[m]; q < a->nrm_count; ++q) sn += a->nrm[q], mn = a->nrm[q] > mn ? a->nrm[q] : mn;
+            for (size_t q = tbefore[m]; q < a->tan_count; ++q) st += a->tan[q], mt = a->tan[q] > mt ? a->tan[q] : mt;
+            size_t cn = a->nrm_count - before[m], ct = a->tan_count - tbefore[m];
+            double mean = cn ? sn / (double)cn : 0.0;
+            if (mean > a->worst_frame_mean) a->worst_frame_mean = mean, a->worst_frame = f;
+            if (c->csv) {
+                fprintf(c->csv, "%s,%zu,%.6f,%s,%.6f,%.6f,", label, f, times[f], sf_method_name(m), mean, (double)mn);
+                if (ct)
+                    fprintf(c->csv, "%.6f,%.6f\n", st / (double)ct, (double)mt);
+                else
+                    fprintf(c->csv, ",\n");
+            }
+        }
+        if (c->progress) {
+            int width = 30, done = (int)((f + 1) * (size_t)width / frames);
+            fprintf(stderr, "\r%-24.24s [%.*s%*s] %zu/%zu", label, done, "##############################",
+                    width - done, "", f + 1, frames);
+            fflush(stderr);
+        }
+    }
+    if (c->progress) fprintf(stderr, "\r%*s\r", 80, "");
+    double seconds = now_s() - t0;
+    for (int m = 0; code == CLI_EXIT_OK && m < SF_METHOD_COUNT; ++m) {
+        method_acc* a = &accs[m];
+        sf_angle_stats_compute(a->nrm, a->nrm_count, NULL, NULL, &a->normal, NULL);
+        sf_angle_stats_compute(a->tan, a->tan_count, NULL, NULL, &a->tangent, NULL);
+        if (a->skipped) rest[m].skipped = true, memcpy(rest[m].reason, a->reason, sizeof a->reason);
+    }
+    if (code == CLI_EXIT_OK) {
+        char title[256];
+        if (anim == SF_GLTF_NONE)
+            snprintf(title, sizeof title, "rest pose (no animation): 1 frame, %zu vertices; %.3f s", c->vertices,
+                     seconds);
+        else
+            snprintf(title, sizeof title, "animation %zu '%s': %.3f s, %zu frames at %g fps, %zu vertices per frame; "
+                     "evaluated in %.3f s", anim, label, end, frames, c->fps, c->vertices, seconds);
+        if (c->json) {
+            cJSON* o = cJSON_CreateObject();
+            cJSON_AddItemToArray(json_anims, o);
+            if (anim == SF_GLTF_NONE)
+                cJSON_AddNullToObject(o, "index");
+            else
+                cJSON_AddNumberToObject(o, "index", (double)anim);
+            cJSON_AddStringToObject(o, "name", anim == SF_GLTF_NONE ? "" : c->g->animations[anim].name);
+            cJSON_AddNumberToObject(o, "duration_s", end);
+            cJSON_AddNumberToObject(o, "frames", (double)frames);
+            cJSON_AddNumberToObject(o, "fps", c->fps);
+            cJSON_AddNumberToObject(o, "vertices_per_frame", (double)c->vertices);
+            cJSON_AddNumberToObject(o, "eval_seconds", seconds);
+            cJSON_AddItemToObject(o, "methods", table_json(c, accs, frames, times));
+        } else {
+            print_table(c, accs, title, frames, times);
+        }
+    }
+    accs_free(accs);
+    free(times);
+    return code;
+}
+
+/* ---------------------------------------------------------------- data problems */
+
+typedef struct problem_total {
+    size_t count, primitive, index;
+    double worst;
+    bool any;
+} problem_total;
+
+static size_t gather_problems(eval_ctx* c, uint32_t limit, problem_total* totals)
+{
+    memset(totals, 0, SF_GLTF_PROBLEM_COUNT * sizeof *totals);
+    size_t all = 0;
+    for (size_t p = 0; p < c->g->primitive_count; ++p) {
+        bool used = false;
+        for (size_t i = 0; i < c->unit_count; ++i) used |= c->units[i].primitive == p;
+        if (!used) continue;
+        sf_gltf_inspection in;
+        if (sf_gltf_primitive_inspect(c->g, p, limit, NULL, &in, NULL) != SF_OK) continue;
+        for (int k = 0; k < SF_GLTF_PROBLEM_COUNT; ++k) {
+            const sf_gltf_problem_stat* s = &in.problems[k];
+            if (!s->count) continue;
+            problem_total* t = &totals[k];
+            if (!t->any || s->worst_value > t->worst) t->worst = s->worst_value, t->primitive = p, t->index = s->worst_index;
+            t->any = true;
+            t->count += s->count;
+            all += s->count;
+        }
+    }
+    return all;
+}
+
+static const char* problem_unit(sf_gltf_problem k)
+{
+    switch (k) {
+    case SF_GLTF_PROBLEM_MORPH_ZERO_NORMALS: return "target";
+    case SF_GLTF_PROBLEM_DEGENERATE_TRIANGLE:
+    case SF_GLTF_PROBLEM_DEGENERATE_UV: return "triangle";
+    default: return "vertex";
+    }
+}
+
+/* ---------------------------------------------------------------- command */
+
+int cmd_eval(int argc, char** argv)
+{
+    eval_ctx c;
+    memset(&c, 0, sizeof c);
+    cli_scene_args_init(&c.args);
+    c.fps = 30.0;
+    const char* anim_spec = NULL;
+    const char* csv_path = NULL;
+    bool strict = false;
+    size_t texcoord = 0, limit = 4;
+    for (int i = 1; i < argc; ++i) {
+        const char* v;
+        int r;
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return CLI_EXIT_OK;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--animation", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            anim_spec = v;
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--fps", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            if (!cli_parse_double(v, &c.fps) || !(c.fps > 0.0) || c.fps > 10000.0)
+                return cli_fail(CLI_EXIT_USAGE, "--fps: '%s' is not a number in (0, 10000]", v);
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--csv", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            csv_path = v;
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--texcoord", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            if (!cli_parse_size(v, 0, 63, &texcoord)) return cli_fail(CLI_EXIT_USAGE, "--texcoord: '%s' is not 0..63", v);
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--max-influences", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            if (!cli_parse_size(v, 1, 1024, &limit))
+                return cli_fail(CLI_EXIT_USAGE, "--max-influences: '%s' is not 1..1024", v);
+            continue;
+        }
+        if (cli_flag_switch(argv, i, "--json")) {
+            c.json = true;
+            continue;
+        }
+        if (cli_flag_switch(argv, i, "--strict")) {
+            strict = true;
+            continue;
+        }
+        const char* flag = argv[i];
+        r = cli_scene_args_parse(&c.args, argc, argv, &i);
+        if (r < 0) return CLI_EXIT_USAGE;
+        if (r > 0) {
+            if (c.args.scene || c.args.preset || c.args.setting_count)
+                return cli_fail(CLI_EXIT_USAGE, "eval: %s is for built-in scenes, not glTF files", flag);
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) return cli_fail(CLI_EXIT_USAGE, "eval: unknown flag %s", argv[i]);
+        if (c.path) return cli_fail(CLI_EXIT_USAGE, "eval: one FILE only (got %s and %s)", c.path, argv[i]);
+        c.path = argv[i];
+    }
+    if (!c.path) return cli_fail(CLI_EXIT_USAGE, "eval: missing FILE (see skinframe eval --help)");
+    cli_pool_start(c.args.threads);
+    c.env = cli_env();
+    double t_start = now_s();
+    int code = cli_gltf_load(c.path, NULL, (uint32_t)texcoord, &c.g);
+    if (code != CLI_EXIT_OK) return code;
+    size_t anim;
+    code = cli_gltf_pick_animation(c.g, anim_spec, &anim);
+    sf_error err;
+    if (code == CLI_EXIT_OK && sf_gltf_pose_create(c.g, NULL, &c.pose, &err) != SF_OK)
+        code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
+    double t_loaded = now_s();
+    if (code == CLI_EXIT_OK) code = build_units(&c);
+    double t_topo = now_s();
+    c.ref.weighting = c.args.weighting;
+    c.ref.weld = c.args.weld;
+    c.ref.tangents = c.args.tangents;
+    c.ref_opts.morph_directions = c.args.morph_directions;
+    c.ref_opts.weighting = c.ref.weighting;
+    c.ref_opts.weld = c.ref.weld;
+    c.ref_opts.tangents = c.ref.tangents;
+    c.method_opts = c.ref_opts;
+    c.progress = !c.json && isatty(fileno(stderr));
+    if (code == CLI_EXIT_OK && csv_path) {
+        c.csv = fopen(csv_path, "w");
+        if (!c.csv) code = cli_fail(CLI_EXIT_FAILURE, "--csv: cannot write %s", csv_path);
+        else fprintf(c.csv, "animation,frame,time_s,method,normal_mean_deg,normal_max_deg,tangent_mean_deg,tangent_max_deg\n");
+    }
+    cJSON* root = c.json ? cJSON_CreateObject() : NULL;
+    cJSON* janims = NULL;
+    if (code == CLI_EXIT_OK && !c.json) {
+        printf("file: %s\n", c.path);
+        printf("reference: recompute (weighting %s, weld %s, tangents %s); morph directions: %s\n",
+               cli_weighting_name(c.ref.weighting), cli_weld_name(c.ref.weld), cli_tangents_name(c.ref.tangents),
+               cli_morph_directions_name(c.args.morph_directions));
+        printf("instances: %zu, primitives evaluated: %zu, vertices per frame: %zu (%zu with a tangent frame)\n",
+               c.g->instance_count, c.unit_count, c.vertices, c.tangent_vertices);
+        printf("errors in degrees against the reference over all frames and vertices; rest = identity bones, no morph\n\n");
+    }
+    if (root) {
+        cJSON_AddStringToObject(root, "file", c.path);
+        cJSON* ref = cJSON_AddObjectToObject(root, "reference");
+        cJSON_AddStringToObject(ref, "method", "recompute");
+        cJSON_AddStringToObject(ref, "weighting", cli_weighting_name(c.ref.weighting));
+        cJSON_AddStringToObject(ref, "weld", cli_weld_name(c.ref.weld));
+        cJSON_AddStringToObject(ref, "tangents", cli_tangents_name(c.ref.tangents));
+        cJSON_AddStringToObject(root, "morph_directions", cli_morph_directions_name(c.args.morph_directions));
+        cJSON_AddNumberToObject(root, "vertices_per_frame", (double)c.vertices);
+        janims = cJSON_AddArrayToObject(root, "animations");
+    }
+    method_acc rest[SF_METHOD_COUNT];
+    memset(rest, 0, sizeof rest);
+    if (code == CLI_EXIT_OK) code = rest_errors(&c, rest);
+    if (code == CLI_EXIT_OK) {
+        if (c.g->animation_count == 0)
+            code = eval_animation(&c, SF_GLTF_NONE, rest, janims);
+        else if (anim != SF_GLTF_NONE)
+            code = eval_animation(&c, anim, rest, janims);
+        else
+            for (size_t a = 0; code == CLI_EXIT_OK && a < c.g->animation_count; ++a) {
+                code = eval_animation(&c, a, rest, janims);
+                if (!c.json && a + 1 < c.g->animation_count) printf("\n");
+            }
+    }
+    size_t problems = 0;
+    if (code == CLI_EXIT_OK) {
+        problem_total totals[SF_GLTF_PROBLEM_COUNT];
+        problems = gather_problems(&c, (uint32_t)limit, totals);
+        if (root) {
+            cJSON* jp = cJSON_AddArrayToObject(root, "data_problems");
+            for (int k = 0; k < SF_GLTF_PROBLEM_COUNT; ++k) {
+                if (!totals[k].count) continue;
+                cJSON* o = cJSON_CreateObject();
+                cJSON_AddItemToArray(jp, o);
+                cJSON_AddStringToObject(o, "cause", sf_gltf_problem_name((sf_gltf_problem)k));
+                cJSON_AddStringToObject(o, "description", sf_gltf_problem_description((sf_gltf_problem)k));
+                cJSON_AddNumberToObject(o, "count", (double)totals[k].count);
+                cJSON_AddNumberToObject(o, "worst_mesh", (double)c.g->primitives[totals[k].primitive].mesh_index);
+                cJSON_AddNumberToObject(o, "worst_primitive",
+                                        (double)c.g->primitives[totals[k].primitive].primitive_index);
+                cJSON_AddStringToObject(o, "worst_kind", problem_unit((sf_gltf_problem)k));
+                cJSON_AddNumberToObject(o, "worst_index", (double)totals[k].index);
+                cJSON_AddNumberToObject(o, "worst_value", totals[k].worst);
+            }
+        } else {
+            printf("\ndata problems (authored data, apart from method error; limit %zu influences):%s\n", limit,
+                   problems ? "" : " none");
+            for (int k = 0; k < SF_GLTF_PROBLEM_COUNT; ++k) {
+                if (!totals[k].count) continue;
+                const sf_gltf_primitive* pr = &c.g->primitives[totals[k].primitive];
+                printf("  %-28s %6zu  worst: mesh %zu primitive %zu %s %zu (%g) - %s\n",
+                       sf_gltf_problem_name((sf_gltf_problem)k), totals[k].count, pr->mesh_index, pr->primitive_index,
+                       problem_unit((sf_gltf_problem)k), totals[k].index, totals[k].worst,
+                       sf_gltf_problem_description((sf_gltf_problem)k));
+            }
+        }
+    }
+    double t_end = now_s();
+    if (code == CLI_EXIT_OK) {
+        if (root) {
+            cJSON* t = cJSON_AddObjectToObject(root, "seconds");
+            cJSON_AddNumberToObject(t, "load", t_loaded - t_start);
+            cJSON_AddNumberToObject(t, "topology", t_topo - t_loaded);
+            cJSON_AddNumberToObject(t, "total", t_end - t_start);
+            char* text = cJSON_Print(root);
+            if (text) {
+                puts(text);
+                cJSON_free(text);
+            }
+        } else {
+            printf("\ntime: %.3f s total (load %.3f s, topology %.3f s), %zu thread(s)\n", t_end - t_start,
+                   t_loaded - t_start, t_topo - t_loaded, cli_pool_threads());
+        }
+    }
+    cJSON_Delete(root);
+    if (c.csv && fclose(c.csv) != 0 && code == CLI_EXIT_OK) code = cli_fail(CLI_EXIT_FAILURE, "--csv: write failed");
+    for (size_t i = 0; i < c.unit_count; ++i) unit_free(&c.units[i]);
+    free(c.units);
+    sf_gltf_pose_destroy(c.pose);
+    sf_gltf_destroy(c.g);
+    if (code == CLI_EXIT_OK && strict && problems)
+        code = cli_fail(CLI_EXIT_FAILURE, "--strict: %zu data problem(s) in %s", problems, c.path);
+    return code;
+}

@@ -1,0 +1,57 @@
+/* Four-view pictures and plots for the command (cli/cmd_render.c, cli/cmd_plot.c), shared with demo. */
+#ifndef SF_CLI_RENDER_H
+#define SF_CLI_RENDER_H
+
+#include "report.h"
+
+/* Picture flags: --size, --camera, --material, --normal-map, --vectors, --rig. */
+typedef struct render_settings {
+    int width, height;        /* default 1024x768 */
+    bool camera_given;
+    float yaw, pitch, distance; /* distance 0 = frame the scene */
+    sf_material material;
+    sf_normalmap_kind normal_map;
+    bool vectors, rig;
+} render_settings;
+
+void render_settings_init(render_settings* rs);
+/* Tries argv[*i] as a picture flag: 1 consumed, 0 not one, -CLI_EXIT_USAGE after a one-line error. */
+int render_settings_parse(render_settings* rs, int argc, char** argv, int* i);
+sf_camera render_camera(const render_settings* rs, const float center[3], float radius);
+
+/* One method against the reference, as caller arrays (built-in scenes and glTF alike). */
+typedef struct render_input {
+    const sf_topology* topo; /* for sf_direction_errors */
+    size_t vertex_count, triangle_count;
+    const uint32_t* indices;
+    const float* positions;
+    const float* uvs; /* NULL = no tangent frame */
+    const float* method_normals;
+    const float* method_tangents;
+    const float* reference_normals;
+    const float* reference_tangents;
+    const char* method_name;
+    const char* reference_name;
+    const char* caption;
+    float center[3];
+    float radius;
+    const float* bone_heads;
+    const float* bone_tails;
+    size_t bone_count;
+} render_input;
+
+/* Renders the four views into *out (allocated here; sf_image_free(out, NULL)); summary may be NULL. */
+int render_fourview(const render_input* in, const render_settings* rs, sf_image* out, sf_error_summary* summary);
+/* PNG, written atomically. */
+int render_write_png(const sf_image* image, const char* path);
+/* The images shrunk by 2 in a grid of three columns, each under its label. */
+int render_contact_sheet(const sf_image* images, const char* const* labels, size_t count, const char* caption,
+                         sf_image* out);
+/* "sheet / bone-twist twist=90  morph dirs: deltas" */
+void render_caption(const cli_scene_args* args, char* out, size_t size);
+/* Writes OUT_DIR/STEM_<method>.png for every method of a run made with keep_frames (and, with contact,
+ * OUT_DIR/STEM_contact.png); counts the files in *written. */
+int render_run_images(const cli_run* run, const render_settings* rs, const char* caption, const char* out_dir,
+                      const char* stem, bool contact, size_t* written);
+
+#endif

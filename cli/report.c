@@ -1,0 +1,365 @@
+/* Running one comparison and printing it as a table or JSON (see report.h). */
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- running */
+
+static int lib_fail(const char* what, sf_result r, const sf_error* err)
+{
+    return cli_fail(CLI_EXIT_FAILURE, "%s: %s", what, err->message[0] ? err->message : sf_result_string(r));
+}
+
+static float* alloc_floats(size_t count) { return calloc(count ? count : 1, sizeof(float)); }
+
+int cli_run_compare(const cli_scene_args* args, const sf_env* env, const cli_assignment* extra, size_t extra_count,
+                    bool keep_frames, cli_run* run)
+{
+    memset(run, 0, sizeof *run);
+    run->args = args;
+    int code = cli_scene_args_build(args, env, extra, extra_count, &run->scene);
+    if (code != CLI_EXIT_OK) return code;
+
+    sf_error err;
+    memset(&err, 0, sizeof err);
+    sf_topology_opts topo_opts;
+    memset(&topo_opts, 0, sizeof topo_opts);
+    topo_opts.skip_gradients = !args->method_on[SF_METHOD_JACOBIAN]; /* only the jacobian needs them */
+    sf_result r = sf_topology_create(&run->scene->mesh, &topo_opts, env, &run->topo, &err);
+    if (r != SF_OK) return lib_fail("topology", r, &err);
+    r = sf_workspace_create(run->topo, &run->ws, &err);
+    if (r != SF_OK) return lib_fail("workspace", r, &err);
+
+    size_t n = sf_topology_vertex_count(run->topo);
+    run->vertex_count = n;
+    run->triangle_count = sf_topology_triangle_count(run->topo);
+    run->weighting_from_flag = args->weighting_given;
+    run->ref_opts = cli_scene_args_frames_opts(args, run->scene->info);
+    if (!args->weighting_given) run->ref_opts.weighting = run->scene->reference_weighting;
+    memset(&run->method_opts, 0, sizeof run->method_opts);
+    run->method_opts.morph_directions = args->morph_directions;
+
+    run->positions = alloc_floats(3 * n);
+    run->ref_normals = alloc_floats(3 * n);
+    run->ref_tangents = alloc_floats(4 * n);
+    float* scratch_n = keep_frames ? NULL : alloc_floats(3 * n);
+    float* scratch_t = keep_frames ? NULL : alloc_floats(4 * n);
+    if (!run->positions || !run->ref_normals || !run->ref_tangents || (!keep_frames && (!scratch_n || !scratch_t))) {
+        free(scratch_n);
+        free(scratch_t);
+        return cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", n);
+    }
+
+    const sf_pose* pose = &run->scene->pose;
+    sf_frames_out ref = {run->positions, run->ref_normals, run->ref_tangents};
+    r = sf_frames_compute(run->topo, pose, SF_METHOD_RECOMPUTE, &run->ref_opts, run->ws, &ref, &err);
+    if (r != SF_OK) {
+        free(scratch_n);
+        free(scratch_t);
+        return lib_fail("reference (recompute)", r, &err);
+    }
+    sf_frames_out ref_dirs = {NULL, run->ref_normals, run->ref_tangents};
+
+    code = CLI_EXIT_OK;
+    for (size_t k = 0; k < args->method_count && code == CLI_EXIT_OK; ++k) {
+        cli_method_result* m = &run->methods[run->method_count++];
+        m->method = args->method_order[k];
+        float* normals = scratch_n;
+        float* tangents = scratch_t;
+        if (keep_frames) {
+            m->normals = normals = alloc_floats(3 * n);
+            m->tangents = tangents = alloc_floats(4 * n);
+            if (!normals || !tangents) {
+                code = cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", n);
+                break;
+            }
+        }
+        /* The recompute row uses the reference's settings, so it checks the pipeline (about 0 error). */
+        const sf_frames_opts* opts = m->method == SF_METHOD_RECOMPUTE ? &run->ref_opts : &run->method_opts;
+        sf_frames_out out = {NULL, normals, tangents};
+        r = sf_frames_compute(run->topo, pose, m->method, opts, run->ws, &out, &err);
+        if (r == SF_ERROR_UNSUPPORTED) {
+            m->skipped = true;
+            snprintf(m->skip_reason, sizeof m->skip_reason, "%s", err.message[0] ? err.message : sf_result_string(r));
+            continue;
+        }
+        if (r != SF_OK) {
+            code = lib_fail(sf_method_name(m->method), r, &err);
+            break;
+        }
+        sf_workspace_last_report(run->ws, &m->report);
+        r = sf_direction_errors(run->topo, &out, &ref_dirs, NULL, NULL, NULL, &m->summary, &err);
+        if (r != SF_OK) code = lib_fail(sf_method_name(m->method), r, &err);
+    }
+    free(scratch_n);
+    free(scratch_t);
+    return code;
+}
+
+void cli_run_free(cli_run* run)
+{
+    for (size_t k = 0; k < run->method_count; ++k) {
+        free(run->methods[k].normals);
+        free(run->methods[k].tangents);
+    }
+    free(run->positions);
+    free(run->ref_normals);
+    free(run->ref_tangents);
+    sf_workspace_destroy(run->ws);
+    sf_topology_destroy(run->topo);
+    sf_scene_destroy(run->scene);
+    memset(run, 0, sizeof *run);
+}
+
+void cli_run_note_skipped(const cli_run* run)
+{
+    /* Once per method per process: sweeps and the demo run the same methods many times. The command
+     * is single-threaded at this level, so a static set of flags is enough. */
+    static bool noted[SF_METHOD_COUNT];
+    for (size_t k = 0; k < run->method_count; ++k) {
+        const cli_method_result* m = &run->methods[k];
+        if (!m->skipped || noted[m->method]) continue;
+        noted[m->method] = true;
+        fprintf(stderr, "skinframe: note: %s skipped: %s\n", sf_method_name(m->method), m->skip_reason);
+    }
+}
+
+const cli_method_result* cli_run_method(const cli_run* run, sf_method method)
+{
+    for (size_t k = 0; k < run->method_count; ++k)
+        if (run->methods[k].method == method) return &run->methods[k];
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- text */
+
+void report_format_deg(char* out, size_t size, double deg) { snprintf(out, size, "%.3f", deg); }
+
+void report_print_context(FILE* f, const cli_run* run)
+{
+    const sf_scene* s = run->scene;
+    const cli_scene_args* a = run->args;
+    fprintf(f, "scene %s, preset %s, %zu vertices, %zu triangles\n", s->info->name,
+            a->preset && *a->preset ? a->preset : "(rest)", run->vertex_count, run->triangle_count);
+    fprintf(f, "params:");
+    int col = 7;
+    for (size_t k = 0; k < s->param_count; ++k) {
+        char item[96];
+        int len = snprintf(item, sizeof item, " %s=%g", s->param_names[k], s->param_values[k]);
+        if (col + len > 110) {
+            fprintf(f, "\n       ");
+            col = 7;
+        }
+        fputs(item, f);
+        col += len;
+    }
+    fputc('\n', f);
+    fprintf(f, "reference: recompute, weighting %s (%s), weld %s, tangents %s; methods: morph directions %s\n",
+            cli_weighting_name(run->ref_opts.weighting), run->weighting_from_flag ? "--weighting" : "scene default",
+            cli_weld_name(run->ref_opts.weld), cli_tangents_name(run->ref_opts.tangents),
+            cli_morph_directions_name(run->method_opts.morph_directions));
+    fprintf(f, "angles in degrees against the reference; over N = %% of vertices more than N degrees off\n");
+}
+
+#define LEAD_WIDTH 12
+
+void report_print_table_head(FILE* f, const char* lead_title)
+{
+    if (lead_title) fprintf(f, "%-*s", LEAD_WIDTH, lead_title);
+    fprintf(f, "%-18s%-8s%8s%8s%8s%8s%8s%8s%8s%8s%7s%7s\n", "method", "dir", "mean", "rms", "p50", "p95", "max",
+            "over 1", "over 5", "over45", "hand", "degen");
+}
+
+static void print_stats_line(FILE* f, const char* lead, const char* method, const char* dir, const sf_angle_stats* st,
+                             const char* hand, size_t degen)
+{
+    if (lead) fprintf(f, "%-*s", LEAD_WIDTH, lead);
+    fprintf(f, "%-18s%-8s%8.3f%8.3f%8.3f%8.3f%8.3f%7.1f%%%7.1f%%%7.1f%%%7s%7zu\n", method, dir, st->mean, st->rms,
+            st->p50, st->p95, st->max, 100.0 * st->over_1, 100.0 * st->over_5, 100.0 * st->over_45, hand, degen);
+}
+
+void report_print_table_rows(FILE* f, const cli_run* run, const char* lead)
+{
+    bool frame = sf_topology_has_tangent_frame(run->topo) != 0;
+    for (size_t k = 0; k < run->method_count; ++k) {
+        const cli_method_result* m = &run->methods[k];
+        const char* name = sf_method_name(m->method);
+        if (m->skipped) {
+            if (lead) fprintf(f, "%-*s", LEAD_WIDTH, lead);
+            fprintf(f, "%-18s(skipped: %s)\n", name, sf_result_string(SF_ERROR_UNSUPPORTED));
+            continue;
+        }
+        const sf_error_summary* s = &m->summary;
+        print_stats_line(f, lead, name, "normal", &s->normal, "", s->degenerate_normals);
+        if (frame) {
+            char hand[32];
+            snprintf(hand, sizeof hand, "%zu", s->handedness_mismatches);
+            print_stats_line(f, lead ? "" : NULL, "", "tangent", &s->tangent, hand, s->degenerate_tangents);
+        } else {
+            if (lead) fprintf(f, "%-*s", LEAD_WIDTH, "");
+            fprintf(f, "%-18s%-8s(no UVs: no tangent frame)\n", "", "tangent");
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static cJSON* stats_json(const sf_angle_stats* st)
+{
+    cJSON* o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "mean", st->mean);
+    cJSON_AddNumberToObject(o, "rms", st->rms);
+    cJSON_AddNumberToObject(o, "p50", st->p50);
+    cJSON_AddNumberToObject(o, "p95", st->p95);
+    cJSON_AddNumberToObject(o, "max", st->max);
+    cJSON_AddNumberToObject(o, "over_1", st->over_1);
+    cJSON_AddNumberToObject(o, "over_5", st->over_5);
+    cJSON_AddNumberToObject(o, "over_45", st->over_45);
+    cJSON_AddNumberToObject(o, "count", (double)st->count);
+    return o;
+}
+
+static cJSON* params_json(const sf_scene* s)
+{
+    cJSON* o = cJSON_CreateObject();
+    for (size_t k = 0; k < s->param_count; ++k) cJSON_AddNumberToObject(o, s->param_names[k], s->param_values[k]);
+    return o;
+}
+
+static cJSON* reference_json(const cli_run* run)
+{
+    cJSON* o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "method", "recompute");
+    cJSON_AddStringToObject(o, "weighting", cli_weighting_name(run->ref_opts.weighting));
+    cJSON_AddStringToObject(o, "weighting_source", run->weighting_from_flag ? "flag" : "scene");
+    cJSON_AddStringToObject(o, "weld", cli_weld_name(run->ref_opts.weld));
+    cJSON_AddStringToObject(o, "tangent_mode", cli_tangents_name(run->ref_opts.tangents));
+    return o;
+}
+
+cJSON* report_json(const cli_run* run)
+{
+    const cli_scene_args* a = run->args;
+    cJSON* o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "scene", run->scene->info->name);
+    if (a->preset && *a->preset)
+        cJSON_AddStringToObject(o, "preset", a->preset);
+    else
+        cJSON_AddNullToObject(o, "preset");
+    cJSON_AddItemToObject(o, "params", params_json(run->scene));
+    cJSON_AddItemToObject(o, "reference", reference_json(run));
+    cJSON_AddStringToObject(o, "morph_directions", cli_morph_directions_name(run->method_opts.morph_directions));
+    cJSON_AddNumberToObject(o, "vertex_count", (double)run->vertex_count);
+    cJSON_AddNumberToObject(o, "triangle_count", (double)run->triangle_count);
+    cJSON_AddBoolToObject(o, "tangent_frame", sf_topology_has_tangent_frame(run->topo) != 0);
+    cJSON* methods = cJSON_AddArrayToObject(o, "methods");
+    cJSON* skipped = cJSON_AddArrayToObject(o, "skipped");
+    for (size_t k = 0; k < run->method_count; ++k) {
+        const cli_method_result* m = &run->methods[k];
+        if (m->skipped) {
+            cJSON_AddItemToArray(skipped, cJSON_CreateString(sf_method_name(m->method)));
+            continue;
+        }
+        const sf_error_summary* s = &m->summary;
+        cJSON* e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", sf_method_name(m->method));
+        const sf_frames_opts* opts = m->method == SF_METHOD_RECOMPUTE ? &run->ref_opts : &run->method_opts;
+        cJSON_AddStringToObject(e, "morph_directions", cli_morph_directions_name(opts->morph_directions));
+        cJSON_AddItemToObject(e, "normal", stats_json(&s->normal));
+        cJSON_AddItemToObject(e, "tangent", stats_json(&s->tangent));
+        cJSON_AddNumberToObject(e, "handedness_mismatches", (double)s->handedness_mismatches);
+        cJSON_AddNumberToObject(e, "degenerate", (double)s->degenerate);
+        cJSON_AddNumberToObject(e, "degenerate_normals", (double)s->degenerate_normals);
+        cJSON_AddNumberToObject(e, "degenerate_tangents", (double)s->degenerate_tangents);
+        cJSON_AddNumberToObject(e, "worst_normal_vertex", (double)s->worst_normal_vertex);
+        cJSON_AddNumberToObject(e, "worst_tangent_vertex", (double)s->worst_tangent_vertex);
+        cJSON_AddNumberToObject(e, "mirrored_vertices", (double)m->report.mirrored_vertices);
+        cJSON_AddNumberToObject(e, "singular_vertices", (double)m->report.singular_vertices);
+        cJSON_AddItemToArray(methods, e);
+    }
+    return o;
+}
+
+/* A float as the shortest decimal that reads back as the same float, so dumps stay small and exact. */
+static double float_value(float x)
+{
+    char text[32];
+    for (int digits = 6; digits <= 9; ++digits) {
+        snprintf(text, sizeof text, "%.*g", digits, (double)x);
+        if ((float)strtod(text, NULL) == x) break;
+    }
+    return strtod(text, NULL);
+}
+
+/* [[a,b,c],...] of count tuples of `width` floats. */
+static cJSON* tuples_json(const float* data, size_t count, int width)
+{
+    cJSON* arr = cJSON_CreateArray();
+    for (size_t i = 0; data && i < count; ++i) {
+        cJSON* t = cJSON_CreateArray();
+        for (int c = 0; c < width; ++c) cJSON_AddItemToArray(t, cJSON_CreateNumber(float_value(data[i * width + c])));
+        cJSON_AddItemToArray(arr, t);
+    }
+    return arr;
+}
+
+cJSON* report_dump_json(const cli_run* run)
+{
+    cJSON* o = cJSON_CreateObject();
+    size_t n = run->vertex_count;
+    cJSON_AddStringToObject(o, "scene", run->scene->info->name);
+    if (run->args->preset && *run->args->preset)
+        cJSON_AddStringToObject(o, "preset", run->args->preset);
+    else
+        cJSON_AddNullToObject(o, "preset");
+    cJSON_AddItemToObject(o, "params", params_json(run->scene));
+    cJSON_AddNumberToObject(o, "vertex_count", (double)n);
+    cJSON_AddNumberToObject(o, "triangle_count", (double)run->triangle_count);
+    cJSON_AddItemToObject(o, "positions", tuples_json(run->positions, n, 3));
+    const uint32_t* idx = sf_topology_indices(run->topo);
+    cJSON* indices = cJSON_AddArrayToObject(o, "indices");
+    for (size_t i = 0; idx && i < 3 * run->triangle_count; ++i)
+        cJSON_AddItemToArray(indices, cJSON_CreateNumber((double)idx[i]));
+    cJSON_AddItemToObject(o, "uvs", tuples_json(sf_topology_uvs(run->topo), n, 2));
+    cJSON* ref = reference_json(run);
+    cJSON_AddItemToObject(ref, "normals", tuples_json(run->ref_normals, n, 3));
+    cJSON_AddItemToObject(ref, "tangents", tuples_json(run->ref_tangents, n, 4));
+    cJSON_AddItemToObject(o, "reference", ref);
+    cJSON* methods = cJSON_AddObjectToObject(o, "methods");
+    for (size_t k = 0; k < run->method_count; ++k) {
+        const cli_method_result* m = &run->methods[k];
+        if (m->skipped) continue;
+        cJSON* e = cJSON_CreateObject();
+        const sf_frames_opts* opts = m->method == SF_METHOD_RECOMPUTE ? &run->ref_opts : &run->method_opts;
+        cJSON_AddStringToObject(e, "morph_directions", cli_morph_directions_name(opts->morph_directions));
+        cJSON_AddItemToObject(e, "normals", tuples_json(m->normals, n, 3));
+        cJSON_AddItemToObject(e, "tangents", tuples_json(m->tangents, n, 4));
+        cJSON_AddItemToObject(methods, sf_method_name(m->method), e);
+    }
+    return o;
+}
+
+bool report_print_json(FILE* f, const cJSON* json, bool formatted)
+{
+    char* text = formatted ? cJSON_Print(json) : cJSON_PrintUnformatted(json);
+    if (!text) return false;
+    fputs(text, f);
+    fputc('\n', f);
+    cJSON_free(text);
+    return true;
+}
+
+int report_write_json(const char* path, const cJSON* json, bool formatted)
+{
+    char* text = formatted ? cJSON_Print(json) : cJSON_PrintUnformatted(json);
+    if (!text) return cli_fail(CLI_EXIT_FAILURE, "%s: out of memory printing JSON", path);
+    size_t len = strlen(text);
+    int rc = cli_write_file_atomic(path, text, len);
+    int e = rc != 0 ? errno : 0;
+    cJSON_free(text);
+    if (rc != 0) return cli_fail(CLI_EXIT_FAILURE, "%s: cannot write: %s", path, strerror(e));
+    return CLI_EXIT_OK;
+}

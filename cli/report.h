@@ -1,0 +1,68 @@
+/* One comparison run (scene -> topology -> reference -> every requested method -> error summary), and
+ * its text table and JSON. Used by compare, its sweeps and dumps, and demo. */
+#ifndef SF_CLI_REPORT_H
+#define SF_CLI_REPORT_H
+
+#include "scene_args.h"
+
+#include <cjson/cJSON.h>
+
+typedef struct cli_method_result {
+    sf_method method;
+    bool skipped;             /* the library does not support it (SF_ERROR_UNSUPPORTED) */
+    char skip_reason[256];
+    sf_error_summary summary; /* against the reference */
+    sf_frames_report report;  /* the library's counters for this method */
+    float* normals;           /* 3n, only with keep_frames */
+    float* tangents;          /* 4n, only with keep_frames */
+} cli_method_result;
+
+typedef struct cli_run {
+    const cli_scene_args* args;
+    sf_scene* scene;
+    sf_topology* topo;
+    sf_workspace* ws;
+    sf_frames_opts method_opts; /* morph directions for the per-vertex methods */
+    sf_frames_opts ref_opts;    /* the reference (and the recompute row) */
+    bool weighting_from_flag;   /* --weighting given, else the scene's reference weighting */
+    size_t vertex_count, triangle_count;
+    float* positions;           /* 3n final positions */
+    float* ref_normals;         /* 3n */
+    float* ref_tangents;        /* 4n */
+    cli_method_result methods[SF_METHOD_COUNT]; /* in the order asked for */
+    size_t method_count;
+} cli_run;
+
+/* Builds the scene (args' settings, then `extra`), the topology and workspace, the reference and each
+ * requested method, and their error summaries. keep_frames keeps every method's normals and tangents
+ * (for dumps and pictures). Returns a CLI exit status; prints a one-line error unless CLI_EXIT_OK.
+ * cli_run_free is safe after any return. */
+int cli_run_compare(const cli_scene_args* args, const sf_env* env, const cli_assignment* extra, size_t extra_count,
+                    bool keep_frames, cli_run* run);
+void cli_run_free(cli_run* run);
+
+/* Prints "skinframe: note: METHOD skipped: REASON" on stderr once per method per process. */
+void cli_run_note_skipped(const cli_run* run);
+
+/* Text: context lines (scene, preset, params, reference settings), then the table. `lead` adds a first
+ * column (title lead_title, e.g. a sweep's parameter) to every row; NULL for none. */
+void report_print_context(FILE* f, const cli_run* run);
+void report_print_table_head(FILE* f, const char* lead_title);
+void report_print_table_rows(FILE* f, const cli_run* run, const char* lead);
+
+/* {"scene", "preset", "params", "reference", "methods": [...], ...} (see README: Command line). */
+cJSON* report_json(const cli_run* run);
+/* Per-vertex data: positions, indices, uvs, reference and every method's normals and tangents.
+ * Needs a run made with keep_frames. */
+cJSON* report_dump_json(const cli_run* run);
+
+/* Prints json (formatted or not) to f; returns false when out of memory. */
+bool report_print_json(FILE* f, const cJSON* json, bool formatted);
+/* Writes json to path atomically; returns a CLI exit status (one-line error on failure). */
+int report_write_json(const char* path, const cJSON* json, bool formatted);
+
+/* Helpers that demo shares. */
+const cli_method_result* cli_run_method(const cli_run* run, sf_method method); /* NULL when not run */
+void report_format_deg(char* out, size_t size, double deg); /* "12.345" */
+
+#endif

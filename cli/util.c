@@ -1,0 +1,168 @@
+/* Small helpers of the command: one-line errors, atomic file writes, number and list parsing. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int cli_fail(int code, const char* fmt, ...)
+{
+    char line[1024];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(line, sizeof line, fmt, args);
+    va_end(args);
+    /* One line, whatever the message held: the tests and scripts read exactly one. */
+    for (char* c = line; *c; ++c)
+        if (*c == '\n' || *c == '\r') *c = ' ';
+    fprintf(stderr, "skinframe: %s\n", line);
+    return code;
+}
+
+int cli_write_file_atomic(const char* path, const void* data, size_t size)
+{
+    if (!path || !*path || (!data && size)) {
+        errno = EINVAL;
+        return -1;
+    }
+    /* The temporary file goes next to the target so that rename() stays within one file system. */
+    size_t len = strlen(path);
+    char* tmp = malloc(len + 16);
+    if (!tmp) return -1;
+    snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        errno = e;
+        return -1;
+    }
+    const char* p = (const char*)data;
+    size_t left = size;
+    int e = 0;
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            e = errno;
+            break;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (!e && fsync(fd) != 0) e = errno;
+    /* mkstemp creates 0600; give the file the usual permissions a plain fopen would. */
+    if (!e) {
+        mode_t mask = umask(0);
+        umask(mask);
+        if (fchmod(fd, 0666 & ~mask) != 0) e = errno;
+    }
+    if (close(fd) != 0 && !e) e = errno;
+    if (!e && rename(tmp, path) != 0) e = errno;
+    if (e) {
+        unlink(tmp);
+        free(tmp);
+        errno = e;
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+bool cli_parse_double(const char* text, double* out)
+{
+    if (!text || !*text || isspace((unsigned char)*text)) return false;
+    char* end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno == ERANGE || *end != '\0' || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+bool cli_parse_size(const char* text, size_t min, size_t max, size_t* out)
+{
+    if (!text || !*text) return false;
+    for (const char* c = text; *c; ++c)
+        if (!isdigit((unsigned char)*c)) return false;
+    errno = 0;
+    char* end = NULL;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno == ERANGE || *end != '\0' || v < min || v > max) return false;
+    *out = (size_t)v;
+    return true;
+}
+
+bool cli_ends_with(const char* text, const char* suffix)
+{
+    size_t a = strlen(text), b = strlen(suffix);
+    return a >= b && strcasecmp(text + a - b, suffix) == 0;
+}
+
+int cli_flag_value(int argc, char** argv, int* i, const char* flag, const char** value)
+{
+    const char* arg = argv[*i];
+    size_t n = strlen(flag);
+    if (strncmp(arg, flag, n) != 0) return 0;
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        if (!**value) {
+            cli_fail(CLI_EXIT_USAGE, "%s needs a value", flag);
+            return -1;
+        }
+        return 1;
+    }
+    if (arg[n] != '\0') return 0;
+    if (*i + 1 >= argc) {
+        cli_fail(CLI_EXIT_USAGE, "%s needs a value", flag);
+        return -1;
+    }
+    *i += 1;
+    *value = argv[*i];
+    return 1;
+}
+
+int cli_flag_switch(char** argv, int i, const char* flag) { return strcmp(argv[i], flag) == 0; }
+
+bool cli_is_help(const char* arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
+
+int cli_parse_assignments(const char* flag, const char* list, cli_assignment* out, size_t cap, size_t* count)
+{
+    const char* p = list;
+    if (!*p) return cli_fail(CLI_EXIT_USAGE, "%s: empty list, expected NAME=VALUE[,NAME=VALUE...]", flag);
+    while (*p) {
+        const char* comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char item[256];
+        if (len == 0 || len >= sizeof item)
+            return cli_fail(CLI_EXIT_USAGE, "%s: bad item in '%s', expected NAME=VALUE[,NAME=VALUE...]", flag, list);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        char* eq = strchr(item, '=');
+        if (!eq || eq == item)
+            return cli_fail(CLI_EXIT_USAGE, "%s: '%s' is not NAME=VALUE", flag, item);
+        *eq = '\0';
+        const char* name = item;
+        const char* text = eq + 1;
+        if (strlen(name) >= sizeof out[0].name) return cli_fail(CLI_EXIT_USAGE, "%s: name '%s' is too long", flag, name);
+        double v;
+        if (!cli_parse_double(text, &v))
+            return cli_fail(CLI_EXIT_USAGE, "%s: value of '%s' is '%s', not a number", flag, name, text);
+        if (*count >= cap) return cli_fail(CLI_EXIT_USAGE, "%s: more than %zu settings", flag, cap);
+        memcpy(out[*count].name, name, strlen(name) + 1); /* length checked above */
+        out[*count].value = v;
+        *count += 1;
+        p = comma ? comma + 1 : p + len;
+        if (comma && !*p)
+            return cli_fail(CLI_EXIT_USAGE, "%s: trailing comma in '%s'", flag, list);
+    }
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,623 @@
+// LABELS: cli
+/* The skinframe command, run as a program ($SF_CLI): listings, compare JSON and tables, sweeps, dumps,
+ * thread-count independence, usage errors (exit 2, one stderr line) and the demo. */
+#define _POSIX_C_SOURCE 200809L
+#include "sf_test.h"
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+static const char* g_cli;
+static char g_dir[256];
+
+/* ---------------------------------------------------------------- running the command */
+
+static char* read_file(const char* path, size_t* size)
+{
+    FILE* f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, len = 0;
+    char* buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (cap - len < 2) {
+            char* bigger = realloc(buf, cap * 2);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf) buf[len] = '\0';
+    if (size) *size = len;
+    return buf;
+}
+
+typedef struct cli_out {
+    int status;
+    char* out;
+    char* err;
+} cli_out;
+
+/* Runs `skinframe ARGS` with stdout and stderr captured; ARGS is pasted into a shell command line. */
+static cli_out run_cli(const char* args)
+{
+    cli_out r = {-1, NULL, NULL};
+    char out_path[320], err_path[320], cmd[4096];
+    snprintf(out_path, sizeof out_path, "%s/stdout.txt", g_dir);
+    snprintf(err_path, sizeof err_path, "%s/stderr.txt", g_dir);
+    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", g_cli, args, out_path, err_path);
+    int st = system(cmd);
+    r.status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.out = read_file(out_path, NULL);
+    r.err = read_file(err_path, NULL);
+    if (!r.out) r.out = calloc(1, 1);
+    if (!r.err) r.err = calloc(1, 1);
+    return r;
+}
+
+static void cli_out_free(cli_out* r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static size_t count_lines(const char* s)
+{
+    size_t n = 0;
+    for (; *s; ++s) n += *s == '\n';
+    return n;
+}
+
+static bool file_exists(const char* path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static double num(const cJSON* o, const char* key)
+{
+    const cJSON* v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const cJSON* method_entry(const cJSON* report, const char* name)
+{
+    const cJSON* m;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(report, "methods"))
+    {
+        const cJSON* n = cJSON_GetObjectItemCaseSensitive(m, "name");
+        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0) return m;
+    }
+    return NULL;
+}
+
+static bool in_string_array(const cJSON* arr, const char* name)
+{
+    const cJSON* s;
+    cJSON_ArrayForEach(s, arr)
+    {
+        if (cJSON_IsString(s) && strcmp(s->valuestring, name) == 0) return true;
+    }
+    return false;
+}
+
+/* ---------------------------------------------------------------- cases */
+
+static void test_help(void)
+{
+    cli_out r = run_cli("--help");
+    bool ok = r.status == 0 && strstr(r.out, "compare") && strstr(r.out, "scenes") && strstr(r.out, "demo");
+    cli_out_free(&r);
+    CHECK(ok);
+    r = run_cli("help compare");
+    ok = r.status == 0 && strstr(r.out, "--sweep") && strstr(r.out, "--dump");
+    cli_out_free(&r);
+    CHECK(ok);
+    const char* subs[] = {"scenes --help", "compare --help", "demo --help", "compare -h"};
+    for (size_t k = 0; k < sizeof subs / sizeof subs[0]; ++k) {
+        r = run_cli(subs[k]);
+        ok = r.status == 0 && strstr(r.out, "Usage: skinframe") != NULL && r.err[0] == '\0';
+        cli_out_free(&r);
+        CHECK(ok);
+    }
+}
+
+static void test_scenes_lists_every_scene(void)
+{
+    CHECK(sf_scene_count() > 0);
+    cli_out r = run_cli("scenes");
+    CHECK(r.status == 0);
+    for (size_t k = 0; k < sf_scene_count(); ++k) {
+        const sf_scene_info* s = sf_scene_info_at(k);
+        char head[96];
+        snprintf(head, sizeof head, "%s:", s->name);
+        bool ok = strstr(r.out, head) != NULL;
+        for (size_t p = 0; ok && p < s->preset_count; ++p) ok = strstr(r.out, s->presets[p].name) != NULL;
+        for (size_t p = 0; ok && p < s->param_count; ++p) ok = strstr(r.out, s->params[p].name) != NULL;
+        for (size_t p = 0; ok && p < s->target_count; ++p) ok = strstr(r.out, s->targets[p]) != NULL;
+        if (!ok) {
+            cli_out_free(&r);
+            CHECK(!"scene, preset, parameter or target missing from `skinframe scenes`");
+        }
+    }
+    cli_out_free(&r);
+
+    r = run_cli("scenes --json");
+    cJSON* j = cJSON_Parse(r.out);
+    cli_out_free(&r);
+    CHECK(j != NULL);
+    const cJSON* list = cJSON_GetObjectItemCaseSensitive(j, "scenes");
+    bool ok = cJSON_GetArraySize(list) == (int)sf_scene_count();
+    const cJSON* s;
+    size_t k = 0;
+    cJSON_ArrayForEach(s, list)
+    {
+        const sf_scene_info* info = sf_scene_info_at(k++);
+        const cJSON* params = cJSON_GetObjectItemCaseSensitive(s, "params");
+        ok = ok && strcmp(cJSON_GetObjectItemCaseSensitive(s, "name")->valuestring, info->name) == 0;
+        ok = ok && cJSON_GetArraySize(params) == (int)info->param_count;
+        ok = ok && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(s, "presets")) == (int)info->preset_count;
+        ok = ok && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(s, "targets")) == (int)info->target_count;
+        if (info->param_count)
+            ok = ok && num(cJSON_GetArrayItem(params, 0), "default") == info->params[0].default_value;
+    }
+    cJSON_Delete(j);
+    CHECK(ok);
+}
+
+static bool stats_complete(const cJSON* st)
+{
+    static const char* const keys[] = {"mean", "rms", "p50", "p95", "max", "over_1", "over_5", "over_45"};
+    if (!cJSON_IsObject(st)) return false;
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
+        double v = num(st, keys[k]);
+        if (!(v >= 0.0) || (k >= 5 && v > 1.0) || (k < 5 && v > 180.0)) return false;
+    }
+    /* Order statistics: p50 <= p95 <= max, mean <= rms, shares decrease with the threshold. */
+    return num(st, "p50") <= num(st, "p95") && num(st, "p95") <= num(st, "max") &&
+           num(st, "mean") <= num(st, "rms") + 1e-9 && num(st, "over_1") >= num(st, "over_5") &&
+           num(st, "over_5") >= num(st, "over_45");
+}
+
+static void test_compare_json(void)
+{
+    cli_out r = run_cli("compare --scene sheet --preset bone-twist --set twist=90 --json");
+    int status = r.status;
+    cJSON* j = cJSON_Parse(r.out);
+    cli_out_free(&r);
+    CHECK(status == 0);
+    CHECK(j != NULL);
+    bool ok = strcmp(cJSON_GetObjectItemCaseSensitive(j, "scene")->valuestring, "sheet") == 0 &&
+              strcmp(cJSON_GetObjectItemCaseSensitive(j, "preset")->valuestring, "bone-twist") == 0 &&
+              num(cJSON_GetObjectItemCaseSensitive(j, "params"), "twist") == 90.0 &&
+              cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(j, "reference"));
+    const sf_scene_info* sheet = sf_scene_info_find("sheet");
+    const cJSON* ref = cJSON_GetObjectItemCaseSensitive(j, "reference");
+    ok = ok && sheet &&
+         strcmp(cJSON_GetObjectItemCaseSensitive(ref, "weighting")->valuestring,
+                sheet->reference_weighting == SF_WEIGHTING_AREA      ? "area"
+                : sheet->reference_weighting == SF_WEIGHTING_ANGLE   ? "angle"
+                                                                     : "uniform") == 0;
+    /* Every library method is either a row or listed as skipped (unsupported in this build). */
+    const cJSON* skipped = cJSON_GetObjectItemCaseSensitive(j, "skipped");
+    for (int m = 0; ok && m < SF_METHOD_COUNT; ++m) {
+        const char* name = sf_method_name((sf_method)m);
+        const cJSON* e = method_entry(j, name);
+        if (!e) {
+            ok = in_string_array(skipped, name) && m != SF_METHOD_RECOMPUTE && m != SF_METHOD_SKINNED;
+            continue;
+        }
+        const cJSON* md = cJSON_GetObjectItemCaseSensitive(e, "morph_directions");
+        ok = cJSON_IsString(md) && strcmp(md->valuestring, "deltas") == 0 &&
+             stats_complete(cJSON_GetObjectItemCaseSensitive(e, "normal")) &&
+             stats_complete(cJSON_GetObjectItemCaseSensitive(e, "tangent")) &&
+             num(e, "handedness_mismatches") >= 0.0 && num(e, "degenerate") >= 0.0;
+    }
+    /* The recompute row is the reference computed again: about 0 error. */
+    const cJSON* rec = method_entry(j, "recompute");
+    const cJSON* unch = method_entry(j, "unchanged");
+    double rec_max = rec ? num(cJSON_GetObjectItemCaseSensitive(rec, "normal"), "max") : NAN;
+    double rec_tmax = rec ? num(cJSON_GetObjectItemCaseSensitive(rec, "tangent"), "max") : NAN;
+    double unch_mean = unch ? num(cJSON_GetObjectItemCaseSensitive(unch, "normal"), "mean") : NAN;
+    double hand = rec ? num(rec, "handedness_mismatches") : NAN;
+    cJSON_Delete(j);
+    CHECK(ok);
+    CHECK_NEAR(rec_max, 0.0, 1e-3);
+    CHECK_NEAR(rec_tmax, 0.0, 1e-3);
+    CHECK(hand == 0.0);
+    /* Rest directions under a 90-degree twist are far off. */
+    CHECK(unch_mean > 1.0);
+}
+
+static void test_compare_table(void)
+{
+    cli_out r = run_cli("compare --scene sheet --preset bone-twist --method unchanged,recompute");
+    int status = r.status;
+    bool ok = strstr(r.out, "unchanged") && strstr(r.out, "recompute") && !strstr(r.out, "skinned ") &&
+              strstr(r.out, "reference: recompute, weighting") && strstr(r.out, "mean");
+    /* Readable on a 120-column terminal. */
+    size_t col = 0, widest = 0;
+    for (const char* c = r.out; *c; ++c) {
+        col = *c == '\n' ? 0 : col + 1;
+        if (col > widest) widest = col;
+    }
+    cli_out_free(&r);
+    CHECK(status == 0);
+    CHECK(ok);
+    CHECK(widest <= 120);
+}
+
+static void test_weighting_flag_sets_reference(void)
+{
+    const sf_scene_info* tip = sf_scene_info_find("tip");
+    CHECK(tip != NULL);
+    cli_out r = run_cli("compare --scene tip --json --method recompute");
+    cJSON* j = cJSON_Parse(r.out);
+    cli_out_free(&r);
+    CHECK(j != NULL);
+    const cJSON* ref = cJSON_GetObjectItemCaseSensitive(j, "reference");
+    bool scene_default = strcmp(cJSON_GetObjectItemCaseSensitive(ref, "weighting_source")->valuestring, "scene") == 0;
+    bool uniform = strcmp(cJSON_GetObjectItemCaseSensitive(ref, "weighting")->valuestring, "uniform") == 0;
+    cJSON_Delete(j);
+    CHECK(scene_default);
+    CHECK(uniform == (tip->reference_weighting == SF_WEIGHTING_UNIFORM));
+    r = run_cli("compare --scene tip --json --method recompute --weighting angle");
+    j = cJSON_Parse(r.out);
+    cli_out_free(&r);
+    CHECK(j != NULL);
+    ref = cJSON_GetObjectItemCaseSensitive(j, "reference");
+    bool angle = strcmp(cJSON_GetObjectItemCaseSensitive(ref, "weighting")->valuestring, "angle") == 0;
+    bool flag = strcmp(cJSON_GetObjectItemCaseSensitive(ref, "weighting_source")->valuestring, "flag") == 0;
+    cJSON_Delete(j);
+    CHECK(angle && flag);
+}
+
+/* Rows of the text sweep table whose method column is `method` (the normal line of each pair). */
+static size_t sweep_rows(const char* text, const char* method)
+{
+    size_t n = 0;
+    char want[64];
+    snprintf(want, sizeof want, " %s ", method);
+    for (const char* line = text; line && *line;) {
+        const char* end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char buf[512];
+        if (len < sizeof buf) {
+            memcpy(buf, line, len);
+            buf[len] = '\0';
+            if (strstr(buf, want) && strstr(buf, " normal ")) n++;
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return n;
+}
+
+static void test_sweep(void)
+{
+    cli_out r = run_cli("compare --scene sheet --preset bone-twist --method skinned,recompute --sweep twist=0:90:4");
+    int status = r.status;
+    size_t skinned = sweep_rows(r.out, "skinned"), recompute = sweep_rows(r.out, "recompute");
+    cli_out_free(&r);
+    CHECK(status == 0);
+    CHECK(skinned == 4);
+    CHECK(recompute == 4);
+
+    r = run_cli("compare --scene sheet --morph towel-twist=1 --method skinned --sweep ripples=0:1:3 --json");
+    cJSON* j = cJSON_Parse(r.out);
+    cli_out_free(&r);
+    CHECK(cJSON_IsArray(j));
+    bool ok = cJSON_GetArraySize(j) == 3;
+    const cJSON* e;
+    int i = 0;
+    cJSON_ArrayForEach(e, j)
+    {
+        const cJSON* sw = cJSON_GetObjectItemCaseSensitive(e, "sweep");
+        ok = ok && fabs(num(sw, "value") - 0.5 * i) < 1e-12 &&
+             num(cJSON_GetObjectItemCaseSensitive(e, "params"), "ripples") == 0.5 * i &&
+             num(cJSON_GetObjectItemCaseSensitive(e, "params"), "towel-twist") == 1.0 && method_entry(e, "skinned");
+        ++i;
+    }
+    cJSON_Delete(j);
+    CHECK(ok);
+
+    /* Resolution sweeps add the ratio of mean normal errors between consecutive resolutions. */
+    r = run_cli("compare --scene elbow --preset bend --method skinned --sweep resolution=4:8:2 --json");
+    j = cJSON_Parse(r.out);
+    cli_out_free(&r);
+    CHECK(cJSON_GetArraySize(j) == 2);
+    const cJSON* a = method_entry(cJSON_GetArrayItem(j, 0), "skinned");
+    const cJSON* b = method_entry(cJSON_GetArrayItem(j, 1), "skinned");
+    double ratio = num(b, "mean_normal_ratio");
+    double want = num(cJSON_GetObjectItemCaseSensitive(b, "normal"), "mean") /
+                  num(cJSON_GetObjectItemCaseSensitive(a, "normal"), "mean");
+    double res1 = num(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(j, 1), "params"), "resolution");
+    cJSON_Delete(j);
+    CHECK_NEAR(ratio, want, 1e-12);
+    CHECK(res1 == 8.0);
+    r = run_cli("compare --scene elbow --preset bend --method skinned --sweep resolution=4:8:2");
+    bool has_ratio = r.status == 0 && strstr(r.out, "ratio") && strstr(r.out, "4->8");
+    cli_out_free(&r);
+    CHECK(has_ratio);
+}
+
+/* Area-weighted vertex normals from the dumped final positions, as the article's gather (double). */
+static double max_reference_mismatch_deg(const cJSON* dump)
+{
+    const cJSON* pos = cJSON_GetObjectItemCaseSensitive(dump, "positions");
+    const cJSON* idx = cJSON_GetObjectItemCaseSensitive(dump, "indices");
+    const cJSON* ref = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(dump, "reference"), "normals");
+    int n = cJSON_GetArraySize(pos), f = cJSON_GetArraySize(idx) / 3;
+    double* P = calloc((size_t)n * 3, sizeof(double));
+    double* N = calloc((size_t)n * 3, sizeof(double));
+    int* I = calloc((size_t)f * 3 + 1, sizeof(int));
+    double worst = 0.0;
+    const cJSON* e;
+    int k = 0;
+    cJSON_ArrayForEach(e, pos)
+    {
+        for (int c = 0; c < 3; ++c) P[3 * k + c] = cJSON_GetArrayItem(e, c)->valuedouble;
+        ++k;
+    }
+    k = 0;
+    cJSON_ArrayForEach(e, idx) I[k++] = e->valueint;
+    for (int t = 0; t < f; ++t) {
+        const double* a = P + 3 * I[3 * t];
+        const double* b = P + 3 * I[3 * t + 1];
+        const double* c = P + 3 * I[3 * t + 2];
+        double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        double fn[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+        for (int v = 0; v < 3; ++v)
+            for (int q = 0; q < 3; ++q) N[3 * I[3 * t + v] + q] += fn[q];
+    }
+    k = 0;
+    cJSON_ArrayForEach(e, ref)
+    {
+        /* atan2(|r x N|, r . N): acos loses everything near 0 degrees. */
+        double r[3], d = 0.0;
+        const double* m = N + 3 * k;
+        for (int c = 0; c < 3; ++c) r[c] = cJSON_GetArrayItem(e, c)->valuedouble;
+        for (int c = 0; c < 3; ++c) d += r[c] * m[c];
+        double x = r[1] * m[2] - r[2] * m[1], y = r[2] * m[0] - r[0] * m[2], z = r[0] * m[1] - r[1] * m[0];
+        double ang = atan2(sqrt(x * x + y * y + z * z), d) * 57.29577951308232;
+        if (!(ang <= worst)) worst = ang;
+        ++k;
+    }
+    free(P);
+    free(N);
+    free(I);
+    return worst;
+}
+
+static void test_dump(void)
+{
+    char path[320], args[512];
+    snprintf(path, sizeof path, "%s/dump.json", g_dir);
+    snprintf(args, sizeof args, "compare --scene sheet --preset bone-bend --morph ripples=0.5 --dump '%s'", path);
+    cli_out r = run_cli(args);
+    int status = r.status;
+    cli_out_free(&r);
+    CHECK(status == 0);
+    char* text = read_file(path, NULL);
+    CHECK(text != NULL);
+    cJSON* d = cJSON_Parse(text);
+    free(text);
+    CHECK(d != NULL);
+    int n = (int)num(d, "vertex_count");
+    int f = (int)num(d, "triangle_count");
+    const cJSON* ref = cJSON_GetObjectItemCaseSensitive(d, "reference");
+    const cJSON* methods = cJSON_GetObjectItemCaseSensitive(d, "methods");
+    bool ok = n > 0 && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(d, "positions")) == n &&
+              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(d, "uvs")) == n &&
+              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(d, "indices")) == 3 * f &&
+              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ref, "normals")) == n &&
+              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ref, "tangents")) == n &&
+              cJSON_GetArraySize(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(ref, "tangents"), 0)) == 4;
+    for (int m = 0; ok && m < SF_METHOD_COUNT; ++m) {
+        const cJSON* e = cJSON_GetObjectItemCaseSensitive(methods, sf_method_name((sf_method)m));
+        if (!e && m == SF_METHOD_JACOBIAN) continue; /* may be unsupported in this build */
+        ok = e && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(e, "normals")) == n &&
+             cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(e, "tangents")) == n;
+    }
+    /* The dumped reference normals are the area-weighted normals of the dumped triangles. */
+    double worst = ok ? max_reference_mismatch_deg(d) : 180.0;
+    cJSON_Delete(d);
+    CHECK(ok);
+    CHECK(worst < 1e-3);
+    /* No temporary files left next to it. */
+    snprintf(args, sizeof args, "ls '%s' | grep -c tmp >/dev/null", g_dir);
+    CHECK(system(args) != 0);
+}
+
+static void test_dump_never_clobbers(void)
+{
+    char path[320], args[512];
+    snprintf(path, sizeof path, "%s/input.json", g_dir);
+    FILE* f = fopen(path, "wb");
+    CHECK(f != NULL);
+    fputs("glTF binary, not a dump", f);
+    fclose(f);
+    snprintf(args, sizeof args, "compare --scene tip --dump '%s'", path);
+    cli_out r = run_cli(args);
+    int status = r.status;
+    size_t lines = count_lines(r.err);
+    cli_out_free(&r);
+    char* text = read_file(path, NULL);
+    bool same = text && strcmp(text, "glTF binary, not a dump") == 0;
+    free(text);
+    CHECK(status == 2 && lines == 1);
+    CHECK(same);
+    /* Only .json names; a folder that does not exist fails (exit 1) and leaves nothing. */
+    snprintf(path, sizeof path, "%s/out.glb", g_dir);
+    snprintf(args, sizeof args, "compare --scene tip --dump '%s'", path);
+    r = run_cli(args);
+    status = r.status;
+    cli_out_free(&r);
+    CHECK(status == 2 && !file_exists(path));
+    snprintf(path, sizeof path, "%s/missing/out.json", g_dir);
+    snprintf(args, sizeof args, "compare --scene tip --dump '%s'", path);
+    r = run_cli(args);
+    status = r.status;
+    lines = count_lines(r.err);
+    cli_out_free(&r);
+    CHECK(status == 1 && lines == 1 && !file_exists(path));
+}
+
+static void test_threads_identical(void)
+{
+    const char* base = "compare --scene sheet --preset bone-twist --morph towel-twist=0.7,swirl=0.5,ripples=0.6 "
+                       "--set resolution=24 --json --threads ";
+    char args[512];
+    char* first = NULL;
+    bool same = true;
+    for (int t = 1; t <= 3; ++t) {
+        snprintf(args, sizeof args, "%s%d", base, t);
+        cli_out r = run_cli(args);
+        if (r.status != 0) same = false;
+        if (!first)
+            first = r.out, r.out = NULL;
+        else
+            same = same && strcmp(first, r.out) == 0;
+        cli_out_free(&r);
+    }
+    bool nonempty = first && strlen(first) > 100;
+    free(first);
+    CHECK(nonempty);
+    CHECK(same);
+}
+
+static void test_usage_errors(void)
+{
+    static const char* const bad[] = {
+        "",
+        "nosuchcommand",
+        "compare",
+        "compare --scene nosuchscene",
+        "compare --scene sheet --preset nosuchpreset",
+        "compare --scene sheet --set twist=abc",
+        "compare --scene sheet --set twist=",
+        "compare --scene sheet --set nosuchparam=1",
+        "compare --scene sheet --set twist=100000",
+        "compare --scene sheet --morph nosuchtarget=1",
+        "compare --scene sheet --morph-directions sideways",
+        "compare --scene sheet --method nosuchmethod",
+        "compare --scene sheet --method skinned,",
+        "compare --scene sheet --weighting heavy",
+        "compare --scene sheet --threads 0",
+        "compare --scene sheet --threads two",
+        "compare --scene sheet --no-such-flag",
+        "compare --scene sheet stray",
+        "compare --scene",
+        "compare --scene sheet --sweep twist=0:90",
+        "compare --scene sheet --sweep twist=0:90:0",
+        "compare --scene sheet --sweep nosuch=0:1:2",
+        "compare --scene sheet --sweep twist=0:100000:2",
+        "compare --scene sheet --sweep twist=0:90:3 --dump x.json",
+        "scenes --bogus",
+        "scenes nosuchscene",
+        "demo --bogus",
+        "demo --scene nosuchscene",
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        cli_out r = run_cli(bad[k]);
+        int status = r.status;
+        size_t lines = count_lines(r.err);
+        bool prefixed = strncmp(r.err, "skinframe: ", 11) == 0;
+        if (status != 2 || lines != 1 || !prefixed)
+            fprintf(stderr, "  `skinframe %s`: exit %d, stderr:\n%s", bad[k], status, r.err);
+        cli_out_free(&r);
+        CHECK(status == 2);
+        CHECK(lines == 1);
+        CHECK(prefixed);
+    }
+}
+
+static void test_demo(void)
+{
+    char out[320], args[512];
+    snprintf(out, sizeof out, "%s/demo-out", g_dir);
+    snprintf(args, sizeof args, "demo --out '%s'", out);
+    cli_out r = run_cli(args);
+    int status = r.status;
+    bool ok = strstr(r.out, "n.mean") && strstr(r.out, "t.max") && strstr(r.out, "hand");
+    for (size_t k = 0; ok && k < sf_scene_count(); ++k) {
+        const sf_scene_info* s = sf_scene_info_at(k);
+        for (size_t p = 0; ok && p < s->preset_count; ++p) {
+            char label[128];
+            snprintf(label, sizeof label, "%s/%s", s->name, s->presets[p].name);
+            ok = strstr(r.out, label) != NULL;
+        }
+        for (size_t t = 0; ok && t < s->target_count; ++t) {
+            char label[128];
+            snprintf(label, sizeof label, "%s %s=1 ", s->name, s->targets[t]);
+            ok = strstr(r.out, label) != NULL;
+        }
+    }
+    cli_out_free(&r);
+    CHECK(status == 0);
+    CHECK(ok);
+    char path[400];
+    snprintf(path, sizeof path, "%s/demo.json", out);
+    char* text = read_file(path, NULL);
+    cJSON* j = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    CHECK(cJSON_IsArray(j));
+    /* Morph cases come with both direction settings. */
+    int none = 0, deltas = 0;
+    const cJSON* e;
+    cJSON_ArrayForEach(e, j)
+    {
+        const cJSON* c = cJSON_GetObjectItemCaseSensitive(e, "case");
+        if (!cJSON_IsString(c) || !strchr(c->valuestring, '=')) continue;
+        const char* d = cJSON_GetObjectItemCaseSensitive(e, "morph_directions")->valuestring;
+        none += strcmp(d, "none") == 0;
+        deltas += strcmp(d, "deltas") == 0;
+    }
+    cJSON_Delete(j);
+    CHECK(none > 0 && none == deltas);
+    snprintf(path, sizeof path, "%s/demo.txt", out);
+    CHECK(file_exists(path));
+}
+
+int main(int argc, char** argv)
+{
+    g_cli = getenv("SF_CLI");
+    if (!g_cli || !file_exists(g_cli)) {
+        printf("SF_CLI not set or missing: skipped\n");
+        return 77;
+    }
+    const char* tmp = getenv("TMPDIR");
+    snprintf(g_dir, sizeof g_dir, "%s/sf_test_cli_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(g_dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    static const sft_case cases[] = {
+        {"help", test_help},
+        {"scenes_lists_every_scene", test_scenes_lists_every_scene},
+        {"compare_json", test_compare_json},
+        {"compare_table", test_compare_table},
+        {"weighting_flag_sets_reference", test_weighting_flag_sets_reference},
+        {"sweep", test_sweep},
+        {"dump", test_dump},
+        {"dump_never_clobbers", test_dump_never_clobbers},
+        {"threads_identical", test_threads_identical},
+        {"usage_errors", test_usage_errors},
+        {"demo", test_demo},
+    };
+    int rc = SFT_RUN(cases, argc, argv);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
+    return rc;
+}

@@ -1,0 +1,1045 @@
+// LABELS: unit
+/* The `jacobian` method: its kernels against closed forms, the whole method against an independent
+ * double-precision evaluation on affine fields, the recompute reference (exactness on linear weights,
+ * convergence as the grid is refined), mirroring, caps, dropped slots, and the built-in scenes. */
+#include "sf_kernels.h"
+#include "sf_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+/* ---------------------------------------------------------------- a grid mesh builder */
+
+typedef struct grid {
+    size_t nx, ny, n, F;
+    float* pos;   /* 3n */
+    float* uv;    /* 2n */
+    uint32_t* idx; /* 3F */
+    uint32_t* joints;
+    float* weights;
+    uint32_t K;
+    float* dp; /* target position deltas, 3n per target */
+    size_t targets;
+} grid;
+
+/* (nx+1) x (ny+1) vertices over [0, lx] x [0, ly] in the z = 0 plane, counter-clockwise seen from +z. */
+static void grid_make(grid* g, size_t nx, size_t ny, float lx, float ly, uint32_t K, size_t targets)
+{
+    memset(g, 0, sizeof *g);
+    g->nx = nx;
+    g->ny = ny;
+    g->n = (nx + 1) * (ny + 1);
+    g->F = 2 * nx * ny;
+    g->K = K;
+    g->targets = targets;
+    g->pos = calloc(3 * g->n, sizeof(float));
+    g->uv = calloc(2 * g->n, sizeof(float));
+    g->idx = calloc(3 * g->F, sizeof(uint32_t));
+    g->joints = calloc(K * g->n + 1, sizeof(uint32_t));
+    g->weights = calloc(K * g->n + 1, sizeof(float));
+    g->dp = calloc(3 * g->n * targets + 1, sizeof(float));
+    for (size_t j = 0; j <= ny; ++j)
+        for (size_t i = 0; i <= nx; ++i) {
+            size_t v = j * (nx + 1) + i;
+            g->pos[3 * v] = lx * (float)i / (float)nx;
+            g->pos[3 * v + 1] = ly * (float)j / (float)ny;
+            g->uv[2 * v] = (float)i / (float)nx;
+            g->uv[2 * v + 1] = (float)j / (float)ny;
+        }
+    size_t f = 0;
+    for (size_t j = 0; j < ny; ++j)
+        for (size_t i = 0; i < nx; ++i) {
+            uint32_t a = (uint32_t)(j * (nx + 1) + i), b = a + 1, c = a + (uint32_t)(nx + 1), d = c + 1;
+            /* Alternate the diagonal so the mesh has no preferred direction. */
+            if ((i + j) % 2) {
+                uint32_t t[6] = {a, b, d, a, d, c};
+                memcpy(g->idx + 3 * f, t, sizeof t);
+            } else {
+                uint32_t t[6] = {a, b, c, b, d, c};
+                memcpy(g->idx + 3 * f, t, sizeof t);
+            }
+            f += 2;
+        }
+}
+
+static void grid_free(grid* g)
+{
+    free(g->pos);
+    free(g->uv);
+    free(g->idx);
+    free(g->joints);
+    free(g->weights);
+    free(g->dp);
+}
+
+static sf_morph_target_desc g_targets[4];
+
+static sf_mesh_desc grid_desc(const grid* g, size_t bone_count)
+{
+    sf_mesh_desc m;
+    memset(&m, 0, sizeof m);
+    m.vertex_count = g->n;
+    m.triangle_count = g->F;
+    m.indices = g->idx;
+    m.positions.data = g->pos;
+    m.uvs.data = g->uv;
+    m.influence_count = g->K;
+    m.joints = g->K ? g->joints : NULL;
+    m.weights = g->K ? g->weights : NULL;
+    m.bone_count = g->K ? bone_count : 0;
+    for (size_t k = 0; k < g->targets && k < 4; ++k) {
+        memset(&g_targets[k], 0, sizeof g_targets[k]);
+        g_targets[k].position_deltas = g->dp + 3 * g->n * k;
+    }
+    m.targets = g->targets ? g_targets : NULL;
+    m.target_count = g->targets;
+    return m;
+}
+
+/* 12-float bone: rotation by angle about axis (unit) around pivot c, then translation t. */
+static void bone_rot(float out[12], const double axis[3], double angle, const double c[3], const double t[3])
+{
+    double x = axis[0], y = axis[1], z = axis[2], co = cos(angle), si = sin(angle), ic = 1.0 - co;
+    double R[3][3] = {{co + x * x * ic, x * y * ic - z * si, x * z * ic + y * si},
+                      {y * x * ic + z * si, co + y * y * ic, y * z * ic - x * si},
+                      {z * x * ic - y * si, z * y * ic + x * si, co + z * z * ic}};
+    for (int col = 0; col < 3; ++col)
+        for (int row = 0; row < 3; ++row) out[3 * col + row] = (float)R[row][col];
+    for (int row = 0; row < 3; ++row) {
+        double rc = R[row][0] * c[0] + R[row][1] * c[1] + R[row][2] * c[2];
+        out[9 + row] = (float)(c[row] - rc + t[row]);
+    }
+}
+
+static void bone_identity(float out[12])
+{
+    memset(out, 0, 12 * sizeof(float));
+    out[0] = out[4] = out[8] = 1.0f;
+}
+
+/* Frames of one method; buffers owned by the caller (3n normals, 4n tangents). */
+static sf_result frames(const sf_topology* topo, sf_workspace* ws, const sf_pose* pose, sf_method m,
+                        const sf_frames_opts* o, float* nrm, float* tan)
+{
+    sf_frames_out out = {NULL, nrm, tan};
+    return sf_frames_compute(topo, pose, m, o, ws, &out, NULL);
+}
+
+/* Mean normal and tangent error of `method` against recompute. */
+static void method_error(const sf_topology* topo, sf_workspace* ws, const sf_pose* pose, sf_method m,
+                         const sf_frames_opts* o, sf_error_summary* s)
+{
+    size_t n = sf_topology_vertex_count(topo);
+    float* a = calloc(7 * n, sizeof(float));
+    float* r = calloc(7 * n, sizeof(float));
+    memset(s, 0, sizeof *s);
+    if (frames(topo, ws, pose, m, o, a, a + 3 * n) == SF_OK &&
+        frames(topo, ws, pose, SF_METHOD_RECOMPUTE, o, r, r + 3 * n) == SF_OK) {
+        sf_frames_out fa = {NULL, a, a + 3 * n}, fr = {NULL, r, r + 3 * n};
+        sf_direction_errors(topo, &fa, &fr, NULL, NULL, NULL, s, NULL);
+    } else {
+        s->normal.mean = 1e9;
+    }
+    free(a);
+    free(r);
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+static void test_tangent_basis(void)
+{
+    const float ns[6][3] = {{0, 0, 1}, {0, 0, -1}, {1, 0, 0}, {0.6f, 0.0f, -0.8f}, {0.48f, -0.6f, 0.64f},
+                            {0.0f, 1.0f, 0.0f}};
+    for (int i = 0; i < 6; ++i) {
+        float u[3], v[3], c[3];
+        sfk_tangent_basis(ns[i], u, v);
+        sfk_cross(u, v, c);
+        CHECK_NEAR(sfk_dot(u, u), 1.0, 1e-6);
+        CHECK_NEAR(sfk_dot(v, v), 1.0, 1e-6);
+        CHECK_NEAR(sfk_dot(u, v), 0.0, 1e-6);
+        for (int k = 0; k < 3; ++k) CHECK_NEAR(c[k], ns[i][k], 1e-6);
+    }
+    float zero[3] = {0, 0, 0}, u[3], v[3];
+    CHECK(sfk_rest_basis(zero, u, v) == 0);
+    float n2[3] = {0, 0, 2};
+    CHECK(sfk_rest_basis(n2, u, v) == 1);
+    CHECK_NEAR(u[0], 1.0, 1e-7);
+    CHECK_NEAR(v[1], 1.0, 1e-7);
+}
+
+static void test_face_gradient(void)
+{
+    const float p0[3] = {0.3f, -0.2f, 0.5f}, p1[3] = {1.4f, 0.1f, 0.2f}, p2[3] = {0.1f, 0.9f, 1.1f};
+    const float f[3] = {0.2f, 0.9f, -0.4f};
+    float a[3], b[3], g[3], e0[3], e1[3], N[3];
+    float area2 = sfk_face_gradient_basis(p0, p1, p2, a, b);
+    sfk_sub(p1, p0, e0);
+    sfk_sub(p2, p0, e1);
+    sfk_cross(e0, e1, N);
+    CHECK_NEAR(area2, sfk_length(N), 1e-6);
+    for (int k = 0; k < 3; ++k) g[k] = (f[1] - f[0]) * a[k] + (f[2] - f[0]) * b[k];
+    CHECK_NEAR(sfk_dot(g, e0), f[1] - f[0], 1e-6);
+    CHECK_NEAR(sfk_dot(g, e1), f[2] - f[0], 1e-6);
+    CHECK_NEAR(sfk_dot(g, N), 0.0, 1e-6);
+    /* Degenerate face: no gradient. */
+    CHECK(sfk_face_gradient_basis(p0, p1, p0, a, b) == 0.0f);
+    CHECK(a[0] == 0.0f && b[2] == 0.0f);
+}
+
+static void test_cap_kernel(void)
+{
+    float c[3] = {3, 4, 0}, base[3] = {0, 0, 10};
+    CHECK(sfk_jacobian_cap(c, base, 0.0f) == 0);
+    CHECK(sfk_jacobian_cap(c, base, 1.0f) == 0);
+    CHECK(sfk_jacobian_cap(c, base, 0.25f) == 1);
+    CHECK_NEAR(sfk_length(c), 2.5, 1e-6);
+    CHECK_NEAR(c[0] / c[1], 0.75, 1e-6);
+}
+
+/* ---------------------------------------------------------------- strip: the article's demo */
+
+/* Two bones; bone 0 still, bone 1 lifted by h along +z; weights w1 = x / L (linear on the whole strip).
+ * The final strip is a plane of slope h / L: every normal is exactly (-h/L, 0, 1), every tangent
+ * (1, 0, h/L). Inverse transpose stays at +z (error = the slope angle). */
+static void test_strip_linear_exact(void)
+{
+    grid g;
+    const float L = 2.0f, h = 0.7f;
+    grid_make(&g, 8, 2, L, 0.5f, 2, 0);
+    for (size_t v = 0; v < g.n; ++v) {
+        float w1 = g.pos[3 * v] / L;
+        g.joints[2 * v] = 0;
+        g.joints[2 * v + 1] = 1;
+        g.weights[2 * v] = 1.0f - w1;
+        g.weights[2 * v + 1] = w1;
+    }
+    sf_mesh_desc m = grid_desc(&g, 2);
+    float bones[24];
+    bone_identity(bones);
+    bone_identity(bones + 12);
+    bones[12 + 11] = h;
+    sf_pose pose = {bones, 2, NULL, 0};
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
+    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    sf_topology_stats st;
+    sf_topology_get_stats(topo, &st);
+    CHECK(st.gradient_bytes > 0);
+    CHECK(st.dropped_gradient_slots == 0);
+    float* nj = calloc(7 * g.n, sizeof(float));
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, nj, nj + 3 * g.n));
+    double s = h / L, len = sqrt(1.0 + s * s);
+    for (size_t v = 0; v < g.n; ++v) {
+        CHECK_NEAR(nj[3 * v], -s / len, 1e-6);
+        CHECK_NEAR(nj[3 * v + 1], 0.0, 1e-6);
+        CHECK_NEAR(nj[3 * v + 2], 1.0 / len, 1e-6);
+        const float* t = nj + 3 * g.n + 4 * v;
+        CHECK_NEAR(t[0], 1.0 / len, 1e-6);
+        CHECK_NEAR(t[2], s / len, 1e-6);
+        CHECK(t[3] == 1.0f);
+    }
+    sf_error_summary ej, ei;
+    method_error(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, &ej);
+    method_error(topo, ws, &pose, SF_METHOD_INVERSE_TRANSPOSE, NULL, &ei);
+    double slope_deg = atan(s) * 180.0 / PI;
+    CHECK(ej.normal.max < 1e-3);
+    CHECK(ej.tangent.max < 1e-3);
+    CHECK_NEAR(ei.normal.mean, slope_deg, 1e-3);
+    CHECK_NEAR(ei.normal.max, slope_deg, 1e-3);
+    free(nj);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    grid_free(&g);
+}
+
+/* A bone that influences a neighbour but not the vertex itself: w1 = max(0, x - x0) / L. The vertex
+ * column at x0 has w1 = 0, yet half of its faces (by area, on this symmetric grid) slope, so its
+ * jacobian normal must tilt by atan(h / (2 L)); without the neighbour's slot it would stay flat. */
+static void test_neighbour_only_bone(void)
+{
+    grid g;
+    const float L = 1.0f, h = 0.8f;
+    const size_t nx = 8, i0 = 4;
+    grid_make(&g, nx, 4, 2.0f, 1.0f, 2, 0);
+    float dx = 2.0f / (float)nx, x0 = dx * (float)i0;
+    for (size_t v = 0; v < g.n; ++v) {
+        float x = g.pos[3 * v], w1 = x > x0 ? (x - x0) / L : 0.0f;
+        g.joints[2 * v] = 0;
+        g.joints[2 * v + 1] = 1;
+        g.weights[2 * v] = 1.0f - w1;
+        g.weights[2 * v + 1] = w1;
+    }
+    sf_mesh_desc m = grid_desc(&g, 2);
+    float bones[24];
+    bone_identity(bones);
+    bone_identity(bones + 12);
+    bones[12 + 11] = h;
+    sf_pose pose = {bones, 2, NULL, 0};
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
+    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    float* nj = calloc(7 * g.n, sizeof(float));
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, nj, nj + 3 * g.n));
+    /* Interior vertex of the x0 column: three faces each side with equal total area. */
+    size_t v = 2 * (nx + 1) + i0;
+    float up[3] = {0, 0, 1};
+    double want = atan(h / (2.0 * L)) * 180.0 / PI;
+    CHECK_NEAR(sf_angle_deg(nj + 3 * v, up), want, 1e-3);
+    CHECK(nj[3 * v] < 0.0f);
+    free(nj);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    grid_free(&g);
+}
+
+/* ---------------------------------------------------------------- an independent evaluation */
+
+/* Affine weight fields and affine morph deltas on a flat grid: the area-averaged gradients are exact,
+ * so the library must match J = B (I + alpha D) + sum_j (A_j x + t_j) grad(w_j)^T evaluated here in
+ * double from the closed-form gradients, at every vertex (boundary included). Three bones, two of them
+ * rotating, and two targets (one with zero weight) exercise every term. */
+static void test_affine_fields_match_closed_form(void)
+{
+    grid g;
+    grid_make(&g, 6, 5, 1.5f, 1.0f, 3, 2);
+    /* w1 = 0.1 + 0.3 x + 0.1 y, w2 = 0.1 + 0.2 y, w0 = 1 - w1 - w2 (all positive on the grid). */
+    const double G[3][2] = {{-0.3, -0.3}, {0.3, 0.1}, {0.0, 0.2}};
+    /* Target 0: d = D0 s (linear), target 1: d = D1 s. */
+    const double D[2][3][2] = {{{0.2, -0.1}, {0.05, 0.3}, {0.4, -0.25}}, {{1.0, 0.0}, {0.0, 1.0}, {0.5, 0.5}}};
+    for (size_t v = 0; v < g.n; ++v) {
+        double x = g.pos[3 * v], y = g.pos[3 * v + 1];
+        double w1 = 0.1 + 0.3 * x + 0.1 * y, w2 = 0.1 + 0.2 * y;
+        for (uint32_t j = 0; j < 3; ++j) g.joints[3 * v + j] = j;
+        g.weights[3 * v] = (float)(1.0 - w1 - w2);
+        g.weights[3 * v + 1] = (float)w1;
+        g.weights[3 * v + 2] = (float)w2;
+        for (int k = 0; k < 2; ++k)
+            for (int c = 0; c < 3; ++c) g.dp[3 * g.n * k + 3 * v + c] = (float)(D[k][c][0] * x + D[k][c][1] * y);
+    }
+    sf_mesh_desc m = grid_desc(&g, 3);
+    float bones[36];
+    const double ax1[3] = {0, 1, 0}, ax2[3] = {0.6, 0, 0.8}, c1[3] = {0.5, 0.2, 0}, t1[3] = {0.1, -0.2, 0.3},
+                 t2[3] = {-0.3, 0.4, 0.2};
+    bone_identity(bones);
+    bone_rot(bones + 12, ax1, 0.7, c1, t1);
+    bone_rot(bones + 24, ax2, -0.5, c1, t2);
+    float alpha[2] = {0.6f, 0.0f};
+    sf_pose pose = {bones, 3, alpha, 2};
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
+    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    float* nj = calloc(7 * g.n, sizeof(float));
+    for (int round = 0; round < 2; ++round) {
+        if (round == 1) alpha[1] = -0.4f; /* both targets */
+        CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, nj, nj + 3 * g.n));
+        for (size_t v = 0; v < g.n; ++v) {
+            double s[3] = {g.pos[3 * v], g.pos[3 * v + 1], 0.0}, x[3];
+            /* Columns of J on e_x, e_y (the rest tangent plane; the normal is +z). */
+            double J[2][3];
+            for (int c = 0; c < 3; ++c) {
+                x[c] = s[c];
+                for (int k = 0; k < 2; ++k) x[c] += alpha[k] * (D[k][c][0] * s[0] + D[k][c][1] * s[1]);
+            }
+            double w[3] = {g.weights[3 * v], g.weights[3 * v + 1], g.weights[3 * v + 2]};
+            for (int a = 0; a < 2; ++a) {
+                double mx[3]; /* (I + alpha D) e_a */
+                for (int c = 0; c < 3; ++c) {
+                    mx[c] = (c == a);
+                    for (int k = 0; k < 2; ++k) mx[c] += alpha[k] * D[k][c][a];
+                }
+                for (int r = 0; r < 3; ++r) J[a][r] = 0.0;
+                for (int j = 0; j < 3; ++j) {
+                    const float* b = bones + 12 * j;
+                    for (int r = 0; r < 3; ++r) {
+                        double Am = b[r] * mx[0] + b[3 + r] * mx[1] + b[6 + r] * mx[2];
+                        double px = b[r] * x[0] + b[3 + r] * x[1] + b[6 + r] * x[2] + b[9 + r];
+                        J[a][r] += w[j] * Am + px * G[j][a];
+                    }
+                }
+            }
+            double N[3] = {J[0][1] * J[1][2] - J[0][2] * J[1][1], J[0][2] * J[1][0] - J[0][0] * J[1][2],
+                           J[0][0] * J[1][1] - J[0][1] * J[1][0]};
+            double ln = sqrt(N[0] * N[0] + N[1] * N[1] + N[2] * N[2]);
+            for (int c = 0; c < 3; ++c) CHECK_NEAR(nj[3 * v + c], N[c] / ln, 2e-5);
+            /* Rest tangent is +x: the tangent is J e_x without its normal part. */
+            double T[3] = {J[0][0], J[0][1], J[0][2]}, d = 0.0;
+            for (int c = 0; c < 3; ++c) d += T[c] * N[c] / ln;
+            double to[3], lt = 0.0;
+            for (int c = 0; c < 3; ++c) {
+                to[c] = T[c] - d * N[c] / ln;
+                lt += to[c] * to[c];
+            }
+            lt = sqrt(lt);
+            for (int c = 0; c < 3; ++c) CHECK_NEAR(nj[3 * g.n + 4 * v + c], to[c] / lt, 2e-5);
+        }
+    }
+    free(nj);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    grid_free(&g);
+}
+
+/* ---------------------------------------------------------------- morph targets alone */
+
+/* No skinning; one target lifting z by c x: the morphed strip is a plane of slope alpha c. The skinned
+ * method with no normal deltas keeps +z; the jacobian follows the plane exactly at any weight. */
+static void test_morph_only_linear(void)
+{
+    grid g;
+    grid_make(&g, 6, 3, 1.0f, 0.5f, 0, 1);
+    for (size_t v = 0; v < g.n; ++v) g.dp[3 * v + 2] = 0.9f * g.pos[3 * v];
+    sf_mesh_desc m = grid_desc(&g, 0);
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
+    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    float* nj = calloc(7 * g.n, sizeof(float));
+    const float weights[3] = {0.0f, 0.5f, 1.0f};
+    for (int i = 0; i < 3; ++i) {
+        float alpha = weights[i];
+        sf_pose pose = {NULL, 0, &alpha, 1};
+        CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, nj, nj + 3 * g.n));
+        double s = 0.9 * alpha, len = sqrt(1.0 + s * s);
+        for (size_t v = 0; v < g.n; ++v) {
+            CHECK_NEAR(nj[3 * v], -s / len, 1e-6);
+            CHECK_NEAR(nj[3 * v + 2], 1.0 / len, 1e-6);
+        }
+        sf_error_summary e;
+        method_error(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, &e);
+        CHECK(e.normal.max < 1e-3 && e.tangent.max < 1e-3);
+    }
+    free(nj);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    grid_free(&g);
+}
+
+/* A sparse target and the same target given densely (zeros elsewhere) give identical frames, including
+ * at vertices just outside the sparse set, whose gradient sees the deltas of their neighbours. */
+static void test_sparse_equals_dense(void)
+{
+    grid g;
+    grid_make(&g, 10, 10, 1.0f, 1.0f, 0, 1);
+    uint32_t* sidx = calloc(g.n, sizeof(uint32_t));
+    float* sdp = calloc(3 * g.n, sizeof(float));
+    size_t sc = 0;
+    for (size_t v = 0; v < g.n; ++v) {
+        double x = g.pos[3 * v] - 0.5, y = g.pos[3 * v + 1] - 0.5, r2 = x * x + y * y;
+        if (r2 < 0.09) {
+            float dz = (float)(0.3 * (0.09 - r2) / 0.09);
+            g.dp[3 * v + 2] = dz;
+            sidx[sc] = (uint32_t)v;
+            sdp[3 * sc + 2] = dz;
+            sc++;
+        }
+    }
+    sf_mesh_desc dense = grid_desc(&g, 0);
+    sf_morph_target_desc st;
+    memset(&st, 0, sizeof st);
+    st.position_deltas = sdp;
+    st.sparse_indices = sidx;
+    st.sparse_count = sc;
+    sf_topology *td = NULL, *ts = NULL;
+    sf_workspace *wd = NULL, *wsp = NULL;
+    CHECK_OK(sf_topology_create(&dense, NULL, NULL, &td, NULL));
+    sf_mesh_desc sparse = grid_desc(&g, 0);
+    sparse.targets = &st;
+    CHECK_OK(sf_topology_create(&sparse, NULL, NULL, &ts, NULL));
+    CHECK_OK(sf_workspace_create(td, &wd, NULL));
+    CHECK_OK(sf_workspace_create(ts, &wsp, NULL));
+    float alpha = 0.8f;
+    sf_pose pose = {NULL, 0, &alpha, 1};
+    float* a = calloc(7 * g.n, sizeof(float));
+    float* b = calloc(7 * g.n, sizeof(float));
+    CHECK_OK(frames(td, wd, &pose, SF_METHOD_JACOBIAN, NULL, a, a + 3 * g.n));
+    CHECK_OK(frames(ts, wsp, &pose, SF_METHOD_JACOBIAN, NULL, b, b + 3 * g.n));
+    CHECK(memcmp(a, b, 7 * g.n * sizeof(float)) == 0);
+    /* And the bump is followed: better than the morphed-delta-free skinned normals by far. */
+    sf_error_summary ej, es;
+    sf_frames_opts none = {SF_MORPH_DIRECTIONS_NONE};
+    method_error(ts, wsp, &pose, SF_METHOD_JACOBIAN, NULL, &ej);
+    method_error(ts, wsp, &pose, SF_METHOD_SKINNED, &none, &es);
+    CHECK(ej.normal.mean * 5.0 < es.normal.mean);
+    free(a);
+    free(b);
+    free(sidx);
+    free(sdp);
+    sf_workspace_destroy(wd);
+    sf_workspace_destroy(wsp);
+    sf_topology_destroy(td);
+    sf_topology_destroy(ts);
+    grid_free(&g);
+}
+
+/* ---------------------------------------------------------------- conventions */
+
+/* A bumpy sheet under one rigid bone that mirrors (x -> -x) and rotates: J is that bone's matrix, so the
+ * jacobian must equal inverse-transpose and the reference (outward normals), with w flipped everywhere. */
+static void test_mirror_matches_recompute(void)
+{
+    grid g;
+    grid_make(&g, 12, 12, 1.0f, 1.0f, 1, 0);
+    for (size_t v = 0; v < g.n; ++v) {
+        double x = g.pos[3 * v], y = g.pos[3 * v + 1];
+        g.pos[3 * v + 2] = (float)(0.1 * sin(5.0 * x) * cos(4.0 * y));
+        g.weights[v] = 1.0f;
+    }
+    sf_mesh_desc m = grid_desc(&g, 1);
+    const double axis[3] = {0, 0, 1}, c[3] = {0, 0, 0}, t[3] = {0.2, 0, 0};
+    float bone[12];
+    bone_rot(bone, axis, 0.4, c, t);
+    for (int r = 0; r < 3; ++r) bone[r] = -bone[r]; /* mirror: negate the first column */
+    sf_pose pose = {bone, 1, NULL, 0};
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
+    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    float* a = calloc(7 * g.n, sizeof(float));
+    float* b = calloc(7 * g.n, sizeof(float));
+    float* r = calloc(7 * g.n, sizeof(float));
+    float* rest = calloc(7 * g.n, sizeof(float));
+    sf_pose rest_pose = {NULL, 1, NULL, 0};
+    float ident[12];
+    bone_identity(ident);
+    rest_pose.bone_matrices = ident;
+    CHECK_OK(frames(topo, ws, &rest_pose, SF_METHOD_RECOMPUTE, NULL, rest, rest + 3 * g.n));
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, a, a + 3 * g.n));
+    sf_frames_report rep;
+    sf_workspace_last_report(ws, &rep);
+    CHECK(rep.mirrored_vertices == g.n);
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_INVERSE_TRANSPOSE, NULL, b, b + 3 * g.n));
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_RECOMPUTE, NULL, r, r + 3 * g.n));
+    for (size_t v = 0; v < g.n; ++v) {
+        CHECK(sf_angle_deg(a + 3 * v, b + 3 * v) < 1e-2);
+        CHECK(sf_angle_deg(a + 3 * v, r + 3 * v) < 1e-2);
+        CHECK(sf_angle_deg(a + 3 * g.n + 4 * v, r + 3 * g.n + 4 * v) < 1e-2);
+        CHECK(a[3 * g.n + 4 * v + 3] == r[3 * g.n + 4 * v + 3]);
+        CHECK(a[3 * g.n + 4 * v + 3] == -rest[3 * g.n + 4 * v + 3]);
+    }
+    free(a);
+    free(b);
+    free(r);
+    free(rest);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    grid_free(&g);
+}
+
+/* Zero-weight vertices (kept at rest) act as an identity bone: the same as an explicit identity bone. */
+static void test_zero_weights_as_identity_bone(void)
+{
+    grid g0, g1;
+    grid_make(&g0, 6, 3, 1.0f, 0.5f, 2, 0);
+    grid_make(&g1, 6, 3, 1.0f, 0.5f, 2, 0);
+    for (size_t v = 0; v < g0.n; ++v) {
+        int at_rest = g0.pos[3 * v] < 0.2f;
+        float w = g0.pos[3 * v]; /* bone 0 weight grows along x, bone 1 (identity) takes the rest */
+        g0.joints[2 * v] = 0;
+        g0.weights[2 * v] = at_rest ? 0.0f : 1.0f;
+        g1.joints[2 * v] = 0;
+        g1.joints[2 * v + 1] = 1;
+        g1.weights[2 * v] = at_rest ? 0.0f : 1.0f;
+        g1.weights[2 * v + 1] = at_rest ? 1.0f : 0.0f;
+        (void)w;
+    }
+    sf_mesh_desc m0 = grid_desc(&g0, 2), m1 = grid_desc(&g1, 2);
+    m0.zero_weight_policy = SF_ZERO_WEIGHTS_REST;
+    float bones[24];
+    const double axis[3] = {0, 1, 0}, c[3] = {0.2, 0, 0}, t[3] = {0, 0, 0.1};
+    bone_rot(bones, axis, -0.6, c, t);
+    bone_identity(bones + 12);
+    sf_pose pose = {bones, 2, NULL, 0};
+    sf_topology *t0 = NULL, *t1 = NULL;
+    sf_workspace *w0 = NULL, *w1 = NULL;
+    CHECK_OK(sf_topology_create(&m0, NULL, NULL, &t0, NULL));
+    CHECK_OK(sf_topology_create(&m1, NULL, NULL, &t1, NULL));
+    CHECK_OK(sf_workspace_create(t0, &w0, NULL));
+    CHECK_OK(sf_workspace_create(t1, &w1, NULL));
+    float* a = calloc(7 * g0.n, sizeof(float));
+    float* b = calloc(7 * g0.n, sizeof(float));
+    CHECK_OK(frames(t0, w0, &pose, SF_METHOD_JACOBIAN, NULL, a, a + 3 * g0.n));
+    CHECK_OK(frames(t1, w1, &pose, SF_METHOD_JACOBIAN, NULL, b, b + 3 * g0.n));
+    for (size_t v = 0; v < g0.n; ++v) CHECK(sf_angle_deg(a + 3 * v, b + 3 * v) < 1e-3);
+    /* And the bend is followed at the zero-weight column's neighbours: not the blended +z. */
+    size_t v1 = 1 * (g0.nx + 1) + 1;
+    float up[3] = {0, 0, 1};
+    CHECK(sf_angle_deg(a + 3 * v1, up) > 5.0);
+    free(a);
+    free(b);
+    sf_workspace_destroy(w0);
+    sf_workspace_destroy(w1);
+    sf_topology_destroy(t0);
+    sf_topology_destroy(t1);
+    grid_free(&g0);
+    grid_free(&g1);
+}
+
+/* A fan: centre on bone 0, each of 20 rim vertices on its own bone. The centre's gradient sees 21 bones,
+ * 16 are kept and 5 dropped (counted); every rim vertex sees 4 (itself, two rim neighbours, the centre). */
+static void test_dropped_slots_counted(void)
+{
+    enum { RIM = 20 };
+    float pos[3 * (RIM + 1)], uv[2 * (RIM + 1)], w[RIM + 1];
+    uint32_t idx[3 * RIM], joints[RIM + 1];
+    memset(pos, 0, sizeof pos);
+    memset(uv, 0, sizeof uv);
+    for (int i = 0; i < RIM; ++i) {
+        double a = 2.0 * PI * i / RIM;
+        pos[3 * (i + 1)] = (float)cos(a);
+        pos[3 * (i + 1) + 1] = (float)sin(a);
+        uv[2 * (i + 1)] = 0.5f + 0.5f * (float)cos(a);
+        uv[2 * (i + 1) + 1] = 0.5f + 0.5f * (float)sin(a);
+        idx[3 * i] = 0;
+        idx[3 * i + 1] = (uint32_t)(i + 1);
+        idx[3 * i + 2] = (uint32_t)((i + 1) % RIM + 1);
+    }
+    uv[0] = uv[1] = 0.5f;
+    pos[0] = 0.3f; /* off centre, so the centre's own bone has a clearly non-zero gradient too */
+    pos[1] = 0.1f;
+    for (int i = 0; i <= RIM; ++i) {
+        joints[i] = (uint32_t)i;
+        w[i] = 1.0f;
+    }
+    sf_mesh_desc m;
+    memset(&m, 0, sizeof m);
+    m.vertex_count = RIM + 1;
+    m.triangle_count = RIM;
+    m.indices = idx;
+    m.positions.data = pos;
+    m.uvs.data = uv;
+    m.influence_count = 1;
+    m.joints = joints;
+    m.weights = w;
+    m.bone_count = RIM + 1;
+    sf_topology* topo = NULL;
+    CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
+    sf_topology_stats st;
+    sf_topology_get_stats(topo, &st);
+    CHECK(st.dropped_gradient_slots == 5);
+    /* 22 offsets x 4 bytes, 16 + 20 x 4 slots x 12 bytes, empty morph CSR: at least this much. */
+    CHECK(st.gradient_bytes >= 22 * 4 + (16 + RIM * 4) * 12);
+    sf_topology_destroy(topo);
+    sf_topology_opts skip = {1, 0.0f};
+    CHECK_OK(sf_topology_create(&m, &skip, NULL, &topo, NULL));
+    sf_topology_get_stats(topo, &st);
+    CHECK(st.gradient_bytes == 0);
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    float bones[12 * (RIM + 1)];
+    for (int i = 0; i <= RIM; ++i) bone_identity(bones + 12 * i);
+    sf_pose pose = {bones, RIM + 1, NULL, 0};
+    float nrm[3 * (RIM + 1)];
+    sf_frames_out out = {NULL, nrm, NULL};
+    sf_error err;
+    CHECK_RESULT(sf_frames_compute(topo, &pose, SF_METHOD_JACOBIAN, NULL, ws, &out, &err), SF_ERROR_UNSUPPORTED);
+    CHECK(strcmp(err.field, "topology") == 0);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+}
+
+/* The Tarini-style cap: off by default; a tiny cap fires on every vertex with a weight gradient and pulls
+ * the normal back toward the blend; a huge cap never fires and changes nothing. Bad values are rejected. */
+static void test_cap_option(void)
+{
+    grid g;
+    grid_make(&g, 8, 2, 2.0f, 0.5f, 2, 0);
+    for (size_t v = 0; v < g.n; ++v) {
+        float w1 = g.pos[3 * v] / 2.0f;
+        g.joints[2 * v] = 0;
+        g.joints[2 * v + 1] = 1;
+        g.weights[2 * v] = 1.0f - w1;
+        g.weights[2 * v + 1] = w1;
+    }
+    sf_mesh_desc m = grid_desc(&g, 2);
+    float bones[24];
+    bone_identity(bones);
+    bone_identity(bones + 12);
+    bones[12 + 11] = 1.0f;
+    sf_pose pose = {bones, 2, NULL, 0};
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
+    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    float* a = calloc(7 * g.n, sizeof(float));
+    float* b = calloc(7 * g.n, sizeof(float));
+    sf_frames_report rep;
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, a, a + 3 * g.n));
+    sf_workspace_last_report(ws, &rep);
+    CHECK(rep.jacobian_capped == 0);
+    sf_frames_opts o;
+    memset(&o, 0, sizeof o);
+    o.jacobian_cap = 1e6f;
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, &o, b, b + 3 * g.n));
+    sf_workspace_last_report(ws, &rep);
+    CHECK(rep.jacobian_capped == 0);
+    CHECK(memcmp(a, b, 7 * g.n * sizeof(float)) == 0);
+    /* Slope 0.5: the correction is 0.5 |B u|; a cap of 0.1 limits it to slope 0.1 everywhere. */
+    o.jacobian_cap = 0.1f;
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, &o, b, b + 3 * g.n));
+    sf_workspace_last_report(ws, &rep);
+    CHECK(rep.jacobian_capped == g.n);
+    float up[3] = {0, 0, 1};
+    for (size_t v = 0; v < g.n; ++v) CHECK_NEAR(sf_angle_deg(b + 3 * v, up), atan(0.1) * 180.0 / PI, 1e-3);
+    /* Another method after a capped jacobian reports no caps. */
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_SKINNED, &o, b, b + 3 * g.n));
+    sf_workspace_last_report(ws, &rep);
+    CHECK(rep.jacobian_capped == 0);
+    sf_error err;
+    sf_frames_out out = {NULL, b, NULL};
+    o.jacobian_cap = -1.0f;
+    CHECK_RESULT(sf_frames_compute(topo, &pose, SF_METHOD_JACOBIAN, &o, ws, &out, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK(strcmp(err.field, "opts.jacobian_cap") == 0);
+    o.jacobian_cap = NAN;
+    CHECK_RESULT(sf_frames_compute(topo, &pose, SF_METHOD_JACOBIAN, &o, ws, &out, &err), SF_ERROR_INVALID_ARGUMENT);
+    free(a);
+    free(b);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    grid_free(&g);
+}
+
+/* Results are bit-identical whatever order the parallel-for runs its chunks in. */
+static void reverse_parallel_for(void* user, size_t count, size_t grain, sf_range_fn* fn, void* ctx)
+{
+    (void)user;
+    grain = 7; /* small, odd chunks */
+    size_t chunks = (count + grain - 1) / grain;
+    for (size_t c = chunks; c-- > 0;) {
+        size_t begin = c * grain, end = begin + grain < count ? begin + grain : count;
+        fn(ctx, begin, end);
+    }
+}
+
+static void test_thread_order_independent(void)
+{
+    grid g;
+    grid_make(&g, 9, 7, 1.0f, 1.0f, 2, 1);
+    for (size_t v = 0; v < g.n; ++v) {
+        double x = g.pos[3 * v], y = g.pos[3 * v + 1];
+        float w1 = (float)(0.5 + 0.5 * sin(3.0 * x + y));
+        g.joints[2 * v] = 0;
+        g.joints[2 * v + 1] = 1;
+        g.weights[2 * v] = 1.0f - w1;
+        g.weights[2 * v + 1] = w1;
+        g.dp[3 * v + 2] = (float)(0.2 * sin(6.0 * x) * y);
+    }
+    sf_mesh_desc m = grid_desc(&g, 2);
+    sf_env env;
+    memset(&env, 0, sizeof env);
+    env.threads.parallel_for = reverse_parallel_for;
+    float bones[24];
+    const double axis[3] = {1, 0, 0}, c[3] = {0.5, 0.5, 0}, t[3] = {0, 0.1, 0};
+    bone_identity(bones);
+    bone_rot(bones + 12, axis, 0.9, c, t);
+    float alpha = 0.7f;
+    sf_pose pose = {bones, 2, &alpha, 1};
+    sf_topology *ta = NULL, *tb = NULL;
+    sf_workspace *wa = NULL, *wb = NULL;
+    CHECK_OK(sf_topology_create(&m, NULL, NULL, &ta, NULL));
+    CHECK_OK(sf_topology_create(&m, NULL, &env, &tb, NULL));
+    CHECK_OK(sf_workspace_create(ta, &wa, NULL));
+    CHECK_OK(sf_workspace_create(tb, &wb, NULL));
+    float* a = calloc(7 * g.n, sizeof(float));
+    float* b = calloc(7 * g.n, sizeof(float));
+    sf_frames_opts o;
+    memset(&o, 0, sizeof o);
+    o.jacobian_cap = 0.3f;
+    CHECK_OK(frames(ta, wa, &pose, SF_METHOD_JACOBIAN, &o, a, a + 3 * g.n));
+    CHECK_OK(frames(tb, wb, &pose, SF_METHOD_JACOBIAN, &o, b, b + 3 * g.n));
+    CHECK(memcmp(a, b, 7 * g.n * sizeof(float)) == 0);
+    sf_frames_report ra, rb;
+    sf_workspace_last_report(wa, &ra);
+    sf_workspace_last_report(wb, &rb);
+    CHECK(ra.jacobian_capped == rb.jacobian_capped);
+    free(a);
+    free(b);
+    sf_workspace_destroy(wa);
+    sf_workspace_destroy(wb);
+    sf_topology_destroy(ta);
+    sf_topology_destroy(tb);
+    grid_free(&g);
+}
+
+/* Out of memory anywhere in topology, gradient or workspace creation: a clean SF_ERROR_OUT_OF_MEMORY,
+ * nothing leaked (ASan), and once enough memory is there, the jacobian works. */
+typedef struct failing_alloc {
+    int left; /* allocations that still succeed */
+} failing_alloc;
+
+static void* failing_alloc_fn(void* user, size_t size, size_t align)
+{
+    failing_alloc* f = (failing_alloc*)user;
+    (void)align;
+    if (f->left-- <= 0) return NULL;
+    return malloc(size);
+}
+
+static void failing_free_fn(void* user, void* ptr, size_t size)
+{
+    (void)user;
+    (void)size;
+    free(ptr);
+}
+
+static void test_out_of_memory(void)
+{
+    grid g;
+    grid_make(&g, 4, 3, 1.0f, 1.0f, 2, 1);
+    for (size_t v = 0; v < g.n; ++v) {
+        g.joints[2 * v + 1] = 1;
+        g.weights[2 * v] = 1.0f - g.pos[3 * v];
+        g.weights[2 * v + 1] = g.pos[3 * v];
+        g.dp[3 * v + 2] = 0.1f * g.pos[3 * v + 1];
+    }
+    sf_mesh_desc m = grid_desc(&g, 2);
+    float bones[24];
+    bone_identity(bones);
+    bone_identity(bones + 12);
+    float alpha = 1.0f;
+    sf_pose pose = {bones, 2, &alpha, 1};
+    int succeeded = 0;
+    for (int limit = 0; limit < 200 && !succeeded; ++limit) {
+        failing_alloc fa = {limit};
+        sf_env env;
+        memset(&env, 0, sizeof env);
+        env.allocator.alloc = failing_alloc_fn;
+        env.allocator.free = failing_free_fn;
+        env.allocator.user = &fa;
+        sf_topology* topo = NULL;
+        sf_workspace* ws = NULL;
+        sf_result r = sf_topology_create(&m, NULL, &env, &topo, NULL);
+        if (r == SF_OK) r = sf_workspace_create(topo, &ws, NULL);
+        CHECK(r == SF_OK || r == SF_ERROR_OUT_OF_MEMORY);
+        if (r == SF_OK) {
+            float nrm[3 * 20];
+            sf_frames_out out = {NULL, nrm, NULL};
+            CHECK_OK(sf_frames_compute(topo, &pose, SF_METHOD_JACOBIAN, NULL, ws, &out, NULL));
+            succeeded = 1;
+        }
+        sf_workspace_destroy(ws);
+        sf_topology_destroy(topo);
+    }
+    CHECK(succeeded);
+    grid_free(&g);
+}
+
+/* ---------------------------------------------------------------- convergence on our own bend */
+
+/* A strip bent about the y axis at its middle; weights a smoothstep across a blend zone. As the grid
+ * doubles, the jacobian's mean normal error against the reference must fall (ratio < 0.6) while
+ * inverse-transpose's does not (ratio > 0.8): it misses the weight gradient at every resolution. */
+static double bend_error(size_t nx, sf_method method, double* tangent_mean)
+{
+    grid g;
+    grid_make(&g, nx, nx / 4, 2.0f, 0.5f, 2, 0);
+    for (size_t v = 0; v < g.n; ++v) {
+        double x = g.pos[3 * v], s = (x - 0.6) / 0.8;
+        s = s < 0 ? 0 : s > 1 ? 1 : s;
+        float w1 = (float)(s * s * (3.0 - 2.0 * s));
+        g.joints[2 * v] = 0;
+        g.joints[2 * v + 1] = 1;
+        g.weights[2 * v] = 1.0f - w1;
+        g.weights[2 * v + 1] = w1;
+    }
+    sf_mesh_desc m = grid_desc(&g, 2);
+    float bones[24];
+    const double axis[3] = {0, 1, 0}, c[3] = {1.0, 0, 0}, t[3] = {0, 0, 0};
+    bone_identity(bones);
+    bone_rot(bones + 12, axis, -1.2, c, t);
+    sf_pose pose = {bones, 2, NULL, 0};
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    sf_error_summary e;
+    e.normal.mean = 1e9;
+    e.tangent.mean = 1e9;
+    if (sf_topology_create(&m, NULL, NULL, &topo, NULL) == SF_OK && sf_workspace_create(topo, &ws, NULL) == SF_OK)
+        method_error(topo, ws, &pose, method, NULL, &e);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    grid_free(&g);
+    if (tangent_mean) *tangent_mean = e.tangent.mean;
+    return e.normal.mean;
+}
+
+static void test_convergence_own_bend(void)
+{
+    double prev_j = 0, prev_i = 0;
+    for (size_t nx = 16; nx <= 128; nx *= 2) {
+        double tj;
+        double ej = bend_error(nx, SF_METHOD_JACOBIAN, &tj), ei = bend_error(nx, SF_METHOD_INVERSE_TRANSPOSE, NULL);
+        printf("  bend nx=%zu: jacobian %.4f deg (tangent %.4f), inverse-transpose %.4f deg\n", nx, ej, tj, ei);
+        if (prev_j > 0) {
+            CHECK(ej / prev_j < 0.6);
+            CHECK(ei / prev_i > 0.8);
+        }
+        CHECK(ej * 5.0 < ei);
+        prev_j = ej;
+        prev_i = ei;
+    }
+}
+
+/* ---------------------------------------------------------------- the built-in scenes */
+
+/* Error summary of `method` (morph directions `dirs`) against the scene's reference. 0 on failure. */
+static int scene_error(const char* scene, const char* preset, const sf_scene_setting* set, size_t count,
+                       sf_method method, sf_morph_directions dirs, sf_error_summary* s)
+{
+    sf_scene* sc = NULL;
+    sf_error err;
+    memset(s, 0, sizeof *s);
+    if (sf_scene_create(scene, preset, set, count, NULL, &sc, &err) != SF_OK) {
+        fprintf(stderr, "  scene %s: %s\n", scene, err.message);
+        return 0;
+    }
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    int ok = sf_topology_create(&sc->mesh, NULL, NULL, &topo, &err) == SF_OK &&
+             sf_workspace_create(topo, &ws, &err) == SF_OK;
+    if (ok) {
+        size_t n = sf_topology_vertex_count(topo);
+        float* a = calloc(7 * n, sizeof(float));
+        float* r = calloc(7 * n, sizeof(float));
+        sf_frames_opts o;
+        memset(&o, 0, sizeof o);
+        o.weighting = sc->reference_weighting;
+        sf_frames_out fr = {NULL, r, r + 3 * n}, fa = {NULL, a, a + 3 * n};
+        ok = sf_frames_compute(topo, &sc->pose, SF_METHOD_RECOMPUTE, &o, ws, &fr, &err) == SF_OK;
+        o.morph_directions = dirs;
+        ok = ok && sf_frames_compute(topo, &sc->pose, method, &o, ws, &fa, &err) == SF_OK;
+        ok = ok && sf_direction_errors(topo, &fa, &fr, NULL, NULL, NULL, s, &err) == SF_OK;
+        free(a);
+        free(r);
+    }
+    if (!ok) fprintf(stderr, "  %s: %s\n", scene, err.message);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    sf_scene_destroy(sc);
+    return ok;
+}
+
+/* strip (one bone lifted without rotation): inverse transpose keeps +y, so its error is the slope angle
+ * atan(lift / blend-width) on the ramp; the jacobian is below 1 degree everywhere. */
+static void test_scene_strip(void)
+{
+    sf_error_summary ej, ei;
+    CHECK(scene_error("strip", "lift", NULL, 0, SF_METHOD_JACOBIAN, SF_MORPH_DIRECTIONS_DELTAS, &ej));
+    CHECK(scene_error("strip", "lift", NULL, 0, SF_METHOD_INVERSE_TRANSPOSE, SF_MORPH_DIRECTIONS_DELTAS, &ei));
+    CHECK_NEAR(ei.normal.max, atan(0.5 / 1.0) * 180.0 / PI, 1e-3);
+    CHECK(ej.normal.max < 1.0);
+    CHECK(ej.tangent.max < 1.0);
+    CHECK(ej.degenerate == 0 && ej.handedness_mismatches == 0);
+}
+
+/* The issue's cases: the jacobian's mean normal error at least 5x below the better of skinned and
+ * inverse-transpose (both with morph deltas). */
+static void check_ratio(const char* scene, const char* preset, const sf_scene_setting* set, size_t count)
+{
+    sf_error_summary ej, es, ei;
+    CHECK(scene_error(scene, preset, set, count, SF_METHOD_JACOBIAN, SF_MORPH_DIRECTIONS_DELTAS, &ej));
+    CHECK(scene_error(scene, preset, set, count, SF_METHOD_SKINNED, SF_MORPH_DIRECTIONS_DELTAS, &es));
+    CHECK(scene_error(scene, preset, set, count, SF_METHOD_INVERSE_TRANSPOSE, SF_MORPH_DIRECTIONS_DELTAS, &ei));
+    double best = es.normal.mean < ei.normal.mean ? es.normal.mean : ei.normal.mean;
+    printf("  %s %s: jacobian %.4f deg, best other %.4f deg (x%.1f)\n", scene, preset ? preset : "(settings)",
+           ej.normal.mean, best, best / ej.normal.mean);
+    CHECK(ej.normal.mean * 5.0 <= best);
+    CHECK(ej.handedness_mismatches == 0 && ej.degenerate == 0);
+}
+
+static void test_scene_ratios(void)
+{
+    check_ratio("elbow", "bend", NULL, 0);
+    if (sft_failed_now) return;
+    check_ratio("sheet", "bone-bend", NULL, 0);
+    if (sft_failed_now) return;
+    check_ratio("sheet", "bone-twist", NULL, 0);
+    if (sft_failed_now) return;
+    const sf_scene_setting morphs[] = {{"towel-twist", 0.7}, {"swirl", 0.5}, {"ripples", 0.6}};
+    check_ratio("sheet", NULL, morphs, 3);
+    if (sft_failed_now) return;
+    const sf_scene_setting twisted[] = {{"towel-twist", 0.7}, {"swirl", 0.5}, {"ripples", 0.6}, {"twist", 90}};
+    check_ratio("sheet", NULL, twisted, 4);
+    if (sft_failed_now) return;
+    const sf_scene_setting bent[] = {{"towel-twist", 0.7}, {"swirl", 0.5}, {"ripples", 0.6}, {"bend", 90}};
+    check_ratio("sheet", NULL, bent, 4);
+}
+
+/* Convergence: doubling the resolution, the jacobian's mean error falls (ratio < 0.6) unless it is
+ * already at float noise (strip, where it is exact: below 1e-3 degrees at every resolution), while
+ * inverse-transpose's does not fall (ratio > 0.9). */
+static void check_convergence(const char* scene, const char* preset)
+{
+    double prev_j = 0.0, prev_i = 0.0;
+    for (int r = 4; r <= 32; r *= 2) {
+        sf_scene_setting set[] = {{"resolution", r}};
+        sf_error_summary ej, ei;
+        CHECK(scene_error(scene, preset, set, 1, SF_METHOD_JACOBIAN, SF_MORPH_DIRECTIONS_DELTAS, &ej));
+        CHECK(scene_error(scene, preset, set, 1, SF_METHOD_INVERSE_TRANSPOSE, SF_MORPH_DIRECTIONS_DELTAS, &ei));
+        printf("  %s r=%d: jacobian %.6f deg, inverse-transpose %.4f deg\n", scene, r, ej.normal.mean, ei.normal.mean);
+        if (prev_j > 0.0) {
+            CHECK(ej.normal.mean < 1e-3 || ej.normal.mean / prev_j < 0.6);
+            CHECK(ei.normal.mean / prev_i > 0.9);
+        }
+        prev_j = ej.normal.mean;
+        prev_i = ei.normal.mean;
+    }
+}
+
+static void test_scene_convergence(void)
+{
+    check_convergence("strip", "lift");
+    if (sft_failed_now) return;
+    check_convergence("elbow", "bend");
+}
+
+/* Morph weights between 0 and 1: skinned with deltas blends target normals (wrong in between, e.g.
+ * ~10 degrees at towel-twist 0.5) while the jacobian stays low at every weight. */
+static void test_scene_morph_sweep(void)
+{
+    const char* names[2] = {"towel-twist", "ripples"};
+    double worst_j = 0.0, worst_s = 0.0;
+    for (int a = 0; a <= 4; ++a) {
+        double w = 0.25 * a;
+        sf_scene_setting set[] = {{names[0], w}, {names[1], w}};
+        sf_error_summary ej, es;
+        CHECK(scene_error("sheet", NULL, set, 2, SF_METHOD_JACOBIAN, SF_MORPH_DIRECTIONS_DELTAS, &ej));
+        CHECK(scene_error("sheet", NULL, set, 2, SF_METHOD_SKINNED, SF_MORPH_DIRECTIONS_DELTAS, &es));
+        if (ej.normal.mean > worst_j) worst_j = ej.normal.mean;
+        if (es.normal.mean > worst_s) worst_s = es.normal.mean;
+    }
+    printf("  sweep towel-twist+ripples 0..1: worst mean skinned+deltas %.3f deg, jacobian %.3f deg\n", worst_s,
+           worst_j);
+    CHECK(worst_j < 0.5);
+    CHECK(worst_j * 5.0 < worst_s);
+}
+
+int main(int argc, char** argv)
+{
+    static const sft_case cases[] = {
+        {"tangent_basis", test_tangent_basis},
+        {"face_gradient", test_face_gradient},
+        {"cap_kernel", test_cap_kernel},
+        {"strip_linear_exact", test_strip_linear_exact},
+        {"neighbour_only_bone", test_neighbour_only_bone},
+        {"affine_fields_match_closed_form", test_affine_fields_match_closed_form},
+        {"morph_only_linear", test_morph_only_linear},
+        {"sparse_equals_dense", test_sparse_equals_dense},
+        {"mirror_matches_recompute", test_mirror_matches_recompute},
+        {"zero_weights_as_identity_bone", test_zero_weights_as_identity_bone},
+        {"dropped_slots_counted", test_dropped_slots_counted},
+        {"cap_option", test_cap_option},
+        {"thread_order_independent", test_thread_order_independent},
+        {"out_of_memory", test_out_of_memory},
+        {"convergence_own_bend", test_convergence_own_bend},
+        {"scene_strip", test_scene_strip},
+        {"scene_ratios", test_scene_ratios},
+        {"scene_convergence", test_scene_convergence},
+        {"scene_morph_sweep", test_scene_morph_sweep},
+    };
+    return SFT_RUN(cases, argc, argv);
+}
