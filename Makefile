@@ -33,3 +33,7 @@ test-sanitize:
 
 clean:
 	rm -rf $(BUILD) build-sanitize out
+
+# Rewrites tests/golden/*.png from the current renderer (review the images before committing them).
+golden: build
+	SF_UPDATE_GOLDEN=1 SF_SOURCE_DIR=$(CURDIR) $(BUILD)/tests/test_render golden_images

@@ -200,7 +200,8 @@ static int run_sweep(const cli_scene_args* args, const sf_env* env, bool json, c
             } else {
                 if (i == 0) {
                     report_print_context(stdout, &run);
-                    printf("sweep: %s from %g to %g in %zu steps\n", sw->name, sw->from, sw->to, sw->steps);
+                    printf("sweep: %s from %g to %g in %zu steps (params above: the first step)\n", sw->name, sw->from,
+                           sw->to, sw->steps);
                     report_print_table_head(stdout, sw->name);
                 }
                 char lead[32];

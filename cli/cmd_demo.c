@@ -3,6 +3,7 @@
  * writes DIR/demo.txt, DIR/demo.json and whatever demo_case_outputs adds per case. */
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
+#include "render.h" /* four-view images per case */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -126,10 +127,19 @@ static size_t scene_cases(const sf_scene_info* s, demo_case* cases, size_t cap)
  * as DIR/<c->stem>...; use cli_write_file_atomic. The pictures issue adds the four-view images here. */
 static int demo_case_outputs(const demo_case* c, const cli_run* run, const char* out_dir)
 {
-    (void)c;
-    (void)run;
-    (void)out_dir;
-    return CLI_EXIT_OK;
+    /* Four-view images (cli/cmd_render.c): DIR/<stem>_<method>.png and DIR/<stem>_contact.png. */
+    render_settings rs;
+    render_settings_init(&rs);
+    rs.rig = true;
+    rs.vectors = run->vertex_count <= 600; /* the article's gold normals where they stay readable */
+    char caption[160];
+    snprintf(caption, sizeof caption, "%s%s%s", c->label, c->morph_count ? "  morph dirs: " : "",
+             c->morph_count ? cli_morph_directions_name(c->dirs) : "");
+    size_t written = 0;
+    int code = render_run_images(run, &rs, caption, out_dir, c->stem, true, &written);
+    if (code == CLI_EXIT_OK)
+        fprintf(stderr, "skinframe: wrote %zu images %s/%s_{<method>,contact}.png\n", written, out_dir, c->stem);
+    return code;
 }
 
 /* ---------------------------------------------------------------- the table */

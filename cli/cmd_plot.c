@@ -120,8 +120,16 @@ int cmd_plot(int argc, char** argv)
         return cli_fail(CLI_EXIT_USAGE, "--sweep: scene %s has no parameter, morph target or resolution named '%s'",
                         info->name, sw.name);
     const char* unit = kind == 'm' ? "weight" : kind == 'r' ? "quads" : "";
-    for (size_t k = 0; kind == 'p' && k < info->param_count; ++k)
-        if (strcmp(info->params[k].name, sw.name) == 0) unit = info->params[k].unit;
+    for (size_t k = 0; kind == 'p' && k < info->param_count; ++k) {
+        const sf_scene_param_info* pi = &info->params[k];
+        if (strcmp(pi->name, sw.name) != 0) continue;
+        unit = pi->unit;
+        /* Check the whole range before running any step. */
+        double lo = sw.from < sw.to ? sw.from : sw.to, hi = sw.from < sw.to ? sw.to : sw.from;
+        if (lo < pi->min_value || hi > pi->max_value)
+            return cli_fail(CLI_EXIT_USAGE, "--sweep: %s range %g..%g is outside [%g, %g] %s", sw.name, sw.from, sw.to,
+                            pi->min_value, pi->max_value, pi->unit);
+    }
 
     size_t mc = args.method_count;
     size_t steps = sw.steps;

@@ -3,6 +3,7 @@
  * render_run_images is also demo's per-case hook. `render --plot` is `skinframe plot`. */
 #define _POSIX_C_SOURCE 200809L
 #include "render.h"
+#include "gltf_args.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,6 +18,7 @@ static void usage(FILE* f)
           "                        [--material lambert|flat|normal-map|normals] [--normal-map bumps|bricks]\n"
           "                        [--vectors] [--rig]\n"
           "       skinframe render ... --all-methods -o DIR      (one image per method and DIR/<case>_contact.png)\n"
+          "       skinframe render --gltf FILE [--animation NAME|INDEX] [--time SECONDS] --method NAME -o OUT.png ...\n"
           "       skinframe render --plot ...                    (the same as skinframe plot)\n"
           "Draws the article's four views of one method against the reference (recompute): top-left the\n"
           "method's shading, top-right the reference's (same vertices and camera), bottom-left the normal\n"
@@ -26,7 +28,8 @@ static void usage(FILE* f)
     cli_scene_args_usage(f);
     fputs("\nPicture flags:\n"
           "  -o, --out PATH                the PNG (one method) or a folder (--all-methods, several methods)\n"
-          "  --all-methods                 every method (the article's Deformation stage control)\n"
+          "  --all-methods, --stage        every method (the article's Deformation stage control); with\n"
+          "                                --morph the files are named <scene>_<preset>_<none|deltas>_...\n"
           "  --size WxH                    image size (default 1024x768)\n"
           "  --camera YAW,PITCH[,DIST]     orbit camera in degrees (default -35,30); without DIST the camera\n"
           "                                aims at the deformed mesh and backs off until it fits; +Y is up\n"
@@ -35,6 +38,11 @@ static void usage(FILE* f)
           "  --normal-map bumps|bricks     the procedural map of --material normal-map (default bumps)\n"
           "  --vectors                     normals (gold) and tangents (cyan) at vertices in the top views\n"
           "  --rig                         bones as lines with joint dots in the top views\n"
+          "  --gltf FILE                   a glTF 2.0 file (.gltf/.glb) instead of a scene: every instance and\n"
+          "                                primitive, posed, in world space; the reference uses --weighting/--weld/\n"
+          "                                --tangents (default area, none, uv)\n"
+          "  --animation NAME|INDEX        the animation to pose (default the first; all = rest pose)\n"
+          "  --time SECONDS                time in the animation (default 0)\n"
           "\nExample: skinframe render --scene sheet --preset bone-twist --method unchanged -o twist.png\n",
           f);
 }
@@ -135,20 +143,28 @@ sf_camera render_camera(const render_settings* rs, const float center[3], float 
 int render_fourview(const render_input* in, const render_settings* rs, sf_image* out, sf_error_summary* summary)
 {
     size_t n = in->vertex_count;
-    float* ndeg = calloc(n ? n : 1, sizeof(float));
-    float* tdeg = calloc(n ? n : 1, sizeof(float));
-    if (!ndeg || !tdeg) {
-        free(ndeg);
-        free(tdeg);
-        return cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", n);
+    float* ndeg = NULL;
+    float* tdeg = NULL;
+    if (in->topo) {
+        ndeg = calloc(n ? n : 1, sizeof(float));
+        tdeg = calloc(n ? n : 1, sizeof(float));
+        if (!ndeg || !tdeg) {
+            free(ndeg);
+            free(tdeg);
+            return cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", n);
+        }
     }
-    bool frame = in->uvs && in->method_tangents && in->reference_tangents;
+    bool frame = in->uvs && in->method_tangents && in->reference_tangents && (in->topo || in->tangent_deg);
     sf_frames_out method = {NULL, (float*)in->method_normals, frame ? (float*)in->method_tangents : NULL};
     sf_frames_out ref = {NULL, (float*)in->reference_normals, frame ? (float*)in->reference_tangents : NULL};
-    sf_error_summary s;
+    sf_error_summary s = in->errors;
     sf_error err;
     memset(&err, 0, sizeof err);
-    sf_result r = sf_direction_errors(in->topo, &method, &ref, ndeg, frame ? tdeg : NULL, NULL, &s, &err);
+    sf_result r = SF_OK;
+    if (in->topo)
+        r = sf_direction_errors(in->topo, &method, &ref, ndeg, frame ? tdeg : NULL, NULL, &s, &err);
+    const float* normal_deg = in->topo ? ndeg : in->normal_deg;
+    const float* tangent_deg = in->topo ? tdeg : in->tangent_deg;
     if (r == SF_OK) {
         sf_fourview_desc d;
         memset(&d, 0, sizeof d);
@@ -161,8 +177,8 @@ int render_fourview(const render_input* in, const render_settings* rs, sf_image*
         d.method_tangents = frame ? in->method_tangents : NULL;
         d.reference_normals = in->reference_normals;
         d.reference_tangents = frame ? in->reference_tangents : NULL;
-        d.normal_error_deg = ndeg;
-        d.tangent_error_deg = frame ? tdeg : NULL;
+        d.normal_error_deg = normal_deg;
+        d.tangent_error_deg = frame ? tangent_deg : NULL;
         d.normal_stats = s.normal;
         d.tangent_stats = s.tangent;
         d.method_name = in->method_name;
@@ -207,10 +223,10 @@ int render_write_png(const sf_image* image, const char* path)
 int render_contact_sheet(const sf_image* images, const char* const* labels, size_t count, const char* caption,
                          sf_image* out)
 {
-    static const uint8_t paper[3] = {26, 28, 33}, ink[3] = {232, 232, 232};
+    static const uint8_t paper[3] = {18, 20, 26}, ink[3] = {232, 232, 232};
     if (count == 0) return cli_fail(CLI_EXIT_FAILURE, "contact sheet: no images");
     int cw = images[0].width / 2, ch = images[0].height / 2;
-    int ts = ch >= 300 ? 2 : 1;
+    int ts = cw >= 700 ? 2 : 1;
     int band = sf_text_height(ts) + 8 * ts;
     int cols = count < 3 ? (int)count : 3;
     int rows = (int)((count + (size_t)cols - 1) / (size_t)cols);
@@ -235,7 +251,9 @@ void render_caption(const cli_scene_args* args, char* out, size_t size)
     int len = snprintf(out, size, "%s / %s", args->scene ? args->scene : "?", args->preset ? args->preset : "rest");
     for (size_t k = 0; k < args->setting_count && len > 0 && (size_t)len < size; ++k)
         len += snprintf(out + len, size - (size_t)len, " %s=%g", args->settings[k].name, args->settings[k].value);
-    if (len > 0 && (size_t)len < size)
+    bool morphs = false;
+    for (size_t k = 0; k < args->setting_count; ++k) morphs |= args->setting_is_morph[k];
+    if (morphs && len > 0 && (size_t)len < size)
         snprintf(out + len, size - (size_t)len, "  morph dirs: %s", cli_morph_directions_name(args->morph_directions));
 }
 
@@ -288,11 +306,11 @@ int render_run_images(const cli_run* run, const render_settings* rs, const char*
         code = render_write_png(&images[count], path);
         if (code == CLI_EXIT_OK && written) ++*written;
         if (sf_topology_has_tangent_frame(run->topo))
-            snprintf(labels[count], sizeof labels[count], "%s: normal mean %.2f max %.2f, tangent mean %.2f max %.2f",
+            snprintf(labels[count], sizeof labels[count], "%s: normal %.2f / %.2f, tangent %.2f / %.2f (mean / max deg)",
                      sf_method_name(m->method), s.normal.mean, s.normal.max, s.tangent.mean, s.tangent.max);
         else
-            snprintf(labels[count], sizeof labels[count], "%s: normal mean %.2f max %.2f", sf_method_name(m->method),
-                     s.normal.mean, s.normal.max);
+            snprintf(labels[count], sizeof labels[count], "%s: normal %.2f / %.2f (mean / max deg)",
+                     sf_method_name(m->method), s.normal.mean, s.normal.max);
         label_ptrs[count] = labels[count];
         count++;
     }
@@ -307,6 +325,338 @@ int render_run_images(const cli_run* run, const render_settings* rs, const char*
         }
     }
     for (size_t k = 0; k < count; ++k) sf_image_free(&images[k], NULL);
+    return code;
+}
+
+/* ---------------------------------------------------------------- glTF */
+
+/* One primitive of one instance, with its pose inputs. */
+typedef struct gltf_unit {
+    sf_topology* topo;
+    sf_workspace* ws;
+    size_t n, f;
+    bool frame;
+    float* bones;
+    float* morph;
+    float to_world[16];
+    sf_pose pose;
+    size_t first_vertex; /* offset in the combined arrays */
+} gltf_unit;
+
+/* The combined world-space arrays of every unit, for the reference and one method. */
+typedef struct gltf_combined {
+    size_t n, f;
+    bool frame; /* every unit has a tangent frame */
+    uint32_t* idx;
+    float *pos, *uv, *rn, *rt, *mn, *mt, *nd, *td;
+} gltf_combined;
+
+static void combined_free(gltf_combined* c)
+{
+    free(c->idx), free(c->pos), free(c->uv), free(c->rn), free(c->rt), free(c->mn), free(c->mt), free(c->nd),
+        free(c->td);
+    memset(c, 0, sizeof *c);
+}
+
+/* p' = M p; n' = cofactor(M) n (the inverse transpose up to scale); t' = M t, w flipped by a mirror. */
+static void to_world(const float m[16], const float* p, const float* nrm, const float* tan, float* po, float* no,
+                     float* to)
+{
+    for (int r = 0; r < 3; ++r) po[r] = m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r];
+    const float* c0 = m;
+    const float* c1 = m + 4;
+    const float* c2 = m + 8;
+    float cof[3][3]; /* columns: c1 x c2, c2 x c0, c0 x c1 */
+    const float* cols[3][2] = {{c1, c2}, {c2, c0}, {c0, c1}};
+    for (int k = 0; k < 3; ++k) {
+        const float* a = cols[k][0];
+        const float* b = cols[k][1];
+        cof[k][0] = a[1] * b[2] - a[2] * b[1];
+        cof[k][1] = a[2] * b[0] - a[0] * b[2];
+        cof[k][2] = a[0] * b[1] - a[1] * b[0];
+    }
+    float det = c0[0] * cof[0][0] + c0[1] * cof[0][1] + c0[2] * cof[0][2];
+    /* cof rows are the rows of det * inverse(M): n' = sum_k n_k * cof[k] */
+    float nn[3];
+    for (int r = 0; r < 3; ++r) nn[r] = cof[0][r] * nrm[0] + cof[1][r] * nrm[1] + cof[2][r] * nrm[2];
+    if (det < 0.0f) nn[0] = -nn[0], nn[1] = -nn[1], nn[2] = -nn[2];
+    float len = sqrtf(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
+    for (int r = 0; r < 3; ++r) no[r] = len > 0.0f ? nn[r] / len : 0.0f;
+    if (tan && to) {
+        float tt[3];
+        for (int r = 0; r < 3; ++r) tt[r] = m[r] * tan[0] + m[4 + r] * tan[1] + m[8 + r] * tan[2];
+        len = sqrtf(tt[0] * tt[0] + tt[1] * tt[1] + tt[2] * tt[2]);
+        for (int r = 0; r < 3; ++r) to[r] = len > 0.0f ? tt[r] / len : 0.0f;
+        to[3] = det < 0.0f ? -tan[3] : tan[3];
+    }
+}
+
+/* Frames of `method` for every unit, errors against the reference, into the combined arrays. The
+ * reference (rn/rt/pos) is computed on the first call (reference = true). */
+static int gltf_frames(gltf_unit* units, size_t count, const sf_frames_opts* opts, sf_method method, bool reference,
+                       gltf_combined* c, float* scratch_n, float* scratch_t, float* ref_n, float* ref_t,
+                       float* scratch_p, bool* skipped, char* reason, size_t reason_size)
+{
+    sf_error err;
+    memset(&err, 0, sizeof err);
+    for (size_t u = 0; u < count; ++u) {
+        gltf_unit* un = &units[u];
+        size_t o = un->first_vertex;
+        float* rn = ref_n + 3 * o;
+        float* rt = ref_t + 4 * o;
+        if (reference) {
+            sf_frames_out out = {scratch_p, rn, rt};
+            sf_result r = sf_frames_compute(un->topo, &un->pose, SF_METHOD_RECOMPUTE, opts, un->ws, &out, &err);
+            if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "reference: %s", err.message);
+            for (size_t v = 0; v < un->n; ++v)
+                to_world(un->to_world, scratch_p + 3 * v, rn + 3 * v, rt + 4 * v, c->pos + 3 * (o + v),
+                         c->rn + 3 * (o + v), c->rt + 4 * (o + v));
+            continue;
+        }
+        sf_frames_out out = {NULL, scratch_n, scratch_t};
+        sf_result r = sf_frames_compute(un->topo, &un->pose, method, opts, un->ws, &out, &err);
+        if (r == SF_ERROR_UNSUPPORTED) {
+            *skipped = true;
+            snprintf(reason, reason_size, "%s", err.message);
+            return CLI_EXIT_OK;
+        }
+        if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", sf_method_name(method), err.message);
+        sf_frames_out ref = {NULL, rn, rt};
+        r = sf_direction_errors(un->topo, &out, &ref, c->nd + o, c->td + o, NULL, NULL, &err);
+        if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", sf_method_name(method), err.message);
+        for (size_t v = 0; v < un->n; ++v) {
+            float dummy[3];
+            to_world(un->to_world, scratch_p + 3 * v, scratch_n + 3 * v, scratch_t + 4 * v, dummy,
+                     c->mn + 3 * (o + v), c->mt + 4 * (o + v));
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+static int gltf_build_units(const sf_gltf* g, sf_gltf_pose* gp, const cli_scene_args* args, gltf_unit* units,
+                            size_t cap, size_t* count, gltf_combined* c)
+{
+    sf_error err;
+    memset(&err, 0, sizeof err);
+    *count = 0;
+    for (size_t i = 0; i < g->instance_count; ++i) {
+        const sf_gltf_instance* inst = &g->instances[i];
+        const sf_gltf_mesh* mesh = &g->meshes[inst->mesh];
+        for (size_t p = mesh->first_primitive; p < mesh->first_primitive + mesh->primitive_count; ++p) {
+            if (*count == cap) return cli_fail(CLI_EXIT_FAILURE, "render --gltf: more than %zu primitives", cap);
+            gltf_unit* un = &units[(*count)++];
+            sf_mesh_desc desc;
+            if (sf_gltf_instance_mesh(g, i, p, &desc, &err) != SF_OK)
+                return cli_fail(CLI_EXIT_FAILURE, "instance %zu primitive %zu: %s", i, p, err.message);
+            sf_topology_opts topo_opts;
+            memset(&topo_opts, 0, sizeof topo_opts);
+            topo_opts.skip_gradients = !args->method_on[SF_METHOD_JACOBIAN];
+            if (sf_topology_create(&desc, &topo_opts, NULL, &un->topo, &err) != SF_OK ||
+                sf_workspace_create(un->topo, &un->ws, &err) != SF_OK)
+                return cli_fail(CLI_EXIT_FAILURE, "instance %zu primitive %zu: %s", i, p, err.message);
+            un->n = sf_topology_vertex_count(un->topo);
+            un->f = sf_topology_triangle_count(un->topo);
+            un->frame = sf_topology_has_tangent_frame(un->topo) != 0;
+            un->bones = calloc(12 * inst->bone_count + 1, sizeof(float));
+            un->morph = calloc(mesh->target_count + 1, sizeof(float));
+            if (!un->bones || !un->morph) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+            if (sf_gltf_pose_instance(gp, i, un->bones, mesh->target_count ? un->morph : NULL, un->to_world, &err) != SF_OK)
+                return cli_fail(CLI_EXIT_FAILURE, "instance %zu: %s", i, err.message);
+            un->pose.bone_matrices = un->bones;
+            un->pose.bone_count = inst->bone_count;
+            un->pose.morph_weights = mesh->target_count ? un->morph : NULL;
+            un->pose.morph_weight_count = mesh->target_count;
+            un->first_vertex = c->n;
+            c->n += un->n;
+            c->f += un->f;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Bones: a segment from each skin joint to its parent when the parent is a joint of the same skin. */
+static size_t gltf_bones(const sf_gltf* g, const sf_gltf_pose* gp, float* heads, float* tails, size_t cap)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < g->skin_count; ++s) {
+        const sf_gltf_skin* sk = &g->skins[s];
+        for (size_t j = 0; j < sk->joint_count && n < cap; ++j) {
+            size_t node = sk->joints[j], parent = g->nodes[node].parent;
+            bool in_skin = false;
+            for (size_t k = 0; k < sk->joint_count && parent != SF_GLTF_NONE; ++k) in_skin |= sk->joints[k] == parent;
+            if (!in_skin) continue;
+            memcpy(heads + 3 * n, sf_gltf_pose_global(gp, parent) + 12, 3 * sizeof(float));
+            memcpy(tails + 3 * n, sf_gltf_pose_global(gp, node) + 12, 3 * sizeof(float));
+            n++;
+        }
+    }
+    return n;
+}
+
+int render_gltf(const char* path, const char* animation, double time_s, const cli_scene_args* args,
+                const render_settings* rs, const char* out, bool many)
+{
+    sf_gltf* g = NULL;
+    sf_gltf_pose* gp = NULL;
+    int code = cli_gltf_load(path, NULL, 0, &g);
+    if (code != CLI_EXIT_OK) return code;
+    size_t anim = SF_GLTF_NONE;
+    if (animation)
+        code = cli_gltf_pick_animation(g, animation, &anim);
+    else if (g->animation_count)
+        anim = 0; /* the first animation by default */
+    sf_error err;
+    memset(&err, 0, sizeof err);
+    if (code == CLI_EXIT_OK && (sf_gltf_pose_create(g, NULL, &gp, &err) != SF_OK ||
+                                sf_gltf_pose_sample(gp, anim, time_s, &err) != SF_OK))
+        code = cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
+    enum { MAX_UNITS = 256, MAX_BONES = 512 };
+    gltf_unit* units = calloc(MAX_UNITS, sizeof(gltf_unit));
+    size_t unit_count = 0;
+    gltf_combined c;
+    memset(&c, 0, sizeof c);
+    if (!units) code = cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    if (code == CLI_EXIT_OK) code = gltf_build_units(g, gp, args, units, MAX_UNITS, &unit_count, &c);
+    if (code == CLI_EXIT_OK && c.n == 0) code = cli_fail(CLI_EXIT_FAILURE, "%s: no triangles to draw", path);
+    size_t max_n = 0;
+    for (size_t u = 0; u < unit_count; ++u) max_n = units[u].n > max_n ? units[u].n : max_n;
+    float* scratch_p = calloc(3 * max_n + 1, sizeof(float));
+    float* scratch_n = calloc(3 * max_n + 1, sizeof(float));
+    float* scratch_t = calloc(4 * max_n + 1, sizeof(float));
+    float* ref_n = calloc(3 * c.n + 1, sizeof(float));
+    float* ref_t = calloc(4 * c.n + 1, sizeof(float));
+    float* bone_heads = calloc(3 * MAX_BONES, sizeof(float));
+    float* bone_tails = calloc(3 * MAX_BONES, sizeof(float));
+    if (code == CLI_EXIT_OK) {
+        c.idx = calloc(3 * c.f + 1, sizeof(uint32_t));
+        c.pos = calloc(3 * c.n + 1, sizeof(float));
+        c.uv = calloc(2 * c.n + 1, sizeof(float));
+        c.rn = calloc(3 * c.n + 1, sizeof(float));
+        c.rt = calloc(4 * c.n + 1, sizeof(float));
+        c.mn = calloc(3 * c.n + 1, sizeof(float));
+        c.mt = calloc(4 * c.n + 1, sizeof(float));
+        c.nd = calloc(c.n + 1, sizeof(float));
+        c.td = calloc(c.n + 1, sizeof(float));
+        if (!c.idx || !c.pos || !c.uv || !c.rn || !c.rt || !c.mn || !c.mt || !c.nd || !c.td || !scratch_p ||
+            !scratch_n || !scratch_t || !ref_n || !ref_t || !bone_heads || !bone_tails)
+            code = cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", c.n);
+    }
+    if (code == CLI_EXIT_OK) {
+        c.frame = true;
+        size_t fo = 0;
+        for (size_t u = 0; u < unit_count; ++u) {
+            const gltf_unit* un = &units[u];
+            c.frame &= un->frame;
+            const uint32_t* idx = sf_topology_indices(un->topo);
+            for (size_t k = 0; k < 3 * un->f; ++k) c.idx[3 * fo + k] = idx[k] + (uint32_t)un->first_vertex;
+            fo += un->f;
+            const float* uv = sf_topology_uvs(un->topo);
+            if (uv) memcpy(c.uv + 2 * un->first_vertex, uv, 2 * un->n * sizeof(float));
+        }
+    }
+    sf_frames_opts ref_opts;
+    memset(&ref_opts, 0, sizeof ref_opts);
+    ref_opts.morph_directions = args->morph_directions;
+    ref_opts.weighting = args->weighting;
+    ref_opts.weld = args->weld;
+    ref_opts.tangents = args->tangents;
+    sf_frames_opts method_opts;
+    memset(&method_opts, 0, sizeof method_opts);
+    method_opts.morph_directions = args->morph_directions;
+    bool dummy_skip = false;
+    char reason[256] = "";
+    if (code == CLI_EXIT_OK)
+        code = gltf_frames(units, unit_count, &ref_opts, SF_METHOD_RECOMPUTE, true, &c, scratch_n, scratch_t, ref_n,
+                           ref_t, scratch_p, &dummy_skip, reason, sizeof reason);
+    size_t bone_count = code == CLI_EXIT_OK && gp ? gltf_bones(g, gp, bone_heads, bone_tails, MAX_BONES) : 0;
+
+    const char* base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char stem[160], caption[256];
+    snprintf(stem, sizeof stem, "%.*s_t%g", (int)(strcspn(base, ".")), base, time_s);
+    char anim_label[64] = "rest";
+    if (anim != SF_GLTF_NONE) cli_gltf_animation_label(g, anim, anim_label, sizeof anim_label);
+    snprintf(caption, sizeof caption, "%s  animation %s at %g s  morph dirs: %s", base, anim_label, time_s,
+             cli_morph_directions_name(args->morph_directions));
+    sf_image images[SF_METHOD_COUNT];
+    char labels[SF_METHOD_COUNT][128];
+    const char* label_ptrs[SF_METHOD_COUNT];
+    size_t done = 0;
+    char file[4300], ref_name[64];
+    snprintf(ref_name, sizeof ref_name, "recompute (%s)", cli_weighting_name(ref_opts.weighting));
+    for (size_t k = 0; k < args->method_count && code == CLI_EXIT_OK; ++k) {
+        sf_method m = args->method_order[k];
+        bool skipped = false;
+        code = gltf_frames(units, unit_count, m == SF_METHOD_RECOMPUTE ? &ref_opts : &method_opts, m, false, &c,
+                           scratch_n, scratch_t, ref_n, ref_t, scratch_p, &skipped, reason, sizeof reason);
+        if (code != CLI_EXIT_OK) break;
+        if (skipped) {
+            fprintf(stderr, "skinframe: note: %s skipped: %s\n", sf_method_name(m), reason);
+            if (!many) code = cli_fail(CLI_EXIT_FAILURE, "render: %s: %s", sf_method_name(m), reason);
+            continue;
+        }
+        render_input in;
+        memset(&in, 0, sizeof in);
+        in.vertex_count = c.n;
+        in.triangle_count = c.f;
+        in.indices = c.idx;
+        in.positions = c.pos;
+        in.uvs = c.frame ? c.uv : NULL;
+        in.method_normals = c.mn;
+        in.method_tangents = c.frame ? c.mt : NULL;
+        in.reference_normals = c.rn;
+        in.reference_tangents = c.frame ? c.rt : NULL;
+        in.normal_deg = c.nd;
+        in.tangent_deg = c.frame ? c.td : NULL;
+        if (sf_angle_stats_compute(c.nd, c.n, NULL, NULL, &in.errors.normal, &err) != SF_OK ||
+            (c.frame && sf_angle_stats_compute(c.td, c.n, NULL, NULL, &in.errors.tangent, &err) != SF_OK)) {
+            code = cli_fail(CLI_EXIT_FAILURE, "statistics: %s", err.message);
+            break;
+        }
+        in.method_name = sf_method_name(m);
+        in.reference_name = ref_name;
+        in.caption = caption;
+        in.radius = 1.0f;
+        in.bone_heads = bone_heads;
+        in.bone_tails = bone_tails;
+        in.bone_count = bone_count;
+        sf_error_summary s;
+        code = render_fourview(&in, rs, &images[done], &s);
+        if (code != CLI_EXIT_OK) break;
+        if (many)
+            snprintf(file, sizeof file, "%s/%s_%s.png", out, stem, sf_method_name(m));
+        else
+            snprintf(file, sizeof file, "%s", out);
+        code = render_write_png(&images[done], file);
+        if (code == CLI_EXIT_OK)
+            printf("wrote %s (%s: normal mean %.3f max %.3f deg)\n", file, sf_method_name(m), s.normal.mean, s.normal.max);
+        snprintf(labels[done], sizeof labels[done], "%s: normal %.2f / %.2f (mean / max deg)", sf_method_name(m),
+                 s.normal.mean, s.normal.max);
+        label_ptrs[done] = labels[done];
+        done++;
+    }
+    if (code == CLI_EXIT_OK && many && done > 1) {
+        sf_image sheet;
+        code = render_contact_sheet(images, label_ptrs, done, caption, &sheet);
+        if (code == CLI_EXIT_OK) {
+            snprintf(file, sizeof file, "%s/%s_contact.png", out, stem);
+            code = render_write_png(&sheet, file);
+            if (code == CLI_EXIT_OK) printf("wrote %s\n", file);
+            sf_image_free(&sheet, NULL);
+        }
+    }
+    for (size_t k = 0; k < done; ++k) sf_image_free(&images[k], NULL);
+    for (size_t u = 0; u < unit_count; ++u) {
+        sf_workspace_destroy(units[u].ws);
+        sf_topology_destroy(units[u].topo);
+        free(units[u].bones);
+        free(units[u].morph);
+    }
+    free(units);
+    combined_free(&c);
+    free(scratch_p), free(scratch_n), free(scratch_t), free(ref_n), free(ref_t), free(bone_heads), free(bone_tails);
+    sf_gltf_pose_destroy(gp);
+    sf_gltf_destroy(g);
     return code;
 }
 
@@ -343,6 +693,9 @@ int cmd_render(int argc, char** argv)
     render_settings rs;
     render_settings_init(&rs);
     const char* out = NULL;
+    const char* gltf = NULL;
+    const char* animation = NULL;
+    double time_s = 0.0;
     bool all = false;
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
@@ -352,13 +705,29 @@ int cmd_render(int argc, char** argv)
             usage(stdout);
             return CLI_EXIT_OK;
         }
-        if (cli_flag_switch(argv, i, "--all-methods")) {
+        if (cli_flag_switch(argv, i, "--all-methods") || cli_flag_switch(argv, i, "--stage")) {
             all = true;
             continue;
         }
         if ((r = cli_flag_value(argc, argv, &i, "-o", &v)) != 0 || (r = cli_flag_value(argc, argv, &i, "--out", &v)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
             out = v;
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--gltf", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            gltf = v;
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--animation", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            animation = v;
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--time", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            if (!cli_parse_double(v, &time_s) || time_s < 0.0)
+                return cli_fail(CLI_EXIT_USAGE, "--time: '%s' is not a time in seconds >= 0", v);
             continue;
         }
         r = render_settings_parse(&rs, argc, argv, &i);
@@ -370,11 +739,15 @@ int cmd_render(int argc, char** argv)
         if (a[0] == '-') return cli_fail(CLI_EXIT_USAGE, "render: unknown flag '%s' (see skinframe render --help)", a);
         return cli_fail(CLI_EXIT_USAGE, "render: unexpected argument '%s'", a);
     }
-    if (!args.scene) return cli_fail(CLI_EXIT_USAGE, "render: --scene NAME is required (list: skinframe scenes)");
+    if (gltf && (args.scene || args.preset || args.setting_count))
+        return cli_fail(CLI_EXIT_USAGE, "render: --gltf and --scene/--preset/--set/--morph do not mix");
+    if (!gltf && !args.scene)
+        return cli_fail(CLI_EXIT_USAGE, "render: --scene NAME or --gltf FILE is required (list: skinframe scenes)");
     if (!out) return cli_fail(CLI_EXIT_USAGE, "render: -o OUT.png (or a folder with --all-methods) is required");
     if (!all && !args.methods_given)
         return cli_fail(CLI_EXIT_USAGE, "render: --method NAME or --all-methods is required");
-    int code = cli_scene_args_finish(&args);
+    if (gltf && strcmp(gltf, out) == 0) return cli_fail(CLI_EXIT_USAGE, "render: -o must not be the input file");
+    int code = gltf ? (cli_pool_start(args.threads) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE) : cli_scene_args_finish(&args);
     if (code != CLI_EXIT_OK) return code;
     if (all) {
         args.method_count = 0;
@@ -385,6 +758,7 @@ int cmd_render(int argc, char** argv)
     }
     bool many = args.method_count > 1;
     if (many && (code = ensure_dir(out)) != CLI_EXIT_OK) return code;
+    if (gltf) return render_gltf(gltf, animation, time_s, &args, &rs, out, many);
     sf_env env = cli_env();
     cli_run run;
     code = cli_run_compare(&args, &env, NULL, 0, true, &run);
@@ -394,7 +768,11 @@ int cmd_render(int argc, char** argv)
         render_caption(&args, caption, sizeof caption);
         if (many) {
             char stem[160];
-            snprintf(stem, sizeof stem, "%s_%s", args.scene, args.preset ? args.preset : "rest");
+            bool morphs = false;
+            for (size_t k = 0; k < args.setting_count; ++k) morphs |= args.setting_is_morph[k];
+            /* With morphs the stage includes the morph directions: both runs can share a folder. */
+            snprintf(stem, sizeof stem, "%s_%s%s%s", args.scene, args.preset ? args.preset : "rest", morphs ? "_" : "",
+                     morphs ? cli_morph_directions_name(args.morph_directions) : "");
             size_t written = 0;
             code = render_run_images(&run, &rs, caption, out, stem, true, &written);
             if (code == CLI_EXIT_OK)

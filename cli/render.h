@@ -21,7 +21,10 @@ sf_camera render_camera(const render_settings* rs, const float center[3], float 
 
 /* One method against the reference, as caller arrays (built-in scenes and glTF alike). */
 typedef struct render_input {
-    const sf_topology* topo; /* for sf_direction_errors */
+    const sf_topology* topo; /* for sf_direction_errors; NULL = use the precomputed errors below */
+    const float* normal_deg; /* per vertex, when topo is NULL */
+    const float* tangent_deg; /* per vertex or NULL, when topo is NULL */
+    sf_error_summary errors;  /* when topo is NULL: the stats printed */
     size_t vertex_count, triangle_count;
     const uint32_t* indices;
     const float* positions;
@@ -47,6 +50,9 @@ int render_write_png(const sf_image* image, const char* path);
 /* The images shrunk by 2 in a grid of three columns, each under its label. */
 int render_contact_sheet(const sf_image* images, const char* const* labels, size_t count, const char* caption,
                          sf_image* out);
+/* render --gltf FILE: every instance and primitive of the file, posed at --time, in world space. */
+int render_gltf(const char* path, const char* animation, double time_s, const cli_scene_args* args,
+                const render_settings* rs, const char* out, bool many);
 /* "sheet / bone-twist twist=90  morph dirs: deltas" */
 void render_caption(const cli_scene_args* args, char* out, size_t size);
 /* Writes OUT_DIR/STEM_<method>.png for every method of a run made with keep_frames (and, with contact,

@@ -279,7 +279,8 @@ typedef enum sf_reference {
     SF_REFERENCE_REBUILT = 0, /* default: directions rebuilt from the final triangles */
     SF_REFERENCE_AUTHORED     /* the mesh's own rest normals/tangents, carried per vertex by the rotation
                                  that takes the rebuilt rest frame to the rebuilt posed frame (both rebuilt
-                                 with the weighting/weld/tangents options; normal-only rotation without UVs).
+                                 with the weighting/weld/tangents options; without UVs an edge direction
+                                 stands in for the tangent). See src/authored.c.
                                  Respects custom normals (toon shading, baked hard-surface normals). */
 } sf_reference;
 
@@ -441,8 +442,9 @@ void sf_scene_destroy(sf_scene* scene);
  *   skinned:  bone_j = inverse(global(mesh node)) * global(joint_j) * inverseBindMatrix_j   (glTF: the
  *             skinned mesh node's own transform does not move the vertices; the result is in mesh-node space,
  *             and to_world = global(mesh node) takes it to the scene, so world = global(joint_j) * IBM_j)
- *   rigid:    one bone = global(node) (meshes moved by node animation, every vertex weight 1 on bone 0;
- *             to_world = identity). Every method but `unchanged` is exact for a rigid transform.
+ *   rigid:    one bone = inverse(rest global(node)) * global(node): the node's motion since its rest pose,
+ *             in its rest frame (meshes moved by node animation, every vertex weight 1 on bone 0); to_world =
+ *             the rest global. The rest pose is the identity, and every method but `unchanged` is exact.
  * Morph weights: mesh.weights, overridden by node.weights, overridden by the animation's weights channel.
  */
 
@@ -531,7 +533,7 @@ typedef struct sf_gltf_animation {
 /* A node that draws a mesh in the active scene (scene, else scenes[0], else every node with a mesh). */
 typedef struct sf_gltf_instance {
     size_t node, mesh;
-    size_t skin;       /* SF_GLTF_NONE: rigid, one bone (the node's global transform) */
+    size_t skin;       /* SF_GLTF_NONE: rigid, one bone (the node's motion since rest, see Posing) */
     size_t bone_count; /* the skin's joint count, or 1 */
 } sf_gltf_instance;
 
@@ -779,8 +781,9 @@ typedef enum sf_normalmap_kind {
     SF_NORMALMAP_BRICKS     /* bricks with bevelled mortar grooves */
 } sf_normalmap_kind;
 
-/* Tangent-space normal (x along the tangent = dP/du, y along the bitangent = dP/dv, z along the normal),
- * unit length, at uv. scale = repeats per UV unit (0 = 8), strength = slope factor (0 = 1). */
+/* Tangent-space normal at uv, unit length, as an image texture in glTF's convention: x along the tangent
+ * (+u), y along the bitangent w * cross(n, t) = "up" in the image (towards -v, v grows downward), z along
+ * the normal. scale = repeats per UV unit (0 = 8), strength = slope factor (0 = 1). */
 void sf_normalmap_sample(sf_normalmap_kind kind, float scale, float strength, float u, float v, float out[3]);
 
 typedef struct sf_raster_mesh {
@@ -796,7 +799,7 @@ typedef struct sf_raster_mesh {
 typedef struct sf_raster_opts {
     sf_material material;
     float light_dir[3];    /* towards the light, world space; zero = (0, 0, 1) */
-    float ambient;         /* 0 = 0.2; share of light that ignores the normal */
+    float ambient;         /* 0 = 0.3; share of light that ignores the normal */
     float base_color[3];   /* zero = (0.78, 0.76, 0.72) */
     sf_normalmap_kind normal_map;
     float normal_map_scale, normal_map_strength; /* see sf_normalmap_sample */

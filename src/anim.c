@@ -197,6 +197,8 @@ struct sf_gltf_pose {
     float* trs;            /* 10 per node: translation, rotation xyzw, scale */
     uint8_t* use_trs;      /* 1 when the local matrix comes from trs */
     float* global;         /* 16 per node */
+    float* rest_inverse;   /* 16 per node: inverse of the rest global transform (rigid instances) */
+    uint8_t* rest_singular; /* 1 when that inverse does not exist */
     float* weights;        /* morph weights of nodes with meshes, at weight_offset[node] */
     size_t* weight_offset; /* per node */
     size_t bytes;
@@ -222,13 +224,19 @@ sf_result sf_gltf_pose_create(const sf_gltf* gltf, const sf_env* env, sf_gltf_po
     p->trs = sfi_calloc(&e, 10 * n + 1, sizeof(float));
     p->use_trs = sfi_calloc(&e, n + 1, 1);
     p->global = sfi_calloc(&e, 16 * n + 1, sizeof(float));
+    p->rest_inverse = sfi_calloc(&e, 16 * n + 1, sizeof(float));
+    p->rest_singular = sfi_calloc(&e, n + 1, 1);
     p->weights = sfi_calloc(&e, wtotal + 1, sizeof(float));
-    if (!p->weight_offset || !p->trs || !p->use_trs || !p->global || !p->weights) {
+    if (!p->weight_offset || !p->trs || !p->use_trs || !p->global || !p->weights || !p->rest_inverse ||
+        !p->rest_singular) {
         sf_gltf_pose_destroy(p);
         return sfi_fail(err, SF_ERROR_OUT_OF_MEMORY, "pose", SFI_NO_INDEX, "%zu nodes", n);
     }
     *out = p;
-    return sf_gltf_pose_sample(p, SF_GLTF_NONE, 0.0, err);
+    sf_result r = sf_gltf_pose_sample(p, SF_GLTF_NONE, 0.0, err);
+    for (size_t i = 0; r == SF_OK && i < n; ++i)
+        p->rest_singular[i] = !sfi_mat4_invert(p->global + 16 * i, p->rest_inverse + 16 * i);
+    return r;
 }
 
 void sf_gltf_pose_destroy(sf_gltf_pose* pose)
@@ -238,6 +246,8 @@ void sf_gltf_pose_destroy(sf_gltf_pose* pose)
     sfi_free(&e, pose->trs, 0);
     sfi_free(&e, pose->use_trs, 0);
     sfi_free(&e, pose->global, 0);
+    sfi_free(&e, pose->rest_inverse, 0);
+    sfi_free(&e, pose->rest_singular, 0);
     sfi_free(&e, pose->weights, 0);
     sfi_free(&e, pose->weight_offset, 0);
     sfi_free(&e, pose, sizeof *pose);
@@ -343,10 +353,22 @@ sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float
              "out of range (%zu instances)", g->instance_count);
     const sf_gltf_instance* in = &g->instances[instance];
     const float* node_global = pose->global + 16 * in->node;
-    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     if (in->skin == SF_GLTF_NONE) {
-        if (bone_matrices) mat4_to_3x4(node_global, bone_matrices);
-        if (to_world) memcpy(to_world, identity, sizeof identity);
+        /* Rigid: the motion of the node since rest, in the node's rest frame, so that the rest pose is the
+         * identity (bone = inverse(rest global) * global); to_world = the rest global. */
+        if (pose->rest_singular[in->node])
+            return sfi_fail(err, SF_ERROR_INVALID_ARGUMENT, "nodes", in->node,
+                            "the mesh node's rest global transform is singular");
+        if (bone_matrices) {
+            float m[16];
+            sfi_mat4_mul(pose->rest_inverse + 16 * in->node, node_global, m);
+            mat4_to_3x4(m, bone_matrices);
+        }
+        if (to_world) {
+            float rest[16];
+            sfi_mat4_invert(pose->rest_inverse + 16 * in->node, rest);
+            memcpy(to_world, rest, sizeof rest);
+        }
     } else {
         const sf_gltf_skin* sk = &g->skins[in->skin];
         float inv[16];

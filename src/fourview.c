@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const uint8_t COLOR_BACKGROUND[3] = {46, 49, 56};
-static const uint8_t COLOR_BAND[3] = {26, 28, 33};
+static const uint8_t COLOR_BACKGROUND[3] = {30, 34, 48}; /* bluish: unlit surfaces stay distinct from it */
+static const uint8_t COLOR_BAND[3] = {18, 20, 26};
 static const uint8_t COLOR_TEXT[3] = {232, 232, 232};
 static const uint8_t COLOR_DIM_TEXT[3] = {160, 164, 172};
 static const uint8_t COLOR_SHADOW[3] = {0, 0, 0};
@@ -59,6 +59,20 @@ void sf_fourview_colorbar_rect(int width, int height, int view, int rect[4])
     rect[2] = q[2] - 2 * (q[2] / 5);
     rect[1] = q[1] + q[3] - bottom_band(ts) + 3 * ts;
     rect[3] = 6 * ts;
+}
+
+/* Text cut to the characters that fit in max_w pixels (the views must not spill into each other). */
+static void draw_text_fit(sf_image* image, int x, int y, int ts, const uint8_t rgb[3], const char* text, int max_w)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    size_t len = strlen(buf);
+    while (len > 0 && sf_text_width(buf, ts) > max_w) {
+        len--;
+        while (len > 0 && ((unsigned char)buf[len] & 0xC0) == 0x80) len--; /* whole UTF-8 characters */
+        buf[len] = '\0';
+    }
+    sf_image_draw_text(image, x, y, ts, rgb, buf);
 }
 
 static void draw_shadowed_text(sf_image* image, int x, int y, int ts, const uint8_t rgb[3], const char* text)
@@ -204,13 +218,14 @@ static sf_result render_views(const sf_fourview_desc* d, sf_image* image, fourvi
         else if (view == 1)
             snprintf(line, sizeof line, "reference: %s", d->reference_name ? d->reference_name : "recompute");
         else
-            snprintf(line, sizeof line, "%s error vs reference", view == 2 ? "normal" : "tangent");
-        sf_image_draw_text(image, q[0] + 4 * ts, q[1] + 3 * ts, ts, COLOR_TEXT, line);
+            snprintf(line, sizeof line, "%s error", view == 2 ? "normal" : "tangent");
+        int fit = q[2] - 6 * ts;
+        draw_text_fit(image, q[0] + 4 * ts, q[1] + 3 * ts, ts, COLOR_TEXT, line, fit);
         int by = q[1] + q[3] - bottom_band(ts) + 4 * ts;
-        if (view == 0 && d->caption) sf_image_draw_text(image, q[0] + 4 * ts, by, ts, COLOR_DIM_TEXT, d->caption);
+        if (view == 0 && d->caption) draw_text_fit(image, q[0] + 4 * ts, by, ts, COLOR_DIM_TEXT, d->caption, fit);
         if (view == 1) {
             snprintf(line, sizeof line, "material: %s", sf_material_name(o.material));
-            sf_image_draw_text(image, q[0] + 4 * ts, by, ts, COLOR_DIM_TEXT, line);
+            draw_text_fit(image, q[0] + 4 * ts, by, ts, COLOR_DIM_TEXT, line, fit);
             if (d->show_vectors) {
                 sf_image_draw_text(image, q[0] + 4 * ts, by + 10 * ts, ts, COLOR_NORMAL, "normals");
                 sf_image_draw_text(image, q[0] + 4 * ts + sf_text_width("normals  ", ts), by + 10 * ts, ts,

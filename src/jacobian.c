@@ -260,9 +260,20 @@ sf_result sfi_gradients_build(sf_topology* topo, sf_error* err)
             }
         }
         if (pass == 0) {
+            /* 32-bit offsets: refuse (clearly) rather than wrap on meshes beyond 2^32 - 1 entries. */
+            uint64_t slots = 0, entries = 0;
             for (size_t v = 0; v < n; ++v) {
-                g->slot_offsets[v + 1] += g->slot_offsets[v];
-                g->morph_offsets[v + 1] += g->morph_offsets[v];
+                slots += g->slot_offsets[v + 1];
+                entries += g->morph_offsets[v + 1];
+                if (slots > UINT32_MAX || entries > UINT32_MAX) {
+                    sfi_free(&topo->env, b.acc, 0);
+                    sfi_free(&topo->env, b.field, 0);
+                    sfi_gradients_free(topo);
+                    return sfi_fail(err, SF_ERROR_INVALID_ARGUMENT, "topology.gradients", v,
+                                    "more than 2^32 - 1 gradient entries; use skip_gradients");
+                }
+                g->slot_offsets[v + 1] = (uint32_t)slots;
+                g->morph_offsets[v + 1] = (uint32_t)entries;
             }
         }
     }
@@ -276,6 +287,20 @@ oom:
     sfi_free(&topo->env, b.field, 0);
     sfi_gradients_free(topo);
     return sfi_fail(err, SF_ERROR_OUT_OF_MEMORY, "topology.gradients", SFI_NO_INDEX, "%zu vertices", n);
+}
+
+int sfi_gradients_get(const sf_topology* topo, sfi_gradients_view* out)
+{
+    memset(out, 0, sizeof *out);
+    const sfi_gradients* g = topo->gradients;
+    if (!g) return 0;
+    out->slot_offsets = g->slot_offsets;
+    out->slot_joint = g->slot_joint;
+    out->slot_guv = g->slot_guv;
+    out->morph_offsets = g->morph_offsets;
+    out->morph_target = g->morph_target;
+    out->morph_duv = g->morph_duv;
+    return 1;
 }
 
 /* ---------------------------------------------------------------- frames */
@@ -344,7 +369,8 @@ sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, cons
 {
     SF_CHECK(topo->gradients != NULL, SF_ERROR_UNSUPPORTED, err, "topology", SFI_NO_INDEX,
              "built with skip_gradients = 1; the jacobian method needs its gradients");
-    SF_CHECK(ws->jacobian != NULL, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX, "has no jacobian scratch");
+    SF_CHECK(ws->jacobian != NULL, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "has no jacobian scratch");
     SF_CHECK(isfinite(opts->jacobian_cap) && opts->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
              "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)", (double)opts->jacobian_cap);
     jacobian_job job = {topo, pose, opts->jacobian_cap, ws, normals, tangents};

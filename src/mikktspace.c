@@ -18,13 +18,23 @@
  *     the projected unit tangents weighted by the corner angle (measured in the tangent plane),
  *     normalised. w = +1 for orientation-preserving groups, -1 otherwise.
  *
- * What can be precomputed is: the candidate shared vertices (same rest position and UV), the UV flags,
- * and the neighbour structure, which only changes when the shared vertices or the degenerate triangles
- * change (cached in the workspace, rebuilt without allocating when they do). Per frame: triangle
- * tangents, groups and sub-groups, all in workspace scratch.
+ * Step 4 follows the reference implementation exactly, including how it orders the edges: its shared
+ * vertices are numbered by their first corner in the order of its spatial hash (face * 4 + corner), its
+ * edge list is sorted by a seeded quicksort on the lower number, then runs are sorted by the higher one
+ * and by triangle, except that the last run of each pass is left as the quicksort put it. That ordering
+ * decides which triangles pair across non-manifold or coincident edges, so it is reproduced here
+ * (shared_vertices, sort_edges) rather than replaced by a plain sort.
  *
- * Handedness: w follows the UVs as the topology stores them (the same convention as the `uv` tangents:
- * w = +1 where cross(n, t) runs along +v), flipped where the vertex's blended matrix mirrors. */
+ * Precomputed at topology creation: the UV flags. The neighbour structure only changes when the shared
+ * vertex numbering or the degenerate triangles change: it is cached in the workspace and rebuilt,
+ * without allocating, when they do. Per frame: shared vertices, triangle tangents, groups, sub-groups,
+ * all in workspace scratch.
+ *
+ * Handedness: MikkTSpace's own sign is +1 for a positive UV area, i.e. cross(n, t) along +dP/dv (v up).
+ * The per-vertex output converts it to the mesh's uv convention exactly as the `uv` tangents do
+ * (topo->bitangent_sign: glTF's v-down convention negates it, as the npm package's README says for
+ * glTF), then flips it where the vertex's blended matrix mirrors. The per-corner tangents kept in the
+ * workspace (sfi_mikktspace_corner_tangents) carry MikkTSpace's own sign, for comparison. */
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
@@ -39,21 +49,38 @@
 
 /* Per topology. */
 struct sfi_mikktspace {
-    uint32_t* class_next; /* n: next vertex (ascending) with the same rest position and UV, MK_NONE */
-    uint8_t* uv_flags;    /* F: MK_ORIENT, MK_ANY for a zero UV area (static parts of the flags) */
-    size_t bytes;
+    uint8_t* uv_flags; /* F: MK_ORIENT, MK_ANY for a zero UV area (static parts of the flags) */
 };
+
+/* The reference's hash grid for shared vertices, and its quicksort seed. */
+#define MK_CELLS 2048
+#define MK_SORT_SEED 39871946u
+
+typedef struct mk_point {
+    float p[3];
+    uint32_t corner;
+} mk_point;
+
+typedef struct mk_edge {
+    uint32_t key[3]; /* lower shared vertex, higher one, active triangle */
+} mk_edge;
 
 /* Per workspace. */
 struct sfi_mikktspace_scratch {
-    uint32_t* vrep;         /* n: shared vertex (smallest member) this frame */
-    uint32_t* cached_vrep;  /* n: the shared vertices the neighbours were built for */
+    uint32_t* cid;          /* 3F: shared vertex of each corner, numbered as the reference does */
+    uint32_t* cached_cid;   /* 3F: the numbering the neighbours were built for */
     uint8_t* cached_degen;  /* F */
-    int cached;             /* neighbours valid for cached_vrep / cached_degen */
+    int cached;             /* neighbours valid for cached_cid / cached_degen */
     uint8_t* flags;         /* F: this frame's MK_ flags */
     uint32_t* neighbors;    /* 3F: triangle across edge (c, c+1), MK_NONE */
-    uint32_t* edge_keys;    /* 9F: (low, high, face) of each edge, rebuild only */
-    uint32_t* edge_order;   /* 6F: sort order and merge scratch */
+    uint32_t* cell_start;   /* MK_CELLS + 1 */
+    uint32_t* cell_fill;    /* MK_CELLS */
+    uint32_t* cell_corner;  /* 3F: corners by hash cell */
+    mk_point* points;       /* 3F: one cell's corners while they are split */
+    uint32_t* ranges;       /* 6F + 2: pending (left, right) ranges */
+    uint32_t* active;       /* F: the good triangles in order */
+    mk_edge* edges;         /* 3F */
+    uint32_t* sort_stack;   /* 9F + 3: pending (left, right, seed) */
     float* face_os;         /* 3F unit dP/du (oriented), zero when unusable */
     float* face_ot;         /* 3F unit dP/dv */
     uint32_t* corner_group; /* 3F: group of each corner, MK_NONE */
@@ -65,7 +92,7 @@ struct sfi_mikktspace_scratch {
     uint32_t* members;      /* F: a sub-group */
     float* proj;            /* 6F: projected os, ot of the group's faces */
     float* corners;         /* 12F: corner tangents xyz, w */
-    uint32_t* first_corner; /* n: first good corner of each shared vertex */
+    uint32_t* first_corner; /* 4F: first good corner of each shared vertex */
     float* normals;         /* 3n: scratch normals for callers that want none */
     int has_corners;
     size_t bytes;
@@ -98,29 +125,6 @@ static int same3(const float* a, const float* b) { return a[0] == b[0] && a[1] =
 
 /* ---------------------------------------------------------------- topology precomputation */
 
-static int rest_less(const void* ctx, uint32_t a, uint32_t b)
-{
-    const sf_topology* topo = (const sf_topology*)ctx;
-    const float *pa = topo->rest_positions + 3 * (size_t)a, *pb = topo->rest_positions + 3 * (size_t)b;
-    for (int k = 0; k < 3; ++k) {
-        if (pa[k] < pb[k]) return 1;
-        if (pb[k] < pa[k]) return 0;
-    }
-    const float *ua = topo->uvs + 2 * (size_t)a, *ub = topo->uvs + 2 * (size_t)b;
-    for (int k = 0; k < 2; ++k) {
-        if (ua[k] < ub[k]) return 1;
-        if (ub[k] < ua[k]) return 0;
-    }
-    return 0;
-}
-
-static int rest_equal(const sf_topology* topo, uint32_t a, uint32_t b)
-{
-    return same3(topo->rest_positions + 3 * (size_t)a, topo->rest_positions + 3 * (size_t)b) &&
-           topo->uvs[2 * (size_t)a] == topo->uvs[2 * (size_t)b] &&
-           topo->uvs[2 * (size_t)a + 1] == topo->uvs[2 * (size_t)b + 1];
-}
-
 /* Twice the signed UV area of triangle f (MikkTSpace's orientation test). */
 static float uv_area2(const sf_topology* topo, size_t f, float t21[2], float t31[2])
 {
@@ -136,26 +140,15 @@ static float uv_area2(const sf_topology* topo, size_t f, float t21[2], float t31
 sf_result sfi_mikktspace_build(sf_topology* topo, sf_error* err)
 {
     if (!topo->uvs) return SF_OK;
-    size_t n = topo->vertex_count, F = topo->triangle_count;
+    size_t F = topo->triangle_count;
+    /* corners are numbered face * 4 + corner, as the reference does */
+    SF_CHECK(F < ((size_t)1 << 30), SF_ERROR_UNSUPPORTED, err, "mesh.triangle_count", SFI_NO_INDEX,
+             "%zu triangles: MikkTSpace numbering needs fewer than 2^30", F);
     struct sfi_mikktspace* mk = sfi_calloc(&topo->env, 1, sizeof *mk);
     if (!mk) return sfi_fail(err, SF_ERROR_OUT_OF_MEMORY, "topology.mikktspace", SFI_NO_INDEX, "object");
     topo->mikktspace = mk;
-    mk->class_next = sfi_topo_alloc(topo, n ? n : 1, sizeof(uint32_t));
     mk->uv_flags = sfi_topo_alloc(topo, F ? F : 1, 1);
-    uint32_t* order = sfi_calloc(&topo->env, 2 * (n ? n : 1), sizeof(uint32_t));
-    if (!mk->class_next || !mk->uv_flags || !order) {
-        sfi_free(&topo->env, order, 0);
-        return sfi_fail(err, SF_ERROR_OUT_OF_MEMORY, "topology.mikktspace", SFI_NO_INDEX, "%zu vertices", n);
-    }
-    /* Candidate shared vertices: equal rest position and UV, linked in ascending vertex order. */
-    for (size_t v = 0; v < n; ++v) {
-        order[v] = (uint32_t)v;
-        mk->class_next[v] = MK_NONE;
-    }
-    sfi_sort_indices(order, order + n, n, rest_less, topo);
-    for (size_t i = 0; i + 1 < n; ++i)
-        if (rest_equal(topo, order[i], order[i + 1])) mk->class_next[order[i]] = order[i + 1];
-    sfi_free(&topo->env, order, 0);
+    if (!mk->uv_flags) return sfi_fail(err, SF_ERROR_OUT_OF_MEMORY, "topology.mikktspace", SFI_NO_INDEX, "%zu triangles", F);
     for (size_t f = 0; f < F; ++f) {
         float t21[2], t31[2], area = uv_area2(topo, f, t21, t31);
         mk->uv_flags[f] = (uint8_t)((area > 0.0f ? MK_ORIENT : 0u) | (not_zero(area) ? 0u : MK_ANY));
@@ -167,7 +160,6 @@ void sfi_mikktspace_free(sf_topology* topo)
 {
     struct sfi_mikktspace* mk = topo->mikktspace;
     if (!mk) return;
-    sfi_free(&topo->env, mk->class_next, 0);
     sfi_free(&topo->env, mk->uv_flags, 0);
     sfi_free(&topo->env, mk, sizeof *mk);
     topo->mikktspace = NULL;
@@ -190,13 +182,19 @@ sf_result sfi_mikktspace_scratch_create(sf_workspace* ws, sf_error* err)
     struct sfi_mikktspace_scratch* s = sfi_calloc(&topo->env, 1, sizeof *s);
     if (!s) return sfi_fail(err, SF_ERROR_OUT_OF_MEMORY, "workspace.mikktspace", SFI_NO_INDEX, "object");
     ws->mikktspace = s;
-    s->vrep = scratch_alloc(ws, n, sizeof(uint32_t));
-    s->cached_vrep = scratch_alloc(ws, n, sizeof(uint32_t));
+    s->cid = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
+    s->cached_cid = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
     s->cached_degen = scratch_alloc(ws, F, 1);
     s->flags = scratch_alloc(ws, F, 1);
     s->neighbors = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
-    s->edge_keys = scratch_alloc(ws, 9 * F, sizeof(uint32_t));
-    s->edge_order = scratch_alloc(ws, 6 * F, sizeof(uint32_t));
+    s->cell_start = scratch_alloc(ws, MK_CELLS + 1, sizeof(uint32_t));
+    s->cell_fill = scratch_alloc(ws, MK_CELLS, sizeof(uint32_t));
+    s->cell_corner = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
+    s->points = scratch_alloc(ws, 3 * F, sizeof(mk_point));
+    s->ranges = scratch_alloc(ws, 6 * F + 2, sizeof(uint32_t));
+    s->active = scratch_alloc(ws, F, sizeof(uint32_t));
+    s->edges = scratch_alloc(ws, 3 * F, sizeof(mk_edge));
+    s->sort_stack = scratch_alloc(ws, 9 * F + 3, sizeof(uint32_t));
     s->face_os = scratch_alloc(ws, 3 * F, sizeof(float));
     s->face_ot = scratch_alloc(ws, 3 * F, sizeof(float));
     s->corner_group = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
@@ -208,11 +206,12 @@ sf_result sfi_mikktspace_scratch_create(sf_workspace* ws, sf_error* err)
     s->members = scratch_alloc(ws, F, sizeof(uint32_t));
     s->proj = scratch_alloc(ws, 6 * F, sizeof(float));
     s->corners = scratch_alloc(ws, 12 * F, sizeof(float));
-    s->first_corner = scratch_alloc(ws, n, sizeof(uint32_t));
+    s->first_corner = scratch_alloc(ws, 4 * F, sizeof(uint32_t));
     s->normals = scratch_alloc(ws, 3 * n, sizeof(float));
     ws->bytes += s->bytes;
-    if (!s->vrep || !s->cached_vrep || !s->cached_degen || !s->flags || !s->neighbors || !s->edge_keys ||
-        !s->edge_order || !s->face_os || !s->face_ot || !s->corner_group || !s->group_rep || !s->group_start ||
+    if (!s->cid || !s->cached_cid || !s->cached_degen || !s->flags || !s->neighbors || !s->cell_start ||
+        !s->cell_fill || !s->cell_corner || !s->points || !s->ranges || !s->active || !s->edges || !s->sort_stack ||
+        !s->face_os || !s->face_ot || !s->corner_group || !s->group_rep || !s->group_start ||
         !s->group_orient || !s->group_faces || !s->stack || !s->members || !s->proj || !s->corners ||
         !s->first_corner || !s->normals)
         return sfi_fail(err, SF_ERROR_OUT_OF_MEMORY, "workspace.mikktspace", SFI_NO_INDEX, "%zu triangles", F);
@@ -224,10 +223,12 @@ void sfi_mikktspace_scratch_free(sf_workspace* ws)
     struct sfi_mikktspace_scratch* s = ws->mikktspace;
     if (!s) return;
     const sf_env* env = &ws->topo->env;
-    void* arrays[] = {s->vrep,         s->cached_vrep, s->cached_degen, s->flags,        s->neighbors,
-                      s->edge_keys,    s->edge_order,  s->face_os,      s->face_ot,      s->corner_group,
-                      s->group_rep,    s->group_start, s->group_orient, s->group_faces,  s->stack,
-                      s->members,      s->proj,        s->corners,      s->first_corner, s->normals};
+    void* arrays[] = {s->cid,         s->cached_cid,   s->cached_degen, s->flags,        s->neighbors,
+                      s->cell_start,  s->cell_fill,    s->cell_corner,  s->points,       s->ranges,
+                      s->active,      s->edges,        s->sort_stack,   s->face_os,      s->face_ot,
+                      s->corner_group, s->group_rep,   s->group_start,  s->group_orient, s->group_faces,
+                      s->stack,       s->members,      s->proj,         s->corners,      s->first_corner,
+                      s->normals};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) sfi_free(env, arrays[i], 0);
     sfi_free(env, s, sizeof *s);
     ws->mikktspace = NULL;
@@ -249,25 +250,138 @@ typedef struct mikk_frame {
     struct sfi_mikktspace_scratch* s;
 } mikk_frame;
 
-static uint32_t corner_rep(const mikk_frame* m, size_t corner) { return m->s->vrep[m->topo->indices[corner]]; }
+static uint32_t corner_rep(const mikk_frame* m, size_t corner) { return m->s->cid[corner]; }
 
-/* Step 1: shared vertices. Within each candidate class (same rest position and UV), members with
- * bit-equal final position and normal share the smallest member. */
+static const float* corner_pos(const mikk_frame* m, size_t corner)
+{
+    return m->P + 3 * (size_t)m->topo->indices[corner];
+}
+
+/* Bit-equal (as ==) position, normal and UV: one shared vertex. */
+static int same_corner_data(const mikk_frame* m, size_t a, size_t b)
+{
+    uint32_t va = m->topo->indices[a], vb = m->topo->indices[b];
+    const float *ua = m->topo->uvs + 2 * (size_t)va, *ub = m->topo->uvs + 2 * (size_t)vb;
+    return same3(m->P + 3 * (size_t)va, m->P + 3 * (size_t)vb) && same3(m->N + 3 * (size_t)va, m->N + 3 * (size_t)vb) &&
+           ua[0] == ub[0] && ua[1] == ub[1];
+}
+
+/* The reference's hash cell of a coordinate (its float arithmetic; NaN and overflow clamp). */
+static size_t grid_cell(float lo, float hi, float value)
+{
+    float q = (float)MK_CELLS * ((value - lo) / (hi - lo));
+    if (!(q >= 0.0f)) return 0;
+    if (q > (float)(MK_CELLS - 1)) return MK_CELLS - 1;
+    return (size_t)q;
+}
+
+/* Bounding box as the reference scans it: a value raises the maximum only when it does not lower the
+ * minimum. Returns the axis of largest extent (y, then z, then x on ties). */
+static int scan_box(const float* first, const float* (*at)(const void*, size_t), const void* ctx, size_t count,
+                    float lo[3], float hi[3])
+{
+    for (int k = 0; k < 3; ++k) lo[k] = hi[k] = first[k];
+    for (size_t i = 1; i < count; ++i) {
+        const float* p = at(ctx, i);
+        for (int k = 0; k < 3; ++k) {
+            if (lo[k] > p[k])
+                lo[k] = p[k];
+            else if (hi[k] < p[k])
+                hi[k] = p[k];
+        }
+    }
+    float dx = hi[0] - lo[0], dy = hi[1] - lo[1], dz = hi[2] - lo[2];
+    return dy > dx && dy > dz ? 1 : (dz > dx ? 2 : 0);
+}
+
+static const float* frame_corner_at(const void* ctx, size_t i) { return corner_pos((const mikk_frame*)ctx, i); }
+static const float* point_at(const void* ctx, size_t i) { return ((const mk_point*)ctx)[i].p; }
+
+/* Splits one hash cell's points[l..r] as the reference does until each range holds one position along
+ * its widest axis, then numbers each corner by the first earlier corner of its range with equal data. */
+static void split_cell(const mikk_frame* m, mk_point* pts, size_t count)
+{
+    struct sfi_mikktspace_scratch* s = m->s;
+    uint32_t* ranges = s->ranges;
+    size_t top = 0;
+    ranges[top++] = 0;
+    ranges[top++] = (uint32_t)(count - 1);
+    while (top > 0) {
+        int64_t r = ranges[--top], l = ranges[--top];
+        float lo[3], hi[3];
+        int ch = scan_box(pts[l].p, point_at, pts + l, (size_t)(r - l + 1), lo, hi);
+        float step = 0.5f * (hi[ch] + lo[ch]);
+        if (step >= hi[ch] || step <= lo[ch]) {
+            for (int64_t i = l; i <= r; ++i)
+                for (int64_t j = l; j < i; ++j)
+                    if (same_corner_data(m, pts[i].corner, pts[j].corner)) {
+                        s->cid[pts[i].corner] = s->cid[pts[j].corner];
+                        break;
+                    }
+            continue;
+        }
+        int64_t il = l, ir = r;
+        while (il < ir) {
+            int left_ready = 0, right_ready = 0;
+            while (!left_ready && il < ir) {
+                left_ready = pts[il].p[ch] >= step;
+                if (!left_ready) ++il;
+            }
+            while (!right_ready && il < ir) {
+                right_ready = pts[ir].p[ch] < step;
+                if (!right_ready) --ir;
+            }
+            if (left_ready && right_ready) {
+                mk_point t = pts[il];
+                pts[il] = pts[ir];
+                pts[ir] = t;
+                ++il;
+                --ir;
+            }
+        }
+        if (il == ir) {
+            if (pts[ir].p[ch] < step)
+                ++il;
+            else
+                --ir;
+        }
+        if (l < ir) {
+            ranges[top++] = (uint32_t)l;
+            ranges[top++] = (uint32_t)ir;
+        }
+        if (il < r) {
+            ranges[top++] = (uint32_t)il;
+            ranges[top++] = (uint32_t)r;
+        }
+    }
+}
+
+/* Step 1: shared vertices, numbered face * 4 + corner of their first corner in the reference's hash
+ * order: corners are binned along the widest axis of the bounding box, each bin split recursively. */
 static void shared_vertices(const mikk_frame* m)
 {
-    const sf_topology* topo = m->topo;
-    const uint32_t* next = topo->mikktspace->class_next;
-    uint32_t* vrep = m->s->vrep;
-    size_t n = topo->vertex_count;
-    for (size_t v = 0; v < n; ++v) vrep[v] = MK_NONE;
-    for (size_t v = 0; v < n; ++v) {
-        if (vrep[v] != MK_NONE) continue; /* reached from an earlier member of its class */
-        vrep[v] = (uint32_t)v;
-        for (uint32_t a = next[v]; a != MK_NONE; a = next[a]) {
-            if (vrep[a] != MK_NONE) continue;
-            if (same3(m->P + 3 * (size_t)a, m->P + 3 * v) && same3(m->N + 3 * (size_t)a, m->N + 3 * v))
-                vrep[a] = (uint32_t)v;
+    struct sfi_mikktspace_scratch* s = m->s;
+    size_t C = 3 * m->topo->triangle_count;
+    for (size_t c = 0; c < C; ++c) s->cid[c] = (uint32_t)((c / 3) * 4 + c % 3);
+    if (C == 0) return;
+    float lo[3], hi[3];
+    int ch = scan_box(corner_pos(m, 0), frame_corner_at, m, C, lo, hi);
+    memset(s->cell_start, 0, (MK_CELLS + 1) * sizeof(uint32_t));
+    for (size_t c = 0; c < C; ++c) s->cell_start[grid_cell(lo[ch], hi[ch], corner_pos(m, c)[ch]) + 1]++;
+    for (size_t k = 0; k < MK_CELLS; ++k) {
+        s->cell_start[k + 1] += s->cell_start[k];
+        s->cell_fill[k] = s->cell_start[k];
+    }
+    for (size_t c = 0; c < C; ++c) s->cell_corner[s->cell_fill[grid_cell(lo[ch], hi[ch], corner_pos(m, c)[ch])]++] = (uint32_t)c;
+    for (size_t k = 0; k < MK_CELLS; ++k) {
+        size_t begin = s->cell_start[k], count = s->cell_start[k + 1] - begin;
+        if (count < 2) continue;
+        for (size_t e = 0; e < count; ++e) {
+            uint32_t c = s->cell_corner[begin + e];
+            memcpy(s->points[e].p, corner_pos(m, c), sizeof s->points[e].p);
+            s->points[e].corner = c;
         }
+        split_cell(m, s->points, count);
     }
 }
 
@@ -307,14 +421,55 @@ static void triangle_info(const mikk_frame* m)
     }
 }
 
-static int edge_less(const void* ctx, uint32_t a, uint32_t b)
+/* The reference's seeded quicksort of edges[left..right] on one key (its pivot choice and partition, so
+ * equal keys end in the same order); an explicit stack in place of recursion (sub-ranges are disjoint
+ * and each gets its parent's seed, so the processing order does not matter). */
+static void sort_edges(mk_edge* e, size_t left, size_t right, int key, uint32_t seed, uint32_t* stack)
 {
-    const uint32_t* k = (const uint32_t*)ctx;
-    for (int i = 0; i < 3; ++i) {
-        uint32_t x = k[3 * (size_t)a + i], y = k[3 * (size_t)b + i];
-        if (x != y) return x < y;
+    size_t top = 0;
+    stack[top++] = (uint32_t)left;
+    stack[top++] = (uint32_t)right;
+    stack[top++] = seed;
+    while (top > 0) {
+        uint32_t sd = stack[--top];
+        int64_t r = stack[--top], l = stack[--top];
+        int64_t count = r - l + 1;
+        if (count < 2) continue;
+        if (count == 2) {
+            if (e[l].key[key] > e[r].key[key]) {
+                mk_edge t = e[l];
+                e[l] = e[r];
+                e[r] = t;
+            }
+            continue;
+        }
+        uint32_t t = sd & 31u;
+        t = t ? (sd << t) | (sd >> (32u - t)) : sd;
+        sd = sd + t + 3u;
+        int64_t L = l, R = r;
+        uint32_t mid = e[l + (int64_t)(sd % (uint32_t)count)].key[key];
+        do {
+            while (e[L].key[key] < mid) ++L;
+            while (e[R].key[key] > mid) --R;
+            if (L <= R) {
+                mk_edge x = e[L];
+                e[L] = e[R];
+                e[R] = x;
+                ++L;
+                --R;
+            }
+        } while (L <= R);
+        if (l < R) {
+            stack[top++] = (uint32_t)l;
+            stack[top++] = (uint32_t)R;
+            stack[top++] = sd;
+        }
+        if (L < r) {
+            stack[top++] = (uint32_t)L;
+            stack[top++] = (uint32_t)r;
+            stack[top++] = sd;
+        }
     }
-    return 0;
 }
 
 /* The edge of triangle f joining shared vertices a and b: its number and its ends in winding order. */
@@ -333,40 +488,58 @@ static int edge_of(const mikk_frame* m, size_t f, uint32_t a, uint32_t b, uint32
     return 1;
 }
 
-/* Step 4: neighbours across edges, for the good triangles. */
+/* Step 4: neighbours across edges, for the good triangles, in the reference's edge order. */
 static void build_neighbors(const mikk_frame* m)
 {
     const sf_topology* topo = m->topo;
     struct sfi_mikktspace_scratch* s = m->s;
-    size_t F = topo->triangle_count, e = 0;
-    uint32_t* keys = s->edge_keys;
-    uint32_t* order = s->edge_order;
+    size_t F = topo->triangle_count, A = 0;
+    mk_edge* e = s->edges;
     for (size_t i = 0; i < 3 * F; ++i) s->neighbors[i] = MK_NONE;
-    for (size_t f = 0; f < F; ++f) {
-        if (s->flags[f] & MK_DEGEN) continue;
+    for (size_t f = 0; f < F; ++f)
+        if (!(s->flags[f] & MK_DEGEN)) s->active[A++] = (uint32_t)f;
+    if (A == 0) return;
+    for (size_t a = 0; a < A; ++a) {
+        size_t f = s->active[a];
         for (int c = 0; c < 3; ++c) {
-            uint32_t a = corner_rep(m, 3 * f + (size_t)c), b = corner_rep(m, 3 * f + (size_t)((c + 1) % 3));
-            keys[3 * e] = a < b ? a : b;
-            keys[3 * e + 1] = a < b ? b : a;
-            keys[3 * e + 2] = (uint32_t)f;
-            order[e] = (uint32_t)e;
-            ++e;
+            uint32_t x = corner_rep(m, 3 * f + (size_t)c), y = corner_rep(m, 3 * f + (size_t)((c + 1) % 3));
+            mk_edge* ed = e + 3 * a + (size_t)c;
+            ed->key[0] = x < y ? x : y;
+            ed->key[1] = x < y ? y : x;
+            ed->key[2] = (uint32_t)a;
         }
     }
-    sfi_sort_indices(order, order + 3 * F, e, edge_less, keys);
-    for (size_t i = 0; i < e; ++i) {
-        const uint32_t* ki = keys + 3 * (size_t)order[i];
-        uint32_t fa = ki[2], a0, a1;
+    size_t E = 3 * A;
+    sort_edges(e, 0, E - 1, 0, MK_SORT_SEED, s->sort_stack);
+    /* runs of one lower vertex by the higher one, then runs of one edge by triangle; as in the
+     * reference, the last run of each pass stays as it is */
+    size_t start = 0;
+    for (size_t i = 1; i < E; ++i)
+        if (e[start].key[0] != e[i].key[0]) {
+            sort_edges(e, start, i - 1, 1, MK_SORT_SEED, s->sort_stack);
+            start = i;
+        }
+    start = 0;
+    for (size_t i = 1; i < E; ++i)
+        if (e[start].key[0] != e[i].key[0] || e[start].key[1] != e[i].key[1]) {
+            sort_edges(e, start, i - 1, 2, MK_SORT_SEED, s->sort_stack);
+            start = i;
+        }
+    for (size_t i = 0; i < E; ++i) {
+        const uint32_t* ki = e[i].key;
+        size_t fa = s->active[ki[2]];
+        uint32_t a0, a1;
         int ea = edge_of(m, fa, ki[0], ki[1], &a0, &a1);
-        if (s->neighbors[3 * (size_t)fa + (size_t)ea] != MK_NONE) continue;
-        for (size_t j = i + 1; j < e; ++j) {
-            const uint32_t* kj = keys + 3 * (size_t)order[j];
+        if (s->neighbors[3 * fa + (size_t)ea] != MK_NONE) continue;
+        for (size_t j = i + 1; j < E; ++j) {
+            const uint32_t* kj = e[j].key;
             if (kj[0] != ki[0] || kj[1] != ki[1]) break;
-            uint32_t fb = kj[2], b0, b1;
+            size_t fb = s->active[kj[2]];
+            uint32_t b0, b1;
             int eb = edge_of(m, fb, kj[0], kj[1], &b0, &b1);
-            if (b1 == a0 && b0 == a1 && s->neighbors[3 * (size_t)fb + (size_t)eb] == MK_NONE) {
-                s->neighbors[3 * (size_t)fa + (size_t)ea] = fb;
-                s->neighbors[3 * (size_t)fb + (size_t)eb] = fa;
+            if (b1 == a0 && b0 == a1 && s->neighbors[3 * fb + (size_t)eb] == MK_NONE) {
+                s->neighbors[3 * fa + (size_t)ea] = (uint32_t)fb;
+                s->neighbors[3 * fb + (size_t)eb] = (uint32_t)fa;
                 break;
             }
         }
@@ -378,12 +551,12 @@ static void update_neighbors(const mikk_frame* m)
 {
     const sf_topology* topo = m->topo;
     struct sfi_mikktspace_scratch* s = m->s;
-    size_t n = topo->vertex_count, F = topo->triangle_count;
-    int same = s->cached && memcmp(s->vrep, s->cached_vrep, n * sizeof(uint32_t)) == 0;
+    size_t F = topo->triangle_count;
+    int same = s->cached && memcmp(s->cid, s->cached_cid, 3 * F * sizeof(uint32_t)) == 0;
     for (size_t f = 0; same && f < F; ++f) same = (s->flags[f] & MK_DEGEN) == s->cached_degen[f];
     if (same) return;
     build_neighbors(m);
-    memcpy(s->cached_vrep, s->vrep, n * sizeof(uint32_t));
+    memcpy(s->cached_cid, s->cid, 3 * F * sizeof(uint32_t));
     for (size_t f = 0; f < F; ++f) s->cached_degen[f] = (uint8_t)(s->flags[f] & MK_DEGEN);
     s->cached = 1;
 }
@@ -478,10 +651,18 @@ static void eval_tangent(const mikk_frame* m, const uint32_t* faces, size_t coun
     safe_normalize(out);
 }
 
-static int u32_less(const void* ctx, uint32_t a, uint32_t b)
+/* Ascending; sub-groups are small (the triangles around one vertex), so insertion sort. */
+static void sort_faces(uint32_t* a, size_t n)
 {
-    (void)ctx;
-    return a < b;
+    for (size_t i = 1; i < n; ++i) {
+        uint32_t x = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1] > x) {
+            a[j] = a[j - 1];
+            --j;
+        }
+        a[j] = x;
+    }
 }
 
 /* Tangents of every corner of one group: the sub-group rule, with the whole group computed once. */
@@ -491,7 +672,8 @@ static void group_tangents(const mikk_frame* m, uint32_t g)
     const uint32_t* faces = s->group_faces + s->group_start[g];
     size_t k = s->group_start[g + 1] - s->group_start[g];
     uint32_t rep = s->group_rep[g];
-    const float* n = m->N + 3 * (size_t)rep;
+    /* the shared vertex's normal: that of the corner it is numbered by (face * 4 + corner) */
+    const float* n = m->N + 3 * (size_t)m->topo->indices[(size_t)(rep >> 2) * 3 + (rep & 3u)];
     const float thres_cos = -1.0f; /* cos(180 deg): MikkTSpace's default angular threshold */
     float* proj = s->proj;
     for (size_t i = 0; i < k; ++i) {
@@ -509,13 +691,16 @@ static void group_tangents(const mikk_frame* m, uint32_t g)
                                   sfk_dot(proj + 6 * i + 3, proj + 6 * j + 3) > thres_cos))
                 s->members[count++] = faces[j];
         }
-        sfi_sort_indices(s->members, s->members + count, count, u32_less, NULL);
         float t[3];
-        if (count == k) {
-            if (!have_whole) eval_tangent(m, s->members, count, rep, whole);
+        if (count == k) { /* the usual case: the whole group, evaluated once */
+            if (!have_whole) {
+                sort_faces(s->members, count);
+                eval_tangent(m, s->members, count, rep, whole);
+            }
             have_whole = 1;
             memcpy(t, whole, sizeof t);
         } else {
+            sort_faces(s->members, count);
             eval_tangent(m, s->members, count, rep, t);
         }
         int c = corner_at(m, f, rep);
@@ -555,7 +740,7 @@ sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* position
     int any_degen = 0;
     for (size_t f = 0; f < F && !any_degen; ++f) any_degen = (s->flags[f] & MK_DEGEN) != 0;
     if (any_degen) {
-        for (size_t v = 0; v < n; ++v) s->first_corner[v] = MK_NONE;
+        for (size_t i = 0; i < 4 * F; ++i) s->first_corner[i] = MK_NONE;
         for (size_t c = 0; c < 3 * F; ++c) {
             uint32_t r = corner_rep(&m, c);
             if (!(s->flags[c / 3] & MK_DEGEN) && s->first_corner[r] == MK_NONE) s->first_corner[r] = (uint32_t)c;
@@ -567,7 +752,7 @@ sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* position
     }
     s->has_corners = 1;
     /* Per vertex: its first corner's tangent (corners of one vertex agree unless MikkTSpace splits the
-     * vertex); w flips where the blended matrix mirrors, as for every other method. */
+     * vertex); w in the mesh's uv convention, flipped where the blended matrix mirrors. */
     for (size_t v = 0; v < n; ++v) {
         float* t = tangents + 4 * v;
         if (topo->adj_offsets[v] == topo->adj_offsets[v + 1]) {
@@ -576,7 +761,7 @@ sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* position
             continue;
         }
         memcpy(t, s->corners + 4 * (size_t)topo->adj_corners[topo->adj_offsets[v]], 16);
-        t[3] = sfk_mirror_handedness(t[3], ws->det[v]);
+        t[3] = sfk_mirror_handedness(t[3] * topo->bitangent_sign, ws->det[v]);
     }
     return SF_OK;
 }

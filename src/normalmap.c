@@ -52,8 +52,9 @@ void sf_normalmap_sample(sf_normalmap_kind kind, float scale, float strength, fl
         else
             bumps_gradient(u * scale, v * scale, &gx, &gy);
     }
-    /* Surface (u, v, h(u, v)) has normal (-dh/du, -dh/dv, 1). */
-    float nx = -strength * gx, ny = -strength * gy;
+    /* Surface (u, v, h(u, v)) has normal (-dh/du, -dh/dv, 1) in (u, v, up). The map's +Y is "up" in the
+     * image, towards -v (glTF: v grows downward), so its y component is +dh/dv. */
+    float nx = -strength * gx, ny = strength * gy;
     float inv = 1.0f / sqrtf(nx * nx + ny * ny + 1.0f);
     out[0] = nx * inv;
     out[1] = ny * inv;

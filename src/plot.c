@@ -115,15 +115,21 @@ sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y
     int th = sf_text_height(ts);
     sf_image_fill_rect(image, x, y, width, height, COLOR_PAPER);
 
-    /* Legend width from the longest name. */
-    int legend_w = 0;
-    for (size_t s = 0; s < desc->series_count; ++s)
-        if (desc->series[s].name) {
-            int w = sf_text_width(desc->series[s].name, ts) + 26 * ts;
-            if (w > legend_w) legend_w = w;
+    /* Legend below the x label: entries (line sample + name) in rows that wrap at the width, then the note. */
+    int entry_gap = 14 * ts, sample_w = 18 * ts;
+    int legend_rows = 0, row_w = 0;
+    for (size_t s = 0; s < desc->series_count; ++s) {
+        if (!desc->series[s].name) continue;
+        int w = sample_w + 4 * ts + sf_text_width(desc->series[s].name, ts);
+        if (legend_rows == 0 || row_w + entry_gap + w > width - 8 * ts) {
+            legend_rows++;
+            row_w = w;
+        } else {
+            row_w += entry_gap + w;
         }
-    if (desc->note && legend_w && sf_text_width(desc->note, ts) > legend_w) legend_w = sf_text_width(desc->note, ts);
-    if (legend_w > width / 3) legend_w = width / 3;
+    }
+    if (desc->note) legend_rows++;
+    int legend_h = legend_rows * (th + 6 * ts);
 
     /* Widest y tick label. */
     int ylabel_w = 0;
@@ -136,9 +142,9 @@ sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y
 
     plot_frame f;
     f.x0 = x + ylabel_w + 10 * ts;
-    f.x1 = x + width - (legend_w ? legend_w + 14 * ts : 0) - 12 * ts;
+    f.x1 = x + width - 16 * ts;
     f.y0 = y + (desc->title ? th + 8 * ts : 4 * ts) + (desc->y_label ? th + 6 * ts : 0);
-    f.y1 = y + height - (th + 8 * ts) - (desc->x_label ? th + 6 * ts : 0);
+    f.y1 = y + height - (th + 8 * ts) - (desc->x_label ? th + 6 * ts : 0) - legend_h - 4 * ts;
     f.xmin = xmin;
     f.xmax = xmax;
     f.ymin = ymin;
@@ -184,24 +190,31 @@ sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y
             py[n] = map_y(&f, vy);
             n++;
         }
-        float lw = 2.0f * (float)ts;
+        /* Earlier series are drawn wider, so a later one lying on top of it leaves its edges visible. */
+        float share = desc->series_count > 1 ? (float)(desc->series_count - 1 - s) / (float)(desc->series_count - 1) : 0.0f;
+        float lw = (float)ts * (1.5f + 3.5f * share);
         draw_polyline(image, px, py, n, lw, se->dashed ? 7.0f * (float)ts : 0.0f, 5.0f * (float)ts, se->rgb);
         for (size_t i = 0; i < n; ++i)
             if (!se->dashed) sf_image_draw_disc(image, px[i], py[i], 2.5f * (float)ts, se->rgb);
     }
 
-    /* Legend to the right of the plot area. */
-    int ly = f.y0;
-    int lx = f.x1 + 14 * ts;
+    /* Legend rows under the x label. */
+    int lx0 = x + 8 * ts, lx = lx0;
+    int ly = f.y1 + th + 10 * ts + (desc->x_label ? th + 8 * ts : 0);
     for (size_t s = 0; s < desc->series_count; ++s) {
         const sf_plot_series* se = &desc->series[s];
         if (!se->name) continue;
-        float sx[2] = {(float)lx, (float)(lx + 18 * ts)};
+        int w = sample_w + 4 * ts + sf_text_width(se->name, ts);
+        if (lx > lx0 && lx + w > x + width - 8 * ts) {
+            lx = lx0;
+            ly += th + 6 * ts;
+        }
+        float sx[2] = {(float)lx, (float)(lx + sample_w)};
         float sy[2] = {(float)ly + (float)th * 0.5f, (float)ly + (float)th * 0.5f};
         draw_polyline(image, sx, sy, 2, 2.0f * (float)ts, se->dashed ? 5.0f * (float)ts : 0.0f, 3.0f * (float)ts, se->rgb);
-        sf_image_draw_text(image, lx + 22 * ts, ly, ts, COLOR_INK, se->name);
-        ly += th + 6 * ts;
+        sf_image_draw_text(image, lx + sample_w + 4 * ts, ly, ts, COLOR_INK, se->name);
+        lx += w + entry_gap;
     }
-    if (desc->note) sf_image_draw_text(image, lx, ly + 4 * ts, ts, COLOR_NOTE, desc->note);
+    if (desc->note) sf_image_draw_text(image, lx0, ly + th + 6 * ts, ts, COLOR_NOTE, desc->note);
     return SF_OK;
 }

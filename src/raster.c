@@ -124,9 +124,9 @@ void sf_camera_light_dir(const sf_camera* cam, float out[3])
 {
     float r[3], u[3], b[3], eye[3];
     camera_basis(cam, r, u, b, eye);
-    /* Above, left and a little behind the viewer, in camera space: surfaces facing up and surfaces
-     * facing the viewer shade differently, so turned normals show. */
-    const float l[3] = {-0.45f, 0.8f, 0.4f};
+    /* Above, left and behind the viewer, in camera space: most surfaces the viewer sees get some light,
+     * and surfaces facing up shade differently from those facing the viewer, so turned normals show. */
+    const float l[3] = {-0.35f, 0.45f, 0.82f};
     float w[3];
     for (int i = 0; i < 3; ++i) w[i] = l[0] * r[i] + l[1] * u[i] + l[2] * b[i];
     sfk_safe_unit(w, out);
@@ -276,6 +276,7 @@ static void shade_pixel(const shade_ctx* s, const uint32_t idx[3], const float b
             float t[3] = {t4[0], t4[1], t4[2]};
             sfk_madd(t, n, -sfk_dot(n, t));
             if (sfk_safe_unit(t, t)) {
+                /* MikkTSpace / glTF: bitangent = w * cross(n, t), the map's +Y. */
                 float bt[3], ts[3], p[3] = {0.0f, 0.0f, 0.0f};
                 sfk_cross(n, t, bt);
                 float w = t4[3] < 0.0f ? -1.0f : 1.0f;
@@ -401,7 +402,7 @@ sf_result sf_raster_draw_mesh(const sf_viewport* vp, const sf_raster_mesh* mesh,
     s.mesh = mesh;
     s.material = o.material;
     if (!sfk_safe_unit(o.light_dir, s.light)) s.light[2] = 1.0f;
-    s.ambient = o.ambient > 0.0f && o.ambient <= 1.0f ? o.ambient : 0.2f;
+    s.ambient = o.ambient > 0.0f && o.ambient <= 1.0f ? o.ambient : 0.3f;
     if (o.base_color[0] == 0.0f && o.base_color[1] == 0.0f && o.base_color[2] == 0.0f) {
         s.base[0] = 0.78f;
         s.base[1] = 0.76f;

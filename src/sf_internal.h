@@ -112,6 +112,18 @@ void sfi_mikktspace_scratch_free(sf_workspace* ws);
 /* Hook for the jacobian gradients (src/jacobian.c). */
 sf_result sfi_gradients_build(sf_topology* topo, sf_error* err);
 void sfi_gradients_free(sf_topology* topo);
+/* Read-only view of the jacobian gradients, CSR over vertices (for a CUDA upload, tests): vertex v's
+ * weight slots are [slot_offsets[v], slot_offsets[v+1]) with slot_joint (or SFK_REST_JOINT) and
+ * slot_guv (2 floats: g.u, g.v), its morph entries [morph_offsets[v], ...) with morph_target and
+ * morph_duv (6 floats: grad d u, grad d v), in the basis sfk_rest_basis(rest normal). The arguments of
+ * sfk_jacobian_vertex. Returns 0 (view zeroed) when the topology was built with skip_gradients. */
+typedef struct sfi_gradients_view {
+    const uint32_t *slot_offsets, *slot_joint;
+    const float* slot_guv;
+    const uint32_t *morph_offsets, *morph_target;
+    const float* morph_duv;
+} sfi_gradients_view;
+int sfi_gradients_get(const sf_topology* topo, sfi_gradients_view* out);
 
 /* ---------------------------------------------------------------- workspace and frame stages */
 
@@ -155,7 +167,8 @@ sf_result sfi_authored_scratch_create(sf_workspace* ws, sf_error* err);
 void sfi_authored_scratch_free(sf_workspace* ws);
 /* Scratch normals (3n) for sfi_recompute when the caller wants tangents but no normals. */
 float* sfi_mikktspace_normal_scratch(sf_workspace* ws);
-/* Per-corner tangents (4 * 3F: xyz, w) of the last sfi_mikktspace_tangents on ws, before mirroring; NULL if none. */
+/* Per-corner tangents (4 * 3F: xyz, w) of the last sfi_mikktspace_tangents on ws, with MikkTSpace's own sign
+ * (v up, before the uv convention and mirroring); NULL if none. */
 const float* sfi_mikktspace_corner_tangents(const sf_workspace* ws);
 
 /* Jacobian frames from ws (after sfi_deform). Implemented in src/jacobian.c. */

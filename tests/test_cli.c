@@ -476,7 +476,7 @@ static void test_dump_never_clobbers(void)
 static void test_threads_identical(void)
 {
     const char* base = "compare --scene sheet --preset bone-twist --morph towel-twist=0.7,swirl=0.5,ripples=0.6 "
-                       "--set resolution=24 --json --threads ";
+                       "--set resolution=20 --json --threads ";
     char args[512];
     char* first = NULL;
     bool same = true;
@@ -544,10 +544,8 @@ static void test_usage_errors(void)
 
 static void test_demo(void)
 {
-    char out[320], args[512];
-    snprintf(out, sizeof out, "%s/demo-out", g_dir);
-    snprintf(args, sizeof args, "demo --out '%s'", out);
-    cli_out r = run_cli(args);
+    /* The whole table (one method, no --out: per-case pictures would make this slow). */
+    cli_out r = run_cli("demo --method skinned,recompute");
     int status = r.status;
     bool ok = strstr(r.out, "n.mean") && strstr(r.out, "t.max") && strstr(r.out, "hand");
     for (size_t k = 0; ok && k < sf_scene_count(); ++k) {
@@ -566,27 +564,47 @@ static void test_demo(void)
     cli_out_free(&r);
     CHECK(status == 0);
     CHECK(ok);
-    char path[400];
-    snprintf(path, sizeof path, "%s/demo.json", out);
-    char* text = read_file(path, NULL);
-    cJSON* j = text ? cJSON_Parse(text) : NULL;
-    free(text);
-    CHECK(cJSON_IsArray(j));
+
     /* Morph cases come with both direction settings. */
+    r = run_cli("demo --json --method skinned");
+    cJSON* j = cJSON_Parse(r.out);
+    cli_out_free(&r);
+    CHECK(cJSON_IsArray(j));
     int none = 0, deltas = 0;
     const cJSON* e;
     cJSON_ArrayForEach(e, j)
     {
         const cJSON* c = cJSON_GetObjectItemCaseSensitive(e, "case");
-        if (!cJSON_IsString(c) || !strchr(c->valuestring, '=')) continue;
+        ok = ok && cJSON_IsString(c) && method_entry(e, "skinned") && !method_entry(e, "unchanged");
+        if (!ok || !strchr(c->valuestring, '=')) continue;
         const char* d = cJSON_GetObjectItemCaseSensitive(e, "morph_directions")->valuestring;
         none += strcmp(d, "none") == 0;
         deltas += strcmp(d, "deltas") == 0;
     }
     cJSON_Delete(j);
+    CHECK(ok);
     CHECK(none > 0 && none == deltas);
+
+    /* --out writes the table and the JSON (one small case). */
+    char out[320], args[512], path[400];
+    snprintf(out, sizeof out, "%s/demo-out/nested", g_dir);
+    snprintf(args, sizeof args, "demo --scene tip --method skinned --out '%s'", out);
+    r = run_cli(args);
+    status = r.status;
+    cli_out_free(&r);
+    CHECK(status == 0);
+    snprintf(path, sizeof path, "%s/demo.json", out);
+    char* text = read_file(path, NULL);
+    j = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    int cases = cJSON_GetArraySize(j);
+    cJSON_Delete(j);
+    CHECK(cases >= 1);
     snprintf(path, sizeof path, "%s/demo.txt", out);
-    CHECK(file_exists(path));
+    text = read_file(path, NULL);
+    ok = text && strstr(text, "tip/") && strstr(text, "skinned");
+    free(text);
+    CHECK(ok);
 }
 
 int main(int argc, char** argv)

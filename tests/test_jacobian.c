@@ -2,6 +2,7 @@
 /* The `jacobian` method: its kernels against closed forms, the whole method against an independent
  * double-precision evaluation on affine fields, the recompute reference (exactness on linear weights,
  * convergence as the grid is refined), mirroring, caps, dropped slots, and the built-in scenes. */
+#include "sf_internal.h"
 #include "sf_kernels.h"
 #include "sf_test.h"
 
@@ -240,7 +241,7 @@ static void test_strip_linear_exact(void)
         const float* t = nj + 3 * g.n + 4 * v;
         CHECK_NEAR(t[0], 1.0 / len, 1e-6);
         CHECK_NEAR(t[2], s / len, 1e-6);
-        CHECK(t[3] == 1.0f);
+        CHECK(t[3] == sf_topology_rest_tangents(topo)[4 * v + 3]); /* det > 0: rest handedness kept */
     }
     sf_error_summary ej, ei;
     method_error(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, &ej);
@@ -395,6 +396,11 @@ static void test_morph_only_linear(void)
     grid_make(&g, 6, 3, 1.0f, 0.5f, 0, 1);
     for (size_t v = 0; v < g.n; ++v) g.dp[3 * v + 2] = 0.9f * g.pos[3 * v];
     sf_mesh_desc m = grid_desc(&g, 0);
+    /* Authored normal/tangent deltas (deliberately off): the jacobian must not use them. */
+    float* dn = calloc(3 * g.n, sizeof(float));
+    for (size_t v = 0; v < g.n; ++v) dn[3 * v] = 0.5f;
+    g_targets[0].normal_deltas = dn;
+    g_targets[0].tangent_deltas = dn;
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
@@ -413,7 +419,15 @@ static void test_morph_only_linear(void)
         sf_error_summary e;
         method_error(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, &e);
         CHECK(e.normal.max < 1e-3 && e.tangent.max < 1e-3);
+        /* Morph directions none or deltas: the same jacobian frames, bit for bit. */
+        float* nn = calloc(7 * g.n, sizeof(float));
+        sf_frames_opts none = {SF_MORPH_DIRECTIONS_NONE};
+        CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, &none, nn, nn + 3 * g.n));
+        int same = memcmp(nn, nj, 7 * g.n * sizeof(float)) == 0;
+        free(nn);
+        CHECK(same);
     }
+    free(dn);
     free(nj);
     sf_workspace_destroy(ws);
     sf_topology_destroy(topo);
@@ -531,6 +545,54 @@ static void test_mirror_matches_recompute(void)
     grid_free(&g);
 }
 
+/* Mirroring with a weight gradient: both bones of the lifted strip reflected (x -> -x). The final strip
+ * is the mirror image of a plane, so the jacobian (sign(det) J u x J v) must equal the reference exactly
+ * (outward normals, handedness flipped) at every vertex, not just where the weights are constant. */
+static void test_mirror_with_weight_gradient(void)
+{
+    grid g;
+    const float L = 2.0f;
+    grid_make(&g, 8, 2, L, 0.5f, 2, 0);
+    for (size_t v = 0; v < g.n; ++v) {
+        float w1 = g.pos[3 * v] / L;
+        g.joints[2 * v] = 0;
+        g.joints[2 * v + 1] = 1;
+        g.weights[2 * v] = 1.0f - w1;
+        g.weights[2 * v + 1] = w1;
+    }
+    sf_mesh_desc m = grid_desc(&g, 2);
+    float bones[24];
+    bone_identity(bones);
+    bone_identity(bones + 12);
+    bones[12 + 11] = 0.7f; /* lift */
+    for (int b = 0; b < 2; ++b) /* reflect: x' = -x (first row negated, translation too) */
+        for (int col = 0; col < 4; ++col) bones[12 * b + 3 * col] = -bones[12 * b + 3 * col];
+    sf_pose pose = {bones, 2, NULL, 0};
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
+    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    float* a = calloc(7 * g.n, sizeof(float));
+    float* r = calloc(7 * g.n, sizeof(float));
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, a, a + 3 * g.n));
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_RECOMPUTE, NULL, r, r + 3 * g.n));
+    double s = 0.7 / L, len = sqrt(1.0 + s * s);
+    for (size_t v = 0; v < g.n; ++v) {
+        /* Mirror of the slope normal (-s, 0, 1)/len: (s, 0, 1)/len. */
+        CHECK_NEAR(a[3 * v], s / len, 1e-5);
+        CHECK_NEAR(a[3 * v + 2], 1.0 / len, 1e-5);
+        CHECK(sf_angle_deg(a + 3 * v, r + 3 * v) < 1e-3);
+        CHECK(sf_angle_deg(a + 3 * g.n + 4 * v, r + 3 * g.n + 4 * v) < 1e-3);
+        CHECK(a[3 * g.n + 4 * v + 3] == r[3 * g.n + 4 * v + 3]);
+        CHECK(a[3 * g.n + 4 * v + 3] == -sf_topology_rest_tangents(topo)[4 * v + 3]);
+    }
+    free(a);
+    free(r);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    grid_free(&g);
+}
+
 /* Zero-weight vertices (kept at rest) act as an identity bone: the same as an explicit identity bone. */
 static void test_zero_weights_as_identity_bone(void)
 {
@@ -624,11 +686,28 @@ static void test_dropped_slots_counted(void)
     CHECK(st.dropped_gradient_slots == 5);
     /* 22 offsets x 4 bytes, 16 + 20 x 4 slots x 12 bytes, empty morph CSR: at least this much. */
     CHECK(st.gradient_bytes >= 22 * 4 + (16 + RIM * 4) * 12);
+    sfi_gradients_view gv;
+    CHECK(sfi_gradients_get(topo, &gv) == 1);
+    CHECK(gv.slot_offsets[1] - gv.slot_offsets[0] == SFK_JACOBIAN_MAX_SLOTS);
+    for (uint32_t v = 1; v <= RIM; ++v) {
+        /* Rim vertex v: its own bone, both rim neighbours' bones (weight 0 at v) and the centre's. */
+        CHECK(gv.slot_offsets[v + 1] - gv.slot_offsets[v] == 4);
+        uint32_t want[4] = {0, v == 1 ? RIM : v - 1, v, v == RIM ? 1 : v + 1};
+        for (int a = 0; a < 4; ++a) {
+            int found = 0;
+            for (uint32_t s = gv.slot_offsets[v]; s < gv.slot_offsets[v + 1]; ++s) found |= gv.slot_joint[s] == want[a];
+            CHECK(found);
+        }
+        for (uint32_t s = gv.slot_offsets[v]; s + 1 < gv.slot_offsets[v + 1]; ++s)
+            CHECK(gv.slot_joint[s] < gv.slot_joint[s + 1]); /* ordered by joint */
+    }
+    CHECK(gv.morph_offsets[RIM + 1] == 0);
     sf_topology_destroy(topo);
     sf_topology_opts skip = {1, 0.0f};
     CHECK_OK(sf_topology_create(&m, &skip, NULL, &topo, NULL));
     sf_topology_get_stats(topo, &st);
     CHECK(st.gradient_bytes == 0);
+    CHECK(sfi_gradients_get(topo, &gv) == 0 && gv.slot_offsets == NULL);
     sf_workspace* ws = NULL;
     CHECK_OK(sf_workspace_create(topo, &ws, NULL));
     float bones[12 * (RIM + 1)];
@@ -766,6 +845,56 @@ static void test_thread_order_independent(void)
     grid_free(&g);
 }
 
+/* Degenerate input: a zero-area face, an isolated vertex (zero rest normal), an empty mesh. Outputs are
+ * finite; a vertex without a tangent plane gets zero directions (counted as degenerate), never NaN. */
+static void test_degenerate_input(void)
+{
+    const float pos[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0, 0, 5, 5, 5};
+    const float uv[] = {0, 0, 1, 0, 0, 1, 2, 0, 1, 1};
+    const uint32_t idx[] = {0, 1, 2, 0, 1, 3}; /* second face: collinear, zero area */
+    const uint32_t joints[] = {0, 1, 0, 1, 1, 0, 0, 1, 0, 1};
+    const float weights[] = {1, 0, 0.5f, 0.5f, 1, 0, 0.2f, 0.8f, 1, 0};
+    sf_mesh_desc m;
+    memset(&m, 0, sizeof m);
+    m.vertex_count = 5;
+    m.triangle_count = 2;
+    m.indices = idx;
+    m.positions.data = pos;
+    m.uvs.data = uv;
+    m.influence_count = 2;
+    m.joints = joints;
+    m.weights = weights;
+    m.bone_count = 2;
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
+    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    float bones[24];
+    bone_identity(bones);
+    bone_identity(bones + 12);
+    bones[12 + 11] = 1.0f;
+    sf_pose pose = {bones, 2, NULL, 0};
+    float out[35];
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, out, out + 15));
+    for (int i = 0; i < 35; ++i) CHECK(isfinite(out[i]));
+    CHECK(out[12] == 0.0f && out[13] == 0.0f && out[14] == 0.0f); /* isolated vertex 4 */
+    sf_frames_report rep;
+    sf_workspace_last_report(ws, &rep);
+    CHECK(rep.degenerate_normals >= 1);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    /* Empty mesh. */
+    sf_mesh_desc e;
+    memset(&e, 0, sizeof e);
+    CHECK_OK(sf_topology_create(&e, NULL, NULL, &topo, NULL));
+    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    sf_pose none = {NULL, 0, NULL, 0};
+    sf_frames_out fo = {NULL, NULL, NULL};
+    CHECK_OK(sf_frames_compute(topo, &none, SF_METHOD_JACOBIAN, NULL, ws, &fo, NULL));
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+}
+
 /* Out of memory anywhere in topology, gradient or workspace creation: a clean SF_ERROR_OUT_OF_MEMORY,
  * nothing leaked (ASan), and once enough memory is there, the jacobian works. */
 typedef struct failing_alloc {
@@ -870,7 +999,7 @@ static double bend_error(size_t nx, sf_method method, double* tangent_mean)
 static void test_convergence_own_bend(void)
 {
     double prev_j = 0, prev_i = 0;
-    for (size_t nx = 16; nx <= 128; nx *= 2) {
+    for (size_t nx = 16; nx <= 64; nx *= 2) {
         double tj;
         double ej = bend_error(nx, SF_METHOD_JACOBIAN, &tj), ei = bend_error(nx, SF_METHOD_INVERSE_TRANSPOSE, NULL);
         printf("  bend nx=%zu: jacobian %.4f deg (tangent %.4f), inverse-transpose %.4f deg\n", nx, ej, tj, ei);
@@ -884,16 +1013,112 @@ static void test_convergence_own_bend(void)
     }
 }
 
+/* A curved rest surface: a tube (radius 0.3, length 2, UV seam along theta = 0) bent at its middle by
+ * two bones with smoothstep weights, a real elbow. Gradients are projected from curved faces onto each
+ * vertex's tangent plane, so this checks convergence where the rest mesh is not flat. Measured: nx = 8,
+ * 16, 32, 64, 128 give jacobian 2.35, 0.66, 0.17, 0.043, 0.011 deg and inverse-transpose 3.07, 3.58,
+ * 4.03, 4.17, 4.21 (at nx = 8 the 0.8-long blend zone spans only 3 quads: both are coarse). */
+static double tube_error(size_t nx, sf_method method, double* tangent_mean)
+{
+    size_t na = 2 * nx; /* around */
+    size_t n = (nx + 1) * (na + 1), F = 2 * nx * na;
+    float* pos = calloc(3 * n, sizeof(float));
+    float* uv = calloc(2 * n, sizeof(float));
+    uint32_t* idx = calloc(3 * F, sizeof(uint32_t));
+    uint32_t* joints = calloc(2 * n, sizeof(uint32_t));
+    float* weights = calloc(2 * n, sizeof(float));
+    for (size_t j = 0; j <= na; ++j)
+        for (size_t i = 0; i <= nx; ++i) {
+            size_t v = j * (nx + 1) + i;
+            double x = 2.0 * (double)i / (double)nx, a = 2.0 * PI * (double)j / (double)na;
+            pos[3 * v] = (float)x;
+            pos[3 * v + 1] = (float)(0.3 * cos(a));
+            pos[3 * v + 2] = (float)(0.3 * sin(a));
+            uv[2 * v] = (float)i / (float)nx;
+            uv[2 * v + 1] = (float)j / (float)na;
+            double t = (x - 0.6) / 0.8;
+            t = t < 0 ? 0 : t > 1 ? 1 : t;
+            float w1 = (float)(t * t * (3.0 - 2.0 * t));
+            joints[2 * v + 1] = 1;
+            weights[2 * v] = 1.0f - w1;
+            weights[2 * v + 1] = w1;
+        }
+    size_t f = 0;
+    for (size_t j = 0; j < na; ++j)
+        for (size_t i = 0; i < nx; ++i) {
+            uint32_t a = (uint32_t)(j * (nx + 1) + i), b = a + 1, c = a + (uint32_t)(nx + 1), d = c + 1;
+            /* Outward normals: (x, theta) with x cross theta-direction pointing out. */
+            uint32_t t[6] = {a, b, d, a, d, c};
+            memcpy(idx + 3 * f, t, sizeof t);
+            f += 2;
+        }
+    sf_mesh_desc m;
+    memset(&m, 0, sizeof m);
+    m.vertex_count = n;
+    m.triangle_count = F;
+    m.indices = idx;
+    m.positions.data = pos;
+    m.uvs.data = uv;
+    m.influence_count = 2;
+    m.joints = joints;
+    m.weights = weights;
+    m.bone_count = 2;
+    float bones[24];
+    const double axis[3] = {0, 0, 1}, c[3] = {1.0, 0, 0}, t[3] = {0, 0, 0};
+    bone_identity(bones);
+    bone_rot(bones + 12, axis, 1.3, c, t);
+    sf_pose pose = {bones, 2, NULL, 0};
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    sf_error_summary e;
+    e.normal.mean = 1e9;
+    e.tangent.mean = 1e9;
+    if (sf_topology_create(&m, NULL, NULL, &topo, NULL) == SF_OK && sf_workspace_create(topo, &ws, NULL) == SF_OK)
+        method_error(topo, ws, &pose, method, NULL, &e);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    free(pos);
+    free(uv);
+    free(idx);
+    free(joints);
+    free(weights);
+    if (tangent_mean) *tangent_mean = e.tangent.mean;
+    return e.normal.mean;
+}
+
+static void test_convergence_tube(void)
+{
+    double prev_j = 0, prev_i = 0;
+    for (size_t nx = 16; nx <= 64; nx *= 2) {
+        double tj, ti;
+        double ej = tube_error(nx, SF_METHOD_JACOBIAN, &tj), ei = tube_error(nx, SF_METHOD_INVERSE_TRANSPOSE, &ti);
+        printf("  tube nx=%zu: jacobian %.4f deg (tangent %.4f), inverse-transpose %.4f deg (tangent %.4f)\n", nx, ej,
+               tj, ei, ti);
+        if (prev_j > 0) {
+            CHECK(ej / prev_j < 0.6);
+            CHECK(ei / prev_i > 0.8);
+        }
+        if (prev_j > 0) {
+            CHECK(ej / prev_j < 0.6);
+            CHECK(ei / prev_i > 0.8);
+        }
+        CHECK(ej * 5.0 < ei);
+        prev_j = ej;
+        prev_i = ei;
+    }
+}
+
 /* ---------------------------------------------------------------- the built-in scenes */
 
-/* Error summary of `method` (morph directions `dirs`) against the scene's reference. 0 on failure. */
-static int scene_error(const char* scene, const char* preset, const sf_scene_setting* set, size_t count,
-                       sf_method method, sf_morph_directions dirs, sf_error_summary* s)
+/* Error summaries of methods[0..count) (morph directions `dirs`) against the scene's reference, on one
+ * topology. Returns 0 on failure. */
+static int scene_errors(const char* scene, const char* preset, const sf_scene_setting* set, size_t set_count,
+                        const sf_method* methods, size_t count, sf_morph_directions dirs, sf_error_summary* s)
 {
     sf_scene* sc = NULL;
     sf_error err;
-    memset(s, 0, sizeof *s);
-    if (sf_scene_create(scene, preset, set, count, NULL, &sc, &err) != SF_OK) {
+    memset(s, 0, count * sizeof *s);
+    if (sf_scene_create(scene, preset, set, set_count, NULL, &sc, &err) != SF_OK) {
         fprintf(stderr, "  scene %s: %s\n", scene, err.message);
         return 0;
     }
@@ -911,8 +1136,10 @@ static int scene_error(const char* scene, const char* preset, const sf_scene_set
         sf_frames_out fr = {NULL, r, r + 3 * n}, fa = {NULL, a, a + 3 * n};
         ok = sf_frames_compute(topo, &sc->pose, SF_METHOD_RECOMPUTE, &o, ws, &fr, &err) == SF_OK;
         o.morph_directions = dirs;
-        ok = ok && sf_frames_compute(topo, &sc->pose, method, &o, ws, &fa, &err) == SF_OK;
-        ok = ok && sf_direction_errors(topo, &fa, &fr, NULL, NULL, NULL, s, &err) == SF_OK;
+        for (size_t m = 0; ok && m < count; ++m) {
+            ok = sf_frames_compute(topo, &sc->pose, methods[m], &o, ws, &fa, &err) == SF_OK &&
+                 sf_direction_errors(topo, &fa, &fr, NULL, NULL, NULL, &s[m], &err) == SF_OK;
+        }
         free(a);
         free(r);
     }
@@ -923,13 +1150,16 @@ static int scene_error(const char* scene, const char* preset, const sf_scene_set
     return ok;
 }
 
+/* jacobian, skinned, inverse-transpose. */
+static const sf_method k_compared[3] = {SF_METHOD_JACOBIAN, SF_METHOD_SKINNED, SF_METHOD_INVERSE_TRANSPOSE};
+
 /* strip (one bone lifted without rotation): inverse transpose keeps +y, so its error is the slope angle
  * atan(lift / blend-width) on the ramp; the jacobian is below 1 degree everywhere. */
 static void test_scene_strip(void)
 {
-    sf_error_summary ej, ei;
-    CHECK(scene_error("strip", "lift", NULL, 0, SF_METHOD_JACOBIAN, SF_MORPH_DIRECTIONS_DELTAS, &ej));
-    CHECK(scene_error("strip", "lift", NULL, 0, SF_METHOD_INVERSE_TRANSPOSE, SF_MORPH_DIRECTIONS_DELTAS, &ei));
+    sf_error_summary e3[3];
+    CHECK(scene_errors("strip", "lift", NULL, 0, k_compared, 3, SF_MORPH_DIRECTIONS_DELTAS, e3));
+    sf_error_summary ej = e3[0], ei = e3[2];
     CHECK_NEAR(ei.normal.max, atan(0.5 / 1.0) * 180.0 / PI, 1e-3);
     CHECK(ej.normal.max < 1.0);
     CHECK(ej.tangent.max < 1.0);
@@ -940,10 +1170,9 @@ static void test_scene_strip(void)
  * inverse-transpose (both with morph deltas). */
 static void check_ratio(const char* scene, const char* preset, const sf_scene_setting* set, size_t count)
 {
-    sf_error_summary ej, es, ei;
-    CHECK(scene_error(scene, preset, set, count, SF_METHOD_JACOBIAN, SF_MORPH_DIRECTIONS_DELTAS, &ej));
-    CHECK(scene_error(scene, preset, set, count, SF_METHOD_SKINNED, SF_MORPH_DIRECTIONS_DELTAS, &es));
-    CHECK(scene_error(scene, preset, set, count, SF_METHOD_INVERSE_TRANSPOSE, SF_MORPH_DIRECTIONS_DELTAS, &ei));
+    sf_error_summary e3[3];
+    CHECK(scene_errors(scene, preset, set, count, k_compared, 3, SF_MORPH_DIRECTIONS_DELTAS, e3));
+    sf_error_summary ej = e3[0], es = e3[1], ei = e3[2];
     double best = es.normal.mean < ei.normal.mean ? es.normal.mean : ei.normal.mean;
     printf("  %s %s: jacobian %.4f deg, best other %.4f deg (x%.1f)\n", scene, preset ? preset : "(settings)",
            ej.normal.mean, best, best / ej.normal.mean);
@@ -977,9 +1206,9 @@ static void check_convergence(const char* scene, const char* preset)
     double prev_j = 0.0, prev_i = 0.0;
     for (int r = 4; r <= 32; r *= 2) {
         sf_scene_setting set[] = {{"resolution", r}};
-        sf_error_summary ej, ei;
-        CHECK(scene_error(scene, preset, set, 1, SF_METHOD_JACOBIAN, SF_MORPH_DIRECTIONS_DELTAS, &ej));
-        CHECK(scene_error(scene, preset, set, 1, SF_METHOD_INVERSE_TRANSPOSE, SF_MORPH_DIRECTIONS_DELTAS, &ei));
+        sf_error_summary e3[3];
+        CHECK(scene_errors(scene, preset, set, 1, k_compared, 3, SF_MORPH_DIRECTIONS_DELTAS, e3));
+        sf_error_summary ej = e3[0], ei = e3[2];
         printf("  %s r=%d: jacobian %.6f deg, inverse-transpose %.4f deg\n", scene, r, ej.normal.mean, ei.normal.mean);
         if (prev_j > 0.0) {
             CHECK(ej.normal.mean < 1e-3 || ej.normal.mean / prev_j < 0.6);
@@ -1006,9 +1235,9 @@ static void test_scene_morph_sweep(void)
     for (int a = 0; a <= 4; ++a) {
         double w = 0.25 * a;
         sf_scene_setting set[] = {{names[0], w}, {names[1], w}};
-        sf_error_summary ej, es;
-        CHECK(scene_error("sheet", NULL, set, 2, SF_METHOD_JACOBIAN, SF_MORPH_DIRECTIONS_DELTAS, &ej));
-        CHECK(scene_error("sheet", NULL, set, 2, SF_METHOD_SKINNED, SF_MORPH_DIRECTIONS_DELTAS, &es));
+        sf_error_summary e3[3];
+        CHECK(scene_errors("sheet", NULL, set, 2, k_compared, 2, SF_MORPH_DIRECTIONS_DELTAS, e3));
+        sf_error_summary ej = e3[0], es = e3[1];
         if (ej.normal.mean > worst_j) worst_j = ej.normal.mean;
         if (es.normal.mean > worst_s) worst_s = es.normal.mean;
     }
@@ -1030,12 +1259,15 @@ int main(int argc, char** argv)
         {"morph_only_linear", test_morph_only_linear},
         {"sparse_equals_dense", test_sparse_equals_dense},
         {"mirror_matches_recompute", test_mirror_matches_recompute},
+        {"mirror_with_weight_gradient", test_mirror_with_weight_gradient},
         {"zero_weights_as_identity_bone", test_zero_weights_as_identity_bone},
         {"dropped_slots_counted", test_dropped_slots_counted},
         {"cap_option", test_cap_option},
         {"thread_order_independent", test_thread_order_independent},
+        {"degenerate_input", test_degenerate_input},
         {"out_of_memory", test_out_of_memory},
         {"convergence_own_bend", test_convergence_own_bend},
+        {"convergence_tube", test_convergence_tube},
         {"scene_strip", test_scene_strip},
         {"scene_ratios", test_scene_ratios},
         {"scene_convergence", test_scene_convergence},

@@ -529,10 +529,78 @@ static void test_normalmap(void)
     sf_normalmap_sample(SF_NORMALMAP_BUMPS, 1.0f, 1.0f, 0.7f, 0.5f, n); /* right flank leans to +u */
     CHECK(n[0] > 0.1f && fabsf(n[1]) < 1e-6f);
     CHECK_NEAR(n[0] * n[0] + n[1] * n[1] + n[2] * n[2], 1.0, 1e-5);
+    sf_normalmap_sample(SF_NORMALMAP_BUMPS, 1.0f, 1.0f, 0.5f, 0.7f, n); /* lower flank (larger v) faces down: -Y */
+    CHECK(n[1] < -0.1f && fabsf(n[0]) < 1e-6f);
     sf_normalmap_sample(SF_NORMALMAP_BRICKS, 1.0f, 1.0f, 0.5f, 0.25f, n); /* brick face: flat */
     CHECK_NEAR(n[2], 1.0, 1e-6);
     sf_normalmap_sample(SF_NORMALMAP_BRICKS, 1.0f, 1.0f, 0.06f, 0.25f, n); /* left bevel faces -u */
     CHECK(n[0] < -0.1f);
+}
+
+/* The camera fit: every point inside the asked share of the view, and tight (one point near the edge). */
+static void test_camera_fit(void)
+{
+    float pts[3 * 64];
+    uint32_t seed = 12345u;
+    for (int i = 0; i < 3 * 64; ++i) {
+        seed = seed * 1664525u + 1013904223u;
+        pts[i] = (float)(seed >> 8) / 16777216.0f * 4.0f - 2.0f + (i % 3 == 0 ? 10.0f : 0.0f);
+    }
+    sf_camera cam;
+    memset(&cam, 0, sizeof cam);
+    cam.yaw_deg = 40.0f;
+    cam.pitch_deg = 20.0f;
+    sf_camera_fit(&cam, pts, 64, 1.5f, 0.8f);
+    CHECK(cam.distance > 0.0f);
+    CHECK(cam.target[0] > 8.0f && cam.target[0] < 12.0f); /* the bounding-box centre */
+    float m[16], worst = 0.0f;
+    sf_camera_matrix(&cam, 1.5f, m);
+    for (int i = 0; i < 64; ++i) {
+        const float* p = pts + 3 * i;
+        float c[4];
+        for (int k = 0; k < 4; ++k) c[k] = m[k] * p[0] + m[4 + k] * p[1] + m[8 + k] * p[2] + m[12 + k];
+        CHECK(c[3] > 0.0f);
+        worst = fmaxf(worst, fmaxf(fabsf(c[0]), fabsf(c[1])) / c[3]);
+    }
+    CHECK(worst <= 0.8f + 1e-4f);
+    CHECK(worst >= 0.79f);
+}
+
+/* Blit shrinks by box filtering; PNG round trip of noise and long runs through the run-length deflate. */
+static void test_blit_and_png(void)
+{
+    sf_image src, dst;
+    CHECK_OK(sf_image_alloc(4, 2, NULL, &src, NULL));
+    CHECK_OK(sf_image_alloc(3, 2, NULL, &dst, NULL));
+    const uint8_t a[3] = {0, 100, 200}, b[3] = {100, 200, 0};
+    sf_image_fill_rect(&src, 0, 0, 2, 2, a);
+    sf_image_fill_rect(&src, 1, 0, 1, 1, b); /* one of the four pixels of the first block differs */
+    sf_image_blit(&dst, 1, 0, &src, 2);
+    const uint8_t* p = pixel(&dst, 1, 0);
+    CHECK(p[0] == 25 && p[1] == 125 && p[2] == 150);
+    CHECK(pixel(&dst, 0, 0)[0] == 0 && pixel(&dst, 0, 1)[0] == 0); /* untouched */
+    sf_image_free(&src, NULL);
+    sf_image_free(&dst, NULL);
+
+    sf_image img;
+    CHECK_OK(sf_image_alloc(300, 40, NULL, &img, NULL));
+    uint32_t seed = 7u;
+    for (size_t i = 0; i < 300 * 20 * 3; ++i) {
+        seed = seed * 1103515245u + 12345u;
+        img.rgb[i] = (uint8_t)(seed >> 16); /* noise: every literal code length */
+    }
+    const uint8_t grey[3] = {77, 77, 77};
+    sf_image_fill_rect(&img, 0, 20, 300, 20, grey); /* runs longer than 258 bytes */
+    uint8_t* png = NULL;
+    size_t size = 0;
+    CHECK_OK(sf_image_encode_png(&img, NULL, &png, &size, NULL));
+    int w = 0, h = 0, comp = 0;
+    unsigned char* back = stbi_load_from_memory(png, (int)size, &w, &h, &comp, 3);
+    CHECK(back && w == 300 && h == 40);
+    CHECK(memcmp(back, img.rgb, 300 * 40 * 3) == 0);
+    stbi_image_free(back);
+    sf_png_free(NULL, png, size);
+    sf_image_free(&img, NULL);
 }
 
 int main(int argc, char** argv)
@@ -550,6 +618,8 @@ int main(int argc, char** argv)
         {"fourview_colorbar", test_fourview_colorbar},
         {"plot", test_plot},
         {"normalmap", test_normalmap},
+        {"camera_fit", test_camera_fit},
+        {"blit_and_png", test_blit_and_png},
     };
     return SFT_RUN(cases, argc, argv);
 }

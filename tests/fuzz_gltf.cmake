@@ -1,0 +1,25 @@
+# Runs the glTF fuzz target (CTest label fuzz): first every kept regression input, then a bounded fuzzing
+# session over a seed corpus made at run time from the shared assets and tests/fuzz_corpus.
+# -D FUZZER=... ASSETS=... CORPUS=... REGRESSIONS=... WORK=... SECONDS=...
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK}/corpus)
+file(GLOB_RECURSE seeds ${ASSETS}/gltf/*.glb ${ASSETS}/gltf/*.gltf ${CORPUS}/*)
+set(i 0)
+foreach(s ${seeds})
+  get_filename_component(name ${s} NAME)
+  math(EXPR i "${i} + 1")
+  configure_file(${s} ${WORK}/corpus/${i}-${name} COPYONLY)
+endforeach()
+file(GLOB regressions ${REGRESSIONS}/*)
+list(FILTER regressions EXCLUDE REGEX "README")
+if(regressions)
+  execute_process(COMMAND ${FUZZER} ${regressions} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "a kept regression input fails again (${rc})")
+  endif()
+endif()
+execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -max_len=65536 -rss_limit_mb=2048 -timeout=20
+                        -artifact_prefix=${WORK}/ ${WORK}/corpus RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the fuzzer found a failure (${rc}); the input is in ${WORK}/ - keep it in tests/regressions/")
+endif()

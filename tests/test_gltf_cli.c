@@ -1,0 +1,350 @@
+// LABELS: cli
+/* The glTF commands run as a program ($SF_CLI): info counts, eval tables/JSON/CSV/--strict, one-line errors
+ * naming the JSON path (exit 1) and bad usage (exit 2), and the bake round trip (bake, read back, compare
+ * with the library's own frames), which never overwrites its input. */
+#define _POSIX_C_SOURCE 200809L
+#include "sf_test.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char* g_cli;
+static char g_dir[512];
+
+static char* read_file(const char* path, size_t* size)
+{
+    FILE* f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, len = 0, got;
+    char* buf = malloc(cap);
+    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (cap - len < 2) {
+            char* bigger = realloc(buf, cap * 2);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf) buf[len] = '\0';
+    if (size) *size = len;
+    return buf;
+}
+
+typedef struct cli_out {
+    int status;
+    char* out;
+    char* err;
+} cli_out;
+
+static cli_out run_cli(const char* args)
+{
+    cli_out r = {-1, NULL, NULL};
+    char out_path[600], err_path[600], cmd[8192];
+    snprintf(out_path, sizeof out_path, "%s/stdout.txt", g_dir);
+    snprintf(err_path, sizeof err_path, "%s/stderr.txt", g_dir);
+    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", g_cli, args, out_path, err_path);
+    int st = system(cmd);
+    r.status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.out = read_file(out_path, NULL);
+    r.err = read_file(err_path, NULL);
+    if (!r.out) r.out = calloc(1, 1);
+    if (!r.err) r.err = calloc(1, 1);
+    return r;
+}
+
+static void cli_out_free(cli_out* r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static size_t count_lines(const char* s)
+{
+    size_t n = 0;
+    for (; *s; ++s) n += *s == '\n';
+    return n;
+}
+
+static const char* asset(const char* rel, char* buf, size_t size) { return sft_asset(rel, buf, size); }
+
+static void test_info(void)
+{
+    char a[1024], args[1200];
+    CHECK(asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", a, sizeof a));
+    snprintf(args, sizeof args, "info '%s'", a);
+    cli_out r = run_cli(args);
+    CHECK(r.status == 0);
+    CHECK(strstr(r.out, "primitive 0: 3273 vertices, 4672 triangles") != NULL);
+    CHECK(strstr(r.out, "19 joints") != NULL);
+    CHECK(strstr(r.out, "UV seams: 260 of 2338 positions; hard edges: 0 positions") != NULL);
+    CHECK(strstr(r.out, "tangents: generated (uv)") != NULL);
+    CHECK(strstr(r.out, "1:458 2:1678 3:717 4:420") != NULL);
+    CHECK(strstr(r.out, "57 channels: LINEAR 57") != NULL);
+    cli_out_free(&r);
+
+    CHECK(asset("gltf/Fox/glTF-Binary/Fox.glb", a, sizeof a));
+    snprintf(args, sizeof args, "info '%s'", a);
+    r = run_cli(args);
+    CHECK(r.status == 0);
+    CHECK(strstr(r.out, "primitive 0: 1728 vertices, 576 triangles") != NULL);
+    CHECK(strstr(r.out, "flat normals generated") != NULL);
+    CHECK(strstr(r.out, "animation 0 'Survey': 3.417 s") != NULL);
+    CHECK(strstr(r.out, "animation 2 'Run': 1.158 s") != NULL);
+    CHECK(strstr(r.out, "UV seams: 118 of 290 positions") != NULL);
+    cli_out_free(&r);
+
+    CHECK(asset("gltf/AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf", a, sizeof a));
+    snprintf(args, sizeof args, "info '%s'", a);
+    r = run_cli(args);
+    CHECK(r.status == 0);
+    CHECK(strstr(r.out, "extensions required: KHR_mesh_quantization") != NULL);
+    CHECK(strstr(r.out, "NORMAL:VEC3/i8n") != NULL);
+    CHECK(strstr(r.out, "morph targets: 2 with POSITION NORMAL deltas") != NULL);
+    CHECK(strstr(r.out, "hard edges: 8 positions") != NULL);
+    cli_out_free(&r);
+
+    CHECK(asset("gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb", a, sizeof a));
+    snprintf(args, sizeof args, "info '%s'", a);
+    r = run_cli(args);
+    CHECK(r.status == 0);
+    CHECK(strstr(r.out, "totals: 220 vertices, 110 triangles") != NULL);
+    CHECK(strstr(r.out, "CUBICSPLINE 1") != NULL && strstr(r.out, "STEP 1") != NULL);
+    cli_out_free(&r);
+}
+
+static void test_eval(void)
+{
+    char a[1024], args[2400], csv[700];
+    CHECK(asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", a, sizeof a));
+    snprintf(csv, sizeof csv, "%s/frames.csv", g_dir);
+    snprintf(args, sizeof args, "eval '%s' --fps 5 --csv '%s'", a, csv);
+    cli_out r = run_cli(args);
+    CHECK(r.status == 0);
+    CHECK(r.err[0] == '\0'); /* no progress bar in a pipe */
+    CHECK(strstr(r.out, "reference: recompute (weighting area, weld none, tangents uv)") != NULL);
+    CHECK(strstr(r.out, "11 frames at 5 fps") != NULL);
+    CHECK(strstr(r.out, "  unchanged ") != NULL && strstr(r.out, "  skinned ") != NULL);
+    CHECK(strstr(r.out, "data problems") != NULL);
+    cli_out_free(&r);
+    char* rows = read_file(csv, NULL);
+    CHECK(rows != NULL);
+    CHECK(strncmp(rows, "animation,frame,time_s,method,", 30) == 0);
+    size_t skinned_rows = 0;
+    for (const char* p = rows; (p = strstr(p, ",skinned,")) != NULL; ++p) skinned_rows++;
+    CHECK(skinned_rows == 11); /* one row per frame and method */
+    free(rows);
+
+    /* JSON: per method, the recompute row is the reference itself; skinned is exact on a rigid mesh. */
+    CHECK(asset("gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb", a, sizeof a));
+    snprintf(args, sizeof args, "eval '%s' --animation 'Linear Rotation' --fps 10 --json", a);
+    r = run_cli(args);
+    CHECK(r.status == 0);
+    cJSON* root = cJSON_Parse(r.out);
+    cli_out_free(&r);
+    CHECK(root != NULL);
+    cJSON* anims = cJSON_GetObjectItem(root, "animations");
+    CHECK(cJSON_GetArraySize(anims) == 1);
+    cJSON* methods = cJSON_GetObjectItem(cJSON_GetArrayItem(anims, 0), "methods");
+    int seen = 0;
+    for (cJSON* m = methods ? methods->child : NULL; m; m = m->next) {
+        const char* name = cJSON_GetObjectItem(m, "method")->valuestring;
+        cJSON* n = cJSON_GetObjectItem(m, "normal");
+        if (!n) continue;
+        double max = cJSON_GetObjectItem(n, "max")->valuedouble;
+        if (strcmp(name, "recompute") == 0 || strcmp(name, "skinned") == 0 || strcmp(name, "inverse-transpose") == 0) {
+            CHECK(max < 1e-3);
+            seen++;
+        }
+        if (strcmp(name, "unchanged") == 0) CHECK(max > 10.0); /* the cube turns; its rest normals do not */
+    }
+    CHECK(seen == 3);
+    cJSON* ref = cJSON_GetObjectItem(root, "reference");
+    CHECK(ref && strcmp(cJSON_GetObjectItem(ref, "weighting")->valuestring, "area") == 0);
+    cJSON_Delete(root);
+
+    /* Data problems: AnimatedMorphCube's target 0 moves vertices with all-zero NORMAL deltas. */
+    CHECK(asset("gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", a, sizeof a));
+    snprintf(args, sizeof args, "eval '%s' --fps 2", a);
+    r = run_cli(args);
+    CHECK(r.status == 0);
+    CHECK(strstr(r.out, "morph-normals-zero") != NULL);
+    cli_out_free(&r);
+    snprintf(args, sizeof args, "eval '%s' --fps 2 --strict", a);
+    r = run_cli(args);
+    CHECK(r.status == 1);
+    CHECK(strstr(r.err, "--strict") != NULL && count_lines(r.err) == 1);
+    cli_out_free(&r);
+    CHECK(asset("gltf/SimpleSkin/glTF/SimpleSkin.gltf", a, sizeof a));
+    snprintf(args, sizeof args, "eval '%s' --fps 2 --strict", a);
+    r = run_cli(args);
+    CHECK(r.status == 0);
+    cli_out_free(&r);
+}
+
+static void test_errors(void)
+{
+    char path[700], args[1600];
+    /* A malformed file: one line naming the JSON path, exit 1. */
+    snprintf(path, sizeof path, "%s/bad.gltf", g_dir);
+    FILE* f = fopen(path, "w");
+    CHECK(f != NULL);
+    fputs("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":\"data:;base64,AAAAAA==\"}],"
+          "\"bufferViews\":[{\"buffer\":0,\"byteLength\":4}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+          "\"count\":7,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}]}",
+          f);
+    fclose(f);
+    const char* cmds[] = {"info", "eval", "bake"};
+    for (int k = 0; k < 3; ++k) {
+        snprintf(args, sizeof args, "%s '%s'%s", cmds[k], path, k == 2 ? " --time 0 --method skinned -o /tmp/x.glb" : "");
+        cli_out r = run_cli(args);
+        CHECK(r.status == 1);
+        CHECK(count_lines(r.err) == 1);
+        CHECK(strstr(r.err, "accessors[0].count") != NULL);
+        cli_out_free(&r);
+    }
+    snprintf(args, sizeof args, "eval '%s/does-not-exist.glb'", g_dir);
+    cli_out r = run_cli(args);
+    CHECK(r.status == 1 && count_lines(r.err) == 1);
+    cli_out_free(&r);
+    /* Bad usage: exit 2. */
+    char a[1024];
+    CHECK(asset("gltf/SimpleSkin/glTF/SimpleSkin.gltf", a, sizeof a));
+    const char* bad[] = {"--fps abc", "--animation nope", "--bogus", "--scene tip", "--method nope"};
+    for (int k = 0; k < 5; ++k) {
+        snprintf(args, sizeof args, "eval '%s' %s", a, bad[k]);
+        r = run_cli(args);
+        CHECK(r.status == 2);
+        CHECK(count_lines(r.err) == 1);
+        cli_out_free(&r);
+    }
+    r = run_cli("info");
+    CHECK(r.status == 2);
+    cli_out_free(&r);
+    snprintf(args, sizeof args, "bake '%s' --method skinned -o '%s/o.glb'", a, g_dir); /* no --time */
+    r = run_cli(args);
+    CHECK(r.status == 2);
+    cli_out_free(&r);
+}
+
+/* Poses instance 0 of file at (animation 0, t) and computes method's frames with the library. */
+static int library_frames(const char* file, double t, sf_method method, float** pos, float** nrm, float** tan,
+                          size_t* n)
+{
+    sf_gltf* g;
+    sf_gltf_pose* pose;
+    sf_mesh_desc m;
+    if (sf_gltf_load_file(file, NULL, NULL, &g, NULL) != SF_OK) return 0;
+    if (sf_gltf_pose_create(g, NULL, &pose, NULL) != SF_OK) return 0;
+    size_t bones_n = g->instances[0].bone_count;
+    float* bones = malloc(12 * bones_n * sizeof(float));
+    float w[64];
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    int ok = sf_gltf_pose_sample(pose, 0, t, NULL) == SF_OK &&
+             sf_gltf_pose_instance(pose, 0, bones, w, NULL, NULL) == SF_OK &&
+             sf_gltf_instance_mesh(g, 0, g->meshes[g->instances[0].mesh].first_primitive, &m, NULL) == SF_OK &&
+             sf_topology_create(&m, NULL, NULL, &topo, NULL) == SF_OK && sf_workspace_create(topo, &ws, NULL) == SF_OK;
+    if (ok) {
+        *n = m.vertex_count;
+        *pos = malloc(3 * m.vertex_count * sizeof(float));
+        *nrm = malloc(3 * m.vertex_count * sizeof(float));
+        *tan = malloc(4 * m.vertex_count * sizeof(float));
+        sf_frames_out out = {*pos, *nrm, *tan};
+        sf_pose p = {bones, bones_n, w, m.target_count};
+        ok = sf_frames_compute(topo, &p, method, NULL, ws, &out, NULL) == SF_OK;
+    }
+    free(bones);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    sf_gltf_pose_destroy(pose);
+    sf_gltf_destroy(g);
+    return ok;
+}
+
+static void test_bake_roundtrip(void)
+{
+    char a[1024], out[700], args[2000];
+    CHECK(asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", a, sizeof a));
+    snprintf(out, sizeof out, "%s/baked.glb", g_dir);
+    snprintf(args, sizeof args, "bake '%s' --time 1.25 --method skinned -o '%s' --error-colors", a, out);
+    cli_out r = run_cli(args);
+    CHECK(r.status == 0);
+    cli_out_free(&r);
+    float *pos, *nrm, *tan;
+    size_t n;
+    CHECK(library_frames(a, 1.25, SF_METHOD_SKINNED, &pos, &nrm, &tan, &n));
+    sf_gltf* g;
+    sf_error err;
+    sf_result res = sf_gltf_load_file(out, NULL, NULL, &g, &err);
+    if (res != SF_OK) fprintf(stderr, "  %s\n", err.message);
+    CHECK(res == SF_OK);
+    const sf_gltf_primitive* pr = &g->primitives[0];
+    CHECK(pr->mesh.vertex_count == n && pr->mesh.triangle_count == 4672);
+    CHECK(pr->color_sets == 1 && pr->tangents == SF_GLTF_TANGENTS_SUPPLIED);
+    double dp = 0, dn = 0, dt = 0;
+    for (size_t i = 0; i < 3 * n; ++i) {
+        dp = fmax(dp, fabs(pr->mesh.positions.data[i] - pos[i]));
+        dn = fmax(dn, fabs(pr->mesh.normals.data[i] - nrm[i]));
+    }
+    for (size_t i = 0; i < 4 * n; ++i) dt = fmax(dt, fabs(pr->mesh.tangents.data[i] - tan[i]));
+    CHECK(dp == 0.0 && dn == 0.0 && dt == 0.0); /* floats survive the JSON-free binary round trip exactly */
+    /* The skinned mesh node's world transform travels on the baked node. */
+    CHECK(g->nodes[0].has_matrix == 1);
+    sf_gltf_destroy(g);
+    free(pos);
+    free(nrm);
+    free(tan);
+
+    /* Never over the input, even through another name for the same file. */
+    char copy[700];
+    snprintf(copy, sizeof copy, "%s/input.glb", g_dir);
+    size_t size;
+    char* bytes = read_file(a, &size);
+    CHECK(bytes != NULL);
+    FILE* f = fopen(copy, "wb");
+    CHECK(f != NULL);
+    fwrite(bytes, 1, size, f);
+    fclose(f);
+    snprintf(args, sizeof args, "bake '%s' --time 0 --method skinned -o '%s/../%s/input.glb'", copy, g_dir,
+             strrchr(g_dir, '/') + 1);
+    r = run_cli(args);
+    CHECK(r.status == 1 && count_lines(r.err) == 1);
+    cli_out_free(&r);
+    size_t size2;
+    char* after = read_file(copy, &size2);
+    CHECK(after && size2 == size && memcmp(after, bytes, size) == 0);
+    free(after);
+    free(bytes);
+    remove(copy);
+}
+
+int main(int argc, char** argv)
+{
+    g_cli = getenv("SF_CLI");
+    const char* build = getenv("SF_BUILD_DIR");
+    char probe[1024];
+    if (!g_cli || !sft_asset("gltf/SimpleSkin/glTF/SimpleSkin.gltf", probe, sizeof probe)) {
+        fprintf(stderr, "SF_CLI or SF_ASSETS not set: skipped\n");
+        return 77;
+    }
+    snprintf(g_dir, sizeof g_dir, "%s/test_gltf_cli.d", build ? build : "/tmp");
+    mkdir(g_dir, 0755);
+    static const sft_case cases[] = {
+        {"info", test_info},
+        {"eval", test_eval},
+        {"errors", test_errors},
+        {"bake_roundtrip", test_bake_roundtrip},
+    };
+    return SFT_RUN(cases, argc, argv);
+}
