@@ -17,7 +17,8 @@ static void usage(FILE* f)
                "  Poses every mesh instance of the scene at time T of the animation (default: the first; a file without\n"
                "  animations is baked at rest), computes method M's normals and tangents (tangents only with UVs) and\n"
                "  writes one static .glb: one node per primitive, carrying the mesh node's world transform for skinned\n"
-               "  meshes. --error-colors writes the normal error against the reference (recompute) as COLOR_0.\n"
+               "  meshes. --error-colors writes the normal error against the reference (recompute; default weld\n"
+               "  position-normal, tangents mikktspace, as eval) as COLOR_0. The recompute method uses the same settings.\n"
                "  The output is written atomically and never over FILE.\n");
 }
 
@@ -46,6 +47,7 @@ int cmd_bake(int argc, char** argv)
 {
     cli_scene_args args;
     cli_scene_args_init(&args);
+    bool weld_given = false, tangents_given = false;
     const char *path = NULL, *out_path = NULL, *anim_spec = NULL, *method_name = NULL;
     double time_s = 0.0;
     bool have_time = false, colors = false;
@@ -88,6 +90,9 @@ int cmd_bake(int argc, char** argv)
             continue;
         }
         const char* flag = argv[i];
+        /* Real assets: the reference welds UV seams and uses MikkTSpace tangents unless told otherwise. */
+        if (strncmp(flag, "--weld", 6) == 0) weld_given = true;
+        if (strncmp(flag, "--tangents", 10) == 0) tangents_given = true;
         r = cli_scene_args_parse(&args, argc, argv, &i);
         if (r < 0) return CLI_EXIT_USAGE;
         if (r > 0) {
@@ -108,6 +113,8 @@ int cmd_bake(int argc, char** argv)
         return cli_fail(CLI_EXIT_USAGE, "--method: unknown method '%s' (one method, e.g. skinned)", method_name);
     if (anim_spec && strcmp(anim_spec, "all") == 0)
         return cli_fail(CLI_EXIT_USAGE, "--animation: bake takes one animation, not all");
+    if (!weld_given) args.weld = SF_WELD_POSITION_NORMAL;
+    if (!tangents_given) args.tangents = SF_TANGENTS_MIKKTSPACE;
     cli_pool_start(args.threads);
     sf_env env = cli_env();
 

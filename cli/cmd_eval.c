@@ -24,7 +24,8 @@ static void usage(FILE* f)
             "  Evaluates every frame (t = 0, 1/fps, ... up to the animation's last key) of each animation, for every\n"
             "  mesh instance of the scene (skinned meshes by their skin, others by their node transform), and prints\n"
             "  per method the normal and tangent error against the reference (recompute with the --weighting/--weld/\n"
-            "  --tangents settings) over all frames and vertices: mean, p95, max, the rest-pose error beside it\n"
+            "  --tangents settings; for real assets the defaults are area, position-normal (UV seams welded, hard\n"
+            "  edges kept) and mikktspace) over all frames and vertices: mean, p95, max, the rest-pose error beside it\n"
             "  (identity bones, no morph), the worst frame and the worst vertex. Data problems are listed apart;\n"
             "  --strict makes any of them exit with status 1. --csv writes per-frame rows; --json prints JSON.\n"
             "  A file without animations is evaluated at its rest pose (the scene's node transforms).\n");
@@ -441,7 +442,7 @@ static int eval_animation(eval_ctx* c, size_t anim, method_acc* rest, cJSON* jso
             double mean = cn ? sn / (double)cn : 0.0;
             if (mean > a->worst_frame_mean) a->worst_frame_mean = mean, a->worst_frame = f;
             if (c->csv) {
-                fprintf(c->csv, "%s,%zu,%.6f,%s,%.6f,%.6f,", label, f, times[f], sf_method_name(m), mean, (double)mn);
+                fprintf(c->csv, "\"%s\",%zu,%.6f,%s,%.6f,%.6f,", label, f, times[f], sf_method_name(m), mean, (double)mn);
                 if (ct)
                     fprintf(c->csv, "%.6f,%.6f\n", st / (double)ct, (double)mt);
                 else
@@ -542,6 +543,7 @@ int cmd_eval(int argc, char** argv)
     eval_ctx c;
     memset(&c, 0, sizeof c);
     cli_scene_args_init(&c.args);
+    bool weld_given = false, tangents_given = false;
     c.fps = 30.0;
     const char* anim_spec = NULL;
     const char* csv_path = NULL;
@@ -590,6 +592,9 @@ int cmd_eval(int argc, char** argv)
             continue;
         }
         const char* flag = argv[i];
+        /* Real assets: the reference welds UV seams and uses MikkTSpace tangents unless told otherwise. */
+        if (strncmp(flag, "--weld", 6) == 0) weld_given = true;
+        if (strncmp(flag, "--tangents", 10) == 0) tangents_given = true;
         r = cli_scene_args_parse(&c.args, argc, argv, &i);
         if (r < 0) return CLI_EXIT_USAGE;
         if (r > 0) {
@@ -602,6 +607,8 @@ int cmd_eval(int argc, char** argv)
         c.path = argv[i];
     }
     if (!c.path) return cli_fail(CLI_EXIT_USAGE, "eval: missing FILE (see skinframe eval --help)");
+    if (!weld_given) c.args.weld = SF_WELD_POSITION_NORMAL;
+    if (!tangents_given) c.args.tangents = SF_TANGENTS_MIKKTSPACE;
     cli_pool_start(c.args.threads);
     c.env = cli_env();
     double t_start = now_s();

@@ -53,8 +53,7 @@ static void print_primitive(const sf_gltf* g, size_t p, uint32_t limit)
         printf("    influences: none (not skinned)\n");
     }
     if (m->target_count) {
-        printf("    morph targets: %zu with %s deltas%s", m->target_count, pr->target_attributes,
-               in.sparse_targets ? "" : "");
+        printf("    morph targets: %zu with %s deltas", m->target_count, pr->target_attributes);
         if (in.sparse_targets) printf(" (%zu kept sparse)", in.sparse_targets);
         printf("\n");
         for (size_t k = 0; k < m->target_count; ++k) {

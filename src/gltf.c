@@ -883,15 +883,23 @@ static sf_result load_primitive(loader* L, const cJSON* p, size_t mi, size_t pi,
     TRY(read_attribute(L, attrs, "TANGENT", abase, n, 4, desc, sizeof desc, &tan));
     char key[32];
     /* TEXCOORD_n and COLOR_n sets: counted while contiguous from 0. */
-    for (uint32_t s = 0;; ++s) {
+    for (uint32_t s = 0; s < 64; ++s) {
         snprintf(key, sizeof key, "TEXCOORD_%u", s);
         if (!jget(attrs, key)) break;
-        float* t;
-        TRY(read_attribute(L, attrs, key, abase, n, 2, desc, sizeof desc, &t));
-        if (s == L->opts.texcoord) uv = t;
+        if (s == L->opts.texcoord) {
+            TRY(read_attribute(L, attrs, key, abase, n, 2, desc, sizeof desc, &uv));
+        } else { /* only the set in use is read; the others are checked */
+            size_t tai;
+            TRY(get_index(L, attrs, key, abase, 1, L->accessor_count, "accessors", &tai));
+            if (L->accessors[tai].count != n)
+                return jfail(L, abase, key, "accessors[%zu].count %zu differs from POSITION's %zu", tai,
+                             L->accessors[tai].count, n);
+            TRY(accessor_expect(L, tai, abase, key, 2, 0));
+            describe(L, desc, sizeof desc, key, tai);
+        }
         out->texcoord_sets = s + 1;
     }
-    for (uint32_t s = 0;; ++s) {
+    for (uint32_t s = 0; s < 64; ++s) {
         snprintf(key, sizeof key, "COLOR_%u", s);
         size_t cai;
         TRY(get_index(L, attrs, key, abase, 0, L->accessor_count, "accessors", &cai));

@@ -276,26 +276,23 @@ static size_t grid_cell(float lo, float hi, float value)
 }
 
 /* Bounding box as the reference scans it: a value raises the maximum only when it does not lower the
- * minimum. Returns the axis of largest extent (y, then z, then x on ties). */
-static int scan_box(const float* first, const float* (*at)(const void*, size_t), const void* ctx, size_t count,
-                    float lo[3], float hi[3])
+ * minimum. */
+static void box_add(const float p[3], float lo[3], float hi[3])
 {
-    for (int k = 0; k < 3; ++k) lo[k] = hi[k] = first[k];
-    for (size_t i = 1; i < count; ++i) {
-        const float* p = at(ctx, i);
-        for (int k = 0; k < 3; ++k) {
-            if (lo[k] > p[k])
-                lo[k] = p[k];
-            else if (hi[k] < p[k])
-                hi[k] = p[k];
-        }
+    for (int k = 0; k < 3; ++k) {
+        if (lo[k] > p[k])
+            lo[k] = p[k];
+        else if (hi[k] < p[k])
+            hi[k] = p[k];
     }
+}
+
+/* The axis of largest extent (y, then z, then x on ties), as the reference picks it. */
+static int box_axis(const float lo[3], const float hi[3])
+{
     float dx = hi[0] - lo[0], dy = hi[1] - lo[1], dz = hi[2] - lo[2];
     return dy > dx && dy > dz ? 1 : (dz > dx ? 2 : 0);
 }
-
-static const float* frame_corner_at(const void* ctx, size_t i) { return corner_pos((const mikk_frame*)ctx, i); }
-static const float* point_at(const void* ctx, size_t i) { return ((const mk_point*)ctx)[i].p; }
 
 /* Splits one hash cell's points[l..r] as the reference does until each range holds one position along
  * its widest axis, then numbers each corner by the first earlier corner of its range with equal data. */
@@ -309,7 +306,10 @@ static void split_cell(const mikk_frame* m, mk_point* pts, size_t count)
     while (top > 0) {
         int64_t r = ranges[--top], l = ranges[--top];
         float lo[3], hi[3];
-        int ch = scan_box(pts[l].p, point_at, pts + l, (size_t)(r - l + 1), lo, hi);
+        memcpy(lo, pts[l].p, sizeof lo);
+        memcpy(hi, pts[l].p, sizeof hi);
+        for (int64_t i = l + 1; i <= r; ++i) box_add(pts[i].p, lo, hi);
+        int ch = box_axis(lo, hi);
         float step = 0.5f * (hi[ch] + lo[ch]);
         if (step >= hi[ch] || step <= lo[ch]) {
             for (int64_t i = l; i <= r; ++i)
@@ -365,7 +365,10 @@ static void shared_vertices(const mikk_frame* m)
     for (size_t c = 0; c < C; ++c) s->cid[c] = (uint32_t)((c / 3) * 4 + c % 3);
     if (C == 0) return;
     float lo[3], hi[3];
-    int ch = scan_box(corner_pos(m, 0), frame_corner_at, m, C, lo, hi);
+    memcpy(lo, corner_pos(m, 0), sizeof lo);
+    memcpy(hi, corner_pos(m, 0), sizeof hi);
+    for (size_t c = 1; c < C; ++c) box_add(corner_pos(m, c), lo, hi);
+    int ch = box_axis(lo, hi);
     memset(s->cell_start, 0, (MK_CELLS + 1) * sizeof(uint32_t));
     for (size_t c = 0; c < C; ++c) s->cell_start[grid_cell(lo[ch], hi[ch], corner_pos(m, c)[ch]) + 1]++;
     for (size_t k = 0; k < MK_CELLS; ++k) {

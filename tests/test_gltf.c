@@ -685,6 +685,50 @@ static void test_strips_fans_points(void)
     free(base);
 }
 
+
+static void test_data_problems(void)
+{
+    /* One of each authored problem: weights summing to 0.5 (v0) and to 0 (v1), a normal of length 2 (v2),
+     * tangent w = 0.5 (v0) and a zero tangent (v1), a degenerate triangle (1) and a zero-UV-area one (1). */
+    const float pos[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0, 0};
+    const float nrm[12] = {0, 0, 1, 0, 0, 1, 0, 0, 2, 0, 0, 1};
+    const float tan[16] = {1, 0, 0, 0.5f, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1};
+    const float uv[8] = {0, 0, 1, 0, 0, 1, 1, 0};
+    const uint32_t idx[6] = {0, 1, 2, 0, 1, 3}; /* 0 1 3 are collinear, and 1 and 3 share a UV */
+    const uint32_t joints[16] = {0};
+    const float weights[16] = {0.5f, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    sf_gltf_write_mesh wm;
+    memset(&wm, 0, sizeof wm);
+    wm.mesh.vertex_count = 4, wm.mesh.triangle_count = 2, wm.mesh.indices = idx;
+    wm.mesh.positions.data = pos, wm.mesh.normals.data = nrm, wm.mesh.tangents.data = tan, wm.mesh.uvs.data = uv;
+    wm.mesh.influence_count = 4, wm.mesh.joints = joints, wm.mesh.weights = weights;
+    sf_gltf_write_node nodes[2];
+    memset(nodes, 0, sizeof nodes);
+    nodes[0].parent = SF_GLTF_NONE, nodes[0].mesh = 0, nodes[0].skin = 0;
+    nodes[1].parent = SF_GLTF_NONE, nodes[1].mesh = SF_GLTF_NONE, nodes[1].skin = SF_GLTF_NONE;
+    const size_t sj[1] = {1};
+    sf_gltf_write_skin skin = {1, sj, NULL};
+    sf_gltf_write_desc d;
+    memset(&d, 0, sizeof d);
+    d.meshes = &wm, d.mesh_count = 1, d.nodes = nodes, d.node_count = 2, d.skins = &skin, d.skin_count = 1;
+    sf_gltf* g = roundtrip(&d, NULL, NULL);
+    CHECK(g != NULL);
+    sf_gltf_inspection in;
+    CHECK_OK(sf_gltf_primitive_inspect(g, 0, 4, NULL, &in, NULL));
+    const sf_gltf_problem_stat* p = in.problems;
+    CHECK(p[SF_GLTF_PROBLEM_WEIGHT_SUM].count == 1 && p[SF_GLTF_PROBLEM_WEIGHT_SUM].worst_index == 0);
+    CHECK_NEAR(p[SF_GLTF_PROBLEM_WEIGHT_SUM].worst_value, 0.5, 1e-6);
+    CHECK(p[SF_GLTF_PROBLEM_ZERO_WEIGHTS].count == 1 && p[SF_GLTF_PROBLEM_ZERO_WEIGHTS].worst_index == 1);
+    CHECK(p[SF_GLTF_PROBLEM_NORMAL_LENGTH].count == 1 && p[SF_GLTF_PROBLEM_NORMAL_LENGTH].worst_index == 2);
+    CHECK_NEAR(p[SF_GLTF_PROBLEM_NORMAL_LENGTH].worst_value, 1.0, 1e-6);
+    CHECK(p[SF_GLTF_PROBLEM_TANGENT_W].count == 1 && p[SF_GLTF_PROBLEM_TANGENT_W].worst_index == 0);
+    CHECK(p[SF_GLTF_PROBLEM_TANGENT_ZERO].count == 1 && p[SF_GLTF_PROBLEM_TANGENT_ZERO].worst_index == 1);
+    CHECK(p[SF_GLTF_PROBLEM_DEGENERATE_TRIANGLE].count == 1 && p[SF_GLTF_PROBLEM_DEGENERATE_TRIANGLE].worst_index == 1);
+    CHECK(p[SF_GLTF_PROBLEM_DEGENERATE_UV].count == 1 && p[SF_GLTF_PROBLEM_DEGENERATE_UV].worst_index == 1);
+    CHECK(p[SF_GLTF_PROBLEM_INFLUENCES].count == 0);
+    sf_gltf_destroy(g);
+}
+
 /* ---------------------------------------------------------------- bad input */
 
 static void test_malformed(void)
@@ -848,6 +892,7 @@ int main(int argc, char** argv)
         {"eight_influences", test_eight_influences},
         {"sparse_targets_tangent_deltas", test_sparse_targets_tangent_deltas},
         {"strips_fans_points", test_strips_fans_points},
+        {"data_problems", test_data_problems},
         {"malformed", test_malformed},
         {"glb_header_and_truncation", test_glb_header_and_truncation},
         {"skin_joint_range", test_skin_joint_range},

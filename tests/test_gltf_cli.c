@@ -132,7 +132,7 @@ static void test_eval(void)
     cli_out r = run_cli(args);
     CHECK(r.status == 0);
     CHECK(r.err[0] == '\0'); /* no progress bar in a pipe */
-    CHECK(strstr(r.out, "reference: recompute (weighting area, weld none, tangents uv)") != NULL);
+    CHECK(strstr(r.out, "reference: recompute (weighting area, weld position-normal, tangents mikktspace)") != NULL);
     CHECK(strstr(r.out, "11 frames at 5 fps") != NULL);
     CHECK(strstr(r.out, "  unchanged ") != NULL && strstr(r.out, "  skinned ") != NULL);
     CHECK(strstr(r.out, "data problems") != NULL);
@@ -147,7 +147,7 @@ static void test_eval(void)
 
     /* JSON: per method, the recompute row is the reference itself; skinned is exact on a rigid mesh. */
     CHECK(asset("gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb", a, sizeof a));
-    snprintf(args, sizeof args, "eval '%s' --animation 'Linear Rotation' --fps 10 --json", a);
+    snprintf(args, sizeof args, "eval '%s' --animation 'Linear Rotation' --fps 10 --json --weld none", a);
     r = run_cli(args);
     CHECK(r.status == 0);
     cJSON* root = cJSON_Parse(r.out);
@@ -171,6 +171,8 @@ static void test_eval(void)
     CHECK(seen == 3);
     cJSON* ref = cJSON_GetObjectItem(root, "reference");
     CHECK(ref && strcmp(cJSON_GetObjectItem(ref, "weighting")->valuestring, "area") == 0);
+    CHECK(strcmp(cJSON_GetObjectItem(ref, "weld")->valuestring, "none") == 0);          /* as asked */
+    CHECK(strcmp(cJSON_GetObjectItem(ref, "tangents")->valuestring, "mikktspace") == 0); /* the default */
     cJSON_Delete(root);
 
     /* Data problems: AnimatedMorphCube's target 0 moves vertices with all-zero NORMAL deltas. */
