@@ -13,6 +13,7 @@ static void usage(FILE* f)
 {
     fprintf(f, "Usage: skinframe bake FILE --time T [--animation NAME|INDEX] --method M -o OUT.glb [--error-colors]\n"
                "                      [--morph-directions deltas|none] [--weighting ...] [--weld ...] [--tangents ...]\n"
+               "                      [--reference rebuilt|authored]\n"
                "                      [--texcoord N] [--threads N]\n"
                "  Poses every mesh instance of the scene at time T of the animation (default: the first; a file without\n"
                "  animations is baked at rest), computes method M's normals and tangents (tangents only with UVs) and\n"
@@ -119,7 +120,7 @@ int cmd_bake(int argc, char** argv)
     sf_env env = cli_env();
 
     sf_gltf* g;
-    int code = cli_gltf_load(path, NULL, (uint32_t)texcoord, &g);
+    int code = cli_gltf_load_tangents(path, NULL, (uint32_t)texcoord, args.tangents, &g);
     if (code != CLI_EXIT_OK) return code;
     size_t anim = SF_GLTF_NONE;
     if (anim_spec) code = cli_gltf_pick_animation(g, anim_spec, &anim);
@@ -141,6 +142,7 @@ int cmd_bake(int argc, char** argv)
     opts.weighting = args.weighting;
     opts.weld = args.weld;
     opts.tangents = args.tangents;
+    opts.reference = args.reference;
     size_t k = 0, degenerate = 0;
     for (size_t i = 0; code == CLI_EXIT_OK && i < g->instance_count; ++i) {
         const sf_gltf_instance* in = &g->instances[i];

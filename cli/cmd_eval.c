@@ -20,6 +20,7 @@ static void usage(FILE* f)
             "Usage: skinframe eval FILE [--animation NAME|INDEX|all] [--fps 30] [--method all|NAME[,NAME]]\n"
             "                      [--morph-directions deltas|none] [--weighting area|angle|uniform]\n"
             "                      [--weld none|position|position-normal] [--tangents uv|mikktspace]\n"
+            "                      [--reference rebuilt|authored]\n"
             "                      [--json] [--csv FILE] [--strict] [--threads N] [--texcoord N] [--max-influences N]\n"
             "  Evaluates every frame (t = 0, 1/fps, ... up to the animation's last key) of each animation, for every\n"
             "  mesh instance of the scene (skinned meshes by their skin, others by their node transform), and prints\n"
@@ -36,6 +37,7 @@ typedef struct eval_reference {
     sf_weighting weighting;
     sf_weld weld;
     sf_tangent_mode tangents;
+    sf_reference directions; /* rebuilt from the triangles, or the authored ones carried along */
 } eval_reference;
 
 /* One primitive of one instance. */
@@ -253,13 +255,15 @@ static void print_table(const eval_ctx* c, const method_acc* accs, const char* t
                         const double* times)
 {
     printf("%s\n", title);
-    printf("  %-18s %9s %9s %9s | %9s %9s %9s | %9s %9s %9s %9s | %s\n", "method", "N mean", "N p95", "N max", "T mean",
-           "T p95", "T max", "rest Nmean", "rest Nmax", "rest Tmean", "rest Tmax", "worst frame (t s, N mean)");
+    printf("  %-17s%24s |%24s |%32s | %s\n", "", "normal error, deg", "tangent error, deg", "rest-pose error, deg",
+           "worst");
+    printf("  %-17s%8s%8s%8s |%8s%8s%8s |%8s%8s%8s%8s | %s\n", "method", "mean", "p95", "max", "mean", "p95", "max",
+           "N mean", "N max", "T mean", "T max", "frame @ t");
     for (size_t k = 0; k < c->args.method_count; ++k) {
         sf_method m = c->args.method_order[k];
         const method_acc* a = &accs[m];
         if (a->skipped) {
-            printf("  %-18s skipped: %s\n", sf_method_name(m), a->reason);
+            printf("  %-17s skipped: %s\n", sf_method_name(m), a->reason);
             continue;
         }
         char b[11][32];
@@ -274,9 +278,9 @@ static void print_table(const eval_ctx* c, const method_acc* accs, const char* t
         fmt_deg(b[7], 32, &a->rest_normal, a->rest_normal.max, true);
         fmt_deg(b[8], 32, &a->rest_tangent, a->rest_tangent.mean, tan);
         fmt_deg(b[9], 32, &a->rest_tangent, a->rest_tangent.max, tan);
-        printf("  %-18s %9s %9s %9s | %9s %9s %9s | %9s %9s %9s %9s | %zu (%.3f, %.3f)\n", sf_method_name(m), b[0],
-               b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], a->worst_frame,
-               a->worst_frame < frames ? times[a->worst_frame] : 0.0, a->worst_frame_mean);
+        printf("  %-17s%8s%8s%8s |%8s%8s%8s |%8s%8s%8s%8s | %zu @ %.3fs\n", sf_method_name(m), b[0], b[1], b[2],
+               b[3], b[4], b[5], b[6], b[7], b[8], b[9], a->worst_frame,
+               a->worst_frame < frames ? times[a->worst_frame] : 0.0);
     }
     for (size_t k = 0; k < c->args.method_count; ++k) {
         sf_method m = c->args.method_order[k];
@@ -284,14 +288,17 @@ static void print_table(const eval_ctx* c, const method_acc* accs, const char* t
         if (a->skipped || a->normal.count == 0) continue;
         char w[160];
         where(c, a->worst_n_unit, a->worst_n_vertex, w, sizeof w);
-        printf("  worst %-18s normal %.3f deg at frame %zu (t %.3f s), %s", sf_method_name(m), a->worst_n,
-               a->worst_n_frame, a->worst_n_frame < frames ? times[a->worst_n_frame] : 0.0, w);
+        if (a->normal.max == 0.0 && a->tangent.max == 0.0) continue; /* nothing to point at */
+        printf("  worst %s: frame %zu @ %.3fs (normal mean %.3f)", sf_method_name(m), a->worst_frame,
+               a->worst_frame < frames ? times[a->worst_frame] : 0.0, a->worst_frame_mean);
+        if (a->handedness) printf(", handedness mismatches %zu (vertex-frames)", a->handedness);
+        printf("\n    normal %.3f deg at frame %zu (t %.3f s), %s\n", a->worst_n, a->worst_n_frame,
+               a->worst_n_frame < frames ? times[a->worst_n_frame] : 0.0, w);
         if (a->tangent.count) {
             where(c, a->worst_t_unit, a->worst_t_vertex, w, sizeof w);
-            printf("; tangent %.3f deg at frame %zu, %s", a->worst_t, a->worst_t_frame, w);
+            printf("    tangent %.3f deg at frame %zu (t %.3f s), %s\n", a->worst_t, a->worst_t_frame,
+                   a->worst_t_frame < frames ? times[a->worst_t_frame] : 0.0, w);
         }
-        if (a->handedness) printf("; handedness mismatches %zu", a->handedness);
-        printf("\n");
     }
 }
 
@@ -612,7 +619,7 @@ int cmd_eval(int argc, char** argv)
     cli_pool_start(c.args.threads);
     c.env = cli_env();
     double t_start = now_s();
-    int code = cli_gltf_load(c.path, NULL, (uint32_t)texcoord, &c.g);
+    int code = cli_gltf_load_tangents(c.path, NULL, (uint32_t)texcoord, c.args.tangents, &c.g);
     if (code != CLI_EXIT_OK) return code;
     size_t anim;
     code = cli_gltf_pick_animation(c.g, anim_spec, &anim);
@@ -625,10 +632,12 @@ int cmd_eval(int argc, char** argv)
     c.ref.weighting = c.args.weighting;
     c.ref.weld = c.args.weld;
     c.ref.tangents = c.args.tangents;
+    c.ref.directions = c.args.reference;
     c.ref_opts.morph_directions = c.args.morph_directions;
     c.ref_opts.weighting = c.ref.weighting;
     c.ref_opts.weld = c.ref.weld;
     c.ref_opts.tangents = c.ref.tangents;
+    c.ref_opts.reference = c.ref.directions;
     c.method_opts = c.ref_opts;
     c.progress = !c.json && isatty(fileno(stderr));
     if (code == CLI_EXIT_OK && csv_path) {
@@ -640,9 +649,9 @@ int cmd_eval(int argc, char** argv)
     cJSON* janims = NULL;
     if (code == CLI_EXIT_OK && !c.json) {
         printf("file: %s\n", c.path);
-        printf("reference: recompute (weighting %s, weld %s, tangents %s); morph directions: %s\n",
+        printf("reference: recompute (weighting %s, weld %s, tangents %s, directions %s)\nmorph directions: %s\n",
                cli_weighting_name(c.ref.weighting), cli_weld_name(c.ref.weld), cli_tangents_name(c.ref.tangents),
-               cli_morph_directions_name(c.args.morph_directions));
+               cli_reference_name(c.ref.directions), cli_morph_directions_name(c.args.morph_directions));
         printf("instances: %zu, primitives evaluated: %zu, vertices per frame: %zu (%zu with a tangent frame)\n",
                c.g->instance_count, c.unit_count, c.vertices, c.tangent_vertices);
         printf("errors in degrees against the reference over all frames and vertices; rest = identity bones, no morph\n\n");
@@ -654,6 +663,7 @@ int cmd_eval(int argc, char** argv)
         cJSON_AddStringToObject(ref, "weighting", cli_weighting_name(c.ref.weighting));
         cJSON_AddStringToObject(ref, "weld", cli_weld_name(c.ref.weld));
         cJSON_AddStringToObject(ref, "tangents", cli_tangents_name(c.ref.tangents));
+        cJSON_AddStringToObject(ref, "directions", cli_reference_name(c.ref.directions));
         cJSON_AddStringToObject(root, "morph_directions", cli_morph_directions_name(c.args.morph_directions));
         cJSON_AddNumberToObject(root, "vertices_per_frame", (double)c.vertices);
         janims = cJSON_AddArrayToObject(root, "animations");
@@ -698,7 +708,7 @@ int cmd_eval(int argc, char** argv)
             for (int k = 0; k < SF_GLTF_PROBLEM_COUNT; ++k) {
                 if (!totals[k].count) continue;
                 const sf_gltf_primitive* pr = &c.g->primitives[totals[k].primitive];
-                printf("  %-28s %6zu  worst: mesh %zu primitive %zu %s %zu (%g) - %s\n",
+                printf("  %-28s %6zu  worst: mesh %zu primitive %zu %s %zu (%g)\n      %s\n",
                        sf_gltf_problem_name((sf_gltf_problem)k), totals[k].count, pr->mesh_index, pr->primitive_index,
                        problem_unit((sf_gltf_problem)k), totals[k].index, totals[k].worst,
                        sf_gltf_problem_description((sf_gltf_problem)k));

@@ -7,11 +7,12 @@
 
 static void usage(FILE* f)
 {
-    fprintf(f, "Usage: skinframe info FILE [--texcoord N] [--max-influences N]\n"
+    fprintf(f, "Usage: skinframe info FILE [--texcoord N] [--max-influences N] [--tangents mikktspace|uv]\n"
                "  Prints the meshes, primitives (vertex and triangle counts, attributes, influences, morph targets),\n"
                "  skins, animations (durations, interpolations), scene instances, UV seams and hard edges, how\n"
                "  normals and tangents are obtained, and data problems. --texcoord picks the TEXCOORD_n set used for\n"
-               "  tangents (default 0); --max-influences is the engine limit the problems are checked against (4).\n");
+               "  tangents (default 0); --max-influences is the engine limit the problems are checked against (4);\n"
+               "  --tangents says how missing tangents are generated (default mikktspace, as glTF recommends).\n");
 }
 
 static const char* mode_name(uint32_t mode)
@@ -31,9 +32,10 @@ static void print_primitive(const sf_gltf* g, size_t p, uint32_t limit)
                m->vertex_count);
     else
         printf("    normals: authored\n");
-    const char* tangents = pr->tangents == SF_GLTF_TANGENTS_SUPPLIED      ? "supplied (TANGENT)"
-                           : pr->tangents == SF_GLTF_TANGENTS_GENERATED_UV ? "generated (uv)"
-                                                                           : "none (no TEXCOORD set)";
+    const char* tangents = pr->tangents == SF_GLTF_TANGENTS_SUPPLIED               ? "supplied (TANGENT)"
+                           : pr->tangents == SF_GLTF_TANGENTS_GENERATED_UV          ? "generated (uv)"
+                           : pr->tangents == SF_GLTF_TANGENTS_GENERATED_MIKKTSPACE ? "generated (mikktspace)"
+                                                                                    : "none (no TEXCOORD set)";
     printf("    tangents: %s", tangents);
     if (pr->tangents != SF_GLTF_TANGENTS_NONE) printf(", from TEXCOORD_%u", pr->texcoord);
     printf("\n");
@@ -44,7 +46,7 @@ static void print_primitive(const sf_gltf* g, size_t p, uint32_t limit)
         return;
     }
     if (m->influence_count) {
-        printf("    influences: %u slots per vertex (%u JOINTS/WEIGHTS set%s), at most %u non-zero; vertices by count:",
+        printf("    influences: %u per vertex (%u JOINTS/WEIGHTS set%s), at most %u non-zero; vertices by count:",
                m->influence_count, pr->joint_sets, pr->joint_sets == 1 ? "" : "s", in.max_influences);
         for (int k = 0; k <= 16; ++k)
             if (in.influence_histogram[k]) printf(" %d:%zu", k, in.influence_histogram[k]);
@@ -84,7 +86,7 @@ static void print_primitive(const sf_gltf* g, size_t p, uint32_t limit)
         if (!s->count) continue;
         if (!any) printf("    data problems:\n");
         any = 1;
-        printf("      %-28s %zu (worst: #%zu, %g) - %s\n", sf_gltf_problem_name((sf_gltf_problem)k), s->count,
+        printf("      %-28s %zu (worst: #%zu, %g)\n        %s\n", sf_gltf_problem_name((sf_gltf_problem)k), s->count,
                s->worst_index, s->worst_value, sf_gltf_problem_description((sf_gltf_problem)k));
     }
     if (!any) printf("    data problems: none\n");
@@ -94,6 +96,7 @@ int cmd_info(int argc, char** argv)
 {
     const char* path = NULL;
     size_t texcoord = 0, limit = 4;
+    sf_tangent_mode generated = SF_TANGENTS_MIKKTSPACE;
     for (int i = 1; i < argc; ++i) {
         const char* v;
         int r;
@@ -104,6 +107,16 @@ int cmd_info(int argc, char** argv)
         if ((r = cli_flag_value(argc, argv, &i, "--texcoord", &v)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
             if (!cli_parse_size(v, 0, 63, &texcoord)) return cli_fail(CLI_EXIT_USAGE, "--texcoord: '%s' is not 0..63", v);
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--tangents", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            if (strcmp(v, "uv") == 0)
+                generated = SF_TANGENTS_UV;
+            else if (strcmp(v, "mikktspace") == 0)
+                generated = SF_TANGENTS_MIKKTSPACE;
+            else
+                return cli_fail(CLI_EXIT_USAGE, "--tangents: '%s' is not uv or mikktspace", v);
             continue;
         }
         if ((r = cli_flag_value(argc, argv, &i, "--max-influences", &v)) != 0) {
@@ -118,7 +131,7 @@ int cmd_info(int argc, char** argv)
     }
     if (!path) return cli_fail(CLI_EXIT_USAGE, "info: missing FILE (see skinframe info --help)");
     sf_gltf* g;
-    int code = cli_gltf_load(path, NULL, (uint32_t)texcoord, &g);
+    int code = cli_gltf_load_tangents(path, NULL, (uint32_t)texcoord, generated, &g);
     if (code != CLI_EXIT_OK) return code;
 
     printf("file: %s\n", path);

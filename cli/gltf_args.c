@@ -6,9 +6,16 @@
 
 int cli_gltf_load(const char* path, const sf_env* env, uint32_t texcoord, sf_gltf** out)
 {
+    return cli_gltf_load_tangents(path, env, texcoord, SF_TANGENTS_MIKKTSPACE, out);
+}
+
+int cli_gltf_load_tangents(const char* path, const sf_env* env, uint32_t texcoord, sf_tangent_mode generated,
+                           sf_gltf** out)
+{
     sf_gltf_opts opts;
     memset(&opts, 0, sizeof opts);
     opts.texcoord = texcoord;
+    opts.generated_tangents = generated;
     sf_error err;
     if (sf_gltf_load_file(path, &opts, env, out, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
     return CLI_EXIT_OK;

@@ -5,8 +5,12 @@
 
 #include "cli.h"
 
-/* Loads path; on failure prints "skinframe: PATH: JSON.path: message" and returns CLI_EXIT_FAILURE. */
+/* Loads path; on failure prints "skinframe: PATH: JSON.path: message" and returns CLI_EXIT_FAILURE.
+ * Tangents missing from the file are MikkTSpace tangents (as glTF recommends). */
 int cli_gltf_load(const char* path, const sf_env* env, uint32_t texcoord, sf_gltf** out);
+/* The same with the generation of missing tangents chosen (SF_TANGENTS_UV: the topology's UV tangents). */
+int cli_gltf_load_tangents(const char* path, const sf_env* env, uint32_t texcoord, sf_tangent_mode generated,
+                           sf_gltf** out);
 
 /* "all" (or NULL) -> SF_GLTF_NONE; a name; or an index. Unknown: one-line error, CLI_EXIT_USAGE. */
 int cli_gltf_pick_animation(const sf_gltf* gltf, const char* spec, size_t* out);

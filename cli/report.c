@@ -41,6 +41,7 @@ int cli_run_compare(const cli_scene_args* args, const sf_env* env, const cli_ass
     if (!args->weighting_given) run->ref_opts.weighting = run->scene->reference_weighting;
     memset(&run->method_opts, 0, sizeof run->method_opts);
     run->method_opts.morph_directions = args->morph_directions;
+    run->method_opts.jacobian_cap = args->jacobian_cap;
 
     run->positions = alloc_floats(3 * n);
     run->ref_normals = alloc_floats(3 * n);
@@ -157,10 +158,13 @@ void report_print_context(FILE* f, const cli_run* run)
         col += len;
     }
     fputc('\n', f);
-    fprintf(f, "reference: recompute, weighting %s (%s), weld %s, tangents %s; methods: morph directions %s\n",
+    fprintf(f, "reference: recompute, weighting %s (%s), weld %s, tangents %s, directions %s\n",
             cli_weighting_name(run->ref_opts.weighting), run->weighting_from_flag ? "--weighting" : "scene default",
             cli_weld_name(run->ref_opts.weld), cli_tangents_name(run->ref_opts.tangents),
-            cli_morph_directions_name(run->method_opts.morph_directions));
+            cli_reference_name(run->ref_opts.reference));
+    fprintf(f, "methods: morph directions %s", cli_morph_directions_name(run->method_opts.morph_directions));
+    if (run->method_opts.jacobian_cap > 0.0f) fprintf(f, ", jacobian cap %g", (double)run->method_opts.jacobian_cap);
+    fputc('\n', f);
     fprintf(f, "angles in degrees against the reference; over N = %% of vertices more than N degrees off\n");
 }
 
@@ -237,6 +241,7 @@ static cJSON* reference_json(const cli_run* run)
     cJSON_AddStringToObject(o, "weighting_source", run->weighting_from_flag ? "flag" : "scene");
     cJSON_AddStringToObject(o, "weld", cli_weld_name(run->ref_opts.weld));
     cJSON_AddStringToObject(o, "tangent_mode", cli_tangents_name(run->ref_opts.tangents));
+    cJSON_AddStringToObject(o, "directions", cli_reference_name(run->ref_opts.reference));
     return o;
 }
 
@@ -255,6 +260,15 @@ cJSON* report_json(const cli_run* run)
     cJSON_AddNumberToObject(o, "vertex_count", (double)run->vertex_count);
     cJSON_AddNumberToObject(o, "triangle_count", (double)run->triangle_count);
     cJSON_AddBoolToObject(o, "tangent_frame", sf_topology_has_tangent_frame(run->topo) != 0);
+    sf_topology_stats st;
+    sf_topology_get_stats(run->topo, &st);
+    cJSON* topo = cJSON_AddObjectToObject(o, "topology");
+    cJSON_AddNumberToObject(topo, "bytes", (double)st.topology_bytes);
+    cJSON_AddNumberToObject(topo, "gradient_bytes", (double)st.gradient_bytes);
+    cJSON_AddNumberToObject(topo, "dropped_gradient_slots", (double)st.dropped_gradient_slots);
+    cJSON_AddNumberToObject(topo, "weld_groups", (double)st.weld_groups);
+    cJSON_AddNumberToObject(topo, "degenerate_triangles", (double)st.degenerate_triangles);
+    cJSON_AddNumberToObject(topo, "nonmanifold_edges", (double)st.nonmanifold_edges);
     cJSON* methods = cJSON_AddArrayToObject(o, "methods");
     cJSON* skipped = cJSON_AddArrayToObject(o, "skipped");
     for (size_t k = 0; k < run->method_count; ++k) {
@@ -278,6 +292,8 @@ cJSON* report_json(const cli_run* run)
         cJSON_AddNumberToObject(e, "worst_tangent_vertex", (double)s->worst_tangent_vertex);
         cJSON_AddNumberToObject(e, "mirrored_vertices", (double)m->report.mirrored_vertices);
         cJSON_AddNumberToObject(e, "singular_vertices", (double)m->report.singular_vertices);
+        if (m->method == SF_METHOD_JACOBIAN)
+            cJSON_AddNumberToObject(e, "jacobian_capped", (double)m->report.jacobian_capped);
         cJSON_AddItemToArray(methods, e);
     }
     return o;

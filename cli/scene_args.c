@@ -22,6 +22,7 @@ void cli_scene_args_init(cli_scene_args* args)
 static const char* const weighting_names[] = {"area", "angle", "uniform"};
 static const char* const weld_names[] = {"none", "position", "position-normal"};
 static const char* const tangents_names[] = {"uv", "mikktspace"};
+static const char* const reference_names[] = {"rebuilt", "authored"};
 static const char* const dirs_names[] = {"deltas", "none"};
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -34,6 +35,7 @@ static const char* name_at(const char* const* names, size_t n, int i)
 const char* cli_weighting_name(sf_weighting w) { return name_at(weighting_names, COUNT_OF(weighting_names), (int)w); }
 const char* cli_weld_name(sf_weld w) { return name_at(weld_names, COUNT_OF(weld_names), (int)w); }
 const char* cli_tangents_name(sf_tangent_mode t) { return name_at(tangents_names, COUNT_OF(tangents_names), (int)t); }
+const char* cli_reference_name(sf_reference r) { return name_at(reference_names, COUNT_OF(reference_names), (int)r); }
 const char* cli_morph_directions_name(sf_morph_directions d)
 {
     return name_at(dirs_names, COUNT_OF(dirs_names), (int)d);
@@ -151,6 +153,23 @@ int cli_scene_args_parse(cli_scene_args* args, int argc, char** argv, int* i)
         int k = pick("--tangents", v, tangents_names, COUNT_OF(tangents_names));
         if (k < 0) return -1;
         args->tangents = (sf_tangent_mode)k;
+        return 1;
+    }
+    if ((r = cli_flag_value(argc, argv, i, "--reference", &v)) != 0) {
+        if (r < 0) return r;
+        int k = pick("--reference", v, reference_names, COUNT_OF(reference_names));
+        if (k < 0) return -1;
+        args->reference = (sf_reference)k;
+        return 1;
+    }
+    if ((r = cli_flag_value(argc, argv, i, "--jacobian-cap", &v)) != 0) {
+        if (r < 0) return r;
+        double cap;
+        if (!cli_parse_double(v, &cap) || !(cap >= 0.0) || cap > 1e6) {
+            cli_fail(CLI_EXIT_USAGE, "--jacobian-cap: '%s' is not a number >= 0", v);
+            return -1;
+        }
+        args->jacobian_cap = (float)cap;
         return 1;
     }
     if ((r = cli_flag_value(argc, argv, i, "--threads", &v)) != 0) {
@@ -275,6 +294,8 @@ sf_frames_opts cli_scene_args_frames_opts(const cli_scene_args* args, const sf_s
     o.weighting = args->weighting_given ? args->weighting : info ? info->reference_weighting : SF_WEIGHTING_AREA;
     o.weld = args->weld;
     o.tangents = args->tangents;
+    o.reference = args->reference;
+    o.jacobian_cap = args->jacobian_cap;
     return o;
 }
 
@@ -291,6 +312,10 @@ void cli_scene_args_usage(FILE* f)
           "  --weighting area|angle|uniform  reference weighting (default: the scene's)\n"
           "  --weld none|position|position-normal  reference welding (default none)\n"
           "  --tangents uv|mikktspace      reference tangents (default uv)\n"
+          "  --reference rebuilt|authored  rebuilt directions (default), or the mesh's authored rest\n"
+          "                                directions carried by the rebuilt frame's rotation\n"
+          "  --jacobian-cap X              cap the jacobian's weight-gradient correction at X times the\n"
+          "                                blended matrix (Tarini et al. 2014; default 0 = off)\n"
           "  --threads N                   worker threads (default: one per core)\n",
           f);
 }

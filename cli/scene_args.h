@@ -1,7 +1,8 @@
 /* The flags every command that builds a scene and computes frames shares (compare, render, ...):
  *   --scene NAME  --preset NAME  --set k=v[,k=v]  --morph target=w[,target=w]
  *   --morph-directions none|deltas  --method all|NAME[,NAME]  --weighting area|angle|uniform
- *   --weld none|position|position-normal  --tangents uv|mikktspace  --threads N
+ *   --weld none|position|position-normal  --tangents uv|mikktspace  --reference rebuilt|authored
+ *   --jacobian-cap X  --threads N
  * Parse them with cli_scene_args_parse in the command's flag loop, then cli_scene_args_finish. */
 #ifndef SF_CLI_SCENE_ARGS_H
 #define SF_CLI_SCENE_ARGS_H
@@ -26,6 +27,8 @@ typedef struct cli_scene_args {
     sf_weighting weighting;
     sf_weld weld;
     sf_tangent_mode tangents;
+    sf_reference reference; /* --reference rebuilt|authored */
+    float jacobian_cap;     /* --jacobian-cap X (0 = off) */
     size_t threads; /* 0 = one per core */
 } cli_scene_args;
 
@@ -56,6 +59,7 @@ char cli_setting_kind(const sf_scene_info* info, const char* name);
 const char* cli_weighting_name(sf_weighting w);
 const char* cli_weld_name(sf_weld w);
 const char* cli_tangents_name(sf_tangent_mode t);
+const char* cli_reference_name(sf_reference r);
 const char* cli_morph_directions_name(sf_morph_directions d);
 
 /* The help lines of the shared flags (for a command's --help). */

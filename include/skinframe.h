@@ -434,7 +434,7 @@ void sf_scene_destroy(sf_scene* scene);
  * (SF_ERROR_GLTF naming buffers[i].uri) unless opts.allow_outside_files is set.
  * Missing NORMAL: flat normals, as the glTF spec requires: the primitive's vertices are split per triangle
  * corner and each gets its face normal (flat_normals = 1, source_vertex maps back). Missing TANGENT with
- * UVs: mesh.tangents stays NULL and sf_topology_create builds the UV tangents (tangents = GENERATED_UV).
+ * UVs: see sf_gltf_opts.generated_tangents (UV tangents by the topology, or MikkTSpace at load).
  * The loaded sf_gltf is read-only; every pointer in it lives until sf_gltf_destroy. Thread-safe to read.
  *
  * Posing. sf_gltf_pose holds every node's local transform, global transform and morph weights. For an
@@ -445,6 +445,8 @@ void sf_scene_destroy(sf_scene* scene);
  *   rigid:    one bone = inverse(rest global(node)) * global(node): the node's motion since its rest pose,
  *             in its rest frame (meshes moved by node animation, every vertex weight 1 on bone 0); to_world =
  *             the rest global. The rest pose is the identity, and every method but `unchanged` is exact.
+ *   A singular mesh-node transform (scaled to zero) makes either case fall back to world space (to_world =
+ *   identity) instead of failing.
  * Morph weights: mesh.weights, overridden by node.weights, overridden by the animation's weights channel.
  */
 
@@ -454,12 +456,17 @@ typedef struct sf_gltf_opts {
     uint32_t texcoord;       /* TEXCOORD_n used for mesh.uvs and tangents; default 0 */
     int allow_outside_files; /* 1 = read URIs outside the glTF's folder (absolute or ".."); default 0 */
     size_t max_file_bytes;   /* refuse larger files (glTF, glb and each .bin); 0 = 1 GiB */
+    /* Missing TANGENT with UVs: SF_TANGENTS_UV (default) leaves mesh.tangents NULL so that the topology builds
+     * the article's UV tangents; SF_TANGENTS_MIKKTSPACE computes MikkTSpace tangents at load from the
+     * positions, the (authored or flat) normals and the UVs, as the glTF spec recommends. */
+    sf_tangent_mode generated_tangents;
 } sf_gltf_opts;
 
 typedef enum sf_gltf_tangent_source {
     SF_GLTF_TANGENTS_NONE = 0,     /* no UVs: no tangent frame */
     SF_GLTF_TANGENTS_SUPPLIED,     /* the TANGENT attribute */
-    SF_GLTF_TANGENTS_GENERATED_UV  /* no TANGENT: mesh.tangents is NULL, the topology builds UV tangents */
+    SF_GLTF_TANGENTS_GENERATED_UV, /* no TANGENT: mesh.tangents is NULL, the topology builds UV tangents */
+    SF_GLTF_TANGENTS_GENERATED_MIKKTSPACE /* no TANGENT: MikkTSpace tangents computed at load (in mesh.tangents) */
 } sf_gltf_tangent_source;
 
 typedef struct sf_gltf_primitive {

@@ -353,28 +353,35 @@ sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float
              "out of range (%zu instances)", g->instance_count);
     const sf_gltf_instance* in = &g->instances[instance];
     const float* node_global = pose->global + 16 * in->node;
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     if (in->skin == SF_GLTF_NONE) {
         /* Rigid: the motion of the node since rest, in the node's rest frame, so that the rest pose is the
-         * identity (bone = inverse(rest global) * global); to_world = the rest global. */
-        if (pose->rest_singular[in->node])
-            return sfi_fail(err, SF_ERROR_INVALID_ARGUMENT, "nodes", in->node,
-                            "the mesh node's rest global transform is singular");
+         * identity (bone = inverse(rest global) * global); to_world = the rest global. A node whose rest
+         * transform is singular (scaled to zero at rest) falls back to world space: bone = global. */
+        int singular = pose->rest_singular[in->node];
         if (bone_matrices) {
             float m[16];
-            sfi_mat4_mul(pose->rest_inverse + 16 * in->node, node_global, m);
+            if (singular)
+                memcpy(m, node_global, sizeof m);
+            else
+                sfi_mat4_mul(pose->rest_inverse + 16 * in->node, node_global, m);
             mat4_to_3x4(m, bone_matrices);
         }
         if (to_world) {
             float rest[16];
-            sfi_mat4_invert(pose->rest_inverse + 16 * in->node, rest);
+            if (singular)
+                memcpy(rest, identity, sizeof rest);
+            else
+                sfi_mat4_invert(pose->rest_inverse + 16 * in->node, rest);
             memcpy(to_world, rest, sizeof rest);
         }
     } else {
+        /* Skinned: bone_j = inverse(global(mesh node)) * global(joint_j) * IBM_j. A singular mesh node
+         * transform falls back to world space (bone_j = global(joint_j) * IBM_j, to_world = identity). */
         const sf_gltf_skin* sk = &g->skins[in->skin];
         float inv[16];
-        if (!sfi_mat4_invert(node_global, inv))
-            return sfi_fail(err, SF_ERROR_INVALID_ARGUMENT, "nodes", in->node,
-                            "the skinned mesh node's global transform is singular");
+        int singular = !sfi_mat4_invert(node_global, inv);
+        if (singular) memcpy(inv, identity, sizeof inv);
         if (bone_matrices)
             for (size_t j = 0; j < sk->joint_count; ++j) {
                 float m[16];
@@ -382,7 +389,7 @@ sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float
                 sfi_mat4_mul(inv, m, m);
                 mat4_to_3x4(m, bone_matrices + 12 * j);
             }
-        if (to_world) memcpy(to_world, node_global, 16 * sizeof(float));
+        if (to_world) memcpy(to_world, singular ? identity : node_global, 16 * sizeof(float));
     }
     if (morph_weights) {
         size_t tc = g->meshes[in->mesh].target_count;

@@ -308,23 +308,45 @@ static sf_result resolve_uri(loader* L, const char* uri, const char* base, char*
     if (colon && (!slash || colon < slash))
         return jfail(L, base, "uri", "\"%.60s\": only relative file paths and data: URIs are read", uri);
     if (!L->base_dir) return jfail(L, base, "uri", "\"%.60s\" is an external file but no folder was given", uri);
-    if (!L->opts.allow_outside_files) {
-        if (dec[0] == '/' || dec[0] == '\\')
-            return jfail(L, base, "uri", "\"%.60s\" is an absolute path (outside the glTF's folder)", uri);
-        long depth = 0;
-        const char* seg = dec;
-        while (*seg) {
-            const char* end = seg;
-            while (*end && *end != '/' && *end != '\\') end++;
-            size_t len = (size_t)(end - seg);
-            if (len == 2 && seg[0] == '.' && seg[1] == '.')
-                depth--;
-            else if (len > 0 && !(len == 1 && seg[0] == '.'))
-                depth++;
-            if (depth < 0) return jfail(L, base, "uri", "\"%.60s\" leaves the glTF's folder", uri);
-            seg = *end ? end + 1 : end;
+    int absolute = dec[0] == '/' || dec[0] == '\\';
+    if (absolute && !L->opts.allow_outside_files)
+        return jfail(L, base, "uri", "\"%.60s\" is an absolute path (outside the glTF's folder)", uri);
+    /* Remove dot segments lexically (RFC 3986 5.2.4), so "sub/../x.bin" works whether or not sub exists. */
+    char* norm = tmp_alloc(L, k + 2, 1);
+    if (!norm) return oom(L, base);
+    size_t nlen = 0, kept = 0; /* kept: named segments in norm that a ".." may remove */
+    const char* seg = dec + absolute;
+    while (*seg) {
+        const char* e = seg;
+        while (*e && *e != '/' && *e != '\\') e++;
+        size_t len = (size_t)(e - seg);
+        if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+            if (kept) {
+                while (nlen > 0 && norm[nlen - 1] != '/') nlen--; /* drop the last named segment */
+                if (nlen > 0) nlen--;
+                kept--;
+            } else if (!L->opts.allow_outside_files) {
+                return jfail(L, base, "uri", "\"%.60s\" leaves the glTF's folder", uri);
+            } else {
+                if (nlen) norm[nlen++] = '/';
+                norm[nlen++] = '.', norm[nlen++] = '.';
+            }
+        } else if (len > 0 && !(len == 1 && seg[0] == '.')) {
+            if (nlen) norm[nlen++] = '/';
+            memcpy(norm + nlen, seg, len);
+            nlen += len;
+            kept++;
         }
+        seg = *e ? e + 1 : e;
     }
+    norm[nlen] = '\0';
+    if (nlen == 0) return jfail(L, base, "uri", "\"%.60s\" names no file", uri);
+    if (absolute) {
+        int w = snprintf(path, path_size, "/%s", norm);
+        if (w < 0 || (size_t)w >= path_size) return jfail(L, base, "uri", "path too long");
+        return SF_OK;
+    }
+    dec = norm;
     int w = snprintf(path, path_size, "%s/%s", L->base_dir, dec);
     if (w < 0 || (size_t)w >= path_size) return jfail(L, base, "uri", "path too long");
     return SF_OK;
@@ -852,6 +874,43 @@ static void* deindex(loader* L, const void* src, size_t elem, const uint32_t* tr
     return dst;
 }
 
+/* MikkTSpace tangents of a primitive without TANGENT (glTF's recommendation), from its rest positions,
+ * normals and UVs, through the library's own MikkTSpace implementation at the identity pose. */
+static sf_result generate_mikktspace(loader* L, sf_gltf_primitive* out, const char* base)
+{
+    sf_mesh_desc* m = &out->mesh;
+    sf_mesh_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = m->vertex_count;
+    d.triangle_count = m->triangle_count;
+    d.indices = m->indices;
+    d.positions = m->positions;
+    d.normals = m->normals;
+    d.uvs = m->uvs;
+    sf_topology_opts topts;
+    memset(&topts, 0, sizeof topts);
+    topts.skip_gradients = 1;
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    sf_error e;
+    float* t = own_alloc(L, m->vertex_count ? m->vertex_count : 1, 4 * sizeof(float));
+    sf_result r = t ? sf_topology_create(&d, &topts, &L->env, &topo, &e) : SF_ERROR_OUT_OF_MEMORY;
+    if (r == SF_OK) r = sf_workspace_create(topo, &ws, &e);
+    if (r == SF_OK) {
+        sf_pose identity;
+        memset(&identity, 0, sizeof identity);
+        r = sfi_deform(topo, &identity, SF_MORPH_DIRECTIONS_NONE, ws);
+        if (r == SF_OK) r = sfi_mikktspace_tangents(topo, ws->final_pos, topo->rest_normals, ws, t, &e);
+    }
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    if (r == SF_ERROR_OUT_OF_MEMORY) return oom(L, base);
+    if (r != SF_OK) return jfail(L, base, "attributes", "MikkTSpace tangents: %s", e.message);
+    m->tangents.data = t;
+    out->tangents = SF_GLTF_TANGENTS_GENERATED_MIKKTSPACE;
+    return SF_OK;
+}
+
 static sf_result load_primitive(loader* L, const cJSON* p, size_t mi, size_t pi, sf_gltf_primitive* out,
                                 size_t* target_count, int* skipped)
 {
@@ -954,8 +1013,8 @@ static sf_result load_primitive(loader* L, const cJSON* p, size_t mi, size_t pi,
     /* Indices. */
     size_t iai;
     TRY(get_index(L, p, "indices", base, 0, L->accessor_count, "accessors", &iai));
-    uint32_t* idx;
-    size_t icount;
+    uint32_t* idx = NULL;
+    size_t icount = 0;
     if (iai != SF_GLTF_NONE) {
         TRY(read_uints(L, iai, base, "indices", 1, &idx));
         icount = L->accessors[iai].count;
@@ -965,8 +1024,8 @@ static sf_result load_primitive(loader* L, const cJSON* p, size_t mi, size_t pi,
         for (size_t i = 0; i < n; ++i) idx[i] = (uint32_t)i;
         icount = n;
     }
-    uint32_t* tri;
-    size_t T;
+    uint32_t* tri = NULL;
+    size_t T = 0;
     TRY(build_triangles(L, base, out->mode, idx, icount, n, &tri, &T));
     /* Morph targets. */
     const cJSON* targets;
@@ -1049,6 +1108,7 @@ static sf_result load_primitive(loader* L, const cJSON* p, size_t mi, size_t pi,
     m->targets = td;
     m->target_count = tc;
     out->tangents = tan ? SF_GLTF_TANGENTS_SUPPLIED : uv ? SF_GLTF_TANGENTS_GENERATED_UV : SF_GLTF_TANGENTS_NONE;
+    if (!tan && uv && L->opts.generated_tangents == SF_TANGENTS_MIKKTSPACE) TRY(generate_mikktspace(L, out, base));
     out->attributes = own_string(L, desc);
     out->target_attributes = own_string(L, tattrs);
     if (!out->attributes || !out->target_attributes) return oom(L, base);

@@ -112,7 +112,7 @@ sf_result sf_gltf_primitive_inspect(const sf_gltf* gltf, size_t primitive, uint3
             double len = sfk_length(sfi_stream_at(m->normals, 12, v));
             if (fabs(len - 1.0) > 1e-3) note(out, SF_GLTF_PROBLEM_NORMAL_LENGTH, v, fabs(len - 1.0));
         }
-        if (m->tangents.data) {
+        if (m->tangents.data && pr->tangents == SF_GLTF_TANGENTS_SUPPLIED) { /* authored only */
             const float* t = sfi_stream_at(m->tangents, 16, v);
             if (fabs(fabs((double)t[3]) - 1.0) > 1e-3) note(out, SF_GLTF_PROBLEM_TANGENT_W, v, t[3]);
             double len = sfk_length(t);

@@ -25,9 +25,9 @@ typedef struct writer {
     int oom;
 } writer;
 
-static sf_result wfail(writer* w, const char* field, size_t index, const char* fmt, const char* detail)
+static sf_result wfail(writer* w, const char* field, size_t index, const char* detail)
 {
-    return sfi_fail(w->err, SF_ERROR_INVALID_ARGUMENT, field, index, fmt, detail);
+    return sfi_fail(w->err, SF_ERROR_INVALID_ARGUMENT, field, index, "%s", detail);
 }
 
 /* Appends bytes to the BIN chunk, 4-byte aligned; returns the offset (or SIZE_MAX when out of memory). */
@@ -190,24 +190,24 @@ static sf_result check_mesh(writer* w, const sf_gltf_write_mesh* wm, size_t mi)
     const sf_mesh_desc* m = &wm->mesh;
     char field[64];
     snprintf(field, sizeof field, "meshes[%zu]", mi);
-    if (!m->positions.data || m->vertex_count == 0) return wfail(w, field, SFI_NO_INDEX, "%s", "positions required");
-    if (m->influence_count % 4) return wfail(w, field, SFI_NO_INDEX, "%s", "influence_count must be a multiple of 4");
+    if (!m->positions.data || m->vertex_count == 0) return wfail(w, field, SFI_NO_INDEX, "positions required");
+    if (m->influence_count % 4) return wfail(w, field, SFI_NO_INDEX, "influence_count must be a multiple of 4");
     if (m->influence_count && (!m->joints || !m->weights))
-        return wfail(w, field, SFI_NO_INDEX, "%s", "joints and weights required");
+        return wfail(w, field, SFI_NO_INDEX, "joints and weights required");
     for (size_t i = 0; i < (size_t)m->influence_count * m->vertex_count; ++i)
-        if (m->joints[i] > 65535) return wfail(w, field, SFI_NO_INDEX, "%s", "joint index > 65535");
+        if (m->joints[i] > 65535) return wfail(w, field, SFI_NO_INDEX, "joint index > 65535");
     if (m->indices) {
         for (size_t i = 0; i < 3 * m->triangle_count; ++i)
-            if (m->indices[i] >= m->vertex_count) return wfail(w, field, i, "%s", "index >= vertex_count");
+            if (m->indices[i] >= m->vertex_count) return wfail(w, field, i, "index >= vertex_count");
     } else if (m->triangle_count * 3 != m->vertex_count) {
-        return wfail(w, field, SFI_NO_INDEX, "%s", "non-indexed meshes need vertex_count = 3 * triangle_count");
+        return wfail(w, field, SFI_NO_INDEX, "non-indexed meshes need vertex_count = 3 * triangle_count");
     }
     for (size_t k = 0; k < m->target_count; ++k) {
         const sf_morph_target_desc* t = &m->targets[k];
-        if (!t->position_deltas) return wfail(w, field, k, "%s", "target without position deltas");
+        if (!t->position_deltas) return wfail(w, field, k, "target without position deltas");
         for (size_t i = 0; t->sparse_indices && i < t->sparse_count; ++i)
             if (t->sparse_indices[i] >= m->vertex_count || (i && t->sparse_indices[i] <= t->sparse_indices[i - 1]))
-                return wfail(w, field, k, "%s", "sparse indices must increase and stay below vertex_count");
+                return wfail(w, field, k, "sparse indices must increase and stay below vertex_count");
     }
     return SF_OK;
 }
@@ -331,18 +331,18 @@ static sf_result build(writer* w, const sf_gltf_write_desc* d)
         if (wn->parent == SF_GLTF_NONE) {
             cJSON_AddItemToArray(scene_nodes, cJSON_CreateNumber((double)i));
         } else if (wn->parent >= i) {
-            r = wfail(w, "nodes", i, "%s", "parent must come before the node");
+            r = wfail(w, "nodes", i, "parent must come before the node");
         } else {
             cJSON* ch = cJSON_GetObjectItemCaseSensitive(items[wn->parent], "children");
             if (!ch) ch = cJSON_AddArrayToObject(items[wn->parent], "children");
             cJSON_AddItemToArray(ch, cJSON_CreateNumber((double)i));
         }
         if (wn->mesh != SF_GLTF_NONE) {
-            if (wn->mesh >= d->mesh_count) r = wfail(w, "nodes", i, "%s", "mesh out of range");
+            if (wn->mesh >= d->mesh_count) r = wfail(w, "nodes", i, "mesh out of range");
             cJSON_AddNumberToObject(o, "mesh", (double)wn->mesh);
         }
         if (wn->skin != SF_GLTF_NONE) {
-            if (wn->skin >= d->skin_count) r = wfail(w, "nodes", i, "%s", "skin out of range");
+            if (wn->skin >= d->skin_count) r = wfail(w, "nodes", i, "skin out of range");
             cJSON_AddNumberToObject(o, "skin", (double)wn->skin);
         }
         if (wn->matrix) {
@@ -374,7 +374,7 @@ static sf_result build(writer* w, const sf_gltf_write_desc* d)
             cJSON_AddItemToArray(skins, o);
             cJSON* j = cJSON_AddArrayToObject(o, "joints");
             for (size_t k = 0; k < ws->joint_count; ++k) {
-                if (ws->joints[k] >= d->node_count) return wfail(w, "skins", s, "%s", "joint is not a node");
+                if (ws->joints[k] >= d->node_count) return wfail(w, "skins", s, "joint is not a node");
                 cJSON_AddItemToArray(j, cJSON_CreateNumber((double)ws->joints[k]));
             }
             if (ws->inverse_bind_matrices)
@@ -398,7 +398,7 @@ static sf_result build(writer* w, const sf_gltf_write_desc* d)
                 if (ch->node >= d->node_count || (unsigned)ch->path > SF_GLTF_WEIGHTS ||
                     (unsigned)ch->interpolation > SF_GLTF_CUBICSPLINE || ch->key_count == 0 || !ch->times ||
                     !ch->values || ch->components == 0)
-                    return wfail(w, "animations", a, "%s", "channel node, path, interpolation or keys invalid");
+                    return wfail(w, "animations", a, "channel node, path, interpolation or keys invalid");
                 size_t per_key = (ch->interpolation == SF_GLTF_CUBICSPLINE ? 3 : 1) * ch->components;
                 size_t in = add_float_accessor(w, ch->times, ch->key_count, 1, 1);
                 size_t out = ch->path == SF_GLTF_WEIGHTS

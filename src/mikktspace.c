@@ -89,8 +89,8 @@ struct sfi_mikktspace_scratch {
     uint8_t* group_orient;  /* 3F */
     uint32_t* group_faces;  /* 3F */
     uint32_t* stack;        /* 6F + 2 */
-    uint32_t* members;      /* F: a sub-group */
-    float* proj;            /* 6F: projected os, ot of the group's faces */
+    uint32_t* members;      /* 3F: sub-groups, at each group's group_faces offset */
+    float* proj;            /* 18F: projected os, ot of each group's faces, at the same offsets */
     float* corners;         /* 12F: corner tangents xyz, w */
     uint32_t* first_corner; /* 4F: first good corner of each shared vertex */
     float* normals;         /* 3n: scratch normals for callers that want none */
@@ -203,8 +203,8 @@ sf_result sfi_mikktspace_scratch_create(sf_workspace* ws, sf_error* err)
     s->group_orient = scratch_alloc(ws, 3 * F, 1);
     s->group_faces = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
     s->stack = scratch_alloc(ws, 6 * F + 2, sizeof(uint32_t));
-    s->members = scratch_alloc(ws, F, sizeof(uint32_t));
-    s->proj = scratch_alloc(ws, 6 * F, sizeof(float));
+    s->members = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
+    s->proj = scratch_alloc(ws, 18 * F, sizeof(float));
     s->corners = scratch_alloc(ws, 12 * F, sizeof(float));
     s->first_corner = scratch_alloc(ws, 4 * F, sizeof(uint32_t));
     s->normals = scratch_alloc(ws, 3 * n, sizeof(float));
@@ -388,12 +388,14 @@ static void shared_vertices(const mikk_frame* m)
     }
 }
 
-/* Step 2 and 3: degenerate triangles, then each good triangle's tangents and flags. */
-static void triangle_info(const mikk_frame* m)
+/* Step 2 and 3: degenerate triangles, then each good triangle's tangents and flags (triangles
+ * [begin, end); each writes only its own entries). */
+static void triangle_range(void* ctx, size_t begin, size_t end)
 {
+    const mikk_frame* m = (const mikk_frame*)ctx;
     const sf_topology* topo = m->topo;
     struct sfi_mikktspace_scratch* s = m->s;
-    for (size_t f = 0; f < topo->triangle_count; ++f) {
+    for (size_t f = begin; f < end; ++f) {
         const uint32_t* tri = topo->indices + 3 * f;
         const float *p1 = m->P + 3 * tri[0], *p2 = m->P + 3 * tri[1], *p3 = m->P + 3 * tri[2];
         float* os = s->face_os + 3 * f;
@@ -668,17 +670,19 @@ static void sort_faces(uint32_t* a, size_t n)
     }
 }
 
-/* Tangents of every corner of one group: the sub-group rule, with the whole group computed once. */
+/* Tangents of every corner of one group: the sub-group rule, with the whole group computed once.
+ * Groups write disjoint corners and scratch (at their own offsets), so they run in parallel. */
 static void group_tangents(const mikk_frame* m, uint32_t g)
 {
     struct sfi_mikktspace_scratch* s = m->s;
     const uint32_t* faces = s->group_faces + s->group_start[g];
+    uint32_t* members = s->members + s->group_start[g];
     size_t k = s->group_start[g + 1] - s->group_start[g];
     uint32_t rep = s->group_rep[g];
     /* the shared vertex's normal: that of the corner it is numbered by (face * 4 + corner) */
     const float* n = m->N + 3 * (size_t)m->topo->indices[(size_t)(rep >> 2) * 3 + (rep & 3u)];
     const float thres_cos = -1.0f; /* cos(180 deg): MikkTSpace's default angular threshold */
-    float* proj = s->proj;
+    float* proj = s->proj + 6 * (size_t)s->group_start[g];
     for (size_t i = 0; i < k; ++i) {
         project(n, s->face_os + 3 * (size_t)faces[i], proj + 6 * i);
         project(n, s->face_ot + 3 * (size_t)faces[i], proj + 6 * i + 3);
@@ -692,25 +696,30 @@ static void group_tangents(const mikk_frame* m, uint32_t g)
             int any = ((s->flags[f] | s->flags[faces[j]]) & MK_ANY) != 0;
             if (any || i == j || (sfk_dot(proj + 6 * i, proj + 6 * j) > thres_cos &&
                                   sfk_dot(proj + 6 * i + 3, proj + 6 * j + 3) > thres_cos))
-                s->members[count++] = faces[j];
+                members[count++] = faces[j];
         }
         float t[3];
         if (count == k) { /* the usual case: the whole group, evaluated once */
             if (!have_whole) {
-                sort_faces(s->members, count);
-                eval_tangent(m, s->members, count, rep, whole);
+                sort_faces(members, count);
+                eval_tangent(m, members, count, rep, whole);
             }
             have_whole = 1;
             memcpy(t, whole, sizeof t);
         } else {
-            sort_faces(s->members, count);
-            eval_tangent(m, s->members, count, rep, t);
+            sort_faces(members, count);
+            eval_tangent(m, members, count, rep, t);
         }
         int c = corner_at(m, f, rep);
         float* out = s->corners + 4 * (3 * f + (size_t)c);
         memcpy(out, t, sizeof t);
         out[3] = w;
     }
+}
+
+static void group_range(void* ctx, size_t begin, size_t end)
+{
+    for (size_t g = begin; g < end; ++g) group_tangents((const mikk_frame*)ctx, (uint32_t)g);
 }
 
 sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* positions, const float* normals,
@@ -730,7 +739,7 @@ sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* position
     mikk_frame m = {topo, positions, normals, ws->mikktspace};
     struct sfi_mikktspace_scratch* s = ws->mikktspace;
     shared_vertices(&m);
-    triangle_info(&m);
+    sfi_parallel_for(&topo->env, F, 2048, triangle_range, &m);
     update_neighbors(&m);
     /* MikkTSpace's default for corners no group reaches: tangent (1, 0, 0), w = -1. */
     for (size_t c = 0; c < 3 * F; ++c) {
@@ -738,7 +747,7 @@ sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* position
         t[0] = 1.0f, t[1] = t[2] = 0.0f, t[3] = -1.0f;
     }
     size_t groups = build_groups(&m);
-    for (size_t g = 0; g < groups; ++g) group_tangents(&m, (uint32_t)g);
+    sfi_parallel_for(&topo->env, groups, 512, group_range, &m);
     /* Degenerate triangles: each corner copies the first good corner of its shared vertex. */
     int any_degen = 0;
     for (size_t f = 0; f < F && !any_degen; ++f) any_degen = (s->flags[f] & MK_DEGEN) != 0;

@@ -99,9 +99,6 @@ void* sfi_topo_alloc(sf_topology* topo, size_t count, size_t elem);
 
 sf_result sfi_weld_build(sf_topology* topo, float normal_cos, sf_error* err);
 void sfi_weld_free(sf_topology* topo);
-/* Stable sort of a[0..n) by less(ctx, x, y); tmp holds n (src/weld.c). */
-void sfi_sort_indices(uint32_t* a, uint32_t* tmp, size_t n, int (*less)(const void* ctx, uint32_t x, uint32_t y),
-                      const void* ctx);
 
 /* MikkTSpace precomputation at topology creation, and its per-workspace scratch (src/mikktspace.c). */
 sf_result sfi_mikktspace_build(sf_topology* topo, sf_error* err);

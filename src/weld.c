@@ -1,6 +1,6 @@
 /* Weld groups: vertices that share one recomputed normal. Index 0 groups by exact rest position,
  * index 1 additionally by rest normal (cosine >= weld_normal_cos), so UV seams weld and authored
- * hard edges stay split. Each group also gets its list of face corners (the members' corners in
+ * hard edges stay split (generated rest normals have no hard edges: index 1 is then index 0). Each group also gets its list of face corners (the members' corners in
  * member order), so the welded gather walks one contiguous list, exactly as long as the unwelded one
  * for a vertex alone in its group. Built once per topology; deterministic (sorts with index ties).
  * The same position sort gives the robustness counters: non-manifold edges and duplicate triangles. */
@@ -30,12 +30,6 @@ static void merge_sort(uint32_t* a, uint32_t* tmp, size_t n, less_fn* less, cons
         dst = t;
     }
     if (src != a) memcpy(a, src, n * sizeof *a);
-}
-
-void sfi_sort_indices(uint32_t* a, uint32_t* tmp, size_t n, int (*less)(const void* ctx, uint32_t x, uint32_t y),
-                      const void* ctx)
-{
-    merge_sort(a, tmp, n, less, ctx);
 }
 
 /* Exact position order (-0 equals +0, as == says). */
@@ -224,8 +218,10 @@ sf_result sfi_weld_build(sf_topology* topo, float normal_cos, sf_error* err)
         topo->weld_group[0][v] = label[v] == v ? (uint32_t)groups++ : topo->weld_group[0][label[v]];
     if ((r = build_lists(topo, 0, groups, err)) != SF_OK) goto done;
 
-    /* Position + normal: split each position group; tmp holds the cluster firsts. */
-    for (size_t g = 0; g < groups; ++g) {
+    /* Position + normal: split each position group; tmp holds the cluster firsts. Normals the topology
+     * generated carry no authored hard edge (and differ across UV seams, where each side saw only its own
+     * faces), so then position+normal groups are the position groups. */
+    for (size_t g = 0; g < groups && !topo->stats.generated_normals; ++g) {
         const uint32_t* members = topo->weld_members[0] + topo->weld_offsets[0][g];
         split_by_normal(topo, members, topo->weld_offsets[0][g + 1] - topo->weld_offsets[0][g], normal_cos, tmp,
                         label);

@@ -15,9 +15,11 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     sf_gltf_opts opts;
     memset(&opts, 0, sizeof opts);
     opts.max_file_bytes = (size_t)1 << 24;
+    opts.generated_tangents = (size & 1) ? SF_TANGENTS_MIKKTSPACE : SF_TANGENTS_UV; /* both paths */
     sf_gltf* g = NULL;
     sf_error err;
-    if (sf_gltf_load_memory(data, size, NULL, &opts, NULL, &g, &err) != SF_OK) return 0;
+    /* A folder that does not exist: URIs are resolved (and checked) but no file is ever read. */
+    if (sf_gltf_load_memory(data, size, "/nonexistent-skinframe-fuzz", &opts, NULL, &g, &err) != SF_OK) return 0;
     for (size_t p = 0; p < g->primitive_count; ++p) {
         sf_gltf_inspection in;
         sf_gltf_primitive_inspect(g, p, 4, NULL, &in, NULL);

@@ -1,9 +1,12 @@
+#define _POSIX_C_SOURCE 200809L
 #include "sf_test.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 int sft_failed_now = 0;
 
@@ -60,4 +63,76 @@ const char* sft_asset(const char* rel, char* buf, size_t size)
     if (!f) return NULL;
     fclose(f);
     return buf;
+}
+
+char* sft_read_file(const char* path, size_t* size)
+{
+    FILE* f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, len = 0, got;
+    char* buf = malloc(cap);
+    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (cap - len < 2) {
+            char* bigger = realloc(buf, cap * 2);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf) buf[len] = '\0';
+    if (size) *size = len;
+    return buf;
+}
+
+/* A temporary file name for captured output; the file is removed after reading. */
+static int capture_path(char* path, size_t size)
+{
+    const char* tmp = getenv("TMPDIR");
+    snprintf(path, size, "%s/sf_test_out_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) return -1;
+    close(fd);
+    return 0;
+}
+
+static char* take_file(const char* path)
+{
+    char* text = sft_read_file(path, NULL);
+    remove(path);
+    return text ? text : calloc(1, 1);
+}
+
+sft_cli_out sft_run_cli(const char* args)
+{
+    sft_cli_out r = {-1, NULL, NULL};
+    const char* cli = getenv("SF_CLI");
+    char out_path[512], err_path[512];
+    if (cli && capture_path(out_path, sizeof out_path) == 0 && capture_path(err_path, sizeof err_path) == 0) {
+        size_t size = strlen(cli) + strlen(args) + sizeof out_path + sizeof err_path + 32;
+        char* cmd = malloc(size);
+        if (cmd) {
+            snprintf(cmd, size, "'%s' %s >'%s' 2>'%s'", cli, args, out_path, err_path);
+            int st = system(cmd);
+            r.status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+            free(cmd);
+        }
+        r.out = take_file(out_path);
+        r.err = take_file(err_path);
+    }
+    if (!r.out) r.out = calloc(1, 1);
+    if (!r.err) r.err = calloc(1, 1);
+    return r;
+}
+
+void sft_cli_out_free(sft_cli_out* r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
 }

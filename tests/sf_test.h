@@ -52,6 +52,19 @@ int sft_run(const sft_case* cases, size_t n, int argc, char** argv);
 
 #define SFT_RUN(cases, argc, argv) sft_run((cases), sizeof(cases) / sizeof((cases)[0]), (argc), (argv))
 
+/* The whole file as a NUL-terminated string (size without the NUL may be NULL); NULL when unreadable. */
+char* sft_read_file(const char* path, size_t* size);
+
+/* Runs `$SF_CLI ARGS` (ARGS pasted into a shell command line) with stdout and stderr captured.
+ * status is the exit status, or -1 when $SF_CLI is not set or the command could not run. */
+typedef struct sft_cli_out {
+    int status;
+    char* out; /* never NULL */
+    char* err; /* never NULL */
+} sft_cli_out;
+sft_cli_out sft_run_cli(const char* args);
+void sft_cli_out_free(sft_cli_out* r);
+
 /* Path of a shared asset ($SF_ASSETS/rel), or NULL when the assets are not there. */
 const char* sft_asset(const char* rel, char* buf, size_t size);
 

@@ -17,61 +17,6 @@ static char g_dir[256];
 
 /* ---------------------------------------------------------------- running the command */
 
-static char* read_file(const char* path, size_t* size)
-{
-    FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, len = 0;
-    char* buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len < 2) {
-            char* bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf) buf[len] = '\0';
-    if (size) *size = len;
-    return buf;
-}
-
-typedef struct cli_out {
-    int status;
-    char* out;
-    char* err;
-} cli_out;
-
-/* Runs `skinframe ARGS` with stdout and stderr captured; ARGS is pasted into a shell command line. */
-static cli_out run_cli(const char* args)
-{
-    cli_out r = {-1, NULL, NULL};
-    char out_path[320], err_path[320], cmd[4096];
-    snprintf(out_path, sizeof out_path, "%s/stdout.txt", g_dir);
-    snprintf(err_path, sizeof err_path, "%s/stderr.txt", g_dir);
-    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", g_cli, args, out_path, err_path);
-    int st = system(cmd);
-    r.status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.out = read_file(out_path, NULL);
-    r.err = read_file(err_path, NULL);
-    if (!r.out) r.out = calloc(1, 1);
-    if (!r.err) r.err = calloc(1, 1);
-    return r;
-}
-
-static void cli_out_free(cli_out* r)
-{
-    free(r->out);
-    free(r->err);
-}
-
 static size_t count_lines(const char* s)
 {
     size_t n = 0;
@@ -116,19 +61,19 @@ static bool in_string_array(const cJSON* arr, const char* name)
 
 static void test_help(void)
 {
-    cli_out r = run_cli("--help");
+    sft_cli_out r = sft_run_cli("--help");
     bool ok = r.status == 0 && strstr(r.out, "compare") && strstr(r.out, "scenes") && strstr(r.out, "demo");
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(ok);
-    r = run_cli("help compare");
+    r = sft_run_cli("help compare");
     ok = r.status == 0 && strstr(r.out, "--sweep") && strstr(r.out, "--dump");
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(ok);
     const char* subs[] = {"scenes --help", "compare --help", "demo --help", "compare -h"};
     for (size_t k = 0; k < sizeof subs / sizeof subs[0]; ++k) {
-        r = run_cli(subs[k]);
+        r = sft_run_cli(subs[k]);
         ok = r.status == 0 && strstr(r.out, "Usage: skinframe") != NULL && r.err[0] == '\0';
-        cli_out_free(&r);
+        sft_cli_out_free(&r);
         CHECK(ok);
     }
 }
@@ -136,7 +81,7 @@ static void test_help(void)
 static void test_scenes_lists_every_scene(void)
 {
     CHECK(sf_scene_count() > 0);
-    cli_out r = run_cli("scenes");
+    sft_cli_out r = sft_run_cli("scenes");
     CHECK(r.status == 0);
     for (size_t k = 0; k < sf_scene_count(); ++k) {
         const sf_scene_info* s = sf_scene_info_at(k);
@@ -147,15 +92,15 @@ static void test_scenes_lists_every_scene(void)
         for (size_t p = 0; ok && p < s->param_count; ++p) ok = strstr(r.out, s->params[p].name) != NULL;
         for (size_t p = 0; ok && p < s->target_count; ++p) ok = strstr(r.out, s->targets[p]) != NULL;
         if (!ok) {
-            cli_out_free(&r);
+            sft_cli_out_free(&r);
             CHECK(!"scene, preset, parameter or target missing from `skinframe scenes`");
         }
     }
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
 
-    r = run_cli("scenes --json");
+    r = sft_run_cli("scenes --json");
     cJSON* j = cJSON_Parse(r.out);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(j != NULL);
     const cJSON* list = cJSON_GetObjectItemCaseSensitive(j, "scenes");
     bool ok = cJSON_GetArraySize(list) == (int)sf_scene_count();
@@ -192,10 +137,10 @@ static bool stats_complete(const cJSON* st)
 
 static void test_compare_json(void)
 {
-    cli_out r = run_cli("compare --scene sheet --preset bone-twist --set twist=90 --json");
+    sft_cli_out r = sft_run_cli("compare --scene sheet --preset bone-twist --set twist=90 --json");
     int status = r.status;
     cJSON* j = cJSON_Parse(r.out);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(status == 0);
     CHECK(j != NULL);
     bool ok = strcmp(cJSON_GetObjectItemCaseSensitive(j, "scene")->valuestring, "sheet") == 0 &&
@@ -242,7 +187,7 @@ static void test_compare_json(void)
 
 static void test_compare_table(void)
 {
-    cli_out r = run_cli("compare --scene sheet --preset bone-twist --method unchanged,recompute");
+    sft_cli_out r = sft_run_cli("compare --scene sheet --preset bone-twist --method unchanged,recompute");
     int status = r.status;
     bool ok = strstr(r.out, "unchanged") && strstr(r.out, "recompute") && !strstr(r.out, "skinned ") &&
               strstr(r.out, "reference: recompute, weighting") && strstr(r.out, "mean");
@@ -252,7 +197,7 @@ static void test_compare_table(void)
         col = *c == '\n' ? 0 : col + 1;
         if (col > widest) widest = col;
     }
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(status == 0);
     CHECK(ok);
     CHECK(widest <= 120);
@@ -262,9 +207,9 @@ static void test_weighting_flag_sets_reference(void)
 {
     const sf_scene_info* tip = sf_scene_info_find("tip");
     CHECK(tip != NULL);
-    cli_out r = run_cli("compare --scene tip --json --method recompute");
+    sft_cli_out r = sft_run_cli("compare --scene tip --json --method recompute");
     cJSON* j = cJSON_Parse(r.out);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(j != NULL);
     const cJSON* ref = cJSON_GetObjectItemCaseSensitive(j, "reference");
     bool scene_default = strcmp(cJSON_GetObjectItemCaseSensitive(ref, "weighting_source")->valuestring, "scene") == 0;
@@ -272,15 +217,48 @@ static void test_weighting_flag_sets_reference(void)
     cJSON_Delete(j);
     CHECK(scene_default);
     CHECK(uniform == (tip->reference_weighting == SF_WEIGHTING_UNIFORM));
-    r = run_cli("compare --scene tip --json --method recompute --weighting angle");
+    r = sft_run_cli("compare --scene tip --json --method recompute --weighting angle");
     j = cJSON_Parse(r.out);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(j != NULL);
     ref = cJSON_GetObjectItemCaseSensitive(j, "reference");
     bool angle = strcmp(cJSON_GetObjectItemCaseSensitive(ref, "weighting")->valuestring, "angle") == 0;
     bool flag = strcmp(cJSON_GetObjectItemCaseSensitive(ref, "weighting_source")->valuestring, "flag") == 0;
     cJSON_Delete(j);
     CHECK(angle && flag);
+}
+
+/* --reference authored and --jacobian-cap reach the library: the reference says so, the cap fires and
+ * changes the jacobian's error, and bad values are usage errors. */
+static void test_reference_and_cap_flags(void)
+{
+    sft_cli_out r = sft_run_cli("compare --scene elbow --preset bend --json --method jacobian --reference authored");
+    cJSON* plain = cJSON_Parse(r.out);
+    sft_cli_out_free(&r);
+    r = sft_run_cli("compare --scene elbow --preset bend --json --method jacobian --jacobian-cap 0.05");
+    cJSON* capped = cJSON_Parse(r.out);
+    sft_cli_out_free(&r);
+    CHECK(plain != NULL && capped != NULL);
+    const cJSON* ref = cJSON_GetObjectItemCaseSensitive(plain, "reference");
+    bool authored = strcmp(cJSON_GetObjectItemCaseSensitive(ref, "directions")->valuestring, "authored") == 0;
+    const cJSON* pj = method_entry(plain, "jacobian");
+    const cJSON* cj = method_entry(capped, "jacobian");
+    double fired = num(cj, "jacobian_capped"), not_fired = num(pj, "jacobian_capped");
+    double mean_plain = num(cJSON_GetObjectItemCaseSensitive(pj, "normal"), "mean");
+    double mean_capped = num(cJSON_GetObjectItemCaseSensitive(cj, "normal"), "mean");
+    cJSON_Delete(plain);
+    cJSON_Delete(capped);
+    CHECK(authored);
+    CHECK(not_fired == 0.0 && fired > 0.0);
+    CHECK(mean_capped > mean_plain);
+    r = sft_run_cli("compare --scene elbow --jacobian-cap -1");
+    int status = r.status;
+    sft_cli_out_free(&r);
+    CHECK(status == 2);
+    r = sft_run_cli("compare --scene elbow --reference painted");
+    status = r.status;
+    sft_cli_out_free(&r);
+    CHECK(status == 2);
 }
 
 /* Rows of the text sweep table whose method column is `method` (the normal line of each pair). */
@@ -305,17 +283,17 @@ static size_t sweep_rows(const char* text, const char* method)
 
 static void test_sweep(void)
 {
-    cli_out r = run_cli("compare --scene sheet --preset bone-twist --method skinned,recompute --sweep twist=0:90:4");
+    sft_cli_out r = sft_run_cli("compare --scene sheet --preset bone-twist --method skinned,recompute --sweep twist=0:90:4");
     int status = r.status;
     size_t skinned = sweep_rows(r.out, "skinned"), recompute = sweep_rows(r.out, "recompute");
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(status == 0);
     CHECK(skinned == 4);
     CHECK(recompute == 4);
 
-    r = run_cli("compare --scene sheet --morph towel-twist=1 --method skinned --sweep ripples=0:1:3 --json");
+    r = sft_run_cli("compare --scene sheet --morph towel-twist=1 --method skinned --sweep ripples=0:1:3 --json");
     cJSON* j = cJSON_Parse(r.out);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(cJSON_IsArray(j));
     bool ok = cJSON_GetArraySize(j) == 3;
     const cJSON* e;
@@ -332,9 +310,9 @@ static void test_sweep(void)
     CHECK(ok);
 
     /* Resolution sweeps add the ratio of mean normal errors between consecutive resolutions. */
-    r = run_cli("compare --scene elbow --preset bend --method skinned --sweep resolution=4:8:2 --json");
+    r = sft_run_cli("compare --scene elbow --preset bend --method skinned --sweep resolution=4:8:2 --json");
     j = cJSON_Parse(r.out);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(cJSON_GetArraySize(j) == 2);
     const cJSON* a = method_entry(cJSON_GetArrayItem(j, 0), "skinned");
     const cJSON* b = method_entry(cJSON_GetArrayItem(j, 1), "skinned");
@@ -345,9 +323,9 @@ static void test_sweep(void)
     cJSON_Delete(j);
     CHECK_NEAR(ratio, want, 1e-12);
     CHECK(res1 == 8.0);
-    r = run_cli("compare --scene elbow --preset bend --method skinned --sweep resolution=4:8:2");
+    r = sft_run_cli("compare --scene elbow --preset bend --method skinned --sweep resolution=4:8:2");
     bool has_ratio = r.status == 0 && strstr(r.out, "ratio") && strstr(r.out, "4->8");
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(has_ratio);
 }
 
@@ -404,11 +382,11 @@ static void test_dump(void)
     char path[320], args[512];
     snprintf(path, sizeof path, "%s/dump.json", g_dir);
     snprintf(args, sizeof args, "compare --scene sheet --preset bone-bend --morph ripples=0.5 --dump '%s'", path);
-    cli_out r = run_cli(args);
+    sft_cli_out r = sft_run_cli(args);
     int status = r.status;
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(status == 0);
-    char* text = read_file(path, NULL);
+    char* text = sft_read_file(path, NULL);
     CHECK(text != NULL);
     cJSON* d = cJSON_Parse(text);
     free(text);
@@ -448,11 +426,11 @@ static void test_dump_never_clobbers(void)
     fputs("glTF binary, not a dump", f);
     fclose(f);
     snprintf(args, sizeof args, "compare --scene tip --dump '%s'", path);
-    cli_out r = run_cli(args);
+    sft_cli_out r = sft_run_cli(args);
     int status = r.status;
     size_t lines = count_lines(r.err);
-    cli_out_free(&r);
-    char* text = read_file(path, NULL);
+    sft_cli_out_free(&r);
+    char* text = sft_read_file(path, NULL);
     bool same = text && strcmp(text, "glTF binary, not a dump") == 0;
     free(text);
     CHECK(status == 2 && lines == 1);
@@ -460,16 +438,16 @@ static void test_dump_never_clobbers(void)
     /* Only .json names; a folder that does not exist fails (exit 1) and leaves nothing. */
     snprintf(path, sizeof path, "%s/out.glb", g_dir);
     snprintf(args, sizeof args, "compare --scene tip --dump '%s'", path);
-    r = run_cli(args);
+    r = sft_run_cli(args);
     status = r.status;
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(status == 2 && !file_exists(path));
     snprintf(path, sizeof path, "%s/missing/out.json", g_dir);
     snprintf(args, sizeof args, "compare --scene tip --dump '%s'", path);
-    r = run_cli(args);
+    r = sft_run_cli(args);
     status = r.status;
     lines = count_lines(r.err);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(status == 1 && lines == 1 && !file_exists(path));
 }
 
@@ -482,13 +460,13 @@ static void test_threads_identical(void)
     bool same = true;
     for (int t = 1; t <= 3; ++t) {
         snprintf(args, sizeof args, "%s%d", base, t);
-        cli_out r = run_cli(args);
+        sft_cli_out r = sft_run_cli(args);
         if (r.status != 0) same = false;
         if (!first)
             first = r.out, r.out = NULL;
         else
             same = same && strcmp(first, r.out) == 0;
-        cli_out_free(&r);
+        sft_cli_out_free(&r);
     }
     bool nonempty = first && strlen(first) > 100;
     free(first);
@@ -529,13 +507,13 @@ static void test_usage_errors(void)
         "demo --scene nosuchscene",
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
-        cli_out r = run_cli(bad[k]);
+        sft_cli_out r = sft_run_cli(bad[k]);
         int status = r.status;
         size_t lines = count_lines(r.err);
         bool prefixed = strncmp(r.err, "skinframe: ", 11) == 0;
         if (status != 2 || lines != 1 || !prefixed)
             fprintf(stderr, "  `skinframe %s`: exit %d, stderr:\n%s", bad[k], status, r.err);
-        cli_out_free(&r);
+        sft_cli_out_free(&r);
         CHECK(status == 2);
         CHECK(lines == 1);
         CHECK(prefixed);
@@ -545,7 +523,7 @@ static void test_usage_errors(void)
 static void test_demo(void)
 {
     /* The whole table (one method, no --out: per-case pictures would make this slow). */
-    cli_out r = run_cli("demo --method skinned,recompute");
+    sft_cli_out r = sft_run_cli("demo --method skinned,recompute");
     int status = r.status;
     bool ok = strstr(r.out, "n.mean") && strstr(r.out, "t.max") && strstr(r.out, "hand");
     for (size_t k = 0; ok && k < sf_scene_count(); ++k) {
@@ -561,14 +539,14 @@ static void test_demo(void)
             ok = strstr(r.out, label) != NULL;
         }
     }
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(status == 0);
     CHECK(ok);
 
     /* Morph cases come with both direction settings. */
-    r = run_cli("demo --json --method skinned");
+    r = sft_run_cli("demo --json --method skinned");
     cJSON* j = cJSON_Parse(r.out);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(cJSON_IsArray(j));
     int none = 0, deltas = 0;
     const cJSON* e;
@@ -589,19 +567,19 @@ static void test_demo(void)
     char out[320], args[512], path[400];
     snprintf(out, sizeof out, "%s/demo-out/nested", g_dir);
     snprintf(args, sizeof args, "demo --scene tip --method skinned --out '%s'", out);
-    r = run_cli(args);
+    r = sft_run_cli(args);
     status = r.status;
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(status == 0);
     snprintf(path, sizeof path, "%s/demo.json", out);
-    char* text = read_file(path, NULL);
+    char* text = sft_read_file(path, NULL);
     j = text ? cJSON_Parse(text) : NULL;
     free(text);
     int cases = cJSON_GetArraySize(j);
     cJSON_Delete(j);
     CHECK(cases >= 1);
     snprintf(path, sizeof path, "%s/demo.txt", out);
-    text = read_file(path, NULL);
+    text = sft_read_file(path, NULL);
     ok = text && strstr(text, "tip/") && strstr(text, "skinned");
     free(text);
     CHECK(ok);
@@ -626,6 +604,7 @@ int main(int argc, char** argv)
         {"compare_json", test_compare_json},
         {"compare_table", test_compare_table},
         {"weighting_flag_sets_reference", test_weighting_flag_sets_reference},
+        {"reference_and_cap_flags", test_reference_and_cap_flags},
         {"sweep", test_sweep},
         {"dump", test_dump},
         {"dump_never_clobbers", test_dump_never_clobbers},

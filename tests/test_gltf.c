@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---------------------------------------------------------------- helpers */
@@ -263,6 +264,28 @@ static void test_asset_details(void)
     for (size_t v = 0; v < m.vertex_count; ++v) negative += T[4 * v + 3] < 0.0f;
     sf_topology_destroy(topo);
     CHECK(negative == m.vertex_count);
+    sf_gltf_destroy(g);
+    /* The same with MikkTSpace tangents generated at load: unit, w = -1 everywhere (mirrored UVs). */
+    sf_gltf_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.generated_tangents = SF_TANGENTS_MIKKTSPACE;
+    char fox[1024];
+    CHECK(sft_asset("gltf/Fox/glTF-Binary/Fox.glb", fox, sizeof fox));
+    CHECK_OK(sf_gltf_load_file(fox, &opts, NULL, &g, NULL));
+    pr = &g->primitives[0];
+    CHECK(pr->tangents == SF_GLTF_TANGENTS_GENERATED_MIKKTSPACE && pr->mesh.tangents.data != NULL);
+    negative = 0;
+    for (size_t v = 0; v < pr->mesh.vertex_count; ++v) {
+        const float* t = pr->mesh.tangents.data + 4 * v;
+        CHECK_NEAR(sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]), 1.0, 1e-5);
+        const float* nv = pr->mesh.normals.data + 3 * v;
+        CHECK_NEAR(t[0] * nv[0] + t[1] * nv[1] + t[2] * nv[2], 0.0, 1e-5); /* in the surface */
+        negative += t[3] == -1.0f;
+    }
+    CHECK(negative == pr->mesh.vertex_count);
+    sf_gltf_inspection ins;
+    CHECK_OK(sf_gltf_primitive_inspect(g, 0, 4, NULL, &ins, NULL));
+    CHECK(ins.problems[SF_GLTF_PROBLEM_TANGENT_W].count == 0); /* generated tangents are not authored data */
     sf_gltf_destroy(g);
 
     g = load_asset("gltf/NormalTangentMirrorTest/glTF-Binary/NormalTangentMirrorTest.glb");
@@ -880,6 +903,161 @@ static void test_save_atomic_and_protected(void)
     remove(other);
 }
 
+
+
+static void test_external_files(void)
+{
+    /* A .gltf next to "my data.bin", named with a percent escape and a harmless "sub/.." detour. */
+    const char* build = getenv("SF_BUILD_DIR");
+    char dir[600], bin_path[700], gltf_path[700];
+    snprintf(dir, sizeof dir, "%s/test_gltf_external_%d", build ? build : "/tmp", (int)getpid());
+    mkdir(dir, 0755);
+    snprintf(bin_path, sizeof bin_path, "%s/my data.bin", dir);
+    snprintf(gltf_path, sizeof gltf_path, "%s/tri.gltf", dir);
+    uint16_t idx[3] = {0, 1, 2};
+    char* base = tiny_gltf(idx);
+    const char* comma = strstr(base, "base64,") + 7;
+    const char* end = strchr(comma, '"');
+    /* decode the data URI back to bytes (the tiny buffer is 44 bytes) */
+    uint8_t bin[44];
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    memcpy(bin, pos, 36);
+    memcpy(bin + 36, idx, 6);
+    bin[42] = bin[43] = 0;
+    FILE* f = fopen(bin_path, "wb");
+    CHECK(f != NULL);
+    fwrite(bin, 1, sizeof bin, f);
+    fclose(f);
+    size_t head = (size_t)(strstr(base, "data:") - base);
+    char text[4096];
+    snprintf(text, sizeof text, "%.*ssub/../my%%20data.bin%s", (int)head, base, end);
+    free(base);
+    f = fopen(gltf_path, "w");
+    CHECK(f != NULL);
+    fputs(text, f);
+    fclose(f);
+    sf_gltf* g = NULL;
+    sf_error err;
+    sf_result r = sf_gltf_load_file(gltf_path, NULL, NULL, &g, &err);
+    if (r != SF_OK) fprintf(stderr, "  %s\n", err.message);
+    CHECK(r == SF_OK);
+    CHECK(g->primitives[0].mesh.triangle_count == 1);
+    sf_gltf_destroy(g);
+    /* From memory without a folder, the external file is refused; a missing file is an I/O error. */
+    CHECK_RESULT(load_text(text, NULL, &err), SF_ERROR_GLTF);
+    CHECK(strcmp(err.field, "buffers[0].uri") == 0);
+    remove(bin_path);
+    CHECK_RESULT(sf_gltf_load_file(gltf_path, NULL, NULL, &g, &err), SF_ERROR_IO);
+    CHECK(strcmp(err.field, "buffers[0]") == 0);
+    remove(gltf_path);
+    rmdir(dir);
+}
+
+
+static void test_zero_scale_node(void)
+{
+    /* A rigid mesh whose node is scaled to zero along x at rest: posing falls back to world space. */
+    const float pos[9] = {1, 0, 0, 2, 0, 0, 1, 1, 0};
+    const uint32_t idx[3] = {0, 1, 2};
+    sf_gltf_write_mesh wm;
+    memset(&wm, 0, sizeof wm);
+    wm.mesh.vertex_count = 3, wm.mesh.triangle_count = 1, wm.mesh.indices = idx, wm.mesh.positions.data = pos;
+    sf_gltf_write_node n;
+    memset(&n, 0, sizeof n);
+    n.parent = SF_GLTF_NONE, n.mesh = 0, n.skin = SF_GLTF_NONE;
+    n.scale[0] = 0.0f, n.scale[1] = 1.0f, n.scale[2] = 1.0f;
+    sf_gltf_write_desc d;
+    memset(&d, 0, sizeof d);
+    d.meshes = &wm, d.mesh_count = 1, d.nodes = &n, d.node_count = 1;
+    sf_gltf* g = roundtrip(&d, NULL, NULL);
+    CHECK(g != NULL);
+    sf_gltf_pose* pose;
+    CHECK_OK(sf_gltf_pose_create(g, NULL, &pose, NULL));
+    float bones[12], world[16];
+    CHECK_OK(sf_gltf_pose_instance(pose, 0, bones, NULL, world, NULL));
+    CHECK_NEAR(bones[0], 0.0, 0); /* the node's own (singular) transform */
+    CHECK_NEAR(bones[4], 1.0, 0);
+    CHECK_NEAR(world[0], 1.0, 0); /* world space: identity */
+    CHECK_NEAR(world[5], 1.0, 0);
+    sf_gltf_pose_destroy(pose);
+    sf_gltf_destroy(g);
+}
+
+/* An allocator that fails after `budget` allocations and counts what is still held. */
+typedef struct counting_alloc {
+    size_t budget, live;
+} counting_alloc;
+
+static void* failing_alloc(void* user, size_t size, size_t align)
+{
+    counting_alloc* c = (counting_alloc*)user;
+    (void)align;
+    if (c->budget == 0) return NULL;
+    c->budget--;
+    void* p = malloc(size);
+    if (p) c->live++;
+    return p;
+}
+
+static void counted_free(void* user, void* ptr, size_t size)
+{
+    counting_alloc* c = (counting_alloc*)user;
+    (void)size;
+    if (ptr) c->live--;
+    free(ptr);
+}
+
+static void test_out_of_memory_sweep(void)
+{
+    sf_gltf_write_desc d;
+    sf_gltf_write_mesh wm;
+    sf_gltf_write_node nodes[9];
+    sf_gltf_write_skin skin;
+    size_t sj[8];
+    float pos[9], weights[24];
+    uint32_t idx[3], joints[24];
+    eight_influence_desc(&d, &wm, nodes, &skin, sj, pos, idx, joints, weights);
+    const float uv[6] = {0, 0, 1, 0, 0, 1};
+    wm.mesh.uvs.data = uv; /* no TANGENT: the second pass generates MikkTSpace tangents at load */
+    void* bytes;
+    size_t size;
+    CHECK_OK(sf_gltf_write_glb(&d, NULL, &bytes, &size, NULL));
+    for (int pass = 0; pass < 2; ++pass) {
+        sf_gltf_opts opts;
+        memset(&opts, 0, sizeof opts);
+        opts.generated_tangents = pass ? SF_TANGENTS_MIKKTSPACE : SF_TANGENTS_UV;
+        int loaded = 0;
+        for (size_t budget = 0; budget < 10000 && !loaded; ++budget) {
+            counting_alloc c = {budget, 0};
+            sf_env env;
+            memset(&env, 0, sizeof env);
+            env.allocator.alloc = failing_alloc;
+            env.allocator.free = counted_free;
+            env.allocator.user = &c;
+            sf_gltf* g = NULL;
+            sf_error err;
+            sf_result r = sf_gltf_load_memory(bytes, size, NULL, &opts, &env, &g, &err);
+            if (r == SF_OK) {
+                CHECK(g->primitives[0].tangents ==
+                      (pass ? SF_GLTF_TANGENTS_GENERATED_MIKKTSPACE : SF_GLTF_TANGENTS_GENERATED_UV));
+                sf_gltf_pose* pose = NULL;
+                sf_result rp = sf_gltf_pose_create(g, &env, &pose, &err);
+                CHECK(rp == SF_OK || rp == SF_ERROR_OUT_OF_MEMORY);
+                if (rp == SF_OK) loaded = 1;
+                sf_gltf_pose_destroy(pose);
+                sf_gltf_destroy(g);
+            } else {
+                if (r != SF_ERROR_OUT_OF_MEMORY) fprintf(stderr, "  budget %zu: %s\n", budget, err.message);
+                CHECK_RESULT(r, SF_ERROR_OUT_OF_MEMORY);
+                CHECK(g == NULL);
+            }
+            CHECK(c.live == 0); /* nothing leaked on any path */
+        }
+        CHECK(loaded);
+    }
+    sf_gltf_free_bytes(NULL, bytes, size);
+}
+
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
@@ -897,6 +1075,9 @@ int main(int argc, char** argv)
         {"glb_header_and_truncation", test_glb_header_and_truncation},
         {"skin_joint_range", test_skin_joint_range},
         {"save_atomic_and_protected", test_save_atomic_and_protected},
+        {"out_of_memory_sweep", test_out_of_memory_sweep},
+        {"external_files", test_external_files},
+        {"zero_scale_node", test_zero_scale_node},
     };
     return SFT_RUN(cases, argc, argv);
 }

@@ -16,59 +16,6 @@
 static const char* g_cli;
 static char g_dir[512];
 
-static char* read_file(const char* path, size_t* size)
-{
-    FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, len = 0, got;
-    char* buf = malloc(cap);
-    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len < 2) {
-            char* bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf) buf[len] = '\0';
-    if (size) *size = len;
-    return buf;
-}
-
-typedef struct cli_out {
-    int status;
-    char* out;
-    char* err;
-} cli_out;
-
-static cli_out run_cli(const char* args)
-{
-    cli_out r = {-1, NULL, NULL};
-    char out_path[600], err_path[600], cmd[8192];
-    snprintf(out_path, sizeof out_path, "%s/stdout.txt", g_dir);
-    snprintf(err_path, sizeof err_path, "%s/stderr.txt", g_dir);
-    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", g_cli, args, out_path, err_path);
-    int st = system(cmd);
-    r.status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.out = read_file(out_path, NULL);
-    r.err = read_file(err_path, NULL);
-    if (!r.out) r.out = calloc(1, 1);
-    if (!r.err) r.err = calloc(1, 1);
-    return r;
-}
-
-static void cli_out_free(cli_out* r)
-{
-    free(r->out);
-    free(r->err);
-}
-
 static size_t count_lines(const char* s)
 {
     size_t n = 0;
@@ -83,44 +30,49 @@ static void test_info(void)
     char a[1024], args[1200];
     CHECK(asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", a, sizeof a));
     snprintf(args, sizeof args, "info '%s'", a);
-    cli_out r = run_cli(args);
+    sft_cli_out r = sft_run_cli(args);
     CHECK(r.status == 0);
     CHECK(strstr(r.out, "primitive 0: 3273 vertices, 4672 triangles") != NULL);
     CHECK(strstr(r.out, "19 joints") != NULL);
     CHECK(strstr(r.out, "UV seams: 260 of 2338 positions; hard edges: 0 positions") != NULL);
-    CHECK(strstr(r.out, "tangents: generated (uv)") != NULL);
+    CHECK(strstr(r.out, "tangents: generated (mikktspace)") != NULL); /* glTF's recommendation */
     CHECK(strstr(r.out, "1:458 2:1678 3:717 4:420") != NULL);
     CHECK(strstr(r.out, "57 channels: LINEAR 57") != NULL);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
+    snprintf(args, sizeof args, "info '%s' --tangents uv", a);
+    r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    CHECK(strstr(r.out, "tangents: generated (uv)") != NULL);
+    sft_cli_out_free(&r);
 
     CHECK(asset("gltf/Fox/glTF-Binary/Fox.glb", a, sizeof a));
     snprintf(args, sizeof args, "info '%s'", a);
-    r = run_cli(args);
+    r = sft_run_cli(args);
     CHECK(r.status == 0);
     CHECK(strstr(r.out, "primitive 0: 1728 vertices, 576 triangles") != NULL);
     CHECK(strstr(r.out, "flat normals generated") != NULL);
     CHECK(strstr(r.out, "animation 0 'Survey': 3.417 s") != NULL);
     CHECK(strstr(r.out, "animation 2 'Run': 1.158 s") != NULL);
     CHECK(strstr(r.out, "UV seams: 118 of 290 positions") != NULL);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
 
     CHECK(asset("gltf/AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf", a, sizeof a));
     snprintf(args, sizeof args, "info '%s'", a);
-    r = run_cli(args);
+    r = sft_run_cli(args);
     CHECK(r.status == 0);
     CHECK(strstr(r.out, "extensions required: KHR_mesh_quantization") != NULL);
     CHECK(strstr(r.out, "NORMAL:VEC3/i8n") != NULL);
     CHECK(strstr(r.out, "morph targets: 2 with POSITION NORMAL deltas") != NULL);
     CHECK(strstr(r.out, "hard edges: 8 positions") != NULL);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
 
     CHECK(asset("gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb", a, sizeof a));
     snprintf(args, sizeof args, "info '%s'", a);
-    r = run_cli(args);
+    r = sft_run_cli(args);
     CHECK(r.status == 0);
     CHECK(strstr(r.out, "totals: 220 vertices, 110 triangles") != NULL);
     CHECK(strstr(r.out, "CUBICSPLINE 1") != NULL && strstr(r.out, "STEP 1") != NULL);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
 }
 
 static void test_eval(void)
@@ -129,15 +81,15 @@ static void test_eval(void)
     CHECK(asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", a, sizeof a));
     snprintf(csv, sizeof csv, "%s/frames.csv", g_dir);
     snprintf(args, sizeof args, "eval '%s' --fps 5 --csv '%s'", a, csv);
-    cli_out r = run_cli(args);
+    sft_cli_out r = sft_run_cli(args);
     CHECK(r.status == 0);
     CHECK(r.err[0] == '\0'); /* no progress bar in a pipe */
-    CHECK(strstr(r.out, "reference: recompute (weighting area, weld position-normal, tangents mikktspace)") != NULL);
+    CHECK(strstr(r.out, "reference: recompute (weighting area, weld position-normal, tangents mikktspace, directions rebuilt)") != NULL);
     CHECK(strstr(r.out, "11 frames at 5 fps") != NULL);
     CHECK(strstr(r.out, "  unchanged ") != NULL && strstr(r.out, "  skinned ") != NULL);
     CHECK(strstr(r.out, "data problems") != NULL);
-    cli_out_free(&r);
-    char* rows = read_file(csv, NULL);
+    sft_cli_out_free(&r);
+    char* rows = sft_read_file(csv, NULL);
     CHECK(rows != NULL);
     CHECK(strncmp(rows, "animation,frame,time_s,method,", 30) == 0);
     size_t skinned_rows = 0;
@@ -148,10 +100,10 @@ static void test_eval(void)
     /* JSON: per method, the recompute row is the reference itself; skinned is exact on a rigid mesh. */
     CHECK(asset("gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb", a, sizeof a));
     snprintf(args, sizeof args, "eval '%s' --animation 'Linear Rotation' --fps 10 --json --weld none", a);
-    r = run_cli(args);
+    r = sft_run_cli(args);
     CHECK(r.status == 0);
     cJSON* root = cJSON_Parse(r.out);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(root != NULL);
     cJSON* anims = cJSON_GetObjectItem(root, "animations");
     CHECK(cJSON_GetArraySize(anims) == 1);
@@ -178,20 +130,20 @@ static void test_eval(void)
     /* Data problems: AnimatedMorphCube's target 0 moves vertices with all-zero NORMAL deltas. */
     CHECK(asset("gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", a, sizeof a));
     snprintf(args, sizeof args, "eval '%s' --fps 2", a);
-    r = run_cli(args);
+    r = sft_run_cli(args);
     CHECK(r.status == 0);
     CHECK(strstr(r.out, "morph-normals-zero") != NULL);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     snprintf(args, sizeof args, "eval '%s' --fps 2 --strict", a);
-    r = run_cli(args);
+    r = sft_run_cli(args);
     CHECK(r.status == 1);
     CHECK(strstr(r.err, "--strict") != NULL && count_lines(r.err) == 1);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     CHECK(asset("gltf/SimpleSkin/glTF/SimpleSkin.gltf", a, sizeof a));
     snprintf(args, sizeof args, "eval '%s' --fps 2 --strict", a);
-    r = run_cli(args);
+    r = sft_run_cli(args);
     CHECK(r.status == 0);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
 }
 
 static void test_errors(void)
@@ -209,34 +161,67 @@ static void test_errors(void)
     const char* cmds[] = {"info", "eval", "bake"};
     for (int k = 0; k < 3; ++k) {
         snprintf(args, sizeof args, "%s '%s'%s", cmds[k], path, k == 2 ? " --time 0 --method skinned -o /tmp/x.glb" : "");
-        cli_out r = run_cli(args);
+        sft_cli_out r = sft_run_cli(args);
         CHECK(r.status == 1);
         CHECK(count_lines(r.err) == 1);
         CHECK(strstr(r.err, "accessors[0].count") != NULL);
-        cli_out_free(&r);
+        sft_cli_out_free(&r);
     }
     snprintf(args, sizeof args, "eval '%s/does-not-exist.glb'", g_dir);
-    cli_out r = run_cli(args);
+    sft_cli_out r = sft_run_cli(args);
     CHECK(r.status == 1 && count_lines(r.err) == 1);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     /* Bad usage: exit 2. */
     char a[1024];
     CHECK(asset("gltf/SimpleSkin/glTF/SimpleSkin.gltf", a, sizeof a));
     const char* bad[] = {"--fps abc", "--animation nope", "--bogus", "--scene tip", "--method nope"};
     for (int k = 0; k < 5; ++k) {
         snprintf(args, sizeof args, "eval '%s' %s", a, bad[k]);
-        r = run_cli(args);
+        r = sft_run_cli(args);
         CHECK(r.status == 2);
         CHECK(count_lines(r.err) == 1);
-        cli_out_free(&r);
+        sft_cli_out_free(&r);
     }
-    r = run_cli("info");
+    r = sft_run_cli("info");
     CHECK(r.status == 2);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     snprintf(args, sizeof args, "bake '%s' --method skinned -o '%s/o.glb'", a, g_dir); /* no --time */
-    r = run_cli(args);
+    r = sft_run_cli(args);
     CHECK(r.status == 2);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
+}
+
+
+static void test_eval_every_asset(void)
+{
+    /* Done when eval runs over every staged asset's animations: each one, at a low frame rate. */
+    static const char* const files[] = {
+        "gltf/SimpleSkin/glTF/SimpleSkin.gltf",
+        "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",
+        "gltf/Fox/glTF-Binary/Fox.glb",
+        "gltf/SimpleMorph/glTF/SimpleMorph.gltf",
+        "gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb",
+        "gltf/AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf",
+        "gltf/MorphStressTest/glTF-Binary/MorphStressTest.glb",
+        "gltf/SimpleSparseAccessor/glTF/SimpleSparseAccessor.gltf",
+        "gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb",
+        "gltf/NormalTangentMirrorTest/glTF-Binary/NormalTangentMirrorTest.glb",
+        "gltf/NormalTangentTest/glTF-Binary/NormalTangentTest.glb",
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
+        char a[1024], args[1200];
+        CHECK(asset(files[i], a, sizeof a));
+        snprintf(args, sizeof args, "eval '%s' --fps 2 --json", a);
+        sft_cli_out r = sft_run_cli(args);
+        if (r.status != 0) fprintf(stderr, "  %s: %s", files[i], r.err);
+        CHECK(r.status == 0);
+        cJSON* root = cJSON_Parse(r.out);
+        sft_cli_out_free(&r);
+        CHECK(root != NULL);
+        int anims = cJSON_GetArraySize(cJSON_GetObjectItem(root, "animations"));
+        cJSON_Delete(root);
+        CHECK(anims >= 1);
+    }
 }
 
 /* Poses instance 0 of file at (animation 0, t) and computes method's frames with the library. */
@@ -246,7 +231,10 @@ static int library_frames(const char* file, double t, sf_method method, float** 
     sf_gltf* g;
     sf_gltf_pose* pose;
     sf_mesh_desc m;
-    if (sf_gltf_load_file(file, NULL, NULL, &g, NULL) != SF_OK) return 0;
+    sf_gltf_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.generated_tangents = SF_TANGENTS_MIKKTSPACE; /* as bake loads it */
+    if (sf_gltf_load_file(file, &opts, NULL, &g, NULL) != SF_OK) return 0;
     if (sf_gltf_pose_create(g, NULL, &pose, NULL) != SF_OK) return 0;
     size_t bones_n = g->instances[0].bone_count;
     float* bones = malloc(12 * bones_n * sizeof(float));
@@ -280,11 +268,11 @@ static void test_bake_roundtrip(void)
     CHECK(asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", a, sizeof a));
     snprintf(out, sizeof out, "%s/baked.glb", g_dir);
     snprintf(args, sizeof args, "bake '%s' --time 1.25 --method skinned -o '%s' --error-colors", a, out);
-    cli_out r = run_cli(args);
+    sft_cli_out r = sft_run_cli(args);
     CHECK(r.status == 0);
-    cli_out_free(&r);
-    float *pos, *nrm, *tan;
-    size_t n;
+    sft_cli_out_free(&r);
+    float *pos = NULL, *nrm = NULL, *tan = NULL;
+    size_t n = 0;
     CHECK(library_frames(a, 1.25, SF_METHOD_SKINNED, &pos, &nrm, &tan, &n));
     sf_gltf* g;
     sf_error err;
@@ -312,7 +300,7 @@ static void test_bake_roundtrip(void)
     char copy[700];
     snprintf(copy, sizeof copy, "%s/input.glb", g_dir);
     size_t size;
-    char* bytes = read_file(a, &size);
+    char* bytes = sft_read_file(a, &size);
     CHECK(bytes != NULL);
     FILE* f = fopen(copy, "wb");
     CHECK(f != NULL);
@@ -320,11 +308,11 @@ static void test_bake_roundtrip(void)
     fclose(f);
     snprintf(args, sizeof args, "bake '%s' --time 0 --method skinned -o '%s/../%s/input.glb'", copy, g_dir,
              strrchr(g_dir, '/') + 1);
-    r = run_cli(args);
+    r = sft_run_cli(args);
     CHECK(r.status == 1 && count_lines(r.err) == 1);
-    cli_out_free(&r);
+    sft_cli_out_free(&r);
     size_t size2;
-    char* after = read_file(copy, &size2);
+    char* after = sft_read_file(copy, &size2);
     CHECK(after && size2 == size && memcmp(after, bytes, size) == 0);
     free(after);
     free(bytes);
@@ -346,6 +334,7 @@ int main(int argc, char** argv)
         {"info", test_info},
         {"eval", test_eval},
         {"errors", test_errors},
+        {"eval_every_asset", test_eval_every_asset},
         {"bake_roundtrip", test_bake_roundtrip},
     };
     return SFT_RUN(cases, argc, argv);

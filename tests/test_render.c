@@ -245,14 +245,13 @@ static void test_heatmaps_show_the_error(void)
     sf_image_free(&img, NULL);
 }
 
+/* Exit status of `skinframe ARGS`, -1 when it could not run. */
 static int run_cli(const char* args)
 {
-    const char* cli = getenv("SF_CLI");
-    if (!cli) return -1;
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "\"%s\" %s >/dev/null 2>&1", cli, args);
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    sft_cli_out r = sft_run_cli(args);
+    int status = r.status;
+    sft_cli_out_free(&r);
+    return status;
 }
 
 static long file_size(const char* path)
