@@ -23,10 +23,11 @@ test: build
 demo: build
 	$(BUILD)/skinframe demo --out out
 
-# The same tests built with clang under AddressSanitizer + UndefinedBehaviorSanitizer.
+# The same tests built with clang under AddressSanitizer + UndefinedBehaviorSanitizer, plus a bounded
+# libFuzzer session on the glTF loader (label fuzz, SF_FUZZ_SECONDS).
 test-sanitize:
 	@SF_BOOTSTRAP_SANITIZE=1 bash scripts/bootstrap.sh
-	CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DSF_SANITIZE=ON -DSF_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+	CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DSF_SANITIZE=ON -DSF_FUZZ=ON -DSF_BUILD_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build build-sanitize -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir build-sanitize --output-on-failure -LE bench -j $(JOBS)

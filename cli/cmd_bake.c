@@ -48,7 +48,7 @@ int cmd_bake(int argc, char** argv)
 {
     cli_scene_args args;
     cli_scene_args_init(&args);
-    bool weld_given = false, tangents_given = false;
+    cli_gltf_flags flags = {false, false};
     const char *path = NULL, *out_path = NULL, *anim_spec = NULL, *method_name = NULL;
     double time_s = 0.0;
     bool have_time = false, colors = false;
@@ -90,17 +90,9 @@ int cmd_bake(int argc, char** argv)
             colors = true;
             continue;
         }
-        const char* flag = argv[i];
-        /* Real assets: the reference welds UV seams and uses MikkTSpace tangents unless told otherwise. */
-        if (strncmp(flag, "--weld", 6) == 0) weld_given = true;
-        if (strncmp(flag, "--tangents", 10) == 0) tangents_given = true;
-        r = cli_scene_args_parse(&args, argc, argv, &i);
+        r = cli_gltf_parse_shared(&flags, &args, argc, argv, &i, "bake");
         if (r < 0) return CLI_EXIT_USAGE;
-        if (r > 0) {
-            if (args.scene || args.preset || args.setting_count)
-                return cli_fail(CLI_EXIT_USAGE, "bake: %s is for built-in scenes, not glTF files", flag);
-            continue;
-        }
+        if (r > 0) continue;
         if (argv[i][0] == '-' && argv[i][1]) return cli_fail(CLI_EXIT_USAGE, "bake: unknown flag %s", argv[i]);
         if (path) return cli_fail(CLI_EXIT_USAGE, "bake: one FILE only (got %s and %s)", path, argv[i]);
         path = argv[i];
@@ -114,8 +106,7 @@ int cmd_bake(int argc, char** argv)
         return cli_fail(CLI_EXIT_USAGE, "--method: unknown method '%s' (one method, e.g. skinned)", method_name);
     if (anim_spec && strcmp(anim_spec, "all") == 0)
         return cli_fail(CLI_EXIT_USAGE, "--animation: bake takes one animation, not all");
-    if (!weld_given) args.weld = SF_WELD_POSITION_NORMAL;
-    if (!tangents_given) args.tangents = SF_TANGENTS_MIKKTSPACE;
+    cli_gltf_reference_defaults(&flags, &args);
     cli_pool_start(args.threads);
     sf_env env = cli_env();
 

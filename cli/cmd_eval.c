@@ -550,7 +550,7 @@ int cmd_eval(int argc, char** argv)
     eval_ctx c;
     memset(&c, 0, sizeof c);
     cli_scene_args_init(&c.args);
-    bool weld_given = false, tangents_given = false;
+    cli_gltf_flags flags = {false, false};
     c.fps = 30.0;
     const char* anim_spec = NULL;
     const char* csv_path = NULL;
@@ -598,24 +598,15 @@ int cmd_eval(int argc, char** argv)
             strict = true;
             continue;
         }
-        const char* flag = argv[i];
-        /* Real assets: the reference welds UV seams and uses MikkTSpace tangents unless told otherwise. */
-        if (strncmp(flag, "--weld", 6) == 0) weld_given = true;
-        if (strncmp(flag, "--tangents", 10) == 0) tangents_given = true;
-        r = cli_scene_args_parse(&c.args, argc, argv, &i);
+        r = cli_gltf_parse_shared(&flags, &c.args, argc, argv, &i, "eval");
         if (r < 0) return CLI_EXIT_USAGE;
-        if (r > 0) {
-            if (c.args.scene || c.args.preset || c.args.setting_count)
-                return cli_fail(CLI_EXIT_USAGE, "eval: %s is for built-in scenes, not glTF files", flag);
-            continue;
-        }
+        if (r > 0) continue;
         if (argv[i][0] == '-' && argv[i][1]) return cli_fail(CLI_EXIT_USAGE, "eval: unknown flag %s", argv[i]);
         if (c.path) return cli_fail(CLI_EXIT_USAGE, "eval: one FILE only (got %s and %s)", c.path, argv[i]);
         c.path = argv[i];
     }
     if (!c.path) return cli_fail(CLI_EXIT_USAGE, "eval: missing FILE (see skinframe eval --help)");
-    if (!weld_given) c.args.weld = SF_WELD_POSITION_NORMAL;
-    if (!tangents_given) c.args.tangents = SF_TANGENTS_MIKKTSPACE;
+    cli_gltf_reference_defaults(&flags, &c.args);
     cli_pool_start(c.args.threads);
     c.env = cli_env();
     double t_start = now_s();

@@ -697,6 +697,7 @@ int cmd_render(int argc, char** argv)
     const char* animation = NULL;
     double time_s = 0.0;
     bool all = false;
+    cli_gltf_flags gltf_flags = {false, false};
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
         const char* v = NULL;
@@ -733,9 +734,15 @@ int cmd_render(int argc, char** argv)
         r = render_settings_parse(&rs, argc, argv, &i);
         if (r < 0) return CLI_EXIT_USAGE;
         if (r > 0) continue;
+        /* Scene flags and --gltf are checked against each other after the loop. */
+        const char* flag = argv[i];
         r = cli_scene_args_parse(&args, argc, argv, &i);
         if (r < 0) return CLI_EXIT_USAGE;
-        if (r > 0) continue;
+        if (r > 0) {
+            gltf_flags.weld_given |= strncmp(flag, "--weld", 6) == 0;
+            gltf_flags.tangents_given |= strncmp(flag, "--tangents", 10) == 0;
+            continue;
+        }
         if (a[0] == '-') return cli_fail(CLI_EXIT_USAGE, "render: unknown flag '%s' (see skinframe render --help)", a);
         return cli_fail(CLI_EXIT_USAGE, "render: unexpected argument '%s'", a);
     }
@@ -758,7 +765,10 @@ int cmd_render(int argc, char** argv)
     }
     bool many = args.method_count > 1;
     if (many && (code = ensure_dir(out)) != CLI_EXIT_OK) return code;
-    if (gltf) return render_gltf(gltf, animation, time_s, &args, &rs, out, many);
+    if (gltf) {
+        cli_gltf_reference_defaults(&gltf_flags, &args);
+        return render_gltf(gltf, animation, time_s, &args, &rs, out, many);
+    }
     sf_env env = cli_env();
     cli_run run;
     code = cli_run_compare(&args, &env, NULL, 0, true, &run);

@@ -59,3 +59,25 @@ const char* cli_gltf_animation_label(const sf_gltf* gltf, size_t index, char* bu
         snprintf(buf, size, "#%zu", index);
     return buf;
 }
+
+int cli_gltf_parse_shared(cli_gltf_flags* flags, cli_scene_args* args, int argc, char** argv, int* i,
+                          const char* command)
+{
+    const char* flag = argv[*i];
+    bool weld = strncmp(flag, "--weld", 6) == 0, tangents = strncmp(flag, "--tangents", 10) == 0;
+    int r = cli_scene_args_parse(args, argc, argv, i);
+    if (r <= 0) return r;
+    if (args->scene || args->preset || args->setting_count) {
+        cli_fail(CLI_EXIT_USAGE, "%s: %s is for built-in scenes, not glTF files", command, flag);
+        return -1;
+    }
+    flags->weld_given |= weld;
+    flags->tangents_given |= tangents;
+    return 1;
+}
+
+void cli_gltf_reference_defaults(const cli_gltf_flags* flags, cli_scene_args* args)
+{
+    if (!flags->weld_given) args->weld = SF_WELD_POSITION_NORMAL;
+    if (!flags->tangents_given) args->tangents = SF_TANGENTS_MIKKTSPACE;
+}

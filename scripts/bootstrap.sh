@@ -14,10 +14,9 @@ if [ "${SF_BOOTSTRAP_SANITIZE:-0}" = 1 ]; then
   command -v clang >/dev/null 2>&1 || need+=(clang)
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
 fi
-if [ "${SF_BOOTSTRAP_NODE:-0}" = 1 ]; then
-  command -v node >/dev/null 2>&1 || need+=(nodejs)
-  command -v npm >/dev/null 2>&1 || need+=(npm)
-fi
+# node + npm run the MikkTSpace reference implementation (npm package mikktspace) in the tests.
+command -v node >/dev/null 2>&1 || need+=(nodejs)
+command -v npm >/dev/null 2>&1 || need+=(npm)
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
