@@ -183,6 +183,7 @@ int render_fourview(const render_input* in, const render_settings* rs, sf_image*
         d.tangent_stats = s.tangent;
         d.method_name = in->method_name;
         d.reference_name = in->reference_name;
+        d.reference_settings = in->reference_settings;
         d.caption = in->caption;
         d.camera = render_camera(rs, in->center, in->radius);
         d.fit_camera = !(rs->camera_given && rs->distance > 0.0f); /* frame the deformed mesh tightly */
@@ -259,7 +260,7 @@ void render_caption(const cli_scene_args* args, char* out, size_t size)
 
 /* The render input of one method of a run. */
 static render_input run_input(const cli_run* run, const cli_method_result* m, const char* caption, char* ref_name,
-                              size_t ref_size)
+                              size_t ref_size, char* ref_settings, size_t settings_size)
 {
     render_input in;
     memset(&in, 0, sizeof in);
@@ -276,6 +277,8 @@ static render_input run_input(const cli_run* run, const cli_method_result* m, co
     in.method_name = sf_method_name(m->method);
     snprintf(ref_name, ref_size, "recompute (%s)", cli_weighting_name(run->ref_opts.weighting));
     in.reference_name = ref_name;
+    cli_reference_settings_text(&run->ref_opts, ref_settings, settings_size);
+    in.reference_settings = ref_settings;
     in.caption = caption;
     memcpy(in.center, run->scene->center, sizeof in.center);
     in.radius = run->scene->radius;
@@ -297,8 +300,8 @@ int render_run_images(const cli_run* run, const render_settings* rs, const char*
     for (size_t k = 0; k < run->method_count && code == CLI_EXIT_OK; ++k) {
         const cli_method_result* m = &run->methods[k];
         if (m->skipped || !m->normals) continue;
-        char ref_name[64];
-        render_input in = run_input(run, m, caption, ref_name, sizeof ref_name);
+        char ref_name[64], ref_settings[96];
+        render_input in = run_input(run, m, caption, ref_name, sizeof ref_name, ref_settings, sizeof ref_settings);
         sf_error_summary s;
         code = render_fourview(&in, rs, &images[count], &s);
         if (code != CLI_EXIT_OK) break;
@@ -584,6 +587,8 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
     size_t done = 0;
     char file[4300], ref_name[64];
     snprintf(ref_name, sizeof ref_name, "recompute (%s)", cli_weighting_name(ref_opts.weighting));
+    char ref_settings[96];
+    cli_reference_settings_text(&ref_opts, ref_settings, sizeof ref_settings);
     for (size_t k = 0; k < args->method_count && code == CLI_EXIT_OK; ++k) {
         sf_method m = args->method_order[k];
         bool skipped = false;
@@ -615,6 +620,7 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
         }
         in.method_name = sf_method_name(m);
         in.reference_name = ref_name;
+        in.reference_settings = ref_settings;
         in.caption = caption;
         in.radius = 1.0f;
         in.bone_heads = bone_heads;
@@ -792,8 +798,9 @@ int cmd_render(int argc, char** argv)
             if (m->skipped) {
                 code = cli_fail(CLI_EXIT_FAILURE, "render: %s: %s", sf_method_name(m->method), m->skip_reason);
             } else {
-                char ref_name[64];
-                render_input in = run_input(&run, m, caption, ref_name, sizeof ref_name);
+                char ref_name[64], ref_settings[96];
+                render_input in = run_input(&run, m, caption, ref_name, sizeof ref_name, ref_settings,
+                                            sizeof ref_settings);
                 sf_image img;
                 sf_error_summary s;
                 code = render_fourview(&in, &rs, &img, &s);

@@ -35,6 +35,7 @@ typedef struct render_input {
     const float* reference_tangents;
     const char* method_name;
     const char* reference_name;
+    const char* reference_settings; /* weld, tangents, directions of the reference */
     const char* caption;
     float center[3];
     float radius;

@@ -319,3 +319,10 @@ void cli_scene_args_usage(FILE* f)
           "  --threads N                   worker threads (default: one per core)\n",
           f);
 }
+
+void cli_reference_settings_text(const sf_frames_opts* ref, char* out, size_t size)
+{
+    static const char* const weld_short[] = {"no weld", "weld position", "weld pos+normal"};
+    snprintf(out, size, "%s, %s%s", name_at(weld_short, COUNT_OF(weld_short), (int)ref->weld),
+             cli_tangents_name(ref->tangents), ref->reference == SF_REFERENCE_AUTHORED ? ", authored" : "");
+}

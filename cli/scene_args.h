@@ -62,6 +62,9 @@ const char* cli_tangents_name(sf_tangent_mode t);
 const char* cli_reference_name(sf_reference r);
 const char* cli_morph_directions_name(sf_morph_directions d);
 
+/* A short "weld pos+normal, mikktspace" (", authored" when so) for picture captions. */
+void cli_reference_settings_text(const sf_frames_opts* ref, char* out, size_t size);
+
 /* The help lines of the shared flags (for a command's --help). */
 void cli_scene_args_usage(FILE* f);
 

@@ -843,7 +843,8 @@ typedef struct sf_fourview_desc {
     sf_angle_stats normal_stats, tangent_stats; /* printed (mean, max) */
     const char* method_name;         /* NULL = "method" */
     const char* reference_name;      /* NULL = "recompute" */
-    const char* caption;             /* optional second title line of the top-left view (scene, preset) */
+    const char* caption;             /* optional footer line of the top-left view (scene, preset) */
+    const char* reference_settings;  /* optional footer line of the top-right view ("weld none, tangents uv") */
     sf_camera camera;
     int fit_camera;                  /* 1 = sf_camera_fit to the positions first (keeps yaw, pitch, fov) */
     sf_raster_opts shading;          /* material etc. of the two top views */

@@ -223,14 +223,16 @@ static sf_result render_views(const sf_fourview_desc* d, sf_image* image, fourvi
         draw_text_fit(image, q[0] + 4 * ts, q[1] + 3 * ts, ts, COLOR_TEXT, line, fit);
         int by = q[1] + q[3] - bottom_band(ts) + 4 * ts;
         if (view == 0 && d->caption) draw_text_fit(image, q[0] + 4 * ts, by, ts, COLOR_DIM_TEXT, d->caption, fit);
+        if (view == 0 && d->show_vectors) {
+            sf_image_draw_text(image, q[0] + 4 * ts, by + 10 * ts, ts, COLOR_NORMAL, "normals");
+            sf_image_draw_text(image, q[0] + 4 * ts + sf_text_width("normals  ", ts), by + 10 * ts, ts,
+                               COLOR_TANGENT, "tangents");
+        }
         if (view == 1) {
             snprintf(line, sizeof line, "material: %s", sf_material_name(o.material));
             draw_text_fit(image, q[0] + 4 * ts, by, ts, COLOR_DIM_TEXT, line, fit);
-            if (d->show_vectors) {
-                sf_image_draw_text(image, q[0] + 4 * ts, by + 10 * ts, ts, COLOR_NORMAL, "normals");
-                sf_image_draw_text(image, q[0] + 4 * ts + sf_text_width("normals  ", ts), by + 10 * ts, ts,
-                                   COLOR_TANGENT, "tangents");
-            }
+            if (d->reference_settings)
+                draw_text_fit(image, q[0] + 4 * ts, by + 10 * ts, ts, COLOR_DIM_TEXT, d->reference_settings, fit);
         }
         if (view >= 2) {
             const float* deg = view == 2 ? d->normal_error_deg : d->tangent_error_deg;
