@@ -21,32 +21,9 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_RUNS 101
+#include "bench_util.h"
+
 #define ISLAND 16
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare_doubles(const void* pa, const void* pb)
-{
-    double a = *(const double*)pa, b = *(const double*)pb;
-    return (a > b) - (a < b);
-}
-
-typedef struct timing {
-    double best, median;
-} timing;
-
-static timing summarize(double* t, int runs)
-{
-    qsort(t, (size_t)runs, sizeof *t, compare_doubles);
-    timing r = {t[0], runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2])};
-    return r;
-}
 
 static void print_line(size_t n, const char* stage, const char* mode, int runs, timing tm)
 {

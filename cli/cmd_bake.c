@@ -13,7 +13,7 @@ static void usage(FILE* f)
 {
     fprintf(f, "Usage: skinframe bake FILE --time T [--animation NAME|INDEX] --method M -o OUT.glb [--error-colors]\n"
                "                      [--morph-directions deltas|none] [--weighting ...] [--weld ...] [--tangents ...]\n"
-               "                      [--reference rebuilt|authored]\n"
+               "                      [--reference rebuilt|authored] [--jacobian-cap X]\n"
                "                      [--texcoord N] [--threads N]\n"
                "  Poses every mesh instance of the scene at time T of the animation (default: the first; a file without\n"
                "  animations is baked at rest), computes method M's normals and tangents (tangents only with UVs) and\n"
@@ -23,11 +23,10 @@ static void usage(FILE* f)
                "  The output is written atomically and never over FILE.\n");
 }
 
+/* The posed arrays of one unit (one primitive of one instance). */
 typedef struct baked {
-    float *pos, *nrm, *tan, *col, *ref_n, *ref_t, *bones, *morph;
+    float *pos, *nrm, *tan, *col, *ref_n, *ref_t;
     float to_world[16];
-    sf_topology* topo;
-    sf_workspace* ws;
 } baked;
 
 static void baked_free(baked* b)
@@ -38,10 +37,6 @@ static void baked_free(baked* b)
     free(b->col);
     free(b->ref_n);
     free(b->ref_t);
-    free(b->bones);
-    free(b->morph);
-    sf_workspace_destroy(b->ws);
-    sf_topology_destroy(b->topo);
 }
 
 int cmd_bake(int argc, char** argv)
@@ -81,9 +76,8 @@ int cmd_bake(int argc, char** argv)
             out_path = v;
             continue;
         }
-        if ((r = cli_flag_value(argc, argv, &i, "--texcoord", &v)) != 0) {
+        if ((r = cli_gltf_parse_counts(argc, argv, &i, &texcoord, NULL)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
-            if (!cli_parse_size(v, 0, 63, &texcoord)) return cli_fail(CLI_EXIT_USAGE, "--texcoord: '%s' is not 0..63", v);
             continue;
         }
         if (cli_flag_switch(argv, i, "--error-colors")) {
@@ -107,11 +101,11 @@ int cmd_bake(int argc, char** argv)
     if (anim_spec && strcmp(anim_spec, "all") == 0)
         return cli_fail(CLI_EXIT_USAGE, "--animation: bake takes one animation, not all");
     cli_gltf_reference_defaults(&flags, &args);
-    cli_pool_start(args.threads);
+    if (cli_pool_start(args.threads) != 0) return cli_fail(CLI_EXIT_FAILURE, "bake: cannot start threads");
     sf_env env = cli_env();
 
     sf_gltf* g;
-    int code = cli_gltf_load_tangents(path, NULL, (uint32_t)texcoord, args.tangents, &g);
+    int code = cli_gltf_load(path, NULL, (uint32_t)texcoord, args.tangents, &g);
     if (code != CLI_EXIT_OK) return code;
     size_t anim = SF_GLTF_NONE;
     if (anim_spec) code = cli_gltf_pick_animation(g, anim_spec, &anim);
@@ -121,87 +115,67 @@ int cmd_bake(int argc, char** argv)
     if (code == CLI_EXIT_OK && (sf_gltf_pose_create(g, NULL, &pose, &err) != SF_OK ||
                                 sf_gltf_pose_sample(pose, anim, time_s, &err) != SF_OK))
         code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
+    cli_gltf_unit* units = NULL;
     size_t count = 0;
-    for (size_t i = 0; i < g->instance_count; ++i) count += g->meshes[g->instances[i].mesh].primitive_count;
-    baked* bk = calloc(count ? count : 1, sizeof(baked));
-    sf_gltf_write_mesh* meshes = calloc(count ? count : 1, sizeof(sf_gltf_write_mesh));
-    sf_gltf_write_node* nodes = calloc(count ? count : 1, sizeof(sf_gltf_write_node));
+    if (code == CLI_EXIT_OK) code = cli_gltf_units_create(path, g, method == SF_METHOD_JACOBIAN, &env, &units, &count);
+    baked* bk = calloc(count + 1, sizeof(baked));
+    sf_gltf_write_mesh* meshes = calloc(count + 1, sizeof(sf_gltf_write_mesh));
+    sf_gltf_write_node* nodes = calloc(count + 1, sizeof(sf_gltf_write_node));
     if (!bk || !meshes || !nodes) code = cli_fail(CLI_EXIT_FAILURE, "out of memory");
-    sf_frames_opts opts;
-    memset(&opts, 0, sizeof opts);
-    opts.morph_directions = args.morph_directions;
-    opts.weighting = args.weighting;
-    opts.weld = args.weld;
-    opts.tangents = args.tangents;
-    opts.reference = args.reference;
-    size_t k = 0, degenerate = 0;
-    for (size_t i = 0; code == CLI_EXIT_OK && i < g->instance_count; ++i) {
-        const sf_gltf_instance* in = &g->instances[i];
-        const sf_gltf_mesh* m = &g->meshes[in->mesh];
-        for (size_t p = m->first_primitive; code == CLI_EXIT_OK && p < m->first_primitive + m->primitive_count; ++p) {
-            baked* b = &bk[k];
-            sf_mesh_desc desc;
-            if (sf_gltf_instance_mesh(g, i, p, &desc, &err) != SF_OK) {
-                code = cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
-                break;
-            }
-            desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST;
-            size_t n = desc.vertex_count ? desc.vertex_count : 1;
-            b->pos = calloc(3 * n, sizeof(float));
-            b->nrm = calloc(3 * n, sizeof(float));
-            b->tan = calloc(4 * n, sizeof(float));
-            b->ref_n = calloc(3 * n, sizeof(float));
-            b->ref_t = calloc(4 * n, sizeof(float));
-            b->col = colors ? calloc(4 * n, sizeof(float)) : NULL;
-            b->bones = calloc(12 * in->bone_count, sizeof(float));
-            b->morph = calloc(m->target_count + 1, sizeof(float));
-            if (!b->pos || !b->nrm || !b->tan || !b->ref_n || !b->ref_t || (colors && !b->col) || !b->bones ||
-                !b->morph) {
-                code = cli_fail(CLI_EXIT_FAILURE, "out of memory");
-                break;
-            }
-            if (sf_topology_create(&desc, NULL, &env, &b->topo, &err) != SF_OK ||
-                sf_workspace_create(b->topo, &b->ws, &err) != SF_OK ||
-                sf_gltf_pose_instance(pose, i, b->bones, b->morph, b->to_world, &err) != SF_OK) {
-                code = cli_fail(CLI_EXIT_FAILURE, "%s: meshes[%zu].primitives[%zu]: %s", path,
-                                g->primitives[p].mesh_index, g->primitives[p].primitive_index, err.message);
-                break;
-            }
-            sf_pose ps = {b->bones, in->bone_count, b->morph, m->target_count};
-            sf_frames_out out = {b->pos, b->nrm, b->tan};
-            sf_frames_out ref = {NULL, b->ref_n, b->ref_t};
-            sf_frames_opts ref_opts = opts;
-            if (sf_frames_compute(b->topo, &ps, method, &opts, b->ws, &out, &err) != SF_OK ||
-                (colors && sf_frames_compute(b->topo, &ps, SF_METHOD_RECOMPUTE, &ref_opts, b->ws, &ref, &err) != SF_OK)) {
-                code = cli_fail(CLI_EXIT_FAILURE, "%s: %s", sf_method_name(method), err.message);
-                break;
-            }
-            for (size_t v = 0; v < desc.vertex_count; ++v) {
-                const float* nv = b->nrm + 3 * v;
-                degenerate += nv[0] == 0.0f && nv[1] == 0.0f && nv[2] == 0.0f;
-                if (colors) {
-                    sf_heatmap_color(sf_angle_deg(nv, b->ref_n + 3 * v), b->col + 4 * v);
-                    b->col[4 * v + 3] = 1.0f;
-                }
-            }
-            sf_gltf_write_mesh* wm = &meshes[k];
-            wm->name = g->meshes[in->mesh].name;
-            wm->mesh.vertex_count = desc.vertex_count;
-            wm->mesh.triangle_count = desc.triangle_count;
-            wm->mesh.indices = desc.indices;
-            wm->mesh.positions.data = b->pos;
-            wm->mesh.normals.data = b->nrm;
-            wm->mesh.tangents.data = sf_topology_has_tangent_frame(b->topo) ? b->tan : NULL;
-            wm->mesh.uvs = desc.uvs;
-            wm->colors = b->col;
-            sf_gltf_write_node* wn = &nodes[k];
-            wn->name = g->nodes[in->node].name;
-            wn->parent = SF_GLTF_NONE;
-            wn->mesh = k;
-            wn->skin = SF_GLTF_NONE;
-            wn->matrix = b->to_world;
-            k++;
+    sf_frames_opts ref_opts, method_opts;
+    cli_gltf_frames_opts(&args, &ref_opts, &method_opts);
+    const sf_frames_opts* opts = method == SF_METHOD_RECOMPUTE ? &ref_opts : &method_opts;
+    size_t degenerate = 0;
+    for (size_t k = 0; code == CLI_EXIT_OK && k < count; ++k) {
+        cli_gltf_unit* u = &units[k];
+        baked* b = &bk[k];
+        const sf_gltf_instance* in = &g->instances[u->instance];
+        const sf_gltf_primitive* pr = &g->primitives[u->primitive];
+        size_t n = u->n ? u->n : 1;
+        b->pos = calloc(3 * n, sizeof(float));
+        b->nrm = calloc(3 * n, sizeof(float));
+        b->tan = calloc(4 * n, sizeof(float));
+        b->ref_n = calloc(3 * n, sizeof(float));
+        b->ref_t = calloc(4 * n, sizeof(float));
+        b->col = colors ? calloc(4 * n, sizeof(float)) : NULL;
+        if (!b->pos || !b->nrm || !b->tan || !b->ref_n || !b->ref_t || (colors && !b->col)) {
+            code = cli_fail(CLI_EXIT_FAILURE, "out of memory");
+            break;
         }
+        code = cli_gltf_unit_pose(pose, u, b->to_world);
+        if (code != CLI_EXIT_OK) break;
+        sf_frames_out out = {b->pos, b->nrm, b->tan};
+        sf_frames_out ref = {NULL, b->ref_n, b->ref_t};
+        if (sf_frames_compute(u->topo, &u->pose, method, opts, u->ws, &out, &err) != SF_OK ||
+            (colors && sf_frames_compute(u->topo, &u->pose, SF_METHOD_RECOMPUTE, &ref_opts, u->ws, &ref, &err) != SF_OK)) {
+            code = cli_fail(CLI_EXIT_FAILURE, "%s: meshes[%zu].primitives[%zu]: %s", sf_method_name(method),
+                            pr->mesh_index, pr->primitive_index, err.message);
+            break;
+        }
+        for (size_t v = 0; v < u->n; ++v) {
+            const float* nv = b->nrm + 3 * v;
+            degenerate += nv[0] == 0.0f && nv[1] == 0.0f && nv[2] == 0.0f;
+            if (colors) {
+                sf_heatmap_color(sf_angle_deg(nv, b->ref_n + 3 * v), b->col + 4 * v);
+                b->col[4 * v + 3] = 1.0f;
+            }
+        }
+        sf_gltf_write_mesh* wm = &meshes[k];
+        wm->name = g->meshes[in->mesh].name;
+        wm->mesh.vertex_count = u->n;
+        wm->mesh.triangle_count = pr->mesh.triangle_count;
+        wm->mesh.indices = pr->mesh.indices;
+        wm->mesh.positions.data = b->pos;
+        wm->mesh.normals.data = b->nrm;
+        wm->mesh.tangents.data = u->tangents ? b->tan : NULL;
+        wm->mesh.uvs = pr->mesh.uvs;
+        wm->colors = b->col;
+        sf_gltf_write_node* wn = &nodes[k];
+        wn->name = g->nodes[in->node].name;
+        wn->parent = SF_GLTF_NONE;
+        wn->mesh = k;
+        wn->skin = SF_GLTF_NONE;
+        wn->matrix = b->to_world;
     }
     if (code == CLI_EXIT_OK) {
         char gen[96];
@@ -209,22 +183,23 @@ int cmd_bake(int argc, char** argv)
         sf_gltf_write_desc d;
         memset(&d, 0, sizeof d);
         d.meshes = meshes;
-        d.mesh_count = k;
+        d.mesh_count = count;
         d.nodes = nodes;
-        d.node_count = k;
+        d.node_count = count;
         d.generator = gen;
         if (sf_gltf_save_glb(&d, out_path, path, NULL, &err) != SF_OK)
             code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
         else {
             char label[64] = "rest pose";
             if (anim != SF_GLTF_NONE) cli_gltf_animation_label(g, anim, label, sizeof label);
-            printf("wrote %s: %zu primitive(s), method %s, animation %s at t = %g s%s\n", out_path, k,
+            printf("wrote %s: %zu primitive(s), method %s, animation %s at t = %g s%s\n", out_path, count,
                    sf_method_name(method), label, time_s, colors ? ", normal error as COLOR_0" : "");
             if (degenerate) printf("note: %zu vertices have a zero (degenerate) normal\n", degenerate);
         }
     }
     for (size_t i = 0; bk && i < count; ++i) baked_free(&bk[i]);
     free(bk);
+    cli_gltf_units_free(units, count);
     free(meshes);
     free(nodes);
     sf_gltf_pose_destroy(pose);

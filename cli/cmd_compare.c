@@ -29,65 +29,6 @@ static void usage(FILE* f)
           f);
 }
 
-typedef struct sweep_spec {
-    bool on;
-    char name[64];
-    double from, to;
-    size_t steps;
-} sweep_spec;
-
-static int parse_sweep(const char* text, sweep_spec* out)
-{
-    const char* eq = strchr(text, '=');
-    if (!eq || eq == text || (size_t)(eq - text) >= sizeof out->name)
-        return cli_fail(CLI_EXIT_USAGE, "--sweep: '%s' is not NAME=FROM:TO:STEPS", text);
-    memcpy(out->name, text, (size_t)(eq - text));
-    out->name[eq - text] = '\0';
-    char parts[3][64];
-    const char* p = eq + 1;
-    for (int k = 0; k < 3; ++k) {
-        const char* colon = k < 2 ? strchr(p, ':') : p + strlen(p);
-        if (!colon || (size_t)(colon - p) >= sizeof parts[k])
-            return cli_fail(CLI_EXIT_USAGE, "--sweep: '%s' is not NAME=FROM:TO:STEPS", text);
-        memcpy(parts[k], p, (size_t)(colon - p));
-        parts[k][colon - p] = '\0';
-        p = colon + (k < 2);
-    }
-    if (!cli_parse_double(parts[0], &out->from))
-        return cli_fail(CLI_EXIT_USAGE, "--sweep: FROM '%s' is not a number", parts[0]);
-    if (!cli_parse_double(parts[1], &out->to))
-        return cli_fail(CLI_EXIT_USAGE, "--sweep: TO '%s' is not a number", parts[1]);
-    if (!cli_parse_size(parts[2], 1, MAX_SWEEP_STEPS, &out->steps))
-        return cli_fail(CLI_EXIT_USAGE, "--sweep: STEPS '%s' is not a whole number from 1 to %d", parts[2],
-                        MAX_SWEEP_STEPS);
-    out->on = true;
-    return CLI_EXIT_OK;
-}
-
-static double sweep_value(const sweep_spec* sw, size_t i)
-{
-    double v = sw->steps < 2 ? sw->from : sw->from + (sw->to - sw->from) * (double)i / (double)(sw->steps - 1);
-    if (strcmp(sw->name, "resolution") == 0) v = floor(v + 0.5); /* a quad count */
-    return v;
-}
-
-static int check_sweep(const sweep_spec* sw, const sf_scene_info* info)
-{
-    char kind = cli_setting_kind(info, sw->name);
-    if (!kind)
-        return cli_fail(CLI_EXIT_USAGE, "--sweep: scene %s has no parameter, morph target or resolution named '%s'",
-                        info->name, sw->name);
-    for (size_t k = 0; kind == 'p' && k < info->param_count; ++k) {
-        const sf_scene_param_info* p = &info->params[k];
-        if (strcmp(p->name, sw->name) != 0) continue;
-        double lo = fmin(sw->from, sw->to), hi = fmax(sw->from, sw->to);
-        if (lo < p->min_value || hi > p->max_value)
-            return cli_fail(CLI_EXIT_USAGE, "--sweep: %s from %g to %g leaves [%g, %g]", sw->name, sw->from, sw->to,
-                            p->min_value, p->max_value);
-    }
-    return CLI_EXIT_OK;
-}
-
 /* The dump never replaces anything but an earlier JSON output: a .json name, a regular file whose
  * first character is '{' (so a glTF, an image or a typo'd source file is never clobbered). */
 static int check_dump_path(const char* path)
@@ -135,7 +76,7 @@ static int run_single(const cli_scene_args* args, const sf_env* env, bool json, 
 }
 
 /* Resolution sweeps: mean normal error of step i over step i-1, per method (convergence order). */
-static void print_ratios(FILE* f, const sweep_spec* sw, const cli_scene_args* args, const double* means)
+static void print_ratios(FILE* f, const cli_sweep* sw, const cli_scene_args* args, const double* means)
 {
     fprintf(f, "\nmean normal error ratio between consecutive resolutions (error at r_i / error at r_i-1):\n");
     fprintf(f, "%-14s", "resolution");
@@ -143,7 +84,7 @@ static void print_ratios(FILE* f, const sweep_spec* sw, const cli_scene_args* ar
     fputc('\n', f);
     for (size_t i = 1; i < sw->steps; ++i) {
         char label[32];
-        snprintf(label, sizeof label, "%g->%g", sweep_value(sw, i - 1), sweep_value(sw, i));
+        snprintf(label, sizeof label, "%g->%g", cli_sweep_value(sw, i - 1), cli_sweep_value(sw, i));
         fprintf(f, "%-14s", label);
         for (size_t k = 0; k < args->method_count; ++k) {
             double a = means[(i - 1) * SF_METHOD_COUNT + k], b = means[i * SF_METHOD_COUNT + k];
@@ -156,7 +97,7 @@ static void print_ratios(FILE* f, const sweep_spec* sw, const cli_scene_args* ar
     }
 }
 
-static int run_sweep(const cli_scene_args* args, const sf_env* env, bool json, const sweep_spec* sw)
+static int run_sweep(const cli_scene_args* args, const sf_env* env, bool json, const cli_sweep* sw)
 {
     bool resolution = strcmp(sw->name, "resolution") == 0;
     double* means = malloc(sw->steps * SF_METHOD_COUNT * sizeof(double));
@@ -166,7 +107,7 @@ static int run_sweep(const cli_scene_args* args, const sf_env* env, bool json, c
     for (size_t i = 0; i < sw->steps && code == CLI_EXIT_OK; ++i) {
         cli_assignment extra;
         snprintf(extra.name, sizeof extra.name, "%s", sw->name);
-        extra.value = sweep_value(sw, i);
+        extra.value = cli_sweep_value(sw, i);
         cli_run run;
         code = cli_run_compare(args, env, &extra, 1, false, &run);
         if (code == CLI_EXIT_OK) {
@@ -226,8 +167,8 @@ int cmd_compare(int argc, char** argv)
     cli_scene_args_init(&args);
     bool json = false;
     const char* dump = NULL;
-    sweep_spec sweep;
-    memset(&sweep, 0, sizeof sweep);
+    cli_sweep sweep;
+    bool sweep_on = false;
     for (int i = 1; i < argc; ++i) {
         if (cli_is_help(argv[i])) {
             usage(stdout);
@@ -240,7 +181,8 @@ int cmd_compare(int argc, char** argv)
         if (cli_flag_switch(argv, i, "--json")) {
             json = true;
         } else if ((r = cli_flag_value(argc, argv, &i, "--sweep", &v)) != 0) {
-            if (r < 0 || parse_sweep(v, &sweep) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
+            if (r < 0 || cli_sweep_parse(v, 1, MAX_SWEEP_STEPS, &sweep) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
+            sweep_on = true;
         } else if ((r = cli_flag_value(argc, argv, &i, "--dump", &v)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
             dump = v;
@@ -250,12 +192,13 @@ int cmd_compare(int argc, char** argv)
             return cli_fail(CLI_EXIT_USAGE, "compare: unexpected argument '%s'", argv[i]);
         }
     }
-    if (sweep.on && dump) return cli_fail(CLI_EXIT_USAGE, "--dump cannot be combined with --sweep");
+    if (sweep_on && dump) return cli_fail(CLI_EXIT_USAGE, "--dump cannot be combined with --sweep");
     if (dump && check_dump_path(dump) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
     if (!args.scene) return cli_fail(CLI_EXIT_USAGE, "compare: --scene is required (see skinframe scenes)");
     int code = cli_scene_args_finish(&args);
     if (code != CLI_EXIT_OK) return code;
-    if (sweep.on && (code = check_sweep(&sweep, sf_scene_info_find(args.scene))) != CLI_EXIT_OK) return code;
+    if (sweep_on && (code = cli_sweep_check(&sweep, sf_scene_info_find(args.scene), NULL)) != CLI_EXIT_OK)
+        return code;
     sf_env env = cli_env();
-    return sweep.on ? run_sweep(&args, &env, json, &sweep) : run_single(&args, &env, json, dump);
+    return sweep_on ? run_sweep(&args, &env, json, &sweep) : run_single(&args, &env, json, dump);
 }

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define DEMO_MAX_MORPHS 8
 
@@ -123,11 +122,10 @@ static size_t scene_cases(const sf_scene_info* s, demo_case* cases, size_t cap)
 /* ---------------------------------------------------------------- per-case outputs (hook) */
 
 /* Called once per case after its comparison, only with --out. `run` holds the scene, the topology, the
- * final positions, the reference and every method's normals and tangents (keep_frames). Write files
- * as DIR/<c->stem>...; use cli_write_file_atomic. The pictures issue adds the four-view images here. */
+ * final positions, the reference and every method's normals and tangents (keep_frames). Writes the
+ * four-view images (cli/cmd_render.c): DIR/<stem>_<method>.png and DIR/<stem>_contact.png. */
 static int demo_case_outputs(const demo_case* c, const cli_run* run, const char* out_dir)
 {
-    /* Four-view images (cli/cmd_render.c): DIR/<stem>_<method>.png and DIR/<stem>_contact.png. */
     render_settings rs;
     render_settings_init(&rs);
     rs.rig = true;
@@ -167,27 +165,6 @@ static void print_case(FILE* f, const demo_case* c, const cli_run* run)
             fprintf(f, "%9s%9s%7s\n", "-", "-", "-");
         first = false;
     }
-}
-
-static int make_dir(const char* path)
-{
-    char buf[4096];
-    if (strlen(path) >= sizeof buf) return cli_fail(CLI_EXIT_USAGE, "--out: path too long");
-    snprintf(buf, sizeof buf, "%s", path);
-    /* mkdir -p: each parent, then the folder itself. */
-    for (char* p = buf + 1; *p; ++p) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return cli_fail(CLI_EXIT_FAILURE, "--out: cannot create %s: %s", buf, strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return cli_fail(CLI_EXIT_FAILURE, "--out: cannot create %s: %s", buf, strerror(errno));
-    struct stat st;
-    if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
-        return cli_fail(CLI_EXIT_FAILURE, "--out: %s is not a folder", buf);
-    return CLI_EXIT_OK;
 }
 
 static int parse_flags(int argc, char** argv, cli_scene_args* args, const char** out_dir, bool* json)
@@ -235,7 +212,7 @@ int cmd_demo(int argc, char** argv)
         return cli_scene_args_finish(&base); /* prints the unknown-scene error */
     }
     if (sf_scene_count() == 0) return cli_fail(CLI_EXIT_FAILURE, "demo: the library has no built-in scenes");
-    if (out_dir && (code = make_dir(out_dir)) != CLI_EXIT_OK) return code;
+    if (out_dir && (code = cli_make_dir("--out", out_dir)) != CLI_EXIT_OK) return code;
     if (cli_pool_start(base.threads) != 0) return cli_fail(CLI_EXIT_FAILURE, "could not start threads");
     sf_env env = cli_env();
 

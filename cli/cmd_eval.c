@@ -20,7 +20,7 @@ static void usage(FILE* f)
             "Usage: skinframe eval FILE [--animation NAME|INDEX|all] [--fps 30] [--method all|NAME[,NAME]]\n"
             "                      [--morph-directions deltas|none] [--weighting area|angle|uniform]\n"
             "                      [--weld none|position|position-normal] [--tangents uv|mikktspace]\n"
-            "                      [--reference rebuilt|authored]\n"
+            "                      [--reference rebuilt|authored] [--jacobian-cap X]\n"
             "                      [--json] [--csv FILE] [--strict] [--threads N] [--texcoord N] [--max-influences N]\n"
             "  Evaluates every frame (t = 0, 1/fps, ... up to the animation's last key) of each animation, for every\n"
             "  mesh instance of the scene (skinned meshes by their skin, others by their node transform), and prints\n"
@@ -32,23 +32,10 @@ static void usage(FILE* f)
             "  A file without animations is evaluated at its rest pose (the scene's node transforms).\n");
 }
 
-/* The reference settings, in one place so that every option reaches the reference. */
-typedef struct eval_reference {
-    sf_weighting weighting;
-    sf_weld weld;
-    sf_tangent_mode tangents;
-    sf_reference directions; /* rebuilt from the triangles, or the authored ones carried along */
-} eval_reference;
-
-/* One primitive of one instance. */
-typedef struct unit {
-    size_t instance, primitive;
-    sf_topology* topo;
-    sf_workspace* ws;
-    size_t n, bone_count, target_count;
-    bool tangents;
-    float *bones, *morph, *ref_n, *ref_t, *out_n, *out_t, *ang_n, *ang_t;
-} unit;
+/* Per-frame outputs of one unit (one primitive of one instance, c->units[i]), allocated once. */
+typedef struct unit_buf {
+    float *ref_n, *ref_t, *out_n, *out_t, *ang_n, *ang_t;
+} unit_buf;
 
 typedef struct method_acc {
     bool skipped;
@@ -56,8 +43,7 @@ typedef struct method_acc {
     float *nrm, *tan; /* angles over frames x vertices */
     size_t nrm_count, tan_count;
     sf_angle_stats normal, tangent, rest_normal, rest_tangent;
-    bool rest_done;
-    size_t handedness, degenerate;
+    size_t handedness;
     double worst_frame_mean;
     size_t worst_frame;
     double worst_n, worst_t;
@@ -69,11 +55,11 @@ typedef struct eval_ctx {
     sf_gltf* g;
     sf_gltf_pose* pose;
     sf_env env;
-    unit* units;
+    cli_gltf_unit* units;
+    unit_buf* bufs; /* unit_count */
     size_t unit_count;
     cli_scene_args args;
-    eval_reference ref;
-    sf_frames_opts ref_opts, method_opts;
+    sf_frames_opts ref_opts, method_opts; /* the reference (and recompute row); the other methods */
     double fps;
     bool json, progress;
     FILE* csv;
@@ -87,119 +73,97 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void unit_free(unit* u)
+static void units_free(eval_ctx* c)
 {
-    sf_workspace_destroy(u->ws);
-    sf_topology_destroy(u->topo);
-    free(u->bones);
-    free(u->morph);
-    free(u->ref_n);
-    free(u->ref_t);
-    free(u->out_n);
-    free(u->out_t);
-    free(u->ang_n);
-    free(u->ang_t);
+    for (size_t i = 0; c->bufs && i < c->unit_count; ++i) {
+        unit_buf* b = &c->bufs[i];
+        free(b->ref_n), free(b->ref_t), free(b->out_n), free(b->out_t), free(b->ang_n), free(b->ang_t);
+    }
+    free(c->bufs);
+    cli_gltf_units_free(c->units, c->unit_count);
 }
 
 static int build_units(eval_ctx* c)
 {
-    size_t count = 0;
-    for (size_t i = 0; i < c->g->instance_count; ++i) count += c->g->meshes[c->g->instances[i].mesh].primitive_count;
-    c->units = calloc(count ? count : 1, sizeof(unit));
-    if (!c->units) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
-    for (size_t i = 0; i < c->g->instance_count; ++i) {
-        const sf_gltf_instance* in = &c->g->instances[i];
-        const sf_gltf_mesh* m = &c->g->meshes[in->mesh];
-        for (size_t p = m->first_primitive; p < m->first_primitive + m->primitive_count; ++p) {
-            unit* u = &c->units[c->unit_count++];
-            u->instance = i;
-            u->primitive = p;
-            sf_mesh_desc desc;
-            sf_error err;
-            if (sf_gltf_instance_mesh(c->g, i, p, &desc, &err) != SF_OK)
-                return cli_fail(CLI_EXIT_FAILURE, "%s: %s", c->path, err.message);
-            desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST; /* counted as a data problem instead */
-            if (sf_topology_create(&desc, NULL, &c->env, &u->topo, &err) != SF_OK ||
-                sf_workspace_create(u->topo, &u->ws, &err) != SF_OK)
-                return cli_fail(CLI_EXIT_FAILURE, "%s: meshes[%zu].primitives[%zu]: %s", c->path,
-                                c->g->primitives[p].mesh_index, c->g->primitives[p].primitive_index, err.message);
-            u->n = desc.vertex_count;
-            u->bone_count = in->bone_count;
-            u->target_count = m->target_count;
-            u->tangents = sf_topology_has_tangent_frame(u->topo) != 0;
-            size_t n = u->n ? u->n : 1;
-            u->bones = calloc(12 * u->bone_count, sizeof(float));
-            u->morph = calloc(u->target_count + 1, sizeof(float));
-            u->ref_n = calloc(3 * n, sizeof(float));
-            u->ref_t = calloc(4 * n, sizeof(float));
-            u->out_n = calloc(3 * n, sizeof(float));
-            u->out_t = calloc(4 * n, sizeof(float));
-            u->ang_n = calloc(n, sizeof(float));
-            u->ang_t = calloc(n, sizeof(float));
-            if (!u->bones || !u->morph || !u->ref_n || !u->ref_t || !u->out_n || !u->out_t || !u->ang_n || !u->ang_t)
-                return cli_fail(CLI_EXIT_FAILURE, "out of memory");
-            c->vertices += u->n;
-            if (u->tangents) c->tangent_vertices += u->n;
-        }
+    int code = cli_gltf_units_create(c->path, c->g, c->args.method_on[SF_METHOD_JACOBIAN], &c->env, &c->units,
+                                     &c->unit_count);
+    if (code != CLI_EXIT_OK) return code;
+    c->bufs = calloc(c->unit_count + 1, sizeof(unit_buf));
+    if (!c->bufs) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    for (size_t i = 0; i < c->unit_count; ++i) {
+        const cli_gltf_unit* u = &c->units[i];
+        unit_buf* b = &c->bufs[i];
+        size_t n = u->n ? u->n : 1;
+        b->ref_n = calloc(3 * n, sizeof(float));
+        b->ref_t = calloc(4 * n, sizeof(float));
+        b->out_n = calloc(3 * n, sizeof(float));
+        b->out_t = calloc(4 * n, sizeof(float));
+        b->ang_n = calloc(n, sizeof(float));
+        b->ang_t = calloc(n, sizeof(float));
+        if (!b->ref_n || !b->ref_t || !b->out_n || !b->out_t || !b->ang_n || !b->ang_t)
+            return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+        c->vertices += u->n;
+        if (u->tangents) c->tangent_vertices += u->n;
     }
     return CLI_EXIT_OK;
 }
 
-/* Reference and every method for one unit at its current pose; calls back per method with angles. */
-typedef void method_sink(eval_ctx* c, method_acc* acc, const unit* u, size_t frame);
+/* Reference and every method for unit i at its current pose; calls back per method with angles. */
+typedef void method_sink(eval_ctx* c, method_acc* acc, size_t i, size_t frame);
 
-static int eval_unit(eval_ctx* c, unit* u, method_acc* accs, size_t frame, method_sink* sink)
+static int eval_unit(eval_ctx* c, size_t i, method_acc* accs, size_t frame, method_sink* sink)
 {
-    sf_pose pose = {u->bones, u->bone_count, u->morph, u->target_count};
-    sf_frames_out ref = {NULL, u->ref_n, u->ref_t};
+    const cli_gltf_unit* u = &c->units[i];
+    unit_buf* b = &c->bufs[i];
+    sf_frames_out ref = {NULL, b->ref_n, b->ref_t};
     sf_error err;
-    if (sf_frames_compute(u->topo, &pose, SF_METHOD_RECOMPUTE, &c->ref_opts, u->ws, &ref, &err) != SF_OK)
+    if (sf_frames_compute(u->topo, &u->pose, SF_METHOD_RECOMPUTE, &c->ref_opts, u->ws, &ref, &err) != SF_OK)
         return cli_fail(CLI_EXIT_FAILURE, "reference (recompute): %s", err.message);
     for (size_t k = 0; k < c->args.method_count; ++k) {
         sf_method m = c->args.method_order[k];
         method_acc* acc = &accs[m];
         if (acc->skipped) continue;
-        sf_frames_out out = {NULL, u->out_n, u->out_t};
-        const sf_frames_opts* opts = m == SF_METHOD_RECOMPUTE ? &c->ref_opts : &c->method_opts;
-        sf_result r = sf_frames_compute(u->topo, &pose, m, opts, u->ws, &out, &err);
+        /* The recompute row has the reference's settings: it is the reference, not computed twice. */
+        sf_frames_out out = {NULL, b->out_n, b->out_t};
+        const sf_frames_out* got = m == SF_METHOD_RECOMPUTE ? &ref : &out;
+        sf_result r = m == SF_METHOD_RECOMPUTE ? SF_OK
+                                               : sf_frames_compute(u->topo, &u->pose, m, &c->method_opts, u->ws, &out, &err);
         if (r == SF_ERROR_UNSUPPORTED) {
             acc->skipped = true;
             snprintf(acc->reason, sizeof acc->reason, "%s", err.message);
             continue;
         }
         if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", sf_method_name(m), err.message);
-        if (sf_direction_errors(u->topo, &out, &ref, u->ang_n, u->ang_t, NULL, NULL, &err) != SF_OK)
+        if (sf_direction_errors(u->topo, got, &ref, b->ang_n, b->ang_t, NULL, NULL, &err) != SF_OK)
             return cli_fail(CLI_EXIT_FAILURE, "errors: %s", err.message);
-        for (size_t v = 0; v < u->n; ++v) {
-            const float* mt = u->out_t + 4 * v;
-            const float* rt = u->ref_t + 4 * v;
-            if (u->tangents && (mt[3] < 0.0f) != (rt[3] < 0.0f)) acc->handedness++;
-        }
-        sink(c, acc, u, frame);
+        for (size_t v = 0; u->tangents && v < u->n; ++v)
+            if ((got->tangents[4 * v + 3] < 0.0f) != (b->ref_t[4 * v + 3] < 0.0f)) acc->handedness++;
+        sink(c, acc, i, frame);
     }
     return CLI_EXIT_OK;
 }
 
 /* ---------------------------------------------------------------- sinks */
 
-static void collect(eval_ctx* c, method_acc* acc, const unit* u, size_t frame)
+static void collect(eval_ctx* c, method_acc* acc, size_t i, size_t frame)
 {
-    size_t unit_index = (size_t)(u - c->units);
+    const cli_gltf_unit* u = &c->units[i];
+    const unit_buf* b = &c->bufs[i];
     for (size_t v = 0; v < u->n; ++v) {
-        float a = u->ang_n[v];
+        float a = b->ang_n[v];
         acc->nrm[acc->nrm_count++] = a;
         if (a > acc->worst_n) {
             acc->worst_n = a;
-            acc->worst_n_unit = unit_index;
+            acc->worst_n_unit = i;
             acc->worst_n_vertex = v;
             acc->worst_n_frame = frame;
         }
         if (u->tangents) {
-            float t = u->ang_t[v];
+            float t = b->ang_t[v];
             acc->tan[acc->tan_count++] = t;
             if (t > acc->worst_t) {
                 acc->worst_t = t;
-                acc->worst_t_unit = unit_index;
+                acc->worst_t_unit = i;
                 acc->worst_t_vertex = v;
                 acc->worst_t_frame = frame;
             }
@@ -207,13 +171,14 @@ static void collect(eval_ctx* c, method_acc* acc, const unit* u, size_t frame)
     }
 }
 
-static void collect_rest(eval_ctx* c, method_acc* acc, const unit* u, size_t frame)
+static void collect_rest(eval_ctx* c, method_acc* acc, size_t i, size_t frame)
 {
     (void)frame;
-    (void)c;
+    const cli_gltf_unit* u = &c->units[i];
+    const unit_buf* b = &c->bufs[i];
     for (size_t v = 0; v < u->n; ++v) {
-        acc->nrm[acc->nrm_count++] = u->ang_n[v];
-        if (u->tangents) acc->tan[acc->tan_count++] = u->ang_t[v];
+        acc->nrm[acc->nrm_count++] = b->ang_n[v];
+        if (u->tangents) acc->tan[acc->tan_count++] = b->ang_t[v];
     }
 }
 
@@ -244,7 +209,7 @@ static cJSON* stats_json(const sf_angle_stats* s)
 
 static void where(const eval_ctx* c, size_t unit_index, size_t vertex, char* buf, size_t size)
 {
-    const unit* u = &c->units[unit_index];
+    const cli_gltf_unit* u = &c->units[unit_index];
     const sf_gltf_primitive* pr = &c->g->primitives[u->primitive];
     const sf_gltf_instance* in = &c->g->instances[u->instance];
     snprintf(buf, size, "node %zu mesh %zu primitive %zu vertex %u%s", in->node, pr->mesh_index, pr->primitive_index,
@@ -302,6 +267,21 @@ static void print_table(const eval_ctx* c, const method_acc* accs, const char* t
     }
 }
 
+/* {"angle_deg", "frame", "node", "mesh", "primitive", "vertex" (as in the file)} under key. */
+static void worst_vertex_json(const eval_ctx* c, cJSON* o, const char* key, double angle, size_t frame, size_t unit,
+                              size_t vertex)
+{
+    const cli_gltf_unit* u = &c->units[unit];
+    const sf_gltf_primitive* pr = &c->g->primitives[u->primitive];
+    cJSON* wv = cJSON_AddObjectToObject(o, key);
+    cJSON_AddNumberToObject(wv, "angle_deg", angle);
+    cJSON_AddNumberToObject(wv, "frame", (double)frame);
+    cJSON_AddNumberToObject(wv, "node", (double)c->g->instances[u->instance].node);
+    cJSON_AddNumberToObject(wv, "mesh", (double)pr->mesh_index);
+    cJSON_AddNumberToObject(wv, "primitive", (double)pr->primitive_index);
+    cJSON_AddNumberToObject(wv, "vertex", (double)pr->source_vertex[vertex]);
+}
+
 static cJSON* table_json(const eval_ctx* c, const method_acc* accs, size_t frames, const double* times)
 {
     cJSON* arr = cJSON_CreateArray();
@@ -325,26 +305,12 @@ static cJSON* table_json(const eval_ctx* c, const method_acc* accs, size_t frame
         cJSON_AddNumberToObject(wf, "frame", (double)a->worst_frame);
         cJSON_AddNumberToObject(wf, "time_s", a->worst_frame < frames ? times[a->worst_frame] : 0.0);
         cJSON_AddNumberToObject(wf, "normal_mean", a->worst_frame_mean);
-        if (a->normal.count) {
-            const unit* u = &c->units[a->worst_n_unit];
-            cJSON* wv = cJSON_AddObjectToObject(o, "worst_normal_vertex");
-            cJSON_AddNumberToObject(wv, "angle_deg", a->worst_n);
-            cJSON_AddNumberToObject(wv, "frame", (double)a->worst_n_frame);
-            cJSON_AddNumberToObject(wv, "node", (double)c->g->instances[u->instance].node);
-            cJSON_AddNumberToObject(wv, "mesh", (double)c->g->primitives[u->primitive].mesh_index);
-            cJSON_AddNumberToObject(wv, "primitive", (double)c->g->primitives[u->primitive].primitive_index);
-            cJSON_AddNumberToObject(wv, "vertex", (double)c->g->primitives[u->primitive].source_vertex[a->worst_n_vertex]);
-        }
-        if (a->tangent.count) {
-            const unit* u = &c->units[a->worst_t_unit];
-            cJSON* wv = cJSON_AddObjectToObject(o, "worst_tangent_vertex");
-            cJSON_AddNumberToObject(wv, "angle_deg", a->worst_t);
-            cJSON_AddNumberToObject(wv, "frame", (double)a->worst_t_frame);
-            cJSON_AddNumberToObject(wv, "node", (double)c->g->instances[u->instance].node);
-            cJSON_AddNumberToObject(wv, "mesh", (double)c->g->primitives[u->primitive].mesh_index);
-            cJSON_AddNumberToObject(wv, "primitive", (double)c->g->primitives[u->primitive].primitive_index);
-            cJSON_AddNumberToObject(wv, "vertex", (double)c->g->primitives[u->primitive].source_vertex[a->worst_t_vertex]);
-        }
+        if (a->normal.count)
+            worst_vertex_json(c, o, "worst_normal_vertex", a->worst_n, a->worst_n_frame, a->worst_n_unit,
+                              a->worst_n_vertex);
+        if (a->tangent.count)
+            worst_vertex_json(c, o, "worst_tangent_vertex", a->worst_t, a->worst_t_frame, a->worst_t_unit,
+                              a->worst_t_vertex);
     }
     return arr;
 }
@@ -360,36 +326,54 @@ static void accs_free(method_acc* accs)
     }
 }
 
-static int accs_alloc(method_acc* accs, size_t nrm, size_t tan)
+/* Angle arrays of `frames` frames for the methods asked for (every vertex of every frame is kept, for the
+ * exact percentiles). */
+static int accs_alloc(const eval_ctx* c, method_acc* accs, size_t frames)
 {
-    for (int m = 0; m < SF_METHOD_COUNT; ++m) {
-        accs[m].nrm = malloc((nrm ? nrm : 1) * sizeof(float));
-        accs[m].tan = malloc((tan ? tan : 1) * sizeof(float));
-        accs[m].nrm_count = accs[m].tan_count = 0;
-        if (!accs[m].nrm || !accs[m].tan) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    size_t nrm = c->vertices, tan = c->tangent_vertices;
+    if (nrm && frames > SIZE_MAX / sizeof(float) / nrm)
+        return cli_fail(CLI_EXIT_FAILURE, "%zu frames of %zu vertices do not fit in memory", frames, nrm);
+    nrm *= frames, tan *= frames;
+    for (size_t k = 0; k < c->args.method_count; ++k) {
+        method_acc* a = &accs[c->args.method_order[k]];
+        a->nrm = malloc((nrm ? nrm : 1) * sizeof(float));
+        a->tan = malloc((tan ? tan : 1) * sizeof(float));
+        a->nrm_count = a->tan_count = 0;
+        if (!a->nrm || !a->tan)
+            return cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu angles per method", nrm + tan);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Statistics of what the methods asked for collected (normal and tangent, into *normal and *tangent). */
+static int accs_stats(const eval_ctx* c, method_acc* accs, bool rest)
+{
+    for (size_t k = 0; k < c->args.method_count; ++k) {
+        method_acc* a = &accs[c->args.method_order[k]];
+        sf_error err;
+        if (sf_angle_stats_compute(a->nrm, a->nrm_count, NULL, NULL, rest ? &a->rest_normal : &a->normal, &err) !=
+                SF_OK ||
+            sf_angle_stats_compute(a->tan, a->tan_count, NULL, NULL, rest ? &a->rest_tangent : &a->tangent, &err) !=
+                SF_OK)
+            return cli_fail(CLI_EXIT_FAILURE, "statistics: %s", err.message);
     }
     return CLI_EXIT_OK;
 }
 
 static int rest_errors(eval_ctx* c, method_acc* accs)
 {
-    int code = accs_alloc(accs, c->vertices, c->tangent_vertices);
+    int code = accs_alloc(c, accs, 1);
     for (size_t i = 0; code == CLI_EXIT_OK && i < c->unit_count; ++i) {
-        unit* u = &c->units[i];
-        for (size_t b = 0; b < u->bone_count; ++b) {
+        cli_gltf_unit* u = &c->units[i];
+        for (size_t b = 0; b < u->pose.bone_count; ++b) {
             float* m = u->bones + 12 * b;
             memset(m, 0, 12 * sizeof(float));
             m[0] = m[4] = m[8] = 1.0f;
         }
-        memset(u->morph, 0, (u->target_count + 1) * sizeof(float));
-        code = eval_unit(c, u, accs, 0, collect_rest);
+        memset(u->morph, 0, (u->pose.morph_weight_count + 1) * sizeof(float));
+        code = eval_unit(c, i, accs, 0, collect_rest);
     }
-    for (int m = 0; code == CLI_EXIT_OK && m < SF_METHOD_COUNT; ++m) {
-        method_acc* a = &accs[m];
-        sf_angle_stats_compute(a->nrm, a->nrm_count, NULL, NULL, &a->rest_normal, NULL);
-        sf_angle_stats_compute(a->tan, a->tan_count, NULL, NULL, &a->rest_tangent, NULL);
-        a->handedness = 0;
-    }
+    if (code == CLI_EXIT_OK) code = accs_stats(c, accs, true);
     accs_free(accs);
     return code;
 }
@@ -397,14 +381,16 @@ static int rest_errors(eval_ctx* c, method_acc* accs)
 static int eval_animation(eval_ctx* c, size_t anim, method_acc* rest, cJSON* json_anims)
 {
     double end = anim == SF_GLTF_NONE ? 0.0 : c->g->animations[anim].end_s;
-    size_t frames = (size_t)floor(end * c->fps + 1e-6) + 1;
-    if (frames > 1000000) return cli_fail(CLI_EXIT_FAILURE, "animation too long (%zu frames)", frames);
+    double last = floor(end * c->fps + 1e-6); /* checked before the conversion: the file sets end */
+    if (!(last >= 0.0) || last >= 1000000.0)
+        return cli_fail(CLI_EXIT_FAILURE, "animation %zu: %g s at %g fps is not 1..1000000 frames", anim, end, c->fps);
+    size_t frames = (size_t)last + 1;
     double* times = malloc(frames * sizeof(double));
     method_acc accs[SF_METHOD_COUNT];
     memset(accs, 0, sizeof accs);
     if (!times) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
     for (size_t f = 0; f < frames; ++f) times[f] = (double)f / c->fps;
-    int code = accs_alloc(accs, frames * c->vertices, frames * c->tangent_vertices);
+    int code = accs_alloc(c, accs, frames);
     for (int m = 0; m < SF_METHOD_COUNT; ++m) {
         accs[m].rest_normal = rest[m].rest_normal;
         accs[m].rest_tangent = rest[m].rest_tangent;
@@ -418,6 +404,13 @@ static int eval_animation(eval_ctx* c, size_t anim, method_acc* rest, cJSON* jso
         snprintf(label, sizeof label, "(rest pose)");
     else
         cli_gltf_animation_label(c->g, anim, label, sizeof label);
+    char csv_label[2 * sizeof label]; /* quoted field: '"' doubled (names come from the file) */
+    size_t csv_len = 0;
+    for (const char* p = label; *p; ++p) {
+        if (*p == '"') csv_label[csv_len++] = '"';
+        csv_label[csv_len++] = *p;
+    }
+    csv_label[csv_len] = '\0';
     double t0 = now_s();
     for (size_t f = 0; code == CLI_EXIT_OK && f < frames; ++f) {
         sf_error err;
@@ -430,12 +423,8 @@ static int eval_animation(eval_ctx* c, size_t anim, method_acc* rest, cJSON* jso
         size_t tbefore[SF_METHOD_COUNT];
         for (int m = 0; m < SF_METHOD_COUNT; ++m) tbefore[m] = accs[m].tan_count;
         for (size_t i = 0; code == CLI_EXIT_OK && i < c->unit_count; ++i) {
-            unit* u = &c->units[i];
-            if (sf_gltf_pose_instance(c->pose, u->instance, u->bones, u->morph, NULL, &err) != SF_OK) {
-                code = cli_fail(CLI_EXIT_FAILURE, "%s: %s", c->path, err.message);
-                break;
-            }
-            code = eval_unit(c, u, accs, f, collect);
+            code = cli_gltf_unit_pose(c->pose, &c->units[i], NULL);
+            if (code == CLI_EXIT_OK) code = eval_unit(c, i, accs, f, collect);
         }
         for (size_t k = 0; code == CLI_EXIT_OK && k < c->args.method_count; ++k) {
             sf_method m = c->args.method_order[k];
@@ -449,7 +438,8 @@ static int eval_animation(eval_ctx* c, size_t anim, method_acc* rest, cJSON* jso
             double mean = cn ? sn / (double)cn : 0.0;
             if (mean > a->worst_frame_mean) a->worst_frame_mean = mean, a->worst_frame = f;
             if (c->csv) {
-                fprintf(c->csv, "\"%s\",%zu,%.6f,%s,%.6f,%.6f,", label, f, times[f], sf_method_name(m), mean, (double)mn);
+                fprintf(c->csv, "\"%s\",%zu,%.6f,%s,%.6f,%.6f,", csv_label, f, times[f], sf_method_name(m), mean,
+                        (double)mn);
                 if (ct)
                     fprintf(c->csv, "%.6f,%.6f\n", st / (double)ct, (double)mt);
                 else
@@ -465,12 +455,9 @@ static int eval_animation(eval_ctx* c, size_t anim, method_acc* rest, cJSON* jso
     }
     if (c->progress) fprintf(stderr, "\r%*s\r", 80, "");
     double seconds = now_s() - t0;
-    for (int m = 0; code == CLI_EXIT_OK && m < SF_METHOD_COUNT; ++m) {
-        method_acc* a = &accs[m];
-        sf_angle_stats_compute(a->nrm, a->nrm_count, NULL, NULL, &a->normal, NULL);
-        sf_angle_stats_compute(a->tan, a->tan_count, NULL, NULL, &a->tangent, NULL);
-        if (a->skipped) rest[m].skipped = true, memcpy(rest[m].reason, a->reason, sizeof a->reason);
-    }
+    if (code == CLI_EXIT_OK) code = accs_stats(c, accs, false);
+    for (int m = 0; code == CLI_EXIT_OK && m < SF_METHOD_COUNT; ++m)
+        if (accs[m].skipped) rest[m].skipped = true, memcpy(rest[m].reason, accs[m].reason, sizeof accs[m].reason);
     if (code == CLI_EXIT_OK) {
         char title[256];
         if (anim == SF_GLTF_NONE)
@@ -579,15 +566,8 @@ int cmd_eval(int argc, char** argv)
             csv_path = v;
             continue;
         }
-        if ((r = cli_flag_value(argc, argv, &i, "--texcoord", &v)) != 0) {
+        if ((r = cli_gltf_parse_counts(argc, argv, &i, &texcoord, &limit)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
-            if (!cli_parse_size(v, 0, 63, &texcoord)) return cli_fail(CLI_EXIT_USAGE, "--texcoord: '%s' is not 0..63", v);
-            continue;
-        }
-        if ((r = cli_flag_value(argc, argv, &i, "--max-influences", &v)) != 0) {
-            if (r < 0) return CLI_EXIT_USAGE;
-            if (!cli_parse_size(v, 1, 1024, &limit))
-                return cli_fail(CLI_EXIT_USAGE, "--max-influences: '%s' is not 1..1024", v);
             continue;
         }
         if (cli_flag_switch(argv, i, "--json")) {
@@ -607,10 +587,10 @@ int cmd_eval(int argc, char** argv)
     }
     if (!c.path) return cli_fail(CLI_EXIT_USAGE, "eval: missing FILE (see skinframe eval --help)");
     cli_gltf_reference_defaults(&flags, &c.args);
-    cli_pool_start(c.args.threads);
+    if (cli_pool_start(c.args.threads) != 0) return cli_fail(CLI_EXIT_FAILURE, "eval: cannot start threads");
     c.env = cli_env();
     double t_start = now_s();
-    int code = cli_gltf_load_tangents(c.path, NULL, (uint32_t)texcoord, c.args.tangents, &c.g);
+    int code = cli_gltf_load(c.path, NULL, (uint32_t)texcoord, c.args.tangents, &c.g);
     if (code != CLI_EXIT_OK) return code;
     size_t anim;
     code = cli_gltf_pick_animation(c.g, anim_spec, &anim);
@@ -620,16 +600,7 @@ int cmd_eval(int argc, char** argv)
     double t_loaded = now_s();
     if (code == CLI_EXIT_OK) code = build_units(&c);
     double t_topo = now_s();
-    c.ref.weighting = c.args.weighting;
-    c.ref.weld = c.args.weld;
-    c.ref.tangents = c.args.tangents;
-    c.ref.directions = c.args.reference;
-    c.ref_opts.morph_directions = c.args.morph_directions;
-    c.ref_opts.weighting = c.ref.weighting;
-    c.ref_opts.weld = c.ref.weld;
-    c.ref_opts.tangents = c.ref.tangents;
-    c.ref_opts.reference = c.ref.directions;
-    c.method_opts = c.ref_opts;
+    cli_gltf_frames_opts(&c.args, &c.ref_opts, &c.method_opts);
     c.progress = !c.json && isatty(fileno(stderr));
     if (code == CLI_EXIT_OK && csv_path) {
         c.csv = fopen(csv_path, "w");
@@ -641,8 +612,8 @@ int cmd_eval(int argc, char** argv)
     if (code == CLI_EXIT_OK && !c.json) {
         printf("file: %s\n", c.path);
         printf("reference: recompute (weighting %s, weld %s, tangents %s, directions %s)\nmorph directions: %s\n",
-               cli_weighting_name(c.ref.weighting), cli_weld_name(c.ref.weld), cli_tangents_name(c.ref.tangents),
-               cli_reference_name(c.ref.directions), cli_morph_directions_name(c.args.morph_directions));
+               cli_weighting_name(c.ref_opts.weighting), cli_weld_name(c.ref_opts.weld), cli_tangents_name(c.ref_opts.tangents),
+               cli_reference_name(c.ref_opts.reference), cli_morph_directions_name(c.args.morph_directions));
         printf("instances: %zu, primitives evaluated: %zu, vertices per frame: %zu (%zu with a tangent frame)\n",
                c.g->instance_count, c.unit_count, c.vertices, c.tangent_vertices);
         printf("errors in degrees against the reference over all frames and vertices; rest = identity bones, no morph\n\n");
@@ -651,10 +622,10 @@ int cmd_eval(int argc, char** argv)
         cJSON_AddStringToObject(root, "file", c.path);
         cJSON* ref = cJSON_AddObjectToObject(root, "reference");
         cJSON_AddStringToObject(ref, "method", "recompute");
-        cJSON_AddStringToObject(ref, "weighting", cli_weighting_name(c.ref.weighting));
-        cJSON_AddStringToObject(ref, "weld", cli_weld_name(c.ref.weld));
-        cJSON_AddStringToObject(ref, "tangents", cli_tangents_name(c.ref.tangents));
-        cJSON_AddStringToObject(ref, "directions", cli_reference_name(c.ref.directions));
+        cJSON_AddStringToObject(ref, "weighting", cli_weighting_name(c.ref_opts.weighting));
+        cJSON_AddStringToObject(ref, "weld", cli_weld_name(c.ref_opts.weld));
+        cJSON_AddStringToObject(ref, "tangents", cli_tangents_name(c.ref_opts.tangents));
+        cJSON_AddStringToObject(ref, "directions", cli_reference_name(c.ref_opts.reference));
         cJSON_AddStringToObject(root, "morph_directions", cli_morph_directions_name(c.args.morph_directions));
         cJSON_AddNumberToObject(root, "vertices_per_frame", (double)c.vertices);
         janims = cJSON_AddArrayToObject(root, "animations");
@@ -725,8 +696,7 @@ int cmd_eval(int argc, char** argv)
     }
     cJSON_Delete(root);
     if (c.csv && fclose(c.csv) != 0 && code == CLI_EXIT_OK) code = cli_fail(CLI_EXIT_FAILURE, "--csv: write failed");
-    for (size_t i = 0; i < c.unit_count; ++i) unit_free(&c.units[i]);
-    free(c.units);
+    units_free(&c);
     sf_gltf_pose_destroy(c.pose);
     sf_gltf_destroy(c.g);
     if (code == CLI_EXIT_OK && strict && problems)

@@ -104,9 +104,8 @@ int cmd_info(int argc, char** argv)
             usage(stdout);
             return CLI_EXIT_OK;
         }
-        if ((r = cli_flag_value(argc, argv, &i, "--texcoord", &v)) != 0) {
+        if ((r = cli_gltf_parse_counts(argc, argv, &i, &texcoord, &limit)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
-            if (!cli_parse_size(v, 0, 63, &texcoord)) return cli_fail(CLI_EXIT_USAGE, "--texcoord: '%s' is not 0..63", v);
             continue;
         }
         if ((r = cli_flag_value(argc, argv, &i, "--tangents", &v)) != 0) {
@@ -119,19 +118,13 @@ int cmd_info(int argc, char** argv)
                 return cli_fail(CLI_EXIT_USAGE, "--tangents: '%s' is not uv or mikktspace", v);
             continue;
         }
-        if ((r = cli_flag_value(argc, argv, &i, "--max-influences", &v)) != 0) {
-            if (r < 0) return CLI_EXIT_USAGE;
-            if (!cli_parse_size(v, 1, 1024, &limit))
-                return cli_fail(CLI_EXIT_USAGE, "--max-influences: '%s' is not 1..1024", v);
-            continue;
-        }
         if (argv[i][0] == '-' && argv[i][1]) return cli_fail(CLI_EXIT_USAGE, "info: unknown flag %s", argv[i]);
         if (path) return cli_fail(CLI_EXIT_USAGE, "info: one FILE only (got %s and %s)", path, argv[i]);
         path = argv[i];
     }
     if (!path) return cli_fail(CLI_EXIT_USAGE, "info: missing FILE (see skinframe info --help)");
     sf_gltf* g;
-    int code = cli_gltf_load_tangents(path, NULL, (uint32_t)texcoord, generated, &g);
+    int code = cli_gltf_load(path, NULL, (uint32_t)texcoord, generated, &g);
     if (code != CLI_EXIT_OK) return code;
 
     printf("file: %s\n", path);

@@ -27,32 +27,6 @@ static void usage(FILE* f)
           f);
 }
 
-typedef struct sweep {
-    char name[64];
-    double from, to;
-    size_t steps;
-} sweep;
-
-static int parse_sweep(const char* text, sweep* out)
-{
-    const char* eq = strchr(text, '=');
-    char buf[128];
-    if (!eq || eq == text || (size_t)(eq - text) >= sizeof out->name || strlen(eq + 1) >= sizeof buf)
-        return cli_fail(CLI_EXIT_USAGE, "--sweep: '%s' is not NAME=FROM:TO:STEPS", text);
-    memcpy(out->name, text, (size_t)(eq - text));
-    out->name[eq - text] = '\0';
-    snprintf(buf, sizeof buf, "%s", eq + 1);
-    char* c1 = strchr(buf, ':');
-    char* c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    if (!c2) return cli_fail(CLI_EXIT_USAGE, "--sweep: '%s' is not NAME=FROM:TO:STEPS", text);
-    *c1 = *c2 = '\0';
-    if (!cli_parse_double(buf, &out->from) || !cli_parse_double(c1 + 1, &out->to))
-        return cli_fail(CLI_EXIT_USAGE, "--sweep: FROM and TO of '%s' must be numbers", text);
-    if (!cli_parse_size(c2 + 1, 2, PLOT_MAX_STEPS, &out->steps))
-        return cli_fail(CLI_EXIT_USAGE, "--sweep: STEPS '%s' is not a whole number from 2 to %d", c2 + 1, PLOT_MAX_STEPS);
-    return CLI_EXIT_OK;
-}
-
 static void method_color(sf_method m, uint8_t rgb[3])
 {
     static const uint8_t colors[SF_METHOD_COUNT][3] = {
@@ -70,7 +44,7 @@ int cmd_plot(int argc, char** argv)
     cli_scene_args args;
     cli_scene_args_init(&args);
     const char* out = NULL;
-    sweep sw;
+    cli_sweep sw;
     bool have_sweep = false;
     int width = 1280, height = 560;
     for (int i = 1; i < argc; ++i) {
@@ -87,20 +61,13 @@ int cmd_plot(int argc, char** argv)
             continue;
         }
         if ((r = cli_flag_value(argc, argv, &i, "--sweep", &v)) != 0) {
-            if (r < 0 || parse_sweep(v, &sw) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
+            if (r < 0 || cli_sweep_parse(v, 2, PLOT_MAX_STEPS, &sw) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
             have_sweep = true;
             continue;
         }
         if ((r = cli_flag_value(argc, argv, &i, "--size", &v)) != 0) {
-            if (r < 0) return CLI_EXIT_USAGE;
-            render_settings rs;
-            render_settings_init(&rs);
-            char* pair[2] = {(char*)"--size", (char*)v}; /* parsed by the picture flags' --size */
-            int k = 0;
-            if (render_settings_parse(&rs, 2, pair, &k) < 0) return CLI_EXIT_USAGE;
-            if (rs.width < 320 || rs.height < 200) return cli_fail(CLI_EXIT_USAGE, "--size: a plot needs at least 320x200");
-            width = rs.width;
-            height = rs.height;
+            if (r < 0 || render_parse_size(v, &width, &height) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
+            if (width < 320 || height < 200) return cli_fail(CLI_EXIT_USAGE, "--size: a plot needs at least 320x200");
             continue;
         }
         r = cli_scene_args_parse(&args, argc, argv, &i);
@@ -114,22 +81,9 @@ int cmd_plot(int argc, char** argv)
     if (!out) return cli_fail(CLI_EXIT_USAGE, "plot: -o OUT.png is required");
     int code = cli_scene_args_finish(&args);
     if (code != CLI_EXIT_OK) return code;
-    const sf_scene_info* info = sf_scene_info_find(args.scene);
-    char kind = cli_setting_kind(info, sw.name);
-    if (!kind)
-        return cli_fail(CLI_EXIT_USAGE, "--sweep: scene %s has no parameter, morph target or resolution named '%s'",
-                        info->name, sw.name);
-    const char* unit = kind == 'm' ? "weight" : kind == 'r' ? "quads" : "";
-    for (size_t k = 0; kind == 'p' && k < info->param_count; ++k) {
-        const sf_scene_param_info* pi = &info->params[k];
-        if (strcmp(pi->name, sw.name) != 0) continue;
-        unit = pi->unit;
-        /* Check the whole range before running any step. */
-        double lo = sw.from < sw.to ? sw.from : sw.to, hi = sw.from < sw.to ? sw.to : sw.from;
-        if (lo < pi->min_value || hi > pi->max_value)
-            return cli_fail(CLI_EXIT_USAGE, "--sweep: %s range %g..%g is outside [%g, %g] %s", sw.name, sw.from, sw.to,
-                            pi->min_value, pi->max_value, pi->unit);
-    }
+    const char* unit = "";
+    code = cli_sweep_check(&sw, sf_scene_info_find(args.scene), &unit);
+    if (code != CLI_EXIT_OK) return code;
 
     size_t mc = args.method_count;
     size_t steps = sw.steps;
@@ -145,8 +99,7 @@ int cmd_plot(int argc, char** argv)
     bool frame = true, skipped[SF_METHOD_COUNT] = {false};
     printf("%-14s%-18s%9s%9s%9s%9s\n", sw.name, "method", "n.mean", "n.max", "t.mean", "t.max");
     for (size_t s = 0; s < steps && code == CLI_EXIT_OK; ++s) {
-        double v = sw.from + (sw.to - sw.from) * (double)s / (double)(steps - 1);
-        if (kind == 'r') v = floor(v + 0.5);
+        double v = cli_sweep_value(&sw, s);
         xs[s] = v;
         cli_assignment extra;
         memset(&extra, 0, sizeof extra);

@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static void usage(FILE* f)
 {
@@ -56,7 +55,7 @@ void render_settings_init(render_settings* rs)
     rs->normal_map = SF_NORMALMAP_BUMPS;
 }
 
-static int parse_size(const char* text, int* w, int* h)
+int render_parse_size(const char* text, int* w, int* h)
 {
     char buf[64];
     snprintf(buf, sizeof buf, "%s", text);
@@ -64,7 +63,7 @@ static int parse_size(const char* text, int* w, int* h)
     if (!x) x = strchr(buf, 'X');
     size_t a = 0, b = 0;
     if (x) *x = '\0';
-    if (!x || !cli_parse_size(buf, 64, 8192, &a) || !cli_parse_size(x + 1, 48, 8192, &b))
+    if (!x || strlen(text) >= sizeof buf || !cli_parse_size(buf, 64, 8192, &a) || !cli_parse_size(x + 1, 48, 8192, &b))
         return cli_fail(CLI_EXIT_USAGE, "--size: '%s' is not WIDTHxHEIGHT with 64..8192 x 48..8192", text);
     *w = (int)a;
     *h = (int)b;
@@ -74,6 +73,8 @@ static int parse_size(const char* text, int* w, int* h)
 static int parse_camera(const char* text, render_settings* rs)
 {
     char buf[128];
+    if (strlen(text) >= sizeof buf)
+        return cli_fail(CLI_EXIT_USAGE, "--camera: '%s' is not YAW,PITCH[,DISTANCE] in degrees", text);
     snprintf(buf, sizeof buf, "%s", text);
     double v[3] = {0, 0, 0};
     int n = 0;
@@ -101,7 +102,7 @@ int render_settings_parse(render_settings* rs, int argc, char** argv, int* i)
     if (cli_flag_switch(argv, *i, "--vectors")) return rs->vectors = true, 1;
     if (cli_flag_switch(argv, *i, "--rig")) return rs->rig = true, 1;
     if ((r = cli_flag_value(argc, argv, i, "--size", &v)) != 0)
-        return r < 0 ? -CLI_EXIT_USAGE : parse_size(v, &rs->width, &rs->height) == CLI_EXIT_OK ? 1 : -CLI_EXIT_USAGE;
+        return r < 0 ? -CLI_EXIT_USAGE : render_parse_size(v, &rs->width, &rs->height) == CLI_EXIT_OK ? 1 : -CLI_EXIT_USAGE;
     if ((r = cli_flag_value(argc, argv, i, "--camera", &v)) != 0)
         return r < 0 ? -CLI_EXIT_USAGE : parse_camera(v, rs) == CLI_EXIT_OK ? 1 : -CLI_EXIT_USAGE;
     if ((r = cli_flag_value(argc, argv, i, "--material", &v)) != 0) {
@@ -142,7 +143,7 @@ sf_camera render_camera(const render_settings* rs, const float center[3], float 
 
 int render_fourview(const render_input* in, const render_settings* rs, sf_image* out, sf_error_summary* summary)
 {
-    size_t n = in->vertex_count;
+    size_t n = in->view.vertex_count;
     float* ndeg = NULL;
     float* tdeg = NULL;
     if (in->topo) {
@@ -154,47 +155,29 @@ int render_fourview(const render_input* in, const render_settings* rs, sf_image*
             return cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", n);
         }
     }
-    bool frame = in->uvs && in->method_tangents && in->reference_tangents && (in->topo || in->tangent_deg);
-    sf_frames_out method = {NULL, (float*)in->method_normals, frame ? (float*)in->method_tangents : NULL};
-    sf_frames_out ref = {NULL, (float*)in->reference_normals, frame ? (float*)in->reference_tangents : NULL};
+    sf_fourview_desc d = in->view;
+    bool frame = d.uvs && d.method_tangents && d.reference_tangents && (in->topo || d.tangent_error_deg);
+    if (!frame) d.uvs = NULL, d.method_tangents = d.reference_tangents = NULL, d.tangent_error_deg = NULL;
+    sf_frames_out method = {NULL, (float*)d.method_normals, (float*)d.method_tangents};
+    sf_frames_out ref = {NULL, (float*)d.reference_normals, (float*)d.reference_tangents};
     sf_error_summary s = in->errors;
     sf_error err;
     memset(&err, 0, sizeof err);
     sf_result r = SF_OK;
-    if (in->topo)
+    if (in->topo) {
         r = sf_direction_errors(in->topo, &method, &ref, ndeg, frame ? tdeg : NULL, NULL, &s, &err);
-    const float* normal_deg = in->topo ? ndeg : in->normal_deg;
-    const float* tangent_deg = in->topo ? tdeg : in->tangent_deg;
+        d.normal_error_deg = ndeg;
+        d.tangent_error_deg = frame ? tdeg : NULL;
+    }
     if (r == SF_OK) {
-        sf_fourview_desc d;
-        memset(&d, 0, sizeof d);
-        d.vertex_count = n;
-        d.triangle_count = in->triangle_count;
-        d.indices = in->indices;
-        d.positions = in->positions;
-        d.uvs = frame ? in->uvs : NULL;
-        d.method_normals = in->method_normals;
-        d.method_tangents = frame ? in->method_tangents : NULL;
-        d.reference_normals = in->reference_normals;
-        d.reference_tangents = frame ? in->reference_tangents : NULL;
-        d.normal_error_deg = normal_deg;
-        d.tangent_error_deg = frame ? tangent_deg : NULL;
         d.normal_stats = s.normal;
         d.tangent_stats = s.tangent;
-        d.method_name = in->method_name;
-        d.reference_name = in->reference_name;
-        d.reference_settings = in->reference_settings;
-        d.caption = in->caption;
         d.camera = render_camera(rs, in->center, in->radius);
         d.fit_camera = !(rs->camera_given && rs->distance > 0.0f); /* frame the deformed mesh tightly */
         d.shading.material = rs->material;
         d.shading.normal_map = rs->normal_map;
         d.show_vectors = rs->vectors;
-        if (rs->rig) {
-            d.bone_heads = in->bone_heads;
-            d.bone_tails = in->bone_tails;
-            d.bone_count = in->bone_count;
-        }
+        if (!rs->rig) d.bone_heads = d.bone_tails = NULL, d.bone_count = 0;
         r = sf_image_alloc(rs->width, rs->height, NULL, out, &err);
         if (r == SF_OK) r = sf_fourview_render(&d, NULL, out, &err);
         if (r != SF_OK) sf_image_free(out, NULL);
@@ -221,28 +204,39 @@ int render_write_png(const sf_image* image, const char* path)
     return CLI_EXIT_OK;
 }
 
-int render_contact_sheet(const sf_image* images, const char* const* labels, size_t count, const char* caption,
-                         sf_image* out)
+int render_write_contact_sheet(const sf_image* images, const char* const* labels, size_t count, const char* caption,
+                               const char* path)
 {
     static const uint8_t paper[3] = {18, 20, 26}, ink[3] = {232, 232, 232};
     if (count == 0) return cli_fail(CLI_EXIT_FAILURE, "contact sheet: no images");
     int cw = images[0].width / 2, ch = images[0].height / 2;
+    /* Text at scale 2 on wide cells when every label fits its cell; labels too wide even at scale 1 are
+     * cut (they are ASCII) so that they never run into the next column. */
     int ts = cw >= 700 ? 2 : 1;
+    for (size_t k = 0; k < count && ts > 1; ++k)
+        if (sf_text_width(labels[k], ts) > cw - 8 * ts) ts = 1;
     int band = sf_text_height(ts) + 8 * ts;
     int cols = count < 3 ? (int)count : 3;
     int rows = (int)((count + (size_t)cols - 1) / (size_t)cols);
     sf_error err;
     memset(&err, 0, sizeof err);
+    sf_image sheet;
+    sf_image* out = &sheet;
     if (sf_image_alloc(cols * cw, band + rows * (ch + band), NULL, out, &err) != SF_OK)
         return cli_fail(CLI_EXIT_FAILURE, "contact sheet: %s", err.message);
     sf_image_fill_rect(out, 0, 0, out->width, out->height, paper);
     if (caption) sf_image_draw_text(out, 4 * ts, 4 * ts, ts, ink, caption);
     for (size_t k = 0; k < count; ++k) {
         int x = (int)(k % (size_t)cols) * cw, y = band + (int)(k / (size_t)cols) * (ch + band);
-        sf_image_draw_text(out, x + 4 * ts, y + 4 * ts, ts, ink, labels[k]);
+        char label[256];
+        snprintf(label, sizeof label, "%s", labels[k]);
+        for (size_t len = strlen(label); len > 0 && sf_text_width(label, ts) > cw - 8 * ts;) label[--len] = '\0';
+        sf_image_draw_text(out, x + 4 * ts, y + 4 * ts, ts, ink, label);
         sf_image_blit(out, x, y + band, &images[k], 2);
     }
-    return CLI_EXIT_OK;
+    int code = render_write_png(out, path);
+    sf_image_free(out, NULL);
+    return code;
 }
 
 /* ---------------------------------------------------------------- scenes */
@@ -265,26 +259,26 @@ static render_input run_input(const cli_run* run, const cli_method_result* m, co
     render_input in;
     memset(&in, 0, sizeof in);
     in.topo = run->topo;
-    in.vertex_count = run->vertex_count;
-    in.triangle_count = run->triangle_count;
-    in.indices = sf_topology_indices(run->topo);
-    in.positions = run->positions;
-    in.uvs = sf_topology_has_tangent_frame(run->topo) ? sf_topology_uvs(run->topo) : NULL;
-    in.method_normals = m->normals;
-    in.method_tangents = m->tangents;
-    in.reference_normals = run->ref_normals;
-    in.reference_tangents = run->ref_tangents;
-    in.method_name = sf_method_name(m->method);
+    in.view.vertex_count = run->vertex_count;
+    in.view.triangle_count = run->triangle_count;
+    in.view.indices = sf_topology_indices(run->topo);
+    in.view.positions = run->positions;
+    in.view.uvs = sf_topology_has_tangent_frame(run->topo) ? sf_topology_uvs(run->topo) : NULL;
+    in.view.method_normals = m->normals;
+    in.view.method_tangents = m->tangents;
+    in.view.reference_normals = run->ref_normals;
+    in.view.reference_tangents = run->ref_tangents;
+    in.view.method_name = sf_method_name(m->method);
     snprintf(ref_name, ref_size, "recompute (%s)", cli_weighting_name(run->ref_opts.weighting));
-    in.reference_name = ref_name;
+    in.view.reference_name = ref_name;
     cli_reference_settings_text(&run->ref_opts, ref_settings, settings_size);
-    in.reference_settings = ref_settings;
-    in.caption = caption;
+    in.view.reference_settings = ref_settings;
+    in.view.caption = caption;
     memcpy(in.center, run->scene->center, sizeof in.center);
     in.radius = run->scene->radius;
-    in.bone_heads = run->scene->bone_heads;
-    in.bone_tails = run->scene->bone_tails;
-    in.bone_count = run->scene->mesh.bone_count;
+    in.view.bone_heads = run->scene->bone_heads;
+    in.view.bone_tails = run->scene->bone_tails;
+    in.view.bone_count = run->scene->mesh.bone_count;
     return in;
 }
 
@@ -296,7 +290,7 @@ int render_run_images(const cli_run* run, const render_settings* rs, const char*
     const char* label_ptrs[SF_METHOD_COUNT];
     size_t count = 0;
     int code = CLI_EXIT_OK;
-    char path[4200];
+    char path[4400]; /* out_dir < 4096 (cli_make_dir), stem < 160, method name, suffix: never cut */
     for (size_t k = 0; k < run->method_count && code == CLI_EXIT_OK; ++k) {
         const cli_method_result* m = &run->methods[k];
         if (m->skipped || !m->normals) continue;
@@ -318,14 +312,9 @@ int render_run_images(const cli_run* run, const render_settings* rs, const char*
         count++;
     }
     if (code == CLI_EXIT_OK && contact && count > 1) {
-        sf_image sheet;
-        code = render_contact_sheet(images, label_ptrs, count, caption, &sheet);
-        if (code == CLI_EXIT_OK) {
-            snprintf(path, sizeof path, "%s/%s_contact.png", out_dir, stem);
-            code = render_write_png(&sheet, path);
-            if (code == CLI_EXIT_OK && written) ++*written;
-            sf_image_free(&sheet, NULL);
-        }
+        snprintf(path, sizeof path, "%s/%s_contact.png", out_dir, stem);
+        code = render_write_contact_sheet(images, label_ptrs, count, caption, path);
+        if (code == CLI_EXIT_OK && written) ++*written;
     }
     for (size_t k = 0; k < count; ++k) sf_image_free(&images[k], NULL);
     return code;
@@ -333,18 +322,12 @@ int render_run_images(const cli_run* run, const render_settings* rs, const char*
 
 /* ---------------------------------------------------------------- glTF */
 
-/* One primitive of one instance, with its pose inputs. */
-typedef struct gltf_unit {
-    sf_topology* topo;
-    sf_workspace* ws;
-    size_t n, f;
-    bool frame;
-    float* bones;
-    float* morph;
+/* Where a unit (cli_gltf_unit, gltf_args.h) lies: its node's world matrix and its first vertex in the
+ * combined arrays. */
+typedef struct gltf_place {
     float to_world[16];
-    sf_pose pose;
-    size_t first_vertex; /* offset in the combined arrays */
-} gltf_unit;
+    size_t first_vertex;
+} gltf_place;
 
 /* The combined world-space arrays of every unit, for the reference and one method. */
 typedef struct gltf_combined {
@@ -396,15 +379,17 @@ static void to_world(const float m[16], const float* p, const float* nrm, const 
 
 /* Frames of `method` for every unit, errors against the reference, into the combined arrays. The
  * reference (rn/rt/pos) is computed on the first call (reference = true). */
-static int gltf_frames(gltf_unit* units, size_t count, const sf_frames_opts* opts, sf_method method, bool reference,
+static int gltf_frames(const cli_gltf_unit* units, const gltf_place* places, size_t count, const sf_frames_opts* opts,
+                       sf_method method, bool reference,
                        gltf_combined* c, float* scratch_n, float* scratch_t, float* ref_n, float* ref_t,
                        float* scratch_p, bool* skipped, char* reason, size_t reason_size)
 {
     sf_error err;
     memset(&err, 0, sizeof err);
     for (size_t u = 0; u < count; ++u) {
-        gltf_unit* un = &units[u];
-        size_t o = un->first_vertex;
+        const cli_gltf_unit* un = &units[u];
+        const float* world = places[u].to_world;
+        size_t o = places[u].first_vertex;
         float* rn = ref_n + 3 * o;
         float* rt = ref_t + 4 * o;
         if (reference) {
@@ -412,7 +397,7 @@ static int gltf_frames(gltf_unit* units, size_t count, const sf_frames_opts* opt
             sf_result r = sf_frames_compute(un->topo, &un->pose, SF_METHOD_RECOMPUTE, opts, un->ws, &out, &err);
             if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "reference: %s", err.message);
             for (size_t v = 0; v < un->n; ++v)
-                to_world(un->to_world, scratch_p + 3 * v, rn + 3 * v, rt + 4 * v, c->pos + 3 * (o + v),
+                to_world(world, scratch_p + 3 * v, rn + 3 * v, rt + 4 * v, c->pos + 3 * (o + v),
                          c->rn + 3 * (o + v), c->rt + 4 * (o + v));
             continue;
         }
@@ -429,50 +414,23 @@ static int gltf_frames(gltf_unit* units, size_t count, const sf_frames_opts* opt
         if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", sf_method_name(method), err.message);
         for (size_t v = 0; v < un->n; ++v) {
             float dummy[3];
-            to_world(un->to_world, scratch_p + 3 * v, scratch_n + 3 * v, scratch_t + 4 * v, dummy,
+            to_world(world, scratch_p + 3 * v, scratch_n + 3 * v, scratch_t + 4 * v, dummy,
                      c->mn + 3 * (o + v), c->mt + 4 * (o + v));
         }
     }
     return CLI_EXIT_OK;
 }
 
-static int gltf_build_units(const sf_gltf* g, sf_gltf_pose* gp, const cli_scene_args* args, gltf_unit* units,
-                            size_t cap, size_t* count, gltf_combined* c)
+/* Poses every unit at gp's moment and lays the units out one after another in the combined arrays. */
+static int gltf_place_units(const sf_gltf_pose* gp, cli_gltf_unit* units, size_t count, gltf_place* places,
+                            gltf_combined* c)
 {
-    sf_error err;
-    memset(&err, 0, sizeof err);
-    *count = 0;
-    for (size_t i = 0; i < g->instance_count; ++i) {
-        const sf_gltf_instance* inst = &g->instances[i];
-        const sf_gltf_mesh* mesh = &g->meshes[inst->mesh];
-        for (size_t p = mesh->first_primitive; p < mesh->first_primitive + mesh->primitive_count; ++p) {
-            if (*count == cap) return cli_fail(CLI_EXIT_FAILURE, "render --gltf: more than %zu primitives", cap);
-            gltf_unit* un = &units[(*count)++];
-            sf_mesh_desc desc;
-            if (sf_gltf_instance_mesh(g, i, p, &desc, &err) != SF_OK)
-                return cli_fail(CLI_EXIT_FAILURE, "instance %zu primitive %zu: %s", i, p, err.message);
-            sf_topology_opts topo_opts;
-            memset(&topo_opts, 0, sizeof topo_opts);
-            topo_opts.skip_gradients = !args->method_on[SF_METHOD_JACOBIAN];
-            if (sf_topology_create(&desc, &topo_opts, NULL, &un->topo, &err) != SF_OK ||
-                sf_workspace_create(un->topo, &un->ws, &err) != SF_OK)
-                return cli_fail(CLI_EXIT_FAILURE, "instance %zu primitive %zu: %s", i, p, err.message);
-            un->n = sf_topology_vertex_count(un->topo);
-            un->f = sf_topology_triangle_count(un->topo);
-            un->frame = sf_topology_has_tangent_frame(un->topo) != 0;
-            un->bones = calloc(12 * inst->bone_count + 1, sizeof(float));
-            un->morph = calloc(mesh->target_count + 1, sizeof(float));
-            if (!un->bones || !un->morph) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
-            if (sf_gltf_pose_instance(gp, i, un->bones, mesh->target_count ? un->morph : NULL, un->to_world, &err) != SF_OK)
-                return cli_fail(CLI_EXIT_FAILURE, "instance %zu: %s", i, err.message);
-            un->pose.bone_matrices = un->bones;
-            un->pose.bone_count = inst->bone_count;
-            un->pose.morph_weights = mesh->target_count ? un->morph : NULL;
-            un->pose.morph_weight_count = mesh->target_count;
-            un->first_vertex = c->n;
-            c->n += un->n;
-            c->f += un->f;
-        }
+    for (size_t u = 0; u < count; ++u) {
+        int code = cli_gltf_unit_pose(gp, &units[u], places[u].to_world);
+        if (code != CLI_EXIT_OK) return code;
+        places[u].first_vertex = c->n;
+        c->n += units[u].n;
+        c->f += sf_topology_triangle_count(units[u].topo);
     }
     return CLI_EXIT_OK;
 }
@@ -501,7 +459,7 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
 {
     sf_gltf* g = NULL;
     sf_gltf_pose* gp = NULL;
-    int code = cli_gltf_load(path, NULL, 0, &g);
+    int code = cli_gltf_load(path, NULL, 0, args->tangents, &g);
     if (code != CLI_EXIT_OK) return code;
     size_t anim = SF_GLTF_NONE;
     if (animation)
@@ -513,13 +471,17 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
     if (code == CLI_EXIT_OK && (sf_gltf_pose_create(g, NULL, &gp, &err) != SF_OK ||
                                 sf_gltf_pose_sample(gp, anim, time_s, &err) != SF_OK))
         code = cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
-    enum { MAX_UNITS = 256, MAX_BONES = 512 };
-    gltf_unit* units = calloc(MAX_UNITS, sizeof(gltf_unit));
+    enum { MAX_BONES = 512 };
+    cli_gltf_unit* units = NULL;
+    gltf_place* places = NULL;
     size_t unit_count = 0;
     gltf_combined c;
     memset(&c, 0, sizeof c);
-    if (!units) code = cli_fail(CLI_EXIT_FAILURE, "out of memory");
-    if (code == CLI_EXIT_OK) code = gltf_build_units(g, gp, args, units, MAX_UNITS, &unit_count, &c);
+    if (code == CLI_EXIT_OK)
+        code = cli_gltf_units_create(path, g, args->method_on[SF_METHOD_JACOBIAN], NULL, &units, &unit_count);
+    if (code == CLI_EXIT_OK && !(places = calloc(unit_count + 1, sizeof *places)))
+        code = cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    if (code == CLI_EXIT_OK) code = gltf_place_units(gp, units, unit_count, places, &c);
     if (code == CLI_EXIT_OK && c.n == 0) code = cli_fail(CLI_EXIT_FAILURE, "%s: no triangles to draw", path);
     size_t max_n = 0;
     for (size_t u = 0; u < unit_count; ++u) max_n = units[u].n > max_n ? units[u].n : max_n;
@@ -548,28 +510,22 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
         c.frame = true;
         size_t fo = 0;
         for (size_t u = 0; u < unit_count; ++u) {
-            const gltf_unit* un = &units[u];
-            c.frame &= un->frame;
+            const cli_gltf_unit* un = &units[u];
+            size_t first = places[u].first_vertex, f = sf_topology_triangle_count(un->topo);
+            c.frame &= un->tangents;
             const uint32_t* idx = sf_topology_indices(un->topo);
-            for (size_t k = 0; k < 3 * un->f; ++k) c.idx[3 * fo + k] = idx[k] + (uint32_t)un->first_vertex;
-            fo += un->f;
+            for (size_t k = 0; k < 3 * f; ++k) c.idx[3 * fo + k] = idx[k] + (uint32_t)first;
+            fo += f;
             const float* uv = sf_topology_uvs(un->topo);
-            if (uv) memcpy(c.uv + 2 * un->first_vertex, uv, 2 * un->n * sizeof(float));
+            if (uv) memcpy(c.uv + 2 * first, uv, 2 * un->n * sizeof(float));
         }
     }
-    sf_frames_opts ref_opts;
-    memset(&ref_opts, 0, sizeof ref_opts);
-    ref_opts.morph_directions = args->morph_directions;
-    ref_opts.weighting = args->weighting;
-    ref_opts.weld = args->weld;
-    ref_opts.tangents = args->tangents;
-    sf_frames_opts method_opts;
-    memset(&method_opts, 0, sizeof method_opts);
-    method_opts.morph_directions = args->morph_directions;
+    sf_frames_opts ref_opts, method_opts; /* with --reference and --jacobian-cap, as eval and bake */
+    cli_gltf_frames_opts(args, &ref_opts, &method_opts);
     bool dummy_skip = false;
     char reason[256] = "";
     if (code == CLI_EXIT_OK)
-        code = gltf_frames(units, unit_count, &ref_opts, SF_METHOD_RECOMPUTE, true, &c, scratch_n, scratch_t, ref_n,
+        code = gltf_frames(units, places, unit_count, &ref_opts, SF_METHOD_RECOMPUTE, true, &c, scratch_n, scratch_t, ref_n,
                            ref_t, scratch_p, &dummy_skip, reason, sizeof reason);
     size_t bone_count = code == CLI_EXIT_OK && gp ? gltf_bones(g, gp, bone_heads, bone_tails, MAX_BONES) : 0;
 
@@ -585,14 +541,14 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
     char labels[SF_METHOD_COUNT][128];
     const char* label_ptrs[SF_METHOD_COUNT];
     size_t done = 0;
-    char file[4300], ref_name[64];
+    char file[4400], ref_name[64]; /* as in render_run_images: never cut */
     snprintf(ref_name, sizeof ref_name, "recompute (%s)", cli_weighting_name(ref_opts.weighting));
     char ref_settings[96];
     cli_reference_settings_text(&ref_opts, ref_settings, sizeof ref_settings);
     for (size_t k = 0; k < args->method_count && code == CLI_EXIT_OK; ++k) {
         sf_method m = args->method_order[k];
         bool skipped = false;
-        code = gltf_frames(units, unit_count, m == SF_METHOD_RECOMPUTE ? &ref_opts : &method_opts, m, false, &c,
+        code = gltf_frames(units, places, unit_count, m == SF_METHOD_RECOMPUTE ? &ref_opts : &method_opts, m, false, &c,
                            scratch_n, scratch_t, ref_n, ref_t, scratch_p, &skipped, reason, sizeof reason);
         if (code != CLI_EXIT_OK) break;
         if (skipped) {
@@ -602,63 +558,51 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
         }
         render_input in;
         memset(&in, 0, sizeof in);
-        in.vertex_count = c.n;
-        in.triangle_count = c.f;
-        in.indices = c.idx;
-        in.positions = c.pos;
-        in.uvs = c.frame ? c.uv : NULL;
-        in.method_normals = c.mn;
-        in.method_tangents = c.frame ? c.mt : NULL;
-        in.reference_normals = c.rn;
-        in.reference_tangents = c.frame ? c.rt : NULL;
-        in.normal_deg = c.nd;
-        in.tangent_deg = c.frame ? c.td : NULL;
+        in.view.vertex_count = c.n;
+        in.view.triangle_count = c.f;
+        in.view.indices = c.idx;
+        in.view.positions = c.pos;
+        in.view.uvs = c.frame ? c.uv : NULL;
+        in.view.method_normals = c.mn;
+        in.view.method_tangents = c.frame ? c.mt : NULL;
+        in.view.reference_normals = c.rn;
+        in.view.reference_tangents = c.frame ? c.rt : NULL;
+        in.view.normal_error_deg = c.nd;
+        in.view.tangent_error_deg = c.frame ? c.td : NULL;
         if (sf_angle_stats_compute(c.nd, c.n, NULL, NULL, &in.errors.normal, &err) != SF_OK ||
             (c.frame && sf_angle_stats_compute(c.td, c.n, NULL, NULL, &in.errors.tangent, &err) != SF_OK)) {
             code = cli_fail(CLI_EXIT_FAILURE, "statistics: %s", err.message);
             break;
         }
-        in.method_name = sf_method_name(m);
-        in.reference_name = ref_name;
-        in.reference_settings = ref_settings;
-        in.caption = caption;
+        in.view.method_name = sf_method_name(m);
+        in.view.reference_name = ref_name;
+        in.view.reference_settings = ref_settings;
+        in.view.caption = caption;
         in.radius = 1.0f;
-        in.bone_heads = bone_heads;
-        in.bone_tails = bone_tails;
-        in.bone_count = bone_count;
+        in.view.bone_heads = bone_heads;
+        in.view.bone_tails = bone_tails;
+        in.view.bone_count = bone_count;
         sf_error_summary s;
         code = render_fourview(&in, rs, &images[done], &s);
         if (code != CLI_EXIT_OK) break;
-        if (many)
-            snprintf(file, sizeof file, "%s/%s_%s.png", out, stem, sf_method_name(m));
-        else
-            snprintf(file, sizeof file, "%s", out);
-        code = render_write_png(&images[done], file);
+        if (many) snprintf(file, sizeof file, "%s/%s_%s.png", out, stem, sf_method_name(m));
+        const char* target = many ? file : out; /* -o as given, whatever its length */
+        code = render_write_png(&images[done], target);
         if (code == CLI_EXIT_OK)
-            printf("wrote %s (%s: normal mean %.3f max %.3f deg)\n", file, sf_method_name(m), s.normal.mean, s.normal.max);
+            printf("wrote %s (%s: normal mean %.3f max %.3f deg)\n", target, sf_method_name(m), s.normal.mean, s.normal.max);
         snprintf(labels[done], sizeof labels[done], "%s: normal %.2f / %.2f (mean / max deg)", sf_method_name(m),
                  s.normal.mean, s.normal.max);
         label_ptrs[done] = labels[done];
         done++;
     }
     if (code == CLI_EXIT_OK && many && done > 1) {
-        sf_image sheet;
-        code = render_contact_sheet(images, label_ptrs, done, caption, &sheet);
-        if (code == CLI_EXIT_OK) {
-            snprintf(file, sizeof file, "%s/%s_contact.png", out, stem);
-            code = render_write_png(&sheet, file);
-            if (code == CLI_EXIT_OK) printf("wrote %s\n", file);
-            sf_image_free(&sheet, NULL);
-        }
+        snprintf(file, sizeof file, "%s/%s_contact.png", out, stem);
+        code = render_write_contact_sheet(images, label_ptrs, done, caption, file);
+        if (code == CLI_EXIT_OK) printf("wrote %s\n", file);
     }
     for (size_t k = 0; k < done; ++k) sf_image_free(&images[k], NULL);
-    for (size_t u = 0; u < unit_count; ++u) {
-        sf_workspace_destroy(units[u].ws);
-        sf_topology_destroy(units[u].topo);
-        free(units[u].bones);
-        free(units[u].morph);
-    }
-    free(units);
+    cli_gltf_units_free(units, unit_count);
+    free(places);
     combined_free(&c);
     free(scratch_p), free(scratch_n), free(scratch_t), free(ref_n), free(ref_t), free(bone_heads), free(bone_tails);
     sf_gltf_pose_destroy(gp);
@@ -667,17 +611,6 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
 }
 
 /* ---------------------------------------------------------------- the command */
-
-static int ensure_dir(const char* path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        if (!S_ISDIR(st.st_mode)) return cli_fail(CLI_EXIT_USAGE, "-o: %s exists and is not a folder", path);
-        return CLI_EXIT_OK;
-    }
-    if (mkdir(path, 0777) != 0) return cli_fail(CLI_EXIT_FAILURE, "-o: cannot create %s: %s", path, strerror(errno));
-    return CLI_EXIT_OK;
-}
 
 int cmd_render(int argc, char** argv)
 {
@@ -759,7 +692,8 @@ int cmd_render(int argc, char** argv)
     if (!out) return cli_fail(CLI_EXIT_USAGE, "render: -o OUT.png (or a folder with --all-methods) is required");
     if (!all && !args.methods_given)
         return cli_fail(CLI_EXIT_USAGE, "render: --method NAME or --all-methods is required");
-    if (gltf && strcmp(gltf, out) == 0) return cli_fail(CLI_EXIT_USAGE, "render: -o must not be the input file");
+    if (gltf && (strcmp(gltf, out) == 0 || cli_same_file(gltf, out)))
+        return cli_fail(CLI_EXIT_USAGE, "render: -o must not be the input file");
     int code = gltf ? (cli_pool_start(args.threads) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE) : cli_scene_args_finish(&args);
     if (code != CLI_EXIT_OK) return code;
     if (all) {
@@ -770,7 +704,7 @@ int cmd_render(int argc, char** argv)
         }
     }
     bool many = args.method_count > 1;
-    if (many && (code = ensure_dir(out)) != CLI_EXIT_OK) return code;
+    if (many && (code = cli_make_dir("-o", out)) != CLI_EXIT_OK) return code;
     if (gltf) {
         cli_gltf_reference_defaults(&gltf_flags, &args);
         return render_gltf(gltf, animation, time_s, &args, &rs, out, many);

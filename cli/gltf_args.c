@@ -2,14 +2,10 @@
 #include "gltf_args.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-int cli_gltf_load(const char* path, const sf_env* env, uint32_t texcoord, sf_gltf** out)
-{
-    return cli_gltf_load_tangents(path, env, texcoord, SF_TANGENTS_MIKKTSPACE, out);
-}
-
-int cli_gltf_load_tangents(const char* path, const sf_env* env, uint32_t texcoord, sf_tangent_mode generated,
+int cli_gltf_load(const char* path, const sf_env* env, uint32_t texcoord, sf_tangent_mode generated,
                            sf_gltf** out)
 {
     sf_gltf_opts opts;
@@ -80,4 +76,107 @@ void cli_gltf_reference_defaults(const cli_gltf_flags* flags, cli_scene_args* ar
 {
     if (!flags->weld_given) args->weld = SF_WELD_POSITION_NORMAL;
     if (!flags->tangents_given) args->tangents = SF_TANGENTS_MIKKTSPACE;
+}
+
+int cli_gltf_parse_counts(int argc, char** argv, int* i, size_t* texcoord, size_t* max_influences)
+{
+    const char* v;
+    int r;
+    if ((r = cli_flag_value(argc, argv, i, "--texcoord", &v)) != 0) {
+        if (r < 0) return -1;
+        if (cli_parse_size(v, 0, 63, texcoord)) return 1;
+        cli_fail(CLI_EXIT_USAGE, "--texcoord: '%s' is not 0..63", v);
+        return -1;
+    }
+    if (max_influences && (r = cli_flag_value(argc, argv, i, "--max-influences", &v)) != 0) {
+        if (r < 0) return -1;
+        if (cli_parse_size(v, 1, 1024, max_influences)) return 1;
+        cli_fail(CLI_EXIT_USAGE, "--max-influences: '%s' is not 1..1024", v);
+        return -1;
+    }
+    return 0;
+}
+
+void cli_gltf_frames_opts(const cli_scene_args* args, sf_frames_opts* reference, sf_frames_opts* methods)
+{
+    *reference = cli_scene_args_frames_opts(args, NULL);
+    memset(methods, 0, sizeof *methods);
+    methods->morph_directions = args->morph_directions;
+    methods->jacobian_cap = args->jacobian_cap;
+}
+
+void cli_gltf_units_free(cli_gltf_unit* units, size_t count)
+{
+    for (size_t i = 0; units && i < count; ++i) {
+        sf_workspace_destroy(units[i].ws);
+        sf_topology_destroy(units[i].topo);
+        free(units[i].bones);
+        free(units[i].morph);
+    }
+    free(units);
+}
+
+static int unit_create(const char* path, const sf_gltf* g, size_t instance, size_t primitive, bool gradients,
+                       const sf_env* env, cli_gltf_unit* u)
+{
+    const sf_gltf_instance* in = &g->instances[instance];
+    const sf_gltf_primitive* pr = &g->primitives[primitive];
+    size_t targets = g->meshes[in->mesh].target_count;
+    u->instance = instance;
+    u->primitive = primitive;
+    sf_mesh_desc desc;
+    sf_error err;
+    sf_topology_opts topts;
+    memset(&topts, 0, sizeof topts);
+    topts.skip_gradients = !gradients;
+    if (sf_gltf_instance_mesh(g, instance, primitive, &desc, &err) == SF_OK) {
+        desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST; /* counted as a data problem instead */
+        if (sf_topology_create(&desc, &topts, env, &u->topo, &err) == SF_OK) sf_workspace_create(u->topo, &u->ws, &err);
+    }
+    if (!u->ws)
+        return cli_fail(CLI_EXIT_FAILURE, "%s: meshes[%zu].primitives[%zu]: %s", path, pr->mesh_index,
+                        pr->primitive_index, err.message);
+    u->n = sf_topology_vertex_count(u->topo);
+    u->tangents = sf_topology_has_tangent_frame(u->topo) != 0;
+    u->bones = calloc(12 * in->bone_count, sizeof(float));
+    u->morph = calloc(targets + 1, sizeof(float));
+    if (!u->bones || !u->morph) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    u->pose.bone_matrices = u->bones;
+    u->pose.bone_count = in->bone_count;
+    u->pose.morph_weights = u->morph;
+    u->pose.morph_weight_count = targets;
+    return CLI_EXIT_OK;
+}
+
+int cli_gltf_units_create(const char* path, const sf_gltf* gltf, bool gradients, const sf_env* env,
+                          cli_gltf_unit** out, size_t* count)
+{
+    *out = NULL;
+    *count = 0;
+    size_t total = 0;
+    for (size_t i = 0; i < gltf->instance_count; ++i) total += gltf->meshes[gltf->instances[i].mesh].primitive_count;
+    cli_gltf_unit* units = calloc(total ? total : 1, sizeof(cli_gltf_unit));
+    if (!units) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    size_t k = 0;
+    int code = CLI_EXIT_OK;
+    for (size_t i = 0; code == CLI_EXIT_OK && i < gltf->instance_count; ++i) {
+        const sf_gltf_mesh* m = &gltf->meshes[gltf->instances[i].mesh];
+        for (size_t p = m->first_primitive; code == CLI_EXIT_OK && p < m->first_primitive + m->primitive_count; ++p)
+            code = unit_create(path, gltf, i, p, gradients, env, &units[k++]);
+    }
+    if (code != CLI_EXIT_OK) {
+        cli_gltf_units_free(units, k);
+        return code;
+    }
+    *out = units;
+    *count = k;
+    return CLI_EXIT_OK;
+}
+
+int cli_gltf_unit_pose(const sf_gltf_pose* pose, cli_gltf_unit* u, float* to_world)
+{
+    sf_error err;
+    if (sf_gltf_pose_instance(pose, u->instance, u->bones, u->morph, to_world, &err) != SF_OK)
+        return cli_fail(CLI_EXIT_FAILURE, "instance %zu: %s", u->instance, err.message);
+    return CLI_EXIT_OK;
 }

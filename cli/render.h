@@ -17,40 +17,28 @@ typedef struct render_settings {
 void render_settings_init(render_settings* rs);
 /* Tries argv[*i] as a picture flag: 1 consumed, 0 not one, -CLI_EXIT_USAGE after a one-line error. */
 int render_settings_parse(render_settings* rs, int argc, char** argv, int* i);
+/* --size WIDTHxHEIGHT (64..8192 x 48..8192): CLI_EXIT_OK, or CLI_EXIT_USAGE after a one-line error. */
+int render_parse_size(const char* text, int* w, int* h);
 sf_camera render_camera(const render_settings* rs, const float center[3], float radius);
 
 /* One method against the reference, as caller arrays (built-in scenes and glTF alike). */
 typedef struct render_input {
-    const sf_topology* topo; /* for sf_direction_errors; NULL = use the precomputed errors below */
-    const float* normal_deg; /* per vertex, when topo is NULL */
-    const float* tangent_deg; /* per vertex or NULL, when topo is NULL */
+    /* The mesh, both sets of directions, names, caption and rig (as sf_fourview_desc documents them);
+     * render_fourview fills in the errors and stats (from topo when set), the camera and the shading. */
+    sf_fourview_desc view;
+    const sf_topology* topo;  /* for sf_direction_errors; NULL = view.*_error_deg and `errors` are given */
     sf_error_summary errors;  /* when topo is NULL: the stats printed */
-    size_t vertex_count, triangle_count;
-    const uint32_t* indices;
-    const float* positions;
-    const float* uvs; /* NULL = no tangent frame */
-    const float* method_normals;
-    const float* method_tangents;
-    const float* reference_normals;
-    const float* reference_tangents;
-    const char* method_name;
-    const char* reference_name;
-    const char* reference_settings; /* weld, tangents, directions of the reference */
-    const char* caption;
-    float center[3];
+    float center[3];          /* the camera's aim and framing radius before fitting */
     float radius;
-    const float* bone_heads;
-    const float* bone_tails;
-    size_t bone_count;
 } render_input;
 
 /* Renders the four views into *out (allocated here; sf_image_free(out, NULL)); summary may be NULL. */
 int render_fourview(const render_input* in, const render_settings* rs, sf_image* out, sf_error_summary* summary);
 /* PNG, written atomically. */
 int render_write_png(const sf_image* image, const char* path);
-/* The images shrunk by 2 in a grid of three columns, each under its label. */
-int render_contact_sheet(const sf_image* images, const char* const* labels, size_t count, const char* caption,
-                         sf_image* out);
+/* The images shrunk by 2 in a grid of three columns, each under its label, written as the PNG path. */
+int render_write_contact_sheet(const sf_image* images, const char* const* labels, size_t count, const char* caption,
+                               const char* path);
 /* render --gltf FILE: every instance and primitive of the file, posed at --time, in world space. */
 int render_gltf(const char* path, const char* animation, double time_s, const cli_scene_args* args,
                 const render_settings* rs, const char* out, bool many);

@@ -1,6 +1,7 @@
 /* The shared scene / method flags (see scene_args.h). */
 #include "scene_args.h"
 
+#include <math.h>
 #include <string.h>
 
 void cli_scene_args_init(cli_scene_args* args)
@@ -185,14 +186,69 @@ int cli_scene_args_parse(cli_scene_args* args, int argc, char** argv, int* i)
 
 /* ---------------------------------------------------------------- checks against the scene */
 
-char cli_setting_kind(const sf_scene_info* info, const char* name)
+/* What kind of setting `name` is for this scene: 'p' parameter (resolution included, where the scene
+ * has one), 'm' morph target, 0 unknown. */
+static char setting_kind(const sf_scene_info* info, const char* name)
 {
     for (size_t k = 0; k < info->param_count; ++k)
         if (strcmp(info->params[k].name, name) == 0) return 'p';
     for (size_t k = 0; k < info->target_count; ++k)
         if (strcmp(info->targets[k], name) == 0) return 'm';
-    if (strcmp(name, "resolution") == 0) return 'r';
     return 0;
+}
+
+int cli_sweep_parse(const char* text, size_t min_steps, size_t max_steps, cli_sweep* out)
+{
+    const char* eq = strchr(text, '=');
+    if (!eq || eq == text || (size_t)(eq - text) >= sizeof out->name)
+        return cli_fail(CLI_EXIT_USAGE, "--sweep: '%s' is not NAME=FROM:TO:STEPS", text);
+    memcpy(out->name, text, (size_t)(eq - text));
+    out->name[eq - text] = '\0';
+    char parts[3][64];
+    const char* p = eq + 1;
+    for (int k = 0; k < 3; ++k) {
+        const char* colon = k < 2 ? strchr(p, ':') : p + strlen(p);
+        if (!colon || (size_t)(colon - p) >= sizeof parts[k])
+            return cli_fail(CLI_EXIT_USAGE, "--sweep: '%s' is not NAME=FROM:TO:STEPS", text);
+        memcpy(parts[k], p, (size_t)(colon - p));
+        parts[k][colon - p] = '\0';
+        p = colon + (k < 2);
+    }
+    if (!cli_parse_double(parts[0], &out->from))
+        return cli_fail(CLI_EXIT_USAGE, "--sweep: FROM '%s' is not a number", parts[0]);
+    if (!cli_parse_double(parts[1], &out->to))
+        return cli_fail(CLI_EXIT_USAGE, "--sweep: TO '%s' is not a number", parts[1]);
+    if (!cli_parse_size(parts[2], min_steps, max_steps, &out->steps))
+        return cli_fail(CLI_EXIT_USAGE, "--sweep: STEPS '%s' is not a whole number from %zu to %zu", parts[2],
+                        min_steps, max_steps);
+    return CLI_EXIT_OK;
+}
+
+int cli_sweep_check(const cli_sweep* sw, const sf_scene_info* info, const char** unit)
+{
+    char kind = setting_kind(info, sw->name);
+    if (!kind)
+        return cli_fail(CLI_EXIT_USAGE, "--sweep: scene %s has no parameter or morph target named '%s'", info->name,
+                        sw->name);
+    const char* u = kind == 'm' ? "weight" : "";
+    for (size_t k = 0; kind == 'p' && k < info->param_count; ++k) {
+        const sf_scene_param_info* p = &info->params[k];
+        if (strcmp(p->name, sw->name) != 0) continue;
+        u = p->unit ? p->unit : "";
+        double lo = sw->from < sw->to ? sw->from : sw->to, hi = sw->from < sw->to ? sw->to : sw->from;
+        if (lo < p->min_value || hi > p->max_value)
+            return cli_fail(CLI_EXIT_USAGE, "--sweep: %s from %g to %g leaves [%g, %g]%s%s", sw->name, sw->from,
+                            sw->to, p->min_value, p->max_value, *u ? " " : "", u);
+    }
+    if (unit) *unit = u;
+    return CLI_EXIT_OK;
+}
+
+double cli_sweep_value(const cli_sweep* sw, size_t i)
+{
+    double v = sw->steps < 2 ? sw->from : sw->from + (sw->to - sw->from) * (double)i / (double)(sw->steps - 1);
+    if (strcmp(sw->name, "resolution") == 0) v = floor(v + 0.5); /* a quad count */
+    return v;
 }
 
 /* "a, b, c" of the scene's presets ('s'), parameters ('p') or morph targets ('m'). */
@@ -238,7 +294,7 @@ int cli_scene_args_finish(cli_scene_args* args)
     }
     for (size_t s = 0; s < args->setting_count; ++s) {
         const cli_assignment* a = &args->settings[s];
-        char kind = cli_setting_kind(info, a->name);
+        char kind = setting_kind(info, a->name);
         if (args->setting_is_morph[s] && kind != 'm') {
             char known[512];
             join_names(known, sizeof known, info, 'm');

@@ -52,8 +52,21 @@ int cli_scene_args_build(const cli_scene_args* args, const sf_env* env, const cl
  * --weighting was given. */
 sf_frames_opts cli_scene_args_frames_opts(const cli_scene_args* args, const sf_scene_info* info);
 
-/* What kind of setting `name` is for this scene: 'p' parameter, 'm' morph target, 'r' resolution, 0 unknown. */
-char cli_setting_kind(const sf_scene_info* info, const char* name);
+
+/* --sweep NAME=FROM:TO:STEPS of compare and plot: one setting over STEPS evenly spaced values. */
+typedef struct cli_sweep {
+    char name[64];
+    double from, to;
+    size_t steps;
+} cli_sweep;
+/* Parses text with STEPS in [min_steps, max_steps]. Returns CLI_EXIT_OK, or CLI_EXIT_USAGE after a one-line error. */
+int cli_sweep_parse(const char* text, size_t min_steps, size_t max_steps, cli_sweep* out);
+/* Checks the name against the scene and, for a parameter, the whole range before any step runs. Sets
+ * *unit (the parameter's unit, "weight" or "quads") when not NULL. Returns CLI_EXIT_OK, or CLI_EXIT_USAGE
+ * after a one-line error. */
+int cli_sweep_check(const cli_sweep* sw, const sf_scene_info* info, const char** unit);
+/* The value of step i; resolution is rounded to whole quads. */
+double cli_sweep_value(const cli_sweep* sw, size_t i);
 
 /* Names for printing. */
 const char* cli_weighting_name(sf_weighting w);

@@ -1,6 +1,7 @@
 /* Small helpers of the command: one-line errors, atomic file writes, number and list parsing. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "sf_internal.h" /* sfi_write_file_atomic */
 
 #include <ctype.h>
 #include <errno.h>
@@ -29,52 +30,38 @@ int cli_fail(int code, const char* fmt, ...)
 
 int cli_write_file_atomic(const char* path, const void* data, size_t size)
 {
-    if (!path || !*path || (!data && size)) {
-        errno = EINVAL;
-        return -1;
+    int e = sfi_write_file_atomic(path, data, size); /* the library's, shared with sf_image_write_png */
+    if (e == 0) return 0;
+    errno = e;
+    return -1;
+}
+
+int cli_make_dir(const char* flag, const char* path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return S_ISDIR(st.st_mode) ? CLI_EXIT_OK : cli_fail(CLI_EXIT_USAGE, "%s: %s exists and is not a folder", flag, path);
+    char buf[4096];
+    if (strlen(path) >= sizeof buf) return cli_fail(CLI_EXIT_USAGE, "%s: path too long", flag);
+    snprintf(buf, sizeof buf, "%s", path);
+    /* mkdir -p: each parent, then the folder itself. */
+    for (char* p = buf + 1; *p; ++p) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return cli_fail(CLI_EXIT_FAILURE, "%s: cannot create %s: %s", flag, buf, strerror(errno));
+        *p = '/';
     }
-    /* The temporary file goes next to the target so that rename() stays within one file system. */
-    size_t len = strlen(path);
-    char* tmp = malloc(len + 16);
-    if (!tmp) return -1;
-    snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        errno = e;
-        return -1;
-    }
-    const char* p = (const char*)data;
-    size_t left = size;
-    int e = 0;
-    while (left > 0) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            e = errno;
-            break;
-        }
-        p += w;
-        left -= (size_t)w;
-    }
-    if (!e && fsync(fd) != 0) e = errno;
-    /* mkstemp creates 0600; give the file the usual permissions a plain fopen would. */
-    if (!e) {
-        mode_t mask = umask(0);
-        umask(mask);
-        if (fchmod(fd, 0666 & ~mask) != 0) e = errno;
-    }
-    if (close(fd) != 0 && !e) e = errno;
-    if (!e && rename(tmp, path) != 0) e = errno;
-    if (e) {
-        unlink(tmp);
-        free(tmp);
-        errno = e;
-        return -1;
-    }
-    free(tmp);
-    return 0;
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return cli_fail(CLI_EXIT_FAILURE, "%s: cannot create %s: %s", flag, buf, strerror(errno));
+    if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) return cli_fail(CLI_EXIT_FAILURE, "%s: %s is not a folder", flag, buf);
+    return CLI_EXIT_OK;
+}
+
+bool cli_same_file(const char* a, const char* b)
+{
+    struct stat sa, sb;
+    return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 bool cli_parse_double(const char* text, double* out)

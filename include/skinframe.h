@@ -93,7 +93,7 @@ const char* sf_result_string(sf_result result);
 
 typedef struct sf_allocator {
     void* (*alloc)(void* user, size_t size, size_t align); /* NULL = out of memory */
-    void (*free)(void* user, void* ptr, size_t size);
+    void (*free)(void* user, void* ptr, size_t size); /* size: as allocated, or 0 where not tracked */
     void* user;
 } sf_allocator; /* all zero = malloc/free; set both functions or neither */
 
@@ -183,7 +183,7 @@ typedef struct sf_topology sf_topology;
 
 typedef struct sf_topology_opts {
     int skip_gradients; /* 1 = do not precompute the `jacobian` gradients (saves memory); default 0 */
-    float weld_normal_cos; /* weld groups: rest normals within this cosine count as equal; 0 = 0.9999 */
+    float weld_normal_cos; /* weld groups: rest normals within this cosine count as equal; in [-1, 1], 0 = 0.9999 */
 } sf_topology_opts;
 
 /* What topology creation found and fixed in the input (reported, never silent). */
@@ -626,7 +626,7 @@ const char* sf_gltf_problem_description(sf_gltf_problem problem); /* one line */
 typedef struct sf_gltf_problem_stat {
     size_t count;       /* how many (see the description) */
     size_t worst_index; /* the worst example: vertex, triangle or target index (SIZE_MAX when count = 0) */
-    double worst_value; /* its measure: |sum - 1|, weight count, |len - 1|, w, area, ... */
+    double worst_value; /* its measure: |sum - 1|, weight count, |len - 1|, ||w| - 1|, area, ... */
 } sf_gltf_problem_stat;
 
 typedef struct sf_gltf_inspection {
@@ -843,7 +843,8 @@ typedef struct sf_fourview_desc {
     sf_angle_stats normal_stats, tangent_stats; /* printed (mean, max) */
     const char* method_name;         /* NULL = "method" */
     const char* reference_name;      /* NULL = "recompute" */
-    const char* caption;             /* optional footer line of the top-left view (scene, preset) */
+    const char* caption;             /* optional footer of the top-left view (scene, preset): wrapped onto two
+                                        lines when too wide (one line with show_vectors, which takes the second) */
     const char* reference_settings;  /* optional footer line of the top-right view ("weld none, tangents uv") */
     sf_camera camera;
     int fit_camera;                  /* 1 = sf_camera_fit to the positions first (keeps yaw, pitch, fov) */

@@ -195,9 +195,11 @@ struct sf_gltf_pose {
     const sf_gltf* gltf;
     sf_env env;
     float* trs;            /* 10 per node: translation, rotation xyzw, scale */
+    float* rest_trs;       /* 10 per node: the file's TRS (decomposed once for matrix nodes) */
     uint8_t* use_trs;      /* 1 when the local matrix comes from trs */
     float* global;         /* 16 per node */
-    float* rest_inverse;   /* 16 per node: inverse of the rest global transform (rigid instances) */
+    float* rest_global;    /* 16 per node: the rest global transform (rigid instances' to_world) */
+    float* rest_inverse;   /* 16 per node: its inverse */
     uint8_t* rest_singular; /* 1 when that inverse does not exist */
     float* weights;        /* morph weights of nodes with meshes, at weight_offset[node] */
     size_t* weight_offset; /* per node */
@@ -222,18 +224,32 @@ sf_result sf_gltf_pose_create(const sf_gltf* gltf, const sf_env* env, sf_gltf_po
             if (gltf->nodes[i].mesh != SF_GLTF_NONE) wtotal += gltf->meshes[gltf->nodes[i].mesh].target_count;
         }
     p->trs = sfi_calloc(&e, 10 * n + 1, sizeof(float));
+    p->rest_trs = sfi_calloc(&e, 10 * n + 1, sizeof(float));
     p->use_trs = sfi_calloc(&e, n + 1, 1);
     p->global = sfi_calloc(&e, 16 * n + 1, sizeof(float));
+    p->rest_global = sfi_calloc(&e, 16 * n + 1, sizeof(float));
     p->rest_inverse = sfi_calloc(&e, 16 * n + 1, sizeof(float));
     p->rest_singular = sfi_calloc(&e, n + 1, 1);
     p->weights = sfi_calloc(&e, wtotal + 1, sizeof(float));
-    if (!p->weight_offset || !p->trs || !p->use_trs || !p->global || !p->weights || !p->rest_inverse ||
-        !p->rest_singular) {
+    if (!p->weight_offset || !p->trs || !p->rest_trs || !p->use_trs || !p->global || !p->weights ||
+        !p->rest_global || !p->rest_inverse || !p->rest_singular) {
         sf_gltf_pose_destroy(p);
         return sfi_fail(err, SF_ERROR_OUT_OF_MEMORY, "pose", SFI_NO_INDEX, "%zu nodes", n);
     }
+    for (size_t i = 0; i < n; ++i) {
+        const sf_gltf_node* nd = &gltf->nodes[i];
+        float* trs = p->rest_trs + 10 * i;
+        if (nd->has_matrix) { /* only used if the matrix node is animated, which glTF forbids */
+            mat4_to_trs(nd->matrix, trs, trs + 3, trs + 7);
+        } else {
+            memcpy(trs, nd->translation, 3 * sizeof(float));
+            memcpy(trs + 3, nd->rotation, 4 * sizeof(float));
+            memcpy(trs + 7, nd->scale, 3 * sizeof(float));
+        }
+    }
     *out = p;
     sf_result r = sf_gltf_pose_sample(p, SF_GLTF_NONE, 0.0, err);
+    if (r == SF_OK) memcpy(p->rest_global, p->global, 16 * n * sizeof(float));
     for (size_t i = 0; r == SF_OK && i < n; ++i)
         p->rest_singular[i] = !sfi_mat4_invert(p->global + 16 * i, p->rest_inverse + 16 * i);
     return r;
@@ -244,8 +260,10 @@ void sf_gltf_pose_destroy(sf_gltf_pose* pose)
     if (!pose) return;
     sf_env e = pose->env;
     sfi_free(&e, pose->trs, 0);
+    sfi_free(&e, pose->rest_trs, 0);
     sfi_free(&e, pose->use_trs, 0);
     sfi_free(&e, pose->global, 0);
+    sfi_free(&e, pose->rest_global, 0);
     sfi_free(&e, pose->rest_inverse, 0);
     sfi_free(&e, pose->rest_singular, 0);
     sfi_free(&e, pose->weights, 0);
@@ -279,18 +297,10 @@ sf_result sf_gltf_pose_sample(sf_gltf_pose* pose, size_t animation, double time_
     SF_CHECK(animation == SF_GLTF_NONE || animation < g->animation_count, SF_ERROR_INVALID_ARGUMENT, err, "animation",
              animation, "out of range (%zu animations)", g->animation_count);
     SF_CHECK(isfinite(time_s), SF_ERROR_NOT_FINITE, err, "time_s", SFI_NO_INDEX, "is %g", time_s);
+    memcpy(pose->trs, pose->rest_trs, 10 * g->node_count * sizeof(float));
     for (size_t i = 0; i < g->node_count; ++i) {
         const sf_gltf_node* nd = &g->nodes[i];
-        float* trs = pose->trs + 10 * i;
-        if (nd->has_matrix) {
-            mat4_to_trs(nd->matrix, trs, trs + 3, trs + 7);
-            pose->use_trs[i] = 0;
-        } else {
-            memcpy(trs, nd->translation, 3 * sizeof(float));
-            memcpy(trs + 3, nd->rotation, 4 * sizeof(float));
-            memcpy(trs + 7, nd->scale, 3 * sizeof(float));
-            pose->use_trs[i] = 1;
-        }
+        pose->use_trs[i] = !nd->has_matrix;
         if (nd->mesh != SF_GLTF_NONE) {
             const sf_gltf_mesh* m = &g->meshes[nd->mesh];
             const float* w = nd->weights ? nd->weights : m->weights;
@@ -367,14 +377,7 @@ sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float
                 sfi_mat4_mul(pose->rest_inverse + 16 * in->node, node_global, m);
             mat4_to_3x4(m, bone_matrices);
         }
-        if (to_world) {
-            float rest[16];
-            if (singular)
-                memcpy(rest, identity, sizeof rest);
-            else
-                sfi_mat4_invert(pose->rest_inverse + 16 * in->node, rest);
-            memcpy(to_world, rest, sizeof rest);
-        }
+        if (to_world) memcpy(to_world, singular ? identity : pose->rest_global + 16 * in->node, 16 * sizeof(float));
     } else {
         /* Skinned: bone_j = inverse(global(mesh node)) * global(joint_j) * IBM_j. A singular mesh node
          * transform falls back to world space (bone_j = global(joint_j) * IBM_j, to_world = identity). */

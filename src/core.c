@@ -95,7 +95,7 @@ void* sfi_calloc(const sf_env* env, size_t count, size_t elem)
 
 void sfi_free(const sf_env* env, void* ptr, size_t size)
 {
-    if (ptr) env->allocator.free(env->allocator.user, ptr, size ? size : 1);
+    if (ptr) env->allocator.free(env->allocator.user, ptr, size); /* 0 = size not tracked (skinframe.h) */
 }
 
 void sfi_parallel_for(const sf_env* env, size_t count, size_t grain, sf_range_fn* fn, void* ctx)

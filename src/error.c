@@ -7,10 +7,14 @@
 
 #define RAD_TO_DEG 57.29577951308232
 
+static double length2(const float v[3]) { return (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]; }
+
+/* Zero as sf_angle_deg sees it (the article's SafeUnit threshold): 180 degrees and flagged degenerate. */
+static bool degenerate3(const float v[3]) { return !(length2(v) >= 1e-24); }
+
 double sf_angle_deg(const float a[3], const float b[3])
 {
-    double la = (double)a[0] * a[0] + (double)a[1] * a[1] + (double)a[2] * a[2];
-    double lb = (double)b[0] * b[0] + (double)b[1] * b[1] + (double)b[2] * b[2];
+    double la = length2(a), lb = length2(b);
     if (!(la >= 1e-24) || !(lb >= 1e-24)) return 180.0;
     double d = ((double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2]) / sqrt(la * lb);
     if (d > 1.0) d = 1.0;
@@ -79,8 +83,6 @@ sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* s
     return SF_OK;
 }
 
-static bool is_zero3(const float* v) { return v[0] == 0.0f && v[1] == 0.0f && v[2] == 0.0f; }
-
 sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* method, const sf_frames_out* reference,
                               float* normal_deg, float* tangent_deg, uint8_t* flags, sf_error_summary* summary,
                               sf_error* err)
@@ -109,14 +111,14 @@ sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* meth
         const float* mn = method->normals + 3 * v;
         const float* rn = reference->normals + 3 * v;
         double an = sf_angle_deg(mn, rn);
-        if (is_zero3(mn) || is_zero3(rn)) f |= SF_VERTEX_DEGENERATE_NORMAL;
+        if (degenerate3(mn) || degenerate3(rn)) f |= SF_VERTEX_DEGENERATE_NORMAL;
         if (nd) nd[v] = (float)an;
         if (an > worst_n) worst_n = an, s.worst_normal_vertex = v;
         if (tangents) {
             const float* mt = method->tangents + 4 * v;
             const float* rt = reference->tangents + 4 * v;
             double at = sf_angle_deg(mt, rt);
-            if (is_zero3(mt) || is_zero3(rt)) f |= SF_VERTEX_DEGENERATE_TANGENT;
+            if (degenerate3(mt) || degenerate3(rt)) f |= SF_VERTEX_DEGENERATE_TANGENT;
             if ((mt[3] < 0.0f) != (rt[3] < 0.0f)) f |= SF_VERTEX_HANDEDNESS;
             if (td) td[v] = (float)at;
             if (at > worst_t) worst_t = at, s.worst_tangent_vertex = v;

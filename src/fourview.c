@@ -61,18 +61,46 @@ void sf_fourview_colorbar_rect(int width, int height, int view, int rect[4])
     rect[3] = 6 * ts;
 }
 
-/* Text cut to the characters that fit in max_w pixels (the views must not spill into each other). */
-static void draw_text_fit(sf_image* image, int x, int y, int ts, const uint8_t rgb[3], const char* text, int max_w)
+/* Bytes of text (whole UTF-8 characters, at most size - 1) whose width fits in max_w pixels, copied to buf. */
+static size_t fit_prefix(const char* text, int ts, int max_w, char* buf, size_t size)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", text);
+    snprintf(buf, size, "%s", text);
     size_t len = strlen(buf);
     while (len > 0 && sf_text_width(buf, ts) > max_w) {
         len--;
         while (len > 0 && ((unsigned char)buf[len] & 0xC0) == 0x80) len--; /* whole UTF-8 characters */
         buf[len] = '\0';
     }
+    return len;
+}
+
+/* Text cut to the characters that fit in max_w pixels (the views must not spill into each other). */
+static void draw_text_fit(sf_image* image, int x, int y, int ts, const uint8_t rgb[3], const char* text, int max_w)
+{
+    char buf[256];
+    fit_prefix(text, ts, max_w, buf, sizeof buf);
     sf_image_draw_text(image, x, y, ts, rgb, buf);
+}
+
+/* Text on up to max_lines lines (10 ts apart) of max_w pixels, each broken at the last space or after the
+ * last comma that fits (mid-word when there is none); whatever is left after the last line is cut. */
+static void draw_text_wrap(sf_image* image, int x, int y, int ts, const uint8_t rgb[3], const char* text, int max_w,
+                           int max_lines)
+{
+    for (int line = 0; line < max_lines && *text; ++line) {
+        char buf[256];
+        size_t len = fit_prefix(text, ts, max_w, buf, sizeof buf);
+        if (text[len] != '\0' && text[len] != ' ' && line + 1 < max_lines) {
+            size_t k = len;
+            while (k > 1 && buf[k - 1] != ' ' && buf[k - 1] != ',') --k;
+            if (k > 1) len = buf[k - 1] == ' ' ? k - 1 : k;
+            buf[len] = '\0';
+        }
+        if (len == 0) return;
+        sf_image_draw_text(image, x, y + 10 * ts * line, ts, rgb, buf);
+        text += len;
+        while (*text == ' ') ++text;
+    }
 }
 
 static void draw_shadowed_text(sf_image* image, int x, int y, int ts, const uint8_t rgb[3], const char* text)
@@ -222,7 +250,9 @@ static sf_result render_views(const sf_fourview_desc* d, sf_image* image, fourvi
         int fit = q[2] - 6 * ts;
         draw_text_fit(image, q[0] + 4 * ts, q[1] + 3 * ts, ts, COLOR_TEXT, line, fit);
         int by = q[1] + q[3] - bottom_band(ts) + 4 * ts;
-        if (view == 0 && d->caption) draw_text_fit(image, q[0] + 4 * ts, by, ts, COLOR_DIM_TEXT, d->caption, fit);
+        /* The caption may take both footer lines, unless the vector legend needs the second. */
+        if (view == 0 && d->caption)
+            draw_text_wrap(image, q[0] + 4 * ts, by, ts, COLOR_DIM_TEXT, d->caption, fit, d->show_vectors ? 1 : 2);
         if (view == 0 && d->show_vectors) {
             sf_image_draw_text(image, q[0] + 4 * ts, by + 10 * ts, ts, COLOR_NORMAL, "normals");
             sf_image_draw_text(image, q[0] + 4 * ts + sf_text_width("normals  ", ts), by + 10 * ts, ts,

@@ -106,6 +106,9 @@ sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_met
         sfi_parallel_for(&topo->env, topo->vertex_count, FRAMES_GRAIN, vertex_range, &job);
     }
     if (r != SF_OK) return r;
+    if (out->tangents && !topo->has_uvs) /* no tangent frame: zero tangents, even from supplied ones or deltas */
+        for (size_t v = 0; v < topo->vertex_count; ++v)
+            out->tangents[4 * v] = out->tangents[4 * v + 1] = out->tangents[4 * v + 2] = 0.0f;
     if (out->positions && topo->vertex_count)
         memcpy(out->positions, ws->final_pos, 3 * topo->vertex_count * sizeof(float));
     count_report(topo, ws, method, out->normals, out->tangents);

@@ -80,6 +80,14 @@ typedef struct loader {
     accessor* accessors;
 } loader;
 
+/* Options with defaults filled in; the file limit stays far enough below SIZE_MAX for read_whole_file. */
+static void loader_opts(loader* L, const sf_gltf_opts* opts)
+{
+    if (opts) L->opts = *opts;
+    if (!L->opts.max_file_bytes) L->opts.max_file_bytes = DEFAULT_MAX_FILE_BYTES;
+    if (L->opts.max_file_bytes > SIZE_MAX / 4) L->opts.max_file_bytes = SIZE_MAX / 4;
+}
+
 static void* tmp_alloc(loader* L, size_t count, size_t elem) { return block_alloc(&L->env, &L->tmp, count, elem); }
 static void* own_alloc(loader* L, size_t count, size_t elem) { return sfi_gltf_alloc(L->g, count, elem); }
 
@@ -119,6 +127,16 @@ static sf_result oom(loader* L, const char* what)
 static const cJSON* jget(const cJSON* obj, const char* key)
 {
     return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+/* An array element that is an index below count (nodes in children, skin joints, scene roots). */
+static int array_index(const cJSON* e, size_t count, size_t* out)
+{
+    if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0.0) || e->valuedouble >= (double)count ||
+        e->valuedouble != floor(e->valuedouble))
+        return 0;
+    *out = (size_t)e->valuedouble;
+    return 1;
 }
 
 /* An unsigned integer member: absent -> def (or an error when required), must be integral in [0, max]. */
@@ -259,15 +277,16 @@ static sf_result read_whole_file(loader* L, const char* path, const char* base, 
         buf = bigger; /* the smaller block stays in the temporary list until loading ends */
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
-        if (n < cap) {
-            if (ferror(f)) r = sfi_fail(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "cannot read %s", path);
+        if (n < cap && ferror(f)) {
+            r = sfi_fail(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "cannot read %s", path);
             break;
         }
-        if (cap >= L->opts.max_file_bytes) {
+        if (n > L->opts.max_file_bytes) { /* also when the first read alone passes a small limit */
             r = sfi_fail(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "%s is larger than %zu bytes", path,
                          L->opts.max_file_bytes);
             break;
         }
+        if (n < cap) break; /* end of file */
         cap = cap > L->opts.max_file_bytes / 2 ? L->opts.max_file_bytes + 1 : cap * 2;
     }
     fclose(f);
@@ -996,6 +1015,11 @@ static sf_result load_primitive(loader* L, const cJSON* p, size_t mi, size_t pi,
             TRY(read_uints(L, jai, abase, key, 4, &j));
             snprintf(key, sizeof key, "WEIGHTS_%u", s);
             if (!jget(attrs, key)) return jfail(L, abase, key, "missing (JOINTS_%u is present)", s);
+            size_t wai;
+            TRY(get_index(L, attrs, key, abase, 1, L->accessor_count, "accessors", &wai));
+            if (L->accessors[wai].ctype != 5126 && !L->accessors[wai].normalized)
+                return jfail(L, abase, key, "accessors[%zu] holds %s; weights are float or normalized u8/u16", wai,
+                             component_name(L->accessors[wai].ctype, 0));
             float* w;
             TRY(read_attribute(L, attrs, key, abase, n, 4, desc, sizeof desc, &w));
             for (size_t v = 0; v < n; ++v)
@@ -1053,18 +1077,28 @@ static sf_result load_primitive(loader* L, const cJSON* p, size_t mi, size_t pi,
         /* Flat normals (glTF: "client implementations must calculate flat normals"): one vertex per corner. */
         size_t corners = 3 * T;
         size_t K = 4 * (size_t)sets;
+        if (T >= UINT32_MAX / 3) return jfail(L, base, "indices", "%zu triangles are too many to split per corner", T);
         source = own_alloc(L, corners ? corners : 1, sizeof(uint32_t));
         if (!source) return oom(L, base);
         memcpy(source, tri, corners * sizeof(uint32_t));
-        pos = deindex(L, pos, 3 * sizeof(float), tri, corners);
-        tan = deindex(L, tan, 4 * sizeof(float), tri, corners);
-        uv = deindex(L, uv, 2 * sizeof(float), tri, corners);
-        joints = deindex(L, joints, K * sizeof(uint32_t), tri, corners);
-        weights = deindex(L, weights, K * sizeof(float), tri, corners);
+        /* deindex returns NULL for a NULL source too, so out of memory is "had data, now NULL". */
+        int lost = 0;
+#define DEINDEX_(ptr, elem)                                  \
+    do {                                                     \
+        void* src_ = (ptr);                                  \
+        (ptr) = deindex(L, src_, (elem), tri, corners);      \
+        lost |= src_ != NULL && (ptr) == NULL;               \
+    } while (0)
+        DEINDEX_(pos, 3 * sizeof(float));
+        DEINDEX_(tan, 4 * sizeof(float));
+        DEINDEX_(uv, 2 * sizeof(float));
+        DEINDEX_(joints, K * sizeof(uint32_t));
+        DEINDEX_(weights, K * sizeof(float));
         for (size_t t = 0; t < tc; ++t)
-            for (int s = 0; s < 3; ++s) tr[t].d[s] = deindex(L, tr[t].d[s], 3 * sizeof(float), tri, corners);
+            for (int s = 0; s < 3; ++s) DEINDEX_(tr[t].d[s], 3 * sizeof(float));
+#undef DEINDEX_
         nrm = own_alloc(L, corners ? corners : 1, 3 * sizeof(float));
-        if (!pos || !nrm) return oom(L, base);
+        if (lost || !nrm) return oom(L, base);
         for (size_t f = 0; f < T; ++f) {
             float e1[3], e2[3], c[3];
             const float* p0 = pos + 9 * f;
@@ -1152,7 +1186,7 @@ static sf_result load_meshes(loader* L)
                 continue;
             }
             if (targets != SF_GLTF_NONE && tc != targets)
-                return jfail(L, base, "primitives", "primitive %zu has %zu morph targets, primitive 0 has %zu", pi, tc,
+                return jfail(L, base, "primitives", "primitive %zu has %zu morph targets, the ones before it %zu", pi, tc,
                              targets);
             targets = tc;
             np++;
@@ -1245,10 +1279,8 @@ static sf_result load_nodes(loader* L)
         size_t cc;
         TRY(get_array(L, nj, "children", base, 0, &ch, &cc));
         for (const cJSON* c = ch ? ch->child : NULL; c; c = c->next) {
-            if (!cJSON_IsNumber(c) || !(c->valuedouble >= 0.0) || c->valuedouble >= (double)g->node_count ||
-                c->valuedouble != floor(c->valuedouble))
-                return jfail(L, base, "children", "holds an index that is not a node");
-            size_t k = (size_t)c->valuedouble;
+            size_t k;
+            if (!array_index(c, g->node_count, &k)) return jfail(L, base, "children", "holds an index that is not a node");
             if (k == i || nodes[k].parent != SF_GLTF_NONE)
                 return jfail(L, base, "children", "node %zu already has a parent (or is the node itself)", k);
             nodes[k].parent = i;
@@ -1313,10 +1345,7 @@ static sf_result load_skins(loader* L)
         if (!j || !ibm) return oom(L, base);
         size_t k = 0;
         for (const cJSON* e = joints->child; e; e = e->next, ++k) {
-            if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0.0) || e->valuedouble >= (double)g->node_count ||
-                e->valuedouble != floor(e->valuedouble))
-                return jfail(L, base, "joints", "element %zu is not a node index", k);
-            j[k] = (size_t)e->valuedouble;
+            if (!array_index(e, g->node_count, &j[k])) return jfail(L, base, "joints", "element %zu is not a node index", k);
         }
         TRY(get_index(L, s, "skeleton", base, 0, g->node_count, "nodes", &sk->skeleton));
         size_t ai;
@@ -1358,10 +1387,8 @@ static sf_result load_scenes(loader* L)
         size_t rc;
         TRY(get_array(L, s, "nodes", base, 0, &roots, &rc));
         for (const cJSON* r = roots ? roots->child : NULL; r; r = r->next) {
-            if (!cJSON_IsNumber(r) || !(r->valuedouble >= 0.0) || r->valuedouble >= (double)g->node_count ||
-                r->valuedouble != floor(r->valuedouble))
-                return jfail(L, base, "nodes", "holds an index that is not a node");
-            size_t k = (size_t)r->valuedouble;
+            size_t k;
+            if (!array_index(r, g->node_count, &k)) return jfail(L, base, "nodes", "holds an index that is not a node");
             if (g->nodes[k].parent != SF_GLTF_NONE)
                 return jfail(L, base, "nodes", "node %zu is not a root (it has a parent)", k);
             if (si == g->scene) in_scene[k] = 1;
@@ -1496,6 +1523,9 @@ static sf_result load_animations(loader* L)
             size_t keys = L->accessors[in].count;
             float* times;
             TRY(read_floats(L, in, sbase, "input", 1, 1, &times));
+            if (times[0] < 0.0f)
+                return jfail(L, sbase, "input", "accessors[%zu] starts at %g s; glTF times are >= 0", in,
+                             (double)times[0]);
             for (size_t k = 1; k < keys; ++k)
                 if (times[k] < times[k - 1])
                     return jfail(L, sbase, "input", "accessors[%zu] times decrease at key %zu", in, k);
@@ -1650,8 +1680,7 @@ static sf_result load(const uint8_t* data, size_t size, const char* base_dir, co
     memset(L, 0, sizeof *L);
     L->err = err;
     L->env = sfi_env_resolve(env);
-    if (opts) L->opts = *opts;
-    if (!L->opts.max_file_bytes) L->opts.max_file_bytes = DEFAULT_MAX_FILE_BYTES;
+    loader_opts(L, opts);
     L->base_dir = base_dir;
     sfi_gltf_block* blocks = NULL;
     sf_gltf* g = block_alloc(&L->env, &blocks, 1, sizeof(sf_gltf));
@@ -1699,8 +1728,7 @@ sf_result sf_gltf_load_file(const char* path, const sf_gltf_opts* opts, const sf
     memset(&R, 0, sizeof R);
     R.err = err;
     R.env = sfi_env_resolve(env);
-    if (opts) R.opts = *opts;
-    if (!R.opts.max_file_bytes) R.opts.max_file_bytes = DEFAULT_MAX_FILE_BYTES;
+    loader_opts(&R, opts);
     uint8_t* data = NULL;
     size_t size = 0;
     sf_result r = read_whole_file(&R, path, "file", &data, &size);

@@ -114,7 +114,8 @@ sf_result sf_gltf_primitive_inspect(const sf_gltf* gltf, size_t primitive, uint3
         }
         if (m->tangents.data && pr->tangents == SF_GLTF_TANGENTS_SUPPLIED) { /* authored only */
             const float* t = sfi_stream_at(m->tangents, 16, v);
-            if (fabs(fabs((double)t[3]) - 1.0) > 1e-3) note(out, SF_GLTF_PROBLEM_TANGENT_W, v, t[3]);
+            double w_off = fabs(fabs((double)t[3]) - 1.0);
+            if (w_off > 1e-3) note(out, SF_GLTF_PROBLEM_TANGENT_W, v, w_off);
             double len = sfk_length(t);
             if (len < 1e-6) note(out, SF_GLTF_PROBLEM_TANGENT_ZERO, v, len);
         }

@@ -137,12 +137,11 @@ static size_t add_uint_accessor(writer* w, const uint32_t* data, size_t count, s
     return w->accessor_count++;
 }
 
-/* A sparse VEC3 float accessor over zeros: count elements, entries at indices. POSITION needs min/max. */
+/* A sparse VEC3 float accessor over zeros: count elements, entries at indices (none: zeros without a
+ * sparse object, since glTF's sparse.count is at least 1). POSITION needs min/max. */
 static size_t add_sparse_accessor(writer* w, size_t count, const uint32_t* indices, const float* values,
                                   size_t entries, int with_bounds)
 {
-    size_t iview = add_view(w, indices, entries * sizeof(uint32_t), 0);
-    size_t vview = add_view(w, values, entries * 3 * sizeof(float), 0);
     cJSON* a = cJSON_CreateObject();
     cJSON_AddNumberToObject(a, "componentType", 5126);
     cJSON_AddNumberToObject(a, "count", (double)count);
@@ -162,13 +161,17 @@ static size_t add_sparse_accessor(writer* w, size_t count, const uint32_t* indic
             cJSON_AddItemToArray(mx, cJSON_CreateNumber(hi[k]));
         }
     }
-    cJSON* sp = cJSON_AddObjectToObject(a, "sparse");
-    cJSON_AddNumberToObject(sp, "count", (double)entries);
-    cJSON* idx = cJSON_AddObjectToObject(sp, "indices");
-    cJSON_AddNumberToObject(idx, "bufferView", (double)iview);
-    cJSON_AddNumberToObject(idx, "componentType", 5125);
-    cJSON* val = cJSON_AddObjectToObject(sp, "values");
-    cJSON_AddNumberToObject(val, "bufferView", (double)vview);
+    if (entries) {
+        size_t iview = add_view(w, indices, entries * sizeof(uint32_t), 0);
+        size_t vview = add_view(w, values, entries * 3 * sizeof(float), 0);
+        cJSON* sp = cJSON_AddObjectToObject(a, "sparse");
+        cJSON_AddNumberToObject(sp, "count", (double)entries);
+        cJSON* idx = cJSON_AddObjectToObject(sp, "indices");
+        cJSON_AddNumberToObject(idx, "bufferView", (double)iview);
+        cJSON_AddNumberToObject(idx, "componentType", 5125);
+        cJSON* val = cJSON_AddObjectToObject(sp, "values");
+        cJSON_AddNumberToObject(val, "bufferView", (double)vview);
+    }
     cJSON_AddItemToArray(w->accessors, a);
     return w->accessor_count++;
 }
@@ -419,10 +422,12 @@ static sf_result build(writer* w, const sf_gltf_write_desc* d)
             }
         }
     }
-    cJSON* buffers = cJSON_AddArrayToObject(w->root, "buffers");
-    cJSON* b = cJSON_CreateObject();
-    cJSON_AddNumberToObject(b, "byteLength", (double)((w->size + 3) & ~(size_t)3));
-    cJSON_AddItemToArray(buffers, b);
+    if (w->size) { /* glTF buffers hold at least one byte; with no data there is no BIN chunk either */
+        cJSON* buffers = cJSON_AddArrayToObject(w->root, "buffers");
+        cJSON* b = cJSON_CreateObject();
+        cJSON_AddNumberToObject(b, "byteLength", (double)((w->size + 3) & ~(size_t)3));
+        cJSON_AddItemToArray(buffers, b);
+    }
     cJSON_AddItemToObject(w->root, "bufferViews", w->views);
     cJSON_AddItemToObject(w->root, "accessors", w->accessors);
     w->views = w->accessors = NULL;

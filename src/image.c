@@ -387,8 +387,9 @@ void sf_png_free(const sf_env* env, uint8_t* data, size_t size)
 }
 
 /* Temporary file next to path, then rename: readers never see half a file. */
-static int write_atomic(const char* path, const uint8_t* data, size_t size)
+int sfi_write_file_atomic(const char* path, const void* data, size_t size)
 {
+    if (!path || !*path || (!data && size)) return EINVAL;
     size_t len = strlen(path);
     char* tmp = (char*)malloc(len + 16);
     if (!tmp) return ENOMEM;
@@ -399,10 +400,11 @@ static int write_atomic(const char* path, const uint8_t* data, size_t size)
         free(tmp);
         return e;
     }
+    const uint8_t* bytes = (const uint8_t*)data;
     int e = 0;
     size_t done = 0;
     while (done < size) {
-        ssize_t w = write(fd, data + done, size - done);
+        ssize_t w = write(fd, bytes + done, size - done);
         if (w < 0) {
             if (errno == EINTR) continue;
             e = errno;
@@ -410,7 +412,8 @@ static int write_atomic(const char* path, const uint8_t* data, size_t size)
         }
         done += (size_t)w;
     }
-    if (!e) {
+    if (!e && fsync(fd) != 0) e = errno;
+    if (!e) { /* mkstemp creates 0600; give the file the permissions a plain fopen would */
         mode_t mask = umask(0);
         umask(mask);
         if (fchmod(fd, 0666 & ~mask) != 0) e = errno;
@@ -429,7 +432,7 @@ sf_result sf_image_write_png(const sf_image* image, const char* path, const sf_e
     size_t size = 0;
     sf_result r = sf_image_encode_png(image, env, &data, &size, err);
     if (r != SF_OK) return r;
-    int e = write_atomic(path, data, size);
+    int e = sfi_write_file_atomic(path, data, size);
     sf_png_free(env, data, size);
     SF_CHECK(e == 0, SF_ERROR_IO, err, "path", SFI_NO_INDEX, "%s: %s", path, strerror(e));
     return SF_OK;

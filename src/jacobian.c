@@ -183,7 +183,7 @@ static size_t rows_bound(const sf_topology* topo)
         for (uint32_t a = topo->adj_offsets[v]; a < topo->adj_offsets[v + 1]; ++a) {
             const uint32_t* tri = topo->indices + 3 * (topo->adj_corners[a] / 3);
             for (int c = 0; c < 3; ++c) {
-                rows_w += topo->influence_count ? topo->influence_count : 0;
+                rows_w += topo->influence_count;
                 rows_m += topo->morph_offsets[tri[c] + 1] - topo->morph_offsets[tri[c]];
             }
         }
@@ -224,9 +224,9 @@ sf_result sfi_gradients_build(sf_topology* topo, sf_error* err)
         if (pass == 1) {
             size_t slots = g->slot_offsets[n], entries = g->morph_offsets[n];
             g->slot_joint = sfi_topo_alloc(topo, slots ? slots : 1, sizeof(uint32_t));
-            g->slot_guv = sfi_topo_alloc(topo, 2 * (slots ? slots : 1), sizeof(float));
+            g->slot_guv = sfi_topo_alloc(topo, slots ? slots : 1, 2 * sizeof(float));
             g->morph_target = sfi_topo_alloc(topo, entries ? entries : 1, sizeof(uint32_t));
-            g->morph_duv = sfi_topo_alloc(topo, 6 * (entries ? entries : 1), sizeof(float));
+            g->morph_duv = sfi_topo_alloc(topo, entries ? entries : 1, 6 * sizeof(float));
             if (!g->slot_joint || !g->slot_guv || !g->morph_target || !g->morph_duv) goto oom;
         }
         for (uint32_t v = 0; v < n; ++v) {

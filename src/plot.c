@@ -10,6 +10,8 @@ static const uint8_t COLOR_INK[3] = {30, 30, 34};
 static const uint8_t COLOR_GRID[3] = {226, 228, 232};
 static const uint8_t COLOR_NOTE[3] = {100, 104, 112};
 
+#define MAX_TICKS 40 /* per axis; nice_step aims at about 6 */
+
 /* A round step (1, 2 or 5 times a power of ten) giving about `count` intervals over range. */
 static double nice_step(double range, int count)
 {
@@ -78,6 +80,10 @@ sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y
              "%dx%d is smaller than 160x120", width, height);
     SF_CHECK(desc->series || desc->series_count == 0, SF_ERROR_MISSING_STREAM, err, "desc.series", SFI_NO_INDEX,
              "NULL with series_count %zu", desc->series_count);
+    int fixed_y = desc->y_min != 0.0 || desc->y_max != 0.0;
+    SF_CHECK(!fixed_y || (isfinite(desc->y_min) && isfinite(desc->y_max) && desc->y_max > desc->y_min),
+             SF_ERROR_INVALID_ARGUMENT, err, "desc.y_max", SFI_NO_INDEX, "y range %g..%g is empty or not finite",
+             desc->y_min, desc->y_max);
 
     /* Data range. */
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
@@ -95,16 +101,17 @@ sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y
     }
     if (!(xmin <= xmax)) xmin = 0.0, xmax = 1.0;
     if (!(ymin <= ymax)) ymin = 0.0, ymax = 1.0;
-    if (xmax - xmin <= 0.0) xmin -= 0.5, xmax += 0.5;
-    if (desc->y_min != 0.0 || desc->y_max != 0.0) {
+    /* A single value gets a range around it, wide enough to survive rounding at its magnitude. */
+    if (xmax - xmin <= 0.0) xmin -= fmax(0.5, 1e-6 * fabs(xmin)), xmax += fmax(0.5, 1e-6 * fabs(xmax));
+    if (fixed_y) {
         ymin = desc->y_min;
         ymax = desc->y_max;
     } else {
         if (ymin >= 0.0) ymin = 0.0;
-        if (ymax - ymin <= 0.0) ymax = ymin + 1.0;
+        if (ymax - ymin <= 0.0) ymax += fmax(1.0, 1e-6 * fabs(ymax));
     }
     double ystep = nice_step(ymax - ymin, 6);
-    if (desc->y_min == 0.0 && desc->y_max == 0.0) {
+    if (!fixed_y) {
         ymin = floor(ymin / ystep + 1e-9) * ystep;
         ymax = ceil(ymax / ystep - 1e-9) * ystep;
         if (ymax <= ymin) ymax = ymin + ystep;
@@ -121,7 +128,7 @@ sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y
     for (size_t s = 0; s < desc->series_count; ++s) {
         if (!desc->series[s].name) continue;
         int w = sample_w + 4 * ts + sf_text_width(desc->series[s].name, ts);
-        if (legend_rows == 0 || row_w + entry_gap + w > width - 8 * ts) {
+        if (legend_rows == 0 || 8 * ts + row_w + entry_gap + w > width - 8 * ts) { /* as drawn below */
             legend_rows++;
             row_w = w;
         } else {
@@ -131,10 +138,13 @@ sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y
     if (desc->note) legend_rows++;
     int legend_h = legend_rows * (th + 6 * ts);
 
-    /* Widest y tick label. */
+    /* Widest y tick label. Ticks are counted, not accumulated: a step too small for the values' magnitude
+     * could otherwise loop for ever. */
     int ylabel_w = 0;
     char buf[64];
-    for (double v = ymin; v <= ymax + ystep * 1e-6; v += ystep) {
+    for (int k = 0; k <= MAX_TICKS; ++k) {
+        double v = ymin + k * ystep;
+        if (!(v <= ymax + ystep * 1e-6)) break;
         format_tick(buf, sizeof buf, v, ystep);
         int w = sf_text_width(buf, ts);
         if (w > ylabel_w) ylabel_w = w;
@@ -160,7 +170,9 @@ sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y
                            COLOR_INK, desc->x_label);
 
     /* Grid and ticks. */
-    for (double v = ymin; v <= ymax + ystep * 1e-6; v += ystep) {
+    for (int k = 0; k <= MAX_TICKS; ++k) {
+        double v = ymin + k * ystep;
+        if (!(v <= ymax + ystep * 1e-6)) break;
         int py = (int)lround(map_y(&f, v));
         sf_image_fill_rect(image, f.x0, py, f.x1 - f.x0, 1, COLOR_GRID);
         sf_image_fill_rect(image, f.x0 - 4 * ts, py, 4 * ts, 1, COLOR_INK);
@@ -168,7 +180,9 @@ sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y
         sf_image_draw_text(image, f.x0 - 6 * ts - sf_text_width(buf, ts), py - th / 2, ts, COLOR_INK, buf);
     }
     double xfirst = ceil(xmin / xstep - 1e-9) * xstep;
-    for (double v = xfirst; v <= xmax + xstep * 1e-6; v += xstep) {
+    for (int k = 0; k <= MAX_TICKS; ++k) {
+        double v = xfirst + k * xstep;
+        if (!(v <= xmax + xstep * 1e-6)) break;
         int px = (int)lround(map_x(&f, v));
         sf_image_fill_rect(image, px, f.y0, 1, f.y1 - f.y0, COLOR_GRID);
         sf_image_fill_rect(image, px, f.y1, 1, 4 * ts, COLOR_INK);
@@ -215,6 +229,6 @@ sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y
         sf_image_draw_text(image, lx + sample_w + 4 * ts, ly, ts, COLOR_INK, se->name);
         lx += w + entry_gap;
     }
-    if (desc->note) sf_image_draw_text(image, lx0, ly + th + 6 * ts, ts, COLOR_NOTE, desc->note);
+    if (desc->note) sf_image_draw_text(image, lx0, lx > lx0 ? ly + th + 6 * ts : ly, ts, COLOR_NOTE, desc->note);
     return SF_OK;
 }

@@ -301,8 +301,10 @@ static void shade_pixel(const shade_ctx* s, const uint32_t idx[3], const float b
     }
 }
 
-/* Top-left rule: a pixel centre exactly on an edge belongs to the triangle only for top or left edges
- * (in the orientation where the signed area is positive), so shared edges are drawn once. */
+/* Fill rule: a pixel centre exactly on an edge belongs to the triangle only when the edge, taken in the
+ * order where the signed area is positive, runs down (dy > 0) or runs left along a row (dy = 0, dx < 0):
+ * the right and bottom edges on screen. The neighbour across a shared edge walks it the other way, so
+ * exactly one of the two owns the pixels on it and shared edges are drawn once. */
 static int edge_owns(float ax, float ay, float bx, float by)
 {
     float dx = bx - ax, dy = by - ay;

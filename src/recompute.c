@@ -4,6 +4,7 @@
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
+#include <math.h>
 #include <string.h>
 
 #define FACE_GRAIN 2048
@@ -17,15 +18,19 @@ typedef struct recompute_job {
     float* tangents;
 } recompute_job;
 
-/* Per face: cross(e1, e2), UV tangent and bitangent. A face whose corners' blended matrices mirror on
- * balance is front-facing with clockwise winding (glTF's rule for negative determinants), so its
- * normal is negated to keep pointing outward; tangent and bitangent follow the edges unchanged. */
+/* Per face: cross(e1, e2), UV tangent and bitangent, and each corner's weight, so the gathers (normal
+ * and tangent, several vertices per face) read them instead of recomputing lengths and angles. A face
+ * whose corners' blended matrices mirror on balance is front-facing with clockwise winding (glTF's rule
+ * for negative determinants), so its normal is negated to keep pointing outward; tangent and bitangent
+ * follow the edges unchanged. Under the angle and uniform weightings face_n is stored as a unit vector
+ * (the gather adds unit normal x weight); a collapsed face (|face_n|^2 < 1e-24) weighs 0 everywhere. */
 static void face_range(void* ctx, size_t begin, size_t end)
 {
     const recompute_job* job = (const recompute_job*)ctx;
     const sf_topology* topo = job->topo;
     sf_workspace* ws = job->ws;
     const float* P = ws->final_pos;
+    sf_weighting weighting = job->opts->weighting;
     for (size_t f = begin; f < end; ++f) {
         const uint32_t* tri = topo->indices + 3 * f;
         const float* uv[3] = {NULL, NULL, NULL};
@@ -35,45 +40,45 @@ static void face_range(void* ctx, size_t begin, size_t end)
         sfk_face_frame(P + 3 * tri[0], P + 3 * tri[1], P + 3 * tri[2], uv[0], uv[1], uv[2], fn, ws->face_t + 3 * f,
                        ws->face_b + 3 * f);
         int mirrored = (ws->det[tri[0]] < 0.0f) + (ws->det[tri[1]] < 0.0f) + (ws->det[tri[2]] < 0.0f);
-        float sign = mirrored >= 2 ? -1.0f : 1.0f;
-        ws->face_sign[f] = sign;
-        fn[0] *= sign;
-        fn[1] *= sign;
-        fn[2] *= sign;
-    }
-}
-
-/* Weight of one face corner's contribution under the chosen weighting. */
-static float corner_weight(const recompute_job* job, uint32_t corner, const float* face_n)
-{
-    if (!(sfk_dot(face_n, face_n) >= SF_SAFE_UNIT_EPS2)) return 0.0f; /* a collapsed face has no frame */
-    switch (job->opts->weighting) {
-    case SF_WEIGHTING_UNIFORM:
-        return 1.0f;
-    case SF_WEIGHTING_ANGLE: {
-        const uint32_t* tri = job->topo->indices + 3 * (corner / 3);
-        uint32_t c = corner % 3;
-        const float* P = job->ws->final_pos;
-        return sfk_corner_angle(P + 3 * tri[c], P + 3 * tri[(c + 1) % 3], P + 3 * tri[(c + 2) % 3]);
-    }
-    default:
-        return sfk_length(face_n);
+        if (mirrored >= 2) {
+            fn[0] = -fn[0];
+            fn[1] = -fn[1];
+            fn[2] = -fn[2];
+        }
+        float* w = ws->corner_w + 3 * f;
+        float len2 = sfk_dot(fn, fn);
+        if (!(len2 >= SF_SAFE_UNIT_EPS2)) { /* a collapsed face has no frame */
+            w[0] = w[1] = w[2] = 0.0f;
+            continue;
+        }
+        switch (weighting) {
+        case SF_WEIGHTING_UNIFORM:
+            w[0] = w[1] = w[2] = 1.0f;
+            sfk_safe_unit(fn, fn);
+            break;
+        case SF_WEIGHTING_ANGLE:
+            for (int c = 0; c < 3; ++c)
+                w[c] = sfk_corner_angle(P + 3 * tri[c], P + 3 * tri[(c + 1) % 3], P + 3 * tri[(c + 2) % 3]);
+            sfk_safe_unit(fn, fn);
+            break;
+        default: /* area: the face normal as it is for N, its length (twice the area) for T and B */
+            w[0] = w[1] = w[2] = sqrtf(len2);
+            break;
+        }
     }
 }
 
 /* Adds the normal contributions of corners[begin..end) to N (a vertex's own corners, or its weld group's). */
 static void gather_normal(const recompute_job* job, const uint32_t* corners, uint32_t begin, uint32_t end, float N[3])
 {
+    const sf_workspace* ws = job->ws;
+    if (job->opts->weighting == SF_WEIGHTING_AREA) {
+        for (uint32_t a = begin; a < end; ++a) sfk_madd(N, ws->face_n + 3 * (corners[a] / 3), 1.0f);
+        return;
+    }
     for (uint32_t a = begin; a < end; ++a) {
         uint32_t corner = corners[a];
-        const float* fn = job->ws->face_n + 3 * (corner / 3);
-        if (job->opts->weighting == SF_WEIGHTING_AREA) {
-            sfk_madd(N, fn, 1.0f);
-        } else {
-            float u[3];
-            sfk_safe_unit(fn, u);
-            sfk_madd(N, u, corner_weight(job, corner, fn));
-        }
+        sfk_madd(N, ws->face_n + 3 * (corner / 3), ws->corner_w[corner]);
     }
 }
 
@@ -98,7 +103,7 @@ static void gather_range(void* ctx, size_t begin, size_t end)
         for (uint32_t a = topo->adj_offsets[v]; a < topo->adj_offsets[v + 1]; ++a) {
             uint32_t corner = topo->adj_corners[a];
             size_t f = corner / 3;
-            float w = corner_weight(job, corner, ws->face_n + 3 * f);
+            float w = ws->corner_w[corner];
             sfk_madd(T, ws->face_t + 3 * f, w);
             sfk_madd(B, ws->face_b + 3 * f, w);
         }

@@ -134,6 +134,13 @@ sf_result sfi_scene_grid_build(sfi_scene_ctx* ctx, const sfi_grid* g, sf_error* 
             out += 6;
         }
     }
+    sfi_scene_set_mesh(ctx, n, F, I, P, N, T, UV);
+    return SF_OK;
+}
+
+void sfi_scene_set_mesh(sfi_scene_ctx* ctx, size_t n, size_t F, const uint32_t* I, const float* P, const float* N,
+                        const float* T, const float* UV)
+{
     sf_mesh_desc* m = &ctx->pub.mesh;
     m->vertex_count = n;
     m->triangle_count = F;
@@ -142,7 +149,6 @@ sf_result sfi_scene_grid_build(sfi_scene_ctx* ctx, const sfi_grid* g, sf_error* 
     m->normals.data = N;
     m->tangents.data = T;
     m->uvs.data = UV;
-    return SF_OK;
 }
 
 /* ---------------------------------------------------------------- affine helpers */

@@ -49,6 +49,9 @@ typedef struct sfi_grid {
 } sfi_grid;
 
 sf_result sfi_scene_grid_build(sfi_scene_ctx* ctx, const sfi_grid* grid, sf_error* err);
+/* Points the scene's mesh at n vertices (packed P, N float3; T float4; UV float2) and F triangles I. */
+void sfi_scene_set_mesh(sfi_scene_ctx* ctx, size_t n, size_t F, const uint32_t* I, const float* P, const float* N,
+                        const float* T, const float* UV);
 /* Rest position of grid vertex (i, j) in double precision. */
 void sfi_grid_point(const sfi_grid* grid, size_t i, size_t j, double out[3]);
 

@@ -10,6 +10,15 @@
 #define PI 3.14159265358979323846
 #define DEG (PI / 180.0)
 
+/* The rest rig: segments holds head then tail (float3 each) of every bone in order. */
+static void set_rest_rig(sfi_scene_ctx* ctx, const float* segments, size_t bone_count)
+{
+    for (size_t b = 0; b < bone_count; ++b) {
+        memcpy(ctx->bone_rest_heads + 3 * b, segments + 6 * b, 3 * sizeof(float));
+        memcpy(ctx->bone_rest_tails + 3 * b, segments + 6 * b + 3, 3 * sizeof(float));
+    }
+}
+
 /* ---------------------------------------------------------------- tip */
 
 enum { TIP_TIP_HEIGHT, TIP_HEIGHT, TIP_PUSH, TIP_COUNT };
@@ -87,14 +96,8 @@ sf_result sfi_scene_tip_build(sfi_scene_ctx* ctx, sf_error* err)
     static const uint32_t tris[3 * F] = {0, 1, 2, 0, 2, 3, 0, 3, 1};
     memcpy(I, tris, sizeof tris);
     uniform_rest_frames(n, F, I, P, UV, N, T);
+    sfi_scene_set_mesh(ctx, n, F, I, P, N, T, UV);
     sf_mesh_desc* m = &ctx->pub.mesh;
-    m->vertex_count = n;
-    m->triangle_count = F;
-    m->indices = I;
-    m->positions.data = P;
-    m->normals.data = N;
-    m->tangents.data = T;
-    m->uvs.data = UV;
 
     sf_result r = sfi_scene_skin_alloc(ctx, 1, 2, err);
     if (r != SF_OK) return r;
@@ -110,10 +113,7 @@ sf_result sfi_scene_tip_build(sfi_scene_ctx* ctx, sf_error* err)
     bones[12 + 11] = (float)-ctx->values[TIP_PUSH];
     /* Rig: bone 0 from the centre of the base up to the tip, bone 1 from halfway out to neighbour 1. */
     float rig[12] = {0, 0, 0, 0, P[1], 0, 0.5f * P[3], 0, 0.5f * P[5], P[3], 0, P[5]};
-    memcpy(ctx->bone_rest_heads, rig, 3 * sizeof(float));
-    memcpy(ctx->bone_rest_tails, rig + 3, 3 * sizeof(float));
-    memcpy(ctx->bone_rest_heads + 3, rig + 6, 3 * sizeof(float));
-    memcpy(ctx->bone_rest_tails + 3, rig + 9, 3 * sizeof(float));
+    set_rest_rig(ctx, rig, 2);
     return SF_OK;
 }
 
@@ -160,8 +160,7 @@ sf_result sfi_scene_ramp_build(sfi_scene_ctx* ctx, sf_error* err)
     float* bone = (float*)(void*)ctx->pub.pose.bone_matrices;
     bone[0] = (float)k;
     float rig[6] = {0, 0, 0, 1, 0, 0};
-    memcpy(ctx->bone_rest_heads, rig, sizeof(float) * 3);
-    memcpy(ctx->bone_rest_tails, rig + 3, sizeof(float) * 3);
+    set_rest_rig(ctx, rig, 1);
     return SF_OK;
 }
 
@@ -233,10 +232,7 @@ sf_result sfi_scene_elbow_build(sfi_scene_ctx* ctx, sf_error* err)
     sfi_rot_z(ctx->values[ELBOW_BEND] * DEG, R);
     sfi_bone_matrix(R, zero, zero, (float*)(void*)ctx->pub.pose.bone_matrices + 12);
     float rig[12] = {-1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0};
-    memcpy(ctx->bone_rest_heads, rig, 3 * sizeof(float));
-    memcpy(ctx->bone_rest_tails, rig + 3, 3 * sizeof(float));
-    memcpy(ctx->bone_rest_heads + 3, rig + 6, 3 * sizeof(float));
-    memcpy(ctx->bone_rest_tails + 3, rig + 9, 3 * sizeof(float));
+    set_rest_rig(ctx, rig, 2);
     return SF_OK;
 }
 
@@ -282,9 +278,6 @@ sf_result sfi_scene_strip_build(sfi_scene_ctx* ctx, sf_error* err)
     bone1[10] = (float)ctx->values[STRIP_LIFT];
     float a = (float)(1.0 - 0.5 * width), b = (float)(1.0 + 0.5 * width);
     float rig[12] = {0, 0, 0, a, 0, 0, b, 0, 0, 2, 0, 0};
-    memcpy(ctx->bone_rest_heads, rig, 3 * sizeof(float));
-    memcpy(ctx->bone_rest_tails, rig + 3, 3 * sizeof(float));
-    memcpy(ctx->bone_rest_heads + 3, rig + 6, 3 * sizeof(float));
-    memcpy(ctx->bone_rest_tails + 3, rig + 9, 3 * sizeof(float));
+    set_rest_rig(ctx, rig, 2);
     return SF_OK;
 }

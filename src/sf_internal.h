@@ -135,10 +135,11 @@ struct sf_workspace {
     float* blend;     /* 12n blended matrices */
     float* det;       /* n determinants of the blended matrices */
     float* final_pos; /* 3n */
-    float* face_n;    /* 3F */
+    float* face_n;    /* 3F: cross(e1, e2) (negated where the corners mirror on balance); unit under the
+                         angle and uniform weightings (see src/recompute.c face_range) */
     float* face_t;    /* 3F */
     float* face_b;    /* 3F */
-    float* face_sign; /* F: -1 for faces whose corners mirror on balance, else +1 */
+    float* corner_w;  /* 3F: each face corner's weight in the recompute gather (0 for a collapsed face) */
     sfi_jacobian_scratch* jacobian;
     struct sfi_mikktspace_scratch* mikktspace; /* src/mikktspace.c */
     struct sfi_authored_scratch* authored;     /* src/authored.c */
@@ -178,5 +179,12 @@ void sfi_jacobian_scratch_free(sf_workspace* ws);
 
 /* Sorts a[0..n) ascending (deterministic). */
 void sfi_sort_floats(float* a, size_t n);
+
+/* ---------------------------------------------------------------- files */
+
+/* Writes data to path atomically: a temporary file next to it (same file system), fsync, permissions
+ * 0666 & ~umask, rename; the temporary file is removed on failure. Returns 0 or an errno value.
+ * src/image.c; also behind the CLI's cli_write_file_atomic. */
+int sfi_write_file_atomic(const char* path, const void* data, size_t size);
 
 #endif /* SF_INTERNAL_H */

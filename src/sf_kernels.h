@@ -91,8 +91,8 @@ SF_HD float sfk_mat_det(const float m[12])
     return sfk_dot(m, c);
 }
 
-/* Cofactor matrix of A applied to v: cof(A) v = det(A) A^-T v = (a1 x a2, a2 x a0, a0 x a1) v
- * (the rows of A^-T times det are the cross products of A's columns). */
+/* Cofactor matrix of A applied to v: cof(A) v = det(A) A^-T v = [a1 x a2, a2 x a0, a0 x a1] v
+ * (the columns of det(A) A^-T, i.e. the rows of det(A) A^-1, are the cross products of A's columns). */
 SF_HD void sfk_mat_cofactor_dir(const float m[12], const float v[3], float out[3])
 {
     float r0[3], r1[3], r2[3];

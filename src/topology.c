@@ -47,6 +47,15 @@ static sf_result validate_mesh(const sf_mesh_desc* m, sf_error* err)
              "%zu exceeds 2^32-1", m->vertex_count);
     SF_CHECK(m->triangle_count <= UINT32_MAX / 3, SF_ERROR_INVALID_ARGUMENT, err, "mesh.triangle_count",
              SFI_NO_INDEX, "%zu too large", m->triangle_count);
+    /* Per-element arrays hold up to 32 floats per vertex (16 jacobian weight slots of 2) and 18 per
+     * triangle (MikkTSpace scratch): keep every element count within size_t (32-bit builds). */
+    SF_CHECK(m->vertex_count <= SIZE_MAX / (32 * sizeof(float)), SF_ERROR_INVALID_ARGUMENT, err, "mesh.vertex_count",
+             SFI_NO_INDEX, "%zu too large for this platform", m->vertex_count);
+    SF_CHECK(m->triangle_count <= SIZE_MAX / (32 * sizeof(float)), SF_ERROR_INVALID_ARGUMENT, err,
+             "mesh.triangle_count", SFI_NO_INDEX, "%zu too large for this platform", m->triangle_count);
+    SF_CHECK(m->influence_count == 0 || m->vertex_count <= SIZE_MAX / sizeof(float) / m->influence_count,
+             SF_ERROR_INVALID_ARGUMENT, err, "mesh.influence_count", SFI_NO_INDEX,
+             "%u influences x %zu vertices too large", m->influence_count, m->vertex_count);
     SF_CHECK(m->vertex_count == 0 || m->positions.data, SF_ERROR_MISSING_STREAM, err, "mesh.positions",
              SFI_NO_INDEX, "required for %zu vertices", m->vertex_count);
     SF_CHECK((unsigned)m->uv_convention <= SF_UV_V_UP, SF_ERROR_INVALID_ARGUMENT, err, "mesh.uv_convention",
@@ -69,6 +78,9 @@ static sf_result validate_mesh(const sf_mesh_desc* m, sf_error* err)
                  SFI_NO_INDEX, "required with influence_count %u", m->influence_count);
         SF_CHECK(m->bone_count > 0, SF_ERROR_COUNT_MISMATCH, err, "mesh.bone_count", SFI_NO_INDEX,
                  "is 0 with influence_count %u", m->influence_count);
+        /* the kernels address bone j's matrix as 12u * j in 32 bits */
+        SF_CHECK(m->bone_count <= UINT32_MAX / 12, SF_ERROR_INVALID_ARGUMENT, err, "mesh.bone_count", SFI_NO_INDEX,
+                 "%zu too large", m->bone_count);
         size_t total = (size_t)m->influence_count * m->vertex_count;
         for (size_t i = 0; i < total; ++i) {
             float w = m->weights[i];
@@ -158,14 +170,15 @@ static sf_result build_morph_csr(sf_topology* topo, const sf_mesh_desc* m, sf_er
     topo->morph_offsets = sfi_topo_alloc(topo, n + 1, sizeof(uint32_t));
     if (!topo->morph_offsets) return sfi_fail(err, SF_ERROR_OUT_OF_MEMORY, "topology.morph", SFI_NO_INDEX, "offsets");
     /* Pass 1: count entries per vertex; pass 2: fill in target order so entries are deterministic. */
+    uint64_t entries = 0;
     for (int pass = 0; pass < 2; ++pass) {
         uint32_t* cursor = NULL;
         if (pass == 1) {
             size_t total = topo->morph_offsets[n];
             topo->morph_target = sfi_topo_alloc(topo, total, sizeof(uint32_t));
-            topo->morph_dp = sfi_topo_alloc(topo, 3 * total, sizeof(float));
-            topo->morph_dn = sfi_topo_alloc(topo, 3 * total, sizeof(float));
-            topo->morph_dt = sfi_topo_alloc(topo, 3 * total, sizeof(float));
+            topo->morph_dp = sfi_topo_alloc(topo, total, 3 * sizeof(float));
+            topo->morph_dn = sfi_topo_alloc(topo, total, 3 * sizeof(float));
+            topo->morph_dt = sfi_topo_alloc(topo, total, 3 * sizeof(float));
             cursor = sfi_calloc(&topo->env, n + 1, sizeof(uint32_t));
             if (!topo->morph_target || !topo->morph_dp || !topo->morph_dn || !topo->morph_dt || !cursor) {
                 sfi_free(&topo->env, cursor, 0);
@@ -183,6 +196,9 @@ static sf_result build_morph_csr(sf_topology* topo, const sf_mesh_desc* m, sf_er
                 const float* dt = t->tangent_deltas ? t->tangent_deltas + 3 * i : NULL;
                 if (!t->sparse_indices && !delta_nonzero(dp) && !delta_nonzero(dn) && !delta_nonzero(dt)) continue;
                 if (pass == 0) {
+                    /* 32-bit offsets: refuse rather than wrap (targets may share one delta array) */
+                    SF_CHECK(++entries <= UINT32_MAX, SF_ERROR_INVALID_ARGUMENT, err, "mesh.targets", k,
+                             "more than 2^32 - 1 morph delta entries in all");
                     topo->morph_offsets[v + 1]++;
                     continue;
                 }
@@ -314,6 +330,9 @@ sf_result sf_topology_create(const sf_mesh_desc* mesh, const sf_topology_opts* o
     sf_topology_opts o;
     memset(&o, 0, sizeof o);
     if (opts) o = *opts;
+    SF_CHECK(o.weld_normal_cos >= -1.0f && o.weld_normal_cos <= 1.0f, SF_ERROR_INVALID_ARGUMENT, err,
+             "opts.weld_normal_cos", SFI_NO_INDEX, "%g, need a cosine in [-1, 1] (0 = 0.9999)",
+             (double)o.weld_normal_cos);
 
     sf_env e = sfi_env_resolve(env);
     sf_topology* topo = sfi_calloc(&e, 1, sizeof *topo);
@@ -338,7 +357,7 @@ sf_result sf_topology_create(const sf_mesh_desc* mesh, const sf_topology_opts* o
     if ((r = generate_rest_frames(topo, need_normals, need_tangents, err)) != SF_OK) goto fail;
     topo->stats.generated_normals = need_normals;
     topo->stats.generated_tangents = need_tangents;
-    if ((r = sfi_weld_build(topo, o.weld_normal_cos > 0.0f ? o.weld_normal_cos : 0.9999f, err)) != SF_OK) goto fail;
+    if ((r = sfi_weld_build(topo, o.weld_normal_cos != 0.0f ? o.weld_normal_cos : 0.9999f, err)) != SF_OK) goto fail;
     if ((r = sfi_mikktspace_build(topo, err)) != SF_OK) goto fail;
     if (!o.skip_gradients && (r = sfi_gradients_build(topo, err)) != SF_OK) goto fail;
 

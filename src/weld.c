@@ -1,8 +1,9 @@
 /* Weld groups: vertices that share one recomputed normal. Index 0 groups by exact rest position,
  * index 1 additionally by rest normal (cosine >= weld_normal_cos), so UV seams weld and authored
- * hard edges stay split (generated rest normals have no hard edges: index 1 is then index 0). Each group also gets its list of face corners (the members' corners in
- * member order), so the welded gather walks one contiguous list, exactly as long as the unwelded one
- * for a vertex alone in its group. Built once per topology; deterministic (sorts with index ties).
+ * hard edges stay split (generated rest normals have no hard edges: index 1 is then index 0).
+ * Each group also gets its list of face corners (the members' corners in member order), so the
+ * welded gather walks one contiguous list, exactly as long as the unwelded one for a vertex alone
+ * in its group. Built once per topology; deterministic (sorts with index ties).
  * The same position sort gives the robustness counters: non-manifold edges and duplicate triangles. */
 #include "sf_internal.h"
 #include "sf_kernels.h"

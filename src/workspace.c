@@ -28,9 +28,9 @@ sf_result sf_workspace_create(const sf_topology* topo, sf_workspace** out, sf_er
     ws->face_n = ws_alloc(ws, 3 * F, sizeof(float));
     ws->face_t = ws_alloc(ws, 3 * F, sizeof(float));
     ws->face_b = ws_alloc(ws, 3 * F, sizeof(float));
-    ws->face_sign = ws_alloc(ws, F, sizeof(float));
+    ws->corner_w = ws_alloc(ws, 3 * F, sizeof(float));
     if (!ws->morph_pos || !ws->morph_nrm || !ws->morph_tan || !ws->blend || !ws->det || !ws->final_pos ||
-        !ws->face_n || !ws->face_t || !ws->face_b || !ws->face_sign) {
+        !ws->face_n || !ws->face_t || !ws->face_b || !ws->corner_w) {
         sf_workspace_destroy(ws);
         return sfi_fail(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "%zu vertices", n);
     }
@@ -53,7 +53,7 @@ void sf_workspace_destroy(sf_workspace* ws)
     sfi_mikktspace_scratch_free(ws);
     sfi_authored_scratch_free(ws);
     void* arrays[] = {ws->morph_pos, ws->morph_nrm, ws->morph_tan, ws->blend,  ws->det,
-                      ws->final_pos, ws->face_n,    ws->face_t,    ws->face_b, ws->face_sign};
+                      ws->final_pos, ws->face_n,    ws->face_t,    ws->face_b, ws->corner_w};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) sfi_free(env, arrays[i], 0);
     sfi_free(env, ws, sizeof *ws);
 }

@@ -296,6 +296,48 @@ static void test_morph_weights_step_cubicspline(void)
     sf_gltf_destroy(g);
 }
 
+static void test_times_checked(void)
+{
+    /* glTF: animation times start at >= 0 (a negative first key is refused, naming the sampler input). */
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    sf_gltf_write_mesh wm;
+    memset(&wm, 0, sizeof wm);
+    wm.mesh.vertex_count = 3;
+    wm.mesh.triangle_count = 1;
+    wm.mesh.positions.data = pos;
+    sf_gltf_write_node n = node("n", SF_GLTF_NONE, 0, SF_GLTF_NONE, 0);
+    const float t[2] = {-1, 1};
+    const float v[6] = {0, 0, 0, 1, 0, 0};
+    sf_gltf_channel ch = channel(SF_GLTF_TRANSLATION, SF_GLTF_LINEAR, 2, t, v, 3);
+    sf_gltf_write_animation anim = {"neg", &ch, 1};
+    sf_gltf_write_desc d;
+    memset(&d, 0, sizeof d);
+    d.meshes = &wm;
+    d.mesh_count = 1;
+    d.nodes = &n;
+    d.node_count = 1;
+    d.animations = &anim;
+    d.animation_count = 1;
+    void* data;
+    size_t size;
+    CHECK_OK(sf_gltf_write_glb(&d, NULL, &data, &size, NULL));
+    sf_gltf* g = NULL;
+    sf_error err;
+    sf_result r = sf_gltf_load_memory(data, size, NULL, NULL, NULL, &g, &err);
+    sf_gltf_free_bytes(NULL, data, size);
+    CHECK_RESULT(r, SF_ERROR_GLTF);
+    CHECK(strcmp(err.field, "animations[0].samplers[0].input") == 0);
+    /* From 0 on it loads. */
+    const float t2[2] = {0, 1};
+    ch.times = t2;
+    CHECK_OK(sf_gltf_write_glb(&d, NULL, &data, &size, NULL));
+    r = sf_gltf_load_memory(data, size, NULL, NULL, NULL, &g, &err);
+    sf_gltf_free_bytes(NULL, data, size);
+    CHECK_OK(r);
+    CHECK(g->animations[0].end_s == 1.0);
+    sf_gltf_destroy(g);
+}
+
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
@@ -305,6 +347,7 @@ int main(int argc, char** argv)
         {"slerp", test_slerp},
         {"skin_step_cubicspline", test_skin_step_cubicspline},
         {"morph_weights_step_cubicspline", test_morph_weights_step_cubicspline},
+        {"times_checked", test_times_checked},
     };
     return SFT_RUN(cases, argc, argv);
 }

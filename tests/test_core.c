@@ -206,6 +206,21 @@ static void test_validation_table(void)
     CHECK_RESULT(sf_topology_create(&g.mesh, NULL, NULL, &topo, &err), SF_ERROR_MISSING_STREAM);
     CHECK(strcmp(err.field, "mesh.joints") == 0);
 
+    /* Sizes whose products overflow are refused before any stream is read (the arrays here are short:
+     * reading them as declared would run far out of bounds). */
+    grid_init(&g);
+    g.mesh.vertex_count = (size_t)1 << 31;
+    g.mesh.triangle_count = 0;
+    g.mesh.influence_count = UINT32_MAX;
+    CHECK_RESULT(sf_topology_create(&g.mesh, NULL, NULL, &topo, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK(strcmp(err.field, "mesh.influence_count") == 0);
+    CHECK(topo == NULL);
+
+    grid_init(&g);
+    g.mesh.bone_count = UINT32_MAX / 12 + 1; /* 12u * joint would wrap in the kernels */
+    CHECK_RESULT(sf_topology_create(&g.mesh, NULL, NULL, &topo, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK(strcmp(err.field, "mesh.bone_count") == 0);
+
     CHECK_RESULT(sf_topology_create(NULL, NULL, NULL, &topo, &err), SF_ERROR_INVALID_ARGUMENT);
     CHECK(topo == NULL);
 }
@@ -548,7 +563,7 @@ static void test_mirrored_uvs(void)
     CHECK(strcmp(err.field, "mesh.uv_convention") == 0);
 }
 
-/* Corner with three faces of different areas and tilts: uniform vs area weighting by hand. */
+/* Corner with three faces of different areas and tilts: uniform, area and angle weighting by hand. */
 static void test_uniform_vs_area_weighting(void)
 {
     /* tip at origin, three neighbours; faces (0,1,2), (0,2,3), (0,3,1) */
@@ -567,28 +582,36 @@ static void test_uniform_vs_area_weighting(void)
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, &err));
     CHECK_OK(sf_workspace_create(topo, &ws, &err));
     sf_pose pose = {NULL, 0, NULL, 0};
-    float na[12], nu[12], t[16];
-    sf_frames_opts area = {0}, uniform = {0};
+    float na[12], nu[12], ng[12], t[16];
+    sf_frames_opts area = {0}, uniform = {0}, angle = {0};
     uniform.weighting = SF_WEIGHTING_UNIFORM;
-    sf_frames_out oa = {NULL, na, t}, ou = {NULL, nu, t};
+    angle.weighting = SF_WEIGHTING_ANGLE;
+    sf_frames_out oa = {NULL, na, t}, ou = {NULL, nu, t}, og = {NULL, ng, t};
     CHECK_OK(sf_frames_compute(topo, &pose, SF_METHOD_RECOMPUTE, &area, ws, &oa, &err));
     CHECK_OK(sf_frames_compute(topo, &pose, SF_METHOD_RECOMPUTE, &uniform, ws, &ou, &err));
-    /* by hand, in double */
-    double sa[3] = {0, 0, 0}, su[3] = {0, 0, 0};
+    CHECK_OK(sf_frames_compute(topo, &pose, SF_METHOD_RECOMPUTE, &angle, ws, &og, &err));
+    /* by hand, in double (the tip is corner 0 of every face) */
+    double sa[3] = {0, 0, 0}, su[3] = {0, 0, 0}, sg[3] = {0, 0, 0};
     for (int f = 0; f < 3; ++f) {
         const float *a = P + 3 * idx[3 * f], *b = P + 3 * idx[3 * f + 1], *c = P + 3 * idx[3 * f + 2];
         double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
         double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
         double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        for (int k = 0; k < 3; ++k) sa[k] += n[k], su[k] += n[k] / l;
+        double l1 = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+        double l2 = sqrt(e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2]);
+        double corner = acos((e1[0] * e2[0] + e1[1] * e2[1] + e1[2] * e2[2]) / (l1 * l2));
+        for (int k = 0; k < 3; ++k) sa[k] += n[k], su[k] += n[k] / l, sg[k] += n[k] / l * corner;
     }
     double la = sqrt(sa[0] * sa[0] + sa[1] * sa[1] + sa[2] * sa[2]);
     double lu = sqrt(su[0] * su[0] + su[1] * su[1] + su[2] * su[2]);
+    double lg = sqrt(sg[0] * sg[0] + sg[1] * sg[1] + sg[2] * sg[2]);
     for (int k = 0; k < 3; ++k) {
         CHECK_NEAR(na[k], sa[k] / la, 1e-6);
         CHECK_NEAR(nu[k], su[k] / lu, 1e-6);
+        CHECK_NEAR(ng[k], sg[k] / lg, 1e-6);
     }
-    CHECK(sf_angle_deg(na, nu) > 1.0); /* the two weightings really differ here */
+    CHECK(sf_angle_deg(na, nu) > 1.0); /* the weightings really differ here */
+    CHECK(sf_angle_deg(ng, nu) > 0.1 && sf_angle_deg(ng, na) > 0.1);
     sf_workspace_destroy(ws);
     sf_topology_destroy(topo);
 }
@@ -695,6 +718,7 @@ static void test_direction_errors_flags(void)
     t[4 * 3 + 3] = -1.0f;                   /* vertex 3: handedness */
     n[3 * 5] = n[3 * 5 + 1] = n[3 * 5 + 2] = 0.0f; /* vertex 5: degenerate */
     n[3 * 6 + 0] = 1.0f;                    /* vertex 6: (1, 1, 0) -> 45 deg */
+    t[4 * 7] = 1e-13f, t[4 * 7 + 1] = t[4 * 7 + 2] = 0.0f; /* vertex 7: below the 1e-24 threshold: 180 and flagged */
     sf_frames_out m = {NULL, n, t}, ref = {NULL, r.n[SF_METHOD_RECOMPUTE], r.t[SF_METHOD_RECOMPUTE]};
     float nd[9], td[9];
     uint8_t flags[9];
@@ -702,11 +726,13 @@ static void test_direction_errors_flags(void)
     sf_error err;
     CHECK_OK(sf_direction_errors(r.topo, &m, &ref, nd, td, flags, &s, &err));
     CHECK(s.handedness_mismatches == 1 && flags[3] == SF_VERTEX_HANDEDNESS);
-    CHECK(s.degenerate_normals == 1 && s.degenerate == 1 && (flags[5] & SF_VERTEX_DEGENERATE_NORMAL));
+    CHECK(s.degenerate_normals == 1 && (flags[5] & SF_VERTEX_DEGENERATE_NORMAL));
     CHECK_NEAR(nd[6], 45.0, 1e-4);
     CHECK(s.worst_normal_vertex == 5);
     CHECK_NEAR(s.normal.max, 180.0, 1e-9);
     CHECK_NEAR(s.normal.mean, (180.0 + 45.0) / 9.0, 1e-4);
+    CHECK_NEAR(td[7], 180.0, 1e-9);
+    CHECK(s.degenerate_tangents == 1 && (flags[7] & SF_VERTEX_DEGENERATE_TANGENT) && s.degenerate == 2);
     run_free(&r);
 }
 
@@ -793,8 +819,17 @@ static void test_thread_independence(void)
     rotation(bones + 12, axis, 0.9f, t0);
     sf_pose pose = {bones, 2, NULL, 0};
     sf_env env = {{NULL, NULL, NULL}, {reverse_parallel_for, NULL}};
-    for (int m = 0; m < SF_METHOD_COUNT; ++m) {
-        if (m == SF_METHOD_JACOBIAN) continue;
+    /* Every method; recompute under every weighting, weld, tangent mode and reference as well. */
+    for (int k = 0; k < SF_METHOD_COUNT + 36; ++k) {
+        sf_method m = k < SF_METHOD_COUNT ? (sf_method)k : SF_METHOD_RECOMPUTE;
+        sf_frames_opts opts = {0};
+        if (k >= SF_METHOD_COUNT) {
+            int c = k - SF_METHOD_COUNT;
+            opts.weighting = (sf_weighting)(c % 3);
+            opts.weld = (sf_weld)(c / 3 % 3);
+            opts.tangents = (sf_tangent_mode)(c / 9 % 2);
+            opts.reference = (sf_reference)(c / 18);
+        }
         float n1[27], t1[36], n2[27], t2[36];
         sf_topology *ta = NULL, *tb = NULL;
         sf_workspace *wa = NULL, *wb = NULL;
@@ -804,14 +839,47 @@ static void test_thread_independence(void)
         CHECK_OK(sf_workspace_create(ta, &wa, &err));
         CHECK_OK(sf_workspace_create(tb, &wb, &err));
         sf_frames_out o1 = {NULL, n1, t1}, o2 = {NULL, n2, t2};
-        CHECK_OK(sf_frames_compute(ta, &pose, (sf_method)m, NULL, wa, &o1, &err));
-        CHECK_OK(sf_frames_compute(tb, &pose, (sf_method)m, NULL, wb, &o2, &err));
-        CHECK(memcmp(n1, n2, sizeof n1) == 0 && memcmp(t1, t2, sizeof t1) == 0);
+        CHECK_OK(sf_frames_compute(ta, &pose, m, &opts, wa, &o1, &err));
+        CHECK_OK(sf_frames_compute(tb, &pose, m, &opts, wb, &o2, &err));
+        if (memcmp(n1, n2, sizeof n1) != 0 || memcmp(t1, t2, sizeof t1) != 0)
+            sft_failf(__FILE__, __LINE__, "case %d (method %s, weighting %d, weld %d, tangents %d, reference %d)",
+                      k, sf_method_name(m), (int)opts.weighting, (int)opts.weld, (int)opts.tangents,
+                      (int)opts.reference);
         sf_workspace_destroy(wa);
         sf_workspace_destroy(wb);
         sf_topology_destroy(ta);
         sf_topology_destroy(tb);
     }
+}
+
+/* Without UVs there is no tangent frame: every method's tangents are zero, even when the mesh supplies
+ * tangents (skinframe.h: sf_mesh_desc.uvs). */
+static void test_no_uvs_zero_tangents(void)
+{
+    grid g;
+    grid_init(&g);
+    g.mesh.uvs.data = NULL; /* tangents stay supplied */
+    float bones[24];
+    const float axis[3] = {0.0f, 0.0f, 1.0f}, t0[3] = {0.0f, 0.5f, 0.0f};
+    identity(bones);
+    rotation(bones + 12, axis, 0.5f, t0);
+    sf_pose pose = {bones, 2, NULL, 0};
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    sf_error err;
+    CHECK_OK(sf_topology_create(&g.mesh, NULL, NULL, &topo, &err));
+    CHECK_OK(sf_workspace_create(topo, &ws, &err));
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) {
+        float n[27], t[36];
+        sf_frames_out out = {NULL, n, t};
+        CHECK_OK(sf_frames_compute(topo, &pose, (sf_method)m, NULL, ws, &out, &err));
+        for (size_t v = 0; v < 9; ++v)
+            if (t[4 * v] != 0.0f || t[4 * v + 1] != 0.0f || t[4 * v + 2] != 0.0f)
+                sft_failf(__FILE__, __LINE__, "method %s vertex %zu: tangent not zero",
+                          sf_method_name((sf_method)m), v);
+    }
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
 }
 
 static void test_empty_mesh(void)
@@ -851,6 +919,7 @@ int main(int argc, char** argv)
         {"direction_errors_flags", test_direction_errors_flags},
         {"out_of_memory_sweep", test_out_of_memory_sweep},
         {"thread_independence", test_thread_independence},
+        {"no_uvs_zero_tangents", test_no_uvs_zero_tangents},
         {"empty_mesh", test_empty_mesh},
     };
     return SFT_RUN(cases, argc, argv);

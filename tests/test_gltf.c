@@ -712,10 +712,11 @@ static void test_strips_fans_points(void)
 static void test_data_problems(void)
 {
     /* One of each authored problem: weights summing to 0.5 (v0) and to 0 (v1), a normal of length 2 (v2),
-     * tangent w = 0.5 (v0) and a zero tangent (v1), a degenerate triangle (1) and a zero-UV-area one (1). */
+     * tangent w = 0.5 (v0) and -7 (v3, the worse one) and a zero tangent (v1), a degenerate triangle (1) and a
+     * zero-UV-area one (1). */
     const float pos[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0, 0};
     const float nrm[12] = {0, 0, 1, 0, 0, 1, 0, 0, 2, 0, 0, 1};
-    const float tan[16] = {1, 0, 0, 0.5f, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1};
+    const float tan[16] = {1, 0, 0, 0.5f, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, -7};
     const float uv[8] = {0, 0, 1, 0, 0, 1, 1, 0};
     const uint32_t idx[6] = {0, 1, 2, 0, 1, 3}; /* 0 1 3 are collinear, and 1 and 3 share a UV */
     const uint32_t joints[16] = {0};
@@ -744,7 +745,8 @@ static void test_data_problems(void)
     CHECK(p[SF_GLTF_PROBLEM_ZERO_WEIGHTS].count == 1 && p[SF_GLTF_PROBLEM_ZERO_WEIGHTS].worst_index == 1);
     CHECK(p[SF_GLTF_PROBLEM_NORMAL_LENGTH].count == 1 && p[SF_GLTF_PROBLEM_NORMAL_LENGTH].worst_index == 2);
     CHECK_NEAR(p[SF_GLTF_PROBLEM_NORMAL_LENGTH].worst_value, 1.0, 1e-6);
-    CHECK(p[SF_GLTF_PROBLEM_TANGENT_W].count == 1 && p[SF_GLTF_PROBLEM_TANGENT_W].worst_index == 0);
+    CHECK(p[SF_GLTF_PROBLEM_TANGENT_W].count == 2 && p[SF_GLTF_PROBLEM_TANGENT_W].worst_index == 3);
+    CHECK_NEAR(p[SF_GLTF_PROBLEM_TANGENT_W].worst_value, 6.0, 1e-6); /* ||w| - 1|, the largest first */
     CHECK(p[SF_GLTF_PROBLEM_TANGENT_ZERO].count == 1 && p[SF_GLTF_PROBLEM_TANGENT_ZERO].worst_index == 1);
     CHECK(p[SF_GLTF_PROBLEM_DEGENERATE_TRIANGLE].count == 1 && p[SF_GLTF_PROBLEM_DEGENERATE_TRIANGLE].worst_index == 1);
     CHECK(p[SF_GLTF_PROBLEM_DEGENERATE_UV].count == 1 && p[SF_GLTF_PROBLEM_DEGENERATE_UV].worst_index == 1);
@@ -783,6 +785,19 @@ static void test_malformed(void)
     CHECK(expect_field(base, "data:application/octet-stream;base64,", "/etc/passwd?", "buffers[0].uri"));
     CHECK(expect_field(base, "data:application/octet-stream;base64,", "http://example.com/x?", "buffers[0].uri"));
     CHECK(expect_field(base, "data:application/octet-stream;base64,", "a/../../x?", "buffers[0].uri"));
+    /* Integer weights must be normalized (glTF): u8 weights of 255 are not weights of 255. */
+    char* skinned = replace(base, "\"count\":2,\"type\":\"VEC3\"}]",
+                            "\"count\":2,\"type\":\"VEC3\"},{\"bufferView\":0,\"componentType\":5121,\"count\":3,"
+                            "\"type\":\"VEC4\"},{\"bufferView\":0,\"componentType\":5121,\"normalized\":true,"
+                            "\"count\":3,\"type\":\"VEC4\"}]");
+    CHECK(skinned != NULL);
+    CHECK(expect_field(skinned, "\"POSITION\":0}", "\"POSITION\":0,\"JOINTS_0\":3,\"WEIGHTS_0\":3}",
+                       "meshes[0].primitives[0].attributes.WEIGHTS_0"));
+    char* normalized = replace(skinned, "\"POSITION\":0}", "\"POSITION\":0,\"JOINTS_0\":3,\"WEIGHTS_0\":4}");
+    CHECK(normalized != NULL);
+    CHECK_OK(load_text(normalized, NULL, &err));
+    free(normalized);
+    free(skinned);
     free(base);
     /* An index out of range. */
     uint16_t bad[3] = {0, 1, 5};
@@ -904,6 +919,74 @@ static void test_save_atomic_and_protected(void)
 }
 
 
+static void test_file_limit_and_empty_glb(void)
+{
+    const char* dir = getenv("SF_BUILD_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/test_gltf_limit_%d.glb", dir ? dir : "/tmp", (int)getpid());
+    sf_gltf_write_desc d;
+    sf_gltf_write_mesh wm;
+    sf_gltf_write_node nodes[9];
+    sf_gltf_write_skin skin;
+    size_t sj[8];
+    float pos[9], weights[24];
+    uint32_t idx[3], joints[24];
+    eight_influence_desc(&d, &wm, nodes, &skin, sj, pos, idx, joints, weights);
+    CHECK_OK(sf_gltf_save_glb(&d, path, NULL, NULL, NULL));
+    /* max_file_bytes holds even when the file fits in the first read. */
+    sf_gltf_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.max_file_bytes = 100;
+    sf_gltf* g = NULL;
+    sf_error err;
+    CHECK_RESULT(sf_gltf_load_file(path, &opts, NULL, &g, &err), SF_ERROR_IO);
+    CHECK(strstr(err.message, "larger than 100 bytes") != NULL);
+    opts.max_file_bytes = 1 << 20;
+    CHECK_OK(sf_gltf_load_file(path, &opts, NULL, &g, NULL));
+    sf_gltf_destroy(g);
+    remove(path);
+    /* A file without binary data (one empty node) has no buffer to point at a missing BIN chunk. */
+    sf_gltf_write_node empty;
+    memset(&empty, 0, sizeof empty);
+    empty.parent = empty.mesh = empty.skin = SF_GLTF_NONE;
+    memset(&d, 0, sizeof d);
+    d.nodes = &empty;
+    d.node_count = 1;
+    void* data;
+    size_t size;
+    CHECK_OK(sf_gltf_write_glb(&d, NULL, &data, &size, NULL));
+    sf_result r = sf_gltf_load_memory(data, size, NULL, NULL, NULL, &g, &err);
+    sf_gltf_free_bytes(NULL, data, size);
+    CHECK_OK(r);
+    CHECK(g->node_count == 1 && g->instance_count == 0);
+    sf_gltf_destroy(g);
+    /* A sparse target without entries is written as zeros (glTF's sparse.count is at least 1). */
+    const uint32_t none_index[1] = {0};
+    const float none_delta[3] = {0, 0, 0};
+    sf_morph_target_desc target;
+    memset(&target, 0, sizeof target);
+    target.position_deltas = none_delta;
+    target.sparse_indices = none_index;
+    target.sparse_count = 0;
+    sf_gltf_write_mesh tm;
+    memset(&tm, 0, sizeof tm);
+    tm.mesh.vertex_count = 3;
+    tm.mesh.triangle_count = 1;
+    tm.mesh.positions.data = pos;
+    tm.mesh.targets = &target;
+    tm.mesh.target_count = 1;
+    empty.mesh = 0;
+    d.meshes = &tm;
+    d.mesh_count = 1;
+    CHECK_OK(sf_gltf_write_glb(&d, NULL, &data, &size, NULL));
+    r = sf_gltf_load_memory(data, size, NULL, NULL, NULL, &g, &err);
+    sf_gltf_free_bytes(NULL, data, size);
+    CHECK_OK(r);
+    CHECK(g->meshes[0].target_count == 1);
+    const sf_morph_target_desc* t = &g->primitives[0].mesh.targets[0];
+    CHECK(t->sparse_indices == NULL && t->position_deltas[0] == 0.0f && t->position_deltas[8] == 0.0f);
+    sf_gltf_destroy(g);
+}
 
 static void test_external_files(void)
 {
@@ -986,13 +1069,19 @@ static void test_zero_scale_node(void)
 /* An allocator that fails after `budget` allocations and counts what is still held. */
 typedef struct counting_alloc {
     size_t budget, live;
+    int fail_once; /* 1: only the allocation after the budget fails, later ones succeed again */
+    size_t failures;
 } counting_alloc;
 
 static void* failing_alloc(void* user, size_t size, size_t align)
 {
     counting_alloc* c = (counting_alloc*)user;
     (void)align;
-    if (c->budget == 0) return NULL;
+    if (c->budget == 0) {
+        c->failures++;
+        if (c->fail_once) c->budget = SIZE_MAX;
+        return NULL;
+    }
     c->budget--;
     void* p = malloc(size);
     if (p) c->live++;
@@ -1022,13 +1111,16 @@ static void test_out_of_memory_sweep(void)
     void* bytes;
     size_t size;
     CHECK_OK(sf_gltf_write_glb(&d, NULL, &bytes, &size, NULL));
-    for (int pass = 0; pass < 2; ++pass) {
+    /* Passes: UV tangents, MikkTSpace tangents, then UV tangents with a single failing allocation (later
+     * ones succeed): a load that reports SF_OK must still hold every stream (the flat-normal split of this
+     * file without NORMAL copies each one). */
+    for (int pass = 0; pass < 3; ++pass) {
         sf_gltf_opts opts;
         memset(&opts, 0, sizeof opts);
-        opts.generated_tangents = pass ? SF_TANGENTS_MIKKTSPACE : SF_TANGENTS_UV;
+        opts.generated_tangents = pass == 1 ? SF_TANGENTS_MIKKTSPACE : SF_TANGENTS_UV;
         int loaded = 0;
         for (size_t budget = 0; budget < 10000 && !loaded; ++budget) {
-            counting_alloc c = {budget, 0};
+            counting_alloc c = {budget, 0, pass == 2, 0};
             sf_env env;
             memset(&env, 0, sizeof env);
             env.allocator.alloc = failing_alloc;
@@ -1038,12 +1130,14 @@ static void test_out_of_memory_sweep(void)
             sf_error err;
             sf_result r = sf_gltf_load_memory(bytes, size, NULL, &opts, &env, &g, &err);
             if (r == SF_OK) {
+                const sf_mesh_desc* m = &g->primitives[0].mesh;
+                CHECK(g->primitives[0].flat_normals && m->joints && m->weights && m->uvs.data && m->normals.data);
                 CHECK(g->primitives[0].tangents ==
-                      (pass ? SF_GLTF_TANGENTS_GENERATED_MIKKTSPACE : SF_GLTF_TANGENTS_GENERATED_UV));
+                      (pass == 1 ? SF_GLTF_TANGENTS_GENERATED_MIKKTSPACE : SF_GLTF_TANGENTS_GENERATED_UV));
                 sf_gltf_pose* pose = NULL;
                 sf_result rp = sf_gltf_pose_create(g, &env, &pose, &err);
                 CHECK(rp == SF_OK || rp == SF_ERROR_OUT_OF_MEMORY);
-                if (rp == SF_OK) loaded = 1;
+                if (rp == SF_OK && c.failures == 0) loaded = 1; /* every allocation point has been failed */
                 sf_gltf_pose_destroy(pose);
                 sf_gltf_destroy(g);
             } else {
@@ -1076,6 +1170,7 @@ int main(int argc, char** argv)
         {"skin_joint_range", test_skin_joint_range},
         {"save_atomic_and_protected", test_save_atomic_and_protected},
         {"out_of_memory_sweep", test_out_of_memory_sweep},
+        {"file_limit_and_empty_glb", test_file_limit_and_empty_glb},
         {"external_files", test_external_files},
         {"zero_scale_node", test_zero_scale_node},
     };

@@ -224,6 +224,108 @@ static void test_eval_every_asset(void)
     }
 }
 
+/* The normal mean of the first method row of `eval ... --json`, or -1. */
+static double eval_normal_mean(const char* args)
+{
+    sft_cli_out r = sft_run_cli(args);
+    cJSON* root = r.status == 0 ? cJSON_Parse(r.out) : NULL;
+    sft_cli_out_free(&r);
+    cJSON* anim = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "animations"), 0);
+    cJSON* method = cJSON_GetArrayItem(cJSON_GetObjectItem(anim, "methods"), 0);
+    cJSON* mean = cJSON_GetObjectItem(cJSON_GetObjectItem(method, "normal"), "mean");
+    double v = cJSON_IsNumber(mean) ? mean->valuedouble : -1.0;
+    cJSON_Delete(root);
+    return v;
+}
+
+/* A one-triangle file whose node moves along x from t = 0 to t = end under an animation called name. */
+static int write_moving_triangle(const char* path, const char* name, float end)
+{
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    const float times[2] = {0, end};
+    const float values[6] = {0, 0, 0, 1, 0, 0};
+    sf_gltf_write_mesh wm;
+    memset(&wm, 0, sizeof wm);
+    wm.mesh.vertex_count = 3;
+    wm.mesh.triangle_count = 1;
+    wm.mesh.positions.data = pos;
+    sf_gltf_write_node node;
+    memset(&node, 0, sizeof node);
+    node.parent = node.skin = SF_GLTF_NONE;
+    node.mesh = 0;
+    sf_gltf_channel ch;
+    memset(&ch, 0, sizeof ch);
+    ch.path = SF_GLTF_TRANSLATION;
+    ch.key_count = 2;
+    ch.times = times;
+    ch.values = values;
+    ch.components = 3;
+    sf_gltf_write_animation anim = {name, &ch, 1};
+    sf_gltf_write_desc d;
+    memset(&d, 0, sizeof d);
+    d.meshes = &wm;
+    d.mesh_count = 1;
+    d.nodes = &node;
+    d.node_count = 1;
+    d.animations = &anim;
+    d.animation_count = 1;
+    return sf_gltf_save_glb(&d, path, NULL, NULL, NULL) == SF_OK;
+}
+
+static void test_eval_options_and_limits(void)
+{
+    char a[1024], args[2400], path[700], csv[700];
+    /* --jacobian-cap reaches the jacobian row (it was accepted and then dropped). */
+    CHECK(asset("gltf/Fox/glTF-Binary/Fox.glb", a, sizeof a));
+    snprintf(args, sizeof args, "eval '%s' --animation 0 --fps 5 --method jacobian --json", a);
+    double plain = eval_normal_mean(args);
+    snprintf(args, sizeof args, "eval '%s' --animation 0 --fps 5 --method jacobian --json --jacobian-cap 0.1", a);
+    double capped = eval_normal_mean(args);
+    CHECK(plain > 0.0 && capped > 0.0);
+    CHECK(fabs(plain - capped) > 1e-3);
+    /* ... and bake's. */
+    char out1[700], out2[700];
+    snprintf(out1, sizeof out1, "%s/jac.glb", g_dir);
+    snprintf(out2, sizeof out2, "%s/jac_capped.glb", g_dir);
+    snprintf(args, sizeof args, "bake '%s' --time 1.2 --method jacobian -o '%s'", a, out1);
+    sft_cli_out r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    sft_cli_out_free(&r);
+    snprintf(args, sizeof args, "bake '%s' --time 1.2 --method jacobian --jacobian-cap 0.1 -o '%s'", a, out2);
+    r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    sft_cli_out_free(&r);
+    size_t size1, size2;
+    char* b1 = sft_read_file(out1, &size1);
+    char* b2 = sft_read_file(out2, &size2);
+    CHECK(b1 && b2 && size1 == size2);
+    CHECK(memcmp(b1, b2, size1) != 0);
+    free(b1);
+    free(b2);
+    remove(out1);
+    remove(out2);
+    /* An animation name with a quote stays one CSV field. */
+    snprintf(path, sizeof path, "%s/quoted.glb", g_dir);
+    snprintf(csv, sizeof csv, "%s/quoted.csv", g_dir);
+    CHECK(write_moving_triangle(path, "say \"hi\"", 1.0f));
+    snprintf(args, sizeof args, "eval '%s' --fps 2 --method skinned --csv '%s'", path, csv);
+    r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    sft_cli_out_free(&r);
+    char* rows = sft_read_file(csv, NULL);
+    CHECK(rows != NULL && strstr(rows, "\n\"say \"\"hi\"\"\",0,0.000000,skinned,") != NULL);
+    free(rows);
+    /* An animation too long to play (the frame count is checked before it becomes an integer). */
+    CHECK(write_moving_triangle(path, "long", 1e30f));
+    snprintf(args, sizeof args, "eval '%s'", path);
+    r = sft_run_cli(args);
+    CHECK(r.status == 1 && count_lines(r.err) == 1);
+    CHECK(strstr(r.err, "frames") != NULL);
+    sft_cli_out_free(&r);
+    remove(path);
+    remove(csv);
+}
+
 /* Poses instance 0 of file at (animation 0, t) and computes method's frames with the library. */
 static int library_frames(const char* file, double t, sf_method method, float** pos, float** nrm, float** tan,
                           size_t* n)
@@ -336,6 +438,7 @@ int main(int argc, char** argv)
         {"errors", test_errors},
         {"eval_every_asset", test_eval_every_asset},
         {"bake_roundtrip", test_bake_roundtrip},
+        {"eval_options_and_limits", test_eval_options_and_limits},
     };
     return SFT_RUN(cases, argc, argv);
 }

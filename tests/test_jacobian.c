@@ -121,6 +121,23 @@ static void bone_identity(float out[12])
     out[0] = out[4] = out[8] = 1.0f;
 }
 
+/* Two bones (K = 2): vertex v follows bone 1 with weight w1, bone 0 with the rest. */
+static void two_bone_weight(grid* g, size_t v, float w1)
+{
+    g->joints[2 * v] = 0;
+    g->joints[2 * v + 1] = 1;
+    g->weights[2 * v] = 1.0f - w1;
+    g->weights[2 * v + 1] = w1;
+}
+
+/* The strip pose: bone 0 still, bone 1 translated by h along +z (no rotation). */
+static void lift_pose(float bones[24], float h)
+{
+    bone_identity(bones);
+    bone_identity(bones + 12);
+    bones[12 + 11] = h;
+}
+
 /* Frames of one method; buffers owned by the caller (3n normals, 4n tangents). */
 static sf_result frames(const sf_topology* topo, sf_workspace* ws, const sf_pose* pose, sf_method m,
                         const sf_frames_opts* o, float* nrm, float* tan)
@@ -212,16 +229,11 @@ static void test_strip_linear_exact(void)
     grid_make(&g, 8, 2, L, 0.5f, 2, 0);
     for (size_t v = 0; v < g.n; ++v) {
         float w1 = g.pos[3 * v] / L;
-        g.joints[2 * v] = 0;
-        g.joints[2 * v + 1] = 1;
-        g.weights[2 * v] = 1.0f - w1;
-        g.weights[2 * v + 1] = w1;
+        two_bone_weight(&g, v, w1);
     }
     sf_mesh_desc m = grid_desc(&g, 2);
     float bones[24];
-    bone_identity(bones);
-    bone_identity(bones + 12);
-    bones[12 + 11] = h;
+    lift_pose(bones, h);
     sf_pose pose = {bones, 2, NULL, 0};
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
@@ -269,16 +281,11 @@ static void test_neighbour_only_bone(void)
     float dx = 2.0f / (float)nx, x0 = dx * (float)i0;
     for (size_t v = 0; v < g.n; ++v) {
         float x = g.pos[3 * v], w1 = x > x0 ? (x - x0) / L : 0.0f;
-        g.joints[2 * v] = 0;
-        g.joints[2 * v + 1] = 1;
-        g.weights[2 * v] = 1.0f - w1;
-        g.weights[2 * v + 1] = w1;
+        two_bone_weight(&g, v, w1);
     }
     sf_mesh_desc m = grid_desc(&g, 2);
     float bones[24];
-    bone_identity(bones);
-    bone_identity(bones + 12);
-    bones[12 + 11] = h;
+    lift_pose(bones, h);
     sf_pose pose = {bones, 2, NULL, 0};
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
@@ -555,16 +562,11 @@ static void test_mirror_with_weight_gradient(void)
     grid_make(&g, 8, 2, L, 0.5f, 2, 0);
     for (size_t v = 0; v < g.n; ++v) {
         float w1 = g.pos[3 * v] / L;
-        g.joints[2 * v] = 0;
-        g.joints[2 * v + 1] = 1;
-        g.weights[2 * v] = 1.0f - w1;
-        g.weights[2 * v + 1] = w1;
+        two_bone_weight(&g, v, w1);
     }
     sf_mesh_desc m = grid_desc(&g, 2);
     float bones[24];
-    bone_identity(bones);
-    bone_identity(bones + 12);
-    bones[12 + 11] = 0.7f; /* lift */
+    lift_pose(bones, 0.7f);
     for (int b = 0; b < 2; ++b) /* reflect: x' = -x (first row negated, translation too) */
         for (int col = 0; col < 4; ++col) bones[12 * b + 3 * col] = -bones[12 * b + 3 * col];
     sf_pose pose = {bones, 2, NULL, 0};
@@ -730,16 +732,11 @@ static void test_cap_option(void)
     grid_make(&g, 8, 2, 2.0f, 0.5f, 2, 0);
     for (size_t v = 0; v < g.n; ++v) {
         float w1 = g.pos[3 * v] / 2.0f;
-        g.joints[2 * v] = 0;
-        g.joints[2 * v + 1] = 1;
-        g.weights[2 * v] = 1.0f - w1;
-        g.weights[2 * v + 1] = w1;
+        two_bone_weight(&g, v, w1);
     }
     sf_mesh_desc m = grid_desc(&g, 2);
     float bones[24];
-    bone_identity(bones);
-    bone_identity(bones + 12);
-    bones[12 + 11] = 1.0f;
+    lift_pose(bones, 1.0f);
     sf_pose pose = {bones, 2, NULL, 0};
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
@@ -802,10 +799,7 @@ static void test_thread_order_independent(void)
     for (size_t v = 0; v < g.n; ++v) {
         double x = g.pos[3 * v], y = g.pos[3 * v + 1];
         float w1 = (float)(0.5 + 0.5 * sin(3.0 * x + y));
-        g.joints[2 * v] = 0;
-        g.joints[2 * v + 1] = 1;
-        g.weights[2 * v] = 1.0f - w1;
-        g.weights[2 * v + 1] = w1;
+        two_bone_weight(&g, v, w1);
         g.dp[3 * v + 2] = (float)(0.2 * sin(6.0 * x) * y);
     }
     sf_mesh_desc m = grid_desc(&g, 2);
@@ -870,9 +864,7 @@ static void test_degenerate_input(void)
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
     CHECK_OK(sf_workspace_create(topo, &ws, NULL));
     float bones[24];
-    bone_identity(bones);
-    bone_identity(bones + 12);
-    bones[12 + 11] = 1.0f;
+    lift_pose(bones, 1.0f);
     sf_pose pose = {bones, 2, NULL, 0};
     float out[35];
     CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, out, out + 15));
@@ -971,10 +963,7 @@ static double bend_error(size_t nx, sf_method method, double* tangent_mean)
         double x = g.pos[3 * v], s = (x - 0.6) / 0.8;
         s = s < 0 ? 0 : s > 1 ? 1 : s;
         float w1 = (float)(s * s * (3.0 - 2.0 * s));
-        g.joints[2 * v] = 0;
-        g.joints[2 * v + 1] = 1;
-        g.weights[2 * v] = 1.0f - w1;
-        g.weights[2 * v + 1] = w1;
+        two_bone_weight(&g, v, w1);
     }
     sf_mesh_desc m = grid_desc(&g, 2);
     float bones[24];

@@ -56,6 +56,20 @@ static sf_result run_frame(mikk_run* r, const sf_pose* pose, sf_weld weld)
     return res;
 }
 
+/* A mesh of positions, UVs and triangles only (no normals: generated; not skinned). */
+static sf_mesh_desc uv_mesh(const float* positions, const float* uvs, size_t vertex_count, const uint32_t* indices,
+                            size_t triangle_count)
+{
+    sf_mesh_desc m;
+    memset(&m, 0, sizeof m);
+    m.vertex_count = vertex_count;
+    m.triangle_count = triangle_count;
+    m.indices = indices;
+    m.positions.data = positions;
+    m.uvs.data = uvs;
+    return m;
+}
+
 static sf_result run_mesh(mikk_run* r, const sf_mesh_desc* mesh, const sf_pose* pose, sf_weld weld)
 {
     memset(r, 0, sizeof *r);
@@ -90,13 +104,7 @@ static void test_fan_by_hand(void)
     float positions[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, -1, 0, 0};
     float uvs[] = {0, 0, 1, 0, 0, 1, -0.5f, 0.5f};
     uint32_t indices[] = {0, 1, 2, 0, 2, 3};
-    sf_mesh_desc m;
-    memset(&m, 0, sizeof m);
-    m.vertex_count = 4;
-    m.triangle_count = 2;
-    m.indices = indices;
-    m.positions.data = positions;
-    m.uvs.data = uvs;
+    sf_mesh_desc m = uv_mesh(positions, uvs, 4, indices, 2);
     m.uv_convention = SF_UV_V_UP; /* per-vertex w = MikkTSpace's own sign */
     sf_pose pose = {NULL, 0, NULL, 0};
     mikk_run r;
@@ -118,13 +126,7 @@ static void test_mirrored_split(void)
     float positions[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, -1, 0, 0};
     float uvs[] = {0, 0, 1, 0, 0, 1, 0.5f, 1.5f};
     uint32_t indices[] = {0, 1, 2, 0, 2, 3};
-    sf_mesh_desc m;
-    memset(&m, 0, sizeof m);
-    m.vertex_count = 4;
-    m.triangle_count = 2;
-    m.indices = indices;
-    m.positions.data = positions;
-    m.uvs.data = uvs;
+    sf_mesh_desc m = uv_mesh(positions, uvs, 4, indices, 2);
     sf_pose pose = {NULL, 0, NULL, 0};
     mikk_run r;
     CHECK_OK(run_mesh(&r, &m, &pose, SF_WELD_NONE));
@@ -150,13 +152,7 @@ static void test_degenerate(void)
     float positions[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 5, 5, 5};
     float uvs[] = {0, 0, 0, 0, 0, 0, 0.5f, 0.5f, 0.2f, 0.2f};
     uint32_t indices[] = {0, 1, 2};
-    sf_mesh_desc m;
-    memset(&m, 0, sizeof m);
-    m.vertex_count = 5;
-    m.triangle_count = 1;
-    m.indices = indices;
-    m.positions.data = positions;
-    m.uvs.data = uvs;
+    sf_mesh_desc m = uv_mesh(positions, uvs, 5, indices, 1);
     sf_pose pose = {NULL, 0, NULL, 0};
     mikk_run r;
     CHECK_OK(run_mesh(&r, &m, &pose, SF_WELD_NONE));
@@ -212,13 +208,7 @@ static void test_grid_and_mirror(void)
             memcpy(t, q, sizeof q);
             t += 6;
         }
-    sf_mesh_desc m;
-    memset(&m, 0, sizeof m);
-    m.vertex_count = V;
-    m.triangle_count = G * G * 2;
-    m.indices = indices;
-    m.positions.data = positions;
-    m.uvs.data = uvs;
+    sf_mesh_desc m = uv_mesh(positions, uvs, V, indices, G * G * 2);
     m.influence_count = 1;
     m.joints = joints;
     m.weights = weights;
@@ -531,13 +521,7 @@ static void test_npm_random(void)
             memcpy(r->nrm + 3 * v, r->nrm + 3 * src, 12);
         }
         for (int i = 0; i < 3 * T; ++i) indices[i] = NEXT_RANDOM((uint32_t)V);
-        sf_mesh_desc m;
-        memset(&m, 0, sizeof m);
-        m.vertex_count = (size_t)V;
-        m.triangle_count = (size_t)T;
-        m.indices = indices;
-        m.positions.data = positions;
-        m.uvs.data = uvs;
+        sf_mesh_desc m = uv_mesh(positions, uvs, (size_t)V, indices, (size_t)T);
         CHECK_OK(sf_topology_create(&m, NULL, NULL, &r->topo, NULL));
         CHECK_OK(sf_workspace_create(r->topo, &r->ws, NULL));
         memcpy(r->pos, positions, (size_t)V * 3 * sizeof(float));

@@ -5,25 +5,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sf_test.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define STB_IMAGE_IMPLEMENTATION
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
-#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#include <stb/stb_image.h>
-#pragma GCC diagnostic pop
+#include "sft_stb_image.h"
 
 #define GOLDEN_W 320
 #define GOLDEN_H 240
@@ -292,6 +281,11 @@ static void test_render_command(void)
     CHECK(file_size(path) > 0);
     snprintf(path, sizeof path, "%s/tip_rest_jacobian.png", dir);
     CHECK(file_size(path) > 0);
+    /* The folder and its parents are created, as demo --out does (the same cli_make_dir). */
+    snprintf(args, sizeof args, "render --scene tip --all-methods --size 160x120 -o %s/nested/deeper", dir);
+    CHECK(run_cli(args) == 0);
+    snprintf(path, sizeof path, "%s/nested/deeper/tip_rest_contact.png", dir);
+    CHECK(file_size(path) > 0);
 
     snprintf(args, sizeof args, "plot --scene strip --sweep lift=0:1:3 --size 480x240 -o %s/plot.png", dir);
     CHECK(run_cli(args) == 0);
@@ -308,6 +302,12 @@ static void test_render_command(void)
     CHECK(run_cli("render --scene sheet --method skinned") == 2);
     snprintf(path, sizeof path, "%s/bad.png", dir);
     CHECK(file_size(path) < 0);
+
+    /* A write that fails at the rename (-o names a folder) exits 1 and leaves no temporary file behind. */
+    snprintf(args, sizeof args, "render --scene tip --method skinned --size 160x120 -o %s", dir);
+    CHECK(run_cli(args) == 1);
+    snprintf(args, sizeof args, "ls '%s'* | grep -q '\\.tmp\\.'", dir);
+    CHECK(system(args) != 0);
 }
 
 /* render --gltf on a shared asset (skipped when the assets are not there). */
@@ -331,6 +331,89 @@ static void test_render_gltf(void)
     CHECK(run_cli(args) == 2);
     snprintf(args, sizeof args, "render --gltf \"%s\" --animation nope --method skinned -o %s", asset, out);
     CHECK(run_cli(args) == 2);
+
+    /* -o naming the input under another spelling is refused (exit 2) and leaves the input alone. */
+    char dir[4200], input[4300];
+    snprintf(dir, sizeof dir, "%s/render_gltf_input", bdir ? bdir : ".");
+    const char* slash = strrchr(asset, '/');
+    char cmd[16400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && cp '%.*s'/* '%s'/", dir, dir, (int)(slash - asset), asset,
+             dir);
+    CHECK(system(cmd) == 0);
+    snprintf(input, sizeof input, "%s/SimpleSkin.gltf", dir);
+    char* before = sft_read_file(input, NULL);
+    CHECK(before != NULL);
+    snprintf(cmd, sizeof cmd, "render --gltf '%s' --method skinned --size 160x120 -o '%s/./SimpleSkin.gltf'", input, dir);
+    int status = run_cli(cmd);
+    char* after = sft_read_file(input, NULL);
+    bool same = after && strcmp(before, after) == 0;
+    free(before);
+    free(after);
+    CHECK(status == 2);
+    CHECK(same);
+
+    /* --reference authored reaches render's reference (it used to be dropped): other numbers on the Fox. */
+    char fox[4096];
+    if (!sft_asset("gltf/Fox/glTF-Binary/Fox.glb", fox, sizeof fox)) return;
+    char line[2][256];
+    for (int k = 0; k < 2; ++k) {
+        snprintf(cmd, sizeof cmd, "render --gltf '%s' --time 0.5 --method skinned --size 160x120 -o %s%s", fox, out,
+                 k ? " --reference authored" : "");
+        sft_cli_out r = sft_run_cli(cmd);
+        snprintf(line[k], sizeof line[k], "%s", r.status == 0 && r.out ? r.out : "failed");
+        sft_cli_out_free(&r);
+    }
+    printf("  %s  %s", line[0], line[1]);
+    CHECK(strcmp(line[0], "failed") != 0 && strcmp(line[0], line[1]) != 0);
+}
+
+/* Text that does not fit reads whole: a long caption wraps onto the second footer line of the top-left
+ * view, and the contact sheet's labels stay inside their own cells. */
+static void test_text_fits(void)
+{
+    if (!getenv("SF_CLI")) {
+        printf("  (SF_CLI not set: skipped)\n");
+        return;
+    }
+    const char* bdir = getenv("SF_BUILD_DIR");
+    char dir[4096], args[8192], path[4300];
+    snprintf(dir, sizeof dir, "%s/render_text", bdir ? bdir : ".");
+    snprintf(args, sizeof args,
+             "render --scene sheet --morph towel-twist=0.7,swirl=0.5,ripples=0.6 --method skinned --set resolution=4 "
+             "--size 1024x768 -o %s.png",
+             dir);
+    CHECK(run_cli(args) == 0);
+    snprintf(path, sizeof path, "%s.png", dir);
+    int w = 0, h = 0, comp = 0;
+    unsigned char* px = stbi_load(path, &w, &h, &comp, 3);
+    CHECK(px && w == 1024 && h == 768);
+    /* Text scale 2: the footer band is the last 48 rows of the view (384 high); its second line starts 28 rows in. */
+    size_t dim = 0;
+    for (int y = 384 - 48 + 4 + 20; y < 384 - 48 + 4 + 34; ++y)
+        for (int x = 0; x < 512; ++x) {
+            const unsigned char* p = px + ((size_t)y * 1024 + (size_t)x) * 3;
+            dim += p[0] == 160 && p[1] == 164 && p[2] == 172;
+        }
+    stbi_image_free(px);
+    CHECK(dim > 50);
+
+    /* 1400x1050: cells 700 wide, where the labels would be drawn at scale 2 and no longer fit. */
+    snprintf(args, sizeof args,
+             "render --scene tip --preset move-neighbor --all-methods --size 1400x1050 -o %s", dir);
+    CHECK(run_cli(args) == 0);
+    snprintf(path, sizeof path, "%s/tip_move-neighbor_contact.png", dir);
+    px = stbi_load(path, &w, &h, &comp, 3);
+    CHECK(px && w == 3 * 700);
+    /* No ink in the label band from 8 pixels before a cell's end to its next label's start. */
+    size_t ink = 0;
+    for (int y = 0; y < 60; ++y)
+        for (int cell = 1; cell < 3; ++cell)
+            for (int x = cell * 700 - 8; x < cell * 700 + 4; ++x) {
+                const unsigned char* p = px + ((size_t)y * (size_t)w + (size_t)x) * 3;
+                ink += p[0] > 200 && p[1] > 200 && p[2] > 200;
+            }
+    stbi_image_free(px);
+    CHECK(ink == 0);
 }
 
 int main(int argc, char** argv)
@@ -341,6 +424,7 @@ int main(int argc, char** argv)
         {"heatmaps_show_the_error", test_heatmaps_show_the_error},
         {"render_command", test_render_command},
         {"render_gltf", test_render_gltf},
+        {"text_fits", test_text_fits},
     };
     return SFT_RUN(cases, argc, argv);
 }

@@ -278,6 +278,17 @@ static void test_cube_hard_edges(void)
     sf_topology_get_stats(topo, &st);
     CHECK(st.weld_groups == 0);
     sf_topology_destroy(topo);
+    to.weld_normal_cos = -0.5f; /* a negative cosine is honoured (it used to fall back to 0.9999) */
+    CHECK_OK(sf_topology_create(&c.mesh, &to, NULL, &topo, NULL));
+    sf_topology_get_stats(topo, &st);
+    CHECK(st.weld_groups == 8);
+    sf_topology_destroy(topo);
+    sf_error err;
+    to.weld_normal_cos = NAN; /* not a cosine: refused, not silently replaced */
+    CHECK_RESULT(sf_topology_create(&c.mesh, &to, NULL, &topo, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK(strcmp(err.field, "opts.weld_normal_cos") == 0);
+    to.weld_normal_cos = 1.5f;
+    CHECK_RESULT(sf_topology_create(&c.mesh, &to, NULL, &topo, &err), SF_ERROR_INVALID_ARGUMENT);
 }
 
 /* ---------------------------------------------------------------- weighting against hand computation */
