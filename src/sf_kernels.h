@@ -358,7 +358,11 @@ SF_HD int sfk_jacobian_vertex(const float* bones, const float blend[12], float d
     float T[3] = {ju[0] * tu + jv[0] * tv, ju[1] * tu + jv[1] * tv, ju[2] * tu + jv[2] * tv};
     float d = sfk_dot(n_out, T);
     float to[3] = {T[0] - n_out[0] * d, T[1] - n_out[1] * d, T[2] - n_out[2] * d};
-    sfk_safe_unit(to, t_out);
+    if (!sfk_safe_unit(to, t_out)) {
+        /* t0 has no part in the rest tangent plane (a placeholder along the normal, such as MikkTSpace's
+         * default on zero-area UVs): carry it as `skinned` does instead of returning zero. */
+        sfk_skin_direction(blend, t0, t_out);
+    }
     t_out[3] = sfk_mirror_handedness(t0[3], det);
     return capped;
 }

@@ -887,6 +887,40 @@ static void test_degenerate_input(void)
     sf_topology_destroy(topo);
 }
 
+/* A rest tangent along the normal (MikkTSpace's placeholder on zero-area UVs) has no part in the tangent
+ * plane: the jacobian carries it like `skinned` instead of returning a zero tangent. */
+static void test_tangent_along_normal(void)
+{
+    const float pos[] = {0, 0, 0, 1, 0, 0, 0, 0, -1};
+    const float nrm[] = {0, 1, 0, 0, 1, 0, 0, 1, 0};
+    const float tan[] = {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
+    const float uv[] = {0, 0, 0, 0, 0, 0}; /* zero UV area */
+    const uint32_t idx[] = {0, 1, 2};
+    sf_mesh_desc m;
+    memset(&m, 0, sizeof m);
+    m.vertex_count = 3;
+    m.triangle_count = 1;
+    m.indices = idx;
+    m.positions.data = pos;
+    m.normals.data = nrm;
+    m.tangents.data = tan;
+    m.uvs.data = uv;
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
+    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    sf_pose pose = {NULL, 0, NULL, 0};
+    float jn[9], jt[12], sn[9], st[12];
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, jn, jt));
+    CHECK_OK(frames(topo, ws, &pose, SF_METHOD_SKINNED, NULL, sn, st));
+    for (int v = 0; v < 3; ++v) {
+        CHECK_NEAR(jt[4 * v + 1], 1.0, 1e-6); /* not zero: the skinned placeholder */
+        for (int k = 0; k < 4; ++k) CHECK_NEAR(jt[4 * v + k], st[4 * v + k], 1e-6);
+    }
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+}
+
 /* Out of memory anywhere in topology, gradient or workspace creation: a clean SF_ERROR_OUT_OF_MEMORY,
  * nothing leaked (ASan), and once enough memory is there, the jacobian works. */
 typedef struct failing_alloc {
@@ -1254,6 +1288,7 @@ int main(int argc, char** argv)
         {"cap_option", test_cap_option},
         {"thread_order_independent", test_thread_order_independent},
         {"degenerate_input", test_degenerate_input},
+        {"tangent_along_normal", test_tangent_along_normal},
         {"out_of_memory", test_out_of_memory},
         {"convergence_own_bend", test_convergence_own_bend},
         {"convergence_tube", test_convergence_tube},
