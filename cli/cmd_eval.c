@@ -3,6 +3,7 @@
  * the asset already has at rest; reports data problems apart, grouped by cause. */
 #define _POSIX_C_SOURCE 200809L
 #include "gltf_args.h"
+#include "report.h"
 #include "scene_args.h"
 
 #include <cjson/cJSON.h>
@@ -192,21 +193,6 @@ static void fmt_deg(char* buf, size_t size, const sf_angle_stats* s, double v, b
         snprintf(buf, size, "%.3f", v);
 }
 
-static cJSON* stats_json(const sf_angle_stats* s)
-{
-    cJSON* o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "count", (double)s->count);
-    cJSON_AddNumberToObject(o, "mean", s->mean);
-    cJSON_AddNumberToObject(o, "rms", s->rms);
-    cJSON_AddNumberToObject(o, "p50", s->p50);
-    cJSON_AddNumberToObject(o, "p95", s->p95);
-    cJSON_AddNumberToObject(o, "max", s->max);
-    cJSON_AddNumberToObject(o, "over_1", s->over_1);
-    cJSON_AddNumberToObject(o, "over_5", s->over_5);
-    cJSON_AddNumberToObject(o, "over_45", s->over_45);
-    return o;
-}
-
 static void where(const eval_ctx* c, size_t unit_index, size_t vertex, char* buf, size_t size)
 {
     const cli_gltf_unit* u = &c->units[unit_index];
@@ -296,10 +282,10 @@ static cJSON* table_json(const eval_ctx* c, const method_acc* accs, size_t frame
             cJSON_AddStringToObject(o, "reason", a->reason);
             continue;
         }
-        cJSON_AddItemToObject(o, "normal", stats_json(&a->normal));
-        cJSON_AddItemToObject(o, "tangent", stats_json(&a->tangent));
-        cJSON_AddItemToObject(o, "rest_normal", stats_json(&a->rest_normal));
-        cJSON_AddItemToObject(o, "rest_tangent", stats_json(&a->rest_tangent));
+        cJSON_AddItemToObject(o, "normal", report_stats_json(&a->normal));
+        cJSON_AddItemToObject(o, "tangent", report_stats_json(&a->tangent));
+        cJSON_AddItemToObject(o, "rest_normal", report_stats_json(&a->rest_normal));
+        cJSON_AddItemToObject(o, "rest_tangent", report_stats_json(&a->rest_tangent));
         cJSON_AddNumberToObject(o, "handedness_mismatches", (double)a->handedness);
         cJSON* wf = cJSON_AddObjectToObject(o, "worst_frame");
         cJSON_AddNumberToObject(wf, "frame", (double)a->worst_frame);

@@ -211,7 +211,7 @@ void report_print_table_rows(FILE* f, const cli_run* run, const char* lead)
 
 /* ---------------------------------------------------------------- JSON */
 
-static cJSON* stats_json(const sf_angle_stats* st)
+cJSON* report_stats_json(const sf_angle_stats* st)
 {
     cJSON* o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "mean", st->mean);
@@ -282,8 +282,8 @@ cJSON* report_json(const cli_run* run)
         cJSON_AddStringToObject(e, "name", sf_method_name(m->method));
         const sf_frames_opts* opts = m->method == SF_METHOD_RECOMPUTE ? &run->ref_opts : &run->method_opts;
         cJSON_AddStringToObject(e, "morph_directions", cli_morph_directions_name(opts->morph_directions));
-        cJSON_AddItemToObject(e, "normal", stats_json(&s->normal));
-        cJSON_AddItemToObject(e, "tangent", stats_json(&s->tangent));
+        cJSON_AddItemToObject(e, "normal", report_stats_json(&s->normal));
+        cJSON_AddItemToObject(e, "tangent", report_stats_json(&s->tangent));
         cJSON_AddNumberToObject(e, "handedness_mismatches", (double)s->handedness_mismatches);
         cJSON_AddNumberToObject(e, "degenerate", (double)s->degenerate);
         cJSON_AddNumberToObject(e, "degenerate_normals", (double)s->degenerate_normals);

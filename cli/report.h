@@ -56,6 +56,9 @@ cJSON* report_json(const cli_run* run);
  * Needs a run made with keep_frames. */
 cJSON* report_dump_json(const cli_run* run);
 
+/* {"mean", "rms", "p50", "p95", "max", "over_1", "over_5", "over_45", "count"} of one set of angles. */
+cJSON* report_stats_json(const sf_angle_stats* st);
+
 /* Prints json (formatted or not) to f; returns false when out of memory. */
 bool report_print_json(FILE* f, const cJSON* json, bool formatted);
 /* Writes json to path atomically; returns a CLI exit status (one-line error on failure). */
