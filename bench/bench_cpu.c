@@ -7,6 +7,7 @@
  * usage: bench_cpu [runs=7] [max_vertices=1100000] */
 #define _POSIX_C_SOURCE 199309L
 #include "skinframe.h"
+#include "skinframe_scenes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

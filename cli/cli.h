@@ -4,6 +4,10 @@
 #define SF_CLI_H
 
 #include "skinframe.h"
+#include "skinframe_files.h"
+#include "skinframe_gltf.h"
+#include "skinframe_render.h"
+#include "skinframe_scenes.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,14 +49,13 @@ int cli_pool_start(size_t threads);
 size_t cli_pool_threads(void);   /* threads in use (1 = serial) */
 size_t cli_core_count(void);     /* online cores, at least 1 */
 
-/* Writes data to path atomically (temp file in the same folder, then rename). Returns 0 or -1 with errno. */
+/* Writes data to path atomically (sf_file_write_atomic). Returns CLI_EXIT_OK, or CLI_EXIT_FAILURE after a
+ * one-line error naming path and the reason. */
 int cli_write_file_atomic(const char* path, const void* data, size_t size);
 /* Creates the folder path and its parents (mkdir -p). Returns CLI_EXIT_OK, CLI_EXIT_USAGE when path is
  * something other than a folder or too long, CLI_EXIT_FAILURE when it cannot be created; flag names the
  * option in the one-line error. */
 int cli_make_dir(const char* flag, const char* path);
-/* True when both paths exist and name the same file (any spelling, links included). */
-bool cli_same_file(const char* a, const char* b);
 
 /* ---------------------------------------------------------------- parsing helpers (cli/util.c) */
 

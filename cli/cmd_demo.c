@@ -276,8 +276,7 @@ int cmd_demo(int argc, char** argv)
     if (out_dir && code == CLI_EXIT_OK) {
         char path[4200];
         snprintf(path, sizeof path, "%s/demo.txt", out_dir);
-        if (cli_write_file_atomic(path, table, table_len) != 0)
-            code = cli_fail(CLI_EXIT_FAILURE, "%s: cannot write: %s", path, strerror(errno));
+        code = cli_write_file_atomic(path, table, table_len);
         snprintf(path, sizeof path, "%s/demo.json", out_dir);
         if (code == CLI_EXIT_OK) code = report_write_json(path, all, true);
         if (code == CLI_EXIT_OK && !json) printf("wrote %s/demo.txt and %s/demo.json\n", out_dir, out_dir);

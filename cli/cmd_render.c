@@ -197,11 +197,9 @@ int render_write_png(const sf_image* image, const char* path)
     memset(&err, 0, sizeof err);
     sf_result r = sf_image_encode_png(image, NULL, &data, &size, &err);
     if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
-    int rc = cli_write_file_atomic(path, data, size);
-    int e = errno;
+    int code = cli_write_file_atomic(path, data, size);
     sf_png_free(NULL, data, size);
-    if (rc != 0) return cli_fail(CLI_EXIT_FAILURE, "%s: cannot write: %s", path, strerror(e));
-    return CLI_EXIT_OK;
+    return code;
 }
 
 int render_write_contact_sheet(const sf_image* images, const char* const* labels, size_t count, const char* caption,
@@ -692,7 +690,7 @@ int cmd_render(int argc, char** argv)
     if (!out) return cli_fail(CLI_EXIT_USAGE, "render: -o OUT.png (or a folder with --all-methods) is required");
     if (!all && !args.methods_given)
         return cli_fail(CLI_EXIT_USAGE, "render: --method NAME or --all-methods is required");
-    if (gltf && (strcmp(gltf, out) == 0 || cli_same_file(gltf, out)))
+    if (gltf && (strcmp(gltf, out) == 0 || sf_file_same(gltf, out)))
         return cli_fail(CLI_EXIT_USAGE, "render: -o must not be the input file");
     int code = gltf ? (cli_pool_start(args.threads) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE) : cli_scene_args_finish(&args);
     if (code != CLI_EXIT_OK) return code;

@@ -373,9 +373,7 @@ int report_write_json(const char* path, const cJSON* json, bool formatted)
     char* text = formatted ? cJSON_Print(json) : cJSON_PrintUnformatted(json);
     if (!text) return cli_fail(CLI_EXIT_FAILURE, "%s: out of memory printing JSON", path);
     size_t len = strlen(text);
-    int rc = cli_write_file_atomic(path, text, len);
-    int e = rc != 0 ? errno : 0;
+    int code = cli_write_file_atomic(path, text, len);
     cJSON_free(text);
-    if (rc != 0) return cli_fail(CLI_EXIT_FAILURE, "%s: cannot write: %s", path, strerror(e));
-    return CLI_EXIT_OK;
+    return code;
 }

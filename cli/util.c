@@ -1,7 +1,7 @@
 /* Small helpers of the command: one-line errors, atomic file writes, number and list parsing. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
-#include "sf_internal.h" /* sfi_write_file_atomic */
+#include "skinframe_files.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -30,10 +30,9 @@ int cli_fail(int code, const char* fmt, ...)
 
 int cli_write_file_atomic(const char* path, const void* data, size_t size)
 {
-    int e = sfi_write_file_atomic(path, data, size); /* the library's, shared with sf_image_write_png */
-    if (e == 0) return 0;
-    errno = e;
-    return -1;
+    sf_error err;
+    if (sf_file_write_atomic(path, data, size, &err) == SF_OK) return CLI_EXIT_OK;
+    return cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
 }
 
 int cli_make_dir(const char* flag, const char* path)
@@ -58,11 +57,6 @@ int cli_make_dir(const char* flag, const char* path)
     return CLI_EXIT_OK;
 }
 
-bool cli_same_file(const char* a, const char* b)
-{
-    struct stat sa, sb;
-    return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
 
 bool cli_parse_double(const char* text, double* out)
 {

@@ -36,6 +36,7 @@
 #ifndef SKINFRAME_H
 #define SKINFRAME_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -108,6 +109,27 @@ typedef struct sf_env {
     sf_allocator allocator;
     sf_threads threads;
 } sf_env; /* NULL env = defaults. Results are bit-identical for any thread count. */
+
+/* Helpers for code built on the core (the library's own layers use them too). env may be NULL or
+ * partly zero everywhere: the missing parts are malloc/free and serial loops. */
+sf_env sf_env_defaults(const sf_env* env);           /* a copy with the defaults filled in */
+void* sf_env_alloc(const sf_env* env, size_t size);  /* 16-byte aligned; NULL when out of memory */
+void* sf_env_calloc(const sf_env* env, size_t count, size_t elem); /* zeroed; NULL on overflow of count * elem */
+void sf_env_free(const sf_env* env, void* ptr, size_t size);       /* ptr may be NULL; size as allocated or 0 */
+/* Runs fn over [0, count) in ranges of at most grain through env's parallel_for (serially without one). */
+void sf_env_parallel_for(const sf_env* env, size_t count, size_t grain, sf_range_fn* fn, void* ctx);
+
+/* Fills err (may be NULL) with code, field and index, and a message "field[index]: " + the printf-style
+ * detail; returns code. */
+sf_result sf_error_set(sf_error* err, sf_result code, const char* field, size_t index, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+sf_result sf_error_setv(sf_error* err, sf_result code, const char* field, size_t index, const char* fmt,
+                        va_list args);
+/* Resets err (may be NULL) to SF_OK with no field and index SIZE_MAX. */
+void sf_error_clear(sf_error* err);
 
 /* ---------------------------------------------------------------- mesh */
 
@@ -316,6 +338,27 @@ typedef struct sf_frames_report {
 } sf_frames_report;
 void sf_workspace_last_report(const sf_workspace* ws, sf_frames_report* out);
 
+/* ---------------------------------------------------------------- tangent generation */
+
+/* A static mesh for sf_tangents_generate: plain arrays, no skinning, no topology needed. */
+typedef struct sf_tangent_desc {
+    size_t vertex_count, triangle_count;
+    const uint32_t* indices; /* 3 * triangle_count; NULL = unindexed (vertex_count == 3 * triangle_count) */
+    sf_stream positions;     /* float3, required */
+    sf_stream normals;       /* float3 unit normals, required */
+    sf_stream uvs;           /* float2, required */
+    sf_uv_convention uv_convention; /* the sign of w, as in sf_mesh_desc; default SF_UV_GLTF */
+    sf_tangent_mode mode;    /* SF_TANGENTS_UV (default: the reference's area-weighted UV tangent) or
+                                SF_TANGENTS_MIKKTSPACE (compatible with MikkTSpace bakes) */
+} sf_tangent_desc;
+
+/* Tangents per triangle corner, like MikkTSpace and meshopt_generateTangents: corner_tangents holds
+ * 4 * 3 * triangle_count floats (xyz unit, w = +-1), corner c of triangle f at 4 * (3 f + c). The corners of
+ * one vertex can differ under MikkTSpace (mirrored or degenerate UVs); an integration that needs one tangent
+ * per vertex must split those vertices (or, as the glTF loader does today, keep the first corner's).
+ * Allocates scratch through env. Errors: missing streams, bad strides, indices out of range, NaN/Inf. */
+sf_result sf_tangents_generate(const sf_tangent_desc* desc, const sf_env* env, float* corner_tangents, sf_error* err);
+
 /* ---------------------------------------------------------------- error metrics */
 
 /* Statistics of a set of angles in degrees. Percentiles interpolate linearly between order statistics
@@ -354,540 +397,6 @@ sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* meth
 /* Statistics of angles[count]. scratch: count floats (sorted copy), or NULL to allocate with env. */
 sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* scratch, const sf_env* env,
                                  sf_angle_stats* out, sf_error* err);
-
-/* Heatmap colour: 0 degrees green, 22.5 yellow, >= 45 red. rgb in [0, 1]. */
-void sf_heatmap_color(double angle_deg, float rgb[3]);
-
-/* ---------------------------------------------------------------- built-in scenes */
-
-typedef struct sf_scene_param_info {
-    const char* name;
-    double default_value, min_value, max_value;
-    const char* unit;        /* "deg", "x", "quads", ... */
-    const char* description;
-} sf_scene_param_info;
-
-typedef struct sf_scene_preset_info {
-    const char* name;
-    const char* description;
-    const char* settings;    /* "twist=90" style list the preset applies, comma separated */
-} sf_scene_preset_info;
-
-typedef struct sf_scene_info {
-    const char* name;
-    const char* description;
-    const sf_scene_param_info* params; size_t param_count;
-    const sf_scene_preset_info* presets; size_t preset_count;
-    const char* const* targets; size_t target_count; /* morph target names */
-    sf_weighting reference_weighting; /* the article's reference weighting for this scene */
-} sf_scene_info;
-
-size_t sf_scene_count(void);
-const sf_scene_info* sf_scene_info_at(size_t index);
-const sf_scene_info* sf_scene_info_find(const char* name); /* NULL when unknown */
-
-/* A name = value setting: a parameter or a morph target weight (in [-2, 2]). "resolution" (grid
- * density, a whole number) is listed among the params of every grid scene; the tip has none. */
-typedef struct sf_scene_setting {
-    const char* name;
-    double value;
-} sf_scene_setting;
-
-/* A built scene: a mesh, a pose, and drawing hints. Everything is owned by the scene. */
-typedef struct sf_scene {
-    const sf_scene_info* info;
-    sf_mesh_desc mesh;
-    sf_pose pose;
-    sf_weighting reference_weighting;
-    size_t param_count;
-    const char* const* param_names; /* param_count, scene params then morph weights, resolved values */
-    const double* param_values;
-    /* Rig drawing: posed joints as line segments head -> tail (float3 each), bone_count of them. */
-    const float* bone_heads;
-    const float* bone_tails;
-    /* Camera hint: look-at target (float3) and a distance that frames the mesh. */
-    float center[3];
-    float radius;
-} sf_scene;
-
-/* Builds scene `name` with `preset` (NULL or "" = rest) and then the settings, in order.
- * Unknown names give SF_ERROR_UNKNOWN_NAME naming them; values outside [min, max] (or a fractional
- * resolution) SF_ERROR_INVALID_ARGUMENT; NaN or infinity SF_ERROR_NOT_FINITE. err.index is the setting's
- * index. The scene's rest normals and tangents equal the reference's at rest (zero error at rest). */
-sf_result sf_scene_create(const char* name, const char* preset, const sf_scene_setting* settings,
-                          size_t setting_count, const sf_env* env, sf_scene** out, sf_error* err);
-void sf_scene_destroy(sf_scene* scene);
-
-/* ---------------------------------------------------------------- glTF (src/gltf.c, src/anim.c) */
-/*
- * Reading. sf_gltf_load_file / sf_gltf_load_memory parse glTF 2.0: .gltf with external .bin files or
- * base64 data: URIs, and .glb. Every index, offset, stride and count is validated with overflow-safe
- * arithmetic before it is used; a malformed file gives SF_ERROR_GLTF with err->field set to the JSON path
- * of the culprit ("accessors[7].count", "meshes[0].primitives[1].indices") and a one-line message.
- * Supported: every component type, normalized integers, byteStride, sparse accessors, KHR_mesh_quantization,
- * TRIANGLES / TRIANGLE_STRIP / TRIANGLE_FAN (strips and fans become triangles; POINTS and LINES primitives
- * are skipped and counted in skipped_primitives), any number of JOINTS_n/WEIGHTS_n sets, morph targets with
- * POSITION/NORMAL/TANGENT deltas, node hierarchies (TRS or matrix), skins, animations, several scenes.
- * Other extensions listed in extensionsRequired that change geometry (Draco, meshopt) are refused.
- * Files: an external URI is percent-decoded and resolved against the glTF's folder. Absolute paths, URIs
- * with a scheme other than data:, and relative paths whose ".." segments leave the folder are refused
- * (SF_ERROR_GLTF naming buffers[i].uri) unless opts.allow_outside_files is set.
- * Missing NORMAL: flat normals, as the glTF spec requires: the primitive's vertices are split per triangle
- * corner and each gets its face normal (flat_normals = 1, source_vertex maps back). Missing TANGENT with
- * UVs: see sf_gltf_opts.generated_tangents (UV tangents by the topology, or MikkTSpace at load).
- * The loaded sf_gltf is read-only; every pointer in it lives until sf_gltf_destroy. Thread-safe to read.
- *
- * Posing. sf_gltf_pose holds every node's local transform, global transform and morph weights. For an
- * instance (a node drawing a mesh) sf_gltf_pose_instance gives the sf_pose inputs:
- *   skinned:  bone_j = inverse(global(mesh node)) * global(joint_j) * inverseBindMatrix_j   (glTF: the
- *             skinned mesh node's own transform does not move the vertices; the result is in mesh-node space,
- *             and to_world = global(mesh node) takes it to the scene, so world = global(joint_j) * IBM_j)
- *   rigid:    one bone = inverse(rest global(node)) * global(node): the node's motion since its rest pose,
- *             in its rest frame (meshes moved by node animation, every vertex weight 1 on bone 0); to_world =
- *             the rest global. The rest pose is the identity, and every method but `unchanged` is exact.
- *   A singular mesh-node transform (scaled to zero) makes either case fall back to world space (to_world =
- *   identity) instead of failing.
- * Morph weights: mesh.weights, overridden by node.weights, overridden by the animation's weights channel.
- */
-
-#define SF_GLTF_NONE ((size_t)-1) /* absent index (no parent, no mesh, no skin, rest pose) */
-
-typedef struct sf_gltf_opts {
-    uint32_t texcoord;       /* TEXCOORD_n used for mesh.uvs and tangents; default 0 */
-    int allow_outside_files; /* 1 = read URIs outside the glTF's folder (absolute or ".."); default 0 */
-    size_t max_file_bytes;   /* refuse larger files (glTF, glb and each .bin); 0 = 1 GiB */
-    /* Missing TANGENT with UVs: SF_TANGENTS_UV (default) leaves mesh.tangents NULL so that the topology builds
-     * the article's UV tangents; SF_TANGENTS_MIKKTSPACE computes MikkTSpace tangents at load from the
-     * positions, the (authored or flat) normals and the UVs, as the glTF spec recommends. */
-    sf_tangent_mode generated_tangents;
-} sf_gltf_opts;
-
-typedef enum sf_gltf_tangent_source {
-    SF_GLTF_TANGENTS_NONE = 0,     /* no UVs: no tangent frame */
-    SF_GLTF_TANGENTS_SUPPLIED,     /* the TANGENT attribute */
-    SF_GLTF_TANGENTS_GENERATED_UV, /* no TANGENT: mesh.tangents is NULL, the topology builds UV tangents */
-    SF_GLTF_TANGENTS_GENERATED_MIKKTSPACE /* no TANGENT: MikkTSpace tangents computed at load (in mesh.tangents) */
-} sf_gltf_tangent_source;
-
-typedef struct sf_gltf_primitive {
-    /* Ready for sf_topology_create once sf_gltf_instance_mesh has set the skinning fields for an instance.
-     * joints/weights: every JOINTS_n/WEIGHTS_n set concatenated per vertex (influence_count = 4 * sets),
-     * values as stored (bone_count 0 here). targets: deltas as floats; a sparse accessor without a
-     * bufferView stays sparse (sparse_indices), others are dense. */
-    sf_mesh_desc mesh;
-    size_t mesh_index, primitive_index; /* meshes[mesh_index].primitives[primitive_index] */
-    uint32_t mode;                      /* glTF mode as stored: 4 triangles, 5 strip, 6 fan */
-    size_t source_vertex_count;         /* the POSITION accessor's count */
-    int flat_normals;                   /* 1: no NORMAL, vertices split per corner with the face normal */
-    const uint32_t* source_vertex;      /* vertex_count: the POSITION index each vertex came from */
-    sf_gltf_tangent_source tangents;
-    uint32_t texcoord;                  /* the TEXCOORD_n in mesh.uvs (when texcoord_sets > texcoord) */
-    uint32_t texcoord_sets, joint_sets, color_sets;
-    int target_normals, target_tangents; /* 1 when some target has NORMAL / TANGENT deltas */
-    uint32_t max_joint;                 /* largest joint index with a non-zero weight (0 when none) */
-    const char* attributes;             /* "POSITION:VEC3/f32 NORMAL:VEC3/i8n ..." for reports */
-    const char* target_attributes;      /* "POSITION NORMAL" (union over targets), "" when none */
-} sf_gltf_primitive;
-
-typedef struct sf_gltf_mesh {
-    const char* name;                /* "" when unnamed */
-    size_t first_primitive, primitive_count; /* into sf_gltf.primitives (skipped points/lines excluded) */
-    size_t target_count;             /* morph targets of every primitive */
-    const float* weights;            /* target_count default weights: mesh.weights, zeros when absent */
-    const char* const* target_names; /* target_count: extras.targetNames, "" when absent */
-} sf_gltf_mesh;
-
-typedef struct sf_gltf_node {
-    const char* name;      /* "" when unnamed */
-    size_t parent;         /* SF_GLTF_NONE for a root */
-    size_t mesh, skin;     /* SF_GLTF_NONE when absent */
-    int has_matrix;        /* 1: matrix holds the local transform; else T * R * S */
-    float matrix[16];      /* column-major local matrix (filled from TRS when has_matrix == 0) */
-    float translation[3], rotation[4], scale[3]; /* rotation quaternion x, y, z, w */
-    const float* weights;  /* node.weights (weight_count of them) or NULL */
-    size_t weight_count;
-} sf_gltf_node;
-
-typedef struct sf_gltf_skin {
-    const char* name;
-    size_t joint_count;
-    const size_t* joints;                /* node indices */
-    const float* inverse_bind_matrices;  /* 16 * joint_count column-major (identity when absent) */
-    size_t skeleton;                     /* SF_GLTF_NONE when absent */
-} sf_gltf_skin;
-
-typedef enum sf_gltf_path { SF_GLTF_TRANSLATION = 0, SF_GLTF_ROTATION, SF_GLTF_SCALE, SF_GLTF_WEIGHTS } sf_gltf_path;
-typedef enum sf_gltf_interpolation { SF_GLTF_LINEAR = 0, SF_GLTF_STEP, SF_GLTF_CUBICSPLINE } sf_gltf_interpolation;
-
-typedef struct sf_gltf_channel {
-    size_t node;
-    sf_gltf_path path;
-    sf_gltf_interpolation interpolation;
-    size_t key_count;
-    const float* times;  /* key_count seconds, increasing */
-    const float* values; /* key_count * components; CUBICSPLINE: 3 * key_count * components laid out
-                            per key as (in-tangent, value, out-tangent), as glTF stores them */
-    size_t components;   /* 3 translation/scale, 4 rotation (x y z w), target count for weights */
-} sf_gltf_channel;
-
-typedef struct sf_gltf_animation {
-    const char* name;                /* "" when unnamed */
-    size_t channel_count;
-    const sf_gltf_channel* channels;
-    double start_s, end_s;           /* first and last key time over every channel */
-} sf_gltf_animation;
-
-/* A node that draws a mesh in the active scene (scene, else scenes[0], else every node with a mesh). */
-typedef struct sf_gltf_instance {
-    size_t node, mesh;
-    size_t skin;       /* SF_GLTF_NONE: rigid, one bone (the node's motion since rest, see Posing) */
-    size_t bone_count; /* the skin's joint count, or 1 */
-} sf_gltf_instance;
-
-typedef struct sf_gltf {
-    size_t node_count, mesh_count, primitive_count, skin_count, animation_count, instance_count;
-    const sf_gltf_node* nodes;
-    const sf_gltf_mesh* meshes;
-    const sf_gltf_primitive* primitives;
-    const sf_gltf_skin* skins;
-    const sf_gltf_animation* animations;
-    const sf_gltf_instance* instances;
-    size_t scene_count;
-    size_t scene;                 /* active scene, SF_GLTF_NONE when there are none */
-    size_t skipped_primitives;    /* POINTS / LINES / LINE_* primitives left out (a warning) */
-    const char* generator;        /* asset.generator, "" when absent */
-    const char* extensions_required; /* space separated, "" when none */
-    struct sfi_gltf_data* internal;
-} sf_gltf;
-
-/* Loads a .gltf or .glb file (detected by content). External files are resolved against its folder. */
-sf_result sf_gltf_load_file(const char* path, const sf_gltf_opts* opts /* NULL = defaults */,
-                            const sf_env* env /* NULL = defaults; copied */, sf_gltf** out, sf_error* err);
-/* Loads from memory (bytes are copied as needed; the caller keeps them). base_dir: folder for external
- * URIs, NULL = refuse external files (data: URIs and the glb BIN chunk still work). */
-sf_result sf_gltf_load_memory(const void* data, size_t size, const char* base_dir, const sf_gltf_opts* opts,
-                              const sf_env* env, sf_gltf** out, sf_error* err);
-void sf_gltf_destroy(sf_gltf* gltf);
-
-/* The mesh description of one primitive of an instance: the primitive's mesh with the skinning fields set
- * (skinned: its JOINTS/WEIGHTS and bone_count = the skin's joint count; rigid: one influence of weight 1
- * on bone 0, bone_count 1). Pointers stay owned by gltf. Fails when a joint index >= the skin's joints. */
-sf_result sf_gltf_instance_mesh(const sf_gltf* gltf, size_t instance, size_t primitive, sf_mesh_desc* out,
-                                sf_error* err);
-
-/* Samples one channel at time_s (clamped to the key range). out: channel->components floats; rotations
- * are unit quaternions (LINEAR: shortest-path slerp; CUBICSPLINE: Hermite, then normalised). */
-void sf_gltf_channel_sample(const sf_gltf_channel* channel, double time_s, float* out);
-
-/* Per-node transforms and morph weights for one moment of one animation. Allocates only at creation. */
-typedef struct sf_gltf_pose sf_gltf_pose;
-sf_result sf_gltf_pose_create(const sf_gltf* gltf, const sf_env* env, sf_gltf_pose** out, sf_error* err);
-void sf_gltf_pose_destroy(sf_gltf_pose* pose);
-/* Resets every node to its rest transform and weights, applies `animation` at time_s (SF_GLTF_NONE: rest
- * only) and updates the global transforms. */
-sf_result sf_gltf_pose_sample(sf_gltf_pose* pose, size_t animation, double time_s, sf_error* err);
-/* Overrides one node's local transform (rotation x y z w); call sf_gltf_pose_update afterwards. */
-sf_result sf_gltf_pose_set_local(sf_gltf_pose* pose, size_t node, const float translation[3],
-                                 const float rotation[4], const float scale[3], sf_error* err);
-void sf_gltf_pose_update(sf_gltf_pose* pose);
-/* Global transform of a node (16 floats, column-major) as of the last sample/update. */
-const float* sf_gltf_pose_global(const sf_gltf_pose* pose, size_t node);
-/* The sf_pose inputs of an instance (see Posing above). bone_matrices: 12 * bone_count (3x4 layout of this
- * header); morph_weights: the mesh's target_count, may be NULL; to_world: 16 floats or NULL. */
-sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float* bone_matrices,
-                                float* morph_weights, float* to_world, sf_error* err);
-
-/* Data problems of a primitive as authored, reported apart from method error (src/gltf_check.c).
- * id, name, description; counts are vertices, triangles or targets as the description says. */
-#define SF_GLTF_PROBLEMS(X)                                                                                        \
-    X(SF_GLTF_PROBLEM_WEIGHT_SUM, "weights-not-one", "vertices whose weights do not sum to one (|sum - 1| > 1e-3)") \
-    X(SF_GLTF_PROBLEM_ZERO_WEIGHTS, "weights-zero", "vertices whose weights sum to zero")                        \
-    X(SF_GLTF_PROBLEM_INFLUENCES, "too-many-influences", "vertices with more non-zero weights than the limit")   \
-    X(SF_GLTF_PROBLEM_NORMAL_LENGTH, "non-unit-normal", "authored normals whose length is not 1 (> 1e-3 off)")   \
-    X(SF_GLTF_PROBLEM_TANGENT_W, "tangent-w", "authored tangents whose w is not +1 or -1")                        \
-    X(SF_GLTF_PROBLEM_TANGENT_ZERO, "zero-tangent", "authored tangents of zero length")                           \
-    X(SF_GLTF_PROBLEM_MORPH_ZERO_NORMALS, "morph-normals-zero",                                                   \
-      "targets that move vertices but whose NORMAL deltas are all zero")                                          \
-    X(SF_GLTF_PROBLEM_MORPH_NORMAL_STILL, "morph-normal-on-still-vertex",                                         \
-      "(target, vertex) pairs with a normal delta but no position delta")                                         \
-    X(SF_GLTF_PROBLEM_DEGENERATE_TRIANGLE, "degenerate-triangle", "triangles of zero area at rest")               \
-    X(SF_GLTF_PROBLEM_DEGENERATE_UV, "zero-uv-area", "triangles of zero UV area (|det| <= 1e-12)")
-
-typedef enum sf_gltf_problem {
-#define SF_GLTF_PROBLEM_ENUM_(id, name, text) id,
-    SF_GLTF_PROBLEMS(SF_GLTF_PROBLEM_ENUM_)
-#undef SF_GLTF_PROBLEM_ENUM_
-    SF_GLTF_PROBLEM_COUNT
-} sf_gltf_problem;
-
-const char* sf_gltf_problem_name(sf_gltf_problem problem);        /* "weights-zero"; "?" out of range */
-const char* sf_gltf_problem_description(sf_gltf_problem problem); /* one line */
-
-typedef struct sf_gltf_problem_stat {
-    size_t count;       /* how many (see the description) */
-    size_t worst_index; /* the worst example: vertex, triangle or target index (SIZE_MAX when count = 0) */
-    double worst_value; /* its measure: |sum - 1|, weight count, |len - 1|, ||w| - 1|, area, ... */
-} sf_gltf_problem_stat;
-
-typedef struct sf_gltf_inspection {
-    sf_gltf_problem_stat problems[SF_GLTF_PROBLEM_COUNT];
-    size_t unique_positions;    /* distinct rest positions (exact) */
-    size_t uv_seam_positions;   /* positions shared by vertices with different UVs */
-    size_t hard_edge_positions; /* positions shared by vertices with different authored normals (cos < 0.9999);
-                                   0 for flat (generated) normals */
-    uint32_t max_influences;    /* most non-zero weights on one vertex */
-    size_t influence_histogram[17]; /* [k] vertices with k non-zero weights (16 = 16 or more) */
-    size_t sparse_targets;      /* targets kept sparse */
-} sf_gltf_inspection;
-
-/* Inspects primitive (index into gltf->primitives) for the problems above, UV seams and hard edges.
- * influence_limit: the engine limit for SF_GLTF_PROBLEM_INFLUENCES (0 = 4). Allocates scratch through env. */
-sf_result sf_gltf_primitive_inspect(const sf_gltf* gltf, size_t primitive, uint32_t influence_limit,
-                                    const sf_env* env, sf_gltf_inspection* out, sf_error* err);
-
-/* Writing: a static or animated glTF as one .glb, general enough for bakes and synthetic test assets. */
-typedef struct sf_gltf_write_mesh {
-    const char* name;         /* may be NULL */
-    sf_mesh_desc mesh;        /* positions required; normals, tangents, uvs, indices optional (indices NULL:
-                                 non-indexed, triangle_count * 3 == vertex_count); influence_count must be a
-                                 multiple of 4 (JOINTS_n/WEIGHTS_n sets, joints written as u16); targets with
-                                 sparse_indices become sparse accessors */
-    const float* colors;      /* float4 COLOR_0 per vertex, or NULL */
-    const float* weights;     /* target_count default morph weights, or NULL */
-} sf_gltf_write_mesh;
-
-typedef struct sf_gltf_write_node {
-    const char* name;         /* may be NULL */
-    size_t parent;            /* SF_GLTF_NONE = a root of the scene; parents must come before children */
-    size_t mesh, skin;        /* SF_GLTF_NONE when absent */
-    const float* matrix;      /* 16 column-major, or NULL to use TRS */
-    float translation[3], rotation[4], scale[3]; /* used when matrix is NULL; all-zero rotation and scale
-                                                    mean identity */
-} sf_gltf_write_node;
-
-typedef struct sf_gltf_write_skin {
-    size_t joint_count;
-    const size_t* joints;                /* node indices */
-    const float* inverse_bind_matrices;  /* 16 * joint_count, or NULL (identity) */
-} sf_gltf_write_skin;
-
-typedef struct sf_gltf_write_animation {
-    const char* name;
-    const sf_gltf_channel* channels;     /* node, path, interpolation, keys as in sf_gltf_channel */
-    size_t channel_count;
-} sf_gltf_write_animation;
-
-typedef struct sf_gltf_write_desc {
-    const sf_gltf_write_mesh* meshes; size_t mesh_count;
-    const sf_gltf_write_node* nodes; size_t node_count;
-    const sf_gltf_write_skin* skins; size_t skin_count;
-    const sf_gltf_write_animation* animations; size_t animation_count;
-    const char* generator;               /* NULL = "skinframe" */
-} sf_gltf_write_desc;
-
-/* Encodes desc as a .glb in memory, allocated with env's allocator: free with sf_gltf_free_bytes. */
-sf_result sf_gltf_write_glb(const sf_gltf_write_desc* desc, const sf_env* env, void** out_data, size_t* out_size,
-                            sf_error* err);
-void sf_gltf_free_bytes(const sf_env* env, void* data, size_t size);
-/* Writes desc as a .glb file atomically (temp file in the same folder, then rename). Refuses (SF_ERROR_IO)
- * when path resolves to the same file as protect_path (the input; may be NULL). */
-sf_result sf_gltf_save_glb(const sf_gltf_write_desc* desc, const char* path, const char* protect_path,
-                           const sf_env* env, sf_error* err);
-
-/* ---------------------------------------------------------------- rendering (src/raster.c) */
-/* A small deterministic software renderer for the article's four-view pictures and for plots.
- * Everything is serial and single-threaded: the same input gives the same bytes. Functions take
- * plain caller arrays (not sf_scene), so glTF meshes render the same way as built-in scenes. */
-
-/* An 8-bit RGB image, rows top to bottom, 3 * width bytes per row. */
-typedef struct sf_image {
-    int width, height;
-    uint8_t* rgb;
-} sf_image;
-
-/* Allocates width * height pixels (filled black) through env's allocator; free with sf_image_free and the same env. */
-sf_result sf_image_alloc(int width, int height, const sf_env* env, sf_image* out, sf_error* err);
-void sf_image_free(sf_image* image, const sf_env* env);
-/* Fills the rectangle (clipped to the image). */
-void sf_image_fill_rect(sf_image* image, int x, int y, int width, int height, const uint8_t rgb[3]);
-/* Blends rgb over pixel (x, y) with coverage in [0, 1]; outside the image does nothing. */
-void sf_image_blend_pixel(sf_image* image, int x, int y, const uint8_t rgb[3], float coverage);
-/* Anti-aliased line of width_px between pixel coordinates (pixel centres at +0.5). */
-void sf_image_draw_line(sf_image* image, float x0, float y0, float x1, float y1, float width_px, const uint8_t rgb[3]);
-/* Anti-aliased filled disc. */
-void sf_image_draw_disc(sf_image* image, float cx, float cy, float radius_px, const uint8_t rgb[3]);
-/* Built-in 5x7 bitmap font (ASCII 32..126 and the UTF-8 degree sign), each pixel a scale x scale block,
- * 6 * scale advance per character. (x, y) is the top-left corner. Returns the width drawn. */
-int sf_image_draw_text(sf_image* image, int x, int y, int scale, const uint8_t rgb[3], const char* text);
-int sf_text_width(const char* text, int scale);  /* 6 * scale per character, less the last gap */
-int sf_text_height(int scale);                   /* 7 * scale */
-/* Copies src into dst at (x, y), shrunk by an integer factor >= 1 (box filter); clipped to dst. */
-void sf_image_blit(sf_image* dst, int x, int y, const sf_image* src, int factor);
-/* PNG bytes (stb_image_write, deterministic). *data is allocated with env's allocator: free with
- * sf_png_free(env, *data, *size). */
-sf_result sf_image_encode_png(const sf_image* image, const sf_env* env, uint8_t** data, size_t* size, sf_error* err);
-void sf_png_free(const sf_env* env, uint8_t* data, size_t size);
-/* Writes a PNG atomically (temporary file in the same folder, then rename). */
-sf_result sf_image_write_png(const sf_image* image, const char* path, const sf_env* env, sf_error* err);
-
-/* An orbit camera around a target, +Y up. yaw turns around +Y (0 = camera on the +Z side looking
- * towards -Z, 90 = camera on +X), pitch raises it above the XZ plane. */
-typedef struct sf_camera {
-    float target[3];
-    float yaw_deg, pitch_deg;
-    float distance;  /* > 0 */
-    float fov_y_deg; /* 0 = 35 */
-} sf_camera;
-
-/* A camera framing a sphere (center, radius) from yaw -35, pitch 30. */
-sf_camera sf_camera_frame(const float center[3], float radius);
-/* Keeps yaw, pitch and fov; moves the target to the points' bounding-box centre and sets the distance
- * so every point projects inside `fill` (0 = 0.9) of the view in both directions at this aspect. */
-void sf_camera_fit(sf_camera* cam, const float* positions, size_t count, float aspect, float fill);
-/* Column-major 4x4 clip_from_world (column vectors, OpenGL clip space: visible x, y, z in [-w, w]). */
-void sf_camera_matrix(const sf_camera* cam, float aspect, float clip_from_world[16]);
-void sf_camera_position(const sf_camera* cam, float out[3]);
-/* The renderer's fixed light for this camera: a unit vector towards a light above, left and behind the viewer. */
-void sf_camera_light_dir(const sf_camera* cam, float out[3]);
-
-/* Where a render goes: a rectangle of an image with its own depth buffer. */
-typedef struct sf_viewport {
-    sf_image* image;
-    float* depth;                /* width * height floats, caller scratch; sf_viewport_clear resets it */
-    int x, y, width, height;     /* inside image */
-    float clip_from_world[16];   /* NDC (-1,-1) is the rectangle's bottom-left corner, (1,1) top-right */
-} sf_viewport;
-
-/* Fills the rectangle with rgb and empties the depth buffer. */
-void sf_viewport_clear(const sf_viewport* vp, const uint8_t rgb[3]);
-/* World point to viewport pixel coordinates (x right, y down, pixel centres at +0.5) and 1/w;
- * returns 0 when the point is behind the near plane. */
-int sf_viewport_project(const sf_viewport* vp, const float p[3], float out_xy_invw[3]);
-
-/* How a surface is shaded. */
-#define SF_MATERIALS(X)                                                                              \
-    X(SF_MATERIAL_LAMBERT, "lambert", "per-pixel Lambert with the interpolated vertex normals")      \
-    X(SF_MATERIAL_FLAT, "flat", "Lambert with each triangle's own normal (facets, ignores vertex normals)") \
-    X(SF_MATERIAL_NORMAL_MAP, "normal-map", "Lambert with a procedural normal map through the tangent frame") \
-    X(SF_MATERIAL_NORMALS, "normals", "the interpolated normal as a colour (0.5 + 0.5 n)")          \
-    X(SF_MATERIAL_UNLIT, "unlit", "the vertex colours as they are")
-
-typedef enum sf_material {
-#define SF_MATERIAL_ENUM_(id, name, text) id,
-    SF_MATERIALS(SF_MATERIAL_ENUM_)
-#undef SF_MATERIAL_ENUM_
-    SF_MATERIAL_COUNT
-} sf_material;
-
-const char* sf_material_name(sf_material material); /* "?" when out of range */
-sf_result sf_material_parse(const char* name, sf_material* out);
-
-/* Procedural tangent-space normal maps (src/normalmap.c). */
-typedef enum sf_normalmap_kind {
-    SF_NORMALMAP_BUMPS = 0, /* default: a grid of round bumps */
-    SF_NORMALMAP_BRICKS     /* bricks with bevelled mortar grooves */
-} sf_normalmap_kind;
-
-/* Tangent-space normal at uv, unit length, as an image texture in glTF's convention: x along the tangent
- * (+u), y along the bitangent w * cross(n, t) = "up" in the image (towards -v, v grows downward), z along
- * the normal. scale = repeats per UV unit (0 = 8), strength = slope factor (0 = 1). */
-void sf_normalmap_sample(sf_normalmap_kind kind, float scale, float strength, float u, float v, float out[3]);
-
-typedef struct sf_raster_mesh {
-    size_t vertex_count, triangle_count;
-    const uint32_t* indices; /* 3 * triangle_count */
-    const float* positions;  /* float3, required */
-    const float* normals;    /* float3; required by lambert, normal-map and normals */
-    const float* tangents;   /* float4 (w = handedness); required by normal-map */
-    const float* uvs;        /* float2; required by normal-map */
-    const float* colors;     /* float3 albedo in [0, 1] per vertex; NULL = opts base colour */
-} sf_raster_mesh;
-
-typedef struct sf_raster_opts {
-    sf_material material;
-    float light_dir[3];    /* towards the light, world space; zero = (0, 0, 1) */
-    float ambient;         /* 0 = 0.3; share of light that ignores the normal */
-    float base_color[3];   /* zero = (0.78, 0.76, 0.72) */
-    sf_normalmap_kind normal_map;
-    float normal_map_scale, normal_map_strength; /* see sf_normalmap_sample */
-} sf_raster_opts; /* zero = defaults */
-
-/* Draws triangles with a z-buffer and perspective-correct interpolation. Triangles facing away are drawn
- * with their normals flipped (two-sided sheets). Zero normals shade as ambient only. Does not allocate.
- * Errors: missing streams, indices out of range. */
-sf_result sf_raster_draw_mesh(const sf_viewport* vp, const sf_raster_mesh* mesh, const sf_raster_opts* opts,
-                              sf_error* err);
-
-/* Anti-aliased segments (endpoints: float3 pairs, 6 floats per segment) and dots (float3 each).
- * depth_test = 1 hides them behind drawn surfaces (small bias so lines on a surface stay visible). */
-void sf_raster_draw_lines(const sf_viewport* vp, const float* endpoints, size_t segment_count, float width_px,
-                          const uint8_t rgb[3], int depth_test);
-void sf_raster_draw_dots(const sf_viewport* vp, const float* points, size_t count, float radius_px,
-                         const uint8_t rgb[3], int depth_test);
-
-/* The article's four views of one method against the reference (src/fourview.c): top-left the method's
- * shading, top-right the reference's (same vertices and camera), bottom-left the normal error heatmap,
- * bottom-right the tangent error heatmap (sf_heatmap_color per vertex, interpolated), with titles, a
- * colour bar with degree ticks and the mean/max error in each heatmap. */
-typedef struct sf_fourview_desc {
-    size_t vertex_count, triangle_count;
-    const uint32_t* indices;
-    const float* positions;          /* float3 final positions, shared by the four views */
-    const float* uvs;                /* float2, NULL = no tangent frame (normal-map falls back to lambert) */
-    const float* method_normals;     /* float3 */
-    const float* method_tangents;    /* float4, NULL when no tangent frame */
-    const float* reference_normals;  /* float3 */
-    const float* reference_tangents; /* float4, NULL when no tangent frame */
-    const float* normal_error_deg;   /* per vertex */
-    const float* tangent_error_deg;  /* per vertex, NULL = no tangent frame */
-    sf_angle_stats normal_stats, tangent_stats; /* printed (mean, max) */
-    const char* method_name;         /* NULL = "method" */
-    const char* reference_name;      /* NULL = "recompute" */
-    const char* caption;             /* optional footer of the top-left view (scene, preset): wrapped onto two
-                                        lines when too wide (one line with show_vectors, which takes the second) */
-    const char* reference_settings;  /* optional footer line of the top-right view ("weld none, tangents uv") */
-    sf_camera camera;
-    int fit_camera;                  /* 1 = sf_camera_fit to the positions first (keeps yaw, pitch, fov) */
-    sf_raster_opts shading;          /* material etc. of the two top views */
-    int show_vectors;                /* normals (gold) and tangents (cyan) at vertices in the top views */
-    float vector_length;             /* world units; 0 = camera distance / 30 */
-    size_t vector_stride;            /* every n-th vertex; 0 = enough to draw at most about 200 */
-    const float* bone_heads;         /* float3 * bone_count, NULL = no rig */
-    const float* bone_tails;
-    size_t bone_count;
-    int supersample;                 /* 0 = 2: render at 2x and shrink (smooth edges); 1 = off */
-} sf_fourview_desc;
-
-/* Renders into image (allocated by the caller, at least 64 x 48). Allocates scratch through env. */
-sf_result sf_fourview_render(const sf_fourview_desc* desc, const sf_env* env, sf_image* image, sf_error* err);
-/* Layout: view 0..3 (method, reference, normal error, tangent error) rectangle {x, y, w, h} and the colour
- * bar of a heatmap view (2 or 3) inside an image of this size, left end 0 degrees, right end 45. */
-void sf_fourview_view_rect(int width, int height, int view, int rect[4]);
-void sf_fourview_colorbar_rect(int width, int height, int view, int rect[4]);
-
-/* Line chart (src/plot.c). */
-typedef struct sf_plot_series {
-    const char* name; /* legend entry; NULL = not in the legend */
-    const double* x;
-    const double* y;
-    size_t count;
-    uint8_t rgb[3];
-    int dashed;
-} sf_plot_series;
-
-typedef struct sf_plot_desc {
-    const char* title;
-    const char* x_label;
-    const char* y_label;
-    const char* note;          /* optional line under the legend, e.g. "solid: mean, dashed: max" */
-    const sf_plot_series* series;
-    size_t series_count;
-    double y_min, y_max;       /* both 0 = from the data (from 0 when all data >= 0) */
-} sf_plot_desc;
-
-/* Draws the chart into the rectangle (x, y, width, height) of image: axes, ticks, labels, legend. */
-sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y, int width, int height,
-                         sf_error* err);
 
 /* ---------------------------------------------------------------- CUDA (cuda/, src/cuda_stub.c) */
 /* (declared by the GPU issue) */

@@ -1,5 +1,9 @@
 // Checks that the public header and the shared kernels compile as C++ and link.
 #include "skinframe.h"
+#include "skinframe_files.h"
+#include "skinframe_gltf.h"
+#include "skinframe_render.h"
+#include "skinframe_scenes.h"
 #include "sf_kernels.h"
 
 int main()

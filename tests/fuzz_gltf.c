@@ -1,7 +1,7 @@
 /* libFuzzer target for the glTF loader (built only with -DSF_FUZZ=ON and clang): loads the input as a
  * .glb/.gltf from memory, then exercises what a loaded file feeds: inspection, instance meshes and their
  * topology, posing every animation at a few times. Any crash, leak or sanitizer report is a bug. */
-#include "skinframe.h"
+#include "skinframe_gltf.h"
 
 #include <stddef.h>
 #include <stdint.h>

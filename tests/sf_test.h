@@ -3,6 +3,10 @@
 #define SF_TEST_H
 
 #include "skinframe.h"
+#include "skinframe_files.h"
+#include "skinframe_gltf.h"
+#include "skinframe_render.h"
+#include "skinframe_scenes.h"
 
 #include <math.h>
 

@@ -1,0 +1,61 @@
+# cmake --install: the public headers, the layers' libraries, a CMake package (find_package(skinframe) gives
+# skinframe::skinframe and the optional layers skinframe::scenes, ::gltf, ::render, ::files) and a
+# pkg-config file per layer.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+get_property(sf_layers GLOBAL PROPERTY SF_LAYERS)
+foreach(layer ${sf_layers})
+  string(REPLACE "skinframe_" "" short ${layer})
+  if(layer STREQUAL "skinframe")
+    set(short skinframe)
+  endif()
+  set_target_properties(${layer} PROPERTIES EXPORT_NAME ${short})
+endforeach()
+install(TARGETS ${sf_layers} EXPORT skinframeTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+set(sf_public_headers include/skinframe.h include/skinframe_files.h)
+if(SF_BUILD_SCENES)
+  list(APPEND sf_public_headers include/skinframe_scenes.h)
+endif()
+if(SF_BUILD_GLTF)
+  list(APPEND sf_public_headers include/skinframe_gltf.h)
+endif()
+if(SF_BUILD_RENDER)
+  list(APPEND sf_public_headers include/skinframe_render.h)
+endif()
+install(FILES ${sf_public_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(TARGET skinframe_cli)
+  install(TARGETS skinframe_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+set(sf_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/skinframe)
+install(EXPORT skinframeTargets NAMESPACE skinframe:: DESTINATION ${sf_cmake_dir})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/skinframeConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/skinframeConfig.cmake INSTALL_DESTINATION ${sf_cmake_dir})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/skinframeConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/skinframeConfig.cmake ${PROJECT_BINARY_DIR}/skinframeConfigVersion.cmake
+        DESTINATION ${sf_cmake_dir})
+
+# pkg-config: skinframe (core), skinframe-scenes, skinframe-gltf, skinframe-render, skinframe-files.
+function(sf_pkgconfig file library description requires libs_private)
+  set(SF_PC_NAME ${file})
+  set(SF_PC_DESCRIPTION ${description})
+  set(SF_PC_LIBRARY ${library})
+  set(SF_PC_REQUIRES ${requires})
+  set(SF_PC_LIBS_PRIVATE ${libs_private})
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/skinframe.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/${file}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/${file}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endfunction()
+sf_pkgconfig(skinframe skinframe "normals and tangents of skinned and morphed meshes: the core" "" "-lm")
+sf_pkgconfig(skinframe-files skinframe_files "skinframe atomic file output" "skinframe" "")
+if(SF_BUILD_SCENES)
+  sf_pkgconfig(skinframe-scenes skinframe_scenes "skinframe built-in scenes" "skinframe" "-lm")
+endif()
+if(SF_BUILD_GLTF)
+  sf_pkgconfig(skinframe-gltf skinframe_gltf "skinframe glTF 2.0 reading, writing and animation" "skinframe-files skinframe" "-lcjson -lm")
+endif()
+if(SF_BUILD_RENDER)
+  sf_pkgconfig(skinframe-render skinframe_render "skinframe pictures: rasterizer, four views, plots, PNG" "skinframe-files skinframe" "-lz -lm")
+endif()

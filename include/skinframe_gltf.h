@@ -1,0 +1,296 @@
+/*
+ * skinframe glTF: reading and writing glTF 2.0 (.gltf and .glb), animation sampling and posing, the data
+ * checks of real assets, and the world placement of mesh instances.
+ * Layer: depends on the core (skinframe.h) and the files layer; the only layer that parses JSON (cJSON).
+ * Library skinframe_gltf (CMake skinframe::gltf).
+ */
+#ifndef SKINFRAME_GLTF_H
+#define SKINFRAME_GLTF_H
+
+#include "skinframe.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- glTF (src/gltf.c, src/anim.c) */
+/*
+ * Reading. sf_gltf_load_file / sf_gltf_load_memory parse glTF 2.0: .gltf with external .bin files or
+ * base64 data: URIs, and .glb. Every index, offset, stride and count is validated with overflow-safe
+ * arithmetic before it is used; a malformed file gives SF_ERROR_GLTF with err->field set to the JSON path
+ * of the culprit ("accessors[7].count", "meshes[0].primitives[1].indices") and a one-line message.
+ * Supported: every component type, normalized integers, byteStride, sparse accessors, KHR_mesh_quantization,
+ * TRIANGLES / TRIANGLE_STRIP / TRIANGLE_FAN (strips and fans become triangles; POINTS and LINES primitives
+ * are skipped and counted in skipped_primitives), any number of JOINTS_n/WEIGHTS_n sets, morph targets with
+ * POSITION/NORMAL/TANGENT deltas, node hierarchies (TRS or matrix), skins, animations, several scenes.
+ * Other extensions listed in extensionsRequired that change geometry (Draco, meshopt) are refused.
+ * Files: an external URI is percent-decoded and resolved against the glTF's folder. Absolute paths, URIs
+ * with a scheme other than data:, and relative paths whose ".." segments leave the folder are refused
+ * (SF_ERROR_GLTF naming buffers[i].uri) unless opts.allow_outside_files is set.
+ * Missing NORMAL: flat normals, as the glTF spec requires: the primitive's vertices are split per triangle
+ * corner and each gets its face normal (flat_normals = 1, source_vertex maps back). Missing TANGENT with
+ * UVs: see sf_gltf_opts.generated_tangents (UV tangents by the topology, or MikkTSpace at load).
+ * The loaded sf_gltf is read-only; every pointer in it lives until sf_gltf_destroy. Thread-safe to read.
+ *
+ * Posing. sf_gltf_pose holds every node's local transform, global transform and morph weights. For an
+ * instance (a node drawing a mesh) sf_gltf_pose_instance gives the sf_pose inputs:
+ *   skinned:  bone_j = inverse(global(mesh node)) * global(joint_j) * inverseBindMatrix_j   (glTF: the
+ *             skinned mesh node's own transform does not move the vertices; the result is in mesh-node space,
+ *             and to_world = global(mesh node) takes it to the scene, so world = global(joint_j) * IBM_j)
+ *   rigid:    one bone = inverse(rest global(node)) * global(node): the node's motion since its rest pose,
+ *             in its rest frame (meshes moved by node animation, every vertex weight 1 on bone 0); to_world =
+ *             the rest global. The rest pose is the identity, and every method but `unchanged` is exact.
+ *   A singular mesh-node transform (scaled to zero) makes either case fall back to world space (to_world =
+ *   identity) instead of failing.
+ * Morph weights: mesh.weights, overridden by node.weights, overridden by the animation's weights channel.
+ */
+
+#define SF_GLTF_NONE ((size_t)-1) /* absent index (no parent, no mesh, no skin, rest pose) */
+
+typedef struct sf_gltf_opts {
+    uint32_t texcoord;       /* TEXCOORD_n used for mesh.uvs and tangents; default 0 */
+    int allow_outside_files; /* 1 = read URIs outside the glTF's folder (absolute or ".."); default 0 */
+    size_t max_file_bytes;   /* refuse larger files (glTF, glb and each .bin); 0 = 1 GiB */
+    /* Missing TANGENT with UVs: SF_TANGENTS_UV (default) leaves mesh.tangents NULL so that the topology builds
+     * the article's UV tangents; SF_TANGENTS_MIKKTSPACE computes MikkTSpace tangents at load from the
+     * positions, the (authored or flat) normals and the UVs, as the glTF spec recommends. */
+    sf_tangent_mode generated_tangents;
+} sf_gltf_opts;
+
+typedef enum sf_gltf_tangent_source {
+    SF_GLTF_TANGENTS_NONE = 0,     /* no UVs: no tangent frame */
+    SF_GLTF_TANGENTS_SUPPLIED,     /* the TANGENT attribute */
+    SF_GLTF_TANGENTS_GENERATED_UV, /* no TANGENT: mesh.tangents is NULL, the topology builds UV tangents */
+    SF_GLTF_TANGENTS_GENERATED_MIKKTSPACE /* no TANGENT: MikkTSpace tangents computed at load (in mesh.tangents) */
+} sf_gltf_tangent_source;
+
+typedef struct sf_gltf_primitive {
+    /* Ready for sf_topology_create once sf_gltf_instance_mesh has set the skinning fields for an instance.
+     * joints/weights: every JOINTS_n/WEIGHTS_n set concatenated per vertex (influence_count = 4 * sets),
+     * values as stored (bone_count 0 here). targets: deltas as floats; a sparse accessor without a
+     * bufferView stays sparse (sparse_indices), others are dense. */
+    sf_mesh_desc mesh;
+    size_t mesh_index, primitive_index; /* meshes[mesh_index].primitives[primitive_index] */
+    uint32_t mode;                      /* glTF mode as stored: 4 triangles, 5 strip, 6 fan */
+    size_t source_vertex_count;         /* the POSITION accessor's count */
+    int flat_normals;                   /* 1: no NORMAL, vertices split per corner with the face normal */
+    const uint32_t* source_vertex;      /* vertex_count: the POSITION index each vertex came from */
+    sf_gltf_tangent_source tangents;
+    uint32_t texcoord;                  /* the TEXCOORD_n in mesh.uvs (when texcoord_sets > texcoord) */
+    uint32_t texcoord_sets, joint_sets, color_sets;
+    int target_normals, target_tangents; /* 1 when some target has NORMAL / TANGENT deltas */
+    uint32_t max_joint;                 /* largest joint index with a non-zero weight (0 when none) */
+    const char* attributes;             /* "POSITION:VEC3/f32 NORMAL:VEC3/i8n ..." for reports */
+    const char* target_attributes;      /* "POSITION NORMAL" (union over targets), "" when none */
+} sf_gltf_primitive;
+
+typedef struct sf_gltf_mesh {
+    const char* name;                /* "" when unnamed */
+    size_t first_primitive, primitive_count; /* into sf_gltf.primitives (skipped points/lines excluded) */
+    size_t target_count;             /* morph targets of every primitive */
+    const float* weights;            /* target_count default weights: mesh.weights, zeros when absent */
+    const char* const* target_names; /* target_count: extras.targetNames, "" when absent */
+} sf_gltf_mesh;
+
+typedef struct sf_gltf_node {
+    const char* name;      /* "" when unnamed */
+    size_t parent;         /* SF_GLTF_NONE for a root */
+    size_t mesh, skin;     /* SF_GLTF_NONE when absent */
+    int has_matrix;        /* 1: matrix holds the local transform; else T * R * S */
+    float matrix[16];      /* column-major local matrix (filled from TRS when has_matrix == 0) */
+    float translation[3], rotation[4], scale[3]; /* rotation quaternion x, y, z, w */
+    const float* weights;  /* node.weights (weight_count of them) or NULL */
+    size_t weight_count;
+} sf_gltf_node;
+
+typedef struct sf_gltf_skin {
+    const char* name;
+    size_t joint_count;
+    const size_t* joints;                /* node indices */
+    const float* inverse_bind_matrices;  /* 16 * joint_count column-major (identity when absent) */
+    size_t skeleton;                     /* SF_GLTF_NONE when absent */
+} sf_gltf_skin;
+
+typedef enum sf_gltf_path { SF_GLTF_TRANSLATION = 0, SF_GLTF_ROTATION, SF_GLTF_SCALE, SF_GLTF_WEIGHTS } sf_gltf_path;
+typedef enum sf_gltf_interpolation { SF_GLTF_LINEAR = 0, SF_GLTF_STEP, SF_GLTF_CUBICSPLINE } sf_gltf_interpolation;
+
+typedef struct sf_gltf_channel {
+    size_t node;
+    sf_gltf_path path;
+    sf_gltf_interpolation interpolation;
+    size_t key_count;
+    const float* times;  /* key_count seconds, increasing */
+    const float* values; /* key_count * components; CUBICSPLINE: 3 * key_count * components laid out
+                            per key as (in-tangent, value, out-tangent), as glTF stores them */
+    size_t components;   /* 3 translation/scale, 4 rotation (x y z w), target count for weights */
+} sf_gltf_channel;
+
+typedef struct sf_gltf_animation {
+    const char* name;                /* "" when unnamed */
+    size_t channel_count;
+    const sf_gltf_channel* channels;
+    double start_s, end_s;           /* first and last key time over every channel */
+} sf_gltf_animation;
+
+/* A node that draws a mesh in the active scene (scene, else scenes[0], else every node with a mesh). */
+typedef struct sf_gltf_instance {
+    size_t node, mesh;
+    size_t skin;       /* SF_GLTF_NONE: rigid, one bone (the node's motion since rest, see Posing) */
+    size_t bone_count; /* the skin's joint count, or 1 */
+} sf_gltf_instance;
+
+typedef struct sf_gltf {
+    size_t node_count, mesh_count, primitive_count, skin_count, animation_count, instance_count;
+    const sf_gltf_node* nodes;
+    const sf_gltf_mesh* meshes;
+    const sf_gltf_primitive* primitives;
+    const sf_gltf_skin* skins;
+    const sf_gltf_animation* animations;
+    const sf_gltf_instance* instances;
+    size_t scene_count;
+    size_t scene;                 /* active scene, SF_GLTF_NONE when there are none */
+    size_t skipped_primitives;    /* POINTS / LINES / LINE_* primitives left out (a warning) */
+    const char* generator;        /* asset.generator, "" when absent */
+    const char* extensions_required; /* space separated, "" when none */
+    struct sfi_gltf_data* internal;
+} sf_gltf;
+
+/* Loads a .gltf or .glb file (detected by content). External files are resolved against its folder. */
+sf_result sf_gltf_load_file(const char* path, const sf_gltf_opts* opts /* NULL = defaults */,
+                            const sf_env* env /* NULL = defaults; copied */, sf_gltf** out, sf_error* err);
+/* Loads from memory (bytes are copied as needed; the caller keeps them). base_dir: folder for external
+ * URIs, NULL = refuse external files (data: URIs and the glb BIN chunk still work). */
+sf_result sf_gltf_load_memory(const void* data, size_t size, const char* base_dir, const sf_gltf_opts* opts,
+                              const sf_env* env, sf_gltf** out, sf_error* err);
+void sf_gltf_destroy(sf_gltf* gltf);
+
+/* The mesh description of one primitive of an instance: the primitive's mesh with the skinning fields set
+ * (skinned: its JOINTS/WEIGHTS and bone_count = the skin's joint count; rigid: one influence of weight 1
+ * on bone 0, bone_count 1). Pointers stay owned by gltf. Fails when a joint index >= the skin's joints. */
+sf_result sf_gltf_instance_mesh(const sf_gltf* gltf, size_t instance, size_t primitive, sf_mesh_desc* out,
+                                sf_error* err);
+
+/* Samples one channel at time_s (clamped to the key range). out: channel->components floats; rotations
+ * are unit quaternions (LINEAR: shortest-path slerp; CUBICSPLINE: Hermite, then normalised). */
+void sf_gltf_channel_sample(const sf_gltf_channel* channel, double time_s, float* out);
+
+/* Per-node transforms and morph weights for one moment of one animation. Allocates only at creation. */
+typedef struct sf_gltf_pose sf_gltf_pose;
+sf_result sf_gltf_pose_create(const sf_gltf* gltf, const sf_env* env, sf_gltf_pose** out, sf_error* err);
+void sf_gltf_pose_destroy(sf_gltf_pose* pose);
+/* Resets every node to its rest transform and weights, applies `animation` at time_s (SF_GLTF_NONE: rest
+ * only) and updates the global transforms. */
+sf_result sf_gltf_pose_sample(sf_gltf_pose* pose, size_t animation, double time_s, sf_error* err);
+/* Overrides one node's local transform (rotation x y z w); call sf_gltf_pose_update afterwards. */
+sf_result sf_gltf_pose_set_local(sf_gltf_pose* pose, size_t node, const float translation[3],
+                                 const float rotation[4], const float scale[3], sf_error* err);
+void sf_gltf_pose_update(sf_gltf_pose* pose);
+/* Global transform of a node (16 floats, column-major) as of the last sample/update. */
+const float* sf_gltf_pose_global(const sf_gltf_pose* pose, size_t node);
+/* The sf_pose inputs of an instance (see Posing above). bone_matrices: 12 * bone_count (3x4 layout of this
+ * header); morph_weights: the mesh's target_count, may be NULL; to_world: 16 floats or NULL. */
+sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float* bone_matrices,
+                                float* morph_weights, float* to_world, sf_error* err);
+
+/* Data problems of a primitive as authored, reported apart from method error (src/gltf_check.c).
+ * id, name, description; counts are vertices, triangles or targets as the description says. */
+#define SF_GLTF_PROBLEMS(X)                                                                                        \
+    X(SF_GLTF_PROBLEM_WEIGHT_SUM, "weights-not-one", "vertices whose weights do not sum to one (|sum - 1| > 1e-3)") \
+    X(SF_GLTF_PROBLEM_ZERO_WEIGHTS, "weights-zero", "vertices whose weights sum to zero")                        \
+    X(SF_GLTF_PROBLEM_INFLUENCES, "too-many-influences", "vertices with more non-zero weights than the limit")   \
+    X(SF_GLTF_PROBLEM_NORMAL_LENGTH, "non-unit-normal", "authored normals whose length is not 1 (> 1e-3 off)")   \
+    X(SF_GLTF_PROBLEM_TANGENT_W, "tangent-w", "authored tangents whose w is not +1 or -1")                        \
+    X(SF_GLTF_PROBLEM_TANGENT_ZERO, "zero-tangent", "authored tangents of zero length")                           \
+    X(SF_GLTF_PROBLEM_MORPH_ZERO_NORMALS, "morph-normals-zero",                                                   \
+      "targets that move vertices but whose NORMAL deltas are all zero")                                          \
+    X(SF_GLTF_PROBLEM_MORPH_NORMAL_STILL, "morph-normal-on-still-vertex",                                         \
+      "(target, vertex) pairs with a normal delta but no position delta")                                         \
+    X(SF_GLTF_PROBLEM_DEGENERATE_TRIANGLE, "degenerate-triangle", "triangles of zero area at rest")               \
+    X(SF_GLTF_PROBLEM_DEGENERATE_UV, "zero-uv-area", "triangles of zero UV area (|det| <= 1e-12)")
+
+typedef enum sf_gltf_problem {
+#define SF_GLTF_PROBLEM_ENUM_(id, name, text) id,
+    SF_GLTF_PROBLEMS(SF_GLTF_PROBLEM_ENUM_)
+#undef SF_GLTF_PROBLEM_ENUM_
+    SF_GLTF_PROBLEM_COUNT
+} sf_gltf_problem;
+
+const char* sf_gltf_problem_name(sf_gltf_problem problem);        /* "weights-zero"; "?" out of range */
+const char* sf_gltf_problem_description(sf_gltf_problem problem); /* one line */
+
+typedef struct sf_gltf_problem_stat {
+    size_t count;       /* how many (see the description) */
+    size_t worst_index; /* the worst example: vertex, triangle or target index (SIZE_MAX when count = 0) */
+    double worst_value; /* its measure: |sum - 1|, weight count, |len - 1|, ||w| - 1|, area, ... */
+} sf_gltf_problem_stat;
+
+typedef struct sf_gltf_inspection {
+    sf_gltf_problem_stat problems[SF_GLTF_PROBLEM_COUNT];
+    size_t unique_positions;    /* distinct rest positions (exact) */
+    size_t uv_seam_positions;   /* positions shared by vertices with different UVs */
+    size_t hard_edge_positions; /* positions shared by vertices with different authored normals (cos < 0.9999);
+                                   0 for flat (generated) normals */
+    uint32_t max_influences;    /* most non-zero weights on one vertex */
+    size_t influence_histogram[17]; /* [k] vertices with k non-zero weights (16 = 16 or more) */
+    size_t sparse_targets;      /* targets kept sparse */
+} sf_gltf_inspection;
+
+/* Inspects primitive (index into gltf->primitives) for the problems above, UV seams and hard edges.
+ * influence_limit: the engine limit for SF_GLTF_PROBLEM_INFLUENCES (0 = 4). Allocates scratch through env. */
+sf_result sf_gltf_primitive_inspect(const sf_gltf* gltf, size_t primitive, uint32_t influence_limit,
+                                    const sf_env* env, sf_gltf_inspection* out, sf_error* err);
+
+/* Writing: a static or animated glTF as one .glb, general enough for bakes and synthetic test assets. */
+typedef struct sf_gltf_write_mesh {
+    const char* name;         /* may be NULL */
+    sf_mesh_desc mesh;        /* positions required; normals, tangents, uvs, indices optional (indices NULL:
+                                 non-indexed, triangle_count * 3 == vertex_count); influence_count must be a
+                                 multiple of 4 (JOINTS_n/WEIGHTS_n sets, joints written as u16); targets with
+                                 sparse_indices become sparse accessors */
+    const float* colors;      /* float4 COLOR_0 per vertex, or NULL */
+    const float* weights;     /* target_count default morph weights, or NULL */
+} sf_gltf_write_mesh;
+
+typedef struct sf_gltf_write_node {
+    const char* name;         /* may be NULL */
+    size_t parent;            /* SF_GLTF_NONE = a root of the scene; parents must come before children */
+    size_t mesh, skin;        /* SF_GLTF_NONE when absent */
+    const float* matrix;      /* 16 column-major, or NULL to use TRS */
+    float translation[3], rotation[4], scale[3]; /* used when matrix is NULL; all-zero rotation and scale
+                                                    mean identity */
+} sf_gltf_write_node;
+
+typedef struct sf_gltf_write_skin {
+    size_t joint_count;
+    const size_t* joints;                /* node indices */
+    const float* inverse_bind_matrices;  /* 16 * joint_count, or NULL (identity) */
+} sf_gltf_write_skin;
+
+typedef struct sf_gltf_write_animation {
+    const char* name;
+    const sf_gltf_channel* channels;     /* node, path, interpolation, keys as in sf_gltf_channel */
+    size_t channel_count;
+} sf_gltf_write_animation;
+
+typedef struct sf_gltf_write_desc {
+    const sf_gltf_write_mesh* meshes; size_t mesh_count;
+    const sf_gltf_write_node* nodes; size_t node_count;
+    const sf_gltf_write_skin* skins; size_t skin_count;
+    const sf_gltf_write_animation* animations; size_t animation_count;
+    const char* generator;               /* NULL = "skinframe" */
+} sf_gltf_write_desc;
+
+/* Encodes desc as a .glb in memory, allocated with env's allocator: free with sf_gltf_free_bytes. */
+sf_result sf_gltf_write_glb(const sf_gltf_write_desc* desc, const sf_env* env, void** out_data, size_t* out_size,
+                            sf_error* err);
+void sf_gltf_free_bytes(const sf_env* env, void* data, size_t size);
+/* Writes desc as a .glb file atomically (temp file in the same folder, then rename). Refuses (SF_ERROR_IO)
+ * when path resolves to the same file as protect_path (the input; may be NULL). */
+sf_result sf_gltf_save_glb(const sf_gltf_write_desc* desc, const char* path, const char* protect_path,
+                           const sf_env* env, sf_error* err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKINFRAME_GLTF_H */

@@ -1,0 +1,142 @@
+/* Error metrics: per-vertex angles against the reference, statistics. */
+#include "sf_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RAD_TO_DEG 57.29577951308232
+
+static double length2(const float v[3]) { return (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]; }
+
+/* Zero as sf_angle_deg sees it (the article's SafeUnit threshold): 180 degrees and flagged degenerate. */
+static bool degenerate3(const float v[3]) { return !(length2(v) >= 1e-24); }
+
+double sf_angle_deg(const float a[3], const float b[3])
+{
+    double la = length2(a), lb = length2(b);
+    if (!(la >= 1e-24) || !(lb >= 1e-24)) return 180.0;
+    double d = ((double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2]) / sqrt(la * lb);
+    if (d > 1.0) d = 1.0;
+    if (d < -1.0) d = -1.0;
+    /* acos loses precision near 0 degrees; atan2 of |a x b| and a.b does not. */
+    double cx = (double)a[1] * b[2] - (double)a[2] * b[1];
+    double cy = (double)a[2] * b[0] - (double)a[0] * b[2];
+    double cz = (double)a[0] * b[1] - (double)a[1] * b[0];
+    double s = sqrt(cx * cx + cy * cy + cz * cz) / sqrt(la * lb);
+    return atan2(s, d) * RAD_TO_DEG;
+}
+
+static int compare_floats(const void* pa, const void* pb)
+{
+    float a = *(const float*)pa, b = *(const float*)pb;
+    return (a > b) - (a < b);
+}
+
+void sfi_sort_floats(float* a, size_t n) { qsort(a, n, sizeof *a, compare_floats); }
+
+static double percentile_sorted(const float* s, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)pos;
+    if (lo + 1 >= n) return s[n - 1];
+    double frac = pos - (double)lo;
+    return (double)s[lo] + ((double)s[lo + 1] - (double)s[lo]) * frac;
+}
+
+sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* scratch, const sf_env* env,
+                                 sf_angle_stats* out, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(out != NULL, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
+    memset(out, 0, sizeof *out);
+    if (count == 0) return SF_OK;
+    SF_CHECK(angles_deg != NULL, SF_ERROR_INVALID_ARGUMENT, err, "angles_deg", SFI_NO_INDEX, "is NULL");
+    for (size_t i = 0; i < count; ++i)
+        SF_CHECK(isfinite(angles_deg[i]), SF_ERROR_NOT_FINITE, err, "angles_deg", i, "angle is %g",
+                 (double)angles_deg[i]);
+    sf_env e = sf_env_defaults(env);
+    float* sorted = scratch ? scratch : sf_env_calloc(&e, count, sizeof(float));
+    if (!sorted) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "scratch", SFI_NO_INDEX, "%zu angles", count);
+    double sum = 0.0, sum2 = 0.0;
+    size_t over1 = 0, over5 = 0, over45 = 0;
+    for (size_t i = 0; i < count; ++i) {
+        double a = angles_deg[i];
+        sum += a;
+        sum2 += a * a;
+        over1 += a > 1.0;
+        over5 += a > 5.0;
+        over45 += a > 45.0;
+        sorted[i] = (float)a;
+    }
+    sfi_sort_floats(sorted, count);
+    out->count = count;
+    out->mean = sum / (double)count;
+    out->rms = sqrt(sum2 / (double)count);
+    out->p50 = percentile_sorted(sorted, count, 0.50);
+    out->p95 = percentile_sorted(sorted, count, 0.95);
+    out->max = sorted[count - 1];
+    out->over_1 = (double)over1 / (double)count;
+    out->over_5 = (double)over5 / (double)count;
+    out->over_45 = (double)over45 / (double)count;
+    if (!scratch) sf_env_free(&e, sorted, count * sizeof(float));
+    return SF_OK;
+}
+
+sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* method, const sf_frames_out* reference,
+                              float* normal_deg, float* tangent_deg, uint8_t* flags, sf_error_summary* summary,
+                              sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(topo && method && reference, SF_ERROR_INVALID_ARGUMENT, err, "arguments", SFI_NO_INDEX,
+             "topology, method and reference are required");
+    SF_CHECK(method->normals && reference->normals, SF_ERROR_MISSING_STREAM, err, "normals", SFI_NO_INDEX,
+             "method and reference normals are required");
+    bool tangents = topo->has_uvs && method->tangents && reference->tangents;
+    size_t n = topo->vertex_count;
+    float* nd = normal_deg;
+    float* td = tangent_deg;
+    float* owned = NULL;
+    if (summary && (!nd || (tangents && !td))) {
+        owned = sf_env_calloc(&topo->env, 2 * (n ? n : 1), sizeof(float));
+        if (!owned) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "scratch", SFI_NO_INDEX, "%zu vertices", n);
+        if (!nd) nd = owned;
+        if (!td) td = owned + n;
+    }
+    sf_error_summary s;
+    memset(&s, 0, sizeof s);
+    double worst_n = -1.0, worst_t = -1.0;
+    for (size_t v = 0; v < n; ++v) {
+        uint8_t f = 0;
+        const float* mn = method->normals + 3 * v;
+        const float* rn = reference->normals + 3 * v;
+        double an = sf_angle_deg(mn, rn);
+        if (degenerate3(mn) || degenerate3(rn)) f |= SF_VERTEX_DEGENERATE_NORMAL;
+        if (nd) nd[v] = (float)an;
+        if (an > worst_n) worst_n = an, s.worst_normal_vertex = v;
+        if (tangents) {
+            const float* mt = method->tangents + 4 * v;
+            const float* rt = reference->tangents + 4 * v;
+            double at = sf_angle_deg(mt, rt);
+            if (degenerate3(mt) || degenerate3(rt)) f |= SF_VERTEX_DEGENERATE_TANGENT;
+            if ((mt[3] < 0.0f) != (rt[3] < 0.0f)) f |= SF_VERTEX_HANDEDNESS;
+            if (td) td[v] = (float)at;
+            if (at > worst_t) worst_t = at, s.worst_tangent_vertex = v;
+        } else if (td) {
+            td[v] = 0.0f;
+        }
+        s.degenerate_normals += (f & SF_VERTEX_DEGENERATE_NORMAL) != 0;
+        s.degenerate_tangents += (f & SF_VERTEX_DEGENERATE_TANGENT) != 0;
+        s.degenerate += (f & (SF_VERTEX_DEGENERATE_NORMAL | SF_VERTEX_DEGENERATE_TANGENT)) != 0;
+        s.handedness_mismatches += (f & SF_VERTEX_HANDEDNESS) != 0;
+        if (flags) flags[v] = f;
+    }
+    sf_result r = SF_OK;
+    if (summary) {
+        r = sf_angle_stats_compute(nd, n, NULL, &topo->env, &s.normal, err);
+        if (r == SF_OK && tangents) r = sf_angle_stats_compute(td, n, NULL, &topo->env, &s.tangent, err);
+        if (r == SF_OK) *summary = s;
+    }
+    sf_env_free(&topo->env, owned, 0);
+    return r;
+}

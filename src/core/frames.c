@@ -1,0 +1,116 @@
+/* sf_frames_compute: deform, then one method's normals and tangents. The per-vertex methods
+ * (unchanged, skinned, inverse-transpose) live here; jacobian in jacobian.c, recompute in recompute.c. */
+#include "sf_internal.h"
+#include "sf_kernels.h"
+
+#include <string.h>
+
+#define FRAMES_GRAIN 1024
+
+typedef struct vertex_job {
+    const sf_topology* topo;
+    const sf_workspace* ws;
+    sf_method method;
+    float* normals;
+    float* tangents;
+} vertex_job;
+
+/* One vertex of the methods that need no neighbours (DESIGN.md section 2). */
+static void vertex_frame(const vertex_job* job, size_t v)
+{
+    const sf_workspace* ws = job->ws;
+    const float* m = ws->blend + 12 * v;
+    const float* mn = ws->morph_nrm + 3 * v;
+    const float* mt = ws->morph_tan + 3 * v;
+    float rest_w = job->topo->rest_tangents[4 * v + 3];
+    float n[3], t[3], w = rest_w;
+    switch (job->method) {
+    case SF_METHOD_UNCHANGED:
+        sfk_safe_unit(mn, n);
+        sfk_safe_unit(mt, t);
+        break;
+    case SF_METHOD_SKINNED:
+        sfk_skin_direction(m, mn, n);
+        sfk_skin_direction(m, mt, t);
+        w = sfk_mirror_handedness(rest_w, ws->det[v]);
+        break;
+    default: /* SF_METHOD_INVERSE_TRANSPOSE */
+        sfk_inverse_transpose_normal(m, mn, n);
+        sfk_skin_direction(m, mt, t);
+        w = sfk_mirror_handedness(rest_w, ws->det[v]);
+        break;
+    }
+    if (job->normals) memcpy(job->normals + 3 * v, n, sizeof n);
+    if (job->tangents) {
+        memcpy(job->tangents + 4 * v, t, sizeof t);
+        job->tangents[4 * v + 3] = w;
+    }
+}
+
+static void vertex_range(void* ctx, size_t begin, size_t end)
+{
+    const vertex_job* job = (const vertex_job*)ctx;
+    for (size_t v = begin; v < end; ++v) vertex_frame(job, v);
+}
+
+static void count_report(const sf_topology* topo, sf_workspace* ws, sf_method method, const float* normals,
+                         const float* tangents)
+{
+    sf_frames_report* rep = &ws->report;
+    size_t capped = rep->jacobian_capped;
+    memset(rep, 0, sizeof *rep);
+    rep->jacobian_capped = method == SF_METHOD_JACOBIAN ? capped : 0;
+    for (size_t v = 0; v < topo->vertex_count; ++v) {
+        float d = ws->det[v];
+        if (d < 0.0f) rep->mirrored_vertices++;
+        if (method == SF_METHOD_INVERSE_TRANSPOSE && !(d >= SF_SINGULAR_DET_EPS || d <= -SF_SINGULAR_DET_EPS))
+            rep->singular_vertices++;
+        if (normals && sfk_dot(normals + 3 * v, normals + 3 * v) == 0.0f) rep->degenerate_normals++;
+        if (tangents && topo->has_uvs && sfk_dot(tangents + 4 * v, tangents + 4 * v) == 0.0f)
+            rep->degenerate_tangents++;
+    }
+}
+
+sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_method method,
+                            const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, sf_error* err)
+{
+    sf_error_clear(err);
+    sf_result r = sf_pose_validate(topo, pose, err);
+    if (r != SF_OK) return r;
+    SF_CHECK((unsigned)method < SF_METHOD_COUNT, SF_ERROR_INVALID_ARGUMENT, err, "method", SFI_NO_INDEX,
+             "%d is not a method", (int)method);
+    SF_CHECK(ws && ws->topo == topo, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "was not created for this topology");
+    SF_CHECK(out != NULL, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
+    sf_frames_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts) o = *opts;
+    SF_CHECK((unsigned)o.morph_directions <= SF_MORPH_DIRECTIONS_NONE, SF_ERROR_INVALID_ARGUMENT, err,
+             "opts.morph_directions", SFI_NO_INDEX, "%d", (int)o.morph_directions);
+    SF_CHECK((unsigned)o.weighting <= SF_WEIGHTING_UNIFORM, SF_ERROR_INVALID_ARGUMENT, err, "opts.weighting",
+             SFI_NO_INDEX, "%d", (int)o.weighting);
+    SF_CHECK((unsigned)o.weld <= SF_WELD_POSITION_NORMAL, SF_ERROR_INVALID_ARGUMENT, err, "opts.weld", SFI_NO_INDEX,
+             "%d", (int)o.weld);
+    SF_CHECK((unsigned)o.tangents <= SF_TANGENTS_MIKKTSPACE, SF_ERROR_INVALID_ARGUMENT, err, "opts.tangents",
+             SFI_NO_INDEX, "%d", (int)o.tangents);
+    SF_CHECK((unsigned)o.reference <= SF_REFERENCE_AUTHORED, SF_ERROR_INVALID_ARGUMENT, err, "opts.reference",
+             SFI_NO_INDEX, "%d", (int)o.reference);
+
+    sfi_deform(topo, pose, o.morph_directions, ws);
+    if (method == SF_METHOD_RECOMPUTE) {
+        r = sfi_recompute(topo, &o, ws, out->normals, out->tangents, err);
+    } else if (method == SF_METHOD_JACOBIAN) {
+        r = sfi_jacobian_frames(topo, pose, &o, ws, out->normals, out->tangents, err);
+    } else {
+        vertex_job job = {topo, ws, method, out->normals, out->tangents};
+        sf_env_parallel_for(&topo->env, topo->vertex_count, FRAMES_GRAIN, vertex_range, &job);
+    }
+    if (r != SF_OK) return r;
+    if (out->tangents && !topo->has_uvs) /* no tangent frame: zero tangents, even from supplied ones or deltas */
+        for (size_t v = 0; v < topo->vertex_count; ++v)
+            out->tangents[4 * v] = out->tangents[4 * v + 1] = out->tangents[4 * v + 2] = 0.0f;
+    if (out->positions && topo->vertex_count)
+        memcpy(out->positions, ws->final_pos, 3 * topo->vertex_count * sizeof(float));
+    count_report(topo, ws, method, out->normals, out->tangents);
+    return SF_OK;
+}

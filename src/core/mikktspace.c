@@ -1,0 +1,779 @@
+/* MikkTSpace-compatible tangents: our own implementation of Morten S. Mikkelsen's algorithm, written
+ * from its description (no code taken from mikktspace.c or its ports), checked against the npm package
+ * `mikktspace` in tests/test_mikktspace.c. The algorithm, per triangle corner:
+ *
+ *  1. Corners with bit-identical position, normal and UV are one vertex ("shared vertices").
+ *  2. A triangle with two corners at the same position is degenerate: left out, and each of its corners
+ *     later copies the tangent of the first good corner of the same shared vertex (else keeps the
+ *     default tangent (1,0,0), w = -1).
+ *  3. Per good triangle: the UV tangent os = dP/du and ot = dP/dv (unit), the orientation flag
+ *     (signed UV area > 0), and "group with any" when the UV area or either magnitude is zero.
+ *  4. Triangles are neighbours across an edge whose two shared vertices match in opposite directions
+ *     (first unpaired match in (edge, triangle) order, so non-manifold edges pair deterministically).
+ *  5. Groups: around each shared vertex, the fan of triangles reachable across edges at that vertex
+ *     that have the same orientation (depth first, the left edge before the right one; a group-with-any
+ *     triangle takes the orientation of the first group that reaches it).
+ *  6. Per group and triangle: the sub-group of group triangles whose tangents, projected onto the vertex
+ *     normal, are not opposite (cosine > cos 180 deg) or that group with any; its tangent is the sum of
+ *     the projected unit tangents weighted by the corner angle (measured in the tangent plane),
+ *     normalised. w = +1 for orientation-preserving groups, -1 otherwise.
+ *
+ * Step 4 follows the reference implementation exactly, including how it orders the edges: its shared
+ * vertices are numbered by their first corner in the order of its spatial hash (face * 4 + corner), its
+ * edge list is sorted by a seeded quicksort on the lower number, then runs are sorted by the higher one
+ * and by triangle, except that the last run of each pass is left as the quicksort put it. That ordering
+ * decides which triangles pair across non-manifold or coincident edges, so it is reproduced here
+ * (shared_vertices, sort_edges) rather than replaced by a plain sort.
+ *
+ * Precomputed at topology creation: the UV flags. The neighbour structure only changes when the shared
+ * vertex numbering or the degenerate triangles change: it is cached in the workspace and rebuilt,
+ * without allocating, when they do. Per frame: shared vertices, triangle tangents, groups, sub-groups,
+ * all in workspace scratch.
+ *
+ * Handedness: MikkTSpace's own sign is +1 for a positive UV area, i.e. cross(n, t) along +dP/dv (v up).
+ * The per-vertex output converts it to the mesh's uv convention exactly as the `uv` tangents do
+ * (topo->bitangent_sign: glTF's v-down convention negates it, as the npm package's README says for
+ * glTF), then flips it where the vertex's blended matrix mirrors. The per-corner tangents kept in the
+ * workspace (sfi_mikktspace_corner_tangents) carry MikkTSpace's own sign, for comparison. */
+#include "sf_internal.h"
+#include "sf_kernels.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#define MK_NONE UINT32_MAX
+#define MK_ORIENT 1u /* signed UV area > 0 */
+#define MK_ANY 2u    /* group with any: no usable UV tangent */
+#define MK_DEGEN 4u  /* two corners at one position */
+
+/* Per topology. */
+struct sfi_mikktspace {
+    uint8_t* uv_flags; /* F: MK_ORIENT, MK_ANY for a zero UV area (static parts of the flags) */
+};
+
+/* The reference's hash grid for shared vertices, and its quicksort seed. */
+#define MK_CELLS 2048
+#define MK_SORT_SEED 39871946u
+
+typedef struct mk_point {
+    float p[3];
+    uint32_t corner;
+} mk_point;
+
+typedef struct mk_edge {
+    uint32_t key[3]; /* lower shared vertex, higher one, active triangle */
+} mk_edge;
+
+/* Per workspace. */
+struct sfi_mikktspace_scratch {
+    uint32_t* cid;          /* 3F: shared vertex of each corner, numbered as the reference does */
+    uint32_t* cached_cid;   /* 3F: the numbering the neighbours were built for */
+    uint8_t* cached_degen;  /* F */
+    int cached;             /* neighbours valid for cached_cid / cached_degen */
+    uint8_t* flags;         /* F: this frame's MK_ flags */
+    uint32_t* neighbors;    /* 3F: triangle across edge (c, c+1), MK_NONE */
+    uint32_t* cell_start;   /* MK_CELLS + 1 */
+    uint32_t* cell_fill;    /* MK_CELLS */
+    uint32_t* cell_corner;  /* 3F: corners by hash cell */
+    mk_point* points;       /* 3F: one cell's corners while they are split */
+    uint32_t* ranges;       /* 6F + 2: pending (left, right) ranges */
+    uint32_t* active;       /* F: the good triangles in order */
+    mk_edge* edges;         /* 3F */
+    uint32_t* sort_stack;   /* 9F + 3: pending (left, right, seed) */
+    float* face_os;         /* 3F unit dP/du (oriented), zero when unusable */
+    float* face_ot;         /* 3F unit dP/dv */
+    uint32_t* corner_group; /* 3F: group of each corner, MK_NONE */
+    uint32_t* group_rep;    /* 3F: shared vertex of each group */
+    uint32_t* group_start;  /* 3F + 1: into group_faces */
+    uint8_t* group_orient;  /* 3F */
+    uint32_t* group_faces;  /* 3F */
+    uint32_t* stack;        /* 6F + 2 */
+    uint32_t* members;      /* 3F: sub-groups, at each group's group_faces offset */
+    float* proj;            /* 18F: projected os, ot of each group's faces, at the same offsets */
+    float* corners;         /* 12F: corner tangents xyz, w */
+    uint32_t* first_corner; /* 4F: first good corner of each shared vertex */
+    float* normals;         /* 3n: scratch normals for callers that want none */
+    int has_corners;
+    size_t bytes;
+};
+
+/* MikkTSpace's "not zero": larger in magnitude than the smallest normal float. */
+static int not_zero(float x) { return fabsf(x) > FLT_MIN; }
+
+/* Normalises v unless every component is (MikkTSpace's) zero, in which case v is kept. */
+static void safe_normalize(float v[3])
+{
+    if (!(not_zero(v[0]) || not_zero(v[1]) || not_zero(v[2]))) return;
+    float inv = 1.0f / sqrtf(sfk_dot(v, v));
+    v[0] *= inv;
+    v[1] *= inv;
+    v[2] *= inv;
+}
+
+/* v - n (n . v), normalised as above. */
+static void project(const float n[3], const float v[3], float out[3])
+{
+    float d = sfk_dot(n, v);
+    out[0] = v[0] - n[0] * d;
+    out[1] = v[1] - n[1] * d;
+    out[2] = v[2] - n[2] * d;
+    safe_normalize(out);
+}
+
+static int same3(const float* a, const float* b) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
+
+/* ---------------------------------------------------------------- topology precomputation */
+
+/* Twice the signed UV area of triangle f (MikkTSpace's orientation test). */
+static float uv_area2(const sf_topology* topo, size_t f, float t21[2], float t31[2])
+{
+    const uint32_t* tri = topo->indices + 3 * f;
+    const float *t1 = topo->uvs + 2 * tri[0], *t2 = topo->uvs + 2 * tri[1], *t3 = topo->uvs + 2 * tri[2];
+    t21[0] = t2[0] - t1[0];
+    t21[1] = t2[1] - t1[1];
+    t31[0] = t3[0] - t1[0];
+    t31[1] = t3[1] - t1[1];
+    return t21[0] * t31[1] - t21[1] * t31[0];
+}
+
+sf_result sfi_mikktspace_build(sf_topology* topo, sf_error* err)
+{
+    if (!topo->uvs) return SF_OK;
+    size_t F = topo->triangle_count;
+    /* corners are numbered face * 4 + corner, as the reference does */
+    SF_CHECK(F < ((size_t)1 << 30), SF_ERROR_UNSUPPORTED, err, "mesh.triangle_count", SFI_NO_INDEX,
+             "%zu triangles: MikkTSpace numbering needs fewer than 2^30", F);
+    struct sfi_mikktspace* mk = sf_env_calloc(&topo->env, 1, sizeof *mk);
+    if (!mk) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.mikktspace", SFI_NO_INDEX, "object");
+    topo->mikktspace = mk;
+    mk->uv_flags = sfi_topo_alloc(topo, F ? F : 1, 1);
+    if (!mk->uv_flags) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.mikktspace", SFI_NO_INDEX, "%zu triangles", F);
+    for (size_t f = 0; f < F; ++f) {
+        float t21[2], t31[2], area = uv_area2(topo, f, t21, t31);
+        mk->uv_flags[f] = (uint8_t)((area > 0.0f ? MK_ORIENT : 0u) | (not_zero(area) ? 0u : MK_ANY));
+    }
+    return SF_OK;
+}
+
+void sfi_mikktspace_free(sf_topology* topo)
+{
+    struct sfi_mikktspace* mk = topo->mikktspace;
+    if (!mk) return;
+    sf_env_free(&topo->env, mk->uv_flags, 0);
+    sf_env_free(&topo->env, mk, sizeof *mk);
+    topo->mikktspace = NULL;
+}
+
+/* ---------------------------------------------------------------- workspace scratch */
+
+static void* scratch_alloc(sf_workspace* ws, size_t count, size_t elem)
+{
+    void* p = sf_env_calloc(&ws->topo->env, count ? count : 1, elem);
+    if (p) ws->mikktspace->bytes += count * elem;
+    return p;
+}
+
+sf_result sfi_mikktspace_scratch_create(sf_workspace* ws, sf_error* err)
+{
+    const sf_topology* topo = ws->topo;
+    if (!topo->mikktspace) return SF_OK;
+    size_t n = topo->vertex_count, F = topo->triangle_count;
+    struct sfi_mikktspace_scratch* s = sf_env_calloc(&topo->env, 1, sizeof *s);
+    if (!s) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace.mikktspace", SFI_NO_INDEX, "object");
+    ws->mikktspace = s;
+    s->cid = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
+    s->cached_cid = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
+    s->cached_degen = scratch_alloc(ws, F, 1);
+    s->flags = scratch_alloc(ws, F, 1);
+    s->neighbors = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
+    s->cell_start = scratch_alloc(ws, MK_CELLS + 1, sizeof(uint32_t));
+    s->cell_fill = scratch_alloc(ws, MK_CELLS, sizeof(uint32_t));
+    s->cell_corner = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
+    s->points = scratch_alloc(ws, 3 * F, sizeof(mk_point));
+    s->ranges = scratch_alloc(ws, 6 * F + 2, sizeof(uint32_t));
+    s->active = scratch_alloc(ws, F, sizeof(uint32_t));
+    s->edges = scratch_alloc(ws, 3 * F, sizeof(mk_edge));
+    s->sort_stack = scratch_alloc(ws, 9 * F + 3, sizeof(uint32_t));
+    s->face_os = scratch_alloc(ws, 3 * F, sizeof(float));
+    s->face_ot = scratch_alloc(ws, 3 * F, sizeof(float));
+    s->corner_group = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
+    s->group_rep = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
+    s->group_start = scratch_alloc(ws, 3 * F + 1, sizeof(uint32_t));
+    s->group_orient = scratch_alloc(ws, 3 * F, 1);
+    s->group_faces = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
+    s->stack = scratch_alloc(ws, 6 * F + 2, sizeof(uint32_t));
+    s->members = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
+    s->proj = scratch_alloc(ws, 18 * F, sizeof(float));
+    s->corners = scratch_alloc(ws, 12 * F, sizeof(float));
+    s->first_corner = scratch_alloc(ws, 4 * F, sizeof(uint32_t));
+    s->normals = scratch_alloc(ws, 3 * n, sizeof(float));
+    ws->bytes += s->bytes;
+    if (!s->cid || !s->cached_cid || !s->cached_degen || !s->flags || !s->neighbors || !s->cell_start ||
+        !s->cell_fill || !s->cell_corner || !s->points || !s->ranges || !s->active || !s->edges || !s->sort_stack ||
+        !s->face_os || !s->face_ot || !s->corner_group || !s->group_rep || !s->group_start ||
+        !s->group_orient || !s->group_faces || !s->stack || !s->members || !s->proj || !s->corners ||
+        !s->first_corner || !s->normals)
+        return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace.mikktspace", SFI_NO_INDEX, "%zu triangles", F);
+    return SF_OK;
+}
+
+void sfi_mikktspace_scratch_free(sf_workspace* ws)
+{
+    struct sfi_mikktspace_scratch* s = ws->mikktspace;
+    if (!s) return;
+    const sf_env* env = &ws->topo->env;
+    void* arrays[] = {s->cid,         s->cached_cid,   s->cached_degen, s->flags,        s->neighbors,
+                      s->cell_start,  s->cell_fill,    s->cell_corner,  s->points,       s->ranges,
+                      s->active,      s->edges,        s->sort_stack,   s->face_os,      s->face_ot,
+                      s->corner_group, s->group_rep,   s->group_start,  s->group_orient, s->group_faces,
+                      s->stack,       s->members,      s->proj,         s->corners,      s->first_corner,
+                      s->normals};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) sf_env_free(env, arrays[i], 0);
+    sf_env_free(env, s, sizeof *s);
+    ws->mikktspace = NULL;
+}
+
+float* sfi_mikktspace_normal_scratch(sf_workspace* ws) { return ws->mikktspace ? ws->mikktspace->normals : NULL; }
+
+const float* sfi_mikktspace_corner_tangents(const sf_workspace* ws)
+{
+    return ws->mikktspace && ws->mikktspace->has_corners ? ws->mikktspace->corners : NULL;
+}
+
+/* ---------------------------------------------------------------- per frame */
+
+typedef struct mikk_frame {
+    const sf_topology* topo;
+    const float* P;          /* final positions, 3n */
+    const float* N;          /* normals, 3n */
+    struct sfi_mikktspace_scratch* s;
+} mikk_frame;
+
+static uint32_t corner_rep(const mikk_frame* m, size_t corner) { return m->s->cid[corner]; }
+
+static const float* corner_pos(const mikk_frame* m, size_t corner)
+{
+    return m->P + 3 * (size_t)m->topo->indices[corner];
+}
+
+/* Bit-equal (as ==) position, normal and UV: one shared vertex. */
+static int same_corner_data(const mikk_frame* m, size_t a, size_t b)
+{
+    uint32_t va = m->topo->indices[a], vb = m->topo->indices[b];
+    const float *ua = m->topo->uvs + 2 * (size_t)va, *ub = m->topo->uvs + 2 * (size_t)vb;
+    return same3(m->P + 3 * (size_t)va, m->P + 3 * (size_t)vb) && same3(m->N + 3 * (size_t)va, m->N + 3 * (size_t)vb) &&
+           ua[0] == ub[0] && ua[1] == ub[1];
+}
+
+/* The reference's hash cell of a coordinate (its float arithmetic; NaN and overflow clamp). */
+static size_t grid_cell(float lo, float hi, float value)
+{
+    float q = (float)MK_CELLS * ((value - lo) / (hi - lo));
+    if (!(q >= 0.0f)) return 0;
+    if (q > (float)(MK_CELLS - 1)) return MK_CELLS - 1;
+    return (size_t)q;
+}
+
+/* Bounding box as the reference scans it: a value raises the maximum only when it does not lower the
+ * minimum. */
+static void box_add(const float p[3], float lo[3], float hi[3])
+{
+    for (int k = 0; k < 3; ++k) {
+        if (lo[k] > p[k])
+            lo[k] = p[k];
+        else if (hi[k] < p[k])
+            hi[k] = p[k];
+    }
+}
+
+/* The axis of largest extent (y, then z, then x on ties), as the reference picks it. */
+static int box_axis(const float lo[3], const float hi[3])
+{
+    float dx = hi[0] - lo[0], dy = hi[1] - lo[1], dz = hi[2] - lo[2];
+    return dy > dx && dy > dz ? 1 : (dz > dx ? 2 : 0);
+}
+
+/* Splits one hash cell's points[l..r] as the reference does until each range holds one position along
+ * its widest axis, then numbers each corner by the first earlier corner of its range with equal data. */
+static void split_cell(const mikk_frame* m, mk_point* pts, size_t count)
+{
+    struct sfi_mikktspace_scratch* s = m->s;
+    uint32_t* ranges = s->ranges;
+    size_t top = 0;
+    ranges[top++] = 0;
+    ranges[top++] = (uint32_t)(count - 1);
+    while (top > 0) {
+        int64_t r = ranges[--top], l = ranges[--top];
+        float lo[3], hi[3];
+        memcpy(lo, pts[l].p, sizeof lo);
+        memcpy(hi, pts[l].p, sizeof hi);
+        for (int64_t i = l + 1; i <= r; ++i) box_add(pts[i].p, lo, hi);
+        int ch = box_axis(lo, hi);
+        float step = 0.5f * (hi[ch] + lo[ch]);
+        if (step >= hi[ch] || step <= lo[ch]) {
+            for (int64_t i = l; i <= r; ++i)
+                for (int64_t j = l; j < i; ++j)
+                    if (same_corner_data(m, pts[i].corner, pts[j].corner)) {
+                        s->cid[pts[i].corner] = s->cid[pts[j].corner];
+                        break;
+                    }
+            continue;
+        }
+        int64_t il = l, ir = r;
+        while (il < ir) {
+            int left_ready = 0, right_ready = 0;
+            while (!left_ready && il < ir) {
+                left_ready = pts[il].p[ch] >= step;
+                if (!left_ready) ++il;
+            }
+            while (!right_ready && il < ir) {
+                right_ready = pts[ir].p[ch] < step;
+                if (!right_ready) --ir;
+            }
+            if (left_ready && right_ready) {
+                mk_point t = pts[il];
+                pts[il] = pts[ir];
+                pts[ir] = t;
+                ++il;
+                --ir;
+            }
+        }
+        if (il == ir) {
+            if (pts[ir].p[ch] < step)
+                ++il;
+            else
+                --ir;
+        }
+        if (l < ir) {
+            ranges[top++] = (uint32_t)l;
+            ranges[top++] = (uint32_t)ir;
+        }
+        if (il < r) {
+            ranges[top++] = (uint32_t)il;
+            ranges[top++] = (uint32_t)r;
+        }
+    }
+}
+
+/* Step 1: shared vertices, numbered face * 4 + corner of their first corner in the reference's hash
+ * order: corners are binned along the widest axis of the bounding box, each bin split recursively. */
+static void shared_vertices(const mikk_frame* m)
+{
+    struct sfi_mikktspace_scratch* s = m->s;
+    size_t C = 3 * m->topo->triangle_count;
+    for (size_t c = 0; c < C; ++c) s->cid[c] = (uint32_t)((c / 3) * 4 + c % 3);
+    if (C == 0) return;
+    float lo[3], hi[3];
+    memcpy(lo, corner_pos(m, 0), sizeof lo);
+    memcpy(hi, corner_pos(m, 0), sizeof hi);
+    for (size_t c = 1; c < C; ++c) box_add(corner_pos(m, c), lo, hi);
+    int ch = box_axis(lo, hi);
+    memset(s->cell_start, 0, (MK_CELLS + 1) * sizeof(uint32_t));
+    for (size_t c = 0; c < C; ++c) s->cell_start[grid_cell(lo[ch], hi[ch], corner_pos(m, c)[ch]) + 1]++;
+    for (size_t k = 0; k < MK_CELLS; ++k) {
+        s->cell_start[k + 1] += s->cell_start[k];
+        s->cell_fill[k] = s->cell_start[k];
+    }
+    for (size_t c = 0; c < C; ++c) s->cell_corner[s->cell_fill[grid_cell(lo[ch], hi[ch], corner_pos(m, c)[ch])]++] = (uint32_t)c;
+    for (size_t k = 0; k < MK_CELLS; ++k) {
+        size_t begin = s->cell_start[k], count = s->cell_start[k + 1] - begin;
+        if (count < 2) continue;
+        for (size_t e = 0; e < count; ++e) {
+            uint32_t c = s->cell_corner[begin + e];
+            memcpy(s->points[e].p, corner_pos(m, c), sizeof s->points[e].p);
+            s->points[e].corner = c;
+        }
+        split_cell(m, s->points, count);
+    }
+}
+
+/* Step 2 and 3: degenerate triangles, then each good triangle's tangents and flags (triangles
+ * [begin, end); each writes only its own entries). */
+static void triangle_range(void* ctx, size_t begin, size_t end)
+{
+    const mikk_frame* m = (const mikk_frame*)ctx;
+    const sf_topology* topo = m->topo;
+    struct sfi_mikktspace_scratch* s = m->s;
+    for (size_t f = begin; f < end; ++f) {
+        const uint32_t* tri = topo->indices + 3 * f;
+        const float *p1 = m->P + 3 * tri[0], *p2 = m->P + 3 * tri[1], *p3 = m->P + 3 * tri[2];
+        float* os = s->face_os + 3 * f;
+        float* ot = s->face_ot + 3 * f;
+        os[0] = os[1] = os[2] = ot[0] = ot[1] = ot[2] = 0.0f;
+        uint8_t flags = topo->mikktspace->uv_flags[f];
+        if (same3(p1, p2) || same3(p1, p3) || same3(p2, p3)) {
+            s->flags[f] = (uint8_t)(flags | MK_DEGEN);
+            continue;
+        }
+        s->flags[f] = (uint8_t)(flags | MK_ANY);
+        float t21[2], t31[2], area = uv_area2(topo, f, t21, t31);
+        if (!not_zero(area)) continue;
+        float d1[3], d2[3], vos[3], vot[3];
+        sfk_sub(p2, p1, d1);
+        sfk_sub(p3, p1, d2);
+        for (int k = 0; k < 3; ++k) {
+            vos[k] = t31[1] * d1[k] - t21[1] * d2[k];
+            vot[k] = -t31[0] * d1[k] + t21[0] * d2[k];
+        }
+        float sign = (flags & MK_ORIENT) ? 1.0f : -1.0f, abs_area = fabsf(area);
+        float len_os = sfk_length(vos), len_ot = sfk_length(vot);
+        if (not_zero(len_os))
+            for (int k = 0; k < 3; ++k) os[k] = sign / len_os * vos[k];
+        if (not_zero(len_ot))
+            for (int k = 0; k < 3; ++k) ot[k] = sign / len_ot * vot[k];
+        if (not_zero(len_os / abs_area) && not_zero(len_ot / abs_area)) s->flags[f] = flags;
+    }
+}
+
+/* The reference's seeded quicksort of edges[left..right] on one key (its pivot choice and partition, so
+ * equal keys end in the same order); an explicit stack in place of recursion (sub-ranges are disjoint
+ * and each gets its parent's seed, so the processing order does not matter). */
+static void sort_edges(mk_edge* e, size_t left, size_t right, int key, uint32_t seed, uint32_t* stack)
+{
+    size_t top = 0;
+    stack[top++] = (uint32_t)left;
+    stack[top++] = (uint32_t)right;
+    stack[top++] = seed;
+    while (top > 0) {
+        uint32_t sd = stack[--top];
+        int64_t r = stack[--top], l = stack[--top];
+        int64_t count = r - l + 1;
+        if (count < 2) continue;
+        if (count == 2) {
+            if (e[l].key[key] > e[r].key[key]) {
+                mk_edge t = e[l];
+                e[l] = e[r];
+                e[r] = t;
+            }
+            continue;
+        }
+        uint32_t t = sd & 31u;
+        t = t ? (sd << t) | (sd >> (32u - t)) : sd;
+        sd = sd + t + 3u;
+        int64_t L = l, R = r;
+        uint32_t mid = e[l + (int64_t)(sd % (uint32_t)count)].key[key];
+        do {
+            while (e[L].key[key] < mid) ++L;
+            while (e[R].key[key] > mid) --R;
+            if (L <= R) {
+                mk_edge x = e[L];
+                e[L] = e[R];
+                e[R] = x;
+                ++L;
+                --R;
+            }
+        } while (L <= R);
+        if (l < R) {
+            stack[top++] = (uint32_t)l;
+            stack[top++] = (uint32_t)R;
+            stack[top++] = sd;
+        }
+        if (L < r) {
+            stack[top++] = (uint32_t)L;
+            stack[top++] = (uint32_t)r;
+            stack[top++] = sd;
+        }
+    }
+}
+
+/* The edge of triangle f joining shared vertices a and b: its number and its ends in winding order. */
+static int edge_of(const mikk_frame* m, size_t f, uint32_t a, uint32_t b, uint32_t* first, uint32_t* second)
+{
+    uint32_t r0 = corner_rep(m, 3 * f), r1 = corner_rep(m, 3 * f + 1), r2 = corner_rep(m, 3 * f + 2);
+    if (r0 == a || r0 == b) {
+        if (r1 == a || r1 == b) {
+            *first = r0, *second = r1;
+            return 0;
+        }
+        *first = r2, *second = r0;
+        return 2;
+    }
+    *first = r1, *second = r2;
+    return 1;
+}
+
+/* Step 4: neighbours across edges, for the good triangles, in the reference's edge order. */
+static void build_neighbors(const mikk_frame* m)
+{
+    const sf_topology* topo = m->topo;
+    struct sfi_mikktspace_scratch* s = m->s;
+    size_t F = topo->triangle_count, A = 0;
+    mk_edge* e = s->edges;
+    for (size_t i = 0; i < 3 * F; ++i) s->neighbors[i] = MK_NONE;
+    for (size_t f = 0; f < F; ++f)
+        if (!(s->flags[f] & MK_DEGEN)) s->active[A++] = (uint32_t)f;
+    if (A == 0) return;
+    for (size_t a = 0; a < A; ++a) {
+        size_t f = s->active[a];
+        for (int c = 0; c < 3; ++c) {
+            uint32_t x = corner_rep(m, 3 * f + (size_t)c), y = corner_rep(m, 3 * f + (size_t)((c + 1) % 3));
+            mk_edge* ed = e + 3 * a + (size_t)c;
+            ed->key[0] = x < y ? x : y;
+            ed->key[1] = x < y ? y : x;
+            ed->key[2] = (uint32_t)a;
+        }
+    }
+    size_t E = 3 * A;
+    sort_edges(e, 0, E - 1, 0, MK_SORT_SEED, s->sort_stack);
+    /* runs of one lower vertex by the higher one, then runs of one edge by triangle; as in the
+     * reference, the last run of each pass stays as it is */
+    size_t start = 0;
+    for (size_t i = 1; i < E; ++i)
+        if (e[start].key[0] != e[i].key[0]) {
+            sort_edges(e, start, i - 1, 1, MK_SORT_SEED, s->sort_stack);
+            start = i;
+        }
+    start = 0;
+    for (size_t i = 1; i < E; ++i)
+        if (e[start].key[0] != e[i].key[0] || e[start].key[1] != e[i].key[1]) {
+            sort_edges(e, start, i - 1, 2, MK_SORT_SEED, s->sort_stack);
+            start = i;
+        }
+    for (size_t i = 0; i < E; ++i) {
+        const uint32_t* ki = e[i].key;
+        size_t fa = s->active[ki[2]];
+        uint32_t a0, a1;
+        int ea = edge_of(m, fa, ki[0], ki[1], &a0, &a1);
+        if (s->neighbors[3 * fa + (size_t)ea] != MK_NONE) continue;
+        for (size_t j = i + 1; j < E; ++j) {
+            const uint32_t* kj = e[j].key;
+            if (kj[0] != ki[0] || kj[1] != ki[1]) break;
+            size_t fb = s->active[kj[2]];
+            uint32_t b0, b1;
+            int eb = edge_of(m, fb, kj[0], kj[1], &b0, &b1);
+            if (b1 == a0 && b0 == a1 && s->neighbors[3 * fb + (size_t)eb] == MK_NONE) {
+                s->neighbors[3 * fa + (size_t)ea] = (uint32_t)fb;
+                s->neighbors[3 * fb + (size_t)eb] = (uint32_t)fa;
+                break;
+            }
+        }
+    }
+}
+
+/* Rebuilds the neighbours only when the shared vertices or the degenerate triangles changed. */
+static void update_neighbors(const mikk_frame* m)
+{
+    const sf_topology* topo = m->topo;
+    struct sfi_mikktspace_scratch* s = m->s;
+    size_t F = topo->triangle_count;
+    int same = s->cached && memcmp(s->cid, s->cached_cid, 3 * F * sizeof(uint32_t)) == 0;
+    for (size_t f = 0; same && f < F; ++f) same = (s->flags[f] & MK_DEGEN) == s->cached_degen[f];
+    if (same) return;
+    build_neighbors(m);
+    memcpy(s->cached_cid, s->cid, 3 * F * sizeof(uint32_t));
+    for (size_t f = 0; f < F; ++f) s->cached_degen[f] = (uint8_t)(s->flags[f] & MK_DEGEN);
+    s->cached = 1;
+}
+
+/* The corner of triangle f at shared vertex rep, or -1. */
+static int corner_at(const mikk_frame* m, size_t f, uint32_t rep)
+{
+    for (int c = 0; c < 3; ++c)
+        if (corner_rep(m, 3 * f + (size_t)c) == rep) return c;
+    return -1;
+}
+
+/* Step 5: adds triangle f to group g unless it is taken or has the other orientation, then follows its
+ * two edges at the group's vertex, left (c, c+1) before right (c-1, c), depth first. */
+static void grow_group(const mikk_frame* m, uint32_t g, uint32_t first, uint32_t* end)
+{
+    struct sfi_mikktspace_scratch* s = m->s;
+    uint32_t rep = s->group_rep[g];
+    size_t top = 0;
+    s->stack[top++] = first;
+    while (top > 0) {
+        uint32_t f = s->stack[--top];
+        int c = corner_at(m, f, rep);
+        if (c < 0) continue;
+        uint32_t* slot = s->corner_group + 3 * (size_t)f + (size_t)c;
+        if (*slot != MK_NONE) continue;
+        uint8_t* flags = s->flags + f;
+        if ((*flags & MK_ANY) && s->corner_group[3 * (size_t)f] == MK_NONE &&
+            s->corner_group[3 * (size_t)f + 1] == MK_NONE && s->corner_group[3 * (size_t)f + 2] == MK_NONE)
+            *flags = (uint8_t)((*flags & ~MK_ORIENT) | (s->group_orient[g] ? MK_ORIENT : 0u));
+        if (((*flags & MK_ORIENT) != 0) != (s->group_orient[g] != 0)) continue;
+        *slot = g;
+        s->group_faces[(*end)++] = f;
+        uint32_t left = s->neighbors[3 * (size_t)f + (size_t)c], right = s->neighbors[3 * (size_t)f + (size_t)((c + 2) % 3)];
+        if (right != MK_NONE) s->stack[top++] = right;
+        if (left != MK_NONE) s->stack[top++] = left;
+    }
+}
+
+static size_t build_groups(const mikk_frame* m)
+{
+    const sf_topology* topo = m->topo;
+    struct sfi_mikktspace_scratch* s = m->s;
+    size_t F = topo->triangle_count, groups = 0;
+    uint32_t end = 0;
+    for (size_t i = 0; i < 3 * F; ++i) s->corner_group[i] = MK_NONE;
+    for (size_t f = 0; f < F; ++f) {
+        if (s->flags[f] & (MK_DEGEN | MK_ANY)) continue;
+        for (int c = 0; c < 3; ++c) {
+            if (s->corner_group[3 * f + (size_t)c] != MK_NONE) continue;
+            uint32_t g = (uint32_t)groups++;
+            s->group_rep[g] = corner_rep(m, 3 * f + (size_t)c);
+            s->group_orient[g] = (uint8_t)((s->flags[f] & MK_ORIENT) != 0);
+            s->group_start[g] = end;
+            /* the seed triangle joins unconditionally, then its two edges at the corner */
+            s->corner_group[3 * f + (size_t)c] = g;
+            s->group_faces[end++] = (uint32_t)f;
+            uint32_t left = s->neighbors[3 * f + (size_t)c], right = s->neighbors[3 * f + (size_t)((c + 2) % 3)];
+            if (left != MK_NONE) grow_group(m, g, left, &end);
+            if (right != MK_NONE) grow_group(m, g, right, &end);
+        }
+    }
+    s->group_start[groups] = end;
+    return groups;
+}
+
+/* Step 6: the angle-weighted tangent of a sub-group (faces ascending) at shared vertex rep. */
+static void eval_tangent(const mikk_frame* m, const uint32_t* faces, size_t count, uint32_t rep, float out[3])
+{
+    struct sfi_mikktspace_scratch* s = m->s;
+    const uint32_t* idx = m->topo->indices;
+    out[0] = out[1] = out[2] = 0.0f;
+    for (size_t i = 0; i < count; ++i) {
+        size_t f = faces[i];
+        if (s->flags[f] & MK_ANY) continue;
+        int c = corner_at(m, f, rep);
+        if (c < 0) continue;
+        const float* n = m->N + 3 * (size_t)idx[3 * f + (size_t)c];
+        const float* p0 = m->P + 3 * (size_t)idx[3 * f + (size_t)((c + 2) % 3)];
+        const float* p1 = m->P + 3 * (size_t)idx[3 * f + (size_t)c];
+        const float* p2 = m->P + 3 * (size_t)idx[3 * f + (size_t)((c + 1) % 3)];
+        float os[3], v1[3], v2[3], e1[3], e2[3];
+        project(n, s->face_os + 3 * f, os);
+        sfk_sub(p0, p1, e1);
+        sfk_sub(p2, p1, e2);
+        project(n, e1, v1);
+        project(n, e2, v2);
+        float cosv = sfk_dot(v1, v2);
+        cosv = cosv > 1.0f ? 1.0f : (cosv < -1.0f ? -1.0f : cosv);
+        sfk_madd(out, os, acosf(cosv));
+    }
+    safe_normalize(out);
+}
+
+/* Ascending; sub-groups are small (the triangles around one vertex), so insertion sort. */
+static void sort_faces(uint32_t* a, size_t n)
+{
+    for (size_t i = 1; i < n; ++i) {
+        uint32_t x = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1] > x) {
+            a[j] = a[j - 1];
+            --j;
+        }
+        a[j] = x;
+    }
+}
+
+/* Tangents of every corner of one group: the sub-group rule, with the whole group computed once.
+ * Groups write disjoint corners and scratch (at their own offsets), so they run in parallel. */
+static void group_tangents(const mikk_frame* m, uint32_t g)
+{
+    struct sfi_mikktspace_scratch* s = m->s;
+    const uint32_t* faces = s->group_faces + s->group_start[g];
+    uint32_t* members = s->members + s->group_start[g];
+    size_t k = s->group_start[g + 1] - s->group_start[g];
+    uint32_t rep = s->group_rep[g];
+    /* the shared vertex's normal: that of the corner it is numbered by (face * 4 + corner) */
+    const float* n = m->N + 3 * (size_t)m->topo->indices[(size_t)(rep >> 2) * 3 + (rep & 3u)];
+    const float thres_cos = -1.0f; /* cos(180 deg): MikkTSpace's default angular threshold */
+    float* proj = s->proj + 6 * (size_t)s->group_start[g];
+    for (size_t i = 0; i < k; ++i) {
+        project(n, s->face_os + 3 * (size_t)faces[i], proj + 6 * i);
+        project(n, s->face_ot + 3 * (size_t)faces[i], proj + 6 * i + 3);
+    }
+    float whole[3];
+    int have_whole = 0;
+    float w = s->group_orient[g] ? 1.0f : -1.0f;
+    for (size_t i = 0; i < k; ++i) {
+        size_t f = faces[i], count = 0;
+        for (size_t j = 0; j < k; ++j) {
+            int any = ((s->flags[f] | s->flags[faces[j]]) & MK_ANY) != 0;
+            if (any || i == j || (sfk_dot(proj + 6 * i, proj + 6 * j) > thres_cos &&
+                                  sfk_dot(proj + 6 * i + 3, proj + 6 * j + 3) > thres_cos))
+                members[count++] = faces[j];
+        }
+        float t[3];
+        if (count == k) { /* the usual case: the whole group, evaluated once */
+            if (!have_whole) {
+                sort_faces(members, count);
+                eval_tangent(m, members, count, rep, whole);
+            }
+            have_whole = 1;
+            memcpy(t, whole, sizeof t);
+        } else {
+            sort_faces(members, count);
+            eval_tangent(m, members, count, rep, t);
+        }
+        int c = corner_at(m, f, rep);
+        float* out = s->corners + 4 * (3 * f + (size_t)c);
+        memcpy(out, t, sizeof t);
+        out[3] = w;
+    }
+}
+
+static void group_range(void* ctx, size_t begin, size_t end)
+{
+    for (size_t g = begin; g < end; ++g) group_tangents((const mikk_frame*)ctx, (uint32_t)g);
+}
+
+sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* positions, const float* normals,
+                                  sf_workspace* ws, float* tangents, sf_error* err)
+{
+    size_t n = topo->vertex_count, F = topo->triangle_count;
+    if (!topo->mikktspace) { /* no UVs: no tangent frame */
+        for (size_t v = 0; v < n; ++v) {
+            float* t = tangents + 4 * v;
+            t[0] = t[1] = t[2] = 0.0f;
+            t[3] = 1.0f;
+        }
+        return SF_OK;
+    }
+    SF_CHECK(ws->mikktspace && normals, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "no MikkTSpace scratch or normals");
+    mikk_frame m = {topo, positions, normals, ws->mikktspace};
+    struct sfi_mikktspace_scratch* s = ws->mikktspace;
+    shared_vertices(&m);
+    sf_env_parallel_for(&topo->env, F, 2048, triangle_range, &m);
+    update_neighbors(&m);
+    /* MikkTSpace's default for corners no group reaches: tangent (1, 0, 0), w = -1. */
+    for (size_t c = 0; c < 3 * F; ++c) {
+        float* t = s->corners + 4 * c;
+        t[0] = 1.0f, t[1] = t[2] = 0.0f, t[3] = -1.0f;
+    }
+    size_t groups = build_groups(&m);
+    sf_env_parallel_for(&topo->env, groups, 512, group_range, &m);
+    /* Degenerate triangles: each corner copies the first good corner of its shared vertex. */
+    int any_degen = 0;
+    for (size_t f = 0; f < F && !any_degen; ++f) any_degen = (s->flags[f] & MK_DEGEN) != 0;
+    if (any_degen) {
+        for (size_t i = 0; i < 4 * F; ++i) s->first_corner[i] = MK_NONE;
+        for (size_t c = 0; c < 3 * F; ++c) {
+            uint32_t r = corner_rep(&m, c);
+            if (!(s->flags[c / 3] & MK_DEGEN) && s->first_corner[r] == MK_NONE) s->first_corner[r] = (uint32_t)c;
+        }
+        for (size_t c = 0; c < 3 * F; ++c) {
+            uint32_t src = s->first_corner[corner_rep(&m, c)];
+            if ((s->flags[c / 3] & MK_DEGEN) && src != MK_NONE) memcpy(s->corners + 4 * c, s->corners + 4 * (size_t)src, 16);
+        }
+    }
+    s->has_corners = 1;
+    /* Per vertex: its first corner's tangent (corners of one vertex agree unless MikkTSpace splits the
+     * vertex); w in the mesh's uv convention, flipped where the blended matrix mirrors. */
+    for (size_t v = 0; v < n; ++v) {
+        float* t = tangents + 4 * v;
+        if (topo->adj_offsets[v] == topo->adj_offsets[v + 1]) {
+            t[0] = t[1] = t[2] = 0.0f;
+            t[3] = 1.0f;
+            continue;
+        }
+        memcpy(t, s->corners + 4 * (size_t)topo->adj_corners[topo->adj_offsets[v]], 16);
+        t[3] = sfk_mirror_handedness(t[3] * topo->bitangent_sign, ws->det[v]);
+    }
+    return SF_OK;
+}

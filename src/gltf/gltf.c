@@ -1,0 +1,1788 @@
+/* glTF 2.0 reading: .gltf / .glb containers, buffers, accessors (every component type, normalized,
+ * strided, sparse), meshes and their primitives as sf_mesh_desc, nodes, skins, animations, scenes.
+ * Every number taken from the file is checked before it is used; errors name the JSON path. */
+#include "gltf_internal.h"
+
+#include <cjson/cJSON.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GLB_MAGIC 0x46546C67u      /* "glTF" */
+#define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */
+#define GLB_CHUNK_BIN 0x004E4942u  /* "BIN\0" */
+#define DEFAULT_MAX_FILE_BYTES ((size_t)1 << 30)
+/* Accessors without a bufferView are zeros (plus sparse values): bound them, since no bytes back them. */
+#define MAX_VIEWLESS_ELEMENTS ((size_t)1 << 24)
+
+/* ---------------------------------------------------------------- memory owned by the sf_gltf */
+
+static void* block_alloc(const sf_env* env, sfi_gltf_block** list, size_t count, size_t elem)
+{
+    if (elem && count > (SIZE_MAX - 64) / elem) return NULL;
+    size_t size = count * elem + sizeof(sfi_gltf_block) + 16;
+    sfi_gltf_block* b = sf_env_alloc(env, size);
+    if (!b) return NULL;
+    memset(b, 0, size);
+    b->next = *list;
+    b->size = size;
+    *list = b;
+    return (char*)b + ((sizeof(sfi_gltf_block) + 15) & ~(size_t)15);
+}
+
+static void blocks_free(const sf_env* env, sfi_gltf_block* list)
+{
+    while (list) {
+        sfi_gltf_block* next = list->next;
+        sf_env_free(env, list, list->size);
+        list = next;
+    }
+}
+
+void* sfi_gltf_alloc(sf_gltf* gltf, size_t count, size_t elem)
+{
+    return block_alloc(&gltf->internal->env, &gltf->internal->blocks, count, elem);
+}
+
+/* ---------------------------------------------------------------- loader state */
+
+typedef struct view {
+    size_t buffer, offset, length, stride; /* stride 0 = tightly packed */
+} view;
+
+typedef struct accessor {
+    size_t view; /* SF_GLTF_NONE = zeros */
+    size_t offset, count, ncomp, rows, csize, col_stride, elem_size, stride;
+    uint32_t ctype;
+    int normalized;
+    const char* type;
+    size_t sparse_count; /* 0 = not sparse */
+    size_t sp_index_view, sp_index_offset, sp_value_view, sp_value_offset;
+    uint32_t sp_index_ctype;
+} accessor;
+
+typedef struct loader {
+    sf_gltf* g;
+    sf_error* err;
+    sf_gltf_opts opts;
+    sf_env env;
+    sfi_gltf_block* tmp; /* freed when loading ends */
+    const cJSON* root;
+    const char* base_dir;
+    const uint8_t* bin;
+    size_t bin_size;
+    int is_glb;
+    size_t buffer_count, view_count, accessor_count;
+    const uint8_t** buffer_data;
+    size_t* buffer_length;
+    view* views;
+    accessor* accessors;
+} loader;
+
+/* Options with defaults filled in; the file limit stays far enough below SIZE_MAX for read_whole_file. */
+static void loader_opts(loader* L, const sf_gltf_opts* opts)
+{
+    if (opts) L->opts = *opts;
+    if (!L->opts.max_file_bytes) L->opts.max_file_bytes = DEFAULT_MAX_FILE_BYTES;
+    if (L->opts.max_file_bytes > SIZE_MAX / 4) L->opts.max_file_bytes = SIZE_MAX / 4;
+}
+
+static void* tmp_alloc(loader* L, size_t count, size_t elem) { return block_alloc(&L->env, &L->tmp, count, elem); }
+static void* own_alloc(loader* L, size_t count, size_t elem) { return sfi_gltf_alloc(L->g, count, elem); }
+
+/* The one error path: field = "base.key" (or base), message = the formatted detail. */
+static sf_result jfail(loader* L, const char* base, const char* key, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static sf_result jfail(loader* L, const char* base, const char* key, const char* fmt, ...)
+{
+    char field[96], detail[200];
+    if (key && *key)
+        snprintf(field, sizeof field, "%s%s%s", base ? base : "", base && *base ? "." : "", key);
+    else
+        snprintf(field, sizeof field, "%s", base ? base : "");
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(detail, sizeof detail, fmt, args);
+    va_end(args);
+    return sf_error_set(L->err, SF_ERROR_GLTF, field, SFI_NO_INDEX, "%s", detail);
+}
+
+static sf_result oom(loader* L, const char* what)
+{
+    return sf_error_set(L->err, SF_ERROR_OUT_OF_MEMORY, what, SFI_NO_INDEX, "out of memory");
+}
+
+#define TRY(expr)                            \
+    do {                                     \
+        sf_result r_ = (expr);               \
+        if (r_ != SF_OK) return r_;          \
+    } while (0)
+
+/* ---------------------------------------------------------------- JSON helpers */
+
+static const cJSON* jget(const cJSON* obj, const char* key)
+{
+    return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+/* An array element that is an index below count (nodes in children, skin joints, scene roots). */
+static int array_index(const cJSON* e, size_t count, size_t* out)
+{
+    if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0.0) || e->valuedouble >= (double)count ||
+        e->valuedouble != floor(e->valuedouble))
+        return 0;
+    *out = (size_t)e->valuedouble;
+    return 1;
+}
+
+/* An unsigned integer member: absent -> def (or an error when required), must be integral in [0, max]. */
+static sf_result get_uint(loader* L, const cJSON* obj, const char* key, const char* base, int required, size_t max,
+                          size_t def, size_t* out)
+{
+    const cJSON* v = jget(obj, key);
+    if (!v) {
+        if (required) return jfail(L, base, key, "missing");
+        *out = def;
+        return SF_OK;
+    }
+    if (!cJSON_IsNumber(v)) return jfail(L, base, key, "is not a number");
+    double d = v->valuedouble;
+    if (!(d >= 0.0) || d != floor(d) || d > (double)max || d > 9007199254740992.0)
+        return jfail(L, base, key, "%.17g is not an integer in [0, %zu]", d, max);
+    *out = (size_t)d;
+    return SF_OK;
+}
+
+/* An index into an array of `count` elements named `what`. */
+static sf_result get_index(loader* L, const cJSON* obj, const char* key, const char* base, int required,
+                           size_t count, const char* what, size_t* out)
+{
+    const cJSON* v = jget(obj, key);
+    if (!v) {
+        if (required) return jfail(L, base, key, "missing");
+        *out = SF_GLTF_NONE;
+        return SF_OK;
+    }
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0.0) || v->valuedouble != floor(v->valuedouble))
+        return jfail(L, base, key, "is not a non-negative integer");
+    if (v->valuedouble >= (double)count)
+        return jfail(L, base, key, "%.0f is out of range: the file has %zu %s", v->valuedouble, count, what);
+    *out = (size_t)v->valuedouble;
+    return SF_OK;
+}
+
+static sf_result get_floats(loader* L, const cJSON* obj, const char* key, const char* base, size_t n, float* out)
+{
+    const cJSON* v = jget(obj, key);
+    if (!v) return SF_OK;
+    if (!cJSON_IsArray(v) || (size_t)cJSON_GetArraySize(v) != n)
+        return jfail(L, base, key, "must be an array of %zu numbers", n);
+    size_t i = 0;
+    for (const cJSON* e = v->child; e; e = e->next, ++i) {
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > 3.0e38)
+            return jfail(L, base, key, "element %zu is not a finite number", i);
+        out[i] = (float)e->valuedouble;
+    }
+    return SF_OK;
+}
+
+/* A JSON array member (absent -> NULL and count 0). */
+static sf_result get_array(loader* L, const cJSON* obj, const char* key, const char* base, int required,
+                           const cJSON** out, size_t* count)
+{
+    const cJSON* v = jget(obj, key);
+    *out = NULL;
+    *count = 0;
+    if (!v) return required ? jfail(L, base, key, "missing") : SF_OK;
+    if (!cJSON_IsArray(v)) return jfail(L, base, key, "is not an array");
+    *out = v;
+    *count = (size_t)cJSON_GetArraySize(v);
+    return SF_OK;
+}
+
+static const char* own_string(loader* L, const char* s)
+{
+    if (!s) s = "";
+    size_t n = strlen(s);
+    char* p = own_alloc(L, n + 1, 1);
+    if (p) memcpy(p, s, n + 1);
+    return p;
+}
+
+static const char* get_name(loader* L, const cJSON* obj)
+{
+    const cJSON* v = jget(obj, "name");
+    return own_string(L, cJSON_IsString(v) ? v->valuestring : "");
+}
+
+/* ---------------------------------------------------------------- buffers */
+
+static int b64_value(int c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+' || c == '-') return 62;
+    if (c == '/' || c == '_') return 63;
+    return -1;
+}
+
+static sf_result decode_data_uri(loader* L, const char* uri, const char* base, const uint8_t** data, size_t* size)
+{
+    const char* comma = strchr(uri, ',');
+    if (!comma) return jfail(L, base, "uri", "data URI without a comma");
+    const char* b64 = strstr(uri, ";base64,");
+    if (!b64 || b64 + 7 != comma) return jfail(L, base, "uri", "data URI is not base64");
+    const char* s = comma + 1;
+    size_t len = strlen(s);
+    while (len > 0 && s[len - 1] == '=') len--;
+    uint8_t* out = tmp_alloc(L, len / 4 * 3 + 3, 1);
+    if (!out) return oom(L, base);
+    size_t n = 0;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < len; ++i) {
+        int v = b64_value((unsigned char)s[i]);
+        if (v < 0) return jfail(L, base, "uri", "invalid base64 character at %zu", i);
+        acc = (acc << 6) | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[n++] = (uint8_t)(acc >> bits);
+        }
+    }
+    *data = out;
+    *size = n;
+    return SF_OK;
+}
+
+static sf_result read_whole_file(loader* L, const char* path, const char* base, uint8_t** data, size_t* size)
+{
+    FILE* f = fopen(path, "rb");
+    if (!f) return sf_error_set(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "cannot open %s", path);
+    size_t cap = 1 << 16, n = 0;
+    uint8_t* buf = NULL;
+    sf_result r = SF_OK;
+    for (;;) {
+        uint8_t* bigger = tmp_alloc(L, cap, 1);
+        if (!bigger) {
+            r = oom(L, base);
+            break;
+        }
+        if (buf) memcpy(bigger, buf, n);
+        buf = bigger; /* the smaller block stays in the temporary list until loading ends */
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap && ferror(f)) {
+            r = sf_error_set(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "cannot read %s", path);
+            break;
+        }
+        if (n > L->opts.max_file_bytes) { /* also when the first read alone passes a small limit */
+            r = sf_error_set(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "%s is larger than %zu bytes", path,
+                         L->opts.max_file_bytes);
+            break;
+        }
+        if (n < cap) break; /* end of file */
+        cap = cap > L->opts.max_file_bytes / 2 ? L->opts.max_file_bytes + 1 : cap * 2;
+    }
+    fclose(f);
+    if (r != SF_OK) return r;
+    *data = buf;
+    *size = n;
+    return SF_OK;
+}
+
+static int hex_value(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Decodes %XX escapes and checks the folder rule (see skinframe.h). */
+static sf_result resolve_uri(loader* L, const char* uri, const char* base, char* path, size_t path_size)
+{
+    size_t n = strlen(uri);
+    char* dec = tmp_alloc(L, n + 1, 1);
+    if (!dec) return oom(L, base);
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (uri[i] == '%' && i + 2 < n && hex_value((unsigned char)uri[i + 1]) >= 0 &&
+            hex_value((unsigned char)uri[i + 2]) >= 0) {
+            dec[k++] = (char)(hex_value((unsigned char)uri[i + 1]) * 16 + hex_value((unsigned char)uri[i + 2]));
+            i += 2;
+        } else {
+            dec[k++] = uri[i];
+        }
+    }
+    dec[k] = '\0';
+    if (k == 0 || strlen(dec) != k) return jfail(L, base, "uri", "empty or contains a NUL byte");
+    const char* colon = strchr(dec, ':');
+    const char* slash = strchr(dec, '/');
+    if (colon && (!slash || colon < slash))
+        return jfail(L, base, "uri", "\"%.60s\": only relative file paths and data: URIs are read", uri);
+    if (!L->base_dir) return jfail(L, base, "uri", "\"%.60s\" is an external file but no folder was given", uri);
+    int absolute = dec[0] == '/' || dec[0] == '\\';
+    if (absolute && !L->opts.allow_outside_files)
+        return jfail(L, base, "uri", "\"%.60s\" is an absolute path (outside the glTF's folder)", uri);
+    /* Remove dot segments lexically (RFC 3986 5.2.4), so "sub/../x.bin" works whether or not sub exists. */
+    char* norm = tmp_alloc(L, k + 2, 1);
+    if (!norm) return oom(L, base);
+    size_t nlen = 0, kept = 0; /* kept: named segments in norm that a ".." may remove */
+    const char* seg = dec + absolute;
+    while (*seg) {
+        const char* e = seg;
+        while (*e && *e != '/' && *e != '\\') e++;
+        size_t len = (size_t)(e - seg);
+        if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+            if (kept) {
+                while (nlen > 0 && norm[nlen - 1] != '/') nlen--; /* drop the last named segment */
+                if (nlen > 0) nlen--;
+                kept--;
+            } else if (!L->opts.allow_outside_files) {
+                return jfail(L, base, "uri", "\"%.60s\" leaves the glTF's folder", uri);
+            } else {
+                if (nlen) norm[nlen++] = '/';
+                norm[nlen++] = '.', norm[nlen++] = '.';
+            }
+        } else if (len > 0 && !(len == 1 && seg[0] == '.')) {
+            if (nlen) norm[nlen++] = '/';
+            memcpy(norm + nlen, seg, len);
+            nlen += len;
+            kept++;
+        }
+        seg = *e ? e + 1 : e;
+    }
+    norm[nlen] = '\0';
+    if (nlen == 0) return jfail(L, base, "uri", "\"%.60s\" names no file", uri);
+    if (absolute) {
+        int w = snprintf(path, path_size, "/%s", norm);
+        if (w < 0 || (size_t)w >= path_size) return jfail(L, base, "uri", "path too long");
+        return SF_OK;
+    }
+    dec = norm;
+    int w = snprintf(path, path_size, "%s/%s", L->base_dir, dec);
+    if (w < 0 || (size_t)w >= path_size) return jfail(L, base, "uri", "path too long");
+    return SF_OK;
+}
+
+static sf_result load_buffers(loader* L)
+{
+    const cJSON* arr;
+    TRY(get_array(L, L->root, "buffers", "", 0, &arr, &L->buffer_count));
+    L->buffer_data = tmp_alloc(L, L->buffer_count + 1, sizeof(*L->buffer_data));
+    L->buffer_length = tmp_alloc(L, L->buffer_count + 1, sizeof(size_t));
+    if (!L->buffer_data || !L->buffer_length) return oom(L, "buffers");
+    size_t i = 0;
+    for (const cJSON* b = arr ? arr->child : NULL; b; b = b->next, ++i) {
+        char base[48];
+        snprintf(base, sizeof base, "buffers[%zu]", i);
+        if (!cJSON_IsObject(b)) return jfail(L, base, NULL, "is not an object");
+        TRY(get_uint(L, b, "byteLength", base, 1, SIZE_MAX / 2, 0, &L->buffer_length[i]));
+        const cJSON* uri = jget(b, "uri");
+        const uint8_t* data = NULL;
+        size_t size = 0;
+        if (!uri) {
+            if (!L->is_glb || i != 0) return jfail(L, base, "uri", "missing (only a .glb's first buffer may omit it)");
+            if (!L->bin) return jfail(L, base, NULL, "refers to the glb BIN chunk, but the file has none");
+            data = L->bin;
+            size = L->bin_size;
+        } else if (!cJSON_IsString(uri)) {
+            return jfail(L, base, "uri", "is not a string");
+        } else if (strncmp(uri->valuestring, "data:", 5) == 0) {
+            TRY(decode_data_uri(L, uri->valuestring, base, &data, &size));
+        } else {
+            char path[4096];
+            uint8_t* fdata = NULL;
+            TRY(resolve_uri(L, uri->valuestring, base, path, sizeof path));
+            TRY(read_whole_file(L, path, base, &fdata, &size));
+            data = fdata;
+        }
+        if (size < L->buffer_length[i])
+            return jfail(L, base, "byteLength", "%zu, but only %zu bytes are there", L->buffer_length[i], size);
+        L->buffer_data[i] = data;
+    }
+    return SF_OK;
+}
+
+static sf_result load_views(loader* L)
+{
+    const cJSON* arr;
+    TRY(get_array(L, L->root, "bufferViews", "", 0, &arr, &L->view_count));
+    L->views = tmp_alloc(L, L->view_count + 1, sizeof(view));
+    if (!L->views) return oom(L, "bufferViews");
+    size_t i = 0;
+    for (const cJSON* v = arr ? arr->child : NULL; v; v = v->next, ++i) {
+        char base[48];
+        snprintf(base, sizeof base, "bufferViews[%zu]", i);
+        view* bv = &L->views[i];
+        if (!cJSON_IsObject(v)) return jfail(L, base, NULL, "is not an object");
+        TRY(get_index(L, v, "buffer", base, 1, L->buffer_count, "buffers", &bv->buffer));
+        TRY(get_uint(L, v, "byteOffset", base, 0, SIZE_MAX / 2, 0, &bv->offset));
+        TRY(get_uint(L, v, "byteLength", base, 1, SIZE_MAX / 2, 0, &bv->length));
+        TRY(get_uint(L, v, "byteStride", base, 0, 252, 0, &bv->stride));
+        if (jget(v, "byteStride") && (bv->stride < 4 || bv->stride % 4))
+            return jfail(L, base, "byteStride", "%zu is not a multiple of 4 in [4, 252]", bv->stride);
+        size_t blen = L->buffer_length[bv->buffer];
+        if (bv->offset > blen || bv->length > blen - bv->offset)
+            return jfail(L, base, "byteLength", "offset %zu + length %zu exceeds buffers[%zu].byteLength %zu",
+                         bv->offset, bv->length, bv->buffer, blen);
+    }
+    return SF_OK;
+}
+
+/* ---------------------------------------------------------------- accessors */
+
+static size_t component_size(uint32_t ctype)
+{
+    switch (ctype) {
+    case 5120: case 5121: return 1;
+    case 5122: case 5123: return 2;
+    case 5125: case 5126: return 4;
+    default: return 0;
+    }
+}
+
+static const char* component_name(uint32_t ctype, int normalized)
+{
+    switch (ctype) {
+    case 5120: return normalized ? "i8n" : "i8";
+    case 5121: return normalized ? "u8n" : "u8";
+    case 5122: return normalized ? "i16n" : "i16";
+    case 5123: return normalized ? "u16n" : "u16";
+    case 5125: return "u32";
+    default: return "f32";
+    }
+}
+
+static sf_result load_accessors(loader* L)
+{
+    static const struct { const char* name; size_t ncomp, rows; } types[] = {
+        {"SCALAR", 1, 1}, {"VEC2", 2, 2}, {"VEC3", 3, 3}, {"VEC4", 4, 4}, {"MAT2", 4, 2}, {"MAT3", 9, 3}, {"MAT4", 16, 4}};
+    const cJSON* arr;
+    TRY(get_array(L, L->root, "accessors", "", 0, &arr, &L->accessor_count));
+    L->accessors = tmp_alloc(L, L->accessor_count + 1, sizeof(accessor));
+    if (!L->accessors) return oom(L, "accessors");
+    size_t i = 0;
+    for (const cJSON* a = arr ? arr->child : NULL; a; a = a->next, ++i) {
+        char base[48];
+        snprintf(base, sizeof base, "accessors[%zu]", i);
+        accessor* ac = &L->accessors[i];
+        if (!cJSON_IsObject(a)) return jfail(L, base, NULL, "is not an object");
+        size_t ctype;
+        TRY(get_uint(L, a, "componentType", base, 1, 100000, 0, &ctype));
+        ac->ctype = (uint32_t)ctype;
+        ac->csize = component_size(ac->ctype);
+        if (!ac->csize) return jfail(L, base, "componentType", "%zu is not a glTF component type", ctype);
+        const cJSON* type = jget(a, "type");
+        if (!cJSON_IsString(type)) return jfail(L, base, "type", "missing");
+        ac->ncomp = 0;
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t)
+            if (strcmp(type->valuestring, types[t].name) == 0) {
+                ac->ncomp = types[t].ncomp;
+                ac->rows = types[t].rows;
+                ac->type = types[t].name;
+            }
+        if (!ac->ncomp) return jfail(L, base, "type", "\"%.20s\" is not a glTF accessor type", type->valuestring);
+        const cJSON* norm = jget(a, "normalized");
+        ac->normalized = cJSON_IsTrue(norm);
+        if (ac->normalized && (ac->ctype == 5125 || ac->ctype == 5126))
+            return jfail(L, base, "normalized", "is only allowed for 8- and 16-bit integers");
+        TRY(get_uint(L, a, "count", base, 1, SIZE_MAX / 64, 0, &ac->count));
+        if (ac->count == 0) return jfail(L, base, "count", "must be at least 1");
+        /* Matrix columns start on 4-byte boundaries (glTF data alignment). */
+        size_t cols = ac->ncomp / ac->rows;
+        ac->col_stride = ac->rows * ac->csize;
+        if (cols > 1) ac->col_stride = (ac->col_stride + 3) & ~(size_t)3;
+        ac->elem_size = cols * ac->col_stride;
+        TRY(get_index(L, a, "bufferView", base, 0, L->view_count, "bufferViews", &ac->view));
+        TRY(get_uint(L, a, "byteOffset", base, 0, SIZE_MAX / 2, 0, &ac->offset));
+        if (ac->view != SF_GLTF_NONE) {
+            const view* bv = &L->views[ac->view];
+            ac->stride = bv->stride ? bv->stride : ac->elem_size;
+            if (ac->stride < ac->elem_size)
+                return jfail(L, base, "bufferView", "bufferViews[%zu].byteStride %zu < element size %zu", ac->view,
+                             bv->stride, ac->elem_size);
+            /* offset + stride * (count - 1) + elem_size <= view length, without overflow */
+            if (ac->offset > bv->length || ac->elem_size > bv->length - ac->offset ||
+                (ac->count - 1) > (bv->length - ac->offset - ac->elem_size) / ac->stride)
+                return jfail(L, base, "count", "%zu elements of %zu bytes (stride %zu) at offset %zu exceed "
+                             "bufferViews[%zu].byteLength %zu", ac->count, ac->elem_size, ac->stride, ac->offset,
+                             ac->view, bv->length);
+        } else if (ac->count > MAX_VIEWLESS_ELEMENTS) {
+            return jfail(L, base, "count", "%zu elements without a bufferView (limit %zu)", ac->count,
+                         MAX_VIEWLESS_ELEMENTS);
+        }
+        const cJSON* sp = jget(a, "sparse");
+        if (sp) {
+            char sbase[64];
+            snprintf(sbase, sizeof sbase, "%s.sparse", base);
+            TRY(get_uint(L, sp, "count", sbase, 1, ac->count, 0, &ac->sparse_count));
+            if (ac->sparse_count == 0) return jfail(L, sbase, "count", "must be at least 1");
+            const cJSON* idx = jget(sp, "indices");
+            const cJSON* val = jget(sp, "values");
+            char ibase[80], vbase[80];
+            snprintf(ibase, sizeof ibase, "%s.indices", sbase);
+            snprintf(vbase, sizeof vbase, "%s.values", sbase);
+            if (!cJSON_IsObject(idx)) return jfail(L, ibase, NULL, "missing");
+            if (!cJSON_IsObject(val)) return jfail(L, vbase, NULL, "missing");
+            size_t ict;
+            TRY(get_index(L, idx, "bufferView", ibase, 1, L->view_count, "bufferViews", &ac->sp_index_view));
+            TRY(get_uint(L, idx, "byteOffset", ibase, 0, SIZE_MAX / 2, 0, &ac->sp_index_offset));
+            TRY(get_uint(L, idx, "componentType", ibase, 1, 100000, 0, &ict));
+            if (ict != 5121 && ict != 5123 && ict != 5125)
+                return jfail(L, ibase, "componentType", "%zu is not an unsigned integer type", ict);
+            ac->sp_index_ctype = (uint32_t)ict;
+            TRY(get_index(L, val, "bufferView", vbase, 1, L->view_count, "bufferViews", &ac->sp_value_view));
+            TRY(get_uint(L, val, "byteOffset", vbase, 0, SIZE_MAX / 2, 0, &ac->sp_value_offset));
+            const view* iv = &L->views[ac->sp_index_view];
+            const view* vv = &L->views[ac->sp_value_view];
+            size_t isz = component_size(ac->sp_index_ctype);
+            if (ac->sp_index_offset > iv->length || ac->sparse_count > (iv->length - ac->sp_index_offset) / isz)
+                return jfail(L, ibase, "byteOffset", "%zu indices at offset %zu exceed bufferViews[%zu].byteLength %zu",
+                             ac->sparse_count, ac->sp_index_offset, ac->sp_index_view, iv->length);
+            if (ac->sp_value_offset > vv->length ||
+                ac->sparse_count > (vv->length - ac->sp_value_offset) / ac->elem_size)
+                return jfail(L, vbase, "byteOffset", "%zu values at offset %zu exceed bufferViews[%zu].byteLength %zu",
+                             ac->sparse_count, ac->sp_value_offset, ac->sp_value_view, vv->length);
+        }
+    }
+    return SF_OK;
+}
+
+static const uint8_t* view_bytes(const loader* L, size_t v, size_t offset)
+{
+    const view* bv = &L->views[v];
+    return L->buffer_data[bv->buffer] + bv->offset + offset;
+}
+
+static double read_component(const uint8_t* p, uint32_t ctype, int normalized)
+{
+    switch (ctype) {
+    case 5120: {
+        int8_t v;
+        memcpy(&v, p, 1);
+        return normalized ? fmax(v / 127.0, -1.0) : v;
+    }
+    case 5121: return normalized ? p[0] / 255.0 : p[0];
+    case 5122: {
+        int16_t v;
+        memcpy(&v, p, 2);
+        return normalized ? fmax(v / 32767.0, -1.0) : v;
+    }
+    case 5123: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return normalized ? v / 65535.0 : v;
+    }
+    case 5125: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        float v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    }
+}
+
+/* Reads one element (ncomp values) at p with the accessor's layout. */
+static void read_element(const accessor* ac, const uint8_t* p, double* out)
+{
+    for (size_t k = 0; k < ac->ncomp; ++k) {
+        size_t col = k / ac->rows, row = k % ac->rows;
+        out[k] = read_component(p + col * ac->col_stride + row * ac->csize, ac->ctype, ac->normalized);
+    }
+}
+
+/* Calls fn for every element of accessor ai in order (after sparse substitution).
+ * `base` names the user of the accessor for error messages. */
+typedef sf_result element_fn(loader* L, void* ctx, size_t i, const double* v);
+
+static sf_result accessor_each(loader* L, size_t ai, const char* base, element_fn* fn, void* ctx)
+{
+    const accessor* ac = &L->accessors[ai];
+    double v[16];
+    const uint8_t* sp_idx = NULL;
+    const uint8_t* sp_val = NULL;
+    size_t next_sparse = 0, next_index = SIZE_MAX;
+    if (ac->sparse_count) {
+        sp_idx = view_bytes(L, ac->sp_index_view, ac->sp_index_offset);
+        sp_val = view_bytes(L, ac->sp_value_view, ac->sp_value_offset);
+        next_index = (size_t)read_component(sp_idx, ac->sp_index_ctype, 0);
+    }
+    size_t isz = component_size(ac->sp_index_ctype ? ac->sp_index_ctype : 5121);
+    for (size_t i = 0; i < ac->count; ++i) {
+        if (i == next_index) {
+            read_element(ac, sp_val + next_sparse * ac->elem_size, v);
+            next_sparse++;
+            if (next_sparse < ac->sparse_count) {
+                size_t ni = (size_t)read_component(sp_idx + next_sparse * isz, ac->sp_index_ctype, 0);
+                if (ni <= next_index)
+                    return jfail(L, base, NULL, "accessors[%zu].sparse.indices[%zu] = %zu does not increase", ai,
+                                 next_sparse, ni);
+                next_index = ni;
+            } else {
+                next_index = SIZE_MAX;
+            }
+        } else if (ac->view != SF_GLTF_NONE) {
+            read_element(ac, view_bytes(L, ac->view, ac->offset + i * ac->stride), v);
+        } else {
+            memset(v, 0, sizeof v);
+        }
+        TRY(fn(L, ctx, i, v));
+    }
+    if (next_sparse < ac->sparse_count)
+        return jfail(L, base, NULL, "accessors[%zu].sparse.indices[%zu] = %zu >= count %zu", ai, next_sparse,
+                     next_index, ac->count);
+    return SF_OK;
+}
+
+typedef struct float_sink {
+    float* out;
+    size_t ncomp;
+} float_sink;
+
+static sf_result sink_floats(loader* L, void* ctx, size_t i, const double* v)
+{
+    (void)L;
+    float_sink* s = (float_sink*)ctx;
+    for (size_t k = 0; k < s->ncomp; ++k) s->out[i * s->ncomp + k] = (float)v[k];
+    return SF_OK;
+}
+
+typedef struct uint_sink {
+    uint32_t* out;
+    size_t ncomp;
+} uint_sink;
+
+static sf_result sink_uints(loader* L, void* ctx, size_t i, const double* v)
+{
+    (void)L;
+    uint_sink* s = (uint_sink*)ctx;
+    for (size_t k = 0; k < s->ncomp; ++k) s->out[i * s->ncomp + k] = (uint32_t)v[k];
+    return SF_OK;
+}
+
+/* Checks that accessor ai has one of the types in `ncomps` (0-terminated) and, when integer_only, an
+ * integer component type that is not normalized. */
+static sf_result accessor_expect(loader* L, size_t ai, const char* base, const char* key, size_t ncomp,
+                                 int integer_only)
+{
+    const accessor* ac = &L->accessors[ai];
+    if (ac->ncomp != ncomp || (ncomp == 4 && strcmp(ac->type, "VEC4") != 0))
+        return jfail(L, base, key, "accessors[%zu] is %s, expected %zu components", ai, ac->type, ncomp);
+    if (integer_only && (ac->ctype == 5126 || ac->normalized || ac->ctype == 5120 || ac->ctype == 5122))
+        return jfail(L, base, key, "accessors[%zu] must hold unsigned integers, not %s", ai,
+                     component_name(ac->ctype, ac->normalized));
+    return SF_OK;
+}
+
+/* Reads accessor ai as floats (ncomp per element) into owned memory. */
+static sf_result read_floats(loader* L, size_t ai, const char* base, const char* key, size_t ncomp, int owned,
+                             float** out)
+{
+    char field[128];
+    snprintf(field, sizeof field, "%s%s%s", base, key ? "." : "", key ? key : "");
+    TRY(accessor_expect(L, ai, base, key, ncomp, 0));
+    const accessor* ac = &L->accessors[ai];
+    float* data = owned ? own_alloc(L, ac->count, ncomp * sizeof(float)) : tmp_alloc(L, ac->count, ncomp * sizeof(float));
+    if (!data) return oom(L, field);
+    float_sink s = {data, ncomp};
+    TRY(accessor_each(L, ai, field, sink_floats, &s));
+    for (size_t i = 0; i < ac->count * ncomp; ++i)
+        if (!isfinite(data[i]))
+            return jfail(L, base, key, "accessors[%zu] element %zu is not finite", ai, i / ncomp);
+    *out = data;
+    return SF_OK;
+}
+
+static sf_result read_uints(loader* L, size_t ai, const char* base, const char* key, size_t ncomp, uint32_t** out)
+{
+    char field[128];
+    snprintf(field, sizeof field, "%s%s%s", base, key ? "." : "", key ? key : "");
+    TRY(accessor_expect(L, ai, base, key, ncomp, 1));
+    const accessor* ac = &L->accessors[ai];
+    uint32_t* data = tmp_alloc(L, ac->count, ncomp * sizeof(uint32_t));
+    if (!data) return oom(L, field);
+    uint_sink s = {data, ncomp};
+    TRY(accessor_each(L, ai, field, sink_uints, &s));
+    *out = data;
+    return SF_OK;
+}
+
+/* ---------------------------------------------------------------- meshes */
+
+/* Appends "NAME:TYPE/ctype " for the attribute list of a primitive. */
+static void describe(loader* L, char* buf, size_t size, const char* name, size_t ai)
+{
+    const accessor* ac = &L->accessors[ai];
+    size_t len = strlen(buf);
+    if (len + 1 < size)
+        snprintf(buf + len, size - len, "%s%s:%s/%s", len ? " " : "", name, ac->type,
+                 component_name(ac->ctype, ac->normalized));
+}
+
+static int has_word(const char* list, const char* word)
+{
+    size_t n = strlen(word);
+    for (const char* p = list; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+    return 0;
+}
+
+/* Triangles of a primitive (strips and fans converted as the glTF spec orders them). */
+static sf_result build_triangles(loader* L, const char* base, uint32_t mode, const uint32_t* idx, size_t count,
+                                 size_t vertex_count, uint32_t** out, size_t* tri_count)
+{
+    for (size_t i = 0; i < count; ++i)
+        if (idx[i] >= vertex_count)
+            return jfail(L, base, "indices", "index %u at position %zu >= vertex count %zu", idx[i], i, vertex_count);
+    size_t T;
+    if (mode == 4) {
+        if (count % 3) return jfail(L, base, "indices", "count %zu is not a multiple of 3", count);
+        T = count / 3;
+    } else {
+        T = count >= 3 ? count - 2 : 0;
+    }
+    uint32_t* tri = own_alloc(L, T ? T : 1, 3 * sizeof(uint32_t));
+    if (!tri) return oom(L, base);
+    for (size_t t = 0; t < T; ++t) {
+        uint32_t* o = tri + 3 * t;
+        if (mode == 4) {
+            o[0] = idx[3 * t], o[1] = idx[3 * t + 1], o[2] = idx[3 * t + 2];
+        } else if (mode == 5) { /* strip: (i, i + 1 + i%2, i + 2 - i%2) */
+            o[0] = idx[t], o[1] = idx[t + 1 + t % 2], o[2] = idx[t + 2 - t % 2];
+        } else { /* fan: (i + 1, i + 2, 0) */
+            o[0] = idx[t + 1], o[1] = idx[t + 2], o[2] = idx[0];
+        }
+    }
+    *out = tri;
+    *tri_count = T;
+    return SF_OK;
+}
+
+/* A vertex attribute accessor: checks its count against POSITION and reads it as floats. */
+static sf_result read_attribute(loader* L, const cJSON* attrs, const char* name, const char* abase, size_t n,
+                                size_t ncomp, char* desc, size_t desc_size, float** out)
+{
+    size_t ai;
+    *out = NULL;
+    TRY(get_index(L, attrs, name, abase, 0, L->accessor_count, "accessors", &ai));
+    if (ai == SF_GLTF_NONE) return SF_OK;
+    if (L->accessors[ai].count != n)
+        return jfail(L, abase, name, "accessors[%zu].count %zu differs from POSITION's %zu", ai,
+                     L->accessors[ai].count, n);
+    if (desc) describe(L, desc, desc_size, name, ai);
+    return read_floats(L, ai, abase, name, ncomp, 1, out);
+}
+
+/* One morph target as read (dense arrays or a shared sparse index list). */
+typedef struct target_read {
+    float* d[3]; /* POSITION, NORMAL, TANGENT deltas (dense n*3) or sparse_count*3 */
+    uint32_t* sparse; /* NULL = dense */
+    size_t sparse_count;
+} target_read;
+
+/* Sparse accessors without a bufferView keep only their entries when every attribute of the target is
+ * such an accessor with the same indices; otherwise the target is read dense. */
+static sf_result read_target(loader* L, const cJSON* tobj, const char* tbase, size_t n, int want_dense,
+                             target_read* out)
+{
+    static const char* const names[3] = {"POSITION", "NORMAL", "TANGENT"};
+    size_t ai[3];
+    int sparse_ok = !want_dense, any = 0;
+    memset(out, 0, sizeof *out);
+    for (int s = 0; s < 3; ++s) {
+        TRY(get_index(L, tobj, names[s], tbase, 0, L->accessor_count, "accessors", &ai[s]));
+        if (ai[s] == SF_GLTF_NONE) continue;
+        const accessor* ac = &L->accessors[ai[s]];
+        if (ac->count != n)
+            return jfail(L, tbase, names[s], "accessors[%zu].count %zu differs from POSITION's %zu", ai[s], ac->count, n);
+        TRY(accessor_expect(L, ai[s], tbase, names[s], 3, 0));
+        if (ac->view != SF_GLTF_NONE || !ac->sparse_count) sparse_ok = 0;
+        any = 1;
+    }
+    if (sparse_ok && any) {
+        /* Same indices in every attribute? */
+        const accessor* first = NULL;
+        for (int s = 0; s < 3 && sparse_ok; ++s) {
+            if (ai[s] == SF_GLTF_NONE) continue;
+            const accessor* ac = &L->accessors[ai[s]];
+            if (!first) {
+                first = ac;
+                continue;
+            }
+            if (ac->sparse_count != first->sparse_count) {
+                sparse_ok = 0;
+                break;
+            }
+            for (size_t i = 0; i < ac->sparse_count; ++i) {
+                size_t a = (size_t)read_component(view_bytes(L, ac->sp_index_view, ac->sp_index_offset) +
+                                                      i * component_size(ac->sp_index_ctype), ac->sp_index_ctype, 0);
+                size_t b = (size_t)read_component(view_bytes(L, first->sp_index_view, first->sp_index_offset) +
+                                                      i * component_size(first->sp_index_ctype),
+                                                  first->sp_index_ctype, 0);
+                if (a != b) {
+                    sparse_ok = 0;
+                    break;
+                }
+            }
+        }
+        if (sparse_ok) {
+            size_t m = first->sparse_count;
+            out->sparse = own_alloc(L, m, sizeof(uint32_t));
+            if (!out->sparse) return oom(L, tbase);
+            for (size_t i = 0; i < m; ++i) {
+                size_t v = (size_t)read_component(view_bytes(L, first->sp_index_view, first->sp_index_offset) +
+                                                      i * component_size(first->sp_index_ctype),
+                                                  first->sp_index_ctype, 0);
+                if (v >= n) return jfail(L, tbase, NULL, "sparse index %zu >= count %zu", v, n);
+                if (i > 0 && v <= out->sparse[i - 1])
+                    return jfail(L, tbase, NULL, "sparse indices[%zu] = %zu does not increase", i, v);
+                out->sparse[i] = (uint32_t)v;
+            }
+            out->sparse_count = m;
+            for (int s = 0; s < 3; ++s) {
+                if (ai[s] == SF_GLTF_NONE) continue;
+                const accessor* ac = &L->accessors[ai[s]];
+                float* d = own_alloc(L, m, 3 * sizeof(float));
+                if (!d) return oom(L, tbase);
+                double v[16];
+                for (size_t i = 0; i < m; ++i) {
+                    read_element(ac, view_bytes(L, ac->sp_value_view, ac->sp_value_offset) + i * ac->elem_size, v);
+                    for (int k = 0; k < 3; ++k) {
+                        d[3 * i + k] = (float)v[k];
+                        if (!isfinite(d[3 * i + k])) return jfail(L, tbase, names[s], "value %zu is not finite", i);
+                    }
+                }
+                out->d[s] = d;
+            }
+            if (!out->d[0]) {
+                out->d[0] = own_alloc(L, m, 3 * sizeof(float));
+                if (!out->d[0]) return oom(L, tbase);
+            }
+            return SF_OK;
+        }
+    }
+    for (int s = 0; s < 3; ++s) {
+        if (ai[s] == SF_GLTF_NONE) continue;
+        TRY(read_floats(L, ai[s], tbase, names[s], 3, 1, &out->d[s]));
+    }
+    if (!out->d[0]) {
+        out->d[0] = own_alloc(L, n ? n : 1, 3 * sizeof(float));
+        if (!out->d[0]) return oom(L, tbase);
+    }
+    return SF_OK;
+}
+
+/* Splits every triangle corner into its own vertex (for flat normals): remaps a per-vertex array. */
+static void* deindex(loader* L, const void* src, size_t elem, const uint32_t* tri, size_t corners)
+{
+    if (!src) return NULL;
+    uint8_t* dst = own_alloc(L, corners ? corners : 1, elem);
+    if (!dst) return NULL;
+    for (size_t c = 0; c < corners; ++c) memcpy(dst + c * elem, (const uint8_t*)src + tri[c] * elem, elem);
+    return dst;
+}
+
+/* MikkTSpace tangents of a primitive without TANGENT (glTF's recommendation), from its rest positions,
+ * normals and UVs. The generator gives one tangent per corner; each vertex keeps its first corner's. */
+static sf_result generate_mikktspace(loader* L, sf_gltf_primitive* out, const char* base)
+{
+    sf_mesh_desc* m = &out->mesh;
+    sf_tangent_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = m->vertex_count;
+    d.triangle_count = m->triangle_count;
+    d.indices = m->indices;
+    d.positions = m->positions;
+    d.normals = m->normals;
+    d.uvs = m->uvs;
+    d.uv_convention = m->uv_convention;
+    d.mode = SF_TANGENTS_MIKKTSPACE;
+    size_t corners = 3 * m->triangle_count;
+    float* t = own_alloc(L, m->vertex_count ? m->vertex_count : 1, 4 * sizeof(float));
+    float* ct = sf_env_calloc(&L->env, 4 * corners + 4, sizeof(float));
+    sf_error e;
+    sf_result r = t && ct ? sf_tangents_generate(&d, &L->env, ct, &e) : SF_ERROR_OUT_OF_MEMORY;
+    if (r == SF_OK) {
+        /* vertices in no triangle: no tangent, w = +1 */
+        for (size_t v = 0; v < m->vertex_count; ++v) t[4 * v + 3] = 1.0f;
+        uint8_t* seen = sf_env_calloc(&L->env, m->vertex_count ? m->vertex_count : 1, 1);
+        if (!seen) r = SF_ERROR_OUT_OF_MEMORY;
+        for (size_t c = 0; seen && c < corners; ++c) {
+            size_t v = m->indices ? m->indices[c] : c;
+            if (seen[v]) continue;
+            seen[v] = 1;
+            memcpy(t + 4 * v, ct + 4 * c, 4 * sizeof(float));
+        }
+        sf_env_free(&L->env, seen, 0);
+    }
+    sf_env_free(&L->env, ct, 0);
+    if (r == SF_ERROR_OUT_OF_MEMORY) return oom(L, base);
+    if (r != SF_OK) return jfail(L, base, "attributes", "MikkTSpace tangents: %s", e.message);
+    m->tangents.data = t;
+    out->tangents = SF_GLTF_TANGENTS_GENERATED_MIKKTSPACE;
+    return SF_OK;
+}
+
+static sf_result load_primitive(loader* L, const cJSON* p, size_t mi, size_t pi, sf_gltf_primitive* out,
+                                size_t* target_count, int* skipped)
+{
+    char base[64], abase[80];
+    snprintf(base, sizeof base, "meshes[%zu].primitives[%zu]", mi, pi);
+    snprintf(abase, sizeof abase, "%s.attributes", base);
+    *skipped = 0;
+    if (!cJSON_IsObject(p)) return jfail(L, base, NULL, "is not an object");
+    size_t mode;
+    TRY(get_uint(L, p, "mode", base, 0, 6, 4, &mode));
+    if (mode < 4) {
+        *skipped = 1;
+        return SF_OK;
+    }
+    const cJSON* attrs = jget(p, "attributes");
+    if (!cJSON_IsObject(attrs)) return jfail(L, base, "attributes", "missing");
+    memset(out, 0, sizeof *out);
+    out->mesh_index = mi;
+    out->primitive_index = pi;
+    out->mode = (uint32_t)mode;
+    char desc[512] = "";
+    size_t pos_ai;
+    TRY(get_index(L, attrs, "POSITION", abase, 1, L->accessor_count, "accessors", &pos_ai));
+    size_t n = L->accessors[pos_ai].count;
+    if (n >= UINT32_MAX) return jfail(L, abase, "POSITION", "too many vertices");
+    float *pos, *nrm, *tan, *uv = NULL;
+    TRY(read_attribute(L, attrs, "POSITION", abase, n, 3, desc, sizeof desc, &pos));
+    TRY(read_attribute(L, attrs, "NORMAL", abase, n, 3, desc, sizeof desc, &nrm));
+    TRY(read_attribute(L, attrs, "TANGENT", abase, n, 4, desc, sizeof desc, &tan));
+    char key[32];
+    /* TEXCOORD_n and COLOR_n sets: counted while contiguous from 0. */
+    for (uint32_t s = 0; s < 64; ++s) {
+        snprintf(key, sizeof key, "TEXCOORD_%u", s);
+        if (!jget(attrs, key)) break;
+        if (s == L->opts.texcoord) {
+            TRY(read_attribute(L, attrs, key, abase, n, 2, desc, sizeof desc, &uv));
+        } else { /* only the set in use is read; the others are checked */
+            size_t tai;
+            TRY(get_index(L, attrs, key, abase, 1, L->accessor_count, "accessors", &tai));
+            if (L->accessors[tai].count != n)
+                return jfail(L, abase, key, "accessors[%zu].count %zu differs from POSITION's %zu", tai,
+                             L->accessors[tai].count, n);
+            TRY(accessor_expect(L, tai, abase, key, 2, 0));
+            describe(L, desc, sizeof desc, key, tai);
+        }
+        out->texcoord_sets = s + 1;
+    }
+    for (uint32_t s = 0; s < 64; ++s) {
+        snprintf(key, sizeof key, "COLOR_%u", s);
+        size_t cai;
+        TRY(get_index(L, attrs, key, abase, 0, L->accessor_count, "accessors", &cai));
+        if (cai == SF_GLTF_NONE) break;
+        if (L->accessors[cai].count != n)
+            return jfail(L, abase, key, "accessors[%zu].count %zu differs from POSITION's %zu", cai,
+                         L->accessors[cai].count, n);
+        describe(L, desc, sizeof desc, key, cai);
+        out->color_sets = s + 1;
+    }
+    out->texcoord = L->opts.texcoord;
+    /* JOINTS_n / WEIGHTS_n: every set, concatenated per vertex. */
+    uint32_t sets = 0;
+    while (sets < 64) {
+        snprintf(key, sizeof key, "JOINTS_%u", sets);
+        if (!jget(attrs, key)) break;
+        sets++;
+    }
+    uint32_t* joints = NULL;
+    float* weights = NULL;
+    if (sets) {
+        size_t K = 4 * (size_t)sets;
+        joints = own_alloc(L, n, K * sizeof(uint32_t));
+        weights = own_alloc(L, n, K * sizeof(float));
+        if (!joints || !weights) return oom(L, abase);
+        for (uint32_t s = 0; s < sets; ++s) {
+            size_t jai;
+            snprintf(key, sizeof key, "JOINTS_%u", s);
+            TRY(get_index(L, attrs, key, abase, 1, L->accessor_count, "accessors", &jai));
+            if (L->accessors[jai].count != n)
+                return jfail(L, abase, key, "accessors[%zu].count %zu differs from POSITION's %zu", jai,
+                             L->accessors[jai].count, n);
+            describe(L, desc, sizeof desc, key, jai);
+            uint32_t* j;
+            TRY(read_uints(L, jai, abase, key, 4, &j));
+            snprintf(key, sizeof key, "WEIGHTS_%u", s);
+            if (!jget(attrs, key)) return jfail(L, abase, key, "missing (JOINTS_%u is present)", s);
+            size_t wai;
+            TRY(get_index(L, attrs, key, abase, 1, L->accessor_count, "accessors", &wai));
+            if (L->accessors[wai].ctype != 5126 && !L->accessors[wai].normalized)
+                return jfail(L, abase, key, "accessors[%zu] holds %s; weights are float or normalized u8/u16", wai,
+                             component_name(L->accessors[wai].ctype, 0));
+            float* w;
+            TRY(read_attribute(L, attrs, key, abase, n, 4, desc, sizeof desc, &w));
+            for (size_t v = 0; v < n; ++v)
+                for (int c = 0; c < 4; ++c) {
+                    float wv = w[4 * v + c];
+                    if (wv < 0.0f) return jfail(L, abase, key, "vertex %zu has negative weight %g", v, (double)wv);
+                    /* Slots without weight point at joint 0 so that no stale index is ever used. */
+                    joints[K * v + 4 * s + c] = wv > 0.0f ? j[4 * v + c] : 0;
+                    weights[K * v + 4 * s + c] = wv;
+                    if (wv > 0.0f && j[4 * v + c] > out->max_joint) out->max_joint = j[4 * v + c];
+                }
+        }
+    }
+    out->joint_sets = sets;
+    /* Indices. */
+    size_t iai;
+    TRY(get_index(L, p, "indices", base, 0, L->accessor_count, "accessors", &iai));
+    uint32_t* idx = NULL;
+    size_t icount = 0;
+    if (iai != SF_GLTF_NONE) {
+        TRY(read_uints(L, iai, base, "indices", 1, &idx));
+        icount = L->accessors[iai].count;
+    } else {
+        idx = tmp_alloc(L, n, sizeof(uint32_t));
+        if (!idx) return oom(L, base);
+        for (size_t i = 0; i < n; ++i) idx[i] = (uint32_t)i;
+        icount = n;
+    }
+    uint32_t* tri = NULL;
+    size_t T = 0;
+    TRY(build_triangles(L, base, out->mode, idx, icount, n, &tri, &T));
+    /* Morph targets. */
+    const cJSON* targets;
+    size_t tc;
+    TRY(get_array(L, p, "targets", base, 0, &targets, &tc));
+    *target_count = tc;
+    target_read* tr = tmp_alloc(L, tc + 1, sizeof(target_read));
+    if (!tr) return oom(L, base);
+    char tattrs[64] = "";
+    size_t k = 0;
+    for (const cJSON* t = targets ? targets->child : NULL; t; t = t->next, ++k) {
+        char tbase[96];
+        snprintf(tbase, sizeof tbase, "%s.targets[%zu]", base, k);
+        if (!cJSON_IsObject(t)) return jfail(L, tbase, NULL, "is not an object");
+        TRY(read_target(L, t, tbase, n, nrm == NULL, &tr[k]));
+        if (jget(t, "POSITION") && !has_word(tattrs, "POSITION")) strcat(tattrs, tattrs[0] ? " POSITION" : "POSITION");
+        if (jget(t, "NORMAL") && !has_word(tattrs, "NORMAL")) strcat(tattrs, tattrs[0] ? " NORMAL" : "NORMAL");
+        if (jget(t, "TANGENT") && !has_word(tattrs, "TANGENT")) strcat(tattrs, tattrs[0] ? " TANGENT" : "TANGENT");
+        if (tr[k].d[1]) out->target_normals = 1;
+        if (tr[k].d[2]) out->target_tangents = 1;
+    }
+    out->source_vertex_count = n;
+    uint32_t* source = NULL;
+    if (!nrm) {
+        /* Flat normals (glTF: "client implementations must calculate flat normals"): one vertex per corner. */
+        size_t corners = 3 * T;
+        size_t K = 4 * (size_t)sets;
+        if (T >= UINT32_MAX / 3) return jfail(L, base, "indices", "%zu triangles are too many to split per corner", T);
+        source = own_alloc(L, corners ? corners : 1, sizeof(uint32_t));
+        if (!source) return oom(L, base);
+        memcpy(source, tri, corners * sizeof(uint32_t));
+        /* deindex returns NULL for a NULL source too, so out of memory is "had data, now NULL". */
+        int lost = 0;
+#define DEINDEX_(ptr, elem)                                  \
+    do {                                                     \
+        void* src_ = (ptr);                                  \
+        (ptr) = deindex(L, src_, (elem), tri, corners);      \
+        lost |= src_ != NULL && (ptr) == NULL;               \
+    } while (0)
+        DEINDEX_(pos, 3 * sizeof(float));
+        DEINDEX_(tan, 4 * sizeof(float));
+        DEINDEX_(uv, 2 * sizeof(float));
+        DEINDEX_(joints, K * sizeof(uint32_t));
+        DEINDEX_(weights, K * sizeof(float));
+        for (size_t t = 0; t < tc; ++t)
+            for (int s = 0; s < 3; ++s) DEINDEX_(tr[t].d[s], 3 * sizeof(float));
+#undef DEINDEX_
+        nrm = own_alloc(L, corners ? corners : 1, 3 * sizeof(float));
+        if (lost || !nrm) return oom(L, base);
+        for (size_t f = 0; f < T; ++f) {
+            float e1[3], e2[3], c[3];
+            const float* p0 = pos + 9 * f;
+            for (int a = 0; a < 3; ++a) e1[a] = p0[3 + a] - p0[a], e2[a] = p0[6 + a] - p0[a];
+            c[0] = e1[1] * e2[2] - e1[2] * e2[1];
+            c[1] = e1[2] * e2[0] - e1[0] * e2[2];
+            c[2] = e1[0] * e2[1] - e1[1] * e2[0];
+            double len = sqrt((double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2]);
+            for (int corner = 0; corner < 3; ++corner)
+                for (int a = 0; a < 3; ++a) nrm[9 * f + 3 * corner + a] = len > 0.0 ? (float)(c[a] / len) : 0.0f;
+        }
+        for (size_t c = 0; c < corners; ++c) tri[c] = (uint32_t)c;
+        n = corners;
+        out->flat_normals = 1;
+    } else {
+        source = own_alloc(L, n ? n : 1, sizeof(uint32_t));
+        if (!source) return oom(L, base);
+        for (size_t v = 0; v < n; ++v) source[v] = (uint32_t)v;
+    }
+    out->source_vertex = source;
+    sf_morph_target_desc* td = own_alloc(L, tc + 1, sizeof(sf_morph_target_desc));
+    if (!td) return oom(L, base);
+    for (size_t t = 0; t < tc; ++t) {
+        td[t].position_deltas = tr[t].d[0];
+        td[t].normal_deltas = tr[t].d[1];
+        td[t].tangent_deltas = tr[t].d[2];
+        td[t].sparse_indices = tr[t].sparse;
+        td[t].sparse_count = tr[t].sparse_count;
+    }
+    sf_mesh_desc* m = &out->mesh;
+    m->vertex_count = n;
+    m->triangle_count = T;
+    m->indices = tri;
+    m->positions.data = pos;
+    m->normals.data = nrm;
+    m->tangents.data = tan;
+    m->uvs.data = uv;
+    m->influence_count = 4 * sets;
+    m->joints = joints;
+    m->weights = weights;
+    m->targets = td;
+    m->target_count = tc;
+    out->tangents = tan ? SF_GLTF_TANGENTS_SUPPLIED : uv ? SF_GLTF_TANGENTS_GENERATED_UV : SF_GLTF_TANGENTS_NONE;
+    if (!tan && uv && L->opts.generated_tangents == SF_TANGENTS_MIKKTSPACE) TRY(generate_mikktspace(L, out, base));
+    out->attributes = own_string(L, desc);
+    out->target_attributes = own_string(L, tattrs);
+    if (!out->attributes || !out->target_attributes) return oom(L, base);
+    return SF_OK;
+}
+
+static sf_result load_meshes(loader* L)
+{
+    sf_gltf* g = L->g;
+    const cJSON* arr;
+    TRY(get_array(L, L->root, "meshes", "", 0, &arr, &g->mesh_count));
+    size_t total = 0;
+    for (const cJSON* m = arr ? arr->child : NULL; m; m = m->next) {
+        const cJSON* prims = jget(m, "primitives");
+        if (cJSON_IsArray(prims)) total += (size_t)cJSON_GetArraySize(prims);
+    }
+    sf_gltf_mesh* meshes = own_alloc(L, g->mesh_count + 1, sizeof(sf_gltf_mesh));
+    sf_gltf_primitive* prims_out = own_alloc(L, total + 1, sizeof(sf_gltf_primitive));
+    if (!meshes || !prims_out) return oom(L, "meshes");
+    g->meshes = meshes;
+    g->primitives = prims_out;
+    size_t mi = 0, np = 0;
+    for (const cJSON* m = arr ? arr->child : NULL; m; m = m->next, ++mi) {
+        char base[48];
+        snprintf(base, sizeof base, "meshes[%zu]", mi);
+        if (!cJSON_IsObject(m)) return jfail(L, base, NULL, "is not an object");
+        const cJSON* prims;
+        size_t pc;
+        TRY(get_array(L, m, "primitives", base, 1, &prims, &pc));
+        if (pc == 0) return jfail(L, base, "primitives", "is empty");
+        sf_gltf_mesh* mesh = &meshes[mi];
+        mesh->name = get_name(L, m);
+        mesh->first_primitive = np;
+        size_t targets = SF_GLTF_NONE, pi = 0;
+        for (const cJSON* p = prims->child; p; p = p->next, ++pi) {
+            int skipped;
+            size_t tc = 0;
+            TRY(load_primitive(L, p, mi, pi, &prims_out[np], &tc, &skipped));
+            if (skipped) {
+                g->skipped_primitives++;
+                continue;
+            }
+            if (targets != SF_GLTF_NONE && tc != targets)
+                return jfail(L, base, "primitives", "primitive %zu has %zu morph targets, the ones before it %zu", pi, tc,
+                             targets);
+            targets = tc;
+            np++;
+        }
+        mesh->primitive_count = np - mesh->first_primitive;
+        mesh->target_count = targets == SF_GLTF_NONE ? 0 : targets;
+        float* w = own_alloc(L, mesh->target_count + 1, sizeof(float));
+        const char** names = own_alloc(L, mesh->target_count + 1, sizeof(char*));
+        if (!w || !names) return oom(L, base);
+        const cJSON* jw = jget(m, "weights");
+        if (jw) {
+            if (!cJSON_IsArray(jw) || (size_t)cJSON_GetArraySize(jw) != mesh->target_count)
+                return jfail(L, base, "weights", "must hold %zu numbers (one per morph target)", mesh->target_count);
+            TRY(get_floats(L, m, "weights", base, mesh->target_count, w));
+        }
+        const cJSON* tn = jget(jget(m, "extras"), "targetNames");
+        size_t t = 0;
+        for (const cJSON* e = cJSON_IsArray(tn) ? tn->child : NULL; e && t < mesh->target_count; e = e->next, ++t)
+            names[t] = own_string(L, cJSON_IsString(e) ? e->valuestring : "");
+        for (; t < mesh->target_count; ++t) names[t] = "";
+        mesh->weights = w;
+        mesh->target_names = names;
+    }
+    g->primitive_count = np;
+    return SF_OK;
+}
+
+/* ---------------------------------------------------------------- nodes, skins, scenes */
+
+static sf_result load_nodes(loader* L)
+{
+    sf_gltf* g = L->g;
+    const cJSON* arr;
+    TRY(get_array(L, L->root, "nodes", "", 0, &arr, &g->node_count));
+    sf_gltf_node* nodes = own_alloc(L, g->node_count + 1, sizeof(sf_gltf_node));
+    size_t* order = own_alloc(L, g->node_count + 1, sizeof(size_t));
+    size_t* stack = tmp_alloc(L, g->node_count + 1, sizeof(size_t));
+    if (!nodes || !order || !stack) return oom(L, "nodes");
+    g->nodes = nodes;
+    L->g->internal->node_order = order;
+    size_t skin_count = 0;
+    const cJSON* skins = jget(L->root, "skins");
+    if (cJSON_IsArray(skins)) skin_count = (size_t)cJSON_GetArraySize(skins);
+    for (size_t i = 0; i < g->node_count; ++i) nodes[i].parent = SF_GLTF_NONE;
+    size_t i = 0;
+    for (const cJSON* nj = arr ? arr->child : NULL; nj; nj = nj->next, ++i) {
+        char base[48];
+        snprintf(base, sizeof base, "nodes[%zu]", i);
+        if (!cJSON_IsObject(nj)) return jfail(L, base, NULL, "is not an object");
+        sf_gltf_node* nd = &nodes[i];
+        nd->name = get_name(L, nj);
+        TRY(get_index(L, nj, "mesh", base, 0, g->mesh_count, "meshes", &nd->mesh));
+        TRY(get_index(L, nj, "skin", base, 0, skin_count, "skins", &nd->skin));
+        nd->rotation[3] = 1.0f;
+        nd->scale[0] = nd->scale[1] = nd->scale[2] = 1.0f;
+        TRY(get_floats(L, nj, "translation", base, 3, nd->translation));
+        TRY(get_floats(L, nj, "rotation", base, 4, nd->rotation));
+        TRY(get_floats(L, nj, "scale", base, 3, nd->scale));
+        if (jget(nj, "matrix")) {
+            if (jget(nj, "translation") || jget(nj, "rotation") || jget(nj, "scale"))
+                return jfail(L, base, "matrix", "given together with translation/rotation/scale");
+            TRY(get_floats(L, nj, "matrix", base, 16, nd->matrix));
+            nd->has_matrix = 1;
+        } else {
+            double q = 0.0;
+            for (int k = 0; k < 4; ++k) q += (double)nd->rotation[k] * nd->rotation[k];
+            if (!(q > 1e-12)) return jfail(L, base, "rotation", "is a zero quaternion");
+            for (int k = 0; k < 4; ++k) nd->rotation[k] = (float)(nd->rotation[k] / sqrt(q));
+            sfi_mat4_from_trs(nd->translation, nd->rotation, nd->scale, nd->matrix);
+        }
+        const cJSON* w = jget(nj, "weights");
+        if (w) {
+            size_t wc = cJSON_IsArray(w) ? (size_t)cJSON_GetArraySize(w) : 0;
+            if (nd->mesh == SF_GLTF_NONE) return jfail(L, base, "weights", "given on a node without a mesh");
+            if (!cJSON_IsArray(w) || wc != g->meshes[nd->mesh].target_count)
+                return jfail(L, base, "weights", "must hold %zu numbers (meshes[%zu] morph targets)",
+                             g->meshes[nd->mesh].target_count, nd->mesh);
+            float* wf = own_alloc(L, wc + 1, sizeof(float));
+            if (!wf) return oom(L, base);
+            TRY(get_floats(L, nj, "weights", base, wc, wf));
+            nd->weights = wf;
+            nd->weight_count = wc;
+        }
+    }
+    i = 0;
+    for (const cJSON* nj = arr ? arr->child : NULL; nj; nj = nj->next, ++i) {
+        char base[48];
+        snprintf(base, sizeof base, "nodes[%zu]", i);
+        const cJSON* ch;
+        size_t cc;
+        TRY(get_array(L, nj, "children", base, 0, &ch, &cc));
+        for (const cJSON* c = ch ? ch->child : NULL; c; c = c->next) {
+            size_t k;
+            if (!array_index(c, g->node_count, &k)) return jfail(L, base, "children", "holds an index that is not a node");
+            if (k == i || nodes[k].parent != SF_GLTF_NONE)
+                return jfail(L, base, "children", "node %zu already has a parent (or is the node itself)", k);
+            nodes[k].parent = i;
+        }
+    }
+    /* Parents before children (breadth-first from the roots); a node never reached sits on a cycle. */
+    {
+        size_t count = 0, head = 0;
+        uint8_t* placed = tmp_alloc(L, g->node_count + 1, 1);
+        size_t* first = tmp_alloc(L, g->node_count + 1, sizeof(size_t));
+        size_t* kids = tmp_alloc(L, g->node_count + 1, sizeof(size_t));
+        if (!placed || !first || !kids) return oom(L, "nodes");
+        for (size_t v = 0; v < g->node_count; ++v)
+            if (nodes[v].parent == SF_GLTF_NONE) order[count++] = v, placed[v] = 1;
+        /* Children lists from the parent array (CSR). */
+        for (size_t v = 0; v < g->node_count; ++v)
+            if (nodes[v].parent != SF_GLTF_NONE) first[nodes[v].parent + 1]++;
+        for (size_t v = 0; v < g->node_count; ++v) first[v + 1] += first[v];
+        memcpy(stack, first, g->node_count * sizeof(size_t));
+        for (size_t v = 0; v < g->node_count; ++v)
+            if (nodes[v].parent != SF_GLTF_NONE) kids[stack[nodes[v].parent]++] = v;
+        while (head < count) {
+            size_t v = order[head++];
+            for (size_t c = first[v]; c < first[v + 1]; ++c) {
+                size_t k = kids[c];
+                if (!placed[k]) {
+                    placed[k] = 1;
+                    order[count++] = k;
+                }
+            }
+        }
+        for (size_t v = 0; v < g->node_count; ++v)
+            if (!placed[v]) {
+                char base[48];
+                snprintf(base, sizeof base, "nodes[%zu]", v);
+                return jfail(L, base, "children", "the node hierarchy has a cycle through this node");
+            }
+    }
+    return SF_OK;
+}
+
+static sf_result load_skins(loader* L)
+{
+    sf_gltf* g = L->g;
+    const cJSON* arr;
+    TRY(get_array(L, L->root, "skins", "", 0, &arr, &g->skin_count));
+    sf_gltf_skin* skins = own_alloc(L, g->skin_count + 1, sizeof(sf_gltf_skin));
+    if (!skins) return oom(L, "skins");
+    g->skins = skins;
+    size_t i = 0;
+    for (const cJSON* s = arr ? arr->child : NULL; s; s = s->next, ++i) {
+        char base[48];
+        snprintf(base, sizeof base, "skins[%zu]", i);
+        if (!cJSON_IsObject(s)) return jfail(L, base, NULL, "is not an object");
+        sf_gltf_skin* sk = &skins[i];
+        sk->name = get_name(L, s);
+        const cJSON* joints;
+        TRY(get_array(L, s, "joints", base, 1, &joints, &sk->joint_count));
+        if (sk->joint_count == 0) return jfail(L, base, "joints", "is empty");
+        size_t* j = own_alloc(L, sk->joint_count, sizeof(size_t));
+        float* ibm = own_alloc(L, sk->joint_count, 16 * sizeof(float));
+        if (!j || !ibm) return oom(L, base);
+        size_t k = 0;
+        for (const cJSON* e = joints->child; e; e = e->next, ++k) {
+            if (!array_index(e, g->node_count, &j[k])) return jfail(L, base, "joints", "element %zu is not a node index", k);
+        }
+        TRY(get_index(L, s, "skeleton", base, 0, g->node_count, "nodes", &sk->skeleton));
+        size_t ai;
+        TRY(get_index(L, s, "inverseBindMatrices", base, 0, L->accessor_count, "accessors", &ai));
+        if (ai != SF_GLTF_NONE) {
+            if (L->accessors[ai].count < sk->joint_count)
+                return jfail(L, base, "inverseBindMatrices", "accessors[%zu].count %zu < %zu joints", ai,
+                             L->accessors[ai].count, sk->joint_count);
+            if (strcmp(L->accessors[ai].type, "MAT4") != 0)
+                return jfail(L, base, "inverseBindMatrices", "accessors[%zu] is %s, expected MAT4", ai,
+                             L->accessors[ai].type);
+            float* m;
+            TRY(read_floats(L, ai, base, "inverseBindMatrices", 16, 0, &m));
+            memcpy(ibm, m, sk->joint_count * 16 * sizeof(float));
+        } else {
+            for (size_t q = 0; q < sk->joint_count; ++q)
+                ibm[16 * q] = ibm[16 * q + 5] = ibm[16 * q + 10] = ibm[16 * q + 15] = 1.0f;
+        }
+        sk->joints = j;
+        sk->inverse_bind_matrices = ibm;
+    }
+    return SF_OK;
+}
+
+static sf_result load_scenes(loader* L)
+{
+    sf_gltf* g = L->g;
+    const cJSON* arr;
+    TRY(get_array(L, L->root, "scenes", "", 0, &arr, &g->scene_count));
+    TRY(get_index(L, L->root, "scene", "", 0, g->scene_count, "scenes", &g->scene));
+    if (g->scene == SF_GLTF_NONE && g->scene_count) g->scene = 0;
+    uint8_t* in_scene = tmp_alloc(L, g->node_count + 1, 1);
+    if (!in_scene) return oom(L, "scenes");
+    size_t si = 0;
+    for (const cJSON* s = arr ? arr->child : NULL; s; s = s->next, ++si) {
+        char base[48];
+        snprintf(base, sizeof base, "scenes[%zu]", si);
+        const cJSON* roots;
+        size_t rc;
+        TRY(get_array(L, s, "nodes", base, 0, &roots, &rc));
+        for (const cJSON* r = roots ? roots->child : NULL; r; r = r->next) {
+            size_t k;
+            if (!array_index(r, g->node_count, &k)) return jfail(L, base, "nodes", "holds an index that is not a node");
+            if (g->nodes[k].parent != SF_GLTF_NONE)
+                return jfail(L, base, "nodes", "node %zu is not a root (it has a parent)", k);
+            if (si == g->scene) in_scene[k] = 1;
+        }
+    }
+    /* Mark descendants (order has parents first). */
+    const size_t* order = g->internal->node_order;
+    size_t count = 0;
+    for (size_t q = 0; q < g->node_count; ++q) {
+        size_t v = order[q];
+        if (g->scene == SF_GLTF_NONE)
+            in_scene[v] = 1;
+        else if (g->nodes[v].parent != SF_GLTF_NONE && in_scene[g->nodes[v].parent])
+            in_scene[v] = 1;
+        if (in_scene[v] && g->nodes[v].mesh != SF_GLTF_NONE) count++;
+    }
+    sf_gltf_instance* inst = own_alloc(L, count + 1, sizeof(sf_gltf_instance));
+    if (!inst) return oom(L, "instances");
+    size_t k = 0, max_vertices = 1;
+    for (size_t v = 0; v < g->node_count; ++v) {
+        if (!in_scene[v] || g->nodes[v].mesh == SF_GLTF_NONE) continue;
+        sf_gltf_instance* in = &inst[k++];
+        in->node = v;
+        in->mesh = g->nodes[v].mesh;
+        in->skin = g->nodes[v].skin;
+        in->bone_count = in->skin == SF_GLTF_NONE ? 1 : g->skins[in->skin].joint_count;
+        const sf_gltf_mesh* m = &g->meshes[in->mesh];
+        for (size_t p = m->first_primitive; p < m->first_primitive + m->primitive_count; ++p) {
+            const sf_gltf_primitive* pr = &g->primitives[p];
+            if (pr->mesh.vertex_count > max_vertices) max_vertices = pr->mesh.vertex_count;
+            if (in->skin == SF_GLTF_NONE) continue;
+            char base[96];
+            snprintf(base, sizeof base, "meshes[%zu].primitives[%zu].attributes", pr->mesh_index, pr->primitive_index);
+            if (!pr->joint_sets)
+                return jfail(L, base, "JOINTS_0", "missing, but nodes[%zu] skins this mesh with skins[%zu]", v,
+                             in->skin);
+            if (pr->max_joint >= in->bone_count)
+                return jfail(L, base, "JOINTS_0", "joint %u >= skins[%zu] joint count %zu (nodes[%zu])", pr->max_joint,
+                             in->skin, in->bone_count, v);
+        }
+    }
+    g->instances = inst;
+    g->instance_count = count;
+    g->internal->zero_joints = own_alloc(L, max_vertices, sizeof(uint32_t));
+    g->internal->one_weights = own_alloc(L, max_vertices, sizeof(float));
+    if (!g->internal->zero_joints || !g->internal->one_weights) return oom(L, "instances");
+    for (size_t v = 0; v < max_vertices; ++v) g->internal->one_weights[v] = 1.0f;
+    return SF_OK;
+}
+
+/* ---------------------------------------------------------------- animations */
+
+static sf_result load_animations(loader* L)
+{
+    sf_gltf* g = L->g;
+    const cJSON* arr;
+    TRY(get_array(L, L->root, "animations", "", 0, &arr, &g->animation_count));
+    sf_gltf_animation* anims = own_alloc(L, g->animation_count + 1, sizeof(sf_gltf_animation));
+    if (!anims) return oom(L, "animations");
+    g->animations = anims;
+    size_t ai = 0;
+    for (const cJSON* a = arr ? arr->child : NULL; a; a = a->next, ++ai) {
+        char base[48];
+        snprintf(base, sizeof base, "animations[%zu]", ai);
+        if (!cJSON_IsObject(a)) return jfail(L, base, NULL, "is not an object");
+        sf_gltf_animation* an = &anims[ai];
+        an->name = get_name(L, a);
+        const cJSON *channels, *samplers;
+        size_t cc, sc;
+        TRY(get_array(L, a, "channels", base, 1, &channels, &cc));
+        TRY(get_array(L, a, "samplers", base, 1, &samplers, &sc));
+        sf_gltf_channel* ch = own_alloc(L, cc + 1, sizeof(sf_gltf_channel));
+        if (!ch) return oom(L, base);
+        an->channels = ch;
+        an->start_s = HUGE_VAL;
+        an->end_s = -HUGE_VAL;
+        size_t ci = 0, used = 0;
+        for (const cJSON* c = channels->child; c; c = c->next, ++ci) {
+            char cbase[80], tbase[96];
+            snprintf(cbase, sizeof cbase, "%s.channels[%zu]", base, ci);
+            snprintf(tbase, sizeof tbase, "%s.target", cbase);
+            if (!cJSON_IsObject(c)) return jfail(L, cbase, NULL, "is not an object");
+            size_t si;
+            TRY(get_index(L, c, "sampler", cbase, 1, sc, "samplers in this animation", &si));
+            const cJSON* target = jget(c, "target");
+            if (!cJSON_IsObject(target)) return jfail(L, cbase, "target", "missing");
+            size_t node;
+            TRY(get_index(L, target, "node", tbase, 0, g->node_count, "nodes", &node));
+            const cJSON* path = jget(target, "path");
+            if (!cJSON_IsString(path)) return jfail(L, tbase, "path", "missing");
+            sf_gltf_path pth;
+            size_t comps;
+            if (strcmp(path->valuestring, "translation") == 0)
+                pth = SF_GLTF_TRANSLATION, comps = 3;
+            else if (strcmp(path->valuestring, "rotation") == 0)
+                pth = SF_GLTF_ROTATION, comps = 4;
+            else if (strcmp(path->valuestring, "scale") == 0)
+                pth = SF_GLTF_SCALE, comps = 3;
+            else if (strcmp(path->valuestring, "weights") == 0)
+                pth = SF_GLTF_WEIGHTS, comps = 0;
+            else
+                continue; /* other paths (KHR_animation_pointer) do not move geometry */
+            if (node == SF_GLTF_NONE) continue; /* the spec: channels without a node are ignored */
+            if (pth == SF_GLTF_WEIGHTS) {
+                if (g->nodes[node].mesh == SF_GLTF_NONE)
+                    return jfail(L, tbase, "node", "animates weights of nodes[%zu], which has no mesh", node);
+                comps = g->meshes[g->nodes[node].mesh].target_count;
+                if (comps == 0)
+                    return jfail(L, tbase, "node", "animates weights of nodes[%zu], whose mesh has no targets", node);
+            }
+            char sbase[80];
+            snprintf(sbase, sizeof sbase, "%s.samplers[%zu]", base, si);
+            const cJSON* s = cJSON_GetArrayItem(samplers, (int)si);
+            if (!cJSON_IsObject(s)) return jfail(L, sbase, NULL, "is not an object");
+            size_t in, outa;
+            TRY(get_index(L, s, "input", sbase, 1, L->accessor_count, "accessors", &in));
+            TRY(get_index(L, s, "output", sbase, 1, L->accessor_count, "accessors", &outa));
+            const cJSON* interp = jget(s, "interpolation");
+            sf_gltf_interpolation ip = SF_GLTF_LINEAR;
+            if (interp) {
+                if (!cJSON_IsString(interp)) return jfail(L, sbase, "interpolation", "is not a string");
+                if (strcmp(interp->valuestring, "LINEAR") == 0)
+                    ip = SF_GLTF_LINEAR;
+                else if (strcmp(interp->valuestring, "STEP") == 0)
+                    ip = SF_GLTF_STEP;
+                else if (strcmp(interp->valuestring, "CUBICSPLINE") == 0)
+                    ip = SF_GLTF_CUBICSPLINE;
+                else
+                    return jfail(L, sbase, "interpolation", "\"%.20s\" is not LINEAR, STEP or CUBICSPLINE",
+                                 interp->valuestring);
+            }
+            size_t keys = L->accessors[in].count;
+            float* times;
+            TRY(read_floats(L, in, sbase, "input", 1, 1, &times));
+            if (times[0] < 0.0f)
+                return jfail(L, sbase, "input", "accessors[%zu] starts at %g s; glTF times are >= 0", in,
+                             (double)times[0]);
+            for (size_t k = 1; k < keys; ++k)
+                if (times[k] < times[k - 1])
+                    return jfail(L, sbase, "input", "accessors[%zu] times decrease at key %zu", in, k);
+            size_t per_key = (ip == SF_GLTF_CUBICSPLINE ? 3 : 1) * comps;
+            const accessor* oac = &L->accessors[outa];
+            size_t ocomp = pth == SF_GLTF_WEIGHTS ? 1 : comps;
+            if (oac->count / (per_key / ocomp) != keys || oac->count % (per_key / ocomp))
+                return jfail(L, sbase, "output", "accessors[%zu].count %zu, expected %zu (%zu keys, %s%s)", outa,
+                             oac->count, keys * (per_key / ocomp), keys,
+                             ip == SF_GLTF_CUBICSPLINE ? "3 per key for CUBICSPLINE" : "1 per key",
+                             pth == SF_GLTF_WEIGHTS ? ", times the morph target count" : "");
+            float* values;
+            TRY(read_floats(L, outa, sbase, "output", ocomp, 1, &values));
+            sf_gltf_channel* o = &ch[used++];
+            o->node = node;
+            o->path = pth;
+            o->interpolation = ip;
+            o->key_count = keys;
+            o->times = times;
+            o->values = values;
+            o->components = comps;
+            if (times[0] < an->start_s) an->start_s = times[0];
+            if (times[keys - 1] > an->end_s) an->end_s = times[keys - 1];
+        }
+        an->channel_count = used;
+        if (!used) an->start_s = an->end_s = 0.0;
+    }
+    return SF_OK;
+}
+
+/* ---------------------------------------------------------------- top level */
+
+static sf_result check_asset(loader* L)
+{
+    const cJSON* asset = jget(L->root, "asset");
+    if (!cJSON_IsObject(asset)) return jfail(L, "asset", NULL, "missing");
+    const cJSON* version = jget(asset, "version");
+    if (!cJSON_IsString(version)) return jfail(L, "asset", "version", "missing");
+    if (strncmp(version->valuestring, "2.", 2) != 0)
+        return jfail(L, "asset", "version", "\"%.20s\" is not glTF 2.x", version->valuestring);
+    const cJSON* minv = jget(asset, "minVersion");
+    if (minv && (!cJSON_IsString(minv) || strcmp(minv->valuestring, "2.0") != 0))
+        return jfail(L, "asset", "minVersion", "requires a glTF version newer than 2.0");
+    const cJSON* gen = jget(asset, "generator");
+    L->g->generator = own_string(L, cJSON_IsString(gen) ? gen->valuestring : "");
+    /* Required extensions: those that change geometry must be understood. */
+    static const char* const known[] = {"KHR_mesh_quantization", "KHR_texture_transform", "KHR_texture_basisu",
+                                        "EXT_texture_webp",      "KHR_lights_punctual",   "KHR_materials_"};
+    const cJSON* req;
+    size_t rc;
+    TRY(get_array(L, L->root, "extensionsRequired", "", 0, &req, &rc));
+    char list[256] = "";
+    size_t i = 0;
+    for (const cJSON* e = req ? req->child : NULL; e; e = e->next, ++i) {
+        char base[48];
+        snprintf(base, sizeof base, "extensionsRequired[%zu]", i);
+        if (!cJSON_IsString(e)) return jfail(L, base, NULL, "is not a string");
+        int ok = 0;
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; ++k) {
+            size_t n = strlen(known[k]);
+            if (known[k][n - 1] == '_' ? strncmp(e->valuestring, known[k], n) == 0 : strcmp(e->valuestring, known[k]) == 0)
+                ok = 1;
+        }
+        if (!ok) return jfail(L, base, NULL, "required extension \"%.60s\" is not supported", e->valuestring);
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s%s", len ? " " : "", e->valuestring);
+    }
+    L->g->extensions_required = own_string(L, list);
+    return SF_OK;
+}
+
+static uint32_t le32(const uint8_t* p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* Splits a .glb into its JSON and BIN chunks (bounds checked). */
+static sf_result parse_glb(loader* L, const uint8_t* data, size_t size, const uint8_t** json, size_t* json_size)
+{
+    if (size < 12) return jfail(L, "glb", "header", "file of %zu bytes is shorter than the 12-byte header", size);
+    uint32_t version = le32(data + 4), length = le32(data + 8);
+    if (version != 2) return jfail(L, "glb", "version", "%u is not 2", version);
+    if (length > size) return jfail(L, "glb", "length", "header says %u bytes, the file has %zu", length, size);
+    if (length < 20) return jfail(L, "glb", "length", "%u bytes leave no room for the JSON chunk", length);
+    size_t pos = 12, chunk = 0;
+    *json = NULL;
+    while (pos + 8 <= length) {
+        uint32_t clen = le32(data + pos), ctype = le32(data + pos + 4);
+        if (clen > length - pos - 8)
+            return jfail(L, "glb", "chunks", "chunk %zu of %u bytes at offset %zu runs past the end (%u)", chunk, clen,
+                         pos, length);
+        const uint8_t* cdata = data + pos + 8;
+        if (chunk == 0) {
+            if (ctype != GLB_CHUNK_JSON) return jfail(L, "glb", "chunks", "the first chunk is not JSON");
+            *json = cdata;
+            *json_size = clen;
+        } else if (chunk == 1 && ctype == GLB_CHUNK_BIN) {
+            L->bin = cdata;
+            L->bin_size = clen;
+        }
+        pos += 8 + (size_t)clen;
+        chunk++;
+    }
+    if (!*json) return jfail(L, "glb", "chunks", "no JSON chunk");
+    return SF_OK;
+}
+
+static sf_result load_all(loader* L, const uint8_t* data, size_t size)
+{
+    const uint8_t* json = data;
+    size_t json_size = size;
+    if (size >= 4 && le32(data) == GLB_MAGIC) {
+        L->is_glb = 1;
+        TRY(parse_glb(L, data, size, &json, &json_size));
+    } else if (size >= 4 && (memcmp(data, "glTF", 4) == 0)) {
+        return jfail(L, "glb", "magic", "bad magic");
+    } else {
+        size_t k = 0;
+        while (k < size && (data[k] == ' ' || data[k] == '\n' || data[k] == '\r' || data[k] == '\t')) k++;
+        if (k < size && data[k] == 0xEF) k += 3; /* UTF-8 byte order mark */
+        if (k >= size || data[k] != '{')
+            return jfail(L, "file", NULL, "neither a .glb (magic \"glTF\") nor JSON starting with '{'");
+    }
+    char* text = tmp_alloc(L, json_size + 1, 1);
+    if (!text) return oom(L, "json");
+    memcpy(text, json, json_size);
+    text[json_size] = '\0';
+    const char* start = text;
+    if (json_size >= 3 && (uint8_t)text[0] == 0xEF && (uint8_t)text[1] == 0xBB && (uint8_t)text[2] == 0xBF) start += 3;
+    cJSON* root = cJSON_ParseWithLength(start, strlen(start));
+    if (!root) {
+        const char* at = cJSON_GetErrorPtr();
+        size_t off = at && at >= start && at <= start + strlen(start) ? (size_t)(at - start) : 0;
+        return jfail(L, "json", NULL, "parse error near byte %zu", off);
+    }
+    L->root = root;
+    sf_result r = cJSON_IsObject(root) ? SF_OK : jfail(L, "json", NULL, "the top level is not an object");
+    if (r == SF_OK) r = check_asset(L);
+    if (r == SF_OK) r = load_buffers(L);
+    if (r == SF_OK) r = load_views(L);
+    if (r == SF_OK) r = load_accessors(L);
+    if (r == SF_OK) r = load_meshes(L);
+    if (r == SF_OK) r = load_nodes(L);
+    if (r == SF_OK) r = load_skins(L);
+    if (r == SF_OK) r = load_scenes(L);
+    if (r == SF_OK) r = load_animations(L);
+    cJSON_Delete(root);
+    L->root = NULL;
+    return r;
+}
+
+static sf_result load(const uint8_t* data, size_t size, const char* base_dir, const sf_gltf_opts* opts,
+                      const sf_env* env, sf_gltf** out, sf_error* err, loader* L)
+{
+    memset(L, 0, sizeof *L);
+    L->err = err;
+    L->env = sf_env_defaults(env);
+    loader_opts(L, opts);
+    L->base_dir = base_dir;
+    sfi_gltf_block* blocks = NULL;
+    sf_gltf* g = block_alloc(&L->env, &blocks, 1, sizeof(sf_gltf));
+    struct sfi_gltf_data* in = block_alloc(&L->env, &blocks, 1, sizeof(struct sfi_gltf_data));
+    if (!g || !in) {
+        blocks_free(&L->env, blocks);
+        return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "gltf", SFI_NO_INDEX, "out of memory");
+    }
+    in->env = L->env;
+    in->blocks = blocks;
+    g->internal = in;
+    g->scene = SF_GLTF_NONE;
+    L->g = g;
+    sf_result r = load_all(L, data, size);
+    blocks_free(&L->env, L->tmp);
+    L->tmp = NULL;
+    if (r != SF_OK) {
+        sf_gltf_destroy(g);
+        return r;
+    }
+    *out = g;
+    return SF_OK;
+}
+
+sf_result sf_gltf_load_memory(const void* data, size_t size, const char* base_dir, const sf_gltf_opts* opts,
+                              const sf_env* env, sf_gltf** out, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(out != NULL, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
+    *out = NULL;
+    SF_CHECK(data != NULL || size == 0, SF_ERROR_INVALID_ARGUMENT, err, "data", SFI_NO_INDEX, "is NULL");
+    loader L;
+    return load((const uint8_t*)data, size, base_dir, opts, env, out, err, &L);
+}
+
+sf_result sf_gltf_load_file(const char* path, const sf_gltf_opts* opts, const sf_env* env, sf_gltf** out,
+                            sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(out != NULL, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
+    *out = NULL;
+    SF_CHECK(path != NULL, SF_ERROR_INVALID_ARGUMENT, err, "path", SFI_NO_INDEX, "is NULL");
+    /* The file is read through a loader's temporary list, then parsed by a second loader. */
+    loader R;
+    memset(&R, 0, sizeof R);
+    R.err = err;
+    R.env = sf_env_defaults(env);
+    loader_opts(&R, opts);
+    uint8_t* data = NULL;
+    size_t size = 0;
+    sf_result r = read_whole_file(&R, path, "file", &data, &size);
+    if (r == SF_OK) {
+        size_t len = strlen(path);
+        char* dir = block_alloc(&R.env, &R.tmp, len + 2, 1);
+        if (!dir) {
+            r = sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "file", SFI_NO_INDEX, "out of memory");
+        } else {
+            memcpy(dir, path, len + 1);
+            char* slash = strrchr(dir, '/');
+            if (slash)
+                slash == dir ? (void)(slash[1] = '\0') : (void)(*slash = '\0');
+            else
+                strcpy(dir, ".");
+            loader L;
+            r = load(data, size, dir, opts, env, out, err, &L);
+        }
+    }
+    blocks_free(&R.env, R.tmp);
+    return r;
+}
+
+void sf_gltf_destroy(sf_gltf* gltf)
+{
+    if (!gltf) return;
+    sf_env env = gltf->internal->env;
+    blocks_free(&env, gltf->internal->blocks);
+}
+
+sf_result sf_gltf_instance_mesh(const sf_gltf* gltf, size_t instance, size_t primitive, sf_mesh_desc* out,
+                                sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(gltf && out, SF_ERROR_INVALID_ARGUMENT, err, "arguments", SFI_NO_INDEX, "gltf and out are required");
+    SF_CHECK(instance < gltf->instance_count, SF_ERROR_INVALID_ARGUMENT, err, "instance", instance,
+             "out of range (%zu instances)", gltf->instance_count);
+    const sf_gltf_instance* in = &gltf->instances[instance];
+    const sf_gltf_mesh* m = &gltf->meshes[in->mesh];
+    SF_CHECK(primitive >= m->first_primitive && primitive < m->first_primitive + m->primitive_count,
+             SF_ERROR_INVALID_ARGUMENT, err, "primitive", primitive, "is not a primitive of meshes[%zu]", in->mesh);
+    const sf_gltf_primitive* p = &gltf->primitives[primitive];
+    *out = p->mesh;
+    if (in->skin != SF_GLTF_NONE) {
+        out->bone_count = in->bone_count;
+    } else {
+        out->influence_count = 1;
+        out->joints = gltf->internal->zero_joints;
+        out->weights = gltf->internal->one_weights;
+        out->bone_count = 1;
+    }
+    return SF_OK;
+}
