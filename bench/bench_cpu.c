@@ -61,7 +61,7 @@ static int bench_size(int res, int runs)
     sf_workspace* ws = NULL;
     float* buf = malloc(sizeof(float) * 17 * n);
     float* ang = malloc(sizeof(float) * 2 * n);
-    if (!buf || !ang || sf_workspace_create(topo, &ws, &err) != SF_OK) {
+    if (!buf || !ang || sf_workspace_create(topo, NULL, &ws, &err) != SF_OK) {
         fprintf(stderr, "bench_cpu: out of memory\n");
         free(buf);
         free(ang);

@@ -153,7 +153,7 @@ int main(int argc, char** argv)
     sf_workspace* ws = NULL;
     sf_error err;
     if (!grid_build(&g, Q) || sf_topology_create(&g.mesh, NULL, NULL, &topo, &err) != SF_OK ||
-        sf_workspace_create(topo, &ws, &err) != SF_OK) {
+        sf_workspace_create(topo, NULL, &ws, &err) != SF_OK) {
         fprintf(stderr, "bench_weld: %s\n", err.message);
         return 1;
     }

@@ -131,7 +131,7 @@ static int unit_create(const char* path, const sf_gltf* g, size_t instance, size
     topts.skip_gradients = !gradients;
     if (sf_gltf_instance_mesh(g, instance, primitive, &desc, &err) == SF_OK) {
         desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST; /* counted as a data problem instead */
-        if (sf_topology_create(&desc, &topts, env, &u->topo, &err) == SF_OK) sf_workspace_create(u->topo, &u->ws, &err);
+        if (sf_topology_create(&desc, &topts, env, &u->topo, &err) == SF_OK) sf_workspace_create(u->topo, NULL, &u->ws, &err);
     }
     if (!u->ws)
         return cli_fail(CLI_EXIT_FAILURE, "%s: meshes[%zu].primitives[%zu]: %s", path, pr->mesh_index,

@@ -30,7 +30,7 @@ int cli_run_compare(const cli_scene_args* args, const sf_env* env, const cli_ass
     topo_opts.skip_gradients = !args->method_on[SF_METHOD_JACOBIAN]; /* only the jacobian needs them */
     sf_result r = sf_topology_create(&run->scene->mesh, &topo_opts, env, &run->topo, &err);
     if (r != SF_OK) return lib_fail("topology", r, &err);
-    r = sf_workspace_create(run->topo, &run->ws, &err);
+    r = sf_workspace_create(run->topo, NULL, &run->ws, &err);
     if (r != SF_OK) return lib_fail("workspace", r, &err);
 
     size_t n = sf_topology_vertex_count(run->topo);

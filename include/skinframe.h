@@ -12,7 +12,7 @@
  * Example
  *   sf_topology* topo; sf_workspace* ws; sf_error err;
  *   if (sf_topology_create(&mesh, NULL, NULL, &topo, &err) != SF_OK) { puts(err.message); return 1; }
- *   sf_workspace_create(topo, &ws, &err);
+ *   sf_workspace_create(topo, NULL, &ws, &err);
  *   sf_frames_out out = { positions, normals, tangents };
  *   sf_frames_compute(topo, &pose, SF_METHOD_SKINNED, NULL, ws, &out, &err);
  *   sf_frames_out ref = { NULL, ref_normals, ref_tangents };
@@ -50,6 +50,10 @@ extern "C" {
 #define SF_VERSION_MINOR 1
 #define SF_VERSION_PATCH 0
 #define SF_VERSION (SF_VERSION_MAJOR * 10000 + SF_VERSION_MINOR * 100 + SF_VERSION_PATCH)
+
+/* The version the library was built as (SF_VERSION of its header), and as text "0.1.0". */
+uint32_t sf_version(void);
+const char* sf_version_string(void);
 
 /* ---------------------------------------------------------------- results and errors */
 
@@ -242,9 +246,31 @@ const float* sf_topology_rest_tangents(const sf_topology* topo);
 const float* sf_topology_uvs(const sf_topology* topo);
 const uint32_t* sf_topology_indices(const sf_topology* topo);
 
-/* Per-thread scratch for sf_deform and sf_frames_compute. */
+/* Where frames are computed. The CPU backend is always built; the CUDA backend only with SF_WITH_CUDA
+ * (elsewhere it reports SF_ERROR_UNSUPPORTED). */
+typedef enum sf_backend {
+    SF_BACKEND_CPU = 0, /* default: the library's loops, threaded through sf_env.threads */
+    SF_BACKEND_CUDA     /* an NVIDIA GPU (cuda/) */
+} sf_backend;
+const char* sf_backend_name(sf_backend backend); /* "cpu", "cuda"; "?" when out of range */
+sf_result sf_backend_parse(const char* name, sf_backend* out);
+/* SF_OK when this build has the backend and it can run here; else SF_ERROR_UNSUPPORTED with the reason. */
+sf_result sf_backend_check(sf_backend backend, sf_error* err);
+
+/* Per-thread scratch for sf_deform, sf_frames_compute and the evaluation. */
 typedef struct sf_workspace sf_workspace;
-sf_result sf_workspace_create(const sf_topology* topo, sf_workspace** out, sf_error* err);
+
+/* What a workspace will be used for: scratch is allocated only for these. */
+typedef struct sf_workspace_opts {
+    uint32_t methods;       /* bit (1u << method) for each sf_method that will run; 0 = every method */
+    sf_backend backend;     /* default SF_BACKEND_CPU */
+} sf_workspace_opts;       /* zero = defaults */
+
+/* opts: NULL = every method on the CPU. */
+sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* opts, sf_workspace** out,
+                              sf_error* err);
+/* Bytes sf_workspace_create would allocate for topo and opts (the same rule, without allocating). */
+size_t sf_workspace_size(const sf_topology* topo, const sf_workspace_opts* opts);
 void sf_workspace_destroy(sf_workspace* ws);
 
 /* Checks a pose against the topology (counts, NaN/Inf in matrices or weights). Every entry point calls it. */

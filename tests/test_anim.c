@@ -150,7 +150,7 @@ static int deform_at(const sf_gltf* g, size_t anim, double t, float* out)
              sf_gltf_instance_mesh(g, 0, 0, &m, &err) == SF_OK;
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
-    ok = ok && sf_topology_create(&m, NULL, NULL, &topo, &err) == SF_OK && sf_workspace_create(topo, &ws, &err) == SF_OK;
+    ok = ok && sf_topology_create(&m, NULL, NULL, &topo, &err) == SF_OK && sf_workspace_create(topo, NULL, &ws, &err) == SF_OK;
     sf_pose p = {bones, g->instances[0].bone_count, weights, m.target_count};
     ok = ok && sf_deform_positions(topo, &p, ws, out, &err) == SF_OK;
     if (!ok) fprintf(stderr, "deform: %s\n", err.message);

@@ -94,7 +94,7 @@ static sf_result run_methods(run* r, const sf_mesh_desc* mesh, const sf_pose* po
     sf_error err;
     sf_result res = sf_topology_create(mesh, NULL, NULL, &r->topo, &err);
     if (res != SF_OK) return res;
-    res = sf_workspace_create(r->topo, &r->ws, &err);
+    res = sf_workspace_create(r->topo, NULL, &r->ws, &err);
     if (res != SF_OK) return res;
     for (int m = 0; m < SF_METHOD_COUNT; ++m) {
         if (m == SF_METHOD_JACOBIAN) continue; /* tested in test_jacobian */
@@ -249,7 +249,7 @@ static void test_morph_target_validation(void)
 
     /* Pose checks: morph weight count and finiteness, bone count, NaN matrices. */
     sf_workspace* ws = NULL;
-    CHECK_OK(sf_workspace_create(topo, &ws, &err));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
     float bones[24];
     identity(bones);
     identity(bones + 12);
@@ -307,7 +307,7 @@ static void test_weight_normalisation(void)
     CHECK(st.renormalized_vertices == 1);
     CHECK(st.zero_weight_vertices == 1);
     sf_workspace* ws = NULL;
-    CHECK_OK(sf_workspace_create(topo, &ws, &err));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
     /* bone 0 translates by (0, 1, 0), bone 1 by (0, 0, 2) */
     float bones[24];
     identity(bones);
@@ -580,7 +580,7 @@ static void test_uniform_vs_area_weighting(void)
     sf_workspace* ws = NULL;
     sf_error err;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, &err));
-    CHECK_OK(sf_workspace_create(topo, &ws, &err));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
     sf_pose pose = {NULL, 0, NULL, 0};
     float na[12], nu[12], ng[12], t[16];
     sf_frames_opts area = {0}, uniform = {0}, angle = {0};
@@ -635,7 +635,7 @@ static void test_collapsed_triangle(void)
     sf_topology_stats st;
     sf_topology_get_stats(topo, &st);
     CHECK(st.degenerate_triangles == 1 && st.degenerate_uv_triangles == 1);
-    CHECK_OK(sf_workspace_create(topo, &ws, &err));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
     sf_pose pose = {NULL, 0, NULL, 0};
     float n[15], t[20];
     sf_frames_out out = {NULL, n, t};
@@ -773,7 +773,7 @@ static void test_out_of_memory_sweep(void)
         sf_workspace* ws = NULL;
         sf_error err;
         sf_result r = sf_topology_create(&g.mesh, NULL, &env, &topo, &err);
-        if (r == SF_OK) r = sf_workspace_create(topo, &ws, &err);
+        if (r == SF_OK) r = sf_workspace_create(topo, NULL, &ws, &err);
         if (r == SF_OK) {
             successes++;
             /* frames never allocate */
@@ -836,8 +836,8 @@ static void test_thread_independence(void)
         sf_error err;
         CHECK_OK(sf_topology_create(&g.mesh, NULL, NULL, &ta, &err));
         CHECK_OK(sf_topology_create(&g.mesh, NULL, &env, &tb, &err));
-        CHECK_OK(sf_workspace_create(ta, &wa, &err));
-        CHECK_OK(sf_workspace_create(tb, &wb, &err));
+        CHECK_OK(sf_workspace_create(ta, NULL, &wa, &err));
+        CHECK_OK(sf_workspace_create(tb, NULL, &wb, &err));
         sf_frames_out o1 = {NULL, n1, t1}, o2 = {NULL, n2, t2};
         CHECK_OK(sf_frames_compute(ta, &pose, m, &opts, wa, &o1, &err));
         CHECK_OK(sf_frames_compute(tb, &pose, m, &opts, wb, &o2, &err));
@@ -868,7 +868,7 @@ static void test_no_uvs_zero_tangents(void)
     sf_workspace* ws = NULL;
     sf_error err;
     CHECK_OK(sf_topology_create(&g.mesh, NULL, NULL, &topo, &err));
-    CHECK_OK(sf_workspace_create(topo, &ws, &err));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
     for (int m = 0; m < SF_METHOD_COUNT; ++m) {
         float n[27], t[36];
         sf_frames_out out = {NULL, n, t};
@@ -889,7 +889,7 @@ static void test_empty_mesh(void)
     sf_workspace* ws = NULL;
     sf_error err;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, &err));
-    CHECK_OK(sf_workspace_create(topo, &ws, &err));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
     sf_pose pose = {NULL, 0, NULL, 0};
     sf_frames_out out = {NULL, NULL, NULL};
     CHECK_OK(sf_frames_compute(topo, &pose, SF_METHOD_RECOMPUTE, NULL, ws, &out, &err));

@@ -172,7 +172,7 @@ static int deform(const sf_gltf* g, const sf_gltf_pose* pose, size_t inst, size_
     sf_workspace* ws = NULL;
     int ok = sf_gltf_instance_mesh(g, inst, prim, &m, &err) == SF_OK &&
              sf_gltf_pose_instance(pose, inst, bones, weights, NULL, &err) == SF_OK &&
-             sf_topology_create(&m, NULL, NULL, &topo, &err) == SF_OK && sf_workspace_create(topo, &ws, &err) == SF_OK;
+             sf_topology_create(&m, NULL, NULL, &topo, &err) == SF_OK && sf_workspace_create(topo, NULL, &ws, &err) == SF_OK;
     sf_pose p = {bones, g->instances[inst].bone_count, weights, m.target_count};
     ok = ok && sf_deform_positions(topo, &p, ws, out, &err) == SF_OK;
     if (!ok) fprintf(stderr, "  deform: %s\n", err.message);
@@ -657,7 +657,7 @@ static void test_sparse_targets_tangent_deltas(void)
     sf_topology* topo;
     sf_workspace* ws;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     float P[12], N[12], T[16];
     sf_frames_out out = {P, N, T};
     sf_pose p = {bones, 1, mw, 2};

@@ -346,7 +346,7 @@ static int library_frames(const char* file, double t, sf_method method, float** 
     int ok = sf_gltf_pose_sample(pose, 0, t, NULL) == SF_OK &&
              sf_gltf_pose_instance(pose, 0, bones, w, NULL, NULL) == SF_OK &&
              sf_gltf_instance_mesh(g, 0, g->meshes[g->instances[0].mesh].first_primitive, &m, NULL) == SF_OK &&
-             sf_topology_create(&m, NULL, NULL, &topo, NULL) == SF_OK && sf_workspace_create(topo, &ws, NULL) == SF_OK;
+             sf_topology_create(&m, NULL, NULL, &topo, NULL) == SF_OK && sf_workspace_create(topo, NULL, &ws, NULL) == SF_OK;
     if (ok) {
         *n = m.vertex_count;
         *pos = malloc(3 * m.vertex_count * sizeof(float));

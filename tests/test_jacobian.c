@@ -238,7 +238,7 @@ static void test_strip_linear_exact(void)
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     sf_topology_stats st;
     sf_topology_get_stats(topo, &st);
     CHECK(st.gradient_bytes > 0);
@@ -290,7 +290,7 @@ static void test_neighbour_only_bone(void)
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     float* nj = calloc(7 * g.n, sizeof(float));
     CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, nj, nj + 3 * g.n));
     /* Interior vertex of the x0 column: three faces each side with equal total area. */
@@ -341,7 +341,7 @@ static void test_affine_fields_match_closed_form(void)
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     float* nj = calloc(7 * g.n, sizeof(float));
     for (int round = 0; round < 2; ++round) {
         if (round == 1) alpha[1] = -0.4f; /* both targets */
@@ -411,7 +411,7 @@ static void test_morph_only_linear(void)
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     float* nj = calloc(7 * g.n, sizeof(float));
     const float weights[3] = {0.0f, 0.5f, 1.0f};
     for (int i = 0; i < 3; ++i) {
@@ -472,8 +472,8 @@ static void test_sparse_equals_dense(void)
     sf_mesh_desc sparse = grid_desc(&g, 0);
     sparse.targets = &st;
     CHECK_OK(sf_topology_create(&sparse, NULL, NULL, &ts, NULL));
-    CHECK_OK(sf_workspace_create(td, &wd, NULL));
-    CHECK_OK(sf_workspace_create(ts, &wsp, NULL));
+    CHECK_OK(sf_workspace_create(td, NULL, &wd, NULL));
+    CHECK_OK(sf_workspace_create(ts, NULL, &wsp, NULL));
     float alpha = 0.8f;
     sf_pose pose = {NULL, 0, &alpha, 1};
     float* a = calloc(7 * g.n, sizeof(float));
@@ -520,7 +520,7 @@ static void test_mirror_matches_recompute(void)
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     float* a = calloc(7 * g.n, sizeof(float));
     float* b = calloc(7 * g.n, sizeof(float));
     float* r = calloc(7 * g.n, sizeof(float));
@@ -573,7 +573,7 @@ static void test_mirror_with_weight_gradient(void)
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     float* a = calloc(7 * g.n, sizeof(float));
     float* r = calloc(7 * g.n, sizeof(float));
     CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, a, a + 3 * g.n));
@@ -623,8 +623,8 @@ static void test_zero_weights_as_identity_bone(void)
     sf_workspace *w0 = NULL, *w1 = NULL;
     CHECK_OK(sf_topology_create(&m0, NULL, NULL, &t0, NULL));
     CHECK_OK(sf_topology_create(&m1, NULL, NULL, &t1, NULL));
-    CHECK_OK(sf_workspace_create(t0, &w0, NULL));
-    CHECK_OK(sf_workspace_create(t1, &w1, NULL));
+    CHECK_OK(sf_workspace_create(t0, NULL, &w0, NULL));
+    CHECK_OK(sf_workspace_create(t1, NULL, &w1, NULL));
     float* a = calloc(7 * g0.n, sizeof(float));
     float* b = calloc(7 * g0.n, sizeof(float));
     CHECK_OK(frames(t0, w0, &pose, SF_METHOD_JACOBIAN, NULL, a, a + 3 * g0.n));
@@ -711,7 +711,7 @@ static void test_dropped_slots_counted(void)
     CHECK(st.gradient_bytes == 0);
     CHECK(sfi_gradients_get(topo, &gv) == 0 && gv.slot_offsets == NULL);
     sf_workspace* ws = NULL;
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     float bones[12 * (RIM + 1)];
     for (int i = 0; i <= RIM; ++i) bone_identity(bones + 12 * i);
     sf_pose pose = {bones, RIM + 1, NULL, 0};
@@ -741,7 +741,7 @@ static void test_cap_option(void)
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     float* a = calloc(7 * g.n, sizeof(float));
     float* b = calloc(7 * g.n, sizeof(float));
     sf_frames_report rep;
@@ -816,8 +816,8 @@ static void test_thread_order_independent(void)
     sf_workspace *wa = NULL, *wb = NULL;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &ta, NULL));
     CHECK_OK(sf_topology_create(&m, NULL, &env, &tb, NULL));
-    CHECK_OK(sf_workspace_create(ta, &wa, NULL));
-    CHECK_OK(sf_workspace_create(tb, &wb, NULL));
+    CHECK_OK(sf_workspace_create(ta, NULL, &wa, NULL));
+    CHECK_OK(sf_workspace_create(tb, NULL, &wb, NULL));
     float* a = calloc(7 * g.n, sizeof(float));
     float* b = calloc(7 * g.n, sizeof(float));
     sf_frames_opts o;
@@ -862,7 +862,7 @@ static void test_degenerate_input(void)
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     float bones[24];
     lift_pose(bones, 1.0f);
     sf_pose pose = {bones, 2, NULL, 0};
@@ -879,7 +879,7 @@ static void test_degenerate_input(void)
     sf_mesh_desc e;
     memset(&e, 0, sizeof e);
     CHECK_OK(sf_topology_create(&e, NULL, NULL, &topo, NULL));
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     sf_pose none = {NULL, 0, NULL, 0};
     sf_frames_out fo = {NULL, NULL, NULL};
     CHECK_OK(sf_frames_compute(topo, &none, SF_METHOD_JACOBIAN, NULL, ws, &fo, NULL));
@@ -908,7 +908,7 @@ static void test_tangent_along_normal(void)
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     sf_pose pose = {NULL, 0, NULL, 0};
     float jn[9], jt[12], sn[9], st[12];
     CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, jn, jt));
@@ -969,7 +969,7 @@ static void test_out_of_memory(void)
         sf_topology* topo = NULL;
         sf_workspace* ws = NULL;
         sf_result r = sf_topology_create(&m, NULL, &env, &topo, NULL);
-        if (r == SF_OK) r = sf_workspace_create(topo, &ws, NULL);
+        if (r == SF_OK) r = sf_workspace_create(topo, NULL, &ws, NULL);
         CHECK(r == SF_OK || r == SF_ERROR_OUT_OF_MEMORY);
         if (r == SF_OK) {
             float nrm[3 * 20];
@@ -1010,7 +1010,7 @@ static double bend_error(size_t nx, sf_method method, double* tangent_mean)
     sf_error_summary e;
     e.normal.mean = 1e9;
     e.tangent.mean = 1e9;
-    if (sf_topology_create(&m, NULL, NULL, &topo, NULL) == SF_OK && sf_workspace_create(topo, &ws, NULL) == SF_OK)
+    if (sf_topology_create(&m, NULL, NULL, &topo, NULL) == SF_OK && sf_workspace_create(topo, NULL, &ws, NULL) == SF_OK)
         method_error(topo, ws, &pose, method, NULL, &e);
     sf_workspace_destroy(ws);
     sf_topology_destroy(topo);
@@ -1096,7 +1096,7 @@ static double tube_error(size_t nx, sf_method method, double* tangent_mean)
     sf_error_summary e;
     e.normal.mean = 1e9;
     e.tangent.mean = 1e9;
-    if (sf_topology_create(&m, NULL, NULL, &topo, NULL) == SF_OK && sf_workspace_create(topo, &ws, NULL) == SF_OK)
+    if (sf_topology_create(&m, NULL, NULL, &topo, NULL) == SF_OK && sf_workspace_create(topo, NULL, &ws, NULL) == SF_OK)
         method_error(topo, ws, &pose, method, NULL, &e);
     sf_workspace_destroy(ws);
     sf_topology_destroy(topo);
@@ -1148,7 +1148,7 @@ static int scene_errors(const char* scene, const char* preset, const sf_scene_se
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
     int ok = sf_topology_create(&sc->mesh, NULL, NULL, &topo, &err) == SF_OK &&
-             sf_workspace_create(topo, &ws, &err) == SF_OK;
+             sf_workspace_create(topo, NULL, &ws, &err) == SF_OK;
     if (ok) {
         size_t n = sf_topology_vertex_count(topo);
         float* a = calloc(7 * n, sizeof(float));

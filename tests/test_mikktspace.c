@@ -38,7 +38,7 @@ static sf_result run_frame(mikk_run* r, const sf_pose* pose, sf_weld weld)
 {
     size_t n = sf_topology_vertex_count(r->topo);
     if (!r->ws) {
-        sf_result res = sf_workspace_create(r->topo, &r->ws, NULL);
+        sf_result res = sf_workspace_create(r->topo, NULL, &r->ws, NULL);
         if (res != SF_OK) return res;
         r->pos = calloc(3 * n + 1, sizeof(float));
         r->nrm = calloc(3 * n + 1, sizeof(float));
@@ -523,7 +523,7 @@ static void test_npm_random(void)
         for (int i = 0; i < 3 * T; ++i) indices[i] = NEXT_RANDOM((uint32_t)V);
         sf_mesh_desc m = uv_mesh(positions, uvs, (size_t)V, indices, (size_t)T);
         CHECK_OK(sf_topology_create(&m, NULL, NULL, &r->topo, NULL));
-        CHECK_OK(sf_workspace_create(r->topo, &r->ws, NULL));
+        CHECK_OK(sf_workspace_create(r->topo, NULL, &r->ws, NULL));
         memcpy(r->pos, positions, (size_t)V * 3 * sizeof(float));
         CHECK_OK(sfi_mikktspace_tangents(r->topo, r->pos, r->nrm, r->ws, r->tan, NULL));
         for (int i = 0; i < 4 * V; ++i) CHECK(isfinite(r->tan[i]));

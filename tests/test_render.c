@@ -45,7 +45,7 @@ static sf_result render_case(const char* scene_name, const char* preset, sf_meth
     sf_error err;
     sf_result r = sf_scene_create(scene_name, preset, NULL, 0, NULL, &scene, &err);
     if (r == SF_OK) r = sf_topology_create(&scene->mesh, NULL, NULL, &topo, &err);
-    if (r == SF_OK) r = sf_workspace_create(topo, &ws, &err);
+    if (r == SF_OK) r = sf_workspace_create(topo, NULL, &ws, &err);
     size_t n = r == SF_OK ? sf_topology_vertex_count(topo) : 0;
     float* pos = calloc(3 * n + 1, sizeof(float));
     float* mn = calloc(3 * n + 1, sizeof(float));

@@ -43,7 +43,7 @@ static int fixture_make(fixture* f, const char* scene, const char* preset, const
         return 0;
     }
     if (sf_topology_create(&f->scene->mesh, NULL, NULL, &f->topo, &err) != SF_OK ||
-        sf_workspace_create(f->topo, &f->ws, &err) != SF_OK) {
+        sf_workspace_create(f->topo, NULL, &f->ws, &err) != SF_OK) {
         sft_failf(__FILE__, __LINE__, "topology of %s/%s: %s", scene, preset ? preset : "", err.message);
         return 0;
     }
@@ -369,7 +369,7 @@ static void test_mirrored_uvs_handedness(void)
         sf_topology* topo;
         sf_workspace* ws;
         CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
-        CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+        CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
         float n[12], t[16];
         sf_pose pose = {NULL, 0, NULL, 0};
         sf_frames_out out = {NULL, n, t};
@@ -421,7 +421,7 @@ static void test_collapsed_triangle(void)
     sf_topology_stats st;
     sf_topology_get_stats(topo, &st);
     CHECK(st.degenerate_triangles == 1);
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     for (int weighting = SF_WEIGHTING_AREA; weighting <= SF_WEIGHTING_UNIFORM; ++weighting) {
         float n[15], t[20];
         sf_pose pose = {NULL, 0, NULL, 0};

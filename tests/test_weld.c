@@ -93,7 +93,7 @@ static sf_result frames(const sf_topology* topo, const sf_pose* pose, const sf_f
 {
     sf_workspace* ws = NULL;
     sf_error err;
-    sf_result r = sf_workspace_create(topo, &ws, &err);
+    sf_result r = sf_workspace_create(topo, NULL, &ws, &err);
     if (r != SF_OK) return r;
     sf_frames_out out = {NULL, n, t};
     r = sf_frames_compute(topo, pose, SF_METHOD_RECOMPUTE, opts, ws, &out, &err);
@@ -145,7 +145,7 @@ static void test_cylinder_seam(void)
      * touching a vertex at the same rest position. */
     float P[CYL_V * 3];
     sf_workspace* ws = NULL;
-    CHECK_OK(sf_workspace_create(topo, &ws, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     CHECK_OK(sf_deform_positions(topo, &pose, ws, P, NULL));
     sf_workspace_destroy(ws);
     for (int i = 0; i <= CYL_R; ++i) {

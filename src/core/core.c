@@ -7,6 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define SF_STRINGIFY_(x) #x
+#define SF_STRINGIFY(x) SF_STRINGIFY_(x)
+
+uint32_t sf_version(void) { return SF_VERSION; }
+
+const char* sf_version_string(void)
+{
+    return SF_STRINGIFY(SF_VERSION_MAJOR) "." SF_STRINGIFY(SF_VERSION_MINOR) "." SF_STRINGIFY(SF_VERSION_PATCH);
+}
+
 const char* sf_result_string(sf_result result)
 {
     switch (result) {

@@ -43,7 +43,7 @@ sf_result sf_tangents_generate(const sf_tangent_desc* desc, const sf_env* env, f
     sf_topology* topo = NULL;
     sf_workspace* ws = NULL;
     sf_result r = sf_topology_create(&mesh, &topts, &e, &topo, err);
-    if (r == SF_OK) r = sf_workspace_create(topo, &ws, err);
+    if (r == SF_OK) r = sf_workspace_create(topo, NULL, &ws, err);
     if (r == SF_OK && desc->mode == SF_TANGENTS_MIKKTSPACE) {
         sf_pose identity;
         memset(&identity, 0, sizeof identity);

@@ -10,8 +10,10 @@ static void* ws_alloc(sf_workspace* ws, size_t count, size_t elem)
     return p;
 }
 
-sf_result sf_workspace_create(const sf_topology* topo, sf_workspace** out, sf_error* err)
+sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* opts, sf_workspace** out,
+                              sf_error* err)
 {
+    (void)opts; /* every method's scratch, for now */
     sf_error_clear(err);
     SF_CHECK(topo && out, SF_ERROR_INVALID_ARGUMENT, err, topo ? "out" : "topology", SFI_NO_INDEX, "is NULL");
     *out = NULL;
