@@ -424,6 +424,124 @@ sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* meth
 sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* scratch, const sf_env* env,
                                  sf_angle_stats* out, sf_error* err);
 
+/* ---------------------------------------------------------------- evaluation */
+/*
+ * One evaluation: for a topology and a pose, the reference (`recompute` with reference_opts) once, then each
+ * method asked for, each measured against the reference as sf_direction_errors measures it (bit for bit the
+ * same angles and statistics). This is the one path the command line, the benchmarks and the tests take.
+ *   sf_evaluation* ev;
+ *   sf_eval_desc desc = {0};                       (every method, default options, nothing kept)
+ *   sf_evaluation_create(topo, &desc, NULL, &ev, &err);   allocates every array once
+ *   sf_evaluation_run(ev, &pose, ws, NULL, &err);         per pose; never allocates
+ *   const sf_eval_results* res = sf_evaluation_results(ev);
+ *   res->rows[k].errors.normal.mean ...
+ *   sf_evaluation_destroy(ev);
+ * The row of `recompute` runs with reference_opts (it checks the pipeline: about 0 degrees) and is the
+ * reference itself, not computed twice. A method the build or backend cannot run (SF_ERROR_UNSUPPORTED)
+ * comes back as a row with that status; it does not fail the run. An sf_evaluation belongs to one thread.
+ */
+typedef struct sf_evaluation sf_evaluation;
+
+/* sf_eval_desc.flags */
+enum {
+    SF_EVAL_KEEP_FRAMES = 1, /* keep every row's normals (3n) and tangents (4n) in the evaluation */
+    SF_EVAL_KEEP_ANGLES = 2, /* keep every row's normal_deg, tangent_deg (n floats each) and flags (n bytes) */
+    SF_EVAL_NO_STATISTICS = 4 /* leave errors.normal / errors.tangent (sf_angle_stats) zero: no sort per row,
+                                 for callers that pool the angles of many runs; the counts and worst vertices
+                                 are still filled */
+};
+
+typedef struct sf_eval_desc {
+    const sf_method* methods;      /* method_count methods, the rows in this order, each at most once;
+                                      NULL = every method in SF_METHODS order */
+    size_t method_count;           /* 1..SF_METHOD_COUNT with methods; 0 when methods is NULL */
+    sf_frames_opts method_opts;    /* every method but recompute (morph directions, jacobian cap) */
+    sf_frames_opts reference_opts; /* the reference and the recompute row (weighting, weld, tangents,
+                                      reference, morph directions) */
+    uint32_t flags;                /* SF_EVAL_* */
+} sf_eval_desc;                    /* zero = every method, default options, nothing kept, statistics on */
+
+/* Caller buffers for one run of one row (each may be NULL). Given, the array is written there instead of
+ * in the evaluation; the row's result then points at it. */
+typedef struct sf_eval_row_buffers {
+    float* normals;     /* 3 * vertex_count */
+    float* tangents;    /* 4 * vertex_count */
+    float* normal_deg;  /* vertex_count */
+    float* tangent_deg; /* vertex_count (zeros without a tangent frame) */
+    uint8_t* flags;     /* vertex_count SF_VERTEX_* */
+} sf_eval_row_buffers;
+
+typedef struct sf_eval_buffers {
+    float* positions;          /* 3 * vertex_count final positions, or NULL */
+    float* reference_normals;  /* 3 * vertex_count, or NULL */
+    float* reference_tangents; /* 4 * vertex_count, or NULL */
+    sf_eval_row_buffers rows[SF_METHOD_COUNT]; /* indexed like sf_eval_results.rows */
+} sf_eval_buffers;
+
+/* One method's row. Arrays point into the evaluation or at the caller's buffers and stay valid until the
+ * next run or destroy; NULL when neither kept nor given (recompute's normals/tangents are the reference's). */
+typedef struct sf_eval_row {
+    sf_method method;
+    sf_frames_opts opts;     /* what it ran with: reference_opts for recompute, method_opts otherwise */
+    sf_result status;        /* SF_OK, or SF_ERROR_UNSUPPORTED (nothing below is filled; detail says why) */
+    sf_error detail;         /* the method's sf_error when unsupported; cleared otherwise */
+    sf_error_summary errors; /* against the reference (see SF_EVAL_NO_STATISTICS) */
+    sf_frames_report report; /* the method's counters (sf_workspace_last_report) */
+    const float* normals;    /* 3n */
+    const float* tangents;   /* 4n */
+    const float* normal_deg; /* n */
+    const float* tangent_deg; /* n */
+    const uint8_t* flags;    /* n */
+} sf_eval_row;
+
+/* Which part of a run failed (sf_eval_results.failed). */
+typedef enum sf_eval_stage {
+    SF_EVAL_STAGE_NONE = 0,  /* the run succeeded (or none ran yet) */
+    SF_EVAL_STAGE_INPUT,     /* pose, workspace or buffers rejected before anything ran */
+    SF_EVAL_STAGE_REFERENCE, /* the reference's sf_frames_compute */
+    SF_EVAL_STAGE_METHOD     /* a method's sf_frames_compute (failed_method) */
+} sf_eval_stage;
+
+typedef struct sf_eval_results {
+    size_t vertex_count;
+    int tangent_frame;              /* 1 when tangents are measured (the mesh has UVs) */
+    sf_frames_opts reference_opts;  /* echoed: weighting, weld, tangents, rebuilt/authored, morph directions */
+    sf_frames_opts method_opts;     /* echoed */
+    const float* positions;         /* 3n final positions (evaluation's or the caller's) */
+    const float* reference_normals; /* 3n */
+    const float* reference_tangents; /* 4n */
+    sf_frames_report reference_report;
+    size_t row_count;
+    sf_eval_row rows[SF_METHOD_COUNT]; /* row_count rows in the desc's order */
+    size_t runs;                    /* successful runs so far */
+    sf_eval_stage failed;           /* of the last run */
+    sf_method failed_method;        /* with SF_EVAL_STAGE_METHOD */
+} sf_eval_results;
+
+/* Checks desc against topo (counts, methods, option ranges); every bad field is named ("desc.methods",
+ * index k; "desc.reference_opts.weld"; ...). desc NULL = zero desc. */
+sf_result sf_eval_desc_validate(const sf_topology* topo, const sf_eval_desc* desc, sf_error* err);
+/* Allocates the evaluation and all of its arrays through env (NULL = the topology's environment; copied):
+ * positions and reference (10n floats), frame and angle scratch (9n floats), a sort scratch (n floats) and,
+ * per row, 7n floats with SF_EVAL_KEEP_FRAMES and 2n floats + n bytes with SF_EVAL_KEEP_ANGLES. */
+sf_result sf_evaluation_create(const sf_topology* topo, const sf_eval_desc* desc, const sf_env* env,
+                               sf_evaluation** out, sf_error* err);
+/* Bytes sf_evaluation_create would allocate (the same rule, without allocating); 0 for an invalid desc. */
+size_t sf_evaluation_size(const sf_topology* topo, const sf_eval_desc* desc);
+void sf_evaluation_destroy(sf_evaluation* ev);
+/* Deforms by pose and fills the results: reference, then each row. ws: a workspace of the same topology
+ * created for the reference and every method of the desc. buffers: NULL = the evaluation's own arrays.
+ * Never allocates. On failure the results say which stage failed and err names the field. */
+sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, const sf_eval_buffers* buffers,
+                            sf_error* err);
+/* The results of the last run (rows with zero summaries before the first). Never NULL for a valid ev. */
+const sf_eval_results* sf_evaluation_results(const sf_evaluation* ev);
+/* The row of `method`, or NULL when the desc did not ask for it. */
+const sf_eval_row* sf_evaluation_row(const sf_evaluation* ev, sf_method method);
+/* Bit (1u << method) of the reference (recompute) and of every row: sf_workspace_opts.methods for a
+ * workspace that can run this evaluation. */
+uint32_t sf_evaluation_methods_mask(const sf_evaluation* ev);
+
 /* ---------------------------------------------------------------- CUDA (cuda/, src/cuda_stub.c) */
 /* (declared by the GPU issue) */
 

@@ -83,26 +83,14 @@ sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* s
     return SF_OK;
 }
 
-sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* method, const sf_frames_out* reference,
-                              float* normal_deg, float* tangent_deg, uint8_t* flags, sf_error_summary* summary,
-                              sf_error* err)
+sf_result sfi_direction_errors(const sf_topology* topo, const sf_frames_out* method, const sf_frames_out* reference,
+                               float* normal_deg, float* tangent_deg, uint8_t* flags, float* sort_scratch,
+                               sf_error_summary* summary, sf_error* err)
 {
-    sf_error_clear(err);
-    SF_CHECK(topo && method && reference, SF_ERROR_INVALID_ARGUMENT, err, "arguments", SFI_NO_INDEX,
-             "topology, method and reference are required");
-    SF_CHECK(method->normals && reference->normals, SF_ERROR_MISSING_STREAM, err, "normals", SFI_NO_INDEX,
-             "method and reference normals are required");
     bool tangents = topo->has_uvs && method->tangents && reference->tangents;
     size_t n = topo->vertex_count;
     float* nd = normal_deg;
     float* td = tangent_deg;
-    float* owned = NULL;
-    if (summary && (!nd || (tangents && !td))) {
-        owned = sf_env_calloc(&topo->env, 2 * (n ? n : 1), sizeof(float));
-        if (!owned) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "scratch", SFI_NO_INDEX, "%zu vertices", n);
-        if (!nd) nd = owned;
-        if (!td) td = owned + n;
-    }
     sf_error_summary s;
     memset(&s, 0, sizeof s);
     double worst_n = -1.0, worst_t = -1.0;
@@ -131,12 +119,37 @@ sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* meth
         s.handedness_mismatches += (f & SF_VERTEX_HANDEDNESS) != 0;
         if (flags) flags[v] = f;
     }
+    if (!summary) return SF_OK;
     sf_result r = SF_OK;
-    if (summary) {
-        r = sf_angle_stats_compute(nd, n, NULL, &topo->env, &s.normal, err);
-        if (r == SF_OK && tangents) r = sf_angle_stats_compute(td, n, NULL, &topo->env, &s.tangent, err);
-        if (r == SF_OK) *summary = s;
+    if (sort_scratch) {
+        r = sf_angle_stats_compute(nd, n, sort_scratch, &topo->env, &s.normal, err);
+        if (r == SF_OK && tangents) r = sf_angle_stats_compute(td, n, sort_scratch, &topo->env, &s.tangent, err);
     }
+    if (r == SF_OK) *summary = s;
+    return r;
+}
+
+sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* method, const sf_frames_out* reference,
+                              float* normal_deg, float* tangent_deg, uint8_t* flags, sf_error_summary* summary,
+                              sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(topo && method && reference, SF_ERROR_INVALID_ARGUMENT, err, "arguments", SFI_NO_INDEX,
+             "topology, method and reference are required");
+    SF_CHECK(method->normals && reference->normals, SF_ERROR_MISSING_STREAM, err, "normals", SFI_NO_INDEX,
+             "method and reference normals are required");
+    size_t n = topo->vertex_count;
+    float* nd = normal_deg;
+    float* td = tangent_deg;
+    float* owned = NULL;
+    if (summary) { /* angles the caller does not keep, and the sorted copy for percentiles */
+        size_t m = n ? n : 1;
+        owned = sf_env_calloc(&topo->env, 3 * m, sizeof(float));
+        if (!owned) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "scratch", SFI_NO_INDEX, "%zu vertices", n);
+        if (!nd) nd = owned + m;
+        if (!td) td = owned + 2 * m;
+    }
+    sf_result r = sfi_direction_errors(topo, method, reference, nd, td, flags, owned, summary, err);
     sf_env_free(&topo->env, owned, 0);
     return r;
 }

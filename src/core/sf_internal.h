@@ -146,4 +146,11 @@ void sfi_jacobian_scratch_free(sf_workspace* ws);
 /* Sorts a[0..n) ascending (deterministic). */
 void sfi_sort_floats(float* a, size_t n);
 
+/* sf_direction_errors without its checks and allocations: normal_deg must be given (n floats) when
+ * summary is, and tangent_deg when the mesh has a tangent frame; sort_scratch (n floats) gives the
+ * summary's sf_angle_stats (NULL: counts and worst vertices only, stats zero). summary may be NULL. */
+sf_result sfi_direction_errors(const sf_topology* topo, const sf_frames_out* method, const sf_frames_out* reference,
+                               float* normal_deg, float* tangent_deg, uint8_t* flags, float* sort_scratch,
+                               sf_error_summary* summary, sf_error* err);
+
 #endif /* SF_INTERNAL_H */

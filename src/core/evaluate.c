@@ -1,0 +1,300 @@
+/* The evaluation: the reference once, then each method, each measured against it (skinframe.h, section
+ * "evaluation"). Every array is allocated at creation in one block, so a run never allocates. */
+#include "sf_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+struct sf_evaluation {
+    sf_env env;
+    const sf_topology* topo;
+    uint32_t flags;
+    sf_eval_results res;
+    void* block; /* every array below */
+    size_t bytes;
+    float *positions, *ref_n, *ref_t;
+    float *frame_n, *frame_t; /* shared frames of the rows, without SF_EVAL_KEEP_FRAMES */
+    float *angle_n, *angle_t; /* shared angles of the rows, without SF_EVAL_KEEP_ANGLES */
+    float* sort;              /* percentile scratch, unless SF_EVAL_NO_STATISTICS */
+    float *row_n[SF_METHOD_COUNT], *row_t[SF_METHOD_COUNT];
+    float *row_nd[SF_METHOD_COUNT], *row_td[SF_METHOD_COUNT];
+    uint8_t* row_flags[SF_METHOD_COUNT];
+};
+
+#define ALL_FLAGS ((uint32_t)(SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES | SF_EVAL_NO_STATISTICS))
+
+static sf_result check_opts(const sf_frames_opts* o, const char* name, sf_error* err)
+{
+    char field[64];
+#define OPTS_FIELD(f) (snprintf(field, sizeof field, "desc.%s." f, name), field)
+    SF_CHECK((unsigned)o->morph_directions <= SF_MORPH_DIRECTIONS_NONE, SF_ERROR_INVALID_ARGUMENT, err,
+             OPTS_FIELD("morph_directions"), SFI_NO_INDEX, "%d", (int)o->morph_directions);
+    SF_CHECK((unsigned)o->weighting <= SF_WEIGHTING_UNIFORM, SF_ERROR_INVALID_ARGUMENT, err, OPTS_FIELD("weighting"),
+             SFI_NO_INDEX, "%d", (int)o->weighting);
+    SF_CHECK((unsigned)o->weld <= SF_WELD_POSITION_NORMAL, SF_ERROR_INVALID_ARGUMENT, err, OPTS_FIELD("weld"),
+             SFI_NO_INDEX, "%d", (int)o->weld);
+    SF_CHECK((unsigned)o->tangents <= SF_TANGENTS_MIKKTSPACE, SF_ERROR_INVALID_ARGUMENT, err, OPTS_FIELD("tangents"),
+             SFI_NO_INDEX, "%d", (int)o->tangents);
+    SF_CHECK((unsigned)o->reference <= SF_REFERENCE_AUTHORED, SF_ERROR_INVALID_ARGUMENT, err, OPTS_FIELD("reference"),
+             SFI_NO_INDEX, "%d", (int)o->reference);
+    SF_CHECK(isfinite(o->jacobian_cap) && o->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
+             OPTS_FIELD("jacobian_cap"), SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)",
+             (double)o->jacobian_cap);
+#undef OPTS_FIELD
+    return SF_OK;
+}
+
+sf_result sf_eval_desc_validate(const sf_topology* topo, const sf_eval_desc* desc, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(topo != NULL, SF_ERROR_INVALID_ARGUMENT, err, "topology", SFI_NO_INDEX, "is NULL");
+    if (!desc) return SF_OK;
+    if (desc->methods) {
+        SF_CHECK(desc->method_count >= 1 && desc->method_count <= SF_METHOD_COUNT, SF_ERROR_INVALID_ARGUMENT, err,
+                 "desc.method_count", SFI_NO_INDEX, "%zu, need 1..%d with a methods list", desc->method_count,
+                 (int)SF_METHOD_COUNT);
+        uint32_t seen = 0;
+        for (size_t k = 0; k < desc->method_count; ++k) {
+            sf_method m = desc->methods[k];
+            SF_CHECK((unsigned)m < SF_METHOD_COUNT, SF_ERROR_INVALID_ARGUMENT, err, "desc.methods", k,
+                     "%d is not a method", (int)m);
+            SF_CHECK(!(seen & (1u << m)), SF_ERROR_INVALID_ARGUMENT, err, "desc.methods", k, "%s is listed twice",
+                     sf_method_name(m));
+            seen |= 1u << m;
+        }
+    } else {
+        SF_CHECK(desc->method_count == 0, SF_ERROR_INVALID_ARGUMENT, err, "desc.method_count", SFI_NO_INDEX,
+                 "%zu without a methods list (NULL = every method)", desc->method_count);
+    }
+    sf_result r = check_opts(&desc->method_opts, "method_opts", err);
+    if (r == SF_OK) r = check_opts(&desc->reference_opts, "reference_opts", err);
+    if (r != SF_OK) return r;
+    SF_CHECK(!(desc->flags & ~ALL_FLAGS), SF_ERROR_INVALID_ARGUMENT, err, "desc.flags", SFI_NO_INDEX,
+             "unknown bits 0x%x", (unsigned)(desc->flags & ~ALL_FLAGS));
+    return SF_OK;
+}
+
+/* The rows of a valid desc (NULL = every method). */
+static size_t desc_methods(const sf_eval_desc* desc, sf_method* out)
+{
+    if (desc && desc->methods) {
+        memcpy(out, desc->methods, desc->method_count * sizeof *out);
+        return desc->method_count;
+    }
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) out[m] = (sf_method)m;
+    return SF_METHOD_COUNT;
+}
+
+/* Lays every array out in one block: returns its size; assigns the pointers when base is not NULL. The
+ * recompute row keeps no frames of its own (they are the reference's). */
+static size_t layout(sf_evaluation* ev, const sf_method* methods, size_t rows, size_t n, char* base)
+{
+    size_t off = 0;
+#define TAKE(ptr, count, type)                                                   \
+    do {                                                                         \
+        size_t bytes_ = ((count) * sizeof(type) + 15) & ~(size_t)15;             \
+        if (base) (ptr) = (type*)(void*)(base + off);                            \
+        off += bytes_;                                                           \
+    } while (0)
+    size_t m1 = n ? n : 1;
+    TAKE(ev->positions, 3 * m1, float);
+    TAKE(ev->ref_n, 3 * m1, float);
+    TAKE(ev->ref_t, 4 * m1, float);
+    bool keep_frames = ev->flags & SF_EVAL_KEEP_FRAMES, keep_angles = ev->flags & SF_EVAL_KEEP_ANGLES;
+    if (!keep_frames) {
+        TAKE(ev->frame_n, 3 * m1, float);
+        TAKE(ev->frame_t, 4 * m1, float);
+    }
+    if (!keep_angles) {
+        TAKE(ev->angle_n, m1, float);
+        TAKE(ev->angle_t, m1, float);
+    }
+    if (!(ev->flags & SF_EVAL_NO_STATISTICS)) TAKE(ev->sort, m1, float);
+    for (size_t k = 0; k < rows; ++k) {
+        if (keep_frames && methods[k] != SF_METHOD_RECOMPUTE) {
+            TAKE(ev->row_n[k], 3 * m1, float);
+            TAKE(ev->row_t[k], 4 * m1, float);
+        }
+        if (keep_angles) {
+            TAKE(ev->row_nd[k], m1, float);
+            TAKE(ev->row_td[k], m1, float);
+            TAKE(ev->row_flags[k], m1, uint8_t);
+        }
+    }
+#undef TAKE
+    return off;
+}
+
+size_t sf_evaluation_size(const sf_topology* topo, const sf_eval_desc* desc)
+{
+    if (sf_eval_desc_validate(topo, desc, NULL) != SF_OK) return 0;
+    sf_evaluation shape;
+    memset(&shape, 0, sizeof shape);
+    shape.flags = desc ? desc->flags : 0;
+    sf_method methods[SF_METHOD_COUNT];
+    size_t rows = desc_methods(desc, methods);
+    return sizeof shape + layout(&shape, methods, rows, topo->vertex_count, NULL);
+}
+
+sf_result sf_evaluation_create(const sf_topology* topo, const sf_eval_desc* desc, const sf_env* env,
+                               sf_evaluation** out, sf_error* err)
+{
+    sf_result r = sf_eval_desc_validate(topo, desc, err);
+    if (r != SF_OK) return r;
+    SF_CHECK(out != NULL, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
+    *out = NULL;
+    sf_env e = env ? sf_env_defaults(env) : topo->env;
+    sf_evaluation* ev = sf_env_calloc(&e, 1, sizeof *ev);
+    if (!ev) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "evaluation", SFI_NO_INDEX, "object");
+    ev->env = e;
+    ev->topo = topo;
+    ev->flags = desc ? desc->flags : 0;
+    sf_method methods[SF_METHOD_COUNT];
+    size_t rows = desc_methods(desc, methods);
+    size_t n = topo->vertex_count;
+    ev->bytes = layout(ev, methods, rows, n, NULL);
+    ev->block = sf_env_calloc(&e, ev->bytes, 1);
+    if (!ev->block) {
+        sf_env_free(&e, ev, sizeof *ev);
+        return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "evaluation", SFI_NO_INDEX, "%zu bytes for %zu vertices",
+                            ev->bytes, n);
+    }
+    layout(ev, methods, rows, n, (char*)ev->block);
+
+    sf_eval_results* res = &ev->res;
+    res->vertex_count = n;
+    res->tangent_frame = topo->has_uvs;
+    if (desc) res->reference_opts = desc->reference_opts, res->method_opts = desc->method_opts;
+    res->positions = ev->positions;
+    res->reference_normals = ev->ref_n;
+    res->reference_tangents = ev->ref_t;
+    res->row_count = rows;
+    for (size_t k = 0; k < rows; ++k) {
+        sf_eval_row* row = &res->rows[k];
+        row->method = methods[k];
+        /* The recompute row checks the pipeline: the reference's own settings, so about 0 degrees. */
+        row->opts = methods[k] == SF_METHOD_RECOMPUTE ? res->reference_opts : res->method_opts;
+        sf_error_clear(&row->detail);
+    }
+    res->failed = SF_EVAL_STAGE_NONE;
+    res->failed_method = SF_METHOD_COUNT;
+    *out = ev;
+    return SF_OK;
+}
+
+void sf_evaluation_destroy(sf_evaluation* ev)
+{
+    if (!ev) return;
+    sf_env e = ev->env;
+    sf_env_free(&e, ev->block, ev->bytes);
+    sf_env_free(&e, ev, sizeof *ev);
+}
+
+const sf_eval_results* sf_evaluation_results(const sf_evaluation* ev) { return ev ? &ev->res : NULL; }
+
+const sf_eval_row* sf_evaluation_row(const sf_evaluation* ev, sf_method method)
+{
+    for (size_t k = 0; ev && k < ev->res.row_count; ++k)
+        if (ev->res.rows[k].method == method) return &ev->res.rows[k];
+    return NULL;
+}
+
+uint32_t sf_evaluation_methods_mask(const sf_evaluation* ev)
+{
+    uint32_t mask = 1u << SF_METHOD_RECOMPUTE;
+    for (size_t k = 0; ev && k < ev->res.row_count; ++k) mask |= 1u << ev->res.rows[k].method;
+    return mask;
+}
+
+/* The caller's buffer when given, else the evaluation's array (may be NULL). */
+static float* pick(float* given, float* own) { return given ? given : own; }
+
+/* One row against the reference (frames already in place); cannot fail with valid arrays. */
+static void measure_row(sf_evaluation* ev, size_t k, const sf_eval_row_buffers* rb, const sf_frames_out* frames,
+                        const sf_frames_out* ref)
+{
+    sf_eval_row* row = &ev->res.rows[k];
+    float* nd = pick(rb ? rb->normal_deg : NULL, ev->row_nd[k]);
+    float* td = pick(rb ? rb->tangent_deg : NULL, ev->row_td[k]);
+    uint8_t* flags = rb && rb->flags ? rb->flags : ev->row_flags[k];
+    row->normal_deg = nd;
+    row->tangent_deg = td;
+    row->flags = flags;
+    sfi_direction_errors(ev->topo, frames, ref, nd ? nd : ev->angle_n, td ? td : ev->angle_t, flags, ev->sort,
+                         &row->errors, NULL);
+}
+
+sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, const sf_eval_buffers* buffers,
+                            sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(ev != NULL, SF_ERROR_INVALID_ARGUMENT, err, "evaluation", SFI_NO_INDEX, "is NULL");
+    const sf_topology* topo = ev->topo;
+    sf_eval_results* res = &ev->res;
+    res->failed = SF_EVAL_STAGE_INPUT;
+    res->failed_method = SF_METHOD_COUNT;
+    sf_result r = sf_pose_validate(topo, pose, err);
+    if (r != SF_OK) return r;
+    SF_CHECK(ws && ws->topo == topo, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "was not created for this topology");
+
+    const sf_eval_buffers* b = buffers;
+    sf_frames_out ref = {pick(b ? b->positions : NULL, ev->positions), pick(b ? b->reference_normals : NULL, ev->ref_n),
+                         pick(b ? b->reference_tangents : NULL, ev->ref_t)};
+    res->failed = SF_EVAL_STAGE_REFERENCE;
+    r = sf_frames_compute(topo, pose, SF_METHOD_RECOMPUTE, &res->reference_opts, ws, &ref, err);
+    if (r != SF_OK) return r;
+    sf_workspace_last_report(ws, &res->reference_report);
+    res->positions = ref.positions;
+    res->reference_normals = ref.normals;
+    res->reference_tangents = ref.tangents;
+    const sf_frames_out ref_dirs = {NULL, ref.normals, ref.tangents};
+    size_t n = topo->vertex_count;
+
+    for (size_t k = 0; k < res->row_count; ++k) {
+        sf_eval_row* row = &res->rows[k];
+        const sf_eval_row_buffers* rb = b ? &b->rows[k] : NULL;
+        float* given_n = rb ? rb->normals : NULL;
+        float* given_t = rb ? rb->tangents : NULL;
+        row->status = SF_OK;
+        sf_error_clear(&row->detail);
+        if (row->method == SF_METHOD_RECOMPUTE) {
+            /* The reference itself: the same call with the same settings gives the same bits. */
+            if (given_n && n) memcpy(given_n, ref.normals, 3 * n * sizeof(float));
+            if (given_t && n) memcpy(given_t, ref.tangents, 4 * n * sizeof(float));
+            row->normals = pick(given_n, ref.normals);
+            row->tangents = pick(given_t, ref.tangents);
+            row->report = res->reference_report;
+            measure_row(ev, k, rb, &ref_dirs, &ref_dirs);
+            continue;
+        }
+        float* own_n = pick(ev->row_n[k], ev->frame_n);
+        float* own_t = pick(ev->row_t[k], ev->frame_t);
+        sf_frames_out out = {NULL, pick(given_n, own_n), pick(given_t, own_t)};
+        r = sf_frames_compute(topo, pose, row->method, &row->opts, ws, &out, &row->detail);
+        if (r == SF_ERROR_UNSUPPORTED) {
+            row->status = r;
+            memset(&row->errors, 0, sizeof row->errors);
+            memset(&row->report, 0, sizeof row->report);
+            row->normals = row->tangents = row->normal_deg = row->tangent_deg = NULL;
+            row->flags = NULL;
+            continue;
+        }
+        if (r != SF_OK) {
+            if (err) *err = row->detail;
+            sf_error_clear(&row->detail);
+            res->failed = SF_EVAL_STAGE_METHOD;
+            res->failed_method = row->method;
+            return r;
+        }
+        sf_workspace_last_report(ws, &row->report);
+        /* Shared scratch is overwritten by the next row: not a result. */
+        row->normals = given_n || ev->row_n[k] ? out.normals : NULL;
+        row->tangents = given_t || ev->row_t[k] ? out.tangents : NULL;
+        measure_row(ev, k, rb, &out, &ref_dirs);
+    }
+    res->failed = SF_EVAL_STAGE_NONE;
+    res->runs++;
+    return SF_OK;
+}
