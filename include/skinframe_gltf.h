@@ -192,6 +192,17 @@ const float* sf_gltf_pose_global(const sf_gltf_pose* pose, size_t node);
 sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float* bone_matrices,
                                 float* morph_weights, float* to_world, sf_error* err);
 
+/* World placement (src/placement.c): takes vertex_count mesh-space vertices of an instance posed with
+ * sf_gltf_pose_instance (positions float3, normals float3, tangents float4 as in sf_frames_out) to the scene
+ * by its to_world matrix (16 floats, column-major; the last row is taken as 0 0 0 1). With M its 3x3 part
+ * and t its translation: p' = M p + t; n' = cof(M) n, negated when det(M) < 0 (the inverse transpose up to
+ * a positive scale), then unit length; tangent xyz' = M t_xyz, unit length, and w' = -w when det(M) < 0 (a
+ * mirror flips handedness). Zero directions stay zero. Each output of
+ * world may be NULL (skipped); one that is set needs its input. Outputs may be the inputs (in place).
+ * Errors: to_world or world NULL, a missing input (SF_ERROR_MISSING_STREAM), NaN/Inf in to_world. */
+sf_result sf_gltf_place_frames(const float to_world[16], size_t vertex_count, const float* positions,
+                               const float* normals, const float* tangents, const sf_frames_out* world, sf_error* err);
+
 /* Data problems of a primitive as authored, reported apart from method error (src/gltf_check.c).
  * id, name, description; counts are vertices, triangles or targets as the description says. */
 #define SF_GLTF_PROBLEMS(X)                                                                                        \
