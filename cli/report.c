@@ -13,8 +13,6 @@ static int lib_fail(const char* what, sf_result r, const sf_error* err)
     return cli_fail(CLI_EXIT_FAILURE, "%s: %s", what, err->message[0] ? err->message : sf_result_string(r));
 }
 
-static float* alloc_floats(size_t count) { return calloc(count ? count : 1, sizeof(float)); }
-
 int cli_run_compare(const cli_scene_args* args, const sf_env* env, const cli_assignment* extra, size_t extra_count,
                     bool keep_frames, cli_run* run)
 {
@@ -33,8 +31,7 @@ int cli_run_compare(const cli_scene_args* args, const sf_env* env, const cli_ass
     r = sf_workspace_create(run->topo, NULL, &run->ws, &err);
     if (r != SF_OK) return lib_fail("workspace", r, &err);
 
-    size_t n = sf_topology_vertex_count(run->topo);
-    run->vertex_count = n;
+    run->vertex_count = sf_topology_vertex_count(run->topo);
     run->triangle_count = sf_topology_triangle_count(run->topo);
     run->weighting_from_flag = args->weighting_given;
     run->ref_opts = cli_scene_args_frames_opts(args, run->scene->info);
@@ -43,72 +40,45 @@ int cli_run_compare(const cli_scene_args* args, const sf_env* env, const cli_ass
     run->method_opts.morph_directions = args->morph_directions;
     run->method_opts.jacobian_cap = args->jacobian_cap;
 
-    run->positions = alloc_floats(3 * n);
-    run->ref_normals = alloc_floats(3 * n);
-    run->ref_tangents = alloc_floats(4 * n);
-    float* scratch_n = keep_frames ? NULL : alloc_floats(3 * n);
-    float* scratch_t = keep_frames ? NULL : alloc_floats(4 * n);
-    if (!run->positions || !run->ref_normals || !run->ref_tangents || (!keep_frames && (!scratch_n || !scratch_t))) {
-        free(scratch_n);
-        free(scratch_t);
-        return cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", n);
-    }
-
-    const sf_pose* pose = &run->scene->pose;
-    sf_frames_out ref = {run->positions, run->ref_normals, run->ref_tangents};
-    r = sf_frames_compute(run->topo, pose, SF_METHOD_RECOMPUTE, &run->ref_opts, run->ws, &ref, &err);
-    if (r != SF_OK) {
-        free(scratch_n);
-        free(scratch_t);
-        return lib_fail("reference (recompute)", r, &err);
-    }
-    sf_frames_out ref_dirs = {NULL, run->ref_normals, run->ref_tangents};
-
-    code = CLI_EXIT_OK;
-    for (size_t k = 0; k < args->method_count && code == CLI_EXIT_OK; ++k) {
+    sf_eval_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.methods = args->method_order;
+    desc.method_count = args->method_count;
+    desc.method_opts = run->method_opts;
+    desc.reference_opts = run->ref_opts;
+    desc.flags = keep_frames ? SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES : 0;
+    r = sf_evaluation_create(run->topo, &desc, env, &run->eval, &err);
+    if (r == SF_ERROR_OUT_OF_MEMORY) return cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", run->vertex_count);
+    if (r != SF_OK) return lib_fail("evaluation", r, &err);
+    r = sf_evaluation_run(run->eval, &run->scene->pose, run->ws, NULL, &err);
+    const sf_eval_results* res = sf_evaluation_results(run->eval);
+    if (r != SF_OK && res->failed == SF_EVAL_STAGE_METHOD) return lib_fail(sf_method_name(res->failed_method), r, &err);
+    if (r != SF_OK) return lib_fail("reference (recompute)", r, &err);
+    run->positions = res->positions;
+    run->ref_normals = res->reference_normals;
+    run->ref_tangents = res->reference_tangents;
+    for (size_t k = 0; k < res->row_count; ++k) {
+        const sf_eval_row* row = &res->rows[k];
         cli_method_result* m = &run->methods[run->method_count++];
-        m->method = args->method_order[k];
-        float* normals = scratch_n;
-        float* tangents = scratch_t;
-        if (keep_frames) {
-            m->normals = normals = alloc_floats(3 * n);
-            m->tangents = tangents = alloc_floats(4 * n);
-            if (!normals || !tangents) {
-                code = cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", n);
-                break;
-            }
-        }
-        /* The recompute row uses the reference's settings, so it checks the pipeline (about 0 error). */
-        const sf_frames_opts* opts = m->method == SF_METHOD_RECOMPUTE ? &run->ref_opts : &run->method_opts;
-        sf_frames_out out = {NULL, normals, tangents};
-        r = sf_frames_compute(run->topo, pose, m->method, opts, run->ws, &out, &err);
-        if (r == SF_ERROR_UNSUPPORTED) {
+        m->method = row->method;
+        m->row = row;
+        if (row->status == SF_ERROR_UNSUPPORTED) {
             m->skipped = true;
-            snprintf(m->skip_reason, sizeof m->skip_reason, "%s", err.message[0] ? err.message : sf_result_string(r));
+            snprintf(m->skip_reason, sizeof m->skip_reason, "%s",
+                     row->detail.message[0] ? row->detail.message : sf_result_string(row->status));
             continue;
         }
-        if (r != SF_OK) {
-            code = lib_fail(sf_method_name(m->method), r, &err);
-            break;
-        }
-        sf_workspace_last_report(run->ws, &m->report);
-        r = sf_direction_errors(run->topo, &out, &ref_dirs, NULL, NULL, NULL, &m->summary, &err);
-        if (r != SF_OK) code = lib_fail(sf_method_name(m->method), r, &err);
+        m->summary = row->errors;
+        m->report = row->report;
+        m->normals = row->normals;
+        m->tangents = row->tangents;
     }
-    free(scratch_n);
-    free(scratch_t);
-    return code;
+    return CLI_EXIT_OK;
 }
 
 void cli_run_free(cli_run* run)
 {
-    for (size_t k = 0; k < run->method_count; ++k) {
-        free(run->methods[k].normals);
-        free(run->methods[k].tangents);
-    }
-    free(run->positions);
-    free(run->ref_normals);
-    free(run->ref_tangents);
+    sf_evaluation_destroy(run->eval);
     sf_workspace_destroy(run->ws);
     sf_topology_destroy(run->topo);
     sf_scene_destroy(run->scene);

@@ -13,8 +13,9 @@ typedef struct cli_method_result {
     char skip_reason[256];
     sf_error_summary summary; /* against the reference */
     sf_frames_report report;  /* the library's counters for this method */
-    float* normals;           /* 3n, only with keep_frames */
-    float* tangents;          /* 4n, only with keep_frames */
+    const float* normals;     /* 3n, only with keep_frames */
+    const float* tangents;    /* 4n, only with keep_frames */
+    const sf_eval_row* row;   /* the evaluation's row (per-vertex angles with keep_frames) */
 } cli_method_result;
 
 typedef struct cli_run {
@@ -22,20 +23,21 @@ typedef struct cli_run {
     sf_scene* scene;
     sf_topology* topo;
     sf_workspace* ws;
+    sf_evaluation* eval;        /* the reference and every method, run once */
     sf_frames_opts method_opts; /* morph directions for the per-vertex methods */
     sf_frames_opts ref_opts;    /* the reference (and the recompute row) */
     bool weighting_from_flag;   /* --weighting given, else the scene's reference weighting */
     size_t vertex_count, triangle_count;
-    float* positions;           /* 3n final positions */
-    float* ref_normals;         /* 3n */
-    float* ref_tangents;        /* 4n */
+    const float* positions;     /* 3n final positions (in eval) */
+    const float* ref_normals;   /* 3n */
+    const float* ref_tangents;  /* 4n */
     cli_method_result methods[SF_METHOD_COUNT]; /* in the order asked for */
     size_t method_count;
 } cli_run;
 
-/* Builds the scene (args' settings, then `extra`), the topology and workspace, the reference and each
- * requested method, and their error summaries. keep_frames keeps every method's normals and tangents
- * (for dumps and pictures). Returns a CLI exit status; prints a one-line error unless CLI_EXIT_OK.
+/* Builds the scene (args' settings, then `extra`), the topology and workspace, and runs one evaluation:
+ * the reference and each requested method, and their error summaries. keep_frames keeps every method's
+ * normals, tangents and per-vertex angles (for dumps and pictures). Returns a CLI exit status; prints a one-line error unless CLI_EXIT_OK.
  * cli_run_free is safe after any return. */
 int cli_run_compare(const cli_scene_args* args, const sf_env* env, const cli_assignment* extra, size_t extra_count,
                     bool keep_frames, cli_run* run);
