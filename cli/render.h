@@ -1,4 +1,5 @@
-/* Four-view pictures and plots for the command (cli/cmd_render.c, cli/cmd_plot.c), shared with demo. */
+/* Pictures for the command, shared by render, plot and demo (cli/pictures.c), and render --gltf
+ * (cli/render_gltf.c). */
 #ifndef SF_CLI_RENDER_H
 #define SF_CLI_RENDER_H
 
@@ -23,11 +24,10 @@ sf_camera render_camera(const render_settings* rs, const float center[3], float 
 
 /* One method against the reference, as caller arrays (built-in scenes and glTF alike). */
 typedef struct render_input {
-    /* The mesh, both sets of directions, names, caption and rig (as sf_fourview_desc documents them);
-     * render_fourview fills in the errors and stats (from topo when set), the camera and the shading. */
+    /* The mesh, both sets of directions, the per-vertex angles of an evaluation, names, caption and rig
+     * (as sf_fourview_desc documents them); render_fourview fills in the stats, the camera and the shading. */
     sf_fourview_desc view;
-    const sf_topology* topo;  /* for sf_direction_errors; NULL = view.*_error_deg and `errors` are given */
-    sf_error_summary errors;  /* when topo is NULL: the stats printed */
+    sf_error_summary errors;  /* the stats printed (the evaluation's, or pooled over glTF units) */
     float center[3];          /* the camera's aim and framing radius before fitting */
     float radius;
 } render_input;
@@ -44,6 +44,9 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
                 const render_settings* rs, const char* out, bool many);
 /* "sheet / bone-twist twist=90  morph dirs: deltas" */
 void render_caption(const cli_scene_args* args, char* out, size_t size);
+/* The four views of one method of a run made with keep_frames, into *out (sf_image_free(out, NULL)). */
+int render_run_method(const cli_run* run, const cli_method_result* m, const render_settings* rs, const char* caption,
+                      sf_image* out, sf_error_summary* summary);
 /* Writes OUT_DIR/STEM_<method>.png for every method of a run made with keep_frames (and, with contact,
  * OUT_DIR/STEM_contact.png); counts the files in *written. */
 int render_run_images(const cli_run* run, const render_settings* rs, const char* caption, const char* out_dir,
