@@ -33,11 +33,6 @@ static void usage(FILE* f)
             "  A file without animations is evaluated at its rest pose (the scene's node transforms).\n");
 }
 
-/* Per-frame outputs of one unit (one primitive of one instance, c->units[i]), allocated once. */
-typedef struct unit_buf {
-    float *ref_n, *ref_t, *out_n, *out_t, *ang_n, *ang_t;
-} unit_buf;
-
 typedef struct method_acc {
     bool skipped;
     char reason[256];
@@ -57,7 +52,7 @@ typedef struct eval_ctx {
     sf_gltf_pose* pose;
     sf_env env;
     cli_gltf_unit* units;
-    unit_buf* bufs; /* unit_count */
+    sf_evaluation** evals; /* unit_count: the reference and every method of one unit, allocated once */
     size_t unit_count;
     cli_scene_args args;
     sf_frames_opts ref_opts, method_opts; /* the reference (and recompute row); the other methods */
@@ -76,11 +71,8 @@ static double now_s(void)
 
 static void units_free(eval_ctx* c)
 {
-    for (size_t i = 0; c->bufs && i < c->unit_count; ++i) {
-        unit_buf* b = &c->bufs[i];
-        free(b->ref_n), free(b->ref_t), free(b->out_n), free(b->out_t), free(b->ang_n), free(b->ang_t);
-    }
-    free(c->bufs);
+    for (size_t i = 0; c->evals && i < c->unit_count; ++i) sf_evaluation_destroy(c->evals[i]);
+    free(c->evals);
     cli_gltf_units_free(c->units, c->unit_count);
 }
 
@@ -89,56 +81,61 @@ static int build_units(eval_ctx* c)
     int code = cli_gltf_units_create(c->path, c->g, c->args.method_on[SF_METHOD_JACOBIAN], &c->env, &c->units,
                                      &c->unit_count);
     if (code != CLI_EXIT_OK) return code;
-    c->bufs = calloc(c->unit_count + 1, sizeof(unit_buf));
-    if (!c->bufs) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    c->evals = calloc(c->unit_count + 1, sizeof *c->evals);
+    if (!c->evals) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    /* The angles of every frame are pooled per method (exact percentiles over frames and vertices), so the
+     * evaluation skips its per-run statistics; the angles go straight into the pools (eval_unit). */
+    sf_eval_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.methods = c->args.method_order;
+    desc.method_count = c->args.method_count;
+    desc.method_opts = c->method_opts;
+    desc.reference_opts = c->ref_opts;
+    desc.flags = SF_EVAL_NO_STATISTICS;
     for (size_t i = 0; i < c->unit_count; ++i) {
         const cli_gltf_unit* u = &c->units[i];
-        unit_buf* b = &c->bufs[i];
-        size_t n = u->n ? u->n : 1;
-        b->ref_n = calloc(3 * n, sizeof(float));
-        b->ref_t = calloc(4 * n, sizeof(float));
-        b->out_n = calloc(3 * n, sizeof(float));
-        b->out_t = calloc(4 * n, sizeof(float));
-        b->ang_n = calloc(n, sizeof(float));
-        b->ang_t = calloc(n, sizeof(float));
-        if (!b->ref_n || !b->ref_t || !b->out_n || !b->out_t || !b->ang_n || !b->ang_t)
-            return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+        sf_error err;
+        sf_result r = sf_evaluation_create(u->topo, &desc, NULL, &c->evals[i], &err);
+        if (r == SF_ERROR_OUT_OF_MEMORY) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+        if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "evaluation: %s", err.message);
         c->vertices += u->n;
         if (u->tangents) c->tangent_vertices += u->n;
     }
     return CLI_EXIT_OK;
 }
 
-/* Reference and every method for unit i at its current pose; calls back per method with angles. */
+/* One method's angles of unit i, already written at the end of its pools (eval_unit). */
 typedef void method_sink(eval_ctx* c, method_acc* acc, size_t i, size_t frame);
 
+/* The evaluation of unit i at its current pose, the angles of each method appended to its pools. */
 static int eval_unit(eval_ctx* c, size_t i, method_acc* accs, size_t frame, method_sink* sink)
 {
     const cli_gltf_unit* u = &c->units[i];
-    unit_buf* b = &c->bufs[i];
-    sf_frames_out ref = {NULL, b->ref_n, b->ref_t};
-    sf_error err;
-    if (sf_frames_compute(u->topo, &u->pose, SF_METHOD_RECOMPUTE, &c->ref_opts, u->ws, &ref, &err) != SF_OK)
-        return cli_fail(CLI_EXIT_FAILURE, "reference (recompute): %s", err.message);
-    for (size_t k = 0; k < c->args.method_count; ++k) {
-        sf_method m = c->args.method_order[k];
-        method_acc* acc = &accs[m];
+    const sf_eval_results* res = sf_evaluation_results(c->evals[i]);
+    sf_eval_buffers b;
+    memset(&b, 0, sizeof b);
+    for (size_t k = 0; k < res->row_count; ++k) {
+        method_acc* acc = &accs[res->rows[k].method];
         if (acc->skipped) continue;
-        /* The recompute row has the reference's settings: it is the reference, not computed twice. */
-        sf_frames_out out = {NULL, b->out_n, b->out_t};
-        const sf_frames_out* got = m == SF_METHOD_RECOMPUTE ? &ref : &out;
-        sf_result r = m == SF_METHOD_RECOMPUTE ? SF_OK
-                                               : sf_frames_compute(u->topo, &u->pose, m, &c->method_opts, u->ws, &out, &err);
-        if (r == SF_ERROR_UNSUPPORTED) {
+        b.rows[k].normal_deg = acc->nrm + acc->nrm_count;
+        b.rows[k].tangent_deg = u->tangents ? acc->tan + acc->tan_count : NULL;
+    }
+    sf_error err;
+    if (sf_evaluation_run(c->evals[i], &u->pose, u->ws, &b, &err) != SF_OK) {
+        if (res->failed == SF_EVAL_STAGE_METHOD)
+            return cli_fail(CLI_EXIT_FAILURE, "%s: %s", sf_method_name(res->failed_method), err.message);
+        return cli_fail(CLI_EXIT_FAILURE, "reference (recompute): %s", err.message);
+    }
+    for (size_t k = 0; k < res->row_count; ++k) {
+        const sf_eval_row* row = &res->rows[k];
+        method_acc* acc = &accs[row->method];
+        if (acc->skipped) continue;
+        if (row->status == SF_ERROR_UNSUPPORTED) {
             acc->skipped = true;
-            snprintf(acc->reason, sizeof acc->reason, "%s", err.message);
+            snprintf(acc->reason, sizeof acc->reason, "%s", row->detail.message);
             continue;
         }
-        if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", sf_method_name(m), err.message);
-        if (sf_direction_errors(u->topo, got, &ref, b->ang_n, b->ang_t, NULL, NULL, &err) != SF_OK)
-            return cli_fail(CLI_EXIT_FAILURE, "errors: %s", err.message);
-        for (size_t v = 0; u->tangents && v < u->n; ++v)
-            if ((got->tangents[4 * v + 3] < 0.0f) != (b->ref_t[4 * v + 3] < 0.0f)) acc->handedness++;
+        acc->handedness += row->errors.handedness_mismatches;
         sink(c, acc, i, frame);
     }
     return CLI_EXIT_OK;
@@ -149,10 +146,8 @@ static int eval_unit(eval_ctx* c, size_t i, method_acc* accs, size_t frame, meth
 static void collect(eval_ctx* c, method_acc* acc, size_t i, size_t frame)
 {
     const cli_gltf_unit* u = &c->units[i];
-    const unit_buf* b = &c->bufs[i];
     for (size_t v = 0; v < u->n; ++v) {
-        float a = b->ang_n[v];
-        acc->nrm[acc->nrm_count++] = a;
+        float a = acc->nrm[acc->nrm_count++];
         if (a > acc->worst_n) {
             acc->worst_n = a;
             acc->worst_n_unit = i;
@@ -160,8 +155,7 @@ static void collect(eval_ctx* c, method_acc* acc, size_t i, size_t frame)
             acc->worst_n_frame = frame;
         }
         if (u->tangents) {
-            float t = b->ang_t[v];
-            acc->tan[acc->tan_count++] = t;
+            float t = acc->tan[acc->tan_count++];
             if (t > acc->worst_t) {
                 acc->worst_t = t;
                 acc->worst_t_unit = i;
@@ -176,11 +170,8 @@ static void collect_rest(eval_ctx* c, method_acc* acc, size_t i, size_t frame)
 {
     (void)frame;
     const cli_gltf_unit* u = &c->units[i];
-    const unit_buf* b = &c->bufs[i];
-    for (size_t v = 0; v < u->n; ++v) {
-        acc->nrm[acc->nrm_count++] = b->ang_n[v];
-        if (u->tangents) acc->tan[acc->tan_count++] = b->ang_t[v];
-    }
+    acc->nrm_count += u->n;
+    if (u->tangents) acc->tan_count += u->n;
 }
 
 /* ---------------------------------------------------------------- output */
@@ -584,9 +575,9 @@ int cmd_eval(int argc, char** argv)
     if (code == CLI_EXIT_OK && sf_gltf_pose_create(c.g, NULL, &c.pose, &err) != SF_OK)
         code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
     double t_loaded = now_s();
+    cli_gltf_frames_opts(&c.args, &c.ref_opts, &c.method_opts);
     if (code == CLI_EXIT_OK) code = build_units(&c);
     double t_topo = now_s();
-    cli_gltf_frames_opts(&c.args, &c.ref_opts, &c.method_opts);
     c.progress = !c.json && isatty(fileno(stderr));
     if (code == CLI_EXIT_OK && csv_path) {
         c.csv = fopen(csv_path, "w");
