@@ -25,7 +25,7 @@ static void usage(FILE* f)
 
 /* The posed arrays of one unit (one primitive of one instance). */
 typedef struct baked {
-    float *pos, *nrm, *tan, *col, *ref_n, *ref_t;
+    float *pos, *nrm, *tan, *col, *ref_n;
     float to_world[16];
 } baked;
 
@@ -36,7 +36,6 @@ static void baked_free(baked* b)
     free(b->tan);
     free(b->col);
     free(b->ref_n);
-    free(b->ref_t);
 }
 
 int cmd_bake(int argc, char** argv)
@@ -122,9 +121,12 @@ int cmd_bake(int argc, char** argv)
     sf_gltf_write_mesh* meshes = calloc(count + 1, sizeof(sf_gltf_write_mesh));
     sf_gltf_write_node* nodes = calloc(count + 1, sizeof(sf_gltf_write_node));
     if (!bk || !meshes || !nodes) code = cli_fail(CLI_EXIT_FAILURE, "out of memory");
-    sf_frames_opts ref_opts, method_opts;
-    cli_gltf_frames_opts(&args, &ref_opts, &method_opts);
-    const sf_frames_opts* opts = method == SF_METHOD_RECOMPUTE ? &ref_opts : &method_opts;
+    sf_eval_desc desc; /* the method, and the reference for the error colours */
+    memset(&desc, 0, sizeof desc);
+    desc.methods = &method;
+    desc.method_count = 1;
+    cli_gltf_frames_opts(&args, &desc.reference_opts, &desc.method_opts);
+    desc.flags = SF_EVAL_NO_STATISTICS;
     size_t degenerate = 0;
     for (size_t k = 0; code == CLI_EXIT_OK && k < count; ++k) {
         cli_gltf_unit* u = &units[k];
@@ -136,29 +138,36 @@ int cmd_bake(int argc, char** argv)
         b->nrm = calloc(3 * n, sizeof(float));
         b->tan = calloc(4 * n, sizeof(float));
         b->ref_n = calloc(3 * n, sizeof(float));
-        b->ref_t = calloc(4 * n, sizeof(float));
         b->col = colors ? calloc(4 * n, sizeof(float)) : NULL;
-        if (!b->pos || !b->nrm || !b->tan || !b->ref_n || !b->ref_t || (colors && !b->col)) {
+        if (!b->pos || !b->nrm || !b->tan || !b->ref_n || (colors && !b->col)) {
             code = cli_fail(CLI_EXIT_FAILURE, "out of memory");
             break;
         }
         code = cli_gltf_unit_pose(pose, u, b->to_world);
         if (code != CLI_EXIT_OK) break;
-        sf_frames_out out = {b->pos, b->nrm, b->tan};
-        sf_frames_out ref = {NULL, b->ref_n, b->ref_t};
-        if (sf_frames_compute(u->topo, &u->pose, method, opts, u->ws, &out, &err) != SF_OK ||
-            (colors && sf_frames_compute(u->topo, &u->pose, SF_METHOD_RECOMPUTE, &ref_opts, u->ws, &ref, &err) != SF_OK)) {
+        sf_eval_buffers eb;
+        memset(&eb, 0, sizeof eb);
+        eb.positions = b->pos;
+        eb.rows[0].normals = b->nrm;
+        eb.rows[0].tangents = b->tan;
+        eb.reference_normals = b->ref_n;
+        sf_evaluation* ev = NULL;
+        sf_result r = sf_evaluation_create(u->topo, &desc, NULL, &ev, &err);
+        if (r == SF_OK) r = sf_evaluation_run(ev, &u->pose, u->ws, &eb, &err);
+        const sf_eval_row* row = r == SF_OK ? &sf_evaluation_results(ev)->rows[0] : NULL;
+        if (row && row->status != SF_OK) r = row->status, err = row->detail;
+        if (r == SF_OK) degenerate += row->report.degenerate_normals;
+        sf_evaluation_destroy(ev);
+        if (r != SF_OK) {
             code = cli_fail(CLI_EXIT_FAILURE, "%s: meshes[%zu].primitives[%zu]: %s", sf_method_name(method),
                             pr->mesh_index, pr->primitive_index, err.message);
             break;
         }
-        for (size_t v = 0; v < u->n; ++v) {
-            const float* nv = b->nrm + 3 * v;
-            degenerate += nv[0] == 0.0f && nv[1] == 0.0f && nv[2] == 0.0f;
-            if (colors) {
-                sf_heatmap_color(sf_angle_deg(nv, b->ref_n + 3 * v), b->col + 4 * v);
-                b->col[4 * v + 3] = 1.0f;
-            }
+        /* The evaluation's per-vertex angles are floats; the colours take the angle in double, as they always
+         * have, so a baked COLOR_0 keeps its bits. */
+        for (size_t v = 0; colors && v < u->n; ++v) {
+            sf_heatmap_color(sf_angle_deg(b->nrm + 3 * v, b->ref_n + 3 * v), b->col + 4 * v);
+            b->col[4 * v + 3] = 1.0f;
         }
         sf_gltf_write_mesh* wm = &meshes[k];
         wm->name = g->meshes[in->mesh].name;
