@@ -1,6 +1,7 @@
 /* CPU benchmark (not a test): times each stage on the `sheet` scene at about 10k, 100k and 1M vertices:
  * topology creation (with and without the jacobian gradients), deform, frames for every method
- * (each includes its deform, as sf_frames_compute does), and the error metrics. Best and median of N
+ * (each includes its deform, as sf_frames_compute does), the error metrics, and one whole evaluation (the
+ * reference, every method and its statistics, as the command line runs it). Best and median of N
  * runs, one JSON line per result; then, per size, the jacobian's memory per vertex and its frame cost
  * relative to `skinned` (medians from this run). Serial (NULL env): one core.
  *
@@ -95,6 +96,23 @@ static int bench_size(int res, int runs)
         t[i] = now_s() - t0;
     }
     print_line(res, n, "error", "jacobian", runs, summarize(t, runs));
+    sf_evaluation* ev = NULL;
+    if (sf_evaluation_create(topo, NULL, NULL, &ev, &err) != SF_OK) {
+        fprintf(stderr, "bench_cpu: %s\n", err.message);
+        free(buf);
+        free(ang);
+        sf_workspace_destroy(ws);
+        sf_topology_destroy(topo);
+        sf_scene_destroy(sc);
+        return 1;
+    }
+    for (int i = 0; i < runs; ++i) {
+        double t0 = now_s();
+        sf_evaluation_run(ev, &sc->pose, ws, NULL, NULL);
+        t[i] = now_s() - t0;
+    }
+    print_line(res, n, "evaluation", "all", runs, summarize(t, runs));
+    const sf_eval_row* jac = sf_evaluation_row(ev, SF_METHOD_JACOBIAN);
     printf("{\"bench\":\"cpu\",\"scene\":\"sheet\",\"resolution\":%d,\"vertices\":%zu,\"stage\":\"summary\","
            "\"gradient_bytes\":%zu,\"gradient_bytes_per_vertex\":%.2f,\"topology_bytes_per_vertex\":%.2f,"
            "\"dropped_gradient_slots\":%zu,\"jacobian_over_skinned\":%.3f,\"inverse_transpose_over_skinned\":%.3f,"
@@ -103,7 +121,8 @@ static int bench_size(int res, int runs)
            st.dropped_gradient_slots, per_method[SF_METHOD_JACOBIAN].median / per_method[SF_METHOD_SKINNED].median,
            per_method[SF_METHOD_INVERSE_TRANSPOSE].median / per_method[SF_METHOD_SKINNED].median,
            per_method[SF_METHOD_RECOMPUTE].median / per_method[SF_METHOD_SKINNED].median,
-           per_method[SF_METHOD_JACOBIAN].median / per_method[SF_METHOD_RECOMPUTE].median, sum.normal.mean);
+           per_method[SF_METHOD_JACOBIAN].median / per_method[SF_METHOD_RECOMPUTE].median, jac->errors.normal.mean);
+    sf_evaluation_destroy(ev);
     free(buf);
     free(ang);
     sf_workspace_destroy(ws);
