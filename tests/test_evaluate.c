@@ -388,6 +388,7 @@ static void test_create_out_of_memory(void)
         sf_evaluation_destroy(ev);
         CHECK(a.allocations == a.frees);
     }
+    fixture_free(&f);
     CHECK(successes == 1);
 }
 

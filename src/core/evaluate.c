@@ -153,12 +153,13 @@ sf_result sf_evaluation_create(const sf_topology* topo, const sf_eval_desc* desc
     sf_method methods[SF_METHOD_COUNT];
     size_t rows = desc_methods(desc, methods);
     size_t n = topo->vertex_count;
-    ev->bytes = layout(ev, methods, rows, n, NULL);
-    ev->block = sf_env_calloc(&e, ev->bytes, 1);
+    size_t bytes = layout(ev, methods, rows, n, NULL);
+    ev->bytes = bytes;
+    ev->block = sf_env_calloc(&e, bytes, 1);
     if (!ev->block) {
         sf_env_free(&e, ev, sizeof *ev);
         return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "evaluation", SFI_NO_INDEX, "%zu bytes for %zu vertices",
-                            ev->bytes, n);
+                            bytes, n);
     }
     layout(ev, methods, rows, n, (char*)ev->block);
 
