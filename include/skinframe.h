@@ -7,7 +7,8 @@
  *   morph weights) deforms it: morph targets first, then linear blend skinning. sf_frames_compute
  *   produces the normals and tangents of one method (see SF_METHODS); the method `recompute` is the
  *   reference, rebuilt from the final triangles. sf_direction_errors and sf_angle_stats_compute
- *   measure a method against the reference.
+ *   measure a method against the reference. An sf_evaluation does all of it for one pose: the
+ *   reference once, any set of methods, each one's angles and statistics (section "evaluation").
  *
  * Example
  *   sf_topology* topo; sf_workspace* ws; sf_error err;
@@ -483,21 +484,21 @@ typedef struct sf_eval_buffers {
 typedef struct sf_eval_row {
     sf_method method;
     sf_frames_opts opts;     /* what it ran with: reference_opts for recompute, method_opts otherwise */
-    sf_result status;        /* SF_OK, or SF_ERROR_UNSUPPORTED (nothing below is filled; detail says why) */
+    sf_result status;        /* SF_OK, or SF_ERROR_UNSUPPORTED: detail says why, the rest is zero / NULL */
     sf_error detail;         /* the method's sf_error when unsupported; cleared otherwise */
-    sf_error_summary errors; /* against the reference (see SF_EVAL_NO_STATISTICS) */
+    sf_error_summary errors; /* against the reference, degrees (see SF_EVAL_NO_STATISTICS) */
     sf_frames_report report; /* the method's counters (sf_workspace_last_report) */
     const float* normals;    /* 3n */
     const float* tangents;   /* 4n */
-    const float* normal_deg; /* n */
-    const float* tangent_deg; /* n */
-    const uint8_t* flags;    /* n */
+    const float* normal_deg; /* n angles in degrees, as sf_direction_errors writes them */
+    const float* tangent_deg; /* n (zeros without a tangent frame) */
+    const uint8_t* flags;    /* n SF_VERTEX_* */
 } sf_eval_row;
 
 /* Which part of a run failed (sf_eval_results.failed). */
 typedef enum sf_eval_stage {
     SF_EVAL_STAGE_NONE = 0,  /* the run succeeded (or none ran yet) */
-    SF_EVAL_STAGE_INPUT,     /* pose, workspace or buffers rejected before anything ran */
+    SF_EVAL_STAGE_INPUT,     /* the pose or the workspace rejected before anything ran */
     SF_EVAL_STAGE_REFERENCE, /* the reference's sf_frames_compute */
     SF_EVAL_STAGE_METHOD     /* a method's sf_frames_compute (failed_method) */
 } sf_eval_stage;
@@ -521,9 +522,11 @@ typedef struct sf_eval_results {
 /* Checks desc against topo (counts, methods, option ranges); every bad field is named ("desc.methods",
  * index k; "desc.reference_opts.weld"; ...). desc NULL = zero desc. */
 sf_result sf_eval_desc_validate(const sf_topology* topo, const sf_eval_desc* desc, sf_error* err);
-/* Allocates the evaluation and all of its arrays through env (NULL = the topology's environment; copied):
- * positions and reference (10n floats), frame and angle scratch (9n floats), a sort scratch (n floats) and,
- * per row, 7n floats with SF_EVAL_KEEP_FRAMES and 2n floats + n bytes with SF_EVAL_KEEP_ANGLES. */
+/* Allocates the evaluation and all of its arrays, once, through env (NULL = the topology's environment;
+ * copied). With n = vertex_count: positions and reference frames (10n floats); the rows' frames (7n floats
+ * shared, or per row but recompute with SF_EVAL_KEEP_FRAMES); their angles (2n floats shared, or 2n floats
+ * + n bytes per row with SF_EVAL_KEEP_ANGLES); the percentile sort (n floats, none with
+ * SF_EVAL_NO_STATISTICS). sf_evaluation_size gives the total. */
 sf_result sf_evaluation_create(const sf_topology* topo, const sf_eval_desc* desc, const sf_env* env,
                                sf_evaluation** out, sf_error* err);
 /* Bytes sf_evaluation_create would allocate (the same rule, without allocating); 0 for an invalid desc. */
@@ -534,7 +537,8 @@ void sf_evaluation_destroy(sf_evaluation* ev);
  * Never allocates. On failure the results say which stage failed and err names the field. */
 sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, const sf_eval_buffers* buffers,
                             sf_error* err);
-/* The results of the last run (rows with zero summaries before the first). Never NULL for a valid ev. */
+/* The results of the last run (rows with zero summaries before the first). After a failed run only failed,
+ * failed_method and runs are meaningful. Never NULL for a valid ev; stays at the same address. */
 const sf_eval_results* sf_evaluation_results(const sf_evaluation* ev);
 /* The row of `method`, or NULL when the desc did not ask for it. */
 const sf_eval_row* sf_evaluation_row(const sf_evaluation* ev, sf_method method);
