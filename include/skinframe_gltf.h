@@ -24,9 +24,14 @@ extern "C" {
  * are skipped and counted in skipped_primitives), any number of JOINTS_n/WEIGHTS_n sets, morph targets with
  * POSITION/NORMAL/TANGENT deltas, node hierarchies (TRS or matrix), skins, animations, several scenes.
  * Other extensions listed in extensionsRequired that change geometry (Draco, meshopt) are refused.
- * Files: an external URI is percent-decoded and resolved against the glTF's folder. Absolute paths, URIs
- * with a scheme other than data:, and relative paths whose ".." segments leave the folder are refused
- * (SF_ERROR_GLTF naming buffers[i].uri) unless opts.allow_outside_files is set.
+ * Files: the glTF and every external buffer are read with sf_file_read (skinframe_files.h): regular files
+ * only (a FIFO, socket, device or folder fails at once with SF_ERROR_IO), at most opts.max_file_bytes each.
+ * An external URI is percent-decoded and resolved against the glTF's folder. Absolute paths, URIs with a
+ * scheme other than data:, relative paths whose ".." segments leave the folder, and paths that leave it
+ * through a symbolic link (a file link, or a folder link such as textures -> /etc) are refused
+ * (SF_ERROR_GLTF naming buffers[i].uri) unless opts.allow_outside_files is set. A buffer file may be at most
+ * SF_GLTF_BUFFER_SLACK bytes longer than its byteLength (padding); a longer one is refused (SF_ERROR_GLTF
+ * naming buffers[i].byteLength) from its size, before it is read, and a shorter one too.
  * Missing NORMAL: flat normals, as the glTF spec requires: the primitive's vertices are split per triangle
  * corner and each gets its face normal (flat_normals = 1, source_vertex maps back). Missing TANGENT with
  * UVs: see sf_gltf_opts.generated_tangents (UV tangents by the topology, or MikkTSpace at load).
@@ -46,10 +51,12 @@ extern "C" {
  */
 
 #define SF_GLTF_NONE ((size_t)-1) /* absent index (no parent, no mesh, no skin, rest pose) */
+#define SF_GLTF_BUFFER_SLACK 4    /* bytes an external buffer file may hold beyond its byteLength (padding) */
+
 
 typedef struct sf_gltf_opts {
     uint32_t texcoord;       /* TEXCOORD_n used for mesh.uvs and tangents; default 0 */
-    int allow_outside_files; /* 1 = read URIs outside the glTF's folder (absolute or ".."); default 0 */
+    int allow_outside_files; /* 1 = read URIs outside the glTF's folder (absolute, "..", symbolic links); default 0 */
     size_t max_file_bytes;   /* refuse larger files (glTF, glb and each .bin); 0 = 1 GiB */
     /* Missing TANGENT with UVs: SF_TANGENTS_UV (default) leaves mesh.tangents NULL so that the topology builds
      * the article's UV tangents; SF_TANGENTS_MIKKTSPACE computes MikkTSpace tangents at load from the

@@ -76,11 +76,12 @@ typedef struct loader {
     size_t buffer_count, view_count, accessor_count;
     const uint8_t** buffer_data;
     size_t* buffer_length;
+    void** files;       /* buffer_count: external buffer files (sf_file_read), freed when loading ends */
     view* views;
     accessor* accessors;
 } loader;
 
-/* Options with defaults filled in; the file limit stays far enough below SIZE_MAX for read_whole_file. */
+/* Options with defaults filled in; the file limit stays far enough below SIZE_MAX for sizes to add. */
 static void loader_opts(loader* L, const sf_gltf_opts* opts)
 {
     if (opts) L->opts = *opts;
@@ -260,42 +261,6 @@ static sf_result decode_data_uri(loader* L, const char* uri, const char* base, c
     return SF_OK;
 }
 
-static sf_result read_whole_file(loader* L, const char* path, const char* base, uint8_t** data, size_t* size)
-{
-    FILE* f = fopen(path, "rb");
-    if (!f) return sf_error_set(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "cannot open %s", path);
-    size_t cap = 1 << 16, n = 0;
-    uint8_t* buf = NULL;
-    sf_result r = SF_OK;
-    for (;;) {
-        uint8_t* bigger = tmp_alloc(L, cap, 1);
-        if (!bigger) {
-            r = oom(L, base);
-            break;
-        }
-        if (buf) memcpy(bigger, buf, n);
-        buf = bigger; /* the smaller block stays in the temporary list until loading ends */
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap && ferror(f)) {
-            r = sf_error_set(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "cannot read %s", path);
-            break;
-        }
-        if (n > L->opts.max_file_bytes) { /* also when the first read alone passes a small limit */
-            r = sf_error_set(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "%s is larger than %zu bytes", path,
-                         L->opts.max_file_bytes);
-            break;
-        }
-        if (n < cap) break; /* end of file */
-        cap = cap > L->opts.max_file_bytes / 2 ? L->opts.max_file_bytes + 1 : cap * 2;
-    }
-    fclose(f);
-    if (r != SF_OK) return r;
-    *data = buf;
-    *size = n;
-    return SF_OK;
-}
-
 static int hex_value(int c)
 {
     if (c >= '0' && c <= '9') return c - '0';
@@ -371,13 +336,55 @@ static sf_result resolve_uri(loader* L, const char* uri, const char* base, char*
     return SF_OK;
 }
 
+/* The message of a files-layer error without its "field: " prefix. */
+static const char* error_detail(const sf_error* e)
+{
+    size_t n = strlen(e->field);
+    if (n && strncmp(e->message, e->field, n) == 0 && e->message[n] == ':' && e->message[n + 1] == ' ')
+        return e->message + n + 2;
+    return e->message;
+}
+
+/* Reads an external buffer file: a regular file, confined to the glTF's folder (links resolved) unless
+ * allow_outside_files, and at most byteLength + SF_GLTF_BUFFER_SLACK bytes, checked from its size first. */
+static sf_result read_buffer_file(loader* L, size_t i, const char* path, const char* uri, const char* base,
+                                  const uint8_t** data, size_t* size)
+{
+    size_t declared = L->buffer_length[i]; /* <= SIZE_MAX / 2 */
+    size_t by_length = declared + SF_GLTF_BUFFER_SLACK;
+    sf_file_read_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.confine_dir = L->opts.allow_outside_files ? NULL : L->base_dir;
+    fo.max_bytes = by_length < L->opts.max_file_bytes ? by_length : L->opts.max_file_bytes;
+    sf_error fe;
+    void* bytes = NULL;
+    size_t n = 0;
+    sf_result r = sf_file_read(path, &fo, &L->env, &bytes, &n, &fe);
+    if (r == SF_ERROR_OUT_OF_MEMORY) return oom(L, base);
+    if (r == SF_ERROR_IO && strcmp(fe.field, "confine_dir") == 0)
+        return jfail(L, base, "uri", "\"%.60s\" leaves the glTF's folder through a symbolic link "
+                     "(allow_outside_files reads it)", uri);
+    if (r == SF_ERROR_IO && strcmp(fe.field, "max_bytes") == 0 && fo.max_bytes == by_length) {
+        if (fe.index != SFI_NO_INDEX)
+            return jfail(L, base, "byteLength", "%zu, but \"%.60s\" holds %zu bytes (at most %d more are padding)",
+                         declared, uri, fe.index, SF_GLTF_BUFFER_SLACK);
+        return jfail(L, base, "byteLength", "%zu, but \"%.60s\" holds more than %zu bytes", declared, uri, by_length);
+    }
+    if (r != SF_OK) return sf_error_set(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "%s", error_detail(&fe));
+    L->files[i] = bytes;
+    *data = bytes;
+    *size = n;
+    return SF_OK;
+}
+
 static sf_result load_buffers(loader* L)
 {
     const cJSON* arr;
     TRY(get_array(L, L->root, "buffers", "", 0, &arr, &L->buffer_count));
     L->buffer_data = tmp_alloc(L, L->buffer_count + 1, sizeof(*L->buffer_data));
     L->buffer_length = tmp_alloc(L, L->buffer_count + 1, sizeof(size_t));
-    if (!L->buffer_data || !L->buffer_length) return oom(L, "buffers");
+    L->files = tmp_alloc(L, L->buffer_count + 1, sizeof(void*));
+    if (!L->buffer_data || !L->buffer_length || !L->files) return oom(L, "buffers");
     size_t i = 0;
     for (const cJSON* b = arr ? arr->child : NULL; b; b = b->next, ++i) {
         char base[48];
@@ -398,10 +405,8 @@ static sf_result load_buffers(loader* L)
             TRY(decode_data_uri(L, uri->valuestring, base, &data, &size));
         } else {
             char path[4096];
-            uint8_t* fdata = NULL;
             TRY(resolve_uri(L, uri->valuestring, base, path, sizeof path));
-            TRY(read_whole_file(L, path, base, &fdata, &size));
-            data = fdata;
+            TRY(read_buffer_file(L, i, path, uri->valuestring, base, &data, &size));
         }
         if (size < L->buffer_length[i])
             return jfail(L, base, "byteLength", "%zu, but only %zu bytes are there", L->buffer_length[i], size);
@@ -1699,6 +1704,7 @@ static sf_result load(const uint8_t* data, size_t size, const char* base_dir, co
     g->scene = SF_GLTF_NONE;
     L->g = g;
     sf_result r = load_all(L, data, size);
+    for (size_t i = 0; L->files && i < L->buffer_count; ++i) sf_file_free(&L->env, L->files[i]);
     blocks_free(&L->env, L->tmp);
     L->tmp = NULL;
     if (r != SF_OK) {
@@ -1727,15 +1733,23 @@ sf_result sf_gltf_load_file(const char* path, const sf_gltf_opts* opts, const sf
     SF_CHECK(out != NULL, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
     *out = NULL;
     SF_CHECK(path != NULL, SF_ERROR_INVALID_ARGUMENT, err, "path", SFI_NO_INDEX, "is NULL");
-    /* The file is read through a loader's temporary list, then parsed by a second loader. */
+    /* The file is read with the files layer (regular files only, at most max_file_bytes), then parsed. */
     loader R;
     memset(&R, 0, sizeof R);
     R.err = err;
     R.env = sf_env_defaults(env);
     loader_opts(&R, opts);
-    uint8_t* data = NULL;
+    sf_file_read_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.max_bytes = R.opts.max_file_bytes;
+    void* data = NULL;
     size_t size = 0;
-    sf_result r = read_whole_file(&R, path, "file", &data, &size);
+    sf_error fe;
+    sf_result r = sf_file_read(path, &fo, &R.env, &data, &size, &fe);
+    if (r == SF_ERROR_OUT_OF_MEMORY)
+        r = sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "file", SFI_NO_INDEX, "out of memory");
+    else if (r != SF_OK)
+        r = sf_error_set(err, SF_ERROR_IO, "file", SFI_NO_INDEX, "%s", error_detail(&fe));
     if (r == SF_OK) {
         size_t len = strlen(path);
         char* dir = block_alloc(&R.env, &R.tmp, len + 2, 1);
@@ -1752,6 +1766,7 @@ sf_result sf_gltf_load_file(const char* path, const sf_gltf_opts* opts, const sf
             r = load(data, size, dir, opts, env, out, err, &L);
         }
     }
+    sf_file_free(&R.env, data);
     blocks_free(&R.env, R.tmp);
     return r;
 }
