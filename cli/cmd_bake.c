@@ -15,12 +15,16 @@ static void usage(FILE* f)
                "                      [--morph-directions deltas|none] [--weighting ...] [--weld ...] [--tangents ...]\n"
                "                      [--reference rebuilt|authored] [--jacobian-cap X]\n"
                "                      [--texcoord N] [--threads N]\n"
+               "                      [--max-vertices N] [--max-morph-elements N] [--max-decoded-bytes N]\n"
                "  Poses every mesh instance of the scene at time T of the animation (default: the first; a file without\n"
                "  animations is baked at rest), computes method M's normals and tangents (tangents only with UVs) and\n"
                "  writes one static .glb: one node per primitive, carrying the mesh node's world transform for skinned\n"
                "  meshes. --error-colors writes the normal error against the reference (recompute; default weld\n"
                "  position-normal, tangents mikktspace, as eval) as COLOR_0. The recompute method uses the same settings.\n"
-               "  The output is written atomically and never over FILE.\n");
+               "  The output is written atomically and never over FILE.\n"
+               "  --max-vertices N, --max-morph-elements N and --max-decoded-bytes N raise the loader's limits on what\n"
+               "  the file may cost, checked before anything is decoded (defaults: 16777216 vertices per primitive,\n"
+               "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded).\n");
 }
 
 /* The posed arrays of one unit (one primitive of one instance). */

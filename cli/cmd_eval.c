@@ -23,6 +23,7 @@ static void usage(FILE* f)
             "                      [--weld none|position|position-normal] [--tangents uv|mikktspace]\n"
             "                      [--reference rebuilt|authored] [--jacobian-cap X]\n"
             "                      [--json] [--csv FILE] [--strict] [--threads N] [--texcoord N] [--max-influences N]\n"
+            "                      [--max-vertices N] [--max-morph-elements N] [--max-decoded-bytes N]\n"
             "  Evaluates every frame (t = 0, 1/fps, ... up to the animation's last key) of each animation, for every\n"
             "  mesh instance of the scene (skinned meshes by their skin, others by their node transform), and prints\n"
             "  per method the normal and tangent error against the reference (recompute with the --weighting/--weld/\n"
@@ -30,7 +31,10 @@ static void usage(FILE* f)
             "  edges kept) and mikktspace) over all frames and vertices: mean, p95, max, the rest-pose error beside it\n"
             "  (identity bones, no morph), the worst frame and the worst vertex. Data problems are listed apart;\n"
             "  --strict makes any of them exit with status 1. --csv writes per-frame rows; --json prints JSON.\n"
-            "  A file without animations is evaluated at its rest pose (the scene's node transforms).\n");
+            "  A file without animations is evaluated at its rest pose (the scene's node transforms).\n"
+            "  --max-vertices N, --max-morph-elements N and --max-decoded-bytes N raise the loader's limits on what\n"
+            "  the file may cost, checked before anything is decoded (defaults: 16777216 vertices per primitive,\n"
+            "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded).\n");
 }
 
 typedef struct method_acc {

@@ -8,11 +8,15 @@
 static void usage(FILE* f)
 {
     fprintf(f, "Usage: skinframe info FILE [--texcoord N] [--max-influences N] [--tangents mikktspace|uv]\n"
+               "                      [--max-vertices N] [--max-morph-elements N] [--max-decoded-bytes N]\n"
                "  Prints the meshes, primitives (vertex and triangle counts, attributes, influences, morph targets),\n"
                "  skins, animations (durations, interpolations), scene instances, UV seams and hard edges, how\n"
                "  normals and tangents are obtained, and data problems. --texcoord picks the TEXCOORD_n set used for\n"
                "  tangents (default 0); --max-influences is the engine limit the problems are checked against (4);\n"
-               "  --tangents says how missing tangents are generated (default mikktspace, as glTF recommends).\n");
+               "  --tangents says how missing tangents are generated (default mikktspace, as glTF recommends).\n"
+               "  --max-vertices N, --max-morph-elements N and --max-decoded-bytes N raise the loader's limits on what\n"
+               "  the file may cost, checked before anything is decoded (defaults: 16777216 vertices per primitive,\n"
+               "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded).\n");
 }
 
 static const char* mode_name(uint32_t mode)

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The cost limits given on the command line (0 = the library's defaults); one command runs per process. */
+static size_t g_max_vertices, g_max_morph_elements, g_max_decoded_bytes;
+
 int cli_gltf_load(const char* path, const sf_env* env, uint32_t texcoord, sf_tangent_mode generated,
                            sf_gltf** out)
 {
@@ -12,6 +15,9 @@ int cli_gltf_load(const char* path, const sf_env* env, uint32_t texcoord, sf_tan
     memset(&opts, 0, sizeof opts);
     opts.texcoord = texcoord;
     opts.generated_tangents = generated;
+    opts.max_vertices = g_max_vertices;
+    opts.max_morph_elements = g_max_morph_elements;
+    opts.max_decoded_bytes = g_max_decoded_bytes;
     sf_error err;
     if (sf_gltf_load_file(path, &opts, env, out, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
     return CLI_EXIT_OK;
@@ -78,10 +84,31 @@ void cli_gltf_reference_defaults(const cli_gltf_flags* flags, cli_scene_args* ar
     if (!flags->tangents_given) args->tangents = SF_TANGENTS_MIKKTSPACE;
 }
 
+int cli_gltf_parse_limits(int argc, char** argv, int* i)
+{
+    static const struct {
+        const char* flag;
+        size_t* value;
+    } limits[] = {{"--max-vertices", &g_max_vertices},
+                  {"--max-morph-elements", &g_max_morph_elements},
+                  {"--max-decoded-bytes", &g_max_decoded_bytes}};
+    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; ++k) {
+        const char* v;
+        int r = cli_flag_value(argc, argv, i, limits[k].flag, &v);
+        if (r == 0) continue;
+        if (r < 0) return -1;
+        if (cli_parse_size(v, 1, SIZE_MAX, limits[k].value)) return 1;
+        cli_fail(CLI_EXIT_USAGE, "%s: '%s' is not a whole number >= 1", limits[k].flag, v);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_gltf_parse_counts(int argc, char** argv, int* i, size_t* texcoord, size_t* max_influences)
 {
     const char* v;
-    int r;
+    int r = cli_gltf_parse_limits(argc, argv, i);
+    if (r != 0) return r;
     if ((r = cli_flag_value(argc, argv, i, "--texcoord", &v)) != 0) {
         if (r < 0) return -1;
         if (cli_parse_size(v, 0, 63, texcoord)) return 1;

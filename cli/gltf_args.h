@@ -29,9 +29,15 @@ int cli_gltf_parse_shared(cli_gltf_flags* flags, cli_scene_args* args, int argc,
  * command line said otherwise (DESIGN.md section 2). */
 void cli_gltf_reference_defaults(const cli_gltf_flags* flags, cli_scene_args* args);
 
-/* --texcoord N (0..63) and, when max_influences is not NULL, --max-influences N (1..1024). Returns 1 when
- * consumed, 0 when argv[*i] is neither, -1 after a one-line error (exit with CLI_EXIT_USAGE). */
+/* --texcoord N (0..63), when max_influences is not NULL --max-influences N (1..1024), and the cost limits
+ * of cli_gltf_parse_limits. Returns 1 when consumed, 0 when argv[*i] is none of them, -1 after a one-line
+ * error (exit with CLI_EXIT_USAGE). */
 int cli_gltf_parse_counts(int argc, char** argv, int* i, size_t* texcoord, size_t* max_influences);
+
+/* The loader's cost limits (sf_gltf_opts): --max-vertices N, --max-morph-elements N, --max-decoded-bytes N
+ * (N >= 1; absent = the library's default). Kept for this process and applied by every cli_gltf_load after
+ * it. Returns 1 when consumed, 0 when argv[*i] is none of them, -1 after a one-line error. */
+int cli_gltf_parse_limits(int argc, char** argv, int* i);
 
 /* Frames options from the flags: the reference's (and the recompute row's) with every reference setting,
  * and the other methods' (morph directions, jacobian cap). */

@@ -24,9 +24,19 @@ extern "C" {
  * are skipped and counted in skipped_primitives), any number of JOINTS_n/WEIGHTS_n sets, morph targets with
  * POSITION/NORMAL/TANGENT deltas, node hierarchies (TRS or matrix), skins, animations, several scenes.
  * Other extensions listed in extensionsRequired that change geometry (Draco, meshopt) are refused.
- * Files: an external URI is percent-decoded and resolved against the glTF's folder. Absolute paths, URIs
- * with a scheme other than data:, and relative paths whose ".." segments leave the folder are refused
- * (SF_ERROR_GLTF naming buffers[i].uri) unless opts.allow_outside_files is set.
+ * Files: the glTF and every external buffer are read with sf_file_read (skinframe_files.h): regular files
+ * only (a FIFO, socket, device or folder fails at once with SF_ERROR_IO), at most opts.max_file_bytes each.
+ * An external URI is percent-decoded and resolved against the glTF's folder. Absolute paths, URIs with a
+ * scheme other than data:, relative paths whose ".." segments leave the folder, and paths that leave it
+ * through a symbolic link (a file link, or a folder link such as textures -> /etc) are refused
+ * (SF_ERROR_GLTF naming buffers[i].uri) unless opts.allow_outside_files is set. A buffer file may be at most
+ * SF_GLTF_BUFFER_SLACK bytes longer than its byteLength (padding); a longer one is refused (SF_ERROR_GLTF
+ * naming buffers[i].byteLength) from its size, before it is read, and a shorter one too.
+ * Costs: the loader estimates what it will decode before decoding anything (from the accessor counts, the
+ * morph targets, the 3x split of primitives without NORMAL, animation keys and skins) and refuses a file
+ * that would pass one of the limits in sf_gltf_opts (max_vertices, max_morph_elements, max_decoded_bytes)
+ * with SF_ERROR_GLTF naming the primitive (or skin, animation channel), the limit, the value and how to
+ * raise it. So a file of a few bytes that declares millions of vertices without data cannot cost gigabytes.
  * Missing NORMAL: flat normals, as the glTF spec requires: the primitive's vertices are split per triangle
  * corner and each gets its face normal (flat_normals = 1, source_vertex maps back). Missing TANGENT with
  * UVs: see sf_gltf_opts.generated_tangents (UV tangents by the topology, or MikkTSpace at load).
@@ -46,15 +56,34 @@ extern "C" {
  */
 
 #define SF_GLTF_NONE ((size_t)-1) /* absent index (no parent, no mesh, no skin, rest pose) */
+#define SF_GLTF_BUFFER_SLACK 4    /* bytes an external buffer file may hold beyond its byteLength (padding) */
+
+/* Default limits (sf_gltf_opts, 0 = these). */
+#define SF_GLTF_DEFAULT_MAX_VERTICES ((size_t)1 << 24)       /* 16M vertices per primitive */
+#define SF_GLTF_DEFAULT_MAX_MORPH_ELEMENTS ((size_t)1 << 26) /* 64M (target, vertex) pairs per primitive */
+#define SF_GLTF_DEFAULT_DECODED_BASE ((size_t)64 << 20)      /* max_decoded_bytes: 64 MiB ... */
+#define SF_GLTF_DEFAULT_DECODED_FACTOR 64                    /* ... + 64 x the bytes of the input */
 
 typedef struct sf_gltf_opts {
     uint32_t texcoord;       /* TEXCOORD_n used for mesh.uvs and tangents; default 0 */
-    int allow_outside_files; /* 1 = read URIs outside the glTF's folder (absolute or ".."); default 0 */
+    int allow_outside_files; /* 1 = read URIs outside the glTF's folder (absolute, "..", symbolic links); default 0 */
     size_t max_file_bytes;   /* refuse larger files (glTF, glb and each .bin); 0 = 1 GiB */
     /* Missing TANGENT with UVs: SF_TANGENTS_UV (default) leaves mesh.tangents NULL so that the topology builds
      * the article's UV tangents; SF_TANGENTS_MIKKTSPACE computes MikkTSpace tangents at load from the
      * positions, the (authored or flat) normals and the UVs, as the glTF spec recommends. */
     sf_tangent_mode generated_tangents;
+    /* Limits on what a file may cost, checked before decoding (see Costs above); 0 = the default.
+     * max_vertices: vertices of one primitive, the POSITION count and the count after splitting per corner
+     *   for flat normals (3 per triangle); default SF_GLTF_DEFAULT_MAX_VERTICES (16M).
+     * max_morph_elements: morph targets x vertices of one primitive (sparse targets count their entries);
+     *   default SF_GLTF_DEFAULT_MAX_MORPH_ELEMENTS (64M, 768 MB of position deltas).
+     * max_decoded_bytes: bytes the loader decodes for the whole file: every accessor read as 32-bit values
+     *   each time it is used, the flat-normal split copies, morph deltas, generated tangents, animation keys
+     *   and inverse bind matrices. Default 64 MiB + 64 x the input's bytes (the glTF or glb plus its external
+     *   buffers): real files decode to a few times their size (4-byte floats from 1- or 2-byte quantized
+     *   data, the 3x flat split), while an accessor without a bufferView or one accessor shared by a hundred
+     *   targets decodes to data the file does not hold. */
+    size_t max_vertices, max_morph_elements, max_decoded_bytes;
 } sf_gltf_opts;
 
 typedef enum sf_gltf_tangent_source {

@@ -76,16 +76,21 @@ typedef struct loader {
     size_t buffer_count, view_count, accessor_count;
     const uint8_t** buffer_data;
     size_t* buffer_length;
+    void** files;       /* buffer_count: external buffer files (sf_file_read), freed when loading ends */
+    size_t input_bytes; /* the glTF or glb and its external buffers: the base of max_decoded_bytes */
     view* views;
     accessor* accessors;
 } loader;
 
-/* Options with defaults filled in; the file limit stays far enough below SIZE_MAX for read_whole_file. */
+/* Options with defaults filled in; the file limit stays far enough below SIZE_MAX for sizes to add. */
 static void loader_opts(loader* L, const sf_gltf_opts* opts)
 {
     if (opts) L->opts = *opts;
     if (!L->opts.max_file_bytes) L->opts.max_file_bytes = DEFAULT_MAX_FILE_BYTES;
     if (L->opts.max_file_bytes > SIZE_MAX / 4) L->opts.max_file_bytes = SIZE_MAX / 4;
+    if (!L->opts.max_vertices) L->opts.max_vertices = SF_GLTF_DEFAULT_MAX_VERTICES;
+    if (!L->opts.max_morph_elements) L->opts.max_morph_elements = SF_GLTF_DEFAULT_MAX_MORPH_ELEMENTS;
+    /* max_decoded_bytes 0 stays 0 here: its default depends on the input's size (check_costs). */
 }
 
 static void* tmp_alloc(loader* L, size_t count, size_t elem) { return block_alloc(&L->env, &L->tmp, count, elem); }
@@ -260,42 +265,6 @@ static sf_result decode_data_uri(loader* L, const char* uri, const char* base, c
     return SF_OK;
 }
 
-static sf_result read_whole_file(loader* L, const char* path, const char* base, uint8_t** data, size_t* size)
-{
-    FILE* f = fopen(path, "rb");
-    if (!f) return sf_error_set(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "cannot open %s", path);
-    size_t cap = 1 << 16, n = 0;
-    uint8_t* buf = NULL;
-    sf_result r = SF_OK;
-    for (;;) {
-        uint8_t* bigger = tmp_alloc(L, cap, 1);
-        if (!bigger) {
-            r = oom(L, base);
-            break;
-        }
-        if (buf) memcpy(bigger, buf, n);
-        buf = bigger; /* the smaller block stays in the temporary list until loading ends */
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap && ferror(f)) {
-            r = sf_error_set(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "cannot read %s", path);
-            break;
-        }
-        if (n > L->opts.max_file_bytes) { /* also when the first read alone passes a small limit */
-            r = sf_error_set(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "%s is larger than %zu bytes", path,
-                         L->opts.max_file_bytes);
-            break;
-        }
-        if (n < cap) break; /* end of file */
-        cap = cap > L->opts.max_file_bytes / 2 ? L->opts.max_file_bytes + 1 : cap * 2;
-    }
-    fclose(f);
-    if (r != SF_OK) return r;
-    *data = buf;
-    *size = n;
-    return SF_OK;
-}
-
 static int hex_value(int c)
 {
     if (c >= '0' && c <= '9') return c - '0';
@@ -371,13 +340,56 @@ static sf_result resolve_uri(loader* L, const char* uri, const char* base, char*
     return SF_OK;
 }
 
+/* The message of a files-layer error without its "field: " prefix. */
+static const char* error_detail(const sf_error* e)
+{
+    size_t n = strlen(e->field);
+    if (n && strncmp(e->message, e->field, n) == 0 && e->message[n] == ':' && e->message[n + 1] == ' ')
+        return e->message + n + 2;
+    return e->message;
+}
+
+/* Reads an external buffer file: a regular file, confined to the glTF's folder (links resolved) unless
+ * allow_outside_files, and at most byteLength + SF_GLTF_BUFFER_SLACK bytes, checked from its size first. */
+static sf_result read_buffer_file(loader* L, size_t i, const char* path, const char* uri, const char* base,
+                                  const uint8_t** data, size_t* size)
+{
+    size_t declared = L->buffer_length[i]; /* <= SIZE_MAX / 2 */
+    size_t by_length = declared + SF_GLTF_BUFFER_SLACK;
+    sf_file_read_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.confine_dir = L->opts.allow_outside_files ? NULL : L->base_dir;
+    fo.max_bytes = by_length < L->opts.max_file_bytes ? by_length : L->opts.max_file_bytes;
+    sf_error fe;
+    void* bytes = NULL;
+    size_t n = 0;
+    sf_result r = sf_file_read(path, &fo, &L->env, &bytes, &n, &fe);
+    if (r == SF_ERROR_OUT_OF_MEMORY) return oom(L, base);
+    if (r == SF_ERROR_IO && strcmp(fe.field, "confine_dir") == 0)
+        return jfail(L, base, "uri", "\"%.60s\" leaves the glTF's folder through a symbolic link "
+                     "(allow_outside_files reads it)", uri);
+    if (r == SF_ERROR_IO && strcmp(fe.field, "max_bytes") == 0 && fo.max_bytes == by_length) {
+        if (fe.index != SFI_NO_INDEX)
+            return jfail(L, base, "byteLength", "%zu, but \"%.60s\" holds %zu bytes (at most %d more are padding)",
+                         declared, uri, fe.index, SF_GLTF_BUFFER_SLACK);
+        return jfail(L, base, "byteLength", "%zu, but \"%.60s\" holds more than %zu bytes", declared, uri, by_length);
+    }
+    if (r != SF_OK) return sf_error_set(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "%s", error_detail(&fe));
+    L->files[i] = bytes;
+    L->input_bytes = L->input_bytes > SIZE_MAX - n ? SIZE_MAX : L->input_bytes + n;
+    *data = bytes;
+    *size = n;
+    return SF_OK;
+}
+
 static sf_result load_buffers(loader* L)
 {
     const cJSON* arr;
     TRY(get_array(L, L->root, "buffers", "", 0, &arr, &L->buffer_count));
     L->buffer_data = tmp_alloc(L, L->buffer_count + 1, sizeof(*L->buffer_data));
     L->buffer_length = tmp_alloc(L, L->buffer_count + 1, sizeof(size_t));
-    if (!L->buffer_data || !L->buffer_length) return oom(L, "buffers");
+    L->files = tmp_alloc(L, L->buffer_count + 1, sizeof(void*));
+    if (!L->buffer_data || !L->buffer_length || !L->files) return oom(L, "buffers");
     size_t i = 0;
     for (const cJSON* b = arr ? arr->child : NULL; b; b = b->next, ++i) {
         char base[48];
@@ -398,10 +410,8 @@ static sf_result load_buffers(loader* L)
             TRY(decode_data_uri(L, uri->valuestring, base, &data, &size));
         } else {
             char path[4096];
-            uint8_t* fdata = NULL;
             TRY(resolve_uri(L, uri->valuestring, base, path, sizeof path));
-            TRY(read_whole_file(L, path, base, &fdata, &size));
-            data = fdata;
+            TRY(read_buffer_file(L, i, path, uri->valuestring, base, &data, &size));
         }
         if (size < L->buffer_length[i])
             return jfail(L, base, "byteLength", "%zu, but only %zu bytes are there", L->buffer_length[i], size);
@@ -791,6 +801,31 @@ typedef struct target_read {
     size_t sparse_count;
 } target_read;
 
+/* The first of the target's accessors ai[3] (SF_GLTF_NONE = absent) when all present ones have the same
+ * sparse indices, else NULL. Callers have checked that each is sparse. */
+static const accessor* same_sparse_indices(const loader* L, const size_t ai[3])
+{
+    const accessor* first = NULL;
+    for (int s = 0; s < 3; ++s) {
+        if (ai[s] == SF_GLTF_NONE) continue;
+        const accessor* ac = &L->accessors[ai[s]];
+        if (!first) {
+            first = ac;
+            continue;
+        }
+        if (ac->sparse_count != first->sparse_count) return NULL;
+        for (size_t i = 0; i < ac->sparse_count; ++i) {
+            size_t a = (size_t)read_component(view_bytes(L, ac->sp_index_view, ac->sp_index_offset) +
+                                                  i * component_size(ac->sp_index_ctype), ac->sp_index_ctype, 0);
+            size_t b = (size_t)read_component(view_bytes(L, first->sp_index_view, first->sp_index_offset) +
+                                                  i * component_size(first->sp_index_ctype),
+                                              first->sp_index_ctype, 0);
+            if (a != b) return NULL;
+        }
+    }
+    return first;
+}
+
 /* Sparse accessors without a bufferView keep only their entries when every attribute of the target is
  * such an accessor with the same indices; otherwise the target is read dense. */
 static sf_result read_target(loader* L, const cJSON* tobj, const char* tbase, size_t n, int want_dense,
@@ -811,32 +846,8 @@ static sf_result read_target(loader* L, const cJSON* tobj, const char* tbase, si
         any = 1;
     }
     if (sparse_ok && any) {
-        /* Same indices in every attribute? */
-        const accessor* first = NULL;
-        for (int s = 0; s < 3 && sparse_ok; ++s) {
-            if (ai[s] == SF_GLTF_NONE) continue;
-            const accessor* ac = &L->accessors[ai[s]];
-            if (!first) {
-                first = ac;
-                continue;
-            }
-            if (ac->sparse_count != first->sparse_count) {
-                sparse_ok = 0;
-                break;
-            }
-            for (size_t i = 0; i < ac->sparse_count; ++i) {
-                size_t a = (size_t)read_component(view_bytes(L, ac->sp_index_view, ac->sp_index_offset) +
-                                                      i * component_size(ac->sp_index_ctype), ac->sp_index_ctype, 0);
-                size_t b = (size_t)read_component(view_bytes(L, first->sp_index_view, first->sp_index_offset) +
-                                                      i * component_size(first->sp_index_ctype),
-                                                  first->sp_index_ctype, 0);
-                if (a != b) {
-                    sparse_ok = 0;
-                    break;
-                }
-            }
-        }
-        if (sparse_ok) {
+        const accessor* first = same_sparse_indices(L, ai);
+        if (first) {
             size_t m = first->sparse_count;
             out->sparse = own_alloc(L, m, sizeof(uint32_t));
             if (!out->sparse) return oom(L, tbase);
@@ -1150,6 +1161,175 @@ static sf_result load_primitive(loader* L, const cJSON* p, size_t mi, size_t pi,
     out->attributes = own_string(L, desc);
     out->target_attributes = own_string(L, tattrs);
     if (!out->attributes || !out->target_attributes) return oom(L, base);
+    return SF_OK;
+}
+
+/* ---------------------------------------------------------------- costs, before decoding */
+
+static size_t sat_add(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
+static size_t sat_mul(size_t a, size_t b) { return b && a > SIZE_MAX / b ? SIZE_MAX : a * b; }
+
+/* The accessor that obj[key] names, or NULL when absent or invalid (the loader reports those later). */
+static const accessor* json_accessor(const loader* L, const cJSON* obj, const char* key)
+{
+    const cJSON* v = jget(obj, key);
+    size_t k;
+    return v && array_index(v, L->accessor_count, &k) ? &L->accessors[k] : NULL;
+}
+
+typedef struct costs {
+    size_t decoded, limit; /* bytes estimated so far; max_decoded_bytes */
+    size_t max_vertices;   /* largest vertex count of a primitive (the rigid instances' joints and weights) */
+    int default_limit;     /* the limit is the default (64 MiB + 64 x input) */
+} costs;
+
+/* Adds bytes to the estimate; fails naming `base` when the total passes max_decoded_bytes. */
+static sf_result charge(loader* L, costs* c, const char* base, size_t bytes)
+{
+    c->decoded = sat_add(c->decoded, bytes);
+    if (c->decoded <= c->limit) return SF_OK;
+    if (c->default_limit)
+        return jfail(L, base, NULL, "needs ~%zu decoded bytes > max_decoded_bytes %zu (64 MiB + 64 x %zu input "
+                     "bytes); raise sf_gltf_opts.max_decoded_bytes / --max-decoded-bytes", c->decoded, c->limit,
+                     L->input_bytes);
+    return jfail(L, base, NULL, "needs ~%zu decoded bytes > max_decoded_bytes %zu; raise "
+                 "sf_gltf_opts.max_decoded_bytes / --max-decoded-bytes", c->decoded, c->limit);
+}
+
+/* What load_primitive will decode for one primitive, from the accessor counts alone: the vertex streams read
+ * as 32-bit values, indices and triangles, morph deltas (dense, or the entries of a target kept sparse), the
+ * copies made by the flat-normal split (3 vertices per triangle when there is no NORMAL) and generated
+ * MikkTSpace tangents. Checks max_vertices and max_morph_elements on the way. */
+static sf_result primitive_costs(loader* L, costs* c, const cJSON* p, size_t mi, size_t pi)
+{
+    char base[64];
+    snprintf(base, sizeof base, "meshes[%zu].primitives[%zu]", mi, pi);
+    const cJSON* mode = jget(p, "mode");
+    if (cJSON_IsNumber(mode) && mode->valuedouble < 4.0) return SF_OK; /* points and lines are skipped */
+    int strip_or_fan = cJSON_IsNumber(mode) && mode->valuedouble >= 5.0;
+    const cJSON* attrs = jget(p, "attributes");
+    const accessor* pos = json_accessor(L, attrs, "POSITION");
+    if (!pos) return SF_OK;
+    size_t n = pos->count;
+    int normals = json_accessor(L, attrs, "NORMAL") != NULL;
+    int tangents = json_accessor(L, attrs, "TANGENT") != NULL;
+    char key[32];
+    snprintf(key, sizeof key, "TEXCOORD_%u", L->opts.texcoord);
+    int uvs = json_accessor(L, attrs, key) != NULL;
+    size_t sets = 0;
+    for (; sets < 64; ++sets) {
+        snprintf(key, sizeof key, "JOINTS_%zu", sets);
+        if (!jget(attrs, key)) break;
+    }
+    const accessor* idx = json_accessor(L, p, "indices");
+    size_t icount = idx ? idx->count : n;
+    size_t T = strip_or_fan ? (icount >= 3 ? icount - 2 : 0) : icount / 3;
+    size_t V = normals ? n : sat_mul(3, T);
+    if (n > L->opts.max_vertices)
+        return jfail(L, base, NULL, "POSITION has %zu vertices > max_vertices %zu; raise sf_gltf_opts.max_vertices / "
+                     "--max-vertices", n, L->opts.max_vertices);
+    if (V > L->opts.max_vertices)
+        return jfail(L, base, NULL, "%zu vertices once split for flat normals (no NORMAL) > max_vertices %zu; raise "
+                     "sf_gltf_opts.max_vertices / --max-vertices", V, L->opts.max_vertices);
+    if (V > c->max_vertices) c->max_vertices = V;
+    /* Per source vertex: POSITION, NORMAL, TANGENT, the TEXCOORD set in use, the source index, and per
+     * JOINTS/WEIGHTS set the joints and weights read (16 + 16 bytes) and kept (16 + 16 bytes). */
+    size_t per_vertex = 12 + 12 * (size_t)normals + 16 * (size_t)tangents + 8 * (size_t)uvs + 4 + 64 * sets;
+    size_t bytes = sat_add(sat_mul(n, per_vertex), sat_add(sat_mul(icount, 4), sat_mul(T, 12)));
+    /* Morph targets. */
+    const cJSON* targets = jget(p, "targets");
+    size_t tc = 0, elements = 0, k = 0;
+    static const char* const names[3] = {"POSITION", "NORMAL", "TANGENT"};
+    for (const cJSON* t = cJSON_IsArray(targets) ? targets->child : NULL; t; t = t->next, ++k) {
+        size_t ai[3], streams = 0;
+        int sparse = normals; /* splitting reads every target dense */
+        for (int s = 0; s < 3; ++s) {
+            const accessor* ac = json_accessor(L, t, names[s]);
+            ai[s] = ac ? (size_t)(ac - L->accessors) : SF_GLTF_NONE;
+            if (!ac) continue;
+            streams++;
+            if (ac->view != SF_GLTF_NONE || !ac->sparse_count) sparse = 0;
+        }
+        if (ai[0] == SF_GLTF_NONE) streams++; /* zero POSITION deltas are allocated */
+        tc++;
+        const accessor* first = sparse && streams ? same_sparse_indices(L, ai) : NULL;
+        if (first) {
+            elements = sat_add(elements, first->sparse_count);
+            bytes = sat_add(bytes, sat_mul(first->sparse_count, 4 + 12 * streams));
+        } else {
+            elements = sat_add(elements, V);
+            bytes = sat_add(bytes, sat_mul(sat_mul(n, 12), streams));
+            if (!normals) bytes = sat_add(bytes, sat_mul(sat_mul(V, 12), streams));
+        }
+    }
+    if (elements > L->opts.max_morph_elements)
+        return jfail(L, base, NULL, "%zu morph targets hold %zu (target, vertex) elements > max_morph_elements %zu; "
+                     "raise sf_gltf_opts.max_morph_elements / --max-morph-elements", tc, elements,
+                     L->opts.max_morph_elements);
+    /* The flat-normal split copies every stream per corner and adds the normals and the source indices. */
+    if (!normals)
+        bytes = sat_add(bytes, sat_mul(V, 12 + 12 + 4 + 16 * (size_t)tangents + 8 * (size_t)uvs + 32 * sets));
+    /* MikkTSpace at load: the tangents, the corner tangents and a flag per vertex (the generator's own
+     * topology is bounded by max_vertices, not counted here). */
+    if (!tangents && uvs && L->opts.generated_tangents == SF_TANGENTS_MIKKTSPACE)
+        bytes = sat_add(bytes, sat_add(sat_mul(V, 17), sat_mul(T, 48)));
+    return charge(L, c, base, bytes);
+}
+
+/* The whole file's decoded bytes, estimated before anything is decoded: every primitive, then the skins
+ * (inverse bind matrices read whole, then kept per joint) and the animation channels (each channel reads its
+ * sampler's keys and values, so channels sharing a sampler each count). Malformed entries are skipped here;
+ * the loader reports them with their own message. */
+static sf_result check_costs(loader* L)
+{
+    costs c;
+    memset(&c, 0, sizeof c);
+    c.limit = L->opts.max_decoded_bytes;
+    if (!c.limit) {
+        c.default_limit = 1;
+        c.limit = sat_add(SF_GLTF_DEFAULT_DECODED_BASE, sat_mul(SF_GLTF_DEFAULT_DECODED_FACTOR, L->input_bytes));
+    }
+    const cJSON* meshes = jget(L->root, "meshes");
+    size_t mi = 0;
+    for (const cJSON* m = cJSON_IsArray(meshes) ? meshes->child : NULL; m; m = m->next, ++mi) {
+        const cJSON* prims = jget(m, "primitives");
+        size_t pi = 0;
+        for (const cJSON* p = cJSON_IsArray(prims) ? prims->child : NULL; p; p = p->next, ++pi)
+            if (cJSON_IsObject(p)) TRY(primitive_costs(L, &c, p, mi, pi));
+    }
+    TRY(charge(L, &c, "meshes", sat_mul(c.max_vertices, 8))); /* rigid instances: joint 0, weight 1 */
+    const cJSON* skins = jget(L->root, "skins");
+    size_t si = 0;
+    for (const cJSON* s = cJSON_IsArray(skins) ? skins->child : NULL; s; s = s->next, ++si) {
+        char base[48];
+        snprintf(base, sizeof base, "skins[%zu]", si);
+        const cJSON* joints = jget(s, "joints");
+        size_t bytes = cJSON_IsArray(joints) ? sat_mul((size_t)cJSON_GetArraySize(joints), 72) : 0;
+        const accessor* ibm = json_accessor(L, s, "inverseBindMatrices");
+        if (ibm) bytes = sat_add(bytes, sat_mul(ibm->count, 64));
+        TRY(charge(L, &c, base, bytes));
+    }
+    const cJSON* anims = jget(L->root, "animations");
+    size_t ai = 0;
+    for (const cJSON* a = cJSON_IsArray(anims) ? anims->child : NULL; a; a = a->next, ++ai) {
+        const cJSON* channels = jget(a, "channels");
+        const cJSON* samplers = jget(a, "samplers");
+        size_t sampler_count = cJSON_IsArray(samplers) ? (size_t)cJSON_GetArraySize(samplers) : 0;
+        size_t ci = 0;
+        for (const cJSON* ch = cJSON_IsArray(channels) ? channels->child : NULL; ch; ch = ch->next, ++ci) {
+            size_t k;
+            const cJSON* sv = jget(ch, "sampler");
+            if (!sv || !array_index(sv, sampler_count, &k)) continue;
+            const cJSON* smp = cJSON_GetArrayItem(samplers, (int)k);
+            const accessor* in = json_accessor(L, smp, "input");
+            const accessor* out = json_accessor(L, smp, "output");
+            size_t bytes = sat_add(in ? sat_mul(in->count, 4) : 0,
+                                   out ? sat_mul(sat_mul(out->count, out->ncomp), 4) : 0);
+            char base[80];
+            snprintf(base, sizeof base, "animations[%zu].channels[%zu]", ai, ci);
+            TRY(charge(L, &c, base, bytes));
+        }
+    }
     return SF_OK;
 }
 
@@ -1668,6 +1848,7 @@ static sf_result load_all(loader* L, const uint8_t* data, size_t size)
     if (r == SF_OK) r = load_buffers(L);
     if (r == SF_OK) r = load_views(L);
     if (r == SF_OK) r = load_accessors(L);
+    if (r == SF_OK) r = check_costs(L);
     if (r == SF_OK) r = load_meshes(L);
     if (r == SF_OK) r = load_nodes(L);
     if (r == SF_OK) r = load_skins(L);
@@ -1698,7 +1879,9 @@ static sf_result load(const uint8_t* data, size_t size, const char* base_dir, co
     g->internal = in;
     g->scene = SF_GLTF_NONE;
     L->g = g;
+    L->input_bytes = size;
     sf_result r = load_all(L, data, size);
+    for (size_t i = 0; L->files && i < L->buffer_count; ++i) sf_file_free(&L->env, L->files[i]);
     blocks_free(&L->env, L->tmp);
     L->tmp = NULL;
     if (r != SF_OK) {
@@ -1727,15 +1910,23 @@ sf_result sf_gltf_load_file(const char* path, const sf_gltf_opts* opts, const sf
     SF_CHECK(out != NULL, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
     *out = NULL;
     SF_CHECK(path != NULL, SF_ERROR_INVALID_ARGUMENT, err, "path", SFI_NO_INDEX, "is NULL");
-    /* The file is read through a loader's temporary list, then parsed by a second loader. */
+    /* The file is read with the files layer (regular files only, at most max_file_bytes), then parsed. */
     loader R;
     memset(&R, 0, sizeof R);
     R.err = err;
     R.env = sf_env_defaults(env);
     loader_opts(&R, opts);
-    uint8_t* data = NULL;
+    sf_file_read_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.max_bytes = R.opts.max_file_bytes;
+    void* data = NULL;
     size_t size = 0;
-    sf_result r = read_whole_file(&R, path, "file", &data, &size);
+    sf_error fe;
+    sf_result r = sf_file_read(path, &fo, &R.env, &data, &size, &fe);
+    if (r == SF_ERROR_OUT_OF_MEMORY)
+        r = sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "file", SFI_NO_INDEX, "out of memory");
+    else if (r != SF_OK)
+        r = sf_error_set(err, SF_ERROR_IO, "file", SFI_NO_INDEX, "%s", error_detail(&fe));
     if (r == SF_OK) {
         size_t len = strlen(path);
         char* dir = block_alloc(&R.env, &R.tmp, len + 2, 1);
@@ -1752,6 +1943,7 @@ sf_result sf_gltf_load_file(const char* path, const sf_gltf_opts* opts, const sf
             r = load(data, size, dir, opts, env, out, err, &L);
         }
     }
+    sf_file_free(&R.env, data);
     blocks_free(&R.env, R.tmp);
     return r;
 }
