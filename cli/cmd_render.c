@@ -40,6 +40,8 @@ static void usage(FILE* f)
           "                                --tangents (default area, none, uv)\n"
           "  --animation NAME|INDEX        the animation to pose (default the first; all = rest pose)\n"
           "  --time SECONDS                time in the animation (default 0)\n"
+          "  --max-vertices N, --max-morph-elements N, --max-decoded-bytes N\n"
+          "                                raise the glTF loader's cost limits (see skinframe info --help)\n"
           "\nExample: skinframe render --scene sheet --preset bone-twist --method unchanged -o twist.png\n",
           f);
 }
@@ -103,6 +105,10 @@ int cmd_render(int argc, char** argv)
             if (r < 0) return CLI_EXIT_USAGE;
             if (!cli_parse_double(v, &time_s) || time_s < 0.0)
                 return cli_fail(CLI_EXIT_USAGE, "--time: '%s' is not a time in seconds >= 0", v);
+            continue;
+        }
+        if ((r = cli_gltf_parse_limits(argc, argv, &i)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
             continue;
         }
         r = render_settings_parse(&rs, argc, argv, &i);
