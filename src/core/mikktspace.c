@@ -43,9 +43,9 @@
 #include <string.h>
 
 #define MK_NONE UINT32_MAX
-#define MK_ORIENT 1u /* signed UV area > 0 */
-#define MK_ANY 2u    /* group with any: no usable UV tangent */
-#define MK_DEGEN 4u  /* two corners at one position */
+#define MK_ORIENT SFK_MIKK_ORIENT
+#define MK_ANY SFK_MIKK_ANY
+#define MK_DEGEN SFK_MIKK_DEGEN
 
 /* Per topology. */
 struct sfi_mikktspace {
@@ -98,43 +98,13 @@ struct sfi_mikktspace_scratch {
     size_t bytes;
 };
 
-/* MikkTSpace's "not zero": larger in magnitude than the smallest normal float. */
-static int not_zero(float x) { return fabsf(x) > FLT_MIN; }
-
-/* Normalises v unless every component is (MikkTSpace's) zero, in which case v is kept. */
-static void safe_normalize(float v[3])
-{
-    if (!(not_zero(v[0]) || not_zero(v[1]) || not_zero(v[2]))) return;
-    float inv = 1.0f / sqrtf(sfk_dot(v, v));
-    v[0] *= inv;
-    v[1] *= inv;
-    v[2] *= inv;
-}
-
-/* v - n (n . v), normalised as above. */
-static void project(const float n[3], const float v[3], float out[3])
-{
-    float d = sfk_dot(n, v);
-    out[0] = v[0] - n[0] * d;
-    out[1] = v[1] - n[1] * d;
-    out[2] = v[2] - n[2] * d;
-    safe_normalize(out);
-}
-
-static int same3(const float* a, const float* b) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
-
 /* ---------------------------------------------------------------- topology precomputation */
 
 /* Twice the signed UV area of triangle f (MikkTSpace's orientation test). */
 static float uv_area2(const sf_topology* topo, size_t f, float t21[2], float t31[2])
 {
     const uint32_t* tri = topo->indices + 3 * f;
-    const float *t1 = topo->uvs + 2 * tri[0], *t2 = topo->uvs + 2 * tri[1], *t3 = topo->uvs + 2 * tri[2];
-    t21[0] = t2[0] - t1[0];
-    t21[1] = t2[1] - t1[1];
-    t31[0] = t3[0] - t1[0];
-    t31[1] = t3[1] - t1[1];
-    return t21[0] * t31[1] - t21[1] * t31[0];
+    return sfk_mikk_uv_area2(topo->uvs + 2 * tri[0], topo->uvs + 2 * tri[1], topo->uvs + 2 * tri[2], t21, t31);
 }
 
 sf_result sfi_mikktspace_build(sf_topology* topo, sf_error* err)
@@ -151,7 +121,7 @@ sf_result sfi_mikktspace_build(sf_topology* topo, sf_error* err)
     if (!mk->uv_flags) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.mikktspace", SFI_NO_INDEX, "%zu triangles", F);
     for (size_t f = 0; f < F; ++f) {
         float t21[2], t31[2], area = uv_area2(topo, f, t21, t31);
-        mk->uv_flags[f] = (uint8_t)((area > 0.0f ? MK_ORIENT : 0u) | (not_zero(area) ? 0u : MK_ANY));
+        mk->uv_flags[f] = (uint8_t)sfk_mikk_uv_flags(area);
     }
     return SF_OK;
 }
@@ -262,7 +232,7 @@ static int same_corner_data(const mikk_frame* m, size_t a, size_t b)
 {
     uint32_t va = m->topo->indices[a], vb = m->topo->indices[b];
     const float *ua = m->topo->uvs + 2 * (size_t)va, *ub = m->topo->uvs + 2 * (size_t)vb;
-    return same3(m->P + 3 * (size_t)va, m->P + 3 * (size_t)vb) && same3(m->N + 3 * (size_t)va, m->N + 3 * (size_t)vb) &&
+    return sfk_same3(m->P + 3 * (size_t)va, m->P + 3 * (size_t)vb) && sfk_same3(m->N + 3 * (size_t)va, m->N + 3 * (size_t)vb) &&
            ua[0] == ub[0] && ua[1] == ub[1];
 }
 
@@ -397,32 +367,9 @@ static void triangle_range(void* ctx, size_t begin, size_t end)
     struct sfi_mikktspace_scratch* s = m->s;
     for (size_t f = begin; f < end; ++f) {
         const uint32_t* tri = topo->indices + 3 * f;
-        const float *p1 = m->P + 3 * tri[0], *p2 = m->P + 3 * tri[1], *p3 = m->P + 3 * tri[2];
-        float* os = s->face_os + 3 * f;
-        float* ot = s->face_ot + 3 * f;
-        os[0] = os[1] = os[2] = ot[0] = ot[1] = ot[2] = 0.0f;
-        uint8_t flags = topo->mikktspace->uv_flags[f];
-        if (same3(p1, p2) || same3(p1, p3) || same3(p2, p3)) {
-            s->flags[f] = (uint8_t)(flags | MK_DEGEN);
-            continue;
-        }
-        s->flags[f] = (uint8_t)(flags | MK_ANY);
-        float t21[2], t31[2], area = uv_area2(topo, f, t21, t31);
-        if (!not_zero(area)) continue;
-        float d1[3], d2[3], vos[3], vot[3];
-        sfk_sub(p2, p1, d1);
-        sfk_sub(p3, p1, d2);
-        for (int k = 0; k < 3; ++k) {
-            vos[k] = t31[1] * d1[k] - t21[1] * d2[k];
-            vot[k] = -t31[0] * d1[k] + t21[0] * d2[k];
-        }
-        float sign = (flags & MK_ORIENT) ? 1.0f : -1.0f, abs_area = fabsf(area);
-        float len_os = sfk_length(vos), len_ot = sfk_length(vot);
-        if (not_zero(len_os))
-            for (int k = 0; k < 3; ++k) os[k] = sign / len_os * vos[k];
-        if (not_zero(len_ot))
-            for (int k = 0; k < 3; ++k) ot[k] = sign / len_ot * vot[k];
-        if (not_zero(len_os / abs_area) && not_zero(len_ot / abs_area)) s->flags[f] = flags;
+        s->flags[f] = (uint8_t)sfk_mikk_triangle(m->P + 3 * tri[0], m->P + 3 * tri[1], m->P + 3 * tri[2],
+                                                 topo->uvs + 2 * tri[0], topo->uvs + 2 * tri[1], topo->uvs + 2 * tri[2],
+                                                 topo->mikktspace->uv_flags[f], s->face_os + 3 * f, s->face_ot + 3 * f);
     }
 }
 
@@ -639,21 +586,11 @@ static void eval_tangent(const mikk_frame* m, const uint32_t* faces, size_t coun
         if (s->flags[f] & MK_ANY) continue;
         int c = corner_at(m, f, rep);
         if (c < 0) continue;
-        const float* n = m->N + 3 * (size_t)idx[3 * f + (size_t)c];
-        const float* p0 = m->P + 3 * (size_t)idx[3 * f + (size_t)((c + 2) % 3)];
-        const float* p1 = m->P + 3 * (size_t)idx[3 * f + (size_t)c];
-        const float* p2 = m->P + 3 * (size_t)idx[3 * f + (size_t)((c + 1) % 3)];
-        float os[3], v1[3], v2[3], e1[3], e2[3];
-        project(n, s->face_os + 3 * f, os);
-        sfk_sub(p0, p1, e1);
-        sfk_sub(p2, p1, e2);
-        project(n, e1, v1);
-        project(n, e2, v2);
-        float cosv = sfk_dot(v1, v2);
-        cosv = cosv > 1.0f ? 1.0f : (cosv < -1.0f ? -1.0f : cosv);
-        sfk_madd(out, os, acosf(cosv));
+        sfk_mikk_corner_term(m->N + 3 * (size_t)idx[3 * f + (size_t)c], s->face_os + 3 * f,
+                             m->P + 3 * (size_t)idx[3 * f + (size_t)((c + 2) % 3)], m->P + 3 * (size_t)idx[3 * f + (size_t)c],
+                             m->P + 3 * (size_t)idx[3 * f + (size_t)((c + 1) % 3)], out);
     }
-    safe_normalize(out);
+    sfk_mikk_normalize(out);
 }
 
 /* Ascending; sub-groups are small (the triangles around one vertex), so insertion sort. */
@@ -681,11 +618,10 @@ static void group_tangents(const mikk_frame* m, uint32_t g)
     uint32_t rep = s->group_rep[g];
     /* the shared vertex's normal: that of the corner it is numbered by (face * 4 + corner) */
     const float* n = m->N + 3 * (size_t)m->topo->indices[(size_t)(rep >> 2) * 3 + (rep & 3u)];
-    const float thres_cos = -1.0f; /* cos(180 deg): MikkTSpace's default angular threshold */
     float* proj = s->proj + 6 * (size_t)s->group_start[g];
     for (size_t i = 0; i < k; ++i) {
-        project(n, s->face_os + 3 * (size_t)faces[i], proj + 6 * i);
-        project(n, s->face_ot + 3 * (size_t)faces[i], proj + 6 * i + 3);
+        sfk_mikk_project(n, s->face_os + 3 * (size_t)faces[i], proj + 6 * i);
+        sfk_mikk_project(n, s->face_ot + 3 * (size_t)faces[i], proj + 6 * i + 3);
     }
     float whole[3];
     int have_whole = 0;
@@ -694,8 +630,7 @@ static void group_tangents(const mikk_frame* m, uint32_t g)
         size_t f = faces[i], count = 0;
         for (size_t j = 0; j < k; ++j) {
             int any = ((s->flags[f] | s->flags[faces[j]]) & MK_ANY) != 0;
-            if (any || i == j || (sfk_dot(proj + 6 * i, proj + 6 * j) > thres_cos &&
-                                  sfk_dot(proj + 6 * i + 3, proj + 6 * j + 3) > thres_cos))
+            if (any || i == j || sfk_mikk_compatible(proj + 6 * i, proj + 6 * j))
                 members[count++] = faces[j];
         }
         float t[3];
@@ -773,7 +708,7 @@ sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* position
             continue;
         }
         memcpy(t, s->corners + 4 * (size_t)topo->adj_corners[topo->adj_offsets[v]], 16);
-        t[3] = sfk_mirror_handedness(t[3] * topo->bitangent_sign, ws->det[v]);
+        t[3] = sfk_mikk_vertex_w(t[3], topo->bitangent_sign, ws->det[v]);
     }
     return SF_OK;
 }
