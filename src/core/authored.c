@@ -18,52 +18,9 @@
 
 #include <string.h>
 
-struct sfi_authored_scratch {
-    float* rest_pos;  /* 3n: copy of the rest positions (the rest "pose" for the rebuild) */
-    float* ones;      /* n: determinants of the rest pose */
-    float* rest_n;    /* 3n rebuilt rest normals */
-    float* rest_t;    /* 4n rebuilt rest tangents */
-    float* pose_n;    /* 3n rebuilt posed normals */
-    float* pose_t;    /* 4n rebuilt posed tangents */
-    int cached;       /* rest_n/rest_t hold the rebuild for the options below */
-    sf_weighting weighting;
-    sf_weld weld;
-    sf_tangent_mode tangents;
-};
-
-sf_result sfi_authored_scratch_create(sf_workspace* ws, sf_error* err)
-{
-    const sf_topology* topo = ws->topo;
-    size_t n = topo->vertex_count ? topo->vertex_count : 1;
-    struct sfi_authored_scratch* a = sf_env_calloc(&topo->env, 1, sizeof *a);
-    if (!a) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace.authored", SFI_NO_INDEX, "object");
-    ws->authored = a;
-    a->rest_pos = sf_env_calloc(&topo->env, 18 * n, sizeof(float)); /* one block: 3 + 1 + 3 + 4 + 3 + 4 */
-    if (!a->rest_pos) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace.authored", SFI_NO_INDEX, "%zu vertices", n);
-    ws->bytes += 18 * n * sizeof(float);
-    a->ones = a->rest_pos + 3 * n;
-    a->rest_n = a->ones + n;
-    a->rest_t = a->rest_n + 3 * n;
-    a->pose_n = a->rest_t + 4 * n;
-    a->pose_t = a->pose_n + 3 * n;
-    if (topo->vertex_count) memcpy(a->rest_pos, topo->rest_positions, 3 * topo->vertex_count * sizeof(float));
-    for (size_t v = 0; v < n; ++v) a->ones[v] = 1.0f;
-    return SF_OK;
-}
-
-void sfi_authored_scratch_free(sf_workspace* ws)
-{
-    struct sfi_authored_scratch* a = ws->authored;
-    if (!a) return;
-    const sf_env* env = &ws->topo->env;
-    sf_env_free(env, a->rest_pos, 0);
-    sf_env_free(env, a, sizeof *a);
-    ws->authored = NULL;
-}
-
 typedef struct authored_job {
     const sf_topology* topo;
-    const struct sfi_authored_scratch* a;
+    const sfi_authored_scratch* a;
     const float* final_pos;
     float* normals;
     float* tangents;
@@ -73,7 +30,7 @@ static void authored_range(void* ctx, size_t begin, size_t end)
 {
     const authored_job* job = (const authored_job*)ctx;
     const sf_topology* topo = job->topo;
-    const struct sfi_authored_scratch* a = job->a;
+    const sfi_authored_scratch* a = job->a;
     for (size_t v = begin; v < end; ++v) {
         /* the edge stand-in for the tangent: along the vertex's first corner to the corner's next vertex */
         const float *rest_q = NULL, *pose_q = NULL;
@@ -95,26 +52,21 @@ static void authored_range(void* ctx, size_t begin, size_t end)
 sf_result sfi_authored_frames(const sf_topology* topo, const sf_frames_opts* opts, sf_workspace* ws, float* normals,
                               float* tangents, sf_error* err)
 {
-    struct sfi_authored_scratch* a = ws->authored;
+    sfi_authored_scratch* a = ws->authored;
     SF_CHECK(a != NULL, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX, "no authored-reference scratch");
     sf_frames_opts o = *opts;
     o.reference = SF_REFERENCE_REBUILT;
     sf_result r;
     if (!a->cached || a->weighting != o.weighting || a->weld != o.weld || a->tangents != o.tangents) {
         /* The rest rebuild runs the same gather on the rest positions with unit determinants. */
-        float *pos = ws->final_pos, *det = ws->det;
-        ws->final_pos = a->rest_pos;
-        ws->det = a->ones;
-        r = sfi_recompute(topo, &o, ws, a->rest_n, a->rest_t, err);
-        ws->final_pos = pos;
-        ws->det = det;
+        r = sfi_rebuild(topo, &o, ws, a->rest_pos, a->ones, a->rest_n, a->rest_t, err);
         if (r != SF_OK) return r;
         a->cached = 1;
         a->weighting = o.weighting;
         a->weld = o.weld;
         a->tangents = o.tangents;
     }
-    if ((r = sfi_recompute(topo, &o, ws, a->pose_n, a->pose_t, err)) != SF_OK) return r;
+    if ((r = sfi_rebuild(topo, &o, ws, ws->final_pos, ws->det, a->pose_n, a->pose_t, err)) != SF_OK) return r;
     authored_job job = {topo, a, ws->final_pos, normals, tangents};
     sf_env_parallel_for(&topo->env, topo->vertex_count, 1024, authored_range, &job);
     return SF_OK;

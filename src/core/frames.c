@@ -64,6 +64,8 @@ sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_met
              "%d is not a method", (int)method);
     SF_CHECK(ws && ws->topo == topo, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
              "was not created for this topology");
+    SF_CHECK(ws->methods & (1u << method), SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "was created without `%s` in sf_workspace_opts.methods", sf_method_name(method));
     SF_CHECK(out != NULL, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
     sf_frames_opts o;
     memset(&o, 0, sizeof o);
@@ -79,6 +81,7 @@ sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_met
     SF_CHECK((unsigned)o.reference <= SF_REFERENCE_AUTHORED, SF_ERROR_INVALID_ARGUMENT, err, "opts.reference",
              SFI_NO_INDEX, "%d", (int)o.reference);
 
+    if (ws->backend == SF_BACKEND_CUDA) return sfi_cuda_frames(topo, pose, method, &o, ws, out, err);
     sfi_deform(topo, pose, o.morph_directions, ws);
     if (method == SF_METHOD_RECOMPUTE) {
         r = sfi_recompute(topo, &o, ws, out->normals, out->tangents, err);

@@ -1,91 +1,10 @@
-/* The reference: normals and tangents rebuilt from the final triangles (the article's section 5),
- * as a face pass followed by a gather over the precomputed vertex -> corner adjacency (no atomics,
- * so the result is the same for any thread count). Options: weighting, welding, tangent mode. */
+/* `recompute`, the reference: the frames rebuilt from the final triangles (rebuild.c), or, with
+ * SF_REFERENCE_AUTHORED, the mesh's own directions carried along (authored.c). */
 #include "sf_internal.h"
-#include "sf_kernels.h"
-
-#include <math.h>
-#include <string.h>
-
-#define FACE_GRAIN 2048
-#define GATHER_GRAIN 1024
-
-typedef struct recompute_job {
-    const sf_topology* topo;
-    const sf_frames_opts* opts;
-    sf_workspace* ws;
-    float* normals;
-    float* tangents;
-} recompute_job;
-
-_Static_assert(SFK_WEIGHTING_AREA == SF_WEIGHTING_AREA && SFK_WEIGHTING_ANGLE == SF_WEIGHTING_ANGLE &&
-                   SFK_WEIGHTING_UNIFORM == SF_WEIGHTING_UNIFORM,
-               "the kernels number the weightings as sf_weighting");
-
-/* Per face: cross(e1, e2), UV tangent and bitangent, and each corner's weight (sfk_recompute_face), so the
- * gathers (several vertices per face) read them instead of recomputing lengths and angles. */
-static void face_range(void* ctx, size_t begin, size_t end)
-{
-    const recompute_job* job = (const recompute_job*)ctx;
-    const sf_topology* topo = job->topo;
-    sf_workspace* ws = job->ws;
-    const float* P = ws->final_pos;
-    const float* det = ws->det;
-    int weighting = (int)job->opts->weighting;
-    for (size_t f = begin; f < end; ++f) {
-        const uint32_t* tri = topo->indices + 3 * f;
-        const float* uv[3] = {NULL, NULL, NULL};
-        if (topo->uvs)
-            for (int c = 0; c < 3; ++c) uv[c] = topo->uvs + 2 * tri[c];
-        sfk_recompute_face(P + 3 * tri[0], P + 3 * tri[1], P + 3 * tri[2], uv[0], uv[1], uv[2], det[tri[0]],
-                           det[tri[1]], det[tri[2]], weighting, ws->face_n + 3 * f, ws->face_t + 3 * f,
-                           ws->face_b + 3 * f, ws->corner_w + 3 * f);
-    }
-}
-
-/* Per vertex: the gather over the vertex's corners (its weld group's for the normal when welded). */
-static void gather_range(void* ctx, size_t begin, size_t end)
-{
-    const recompute_job* job = (const recompute_job*)ctx;
-    const sf_topology* topo = job->topo;
-    const sf_workspace* ws = job->ws;
-    int weld = job->opts->weld == SF_WELD_NONE ? -1 : (job->opts->weld == SF_WELD_POSITION ? 0 : 1);
-    int weighting = (int)job->opts->weighting;
-    for (size_t v = begin; v < end; ++v) {
-        /* Welded: the normal gathers over the corners of every member of the vertex's group, listed once
-         * per group at topology creation (same order as walking the members). */
-        const uint32_t* n_corners = topo->adj_corners;
-        uint32_t n_begin = topo->adj_offsets[v], n_end = topo->adj_offsets[v + 1];
-        if (weld >= 0) {
-            uint32_t g = topo->weld_group[weld][v];
-            n_corners = topo->weld_corners[weld];
-            n_begin = topo->weld_corner_offsets[weld][g];
-            n_end = topo->weld_corner_offsets[weld][g + 1];
-        }
-        float n[3], t[4];
-        sfk_recompute_vertex(ws->face_n, ws->face_t, ws->face_b, ws->corner_w, n_corners, n_begin, n_end,
-                             topo->adj_corners, topo->adj_offsets[v], topo->adj_offsets[v + 1], weighting,
-                             topo->bitangent_sign, n, t);
-        if (job->normals) memcpy(job->normals + 3 * v, n, sizeof n);
-        if (job->tangents) memcpy(job->tangents + 4 * v, t, sizeof t);
-    }
-}
 
 sf_result sfi_recompute(const sf_topology* topo, const sf_frames_opts* opts, sf_workspace* ws, float* normals,
                         float* tangents, sf_error* err)
 {
-    if (opts->weld != SF_WELD_NONE) {
-        int k = opts->weld == SF_WELD_POSITION ? 0 : 1;
-        SF_CHECK(topo->weld_group[k] != NULL, SF_ERROR_UNSUPPORTED, err, "opts.weld", SFI_NO_INDEX,
-                 "weld groups were not built for this topology");
-    }
     if (opts->reference == SF_REFERENCE_AUTHORED) return sfi_authored_frames(topo, opts, ws, normals, tangents, err);
-    /* MikkTSpace needs the normals even when the caller wants none: workspace scratch then. */
-    bool mikk = opts->tangents == SF_TANGENTS_MIKKTSPACE && tangents;
-    if (mikk && !normals && topo->has_uvs) normals = sfi_mikktspace_normal_scratch(ws);
-    recompute_job job = {topo, opts, ws, normals, tangents};
-    sf_env_parallel_for(&topo->env, topo->triangle_count, FACE_GRAIN, face_range, &job);
-    sf_env_parallel_for(&topo->env, topo->vertex_count, GATHER_GRAIN, gather_range, &job);
-    if (mikk) return sfi_mikktspace_tangents(topo, ws->final_pos, normals, ws, tangents, err);
-    return SF_OK;
+    return sfi_rebuild(topo, opts, ws, ws->final_pos, ws->det, normals, tangents, err);
 }
