@@ -577,6 +577,108 @@ static void test_kernel_pieces(void)
     CHECK(sfk_mikk_vertex_w(1.0f, -1.0f, -2.0f) == 1.0f && sfk_mikk_vertex_w(1.0f, -1.0f, 2.0f) == -1.0f);
 }
 
+/* ---------------------------------------------------------------- sf_tangents_generate over plain arrays */
+
+/* The generator (plain arrays) against the reference's tangent code run through a topology and a
+ * workspace (the UV tangents the topology generates at rest; MikkTSpace at the identity pose), bit for bit,
+ * on the sheet with some zero coordinates negated (-0 must be handled as the deformation handles it). */
+static void test_tangents_generate_matches_reference(void)
+{
+    sf_scene* scene = posed_sheet();
+    CHECK(scene);
+    const sf_mesh_desc* sm = &scene->mesh;
+    size_t n = sm->vertex_count, F = sm->triangle_count;
+    float* P = calloc(8 * n, sizeof(float));
+    float *N = P + 3 * n, *UV = N + 3 * n;
+    for (size_t v = 0; v < n; ++v) {
+        memcpy(P + 3 * v, sfi_stream_at(sm->positions, 12, v), 12);
+        memcpy(N + 3 * v, sfi_stream_at(sm->normals, 12, v), 12);
+        memcpy(UV + 2 * v, sfi_stream_at(sm->uvs, 8, v), 8);
+        for (int k = 0; k < 3; ++k)
+            if (P[3 * v + k] == 0.0f && v % 2) P[3 * v + k] = -0.0f;
+    }
+    sf_mesh_desc mesh;
+    memset(&mesh, 0, sizeof mesh);
+    mesh.vertex_count = n;
+    mesh.triangle_count = F;
+    mesh.indices = sm->indices;
+    mesh.positions.data = P;
+    mesh.normals.data = N;
+    mesh.uvs.data = UV;
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_topology_create(&mesh, NULL, NULL, &topo, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
+    sf_pose identity;
+    memset(&identity, 0, sizeof identity);
+    float* ref = calloc(4 * n + 24 * F, sizeof(float));
+    float *uv_ref = ref + 4 * n, *mk_ref = uv_ref + 12 * F;
+    CHECK_OK(sfi_deform(topo, &identity, SF_MORPH_DIRECTIONS_NONE, ws));
+    CHECK_OK(sfi_mikktspace_tangents(topo, ws->final_pos, topo->rest_normals, ws, ref, NULL));
+    const float* corners = sfi_mikktspace_corner_tangents(ws);
+    for (size_t c = 0; c < 3 * F; ++c) {
+        memcpy(uv_ref + 4 * c, topo->rest_tangents + 4 * (size_t)mesh.indices[c], 16);
+        memcpy(mk_ref + 4 * c, corners + 4 * c, 12);
+        mk_ref[4 * c + 3] = corners[4 * c + 3] * topo->bitangent_sign;
+    }
+    counting c;
+    memset(&c, 0, sizeof c);
+    sf_env env = counting_env(&c);
+    sf_tangent_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = n;
+    d.triangle_count = F;
+    d.indices = mesh.indices;
+    d.positions = mesh.positions;
+    d.normals = mesh.normals;
+    d.uvs = mesh.uvs;
+    float* got = calloc(12 * F, sizeof(float));
+    int ok = 1;
+    for (int mode = 0; mode <= SF_TANGENTS_MIKKTSPACE && ok; ++mode) {
+        d.mode = (sf_tangent_mode)mode;
+        ok = sf_tangents_generate(&d, &env, got, NULL) == SF_OK &&
+             same_floats(got, mode ? mk_ref : uv_ref, 12 * F, mode ? "mikktspace corners" : "uv corners");
+        ok = ok && c.live == 0;
+    }
+    /* every allocation failing in turn: out of memory, nothing leaked */
+    size_t total = c.allocs;
+    for (size_t k = 1; k <= total && ok; ++k) {
+        c.allocs = 0;
+        c.fail_at = k;
+        sf_result r = sf_tangents_generate(&d, &env, got, NULL);
+        ok = (r == SF_OK || r == SF_ERROR_OUT_OF_MEMORY) && c.live == 0;
+        if (!ok) sft_failf(__FILE__, __LINE__, "allocation %zu: %s, %zu left", k, sf_result_string(r), c.live);
+    }
+    c.fail_at = 0;
+    /* bad input names the field */
+    sf_error err;
+    uint32_t bad[3] = {0, 1, (uint32_t)n};
+    sf_tangent_desc e = d;
+    e.indices = bad;
+    e.triangle_count = 1;
+    CHECK_RESULT(sf_tangents_generate(&e, NULL, got, &err), SF_ERROR_INDEX_RANGE);
+    CHECK(strcmp(err.field, "desc.indices") == 0 && err.index == 2);
+    e = d;
+    e.positions.stride = 8;
+    CHECK_RESULT(sf_tangents_generate(&e, NULL, got, &err), SF_ERROR_STRIDE);
+    CHECK(strcmp(err.field, "desc.positions") == 0);
+    e = d;
+    e.indices = NULL;
+    CHECK_RESULT(sf_tangents_generate(&e, NULL, got, &err), SF_ERROR_COUNT_MISMATCH);
+    float nan_uv = UV[5];
+    UV[5] = NAN;
+    CHECK_RESULT(sf_tangents_generate(&d, NULL, got, &err), SF_ERROR_NOT_FINITE);
+    CHECK(strcmp(err.field, "desc.uvs") == 0 && err.index == 2);
+    UV[5] = nan_uv;
+    free(got);
+    free(ref);
+    free(P);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    sf_scene_destroy(scene);
+    CHECK(ok);
+}
+
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
@@ -589,6 +691,7 @@ int main(int argc, char** argv)
         {"cuda_backend", test_cuda_backend},
         {"kernels_match_loops", test_kernels_match_loops},
         {"kernel_pieces", test_kernel_pieces},
+        {"tangents_generate_matches_reference", test_tangents_generate_matches_reference},
     };
     return SFT_RUN(cases, argc, argv);
 }
