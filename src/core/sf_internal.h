@@ -1,14 +1,15 @@
 /* Internal declarations shared by the core's source files (prefix sfi_): the topology and workspace
  * structures and the stages of a frame. Not installed; the layers above the core never include it.
  *
- * Dependency order inside the core (each file calls and reads only what is above it in this list, never
- * what is below; sf_kernels.h and sf_common.h are below everything):
+ * Dependency order inside the core, lowest first: each file calls functions of, and reads structures
+ * filled by, only the files listed before it (sf_kernels.h and sf_common.h come before all of them).
  *
  *   core.c                        results, error detail, env (allocator, parallel-for), method names
  *   store.c                       counted allocations (sfi_store) and the workspace's blocks (sfi_blocks)
  *   weld.c gradients.c mikktspace.c
  *                                 builders and algorithms over plain arrays (sfi_mesh_view, sfi_mikk_input),
  *                                 each filling its own struct: weld groups, jacobian gradients, MikkTSpace
+ *   tangents.c                    sf_tangents_generate over mikktspace.c and packed copies (no topology)
  *   topology.c                    sf_topology: validates, copies, calls the builders above, owns their output
  *   backend.c backend_cuda_stub.c (or cuda/backend_cuda.cu)
  *                                 backend names and availability; the CUDA entry points
@@ -21,7 +22,6 @@
  *   jacobian.c                    `jacobian` frames over the topology's gradients
  *   frames.c                      sf_frames_compute: the per-vertex methods and the dispatch
  *   error.c                       angle errors and statistics
- *   tangents.c                    sf_tangents_generate (over mikktspace.c and the topology)
  */
 #ifndef SF_INTERNAL_H
 #define SF_INTERNAL_H
