@@ -9,7 +9,8 @@
  *   weld.c gradients.c mikktspace.c
  *                                 builders and algorithms over plain arrays (sfi_mesh_view, sfi_mikk_input),
  *                                 each filling its own struct: weld groups, jacobian gradients, MikkTSpace
- *   tangents.c                    sf_tangents_generate over mikktspace.c and packed copies (no topology)
+ *   tangents.c                    rest frames from plain arrays (the topology's generated normals and
+ *                                 tangents); sf_tangents_generate over them and mikktspace.c
  *   topology.c                    sf_topology: validates, copies, calls the builders above, owns their output
  *   backend.c backend_cuda_stub.c (or cuda/backend_cuda.cu)
  *                                 backend names and availability; the CUDA entry points
@@ -125,6 +126,14 @@ const float* sfi_mikktspace_corners(const sfi_mikk_input* in, const sf_env* env,
 /* The scratch's corner tangents of its last run (NULL before the first) and its normal scratch (3n). */
 const float* sfi_mikktspace_scratch_corners(const struct sfi_mikktspace_scratch* s);
 float* sfi_mikktspace_scratch_normals(struct sfi_mikktspace_scratch* s);
+
+/* Rest normals and tangents rebuilt from the rest triangles (tangents.c): area-weighted face normals, UV
+ * tangents and bitangents weighted by twice the face area, then sfk_finish_frame. normals_in: the normals to
+ * finish against (NULL = the rebuilt ones); uvs NULL = no tangent frame. normals_out (3n) / tangents_out
+ * (4n) may be NULL. Scratch through env. */
+sf_result sfi_rest_frames(size_t vertex_count, size_t triangle_count, const uint32_t* indices, const float* positions,
+                          const float* uvs, const float* normals_in, float bitangent_sign, const sf_env* env,
+                          float* normals_out, float* tangents_out, sf_error* err);
 
 /* ---------------------------------------------------------------- topology */
 

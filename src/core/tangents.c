@@ -1,7 +1,7 @@
-/* sf_tangents_generate: tangents of a static mesh from plain arrays, without a topology or a workspace. It
- * runs the reference's own tangent code on packed copies of the streams: MikkTSpace (mikktspace.c), or the
- * area-weighted UV tangents of the topology's rest-frame generation (the `recompute` gather at rest, with
- * the given normals), so a generated tangent is exactly what `recompute` returns for the same triangles. */
+/* Rest frames from plain arrays, and sf_tangents_generate. sfi_rest_frames is the area-weighted gather the
+ * topology runs for missing rest normals and tangents; sf_tangents_generate runs it (or MikkTSpace,
+ * mikktspace.c) on packed copies of the streams, without a topology or a workspace, so a generated tangent
+ * is exactly what the topology generates and `recompute` returns at rest for the same triangles. */
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
@@ -51,31 +51,37 @@ static sf_result validate(const sf_tangent_desc* desc, const float* corner_tange
     return SF_OK;
 }
 
-/* The reference's UV tangents at rest: per face the UV tangent and bitangent weighted by twice the area,
- * summed per vertex in corner order (the order of the topology's adjacency), then Gram-Schmidt against
- * the given normal and the handedness. */
-static void uv_tangents(const sfi_mikk_input* m, float bitangent_sign, float* sums, float* corner_tangents)
+sf_result sfi_rest_frames(size_t n, size_t F, const uint32_t* indices, const float* positions, const float* uvs,
+                          const float* normals_in, float bitangent_sign, const sf_env* env, float* normals_out,
+                          float* tangents_out, sf_error* err)
 {
-    size_t n = m->vertex_count, F = m->triangle_count;
-    float *T = sums, *B = sums + 3 * n;
+    if (!normals_out && !tangents_out) return SF_OK;
+    float* sums = sf_env_calloc(env, 9 * (n ? n : 1), sizeof(float));
+    if (!sums) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "rest_frames", SFI_NO_INDEX, "%zu vertices", n);
+    float *N = sums, *T = sums + 3 * n, *B = sums + 6 * n;
+    /* faces in order, corners in order: each vertex sums in the order of the topology's adjacency */
     for (size_t f = 0; f < F; ++f) {
-        const uint32_t* tri = m->indices + 3 * f;
+        const uint32_t* tri = indices + 3 * f;
         float fn[3], ft[3], fb[3];
-        const float* P = m->positions;
-        const float* uv = m->uvs;
-        sfk_face_frame(P + 3 * tri[0], P + 3 * tri[1], P + 3 * tri[2], uv + 2 * tri[0], uv + 2 * tri[1],
-                       uv + 2 * tri[2], fn, ft, fb);
+        sfk_face_frame(positions + 3 * tri[0], positions + 3 * tri[1], positions + 3 * tri[2],
+                       uvs ? uvs + 2 * tri[0] : NULL, uvs ? uvs + 2 * tri[1] : NULL, uvs ? uvs + 2 * tri[2] : NULL, fn,
+                       ft, fb);
         float area2 = sfk_length(fn);
         for (int c = 0; c < 3; ++c) {
-            sfk_madd(T + 3 * (size_t)tri[c], ft, area2);
-            sfk_madd(B + 3 * (size_t)tri[c], fb, area2);
+            size_t v = tri[c];
+            sfk_madd(N + 3 * v, fn, 1.0f);
+            sfk_madd(T + 3 * v, ft, area2);
+            sfk_madd(B + 3 * v, fb, area2);
         }
     }
-    for (size_t c = 0; c < 3 * F; ++c) {
-        size_t v = m->indices[c];
-        float nn[3];
-        sfk_finish_frame(m->normals + 3 * v, T + 3 * v, B + 3 * v, bitangent_sign, nn, corner_tangents + 4 * c);
+    for (size_t v = 0; v < n; ++v) {
+        float nn[3], tt[4];
+        sfk_finish_frame(normals_in ? normals_in + 3 * v : N + 3 * v, T + 3 * v, B + 3 * v, bitangent_sign, nn, tt);
+        if (normals_out) memcpy(normals_out + 3 * v, nn, sizeof nn);
+        if (tangents_out) memcpy(tangents_out + 4 * v, tt, sizeof tt);
     }
+    sf_env_free(env, sums, 0);
+    return SF_OK;
 }
 
 sf_result sf_tangents_generate(const sf_tangent_desc* desc, const sf_env* env, float* corner_tangents, sf_error* err)
@@ -97,7 +103,7 @@ sf_result sf_tangents_generate(const sf_tangent_desc* desc, const sf_env* env, f
     float* N = sfi_blocks_take(&b, 3 * n, sizeof(float));
     float* UV = sfi_blocks_take(&b, 2 * n, sizeof(float));
     uint32_t* sequential = desc->indices ? NULL : sfi_blocks_take(&b, 3 * F, sizeof(uint32_t));
-    float* sums = mikk ? NULL : sfi_blocks_take(&b, 6 * n, sizeof(float));
+    float* per_vertex = mikk ? NULL : sfi_blocks_take(&b, 4 * n, sizeof(float));
     struct sfi_mikktspace_scratch* s = mikk ? sfi_mikktspace_scratch_take(&b, 0, F) : NULL;
     uint8_t* uv_flags = NULL;
     sfi_store store = {&e, 0};
@@ -125,8 +131,8 @@ sf_result sf_tangents_generate(const sf_tangent_desc* desc, const sf_env* env, f
             memcpy(corner_tangents + 4 * c, corners + 4 * c, 3 * sizeof(float));
             corner_tangents[4 * c + 3] = corners[4 * c + 3] * bitangent_sign;
         }
-    } else {
-        uv_tangents(&in, bitangent_sign, sums, corner_tangents);
+    } else if ((r = sfi_rest_frames(n, F, indices, P, UV, N, bitangent_sign, &e, NULL, per_vertex, err)) == SF_OK) {
+        for (size_t c = 0; c < 3 * F; ++c) memcpy(corner_tangents + 4 * c, per_vertex + 4 * (size_t)indices[c], 16);
     }
 done:
     sfi_store_free(&store, uv_flags);

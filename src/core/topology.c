@@ -257,35 +257,9 @@ static void count_degenerate_triangles(sf_topology* topo)
 static sf_result generate_rest_frames(sf_topology* topo, bool need_normals, bool need_tangents, sf_error* err)
 {
     if (!need_normals && !need_tangents) return SF_OK;
-    size_t F = topo->triangle_count, n = topo->vertex_count;
-    float* fn = sf_env_calloc(&topo->env, 9 * (F ? F : 1), sizeof(float));
-    if (!fn) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.rest_frames", SFI_NO_INDEX, "%zu faces", F);
-    float *ft = fn + 3 * F, *fb = fn + 6 * F;
-    for (size_t f = 0; f < F; ++f) {
-        const uint32_t* tri = topo->indices + 3 * f;
-        const float* uv[3] = {NULL, NULL, NULL};
-        if (topo->uvs)
-            for (int c = 0; c < 3; ++c) uv[c] = topo->uvs + 2 * tri[c];
-        sfk_face_frame(topo->rest_positions + 3 * tri[0], topo->rest_positions + 3 * tri[1],
-                       topo->rest_positions + 3 * tri[2], uv[0], uv[1], uv[2], fn + 3 * f, ft + 3 * f, fb + 3 * f);
-    }
-    for (size_t v = 0; v < n; ++v) {
-        float N[3] = {0, 0, 0}, T[3] = {0, 0, 0}, B[3] = {0, 0, 0};
-        for (uint32_t a = topo->adj_offsets[v]; a < topo->adj_offsets[v + 1]; ++a) {
-            size_t f = topo->adj_corners[a] / 3;
-            float area2 = sfk_length(fn + 3 * f);
-            sfk_madd(N, fn + 3 * f, 1.0f);
-            sfk_madd(T, ft + 3 * f, area2);
-            sfk_madd(B, fb + 3 * f, area2);
-        }
-        float nn[3], tt[4];
-        if (!need_normals) memcpy(N, topo->rest_normals + 3 * v, sizeof N);
-        sfk_finish_frame(N, T, B, topo->bitangent_sign, nn, tt);
-        if (need_normals) memcpy(topo->rest_normals + 3 * v, nn, sizeof nn);
-        if (need_tangents) memcpy(topo->rest_tangents + 4 * v, tt, sizeof tt);
-    }
-    sf_env_free(&topo->env, fn, 0);
-    return SF_OK;
+    return sfi_rest_frames(topo->vertex_count, topo->triangle_count, topo->indices, topo->rest_positions, topo->uvs,
+                           need_normals ? NULL : topo->rest_normals, topo->bitangent_sign, &topo->env,
+                           need_normals ? topo->rest_normals : NULL, need_tangents ? topo->rest_tangents : NULL, err);
 }
 
 static sf_result copy_streams(sf_topology* topo, const sf_mesh_desc* m, sf_error* err)
