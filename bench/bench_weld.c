@@ -118,9 +118,9 @@ static void old_welded_gather(const sf_topology* topo, const sf_workspace* ws, f
 {
     for (size_t v = 0; v < topo->vertex_count; ++v) {
         float N[3] = {0, 0, 0};
-        uint32_t g = topo->weld_group[1][v];
-        for (uint32_t i = topo->weld_offsets[1][g]; i < topo->weld_offsets[1][g + 1]; ++i) {
-            uint32_t m = topo->weld_members[1][i];
+        uint32_t g = topo->weld[1].group[v];
+        for (uint32_t i = topo->weld[1].offsets[g]; i < topo->weld[1].offsets[g + 1]; ++i) {
+            uint32_t m = topo->weld[1].members[i];
             for (uint32_t a = topo->adj_offsets[m]; a < topo->adj_offsets[m + 1]; ++a)
                 sfk_madd(N, ws->face_n + 3 * (topo->adj_corners[a] / 3), 1.0f);
         }

@@ -15,7 +15,7 @@ function(sf_add_layer name dir)
   target_include_directories(${name}
     PUBLIC $<BUILD_INTERFACE:${SF_SOURCE_ROOT}/include> $<INSTALL_INTERFACE:include>
     PRIVATE ${SF_SOURCE_ROOT}/src/common ${SF_SOURCE_ROOT}/src/kernels ${SF_SOURCE_ROOT}/src/${dir})
-  target_compile_options(${name} PRIVATE ${SF_WARNINGS})
+  target_compile_options(${name} PRIVATE "$<$<COMPILE_LANGUAGE:C>:${SF_WARNINGS}>")
   target_link_libraries(${name} PUBLIC ${ARG_DEPENDS} PRIVATE ${ARG_PRIVATE_LIBS})
   set_target_properties(${name} PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
                                            POSITION_INDEPENDENT_CODE ON)

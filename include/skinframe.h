@@ -267,10 +267,13 @@ typedef struct sf_workspace_opts {
     sf_backend backend;     /* default SF_BACKEND_CPU */
 } sf_workspace_opts;       /* zero = defaults */
 
-/* opts: NULL = every method on the CPU. */
+/* opts: NULL = every method on the CPU. Scratch is taken only for opts.methods (the deformation always;
+ * `recompute`, the reference, adds the face arrays, the MikkTSpace scratch when the mesh has UVs and the
+ * authored-reference scratch). SF_ERROR_UNSUPPORTED for a backend this build or machine lacks. */
 sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* opts, sf_workspace** out,
                               sf_error* err);
-/* Bytes sf_workspace_create would allocate for topo and opts (the same rule, without allocating). */
+/* Bytes sf_workspace_create allocates for topo and opts (the same rule, without allocating); 0 when topo is
+ * NULL or opts is invalid. */
 size_t sf_workspace_size(const sf_topology* topo, const sf_workspace_opts* opts);
 void sf_workspace_destroy(sf_workspace* ws);
 
@@ -348,7 +351,8 @@ typedef struct sf_frames_out {
     float* tangents;  /* float4 * vertex_count unit tangent xyz + handedness w, may be NULL */
 } sf_frames_out;
 
-/* Deforms the mesh by the pose and computes one method's frames. Does not allocate. */
+/* Deforms the mesh by the pose and computes one method's frames. Does not allocate. A method outside the
+ * workspace's opts.methods gives SF_ERROR_INVALID_ARGUMENT naming "workspace". */
 sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_method method,
                             const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, sf_error* err);
 
@@ -546,8 +550,8 @@ const sf_eval_row* sf_evaluation_row(const sf_evaluation* ev, sf_method method);
  * workspace that can run this evaluation. */
 uint32_t sf_evaluation_methods_mask(const sf_evaluation* ev);
 
-/* ---------------------------------------------------------------- CUDA (cuda/, src/cuda_stub.c) */
-/* (declared by the GPU issue) */
+/* ---------------------------------------------------------------- CUDA (cuda/, src/core/backend_cuda_stub.c) */
+/* Reached through sf_backend and sf_workspace_opts.backend above; the kernels themselves are not written yet. */
 
 #ifdef __cplusplus
 }

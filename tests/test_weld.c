@@ -242,7 +242,7 @@ static void test_cube_hard_edges(void)
     sf_topology_get_stats(topo, &st);
     CHECK(st.weld_groups == 0);          /* every corner's normals differ: hard edges kept */
     CHECK(st.weld_position_groups == 8); /* 8 corners of 3 vertices each */
-    CHECK(topo->weld_group_count[0] == 8 && topo->weld_group_count[1] == 24);
+    CHECK(topo->weld[0].group_count == 8 && topo->weld[1].group_count == 24);
 
     sf_pose pose = {NULL, 0, NULL, 0};
     float n0[72], n1[72], n2[72];
@@ -407,22 +407,22 @@ static void test_group_structure(void)
     sf_topology* topo = NULL;
     CHECK_OK(sf_topology_create(&c.mesh, NULL, NULL, &topo, NULL));
     for (int k = 0; k < 2; ++k) {
-        size_t G = topo->weld_group_count[k];
-        CHECK(topo->weld_offsets[k][G] == CYL_V);
-        CHECK(topo->weld_corner_offsets[k][G] == 3 * CYL_T);
+        size_t G = topo->weld[k].group_count;
+        CHECK(topo->weld[k].offsets[G] == CYL_V);
+        CHECK(topo->weld[k].corner_offsets[G] == 3 * CYL_T);
         static unsigned char seen[3 * CYL_T];
         memset(seen, 0, sizeof seen);
-        for (size_t i = 0; i < 3 * CYL_T; ++i) seen[topo->weld_corners[k][i]]++;
+        for (size_t i = 0; i < 3 * CYL_T; ++i) seen[topo->weld[k].corners[i]]++;
         for (size_t i = 0; i < 3 * CYL_T; ++i) CHECK(seen[i] == 1);
         for (size_t v = 0; v < CYL_V; ++v) {
-            uint32_t g = topo->weld_group[k][v];
+            uint32_t g = topo->weld[k].group[v];
             int found = 0;
-            for (uint32_t i = topo->weld_offsets[k][g]; i < topo->weld_offsets[k][g + 1]; ++i)
-                found |= topo->weld_members[k][i] == v;
+            for (uint32_t i = topo->weld[k].offsets[g]; i < topo->weld[k].offsets[g + 1]; ++i)
+                found |= topo->weld[k].members[i] == v;
             CHECK(found);
         }
         /* group ids follow the first member: vertex 0 is in group 0 */
-        CHECK(topo->weld_group[k][0] == 0);
+        CHECK(topo->weld[k].group[0] == 0);
     }
     sf_topology_destroy(topo);
 }

@@ -46,34 +46,15 @@ static void deform_range(void* ctx, size_t begin, size_t end)
     sf_workspace* ws = job->ws;
     const float* alpha = job->pose->morph_weights;
     bool with_dirs = job->dirs == SF_MORPH_DIRECTIONS_DELTAS;
+    size_t K = topo->influence_count;
     for (size_t v = begin; v < end; ++v) {
-        float* p = ws->morph_pos + 3 * v;
-        float* n = ws->morph_nrm + 3 * v;
-        float* t = ws->morph_tan + 3 * v;
-        memcpy(p, topo->rest_positions + 3 * v, 3 * sizeof(float));
-        memcpy(n, topo->rest_normals + 3 * v, 3 * sizeof(float));
-        memcpy(t, topo->rest_tangents + 4 * v, 3 * sizeof(float));
-        if (alpha) {
-            for (uint32_t e = topo->morph_offsets[v]; e < topo->morph_offsets[v + 1]; ++e) {
-                float a = alpha[topo->morph_target[e]];
-                if (a == 0.0f) continue;
-                sfk_madd(p, topo->morph_dp + 3 * e, a);
-                if (with_dirs) {
-                    sfk_madd(n, topo->morph_dn + 3 * e, a);
-                    sfk_madd(t, topo->morph_dt + 3 * e, a);
-                }
-            }
-        }
-        float* m = ws->blend + 12 * v;
-        if (topo->influence_count) {
-            size_t K = topo->influence_count;
-            sfk_blend_matrix(job->pose->bone_matrices, topo->joints + K * v, topo->weights + K * v,
-                             topo->influence_count, m);
-        } else {
-            sfk_blend_matrix(NULL, NULL, NULL, 0, m);
-        }
-        ws->det[v] = sfk_mat_det(m);
-        sfk_mat_point(m, p, ws->final_pos + 3 * v);
+        uint32_t e0 = topo->morph_offsets[v];
+        sfk_deform_vertex(topo->rest_positions + 3 * v, topo->rest_normals + 3 * v, topo->rest_tangents + 4 * v,
+                          topo->morph_target + e0, topo->morph_dp + 3 * (size_t)e0, topo->morph_dn + 3 * (size_t)e0,
+                          topo->morph_dt + 3 * (size_t)e0, topo->morph_offsets[v + 1] - e0, alpha, with_dirs,
+                          K ? job->pose->bone_matrices : NULL, K ? topo->joints + K * v : NULL,
+                          K ? topo->weights + K * v : NULL, (uint32_t)K, ws->morph_pos + 3 * v, ws->morph_nrm + 3 * v,
+                          ws->morph_tan + 3 * v, ws->blend + 12 * v, ws->det + v, ws->final_pos + 3 * v);
     }
 }
 

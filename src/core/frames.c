@@ -15,36 +15,19 @@ typedef struct vertex_job {
     float* tangents;
 } vertex_job;
 
+_Static_assert(SFK_METHOD_UNCHANGED == SF_METHOD_UNCHANGED && SFK_METHOD_SKINNED == SF_METHOD_SKINNED &&
+                   SFK_METHOD_INVERSE_TRANSPOSE == SF_METHOD_INVERSE_TRANSPOSE,
+               "the kernels number the per-vertex methods as sf_method");
+
 /* One vertex of the methods that need no neighbours (DESIGN.md section 2). */
 static void vertex_frame(const vertex_job* job, size_t v)
 {
     const sf_workspace* ws = job->ws;
-    const float* m = ws->blend + 12 * v;
-    const float* mn = ws->morph_nrm + 3 * v;
-    const float* mt = ws->morph_tan + 3 * v;
-    float rest_w = job->topo->rest_tangents[4 * v + 3];
-    float n[3], t[3], w = rest_w;
-    switch (job->method) {
-    case SF_METHOD_UNCHANGED:
-        sfk_safe_unit(mn, n);
-        sfk_safe_unit(mt, t);
-        break;
-    case SF_METHOD_SKINNED:
-        sfk_skin_direction(m, mn, n);
-        sfk_skin_direction(m, mt, t);
-        w = sfk_mirror_handedness(rest_w, ws->det[v]);
-        break;
-    default: /* SF_METHOD_INVERSE_TRANSPOSE */
-        sfk_inverse_transpose_normal(m, mn, n);
-        sfk_skin_direction(m, mt, t);
-        w = sfk_mirror_handedness(rest_w, ws->det[v]);
-        break;
-    }
+    float n[3], t[4];
+    sfk_vertex_frame((int)job->method, ws->blend + 12 * v, ws->det[v], ws->morph_nrm + 3 * v, ws->morph_tan + 3 * v,
+                     job->topo->rest_tangents[4 * v + 3], n, t);
     if (job->normals) memcpy(job->normals + 3 * v, n, sizeof n);
-    if (job->tangents) {
-        memcpy(job->tangents + 4 * v, t, sizeof t);
-        job->tangents[4 * v + 3] = w;
-    }
+    if (job->tangents) memcpy(job->tangents + 4 * v, t, sizeof t);
 }
 
 static void vertex_range(void* ctx, size_t begin, size_t end)
@@ -81,6 +64,8 @@ sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_met
              "%d is not a method", (int)method);
     SF_CHECK(ws && ws->topo == topo, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
              "was not created for this topology");
+    SF_CHECK(ws->methods & (1u << method), SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "was created without `%s` in sf_workspace_opts.methods", sf_method_name(method));
     SF_CHECK(out != NULL, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
     sf_frames_opts o;
     memset(&o, 0, sizeof o);
@@ -96,6 +81,7 @@ sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_met
     SF_CHECK((unsigned)o.reference <= SF_REFERENCE_AUTHORED, SF_ERROR_INVALID_ARGUMENT, err, "opts.reference",
              SFI_NO_INDEX, "%d", (int)o.reference);
 
+    if (ws->backend == SF_BACKEND_CUDA) return sfi_cuda_frames(topo, pose, method, &o, ws, out, err);
     sfi_deform(topo, pose, o.morph_directions, ws);
     if (method == SF_METHOD_RECOMPUTE) {
         r = sfi_recompute(topo, &o, ws, out->normals, out->tangents, err);

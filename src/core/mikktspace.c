@@ -26,15 +26,16 @@
  * (shared_vertices, sort_edges) rather than replaced by a plain sort.
  *
  * Precomputed at topology creation: the UV flags. The neighbour structure only changes when the shared
- * vertex numbering or the degenerate triangles change: it is cached in the workspace and rebuilt,
+ * vertex numbering or the degenerate triangles change: it is cached in the scratch and rebuilt,
  * without allocating, when they do. Per frame: shared vertices, triangle tangents, groups, sub-groups,
- * all in workspace scratch.
+ * all in the scratch. Everything here works on plain arrays (sfi_mikk_input); the per-vertex output over
+ * the topology's adjacency is in rebuild.c.
  *
  * Handedness: MikkTSpace's own sign is +1 for a positive UV area, i.e. cross(n, t) along +dP/dv (v up).
- * The per-vertex output converts it to the mesh's uv convention exactly as the `uv` tangents do
- * (topo->bitangent_sign: glTF's v-down convention negates it, as the npm package's README says for
+ * The per-vertex output (rebuild.c) converts it to the mesh's uv convention exactly as the `uv` tangents
+ * do (topo->bitangent_sign: glTF's v-down convention negates it, as the npm package's README says for
  * glTF), then flips it where the vertex's blended matrix mirrors. The per-corner tangents kept in the
- * workspace (sfi_mikktspace_corner_tangents) carry MikkTSpace's own sign, for comparison. */
+ * scratch (sfi_mikktspace_scratch_corners) carry MikkTSpace's own sign, for comparison. */
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
@@ -43,14 +44,9 @@
 #include <string.h>
 
 #define MK_NONE UINT32_MAX
-#define MK_ORIENT 1u /* signed UV area > 0 */
-#define MK_ANY 2u    /* group with any: no usable UV tangent */
-#define MK_DEGEN 4u  /* two corners at one position */
-
-/* Per topology. */
-struct sfi_mikktspace {
-    uint8_t* uv_flags; /* F: MK_ORIENT, MK_ANY for a zero UV area (static parts of the flags) */
-};
+#define MK_ORIENT SFK_MIKK_ORIENT
+#define MK_ANY SFK_MIKK_ANY
+#define MK_DEGEN SFK_MIKK_DEGEN
 
 /* The reference's hash grid for shared vertices, and its quicksort seed. */
 #define MK_CELLS 2048
@@ -65,7 +61,7 @@ typedef struct mk_edge {
     uint32_t key[3]; /* lower shared vertex, higher one, active triangle */
 } mk_edge;
 
-/* Per workspace. */
+/* Per workspace (or per sf_tangents_generate call). */
 struct sfi_mikktspace_scratch {
     uint32_t* cid;          /* 3F: shared vertex of each corner, numbered as the reference does */
     uint32_t* cached_cid;   /* 3F: the numbering the neighbours were built for */
@@ -95,158 +91,80 @@ struct sfi_mikktspace_scratch {
     uint32_t* first_corner; /* 4F: first good corner of each shared vertex */
     float* normals;         /* 3n: scratch normals for callers that want none */
     int has_corners;
-    size_t bytes;
 };
-
-/* MikkTSpace's "not zero": larger in magnitude than the smallest normal float. */
-static int not_zero(float x) { return fabsf(x) > FLT_MIN; }
-
-/* Normalises v unless every component is (MikkTSpace's) zero, in which case v is kept. */
-static void safe_normalize(float v[3])
-{
-    if (!(not_zero(v[0]) || not_zero(v[1]) || not_zero(v[2]))) return;
-    float inv = 1.0f / sqrtf(sfk_dot(v, v));
-    v[0] *= inv;
-    v[1] *= inv;
-    v[2] *= inv;
-}
-
-/* v - n (n . v), normalised as above. */
-static void project(const float n[3], const float v[3], float out[3])
-{
-    float d = sfk_dot(n, v);
-    out[0] = v[0] - n[0] * d;
-    out[1] = v[1] - n[1] * d;
-    out[2] = v[2] - n[2] * d;
-    safe_normalize(out);
-}
-
-static int same3(const float* a, const float* b) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
 
 /* ---------------------------------------------------------------- topology precomputation */
 
-/* Twice the signed UV area of triangle f (MikkTSpace's orientation test). */
-static float uv_area2(const sf_topology* topo, size_t f, float t21[2], float t31[2])
+sf_result sfi_mikktspace_uv_flags_build(const uint32_t* indices, const float* uvs, size_t F, sfi_store* store,
+                                        uint8_t** out, sf_error* err)
 {
-    const uint32_t* tri = topo->indices + 3 * f;
-    const float *t1 = topo->uvs + 2 * tri[0], *t2 = topo->uvs + 2 * tri[1], *t3 = topo->uvs + 2 * tri[2];
-    t21[0] = t2[0] - t1[0];
-    t21[1] = t2[1] - t1[1];
-    t31[0] = t3[0] - t1[0];
-    t31[1] = t3[1] - t1[1];
-    return t21[0] * t31[1] - t21[1] * t31[0];
-}
-
-sf_result sfi_mikktspace_build(sf_topology* topo, sf_error* err)
-{
-    if (!topo->uvs) return SF_OK;
-    size_t F = topo->triangle_count;
+    *out = NULL;
     /* corners are numbered face * 4 + corner, as the reference does */
     SF_CHECK(F < ((size_t)1 << 30), SF_ERROR_UNSUPPORTED, err, "mesh.triangle_count", SFI_NO_INDEX,
              "%zu triangles: MikkTSpace numbering needs fewer than 2^30", F);
-    struct sfi_mikktspace* mk = sf_env_calloc(&topo->env, 1, sizeof *mk);
-    if (!mk) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.mikktspace", SFI_NO_INDEX, "object");
-    topo->mikktspace = mk;
-    mk->uv_flags = sfi_topo_alloc(topo, F ? F : 1, 1);
-    if (!mk->uv_flags) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.mikktspace", SFI_NO_INDEX, "%zu triangles", F);
+    uint8_t* flags = sfi_store_alloc(store, F ? F : 1, 1);
+    if (!flags) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.mikktspace", SFI_NO_INDEX, "%zu triangles", F);
     for (size_t f = 0; f < F; ++f) {
-        float t21[2], t31[2], area = uv_area2(topo, f, t21, t31);
-        mk->uv_flags[f] = (uint8_t)((area > 0.0f ? MK_ORIENT : 0u) | (not_zero(area) ? 0u : MK_ANY));
+        const uint32_t* tri = indices + 3 * f;
+        float t21[2], t31[2];
+        float area = sfk_mikk_uv_area2(uvs + 2 * tri[0], uvs + 2 * tri[1], uvs + 2 * tri[2], t21, t31);
+        flags[f] = (uint8_t)sfk_mikk_uv_flags(area);
     }
+    *out = flags;
     return SF_OK;
 }
 
-void sfi_mikktspace_free(sf_topology* topo)
+/* ---------------------------------------------------------------- scratch */
+
+struct sfi_mikktspace_scratch* sfi_mikktspace_scratch_take(sfi_blocks* b, size_t n, size_t F)
 {
-    struct sfi_mikktspace* mk = topo->mikktspace;
-    if (!mk) return;
-    sf_env_free(&topo->env, mk->uv_flags, 0);
-    sf_env_free(&topo->env, mk, sizeof *mk);
-    topo->mikktspace = NULL;
+    struct sfi_mikktspace_scratch* taken = sfi_blocks_take(b, 1, sizeof *taken);
+    struct sfi_mikktspace_scratch dummy;
+    struct sfi_mikktspace_scratch* s = taken ? taken : &dummy; /* measuring (or failed): the takes still count */
+#define TAKE(field, count) s->field = sfi_blocks_take(b, (count), sizeof *s->field)
+    TAKE(cid, 3 * F);
+    TAKE(cached_cid, 3 * F);
+    TAKE(cached_degen, F);
+    TAKE(flags, F);
+    TAKE(neighbors, 3 * F);
+    TAKE(cell_start, MK_CELLS + 1);
+    TAKE(cell_fill, MK_CELLS);
+    TAKE(cell_corner, 3 * F);
+    TAKE(points, 3 * F);
+    TAKE(ranges, 6 * F + 2);
+    TAKE(active, F);
+    TAKE(edges, 3 * F);
+    TAKE(sort_stack, 9 * F + 3);
+    TAKE(face_os, 3 * F);
+    TAKE(face_ot, 3 * F);
+    TAKE(corner_group, 3 * F);
+    TAKE(group_rep, 3 * F);
+    TAKE(group_start, 3 * F + 1);
+    TAKE(group_orient, 3 * F);
+    TAKE(group_faces, 3 * F);
+    TAKE(stack, 6 * F + 2);
+    TAKE(members, 3 * F);
+    s->proj = sfi_blocks_take(b, 18 * F, sizeof(float));
+    s->corners = sfi_blocks_take(b, 12 * F, sizeof(float));
+    TAKE(first_corner, 4 * F);
+    s->normals = sfi_blocks_take(b, 3 * n, sizeof(float));
+#undef TAKE
+    return b->failed ? NULL : taken;
 }
 
-/* ---------------------------------------------------------------- workspace scratch */
+float* sfi_mikktspace_scratch_normals(struct sfi_mikktspace_scratch* s) { return s ? s->normals : NULL; }
 
-static void* scratch_alloc(sf_workspace* ws, size_t count, size_t elem)
+const float* sfi_mikktspace_scratch_corners(const struct sfi_mikktspace_scratch* s)
 {
-    void* p = sf_env_calloc(&ws->topo->env, count ? count : 1, elem);
-    if (p) ws->mikktspace->bytes += count * elem;
-    return p;
-}
-
-sf_result sfi_mikktspace_scratch_create(sf_workspace* ws, sf_error* err)
-{
-    const sf_topology* topo = ws->topo;
-    if (!topo->mikktspace) return SF_OK;
-    size_t n = topo->vertex_count, F = topo->triangle_count;
-    struct sfi_mikktspace_scratch* s = sf_env_calloc(&topo->env, 1, sizeof *s);
-    if (!s) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace.mikktspace", SFI_NO_INDEX, "object");
-    ws->mikktspace = s;
-    s->cid = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
-    s->cached_cid = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
-    s->cached_degen = scratch_alloc(ws, F, 1);
-    s->flags = scratch_alloc(ws, F, 1);
-    s->neighbors = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
-    s->cell_start = scratch_alloc(ws, MK_CELLS + 1, sizeof(uint32_t));
-    s->cell_fill = scratch_alloc(ws, MK_CELLS, sizeof(uint32_t));
-    s->cell_corner = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
-    s->points = scratch_alloc(ws, 3 * F, sizeof(mk_point));
-    s->ranges = scratch_alloc(ws, 6 * F + 2, sizeof(uint32_t));
-    s->active = scratch_alloc(ws, F, sizeof(uint32_t));
-    s->edges = scratch_alloc(ws, 3 * F, sizeof(mk_edge));
-    s->sort_stack = scratch_alloc(ws, 9 * F + 3, sizeof(uint32_t));
-    s->face_os = scratch_alloc(ws, 3 * F, sizeof(float));
-    s->face_ot = scratch_alloc(ws, 3 * F, sizeof(float));
-    s->corner_group = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
-    s->group_rep = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
-    s->group_start = scratch_alloc(ws, 3 * F + 1, sizeof(uint32_t));
-    s->group_orient = scratch_alloc(ws, 3 * F, 1);
-    s->group_faces = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
-    s->stack = scratch_alloc(ws, 6 * F + 2, sizeof(uint32_t));
-    s->members = scratch_alloc(ws, 3 * F, sizeof(uint32_t));
-    s->proj = scratch_alloc(ws, 18 * F, sizeof(float));
-    s->corners = scratch_alloc(ws, 12 * F, sizeof(float));
-    s->first_corner = scratch_alloc(ws, 4 * F, sizeof(uint32_t));
-    s->normals = scratch_alloc(ws, 3 * n, sizeof(float));
-    ws->bytes += s->bytes;
-    if (!s->cid || !s->cached_cid || !s->cached_degen || !s->flags || !s->neighbors || !s->cell_start ||
-        !s->cell_fill || !s->cell_corner || !s->points || !s->ranges || !s->active || !s->edges || !s->sort_stack ||
-        !s->face_os || !s->face_ot || !s->corner_group || !s->group_rep || !s->group_start ||
-        !s->group_orient || !s->group_faces || !s->stack || !s->members || !s->proj || !s->corners ||
-        !s->first_corner || !s->normals)
-        return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace.mikktspace", SFI_NO_INDEX, "%zu triangles", F);
-    return SF_OK;
-}
-
-void sfi_mikktspace_scratch_free(sf_workspace* ws)
-{
-    struct sfi_mikktspace_scratch* s = ws->mikktspace;
-    if (!s) return;
-    const sf_env* env = &ws->topo->env;
-    void* arrays[] = {s->cid,         s->cached_cid,   s->cached_degen, s->flags,        s->neighbors,
-                      s->cell_start,  s->cell_fill,    s->cell_corner,  s->points,       s->ranges,
-                      s->active,      s->edges,        s->sort_stack,   s->face_os,      s->face_ot,
-                      s->corner_group, s->group_rep,   s->group_start,  s->group_orient, s->group_faces,
-                      s->stack,       s->members,      s->proj,         s->corners,      s->first_corner,
-                      s->normals};
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) sf_env_free(env, arrays[i], 0);
-    sf_env_free(env, s, sizeof *s);
-    ws->mikktspace = NULL;
-}
-
-float* sfi_mikktspace_normal_scratch(sf_workspace* ws) { return ws->mikktspace ? ws->mikktspace->normals : NULL; }
-
-const float* sfi_mikktspace_corner_tangents(const sf_workspace* ws)
-{
-    return ws->mikktspace && ws->mikktspace->has_corners ? ws->mikktspace->corners : NULL;
+    return s && s->has_corners ? s->corners : NULL;
 }
 
 /* ---------------------------------------------------------------- per frame */
 
 typedef struct mikk_frame {
-    const sf_topology* topo;
-    const float* P;          /* final positions, 3n */
-    const float* N;          /* normals, 3n */
+    const sfi_mikk_input* in;
+    const float* P; /* positions, 3n */
+    const float* N; /* normals, 3n */
     struct sfi_mikktspace_scratch* s;
 } mikk_frame;
 
@@ -254,15 +172,15 @@ static uint32_t corner_rep(const mikk_frame* m, size_t corner) { return m->s->ci
 
 static const float* corner_pos(const mikk_frame* m, size_t corner)
 {
-    return m->P + 3 * (size_t)m->topo->indices[corner];
+    return m->P + 3 * (size_t)m->in->indices[corner];
 }
 
 /* Bit-equal (as ==) position, normal and UV: one shared vertex. */
 static int same_corner_data(const mikk_frame* m, size_t a, size_t b)
 {
-    uint32_t va = m->topo->indices[a], vb = m->topo->indices[b];
-    const float *ua = m->topo->uvs + 2 * (size_t)va, *ub = m->topo->uvs + 2 * (size_t)vb;
-    return same3(m->P + 3 * (size_t)va, m->P + 3 * (size_t)vb) && same3(m->N + 3 * (size_t)va, m->N + 3 * (size_t)vb) &&
+    uint32_t va = m->in->indices[a], vb = m->in->indices[b];
+    const float *ua = m->in->uvs + 2 * (size_t)va, *ub = m->in->uvs + 2 * (size_t)vb;
+    return sfk_same3(m->P + 3 * (size_t)va, m->P + 3 * (size_t)vb) && sfk_same3(m->N + 3 * (size_t)va, m->N + 3 * (size_t)vb) &&
            ua[0] == ub[0] && ua[1] == ub[1];
 }
 
@@ -361,7 +279,7 @@ static void split_cell(const mikk_frame* m, mk_point* pts, size_t count)
 static void shared_vertices(const mikk_frame* m)
 {
     struct sfi_mikktspace_scratch* s = m->s;
-    size_t C = 3 * m->topo->triangle_count;
+    size_t C = 3 * m->in->triangle_count;
     for (size_t c = 0; c < C; ++c) s->cid[c] = (uint32_t)((c / 3) * 4 + c % 3);
     if (C == 0) return;
     float lo[3], hi[3];
@@ -393,36 +311,13 @@ static void shared_vertices(const mikk_frame* m)
 static void triangle_range(void* ctx, size_t begin, size_t end)
 {
     const mikk_frame* m = (const mikk_frame*)ctx;
-    const sf_topology* topo = m->topo;
+    const sfi_mikk_input* in = m->in;
     struct sfi_mikktspace_scratch* s = m->s;
     for (size_t f = begin; f < end; ++f) {
-        const uint32_t* tri = topo->indices + 3 * f;
-        const float *p1 = m->P + 3 * tri[0], *p2 = m->P + 3 * tri[1], *p3 = m->P + 3 * tri[2];
-        float* os = s->face_os + 3 * f;
-        float* ot = s->face_ot + 3 * f;
-        os[0] = os[1] = os[2] = ot[0] = ot[1] = ot[2] = 0.0f;
-        uint8_t flags = topo->mikktspace->uv_flags[f];
-        if (same3(p1, p2) || same3(p1, p3) || same3(p2, p3)) {
-            s->flags[f] = (uint8_t)(flags | MK_DEGEN);
-            continue;
-        }
-        s->flags[f] = (uint8_t)(flags | MK_ANY);
-        float t21[2], t31[2], area = uv_area2(topo, f, t21, t31);
-        if (!not_zero(area)) continue;
-        float d1[3], d2[3], vos[3], vot[3];
-        sfk_sub(p2, p1, d1);
-        sfk_sub(p3, p1, d2);
-        for (int k = 0; k < 3; ++k) {
-            vos[k] = t31[1] * d1[k] - t21[1] * d2[k];
-            vot[k] = -t31[0] * d1[k] + t21[0] * d2[k];
-        }
-        float sign = (flags & MK_ORIENT) ? 1.0f : -1.0f, abs_area = fabsf(area);
-        float len_os = sfk_length(vos), len_ot = sfk_length(vot);
-        if (not_zero(len_os))
-            for (int k = 0; k < 3; ++k) os[k] = sign / len_os * vos[k];
-        if (not_zero(len_ot))
-            for (int k = 0; k < 3; ++k) ot[k] = sign / len_ot * vot[k];
-        if (not_zero(len_os / abs_area) && not_zero(len_ot / abs_area)) s->flags[f] = flags;
+        const uint32_t* tri = in->indices + 3 * f;
+        s->flags[f] = (uint8_t)sfk_mikk_triangle(m->P + 3 * tri[0], m->P + 3 * tri[1], m->P + 3 * tri[2],
+                                                 in->uvs + 2 * tri[0], in->uvs + 2 * tri[1], in->uvs + 2 * tri[2],
+                                                 in->uv_flags[f], s->face_os + 3 * f, s->face_ot + 3 * f);
     }
 }
 
@@ -496,9 +391,9 @@ static int edge_of(const mikk_frame* m, size_t f, uint32_t a, uint32_t b, uint32
 /* Step 4: neighbours across edges, for the good triangles, in the reference's edge order. */
 static void build_neighbors(const mikk_frame* m)
 {
-    const sf_topology* topo = m->topo;
+    const sfi_mikk_input* in = m->in;
     struct sfi_mikktspace_scratch* s = m->s;
-    size_t F = topo->triangle_count, A = 0;
+    size_t F = in->triangle_count, A = 0;
     mk_edge* e = s->edges;
     for (size_t i = 0; i < 3 * F; ++i) s->neighbors[i] = MK_NONE;
     for (size_t f = 0; f < F; ++f)
@@ -554,9 +449,9 @@ static void build_neighbors(const mikk_frame* m)
 /* Rebuilds the neighbours only when the shared vertices or the degenerate triangles changed. */
 static void update_neighbors(const mikk_frame* m)
 {
-    const sf_topology* topo = m->topo;
+    const sfi_mikk_input* in = m->in;
     struct sfi_mikktspace_scratch* s = m->s;
-    size_t F = topo->triangle_count;
+    size_t F = in->triangle_count;
     int same = s->cached && memcmp(s->cid, s->cached_cid, 3 * F * sizeof(uint32_t)) == 0;
     for (size_t f = 0; same && f < F; ++f) same = (s->flags[f] & MK_DEGEN) == s->cached_degen[f];
     if (same) return;
@@ -603,9 +498,9 @@ static void grow_group(const mikk_frame* m, uint32_t g, uint32_t first, uint32_t
 
 static size_t build_groups(const mikk_frame* m)
 {
-    const sf_topology* topo = m->topo;
+    const sfi_mikk_input* in = m->in;
     struct sfi_mikktspace_scratch* s = m->s;
-    size_t F = topo->triangle_count, groups = 0;
+    size_t F = in->triangle_count, groups = 0;
     uint32_t end = 0;
     for (size_t i = 0; i < 3 * F; ++i) s->corner_group[i] = MK_NONE;
     for (size_t f = 0; f < F; ++f) {
@@ -632,28 +527,18 @@ static size_t build_groups(const mikk_frame* m)
 static void eval_tangent(const mikk_frame* m, const uint32_t* faces, size_t count, uint32_t rep, float out[3])
 {
     struct sfi_mikktspace_scratch* s = m->s;
-    const uint32_t* idx = m->topo->indices;
+    const uint32_t* idx = m->in->indices;
     out[0] = out[1] = out[2] = 0.0f;
     for (size_t i = 0; i < count; ++i) {
         size_t f = faces[i];
         if (s->flags[f] & MK_ANY) continue;
         int c = corner_at(m, f, rep);
         if (c < 0) continue;
-        const float* n = m->N + 3 * (size_t)idx[3 * f + (size_t)c];
-        const float* p0 = m->P + 3 * (size_t)idx[3 * f + (size_t)((c + 2) % 3)];
-        const float* p1 = m->P + 3 * (size_t)idx[3 * f + (size_t)c];
-        const float* p2 = m->P + 3 * (size_t)idx[3 * f + (size_t)((c + 1) % 3)];
-        float os[3], v1[3], v2[3], e1[3], e2[3];
-        project(n, s->face_os + 3 * f, os);
-        sfk_sub(p0, p1, e1);
-        sfk_sub(p2, p1, e2);
-        project(n, e1, v1);
-        project(n, e2, v2);
-        float cosv = sfk_dot(v1, v2);
-        cosv = cosv > 1.0f ? 1.0f : (cosv < -1.0f ? -1.0f : cosv);
-        sfk_madd(out, os, acosf(cosv));
+        sfk_mikk_corner_term(m->N + 3 * (size_t)idx[3 * f + (size_t)c], s->face_os + 3 * f,
+                             m->P + 3 * (size_t)idx[3 * f + (size_t)((c + 2) % 3)], m->P + 3 * (size_t)idx[3 * f + (size_t)c],
+                             m->P + 3 * (size_t)idx[3 * f + (size_t)((c + 1) % 3)], out);
     }
-    safe_normalize(out);
+    sfk_mikk_normalize(out);
 }
 
 /* Ascending; sub-groups are small (the triangles around one vertex), so insertion sort. */
@@ -680,12 +565,11 @@ static void group_tangents(const mikk_frame* m, uint32_t g)
     size_t k = s->group_start[g + 1] - s->group_start[g];
     uint32_t rep = s->group_rep[g];
     /* the shared vertex's normal: that of the corner it is numbered by (face * 4 + corner) */
-    const float* n = m->N + 3 * (size_t)m->topo->indices[(size_t)(rep >> 2) * 3 + (rep & 3u)];
-    const float thres_cos = -1.0f; /* cos(180 deg): MikkTSpace's default angular threshold */
+    const float* n = m->N + 3 * (size_t)m->in->indices[(size_t)(rep >> 2) * 3 + (rep & 3u)];
     float* proj = s->proj + 6 * (size_t)s->group_start[g];
     for (size_t i = 0; i < k; ++i) {
-        project(n, s->face_os + 3 * (size_t)faces[i], proj + 6 * i);
-        project(n, s->face_ot + 3 * (size_t)faces[i], proj + 6 * i + 3);
+        sfk_mikk_project(n, s->face_os + 3 * (size_t)faces[i], proj + 6 * i);
+        sfk_mikk_project(n, s->face_ot + 3 * (size_t)faces[i], proj + 6 * i + 3);
     }
     float whole[3];
     int have_whole = 0;
@@ -694,8 +578,7 @@ static void group_tangents(const mikk_frame* m, uint32_t g)
         size_t f = faces[i], count = 0;
         for (size_t j = 0; j < k; ++j) {
             int any = ((s->flags[f] | s->flags[faces[j]]) & MK_ANY) != 0;
-            if (any || i == j || (sfk_dot(proj + 6 * i, proj + 6 * j) > thres_cos &&
-                                  sfk_dot(proj + 6 * i + 3, proj + 6 * j + 3) > thres_cos))
+            if (any || i == j || sfk_mikk_compatible(proj + 6 * i, proj + 6 * j))
                 members[count++] = faces[j];
         }
         float t[3];
@@ -722,24 +605,12 @@ static void group_range(void* ctx, size_t begin, size_t end)
     for (size_t g = begin; g < end; ++g) group_tangents((const mikk_frame*)ctx, (uint32_t)g);
 }
 
-sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* positions, const float* normals,
-                                  sf_workspace* ws, float* tangents, sf_error* err)
+const float* sfi_mikktspace_corners(const sfi_mikk_input* in, const sf_env* env, struct sfi_mikktspace_scratch* s)
 {
-    size_t n = topo->vertex_count, F = topo->triangle_count;
-    if (!topo->mikktspace) { /* no UVs: no tangent frame */
-        for (size_t v = 0; v < n; ++v) {
-            float* t = tangents + 4 * v;
-            t[0] = t[1] = t[2] = 0.0f;
-            t[3] = 1.0f;
-        }
-        return SF_OK;
-    }
-    SF_CHECK(ws->mikktspace && normals, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
-             "no MikkTSpace scratch or normals");
-    mikk_frame m = {topo, positions, normals, ws->mikktspace};
-    struct sfi_mikktspace_scratch* s = ws->mikktspace;
+    size_t F = in->triangle_count;
+    mikk_frame m = {in, in->positions, in->normals, s};
     shared_vertices(&m);
-    sf_env_parallel_for(&topo->env, F, 2048, triangle_range, &m);
+    sf_env_parallel_for(env, F, 2048, triangle_range, &m);
     update_neighbors(&m);
     /* MikkTSpace's default for corners no group reaches: tangent (1, 0, 0), w = -1. */
     for (size_t c = 0; c < 3 * F; ++c) {
@@ -747,7 +618,7 @@ sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* position
         t[0] = 1.0f, t[1] = t[2] = 0.0f, t[3] = -1.0f;
     }
     size_t groups = build_groups(&m);
-    sf_env_parallel_for(&topo->env, groups, 512, group_range, &m);
+    sf_env_parallel_for(env, groups, 512, group_range, &m);
     /* Degenerate triangles: each corner copies the first good corner of its shared vertex. */
     int any_degen = 0;
     for (size_t f = 0; f < F && !any_degen; ++f) any_degen = (s->flags[f] & MK_DEGEN) != 0;
@@ -763,17 +634,5 @@ sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* position
         }
     }
     s->has_corners = 1;
-    /* Per vertex: its first corner's tangent (corners of one vertex agree unless MikkTSpace splits the
-     * vertex); w in the mesh's uv convention, flipped where the blended matrix mirrors. */
-    for (size_t v = 0; v < n; ++v) {
-        float* t = tangents + 4 * v;
-        if (topo->adj_offsets[v] == topo->adj_offsets[v + 1]) {
-            t[0] = t[1] = t[2] = 0.0f;
-            t[3] = 1.0f;
-            continue;
-        }
-        memcpy(t, s->corners + 4 * (size_t)topo->adj_corners[topo->adj_offsets[v]], 16);
-        t[3] = sfk_mirror_handedness(t[3] * topo->bitangent_sign, ws->det[v]);
-    }
-    return SF_OK;
+    return s->corners;
 }

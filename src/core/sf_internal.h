@@ -1,8 +1,33 @@
 /* Internal declarations shared by the core's source files (prefix sfi_): the topology and workspace
- * structures and the stages of a frame. Not installed; the layers above the core never include it. */
+ * structures and the stages of a frame. Not installed; the layers above the core never include it.
+ *
+ * Dependency order inside the core, lowest first: each file calls functions of, and reads structures
+ * filled by, only the files listed before it (sf_kernels.h and sf_common.h come before all of them).
+ *
+ *   core.c                        results, error detail, env (allocator, parallel-for), method names
+ *   store.c                       counted allocations (sfi_store) and the workspace's blocks (sfi_blocks)
+ *   weld.c gradients.c mikktspace.c
+ *                                 builders and algorithms over plain arrays (sfi_mesh_view, sfi_mikk_input),
+ *                                 each filling its own struct: weld groups, jacobian gradients, MikkTSpace
+ *   tangents.c                    rest frames from plain arrays (the topology's generated normals and
+ *                                 tangents); sf_tangents_generate over them and mikktspace.c
+ *   topology.c                    sf_topology: validates, copies, calls the builders above, owns their output
+ *   backend.c backend_cuda_stub.c (or cuda/backend_cuda.cu)
+ *                                 backend names and availability; the CUDA entry points
+ *   workspace.c                   sf_workspace: scratch planned from sf_workspace_opts (size query = create)
+ *   deform.c                      morph + skin into the workspace; pose validation
+ *   rebuild.c                     the rebuilt frames (face pass + gather, MikkTSpace tangents) for given
+ *                                 positions and determinants
+ *   authored.c                    the authored-normals reference (rebuilds at rest and posed, rotates)
+ *   recompute.c                   `recompute`: rebuilt or authored reference
+ *   jacobian.c                    `jacobian` frames over the topology's gradients
+ *   frames.c                      sf_frames_compute: the per-vertex methods and the dispatch
+ *   error.c                       angle errors and statistics
+ */
 #ifndef SF_INTERNAL_H
 #define SF_INTERNAL_H
 
+#include "sf_backend.h"
 #include "sf_common.h"
 
 #include <stdarg.h>
@@ -10,10 +35,107 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---------------------------------------------------------------- topology */
+/* ---------------------------------------------------------------- storage (store.c) */
 
-/* Gradients for the `jacobian` method, filled by sfi_gradients_build (src/jacobian.c). */
-typedef struct sfi_gradients sfi_gradients;
+/* Zeroed allocations through env, counted in bytes (count * elem each, as the topology reports them). */
+typedef struct sfi_store {
+    const sf_env* env;
+    size_t bytes;
+} sfi_store;
+void* sfi_store_alloc(sfi_store* store, size_t count, size_t elem); /* NULL on overflow or out of memory */
+void sfi_store_free(const sfi_store* store, void* p);               /* p may be NULL */
+
+/* A workspace's scratch, taken block by block in a fixed order twice: first measured (env NULL: nothing is
+ * allocated, take returns NULL), then allocated with the same takes. So sf_workspace_size is, by
+ * construction, what sf_workspace_create allocates. bytes counts what the allocator is asked for. */
+#define SFI_MAX_BLOCKS 64
+typedef struct sfi_blocks {
+    const sf_env* env; /* NULL = measure only */
+    size_t bytes;
+    size_t count;
+    bool failed; /* out of memory, overflow, or more than SFI_MAX_BLOCKS */
+    void* list[SFI_MAX_BLOCKS];
+} sfi_blocks;
+void* sfi_blocks_take(sfi_blocks* blocks, size_t count, size_t elem); /* zeroed; NULL when measuring or failed */
+void sfi_blocks_free(sfi_blocks* blocks);
+
+/* ---------------------------------------------------------------- builders over plain arrays */
+
+/* The rest mesh as packed arrays, as the topology holds them: what the builders read. */
+typedef struct sfi_mesh_view {
+    size_t vertex_count, triangle_count;
+    const float* positions; /* 3n */
+    const float* normals;   /* 3n */
+    const uint32_t* indices; /* 3F */
+    const uint32_t *adj_offsets, *adj_corners; /* vertex -> face corners (face * 3 + corner), CSR */
+    uint32_t influence_count;
+    const uint32_t* joints; /* influence_count per vertex, normalised weights */
+    const float* weights;
+    const uint32_t *morph_offsets, *morph_target; /* morph deltas per vertex, CSR */
+    const float* morph_dp;                        /* 3 per entry */
+} sfi_mesh_view;
+
+/* Weld groups (weld.c): index 0 groups by rest position, 1 by rest position and normal. */
+typedef struct sfi_weld {
+    uint32_t* group;          /* n: vertex -> group */
+    uint32_t* offsets;        /* groups + 1: CSR of group members */
+    uint32_t* members;        /* n */
+    size_t group_count;
+    uint32_t* corner_offsets; /* groups + 1: each group's corners (members' corners, member order) */
+    uint32_t* corners;        /* 3F */
+} sfi_weld;
+/* Fills weld[0] and weld[1]; split_by_normal = 0 makes weld[1] the position groups (generated normals).
+ * Counts weld_groups, weld_position_groups, nonmanifold_edges and duplicate_triangles into stats. */
+sf_result sfi_weld_build(const sfi_mesh_view* mesh, float normal_cos, bool split_by_normal, sfi_store* store,
+                         sfi_weld weld[2], sf_topology_stats* stats, sf_error* err);
+void sfi_weld_free(const sfi_store* store, sfi_weld weld[2]);
+
+/* Gradients for the `jacobian` method (gradients.c), CSR over vertices: vertex v's weight slots are
+ * [slot_offsets[v], slot_offsets[v+1]) with slot_joint (or SFK_REST_JOINT) and slot_guv (2 floats: g.u, g.v),
+ * its morph entries [morph_offsets[v], ...) with morph_target and morph_duv (6 floats: grad d u, grad d v),
+ * in the basis sfk_rest_basis(rest normal). The arguments of sfk_jacobian_vertex. */
+typedef struct sfi_gradients {
+    uint32_t *slot_offsets, *slot_joint;
+    float* slot_guv;
+    uint32_t *morph_offsets, *morph_target;
+    float* morph_duv;
+} sfi_gradients;
+/* *out = NULL on failure; dropped: weight slots beyond SFK_JACOBIAN_MAX_SLOTS. */
+sf_result sfi_gradients_build(const sfi_mesh_view* mesh, sfi_store* store, sfi_gradients** out, size_t* dropped,
+                              sf_error* err);
+void sfi_gradients_free(const sfi_store* store, sfi_gradients* g);
+
+/* MikkTSpace (mikktspace.c). Static part, per topology: each triangle's UV flags (orientation, zero area). */
+sf_result sfi_mikktspace_uv_flags_build(const uint32_t* indices, const float* uvs, size_t triangle_count,
+                                        sfi_store* store, uint8_t** out, sf_error* err);
+/* Per frame: one mesh's corners over plain arrays (positions and normals 3n, uvs 2n, indices 3F). */
+typedef struct sfi_mikk_input {
+    size_t vertex_count, triangle_count;
+    const uint32_t* indices;
+    const float* uvs;
+    const uint8_t* uv_flags; /* from sfi_mikktspace_uv_flags_build */
+    const float* positions;
+    const float* normals;
+} sfi_mikk_input;
+/* Scratch for one mesh's size, taken from blocks (NULL while measuring). */
+struct sfi_mikktspace_scratch* sfi_mikktspace_scratch_take(sfi_blocks* blocks, size_t vertex_count,
+                                                           size_t triangle_count);
+/* Corner tangents (4 per corner: xyz, w with MikkTSpace's own sign, v up) into the scratch; env for the
+ * parallel loops. Returns them. */
+const float* sfi_mikktspace_corners(const sfi_mikk_input* in, const sf_env* env, struct sfi_mikktspace_scratch* s);
+/* The scratch's corner tangents of its last run (NULL before the first) and its normal scratch (3n). */
+const float* sfi_mikktspace_scratch_corners(const struct sfi_mikktspace_scratch* s);
+float* sfi_mikktspace_scratch_normals(struct sfi_mikktspace_scratch* s);
+
+/* Rest normals and tangents rebuilt from the rest triangles (tangents.c): area-weighted face normals, UV
+ * tangents and bitangents weighted by twice the face area, then sfk_finish_frame. normals_in: the normals to
+ * finish against (NULL = the rebuilt ones); uvs NULL = no tangent frame. normals_out (3n) / tangents_out
+ * (4n) may be NULL. Scratch through env. */
+sf_result sfi_rest_frames(size_t vertex_count, size_t triangle_count, const uint32_t* indices, const float* positions,
+                          const float* uvs, const float* normals_in, float bitangent_sign, const sf_env* env,
+                          float* normals_out, float* tangents_out, sf_error* err);
+
+/* ---------------------------------------------------------------- topology */
 
 struct sf_topology {
     sf_env env;
@@ -44,42 +166,19 @@ struct sf_topology {
     uint32_t* adj_offsets; /* n + 1 */
     uint32_t* adj_corners; /* 3F */
 
-    /* Weld groups for SF_WELD_POSITION / SF_WELD_POSITION_NORMAL: CSR of group members, and each
-     * vertex's group. Built by sfi_weld_build (src/weld.c). */
-    uint32_t* weld_group[2];          /* n each: vertex -> group */
-    uint32_t* weld_offsets[2];        /* groups + 1 */
-    uint32_t* weld_members[2];        /* n */
-    size_t weld_group_count[2];
-    uint32_t* weld_corner_offsets[2]; /* groups + 1: each group's corners (members' corners, member order) */
-    uint32_t* weld_corners[2];        /* 3F */
-
+    sfi_weld weld[2];         /* SF_WELD_POSITION, SF_WELD_POSITION_NORMAL */
     sfi_gradients* gradients; /* NULL when skipped */
-    struct sfi_mikktspace* mikktspace; /* MikkTSpace precomputation (src/mikktspace.c), NULL without UVs */
+    uint8_t* mikk_uv_flags;   /* F, NULL without UVs */
 
     sf_topology_stats stats;
-    size_t bytes; /* everything allocated, for stats */
+    size_t bytes; /* everything allocated (the object, the arrays above), for stats */
 };
 
-/* Allocates through the topology's env and adds to topo->bytes. */
-void* sfi_topo_alloc(sf_topology* topo, size_t count, size_t elem);
+/* The topology's arrays as the builders see them. */
+sfi_mesh_view sfi_topology_view(const sf_topology* topo);
 
-sf_result sfi_weld_build(sf_topology* topo, float normal_cos, sf_error* err);
-void sfi_weld_free(sf_topology* topo);
-
-/* MikkTSpace precomputation at topology creation, and its per-workspace scratch (src/mikktspace.c). */
-sf_result sfi_mikktspace_build(sf_topology* topo, sf_error* err);
-void sfi_mikktspace_free(sf_topology* topo);
-sf_result sfi_mikktspace_scratch_create(sf_workspace* ws, sf_error* err);
-void sfi_mikktspace_scratch_free(sf_workspace* ws);
-
-/* Hook for the jacobian gradients (src/jacobian.c). */
-sf_result sfi_gradients_build(sf_topology* topo, sf_error* err);
-void sfi_gradients_free(sf_topology* topo);
-/* Read-only view of the jacobian gradients, CSR over vertices (for a CUDA upload, tests): vertex v's
- * weight slots are [slot_offsets[v], slot_offsets[v+1]) with slot_joint (or SFK_REST_JOINT) and
- * slot_guv (2 floats: g.u, g.v), its morph entries [morph_offsets[v], ...) with morph_target and
- * morph_duv (6 floats: grad d u, grad d v), in the basis sfk_rest_basis(rest normal). The arguments of
- * sfk_jacobian_vertex. Returns 0 (view zeroed) when the topology was built with skip_gradients. */
+/* Read-only view of the jacobian gradients (for a CUDA upload, tests). Returns 0 (view zeroed) when the
+ * topology was built with skip_gradients. */
 typedef struct sfi_gradients_view {
     const uint32_t *slot_offsets, *slot_joint;
     const float* slot_guv;
@@ -88,58 +187,80 @@ typedef struct sfi_gradients_view {
 } sfi_gradients_view;
 int sfi_gradients_get(const sf_topology* topo, sfi_gradients_view* out);
 
-/* ---------------------------------------------------------------- workspace and frame stages */
+/* ---------------------------------------------------------------- workspace */
 
-/* Jacobian scratch (per workspace), owned by src/jacobian.c. */
-typedef struct sfi_jacobian_scratch sfi_jacobian_scratch;
+/* Jacobian scratch: 1 per vertex where the cap fired this frame (counted serially: deterministic). */
+typedef struct sfi_jacobian_scratch {
+    uint8_t* capped; /* n */
+} sfi_jacobian_scratch;
+
+/* Authored-reference scratch (authored.c): the rest "pose" and the rebuilt frames at rest and posed. */
+typedef struct sfi_authored_scratch {
+    float* rest_pos; /* 3n: copy of the rest positions */
+    float* ones;     /* n: determinants of the rest pose */
+    float* rest_n;   /* 3n rebuilt rest normals */
+    float* rest_t;   /* 4n rebuilt rest tangents */
+    float* pose_n;   /* 3n rebuilt posed normals */
+    float* pose_t;   /* 4n rebuilt posed tangents */
+    int cached;      /* rest_n/rest_t hold the rebuild for the options below */
+    sf_weighting weighting;
+    sf_weld weld;
+    sf_tangent_mode tangents;
+} sfi_authored_scratch;
 
 struct sf_workspace {
     const sf_topology* topo;
+    uint32_t methods; /* bit (1u << method) for each method this workspace has scratch for */
+    sf_backend backend;
+    /* Deformation (always). */
     float* morph_pos; /* 3n morphed rest positions */
     float* morph_nrm; /* 3n morphed rest normals (deltas added when enabled), not normalised */
     float* morph_tan; /* 3n morphed rest tangents */
     float* blend;     /* 12n blended matrices */
     float* det;       /* n determinants of the blended matrices */
     float* final_pos; /* 3n */
+    /* `recompute` only (NULL otherwise). */
     float* face_n;    /* 3F: cross(e1, e2) (negated where the corners mirror on balance); unit under the
-                         angle and uniform weightings (see src/recompute.c face_range) */
+                         angle and uniform weightings (see sfk_recompute_face) */
     float* face_t;    /* 3F */
     float* face_b;    /* 3F */
     float* corner_w;  /* 3F: each face corner's weight in the recompute gather (0 for a collapsed face) */
+    struct sfi_mikktspace_scratch* mikktspace; /* with UVs */
+    sfi_authored_scratch* authored;
+    /* `jacobian` only, and only when the topology has gradients. */
     sfi_jacobian_scratch* jacobian;
-    struct sfi_mikktspace_scratch* mikktspace; /* src/mikktspace.c */
-    struct sfi_authored_scratch* authored;     /* src/authored.c */
     sf_frames_report report;
-    size_t bytes;
+    sfi_blocks blocks; /* every array above */
 };
+
+/* ---------------------------------------------------------------- frame stages */
 
 /* Morph, blend and skin into ws (morph_pos/nrm/tan, blend, det, final_pos). */
 sf_result sfi_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_directions dirs, sf_workspace* ws);
 
-/* Recompute from ws->final_pos into normals (3n) / tangents (4n); either may be NULL. */
-sf_result sfi_recompute(const sf_topology* topo, const sf_frames_opts* opts, sf_workspace* ws, float* normals,
-                        float* tangents, sf_error* err);
-
-/* MikkTSpace-compatible tangents (src/mikktspace.c) from final positions and the recomputed normals;
- * overwrites tangents (4n). */
+/* The rebuilt frames (rebuild.c) from positions (3n) with the corners' determinants det (n) into normals
+ * (3n) / tangents (4n), either may be NULL; uses ws's face arrays and MikkTSpace scratch. */
+sf_result sfi_rebuild(const sf_topology* topo, const sf_frames_opts* opts, sf_workspace* ws, const float* positions,
+                      const float* det, float* normals, float* tangents, sf_error* err);
+/* MikkTSpace-compatible tangents (rebuild.c over mikktspace.c) from positions and normals; overwrites
+ * tangents (4n): each vertex's first corner, w in the mesh's uv convention, flipped where ws->det < 0. */
 sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* positions, const float* normals,
                                   sf_workspace* ws, float* tangents, sf_error* err);
-/* The authored-normals reference (src/authored.c): called by sfi_recompute for SF_REFERENCE_AUTHORED. */
-sf_result sfi_authored_frames(const sf_topology* topo, const sf_frames_opts* opts, sf_workspace* ws, float* normals,
-                              float* tangents, sf_error* err);
-sf_result sfi_authored_scratch_create(sf_workspace* ws, sf_error* err);
-void sfi_authored_scratch_free(sf_workspace* ws);
-/* Scratch normals (3n) for sfi_recompute when the caller wants tangents but no normals. */
-float* sfi_mikktspace_normal_scratch(sf_workspace* ws);
 /* Per-corner tangents (4 * 3F: xyz, w) of the last sfi_mikktspace_tangents on ws, with MikkTSpace's own sign
  * (v up, before the uv convention and mirroring); NULL if none. */
 const float* sfi_mikktspace_corner_tangents(const sf_workspace* ws);
 
-/* Jacobian frames from ws (after sfi_deform). Implemented in src/jacobian.c. */
+/* The authored-normals reference (authored.c), from ws->final_pos. */
+sf_result sfi_authored_frames(const sf_topology* topo, const sf_frames_opts* opts, sf_workspace* ws, float* normals,
+                              float* tangents, sf_error* err);
+
+/* `recompute` (recompute.c) from ws->final_pos: the rebuilt or the authored reference. */
+sf_result sfi_recompute(const sf_topology* topo, const sf_frames_opts* opts, sf_workspace* ws, float* normals,
+                        float* tangents, sf_error* err);
+
+/* Jacobian frames from ws (after sfi_deform), jacobian.c. */
 sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts,
                               sf_workspace* ws, float* normals, float* tangents, sf_error* err);
-sf_result sfi_jacobian_scratch_create(sf_workspace* ws, sf_error* err);
-void sfi_jacobian_scratch_free(sf_workspace* ws);
 
 /* ---------------------------------------------------------------- statistics */
 

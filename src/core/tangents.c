@@ -1,13 +1,28 @@
-/* sf_tangents_generate: tangents of a static mesh from plain arrays. It runs the reference's own tangent
- * code (the UV tangents of recompute, or MikkTSpace) on the mesh at rest, so a generated tangent is exactly
- * what `recompute` returns for the same triangles. */
+/* Rest frames from plain arrays, and sf_tangents_generate. sfi_rest_frames is the area-weighted gather the
+ * topology runs for missing rest normals and tangents; sf_tangents_generate runs it (or MikkTSpace,
+ * mikktspace.c) on packed copies of the streams, without a topology or a workspace, so a generated tangent
+ * is exactly what the topology generates and `recompute` returns at rest for the same triangles. */
 #include "sf_internal.h"
+#include "sf_kernels.h"
 
+#include <math.h>
 #include <string.h>
 
-sf_result sf_tangents_generate(const sf_tangent_desc* desc, const sf_env* env, float* corner_tangents, sf_error* err)
+static sf_result check_stream(sf_stream s, size_t elem_floats, size_t n, const char* field, sf_error* err)
 {
-    sf_error_clear(err);
+    size_t packed = elem_floats * sizeof(float);
+    SF_CHECK(s.stride == 0 || (s.stride >= packed && s.stride % 4 == 0), SF_ERROR_STRIDE, err, field, SFI_NO_INDEX,
+             "stride %zu bytes, need 0 or a multiple of 4 >= %zu", s.stride, packed);
+    for (size_t i = 0; i < n; ++i) {
+        const float* v = sfi_stream_at(s, packed, i);
+        for (size_t k = 0; k < elem_floats; ++k)
+            SF_CHECK(isfinite(v[k]), SF_ERROR_NOT_FINITE, err, field, i, "component %zu is %g", k, (double)v[k]);
+    }
+    return SF_OK;
+}
+
+static sf_result validate(const sf_tangent_desc* desc, const float* corner_tangents, sf_error* err)
+{
     SF_CHECK(desc != NULL, SF_ERROR_INVALID_ARGUMENT, err, "desc", SFI_NO_INDEX, "is NULL");
     SF_CHECK(corner_tangents || desc->triangle_count == 0, SF_ERROR_INVALID_ARGUMENT, err, "corner_tangents",
              SFI_NO_INDEX, "is NULL");
@@ -15,55 +30,112 @@ sf_result sf_tangents_generate(const sf_tangent_desc* desc, const sf_env* env, f
     SF_CHECK(desc->uvs.data != NULL, SF_ERROR_MISSING_STREAM, err, "desc.uvs", SFI_NO_INDEX, "required");
     SF_CHECK((unsigned)desc->mode <= SF_TANGENTS_MIKKTSPACE, SF_ERROR_INVALID_ARGUMENT, err, "desc.mode",
              SFI_NO_INDEX, "%d", (int)desc->mode);
-    SF_CHECK(desc->indices || desc->vertex_count == 3 * desc->triangle_count, SF_ERROR_COUNT_MISMATCH, err,
-             "desc.vertex_count", SFI_NO_INDEX, "%zu vertices for %zu unindexed triangles", desc->vertex_count,
-             desc->triangle_count);
-    size_t F = desc->triangle_count;
-    sf_env e = sf_env_defaults(env);
-    uint32_t* sequential = NULL;
-    if (!desc->indices) {
-        SF_CHECK(3 * F <= UINT32_MAX, SF_ERROR_INVALID_ARGUMENT, err, "desc.triangle_count", SFI_NO_INDEX,
-                 "%zu triangles", F);
-        sequential = sf_env_calloc(&e, 3 * F + 1, sizeof(uint32_t));
-        if (!sequential) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "indices", SFI_NO_INDEX, "%zu", 3 * F);
-        for (size_t c = 0; c < 3 * F; ++c) sequential[c] = (uint32_t)c;
-    }
-    sf_mesh_desc mesh;
-    memset(&mesh, 0, sizeof mesh);
-    mesh.vertex_count = desc->vertex_count;
-    mesh.triangle_count = F;
-    mesh.indices = desc->indices ? desc->indices : sequential;
-    mesh.positions = desc->positions;
-    mesh.normals = desc->normals;
-    mesh.uvs = desc->uvs;
-    mesh.uv_convention = desc->uv_convention;
-    sf_topology_opts topts;
-    memset(&topts, 0, sizeof topts);
-    topts.skip_gradients = 1;
-    sf_topology* topo = NULL;
-    sf_workspace* ws = NULL;
-    sf_result r = sf_topology_create(&mesh, &topts, &e, &topo, err);
-    if (r == SF_OK) r = sf_workspace_create(topo, NULL, &ws, err);
-    if (r == SF_OK && desc->mode == SF_TANGENTS_MIKKTSPACE) {
-        sf_pose identity;
-        memset(&identity, 0, sizeof identity);
-        r = sfi_deform(topo, &identity, SF_MORPH_DIRECTIONS_NONE, ws);
-        float* per_vertex = sf_env_calloc(&e, 4 * desc->vertex_count + 4, sizeof(float));
-        if (r == SF_OK && !per_vertex)
-            r = sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "tangents", SFI_NO_INDEX, "%zu vertices", desc->vertex_count);
-        if (r == SF_OK) r = sfi_mikktspace_tangents(topo, ws->final_pos, topo->rest_normals, ws, per_vertex, err);
-        sf_env_free(&e, per_vertex, 0);
-        /* MikkTSpace's own sign is v-up; the mesh's uv convention decides w (as for the per-vertex output). */
-        const float* corners = r == SF_OK ? sfi_mikktspace_corner_tangents(ws) : NULL;
-        for (size_t c = 0; corners && c < 3 * F; ++c) {
-            memcpy(corner_tangents + 4 * c, corners + 4 * c, 3 * sizeof(float));
-            corner_tangents[4 * c + 3] = corners[4 * c + 3] * topo->bitangent_sign;
+    SF_CHECK((unsigned)desc->uv_convention <= SF_UV_V_UP, SF_ERROR_INVALID_ARGUMENT, err, "desc.uv_convention",
+             SFI_NO_INDEX, "%d is not a convention", (int)desc->uv_convention);
+    size_t n = desc->vertex_count, F = desc->triangle_count;
+    SF_CHECK(desc->indices || n == 3 * F, SF_ERROR_COUNT_MISMATCH, err, "desc.vertex_count", SFI_NO_INDEX,
+             "%zu vertices for %zu unindexed triangles", n, F);
+    SF_CHECK(n < UINT32_MAX, SF_ERROR_INVALID_ARGUMENT, err, "desc.vertex_count", SFI_NO_INDEX, "%zu exceeds 2^32-1",
+             n);
+    SF_CHECK(F <= UINT32_MAX / 3, SF_ERROR_INVALID_ARGUMENT, err, "desc.triangle_count", SFI_NO_INDEX,
+             "%zu too large", F);
+    SF_CHECK(n == 0 || desc->positions.data, SF_ERROR_MISSING_STREAM, err, "desc.positions", SFI_NO_INDEX,
+             "required for %zu vertices", n);
+    sf_result r;
+    if ((r = check_stream(desc->positions, 3, n, "desc.positions", err)) != SF_OK) return r;
+    if ((r = check_stream(desc->normals, 3, n, "desc.normals", err)) != SF_OK) return r;
+    if ((r = check_stream(desc->uvs, 2, n, "desc.uvs", err)) != SF_OK) return r;
+    for (size_t i = 0; desc->indices && i < 3 * F; ++i)
+        SF_CHECK(desc->indices[i] < n, SF_ERROR_INDEX_RANGE, err, "desc.indices", i, "index %u >= vertex_count %zu",
+                 desc->indices[i], n);
+    return SF_OK;
+}
+
+sf_result sfi_rest_frames(size_t n, size_t F, const uint32_t* indices, const float* positions, const float* uvs,
+                          const float* normals_in, float bitangent_sign, const sf_env* env, float* normals_out,
+                          float* tangents_out, sf_error* err)
+{
+    if (!normals_out && !tangents_out) return SF_OK;
+    float* sums = sf_env_calloc(env, 9 * (n ? n : 1), sizeof(float));
+    if (!sums) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "rest_frames", SFI_NO_INDEX, "%zu vertices", n);
+    float *N = sums, *T = sums + 3 * n, *B = sums + 6 * n;
+    /* faces in order, corners in order: each vertex sums in the order of the topology's adjacency */
+    for (size_t f = 0; f < F; ++f) {
+        const uint32_t* tri = indices + 3 * f;
+        float fn[3], ft[3], fb[3];
+        sfk_face_frame(positions + 3 * tri[0], positions + 3 * tri[1], positions + 3 * tri[2],
+                       uvs ? uvs + 2 * tri[0] : NULL, uvs ? uvs + 2 * tri[1] : NULL, uvs ? uvs + 2 * tri[2] : NULL, fn,
+                       ft, fb);
+        float area2 = sfk_length(fn);
+        for (int c = 0; c < 3; ++c) {
+            size_t v = tri[c];
+            sfk_madd(N + 3 * v, fn, 1.0f);
+            sfk_madd(T + 3 * v, ft, area2);
+            sfk_madd(B + 3 * v, fb, area2);
         }
-    } else if (r == SF_OK) { /* the topology's rest tangents are the reference's UV tangents at rest */
-        for (size_t c = 0; c < 3 * F; ++c) memcpy(corner_tangents + 4 * c, topo->rest_tangents + 4 * (size_t)mesh.indices[c], 4 * sizeof(float));
     }
-    sf_workspace_destroy(ws);
-    sf_topology_destroy(topo);
-    sf_env_free(&e, sequential, 0);
+    for (size_t v = 0; v < n; ++v) {
+        float nn[3], tt[4];
+        sfk_finish_frame(normals_in ? normals_in + 3 * v : N + 3 * v, T + 3 * v, B + 3 * v, bitangent_sign, nn, tt);
+        if (normals_out) memcpy(normals_out + 3 * v, nn, sizeof nn);
+        if (tangents_out) memcpy(tangents_out + 4 * v, tt, sizeof tt);
+    }
+    sf_env_free(env, sums, 0);
+    return SF_OK;
+}
+
+sf_result sf_tangents_generate(const sf_tangent_desc* desc, const sf_env* env, float* corner_tangents, sf_error* err)
+{
+    sf_error_clear(err);
+    sf_result r = validate(desc, corner_tangents, err);
+    if (r != SF_OK) return r;
+    size_t n = desc->vertex_count, F = desc->triangle_count;
+    sf_env e = sf_env_defaults(env);
+    float bitangent_sign = desc->uv_convention == SF_UV_V_UP ? 1.0f : -1.0f;
+    bool mikk = desc->mode == SF_TANGENTS_MIKKTSPACE;
+
+    /* packed copies; MikkTSpace sees the positions as the identity pose deforms them (-0 becomes +0), as it
+     * does inside `recompute`, the UV tangents the rest positions as they are, as the topology does */
+    sfi_blocks b;
+    memset(&b, 0, sizeof b);
+    b.env = &e;
+    float* P = sfi_blocks_take(&b, 3 * n, sizeof(float));
+    float* N = sfi_blocks_take(&b, 3 * n, sizeof(float));
+    float* UV = sfi_blocks_take(&b, 2 * n, sizeof(float));
+    uint32_t* sequential = desc->indices ? NULL : sfi_blocks_take(&b, 3 * F, sizeof(uint32_t));
+    float* per_vertex = mikk ? NULL : sfi_blocks_take(&b, 4 * n, sizeof(float));
+    struct sfi_mikktspace_scratch* s = mikk ? sfi_mikktspace_scratch_take(&b, 0, F) : NULL;
+    uint8_t* uv_flags = NULL;
+    sfi_store store = {&e, 0};
+    if (b.failed) {
+        r = sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "tangents", SFI_NO_INDEX, "%zu vertices, %zu triangles", n, F);
+        goto done;
+    }
+    const float identity[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    for (size_t v = 0; v < n; ++v) {
+        if (mikk)
+            sfk_mat_point(identity, sfi_stream_at(desc->positions, 12, v), P + 3 * v);
+        else
+            memcpy(P + 3 * v, sfi_stream_at(desc->positions, 12, v), 12);
+        memcpy(N + 3 * v, sfi_stream_at(desc->normals, 12, v), 12);
+        memcpy(UV + 2 * v, sfi_stream_at(desc->uvs, 8, v), 8);
+    }
+    for (size_t c = 0; sequential && c < 3 * F; ++c) sequential[c] = (uint32_t)c;
+    const uint32_t* indices = desc->indices ? desc->indices : sequential;
+    if (mikk && (r = sfi_mikktspace_uv_flags_build(indices, UV, F, &store, &uv_flags, err)) != SF_OK) goto done;
+    sfi_mikk_input in = {n, F, indices, UV, uv_flags, P, N};
+    if (mikk) {
+        /* MikkTSpace's own sign is v-up; the mesh's uv convention decides w (as for the per-vertex output) */
+        const float* corners = sfi_mikktspace_corners(&in, &e, s);
+        for (size_t c = 0; c < 3 * F; ++c) {
+            memcpy(corner_tangents + 4 * c, corners + 4 * c, 3 * sizeof(float));
+            corner_tangents[4 * c + 3] = corners[4 * c + 3] * bitangent_sign;
+        }
+    } else if ((r = sfi_rest_frames(n, F, indices, P, UV, N, bitangent_sign, &e, NULL, per_vertex, err)) == SF_OK) {
+        for (size_t c = 0; c < 3 * F; ++c) memcpy(corner_tangents + 4 * c, per_vertex + 4 * (size_t)indices[c], 16);
+    }
+done:
+    sfi_store_free(&store, uv_flags);
+    sfi_blocks_free(&b);
     return r;
 }

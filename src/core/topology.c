@@ -10,7 +10,7 @@
 
 #define WEIGHT_SUM_TOLERANCE 1e-3
 
-void* sfi_topo_alloc(sf_topology* topo, size_t count, size_t elem)
+static void* topo_alloc(sf_topology* topo, size_t count, size_t elem)
 {
     void* p = sf_env_calloc(&topo->env, count, elem);
     if (p) topo->bytes += count * elem;
@@ -167,7 +167,7 @@ static bool delta_nonzero(const float* d) { return d && (d[0] != 0.0f || d[1] !=
 static sf_result build_morph_csr(sf_topology* topo, const sf_mesh_desc* m, sf_error* err)
 {
     size_t n = m->vertex_count;
-    topo->morph_offsets = sfi_topo_alloc(topo, n + 1, sizeof(uint32_t));
+    topo->morph_offsets = topo_alloc(topo, n + 1, sizeof(uint32_t));
     if (!topo->morph_offsets) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.morph", SFI_NO_INDEX, "offsets");
     /* Pass 1: count entries per vertex; pass 2: fill in target order so entries are deterministic. */
     uint64_t entries = 0;
@@ -175,10 +175,10 @@ static sf_result build_morph_csr(sf_topology* topo, const sf_mesh_desc* m, sf_er
         uint32_t* cursor = NULL;
         if (pass == 1) {
             size_t total = topo->morph_offsets[n];
-            topo->morph_target = sfi_topo_alloc(topo, total, sizeof(uint32_t));
-            topo->morph_dp = sfi_topo_alloc(topo, total, 3 * sizeof(float));
-            topo->morph_dn = sfi_topo_alloc(topo, total, 3 * sizeof(float));
-            topo->morph_dt = sfi_topo_alloc(topo, total, 3 * sizeof(float));
+            topo->morph_target = topo_alloc(topo, total, sizeof(uint32_t));
+            topo->morph_dp = topo_alloc(topo, total, 3 * sizeof(float));
+            topo->morph_dn = topo_alloc(topo, total, 3 * sizeof(float));
+            topo->morph_dt = topo_alloc(topo, total, 3 * sizeof(float));
             cursor = sf_env_calloc(&topo->env, n + 1, sizeof(uint32_t));
             if (!topo->morph_target || !topo->morph_dp || !topo->morph_dn || !topo->morph_dt || !cursor) {
                 sf_env_free(&topo->env, cursor, 0);
@@ -220,8 +220,8 @@ static sf_result build_morph_csr(sf_topology* topo, const sf_mesh_desc* m, sf_er
 static sf_result build_adjacency(sf_topology* topo, sf_error* err)
 {
     size_t n = topo->vertex_count, corners = 3 * topo->triangle_count;
-    topo->adj_offsets = sfi_topo_alloc(topo, n + 1, sizeof(uint32_t));
-    topo->adj_corners = sfi_topo_alloc(topo, corners, sizeof(uint32_t));
+    topo->adj_offsets = topo_alloc(topo, n + 1, sizeof(uint32_t));
+    topo->adj_corners = topo_alloc(topo, corners, sizeof(uint32_t));
     uint32_t* cursor = sf_env_calloc(&topo->env, n + 1, sizeof(uint32_t));
     if (!topo->adj_offsets || !topo->adj_corners || !cursor) {
         sf_env_free(&topo->env, cursor, 0);
@@ -257,48 +257,22 @@ static void count_degenerate_triangles(sf_topology* topo)
 static sf_result generate_rest_frames(sf_topology* topo, bool need_normals, bool need_tangents, sf_error* err)
 {
     if (!need_normals && !need_tangents) return SF_OK;
-    size_t F = topo->triangle_count, n = topo->vertex_count;
-    float* fn = sf_env_calloc(&topo->env, 9 * (F ? F : 1), sizeof(float));
-    if (!fn) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.rest_frames", SFI_NO_INDEX, "%zu faces", F);
-    float *ft = fn + 3 * F, *fb = fn + 6 * F;
-    for (size_t f = 0; f < F; ++f) {
-        const uint32_t* tri = topo->indices + 3 * f;
-        const float* uv[3] = {NULL, NULL, NULL};
-        if (topo->uvs)
-            for (int c = 0; c < 3; ++c) uv[c] = topo->uvs + 2 * tri[c];
-        sfk_face_frame(topo->rest_positions + 3 * tri[0], topo->rest_positions + 3 * tri[1],
-                       topo->rest_positions + 3 * tri[2], uv[0], uv[1], uv[2], fn + 3 * f, ft + 3 * f, fb + 3 * f);
-    }
-    for (size_t v = 0; v < n; ++v) {
-        float N[3] = {0, 0, 0}, T[3] = {0, 0, 0}, B[3] = {0, 0, 0};
-        for (uint32_t a = topo->adj_offsets[v]; a < topo->adj_offsets[v + 1]; ++a) {
-            size_t f = topo->adj_corners[a] / 3;
-            float area2 = sfk_length(fn + 3 * f);
-            sfk_madd(N, fn + 3 * f, 1.0f);
-            sfk_madd(T, ft + 3 * f, area2);
-            sfk_madd(B, fb + 3 * f, area2);
-        }
-        float nn[3], tt[4];
-        if (!need_normals) memcpy(N, topo->rest_normals + 3 * v, sizeof N);
-        sfk_finish_frame(N, T, B, topo->bitangent_sign, nn, tt);
-        if (need_normals) memcpy(topo->rest_normals + 3 * v, nn, sizeof nn);
-        if (need_tangents) memcpy(topo->rest_tangents + 4 * v, tt, sizeof tt);
-    }
-    sf_env_free(&topo->env, fn, 0);
-    return SF_OK;
+    return sfi_rest_frames(topo->vertex_count, topo->triangle_count, topo->indices, topo->rest_positions, topo->uvs,
+                           need_normals ? NULL : topo->rest_normals, topo->bitangent_sign, &topo->env,
+                           need_normals ? topo->rest_normals : NULL, need_tangents ? topo->rest_tangents : NULL, err);
 }
 
 static sf_result copy_streams(sf_topology* topo, const sf_mesh_desc* m, sf_error* err)
 {
     size_t n = m->vertex_count, F = m->triangle_count;
-    topo->rest_positions = sfi_topo_alloc(topo, 3 * n, sizeof(float));
-    topo->rest_normals = sfi_topo_alloc(topo, 3 * n, sizeof(float));
-    topo->rest_tangents = sfi_topo_alloc(topo, 4 * n, sizeof(float));
-    topo->indices = sfi_topo_alloc(topo, 3 * F, sizeof(uint32_t));
-    if (m->uvs.data) topo->uvs = sfi_topo_alloc(topo, 2 * n, sizeof(float));
+    topo->rest_positions = topo_alloc(topo, 3 * n, sizeof(float));
+    topo->rest_normals = topo_alloc(topo, 3 * n, sizeof(float));
+    topo->rest_tangents = topo_alloc(topo, 4 * n, sizeof(float));
+    topo->indices = topo_alloc(topo, 3 * F, sizeof(uint32_t));
+    if (m->uvs.data) topo->uvs = topo_alloc(topo, 2 * n, sizeof(float));
     if (m->influence_count) {
-        topo->joints = sfi_topo_alloc(topo, (size_t)m->influence_count * n, sizeof(uint32_t));
-        topo->weights = sfi_topo_alloc(topo, (size_t)m->influence_count * n, sizeof(float));
+        topo->joints = topo_alloc(topo, (size_t)m->influence_count * n, sizeof(uint32_t));
+        topo->weights = topo_alloc(topo, (size_t)m->influence_count * n, sizeof(float));
     }
     if (!topo->rest_positions || !topo->rest_normals || !topo->rest_tangents || !topo->indices ||
         (m->uvs.data && !topo->uvs) || (m->influence_count && (!topo->joints || !topo->weights)))
@@ -315,6 +289,54 @@ static sf_result copy_streams(sf_topology* topo, const sf_mesh_desc* m, sf_error
         } else {
             topo->rest_tangents[4 * v + 3] = 1.0f;
         }
+    }
+    return SF_OK;
+}
+
+sfi_mesh_view sfi_topology_view(const sf_topology* topo)
+{
+    sfi_mesh_view m;
+    memset(&m, 0, sizeof m);
+    m.vertex_count = topo->vertex_count;
+    m.triangle_count = topo->triangle_count;
+    m.positions = topo->rest_positions;
+    m.normals = topo->rest_normals;
+    m.indices = topo->indices;
+    m.adj_offsets = topo->adj_offsets;
+    m.adj_corners = topo->adj_corners;
+    m.influence_count = topo->influence_count;
+    m.joints = topo->joints;
+    m.weights = topo->weights;
+    m.morph_offsets = topo->morph_offsets;
+    m.morph_target = topo->morph_target;
+    m.morph_dp = topo->morph_dp;
+    return m;
+}
+
+/* Weld groups, MikkTSpace's UV flags and the jacobian gradients, built from the topology's own arrays; each
+ * builder counts its bytes in a store of its own, added to the topology's. */
+static sf_result build_derived(sf_topology* topo, const sf_topology_opts* o, sf_error* err)
+{
+    sfi_mesh_view view = sfi_topology_view(topo);
+    sfi_store store = {&topo->env, 0};
+    float normal_cos = o->weld_normal_cos != 0.0f ? o->weld_normal_cos : 0.9999f;
+    /* generated normals carry no authored hard edge: position+normal groups are then the position groups */
+    sf_result r = sfi_weld_build(&view, normal_cos, !topo->stats.generated_normals, &store, topo->weld, &topo->stats, err);
+    topo->bytes += store.bytes;
+    if (r != SF_OK) return r;
+    if (topo->uvs) {
+        store.bytes = 0;
+        r = sfi_mikktspace_uv_flags_build(topo->indices, topo->uvs, topo->triangle_count, &store, &topo->mikk_uv_flags,
+                                          err);
+        topo->bytes += store.bytes;
+        if (r != SF_OK) return r;
+    }
+    if (!o->skip_gradients) {
+        store.bytes = 0;
+        r = sfi_gradients_build(&view, &store, &topo->gradients, &topo->stats.dropped_gradient_slots, err);
+        topo->bytes += store.bytes;
+        topo->stats.gradient_bytes = store.bytes;
+        if (r != SF_OK) return r;
     }
     return SF_OK;
 }
@@ -357,9 +379,7 @@ sf_result sf_topology_create(const sf_mesh_desc* mesh, const sf_topology_opts* o
     if ((r = generate_rest_frames(topo, need_normals, need_tangents, err)) != SF_OK) goto fail;
     topo->stats.generated_normals = need_normals;
     topo->stats.generated_tangents = need_tangents;
-    if ((r = sfi_weld_build(topo, o.weld_normal_cos != 0.0f ? o.weld_normal_cos : 0.9999f, err)) != SF_OK) goto fail;
-    if ((r = sfi_mikktspace_build(topo, err)) != SF_OK) goto fail;
-    if (!o.skip_gradients && (r = sfi_gradients_build(topo, err)) != SF_OK) goto fail;
+    if ((r = build_derived(topo, &o, err)) != SF_OK) goto fail;
 
     topo->stats.vertex_count = topo->vertex_count;
     topo->stats.triangle_count = topo->triangle_count;
@@ -377,9 +397,10 @@ fail:
 void sf_topology_destroy(sf_topology* topo)
 {
     if (!topo) return;
-    sfi_gradients_free(topo);
-    sfi_weld_free(topo);
-    sfi_mikktspace_free(topo);
+    sfi_store store = {&topo->env, 0};
+    sfi_gradients_free(&store, topo->gradients);
+    sfi_weld_free(&store, topo->weld);
+    topo_free(topo, topo->mikk_uv_flags);
     void* arrays[] = {topo->rest_positions, topo->rest_normals, topo->rest_tangents, topo->uvs,
                       topo->indices,        topo->joints,       topo->weights,       topo->morph_offsets,
                       topo->morph_target,   topo->morph_dp,     topo->morph_dn,      topo->morph_dt,

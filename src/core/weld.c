@@ -4,7 +4,8 @@
  * Each group also gets its list of face corners (the members' corners in member order), so the
  * welded gather walks one contiguous list, exactly as long as the unwelded one for a vertex alone
  * in its group. Built once per topology; deterministic (sorts with index ties).
- * The same position sort gives the robustness counters: non-manifold edges and duplicate triangles. */
+ * The same position sort gives the robustness counters: non-manifold edges and duplicate triangles.
+ * Works on the rest mesh's plain arrays (sfi_mesh_view) and fills its own sfi_weld structs. */
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
@@ -73,31 +74,31 @@ static void sort3(uint32_t* k)
 /* ---------------------------------------------------------------- building */
 
 /* Members CSR and per-group corner lists from a vertex -> group map (group ids in order of first vertex). */
-static sf_result build_lists(sf_topology* topo, int k, size_t groups, sf_error* err)
+static sf_result build_lists(const sfi_mesh_view* m, sfi_store* store, sfi_weld* w, size_t groups, sf_error* err)
 {
-    size_t n = topo->vertex_count;
-    const uint32_t* group = topo->weld_group[k];
-    uint32_t* off = sfi_topo_alloc(topo, groups + 1, sizeof(uint32_t));
-    uint32_t* mem = sfi_topo_alloc(topo, n ? n : 1, sizeof(uint32_t));
-    uint32_t* coff = sfi_topo_alloc(topo, groups + 1, sizeof(uint32_t));
-    uint32_t* cor = sfi_topo_alloc(topo, 3 * topo->triangle_count + 1, sizeof(uint32_t));
-    topo->weld_offsets[k] = off;
-    topo->weld_members[k] = mem;
-    topo->weld_corner_offsets[k] = coff;
-    topo->weld_corners[k] = cor;
-    topo->weld_group_count[k] = groups;
+    size_t n = m->vertex_count;
+    const uint32_t* group = w->group;
+    uint32_t* off = sfi_store_alloc(store, groups + 1, sizeof(uint32_t));
+    uint32_t* mem = sfi_store_alloc(store, n ? n : 1, sizeof(uint32_t));
+    uint32_t* coff = sfi_store_alloc(store, groups + 1, sizeof(uint32_t));
+    uint32_t* cor = sfi_store_alloc(store, 3 * m->triangle_count + 1, sizeof(uint32_t));
+    w->offsets = off;
+    w->members = mem;
+    w->corner_offsets = coff;
+    w->corners = cor;
+    w->group_count = groups;
     if (!off || !mem || !coff || !cor)
         return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.weld", SFI_NO_INDEX, "%zu groups", groups);
     for (size_t v = 0; v < n; ++v) {
         off[group[v] + 1]++;
-        coff[group[v] + 1] += topo->adj_offsets[v + 1] - topo->adj_offsets[v];
+        coff[group[v] + 1] += m->adj_offsets[v + 1] - m->adj_offsets[v];
     }
     for (size_t g = 0; g < groups; ++g) {
         off[g + 1] += off[g];
         coff[g + 1] += coff[g];
     }
     /* Fill in vertex order: members ascend, corners follow their members (the gather's summation order). */
-    uint32_t* cur = sf_env_calloc(&topo->env, 2 * (groups + 1), sizeof(uint32_t));
+    uint32_t* cur = sf_env_calloc(store->env, 2 * (groups + 1), sizeof(uint32_t));
     if (!cur) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.weld", SFI_NO_INDEX, "cursors");
     uint32_t* ccur = cur + groups + 1;
     memcpy(cur, off, groups * sizeof(uint32_t));
@@ -105,30 +106,28 @@ static sf_result build_lists(sf_topology* topo, int k, size_t groups, sf_error* 
     for (size_t v = 0; v < n; ++v) {
         uint32_t g = group[v];
         mem[cur[g]++] = (uint32_t)v;
-        for (uint32_t a = topo->adj_offsets[v]; a < topo->adj_offsets[v + 1]; ++a)
-            cor[ccur[g]++] = topo->adj_corners[a];
+        for (uint32_t a = m->adj_offsets[v]; a < m->adj_offsets[v + 1]; ++a) cor[ccur[g]++] = m->adj_corners[a];
     }
-    sf_env_free(&topo->env, cur, 0);
+    sf_env_free(store->env, cur, 0);
     return SF_OK;
 }
 
 /* Splits one position group (members ascending) by rest normal: a member joins the first earlier
  * cluster whose first member's unit normal is within normal_cos, else starts a cluster. label[] gets
  * the cluster's first member. Zero normals never match (they stay alone). */
-static void split_by_normal(const sf_topology* topo, const uint32_t* members, size_t count, float normal_cos,
+static void split_by_normal(const float* normals, const uint32_t* members, size_t count, float normal_cos,
                             uint32_t* firsts, uint32_t* label)
 {
     size_t clusters = 0;
     for (size_t i = 0; i < count; ++i) {
         uint32_t v = members[i];
         float nv[3];
-        int ok = sfk_safe_unit(topo->rest_normals + 3 * (size_t)v, nv);
+        int ok = sfk_safe_unit(normals + 3 * (size_t)v, nv);
         size_t c = clusters;
         if (ok) {
             for (c = 0; c < clusters; ++c) {
                 float nf[3];
-                if (sfk_safe_unit(topo->rest_normals + 3 * (size_t)firsts[c], nf) && sfk_dot(nv, nf) >= normal_cos)
-                    break;
+                if (sfk_safe_unit(normals + 3 * (size_t)firsts[c], nf) && sfk_dot(nv, nf) >= normal_cos) break;
             }
         }
         if (c == clusters) firsts[clusters++] = v;
@@ -138,15 +137,16 @@ static void split_by_normal(const sf_topology* topo, const uint32_t* members, si
 
 /* Non-manifold edges (more than two triangles on one position edge) and duplicate triangles (same three
  * positions as an earlier triangle, either winding), over non-degenerate position triples. */
-static sf_result count_edges_and_duplicates(sf_topology* topo, const uint32_t* pos_group, sf_error* err)
+static sf_result count_edges_and_duplicates(const sfi_mesh_view* m, const sf_env* env, const uint32_t* pos_group,
+                                            sf_topology_stats* stats, sf_error* err)
 {
-    size_t F = topo->triangle_count;
+    size_t F = m->triangle_count;
     if (F == 0) return SF_OK;
-    uint32_t* keys = sf_env_calloc(&topo->env, 9 * F, sizeof(uint32_t));
-    uint32_t* order = sf_env_calloc(&topo->env, 6 * F, sizeof(uint32_t));
+    uint32_t* keys = sf_env_calloc(env, 9 * F, sizeof(uint32_t));
+    uint32_t* order = sf_env_calloc(env, 6 * F, sizeof(uint32_t));
     if (!keys || !order) {
-        sf_env_free(&topo->env, keys, 0);
-        sf_env_free(&topo->env, order, 0);
+        sf_env_free(env, keys, 0);
+        sf_env_free(env, order, 0);
         return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.weld", SFI_NO_INDEX, "edge keys for %zu triangles", F);
     }
     uint32_t* tmp = order + 3 * F;
@@ -154,7 +154,7 @@ static sf_result count_edges_and_duplicates(sf_topology* topo, const uint32_t* p
     size_t e = 0;
     for (size_t f = 0; f < F; ++f) {
         uint32_t g[3];
-        for (int c = 0; c < 3; ++c) g[c] = pos_group[topo->indices[3 * f + c]];
+        for (int c = 0; c < 3; ++c) g[c] = pos_group[m->indices[3 * f + c]];
         if (g[0] == g[1] || g[1] == g[2] || g[0] == g[2]) continue;
         for (int c = 0; c < 3; ++c) {
             uint32_t a = g[c], b = g[(c + 1) % 3];
@@ -170,14 +170,14 @@ static sf_result count_edges_and_duplicates(sf_topology* topo, const uint32_t* p
         size_t j = i + 1;
         while (j < e && keys[3 * order[j]] == keys[3 * order[i]] && keys[3 * order[j] + 1] == keys[3 * order[i] + 1])
             ++j;
-        if (j - i > 2) topo->stats.nonmanifold_edges++;
+        if (j - i > 2) stats->nonmanifold_edges++;
         i = j;
     }
     /* Triangles: sorted position triples. */
     size_t t = 0;
     for (size_t f = 0; f < F; ++f) {
         uint32_t* k = keys + 3 * t;
-        for (int c = 0; c < 3; ++c) k[c] = pos_group[topo->indices[3 * f + c]];
+        for (int c = 0; c < 3; ++c) k[c] = pos_group[m->indices[3 * f + c]];
         sort3(k);
         if (k[0] == k[1] || k[1] == k[2]) continue;
         order[t] = (uint32_t)t;
@@ -185,69 +185,67 @@ static sf_result count_edges_and_duplicates(sf_topology* topo, const uint32_t* p
     }
     merge_sort(order, tmp, t, key3_less, keys);
     for (size_t i = 1; i < t; ++i)
-        if (!key3_less(keys, order[i - 1], order[i])) topo->stats.duplicate_triangles++;
-    sf_env_free(&topo->env, keys, 0);
-    sf_env_free(&topo->env, order, 0);
+        if (!key3_less(keys, order[i - 1], order[i])) stats->duplicate_triangles++;
+    sf_env_free(env, keys, 0);
+    sf_env_free(env, order, 0);
     return SF_OK;
 }
 
-sf_result sfi_weld_build(sf_topology* topo, float normal_cos, sf_error* err)
+sf_result sfi_weld_build(const sfi_mesh_view* m, float normal_cos, bool split_normals, sfi_store* store,
+                         sfi_weld weld[2], sf_topology_stats* stats, sf_error* err)
 {
-    size_t n = topo->vertex_count;
+    size_t n = m->vertex_count;
     sf_result r = SF_OK;
-    topo->weld_group[0] = sfi_topo_alloc(topo, n ? n : 1, sizeof(uint32_t));
-    topo->weld_group[1] = sfi_topo_alloc(topo, n ? n : 1, sizeof(uint32_t));
-    uint32_t* order = sf_env_calloc(&topo->env, 3 * (n ? n : 1), sizeof(uint32_t));
-    if (!topo->weld_group[0] || !topo->weld_group[1] || !order) {
-        sf_env_free(&topo->env, order, 0);
+    memset(weld, 0, 2 * sizeof *weld);
+    weld[0].group = sfi_store_alloc(store, n ? n : 1, sizeof(uint32_t));
+    weld[1].group = sfi_store_alloc(store, n ? n : 1, sizeof(uint32_t));
+    uint32_t* order = sf_env_calloc(store->env, 3 * (n ? n : 1), sizeof(uint32_t));
+    if (!weld[0].group || !weld[1].group || !order) {
+        sf_env_free(store->env, order, 0);
         return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.weld", SFI_NO_INDEX, "%zu vertices", n);
     }
     uint32_t *tmp = order + n, *label = order + 2 * n;
     for (size_t v = 0; v < n; ++v) order[v] = (uint32_t)v;
-    merge_sort(order, tmp, n, position_less, topo->rest_positions);
+    merge_sort(order, tmp, n, position_less, m->positions);
 
     /* label[v] = the smallest vertex with v's position (first of its sorted run: ties keep index order). */
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && same_position(topo->rest_positions, order[i], order[j])) ++j;
-        for (size_t m = i; m < j; ++m) label[order[m]] = order[i];
+        while (j < n && same_position(m->positions, order[i], order[j])) ++j;
+        for (size_t k = i; k < j; ++k) label[order[k]] = order[i];
         i = j;
     }
     /* Group ids in order of each group's first vertex. */
     size_t groups = 0;
-    for (size_t v = 0; v < n; ++v)
-        topo->weld_group[0][v] = label[v] == v ? (uint32_t)groups++ : topo->weld_group[0][label[v]];
-    if ((r = build_lists(topo, 0, groups, err)) != SF_OK) goto done;
+    for (size_t v = 0; v < n; ++v) weld[0].group[v] = label[v] == v ? (uint32_t)groups++ : weld[0].group[label[v]];
+    if ((r = build_lists(m, store, &weld[0], groups, err)) != SF_OK) goto done;
 
     /* Position + normal: split each position group; tmp holds the cluster firsts. Normals the topology
      * generated carry no authored hard edge (and differ across UV seams, where each side saw only its own
      * faces), so then position+normal groups are the position groups. */
-    for (size_t g = 0; g < groups && !topo->stats.generated_normals; ++g) {
-        const uint32_t* members = topo->weld_members[0] + topo->weld_offsets[0][g];
-        split_by_normal(topo, members, topo->weld_offsets[0][g + 1] - topo->weld_offsets[0][g], normal_cos, tmp,
-                        label);
+    for (size_t g = 0; g < groups && split_normals; ++g) {
+        const uint32_t* members = weld[0].members + weld[0].offsets[g];
+        split_by_normal(m->normals, members, weld[0].offsets[g + 1] - weld[0].offsets[g], normal_cos, tmp, label);
     }
     size_t groups1 = 0;
-    for (size_t v = 0; v < n; ++v)
-        topo->weld_group[1][v] = label[v] == v ? (uint32_t)groups1++ : topo->weld_group[1][label[v]];
-    if ((r = build_lists(topo, 1, groups1, err)) != SF_OK) goto done;
+    for (size_t v = 0; v < n; ++v) weld[1].group[v] = label[v] == v ? (uint32_t)groups1++ : weld[1].group[label[v]];
+    if ((r = build_lists(m, store, &weld[1], groups1, err)) != SF_OK) goto done;
     for (size_t g = 0; g < groups1; ++g)
-        if (topo->weld_offsets[1][g + 1] - topo->weld_offsets[1][g] > 1) topo->stats.weld_groups++;
+        if (weld[1].offsets[g + 1] - weld[1].offsets[g] > 1) stats->weld_groups++;
     for (size_t g = 0; g < groups; ++g)
-        if (topo->weld_offsets[0][g + 1] - topo->weld_offsets[0][g] > 1) topo->stats.weld_position_groups++;
-    r = count_edges_and_duplicates(topo, topo->weld_group[0], err);
+        if (weld[0].offsets[g + 1] - weld[0].offsets[g] > 1) stats->weld_position_groups++;
+    r = count_edges_and_duplicates(m, store->env, weld[0].group, stats, err);
 done:
-    sf_env_free(&topo->env, order, 0);
+    sf_env_free(store->env, order, 0);
     return r;
 }
 
-void sfi_weld_free(sf_topology* topo)
+void sfi_weld_free(const sfi_store* store, sfi_weld weld[2])
 {
     for (int k = 0; k < 2; ++k) {
-        void* arrays[] = {topo->weld_group[k], topo->weld_offsets[k], topo->weld_members[k],
-                          topo->weld_corner_offsets[k], topo->weld_corners[k]};
-        for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) sf_env_free(&topo->env, arrays[i], 0);
-        topo->weld_group[k] = topo->weld_offsets[k] = topo->weld_members[k] = NULL;
-        topo->weld_corner_offsets[k] = topo->weld_corners[k] = NULL;
+        sfi_weld* w = &weld[k];
+        void* arrays[] = {w->group, w->offsets, w->members, w->corner_offsets, w->corners};
+        for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) sfi_store_free(store, arrays[i]);
+        memset(w, 0, sizeof *w);
     }
 }

@@ -1,47 +1,105 @@
-/* Per-thread scratch: every per-frame array is allocated here once, so frames never allocate. */
+/* Per-thread scratch: every per-frame array is allocated here once, so frames never allocate. Only the
+ * scratch of the methods asked for in sf_workspace_opts is taken; one function lists the blocks, run once
+ * to measure (sf_workspace_size) and once to allocate (sf_workspace_create), so the two always agree. */
 #include "sf_internal.h"
 
 #include <string.h>
 
-static void* ws_alloc(sf_workspace* ws, size_t count, size_t elem)
+#define ALL_METHODS ((1u << SF_METHOD_COUNT) - 1u)
+
+static sf_result resolve_opts(const sf_workspace_opts* opts, sf_workspace_opts* out, sf_error* err)
 {
-    void* p = sf_env_calloc(&ws->topo->env, count ? count : 1, elem);
-    if (p) ws->bytes += count * elem;
-    return p;
+    memset(out, 0, sizeof *out);
+    if (opts) *out = *opts;
+    SF_CHECK((out->methods & ~ALL_METHODS) == 0, SF_ERROR_INVALID_ARGUMENT, err, "opts.methods", SFI_NO_INDEX,
+             "0x%x has bits beyond the %d methods", (unsigned)out->methods, (int)SF_METHOD_COUNT);
+    SF_CHECK((unsigned)out->backend <= SF_BACKEND_CUDA, SF_ERROR_INVALID_ARGUMENT, err, "opts.backend", SFI_NO_INDEX,
+             "%d is not a backend", (int)out->backend);
+    if (out->methods == 0) out->methods = ALL_METHODS;
+    return SF_OK;
+}
+
+#define TAKE(blocks, ptr, count) ((ptr) = sfi_blocks_take((blocks), (count), sizeof *(ptr)))
+
+/* Every block a workspace for these methods holds, in one fixed order. ws receives the pointers (all NULL
+ * while measuring). */
+static void take_blocks(const sf_topology* topo, uint32_t methods, sf_workspace* ws, sfi_blocks* b)
+{
+    size_t n = topo->vertex_count, F = topo->triangle_count;
+    /* the deformation: every method reads it, and so does the frames report */
+    TAKE(b, ws->morph_pos, 3 * n);
+    TAKE(b, ws->morph_nrm, 3 * n);
+    TAKE(b, ws->morph_tan, 3 * n);
+    TAKE(b, ws->blend, 12 * n);
+    TAKE(b, ws->det, n);
+    TAKE(b, ws->final_pos, 3 * n);
+    if (methods & (1u << SF_METHOD_RECOMPUTE)) {
+        TAKE(b, ws->face_n, 3 * F);
+        TAKE(b, ws->face_t, 3 * F);
+        TAKE(b, ws->face_b, 3 * F);
+        TAKE(b, ws->corner_w, 3 * F);
+        /* MikkTSpace tangents exist only with UVs */
+        if (topo->mikk_uv_flags) ws->mikktspace = sfi_mikktspace_scratch_take(b, n, F);
+        /* the authored reference: one block of 3 + 1 + 3 + 4 + 3 + 4 floats per vertex */
+        TAKE(b, ws->authored, 1);
+        float* block = sfi_blocks_take(b, 18 * n, sizeof(float));
+        if (ws->authored && block) {
+            sfi_authored_scratch* a = ws->authored;
+            a->rest_pos = block;
+            a->ones = a->rest_pos + 3 * n;
+            a->rest_n = a->ones + n;
+            a->rest_t = a->rest_n + 3 * n;
+            a->pose_n = a->rest_t + 4 * n;
+            a->pose_t = a->pose_n + 3 * n;
+        }
+    }
+    /* without gradients the jacobian method refuses the topology before it needs scratch */
+    if ((methods & (1u << SF_METHOD_JACOBIAN)) && topo->gradients) {
+        TAKE(b, ws->jacobian, 1);
+        uint8_t* capped = sfi_blocks_take(b, n, 1);
+        if (ws->jacobian) ws->jacobian->capped = capped;
+    }
+}
+
+size_t sf_workspace_size(const sf_topology* topo, const sf_workspace_opts* opts)
+{
+    sf_workspace_opts o;
+    if (!topo || resolve_opts(opts, &o, NULL) != SF_OK) return 0;
+    sf_workspace dummy;
+    memset(&dummy, 0, sizeof dummy);
+    sfi_blocks measure;
+    memset(&measure, 0, sizeof measure);
+    take_blocks(topo, o.methods, &dummy, &measure);
+    if (measure.failed || measure.bytes > SIZE_MAX - sizeof(sf_workspace)) return 0;
+    return sizeof(sf_workspace) + measure.bytes;
 }
 
 sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* opts, sf_workspace** out,
                               sf_error* err)
 {
-    (void)opts; /* every method's scratch, for now */
     sf_error_clear(err);
     SF_CHECK(topo && out, SF_ERROR_INVALID_ARGUMENT, err, topo ? "out" : "topology", SFI_NO_INDEX, "is NULL");
     *out = NULL;
+    sf_workspace_opts o;
+    sf_result r = resolve_opts(opts, &o, err);
+    if (r != SF_OK) return r;
+    if ((r = sf_backend_check(o.backend, err)) != SF_OK) return r;
     sf_workspace* ws = sf_env_calloc(&topo->env, 1, sizeof *ws);
     if (!ws) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "object");
     ws->topo = topo;
-    size_t n = topo->vertex_count, F = topo->triangle_count;
-    ws->morph_pos = ws_alloc(ws, 3 * n, sizeof(float));
-    ws->morph_nrm = ws_alloc(ws, 3 * n, sizeof(float));
-    ws->morph_tan = ws_alloc(ws, 3 * n, sizeof(float));
-    ws->blend = ws_alloc(ws, 12 * n, sizeof(float));
-    ws->det = ws_alloc(ws, n, sizeof(float));
-    ws->final_pos = ws_alloc(ws, 3 * n, sizeof(float));
-    ws->face_n = ws_alloc(ws, 3 * F, sizeof(float));
-    ws->face_t = ws_alloc(ws, 3 * F, sizeof(float));
-    ws->face_b = ws_alloc(ws, 3 * F, sizeof(float));
-    ws->corner_w = ws_alloc(ws, 3 * F, sizeof(float));
-    if (!ws->morph_pos || !ws->morph_nrm || !ws->morph_tan || !ws->blend || !ws->det || !ws->final_pos ||
-        !ws->face_n || !ws->face_t || !ws->face_b || !ws->corner_w) {
+    ws->methods = o.methods;
+    ws->backend = o.backend;
+    ws->blocks.env = &topo->env;
+    take_blocks(topo, o.methods, ws, &ws->blocks);
+    if (ws->blocks.failed) {
         sf_workspace_destroy(ws);
-        return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "%zu vertices", n);
+        return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "%zu vertices, %zu triangles",
+                            topo->vertex_count, topo->triangle_count);
     }
-    sf_result r = sfi_jacobian_scratch_create(ws, err);
-    if (r == SF_OK) r = sfi_mikktspace_scratch_create(ws, err);
-    if (r == SF_OK) r = sfi_authored_scratch_create(ws, err);
-    if (r != SF_OK) {
-        sf_workspace_destroy(ws);
-        return r;
+    if (ws->authored) { /* the authored reference's rest "pose": rest positions, unit determinants */
+        size_t n = topo->vertex_count;
+        if (n) memcpy(ws->authored->rest_pos, topo->rest_positions, 3 * n * sizeof(float));
+        for (size_t v = 0; v < n; ++v) ws->authored->ones[v] = 1.0f;
     }
     *out = ws;
     return SF_OK;
@@ -51,12 +109,7 @@ void sf_workspace_destroy(sf_workspace* ws)
 {
     if (!ws) return;
     const sf_env* env = &ws->topo->env;
-    sfi_jacobian_scratch_free(ws);
-    sfi_mikktspace_scratch_free(ws);
-    sfi_authored_scratch_free(ws);
-    void* arrays[] = {ws->morph_pos, ws->morph_nrm, ws->morph_tan, ws->blend,  ws->det,
-                      ws->final_pos, ws->face_n,    ws->face_t,    ws->face_b, ws->corner_w};
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) sf_env_free(env, arrays[i], 0);
+    sfi_blocks_free(&ws->blocks);
     sf_env_free(env, ws, sizeof *ws);
 }
 

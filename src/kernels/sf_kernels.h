@@ -4,6 +4,7 @@
 #ifndef SF_KERNELS_H
 #define SF_KERNELS_H
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -210,7 +211,360 @@ SF_HD void sfk_finish_frame(const float N[3], const float T[3], const float B[3]
     t_out[3] = sfk_dot(c, B) * bitangent_sign < 0.0f ? -1.0f : 1.0f;
 }
 
-/* ================================================================ jacobian (issue 4; docs/methods.md)
+/* ================================================================ deformation and per-vertex methods */
+
+/* One vertex of the deformation: morph (position deltas, and direction deltas when with_dirs), blend, skin.
+ *   rest_p/rest_n/rest_t: rest position, normal, tangent xyz; morph_count entries of (target, dp, dn, dt),
+ *   3 floats per delta; alpha: morph weights (NULL = none). influences (joint, weight) pairs over bones
+ *   (12 floats each; 0 influences = the identity).
+ * Writes the morphed rest p, n, t (directions not normalised), the blended matrix m, its determinant and
+ * the final position. */
+SF_HD void sfk_deform_vertex(const float rest_p[3], const float rest_n[3], const float rest_t[3],
+                             const uint32_t* morph_target, const float* dp, const float* dn, const float* dt,
+                             uint32_t morph_count, const float* alpha, int with_dirs, const float* bones,
+                             const uint32_t* joints, const float* weights, uint32_t influences, float p[3],
+                             float n[3], float t[3], float m[12], float* det, float final_p[3])
+{
+    int k;
+    for (k = 0; k < 3; ++k) {
+        p[k] = rest_p[k];
+        n[k] = rest_n[k];
+        t[k] = rest_t[k];
+    }
+    if (alpha) {
+        uint32_t e;
+        for (e = 0; e < morph_count; ++e) {
+            float a = alpha[morph_target[e]];
+            if (a == 0.0f) continue;
+            sfk_madd(p, dp + 3u * e, a);
+            if (with_dirs) {
+                sfk_madd(n, dn + 3u * e, a);
+                sfk_madd(t, dt + 3u * e, a);
+            }
+        }
+    }
+    sfk_blend_matrix(bones, joints, weights, influences, m);
+    *det = sfk_mat_det(m);
+    sfk_mat_point(m, p, final_p);
+}
+
+/* The methods that need no neighbours, numbered as sf_method (src/core/frames.c checks it). */
+#define SFK_METHOD_UNCHANGED 0
+#define SFK_METHOD_SKINNED 1
+#define SFK_METHOD_INVERSE_TRANSPOSE 2
+
+/* One vertex of unchanged / skinned / inverse-transpose (DESIGN.md section 2) from its blended matrix m,
+ * det(m), the morphed rest normal mn and tangent mt (any length) and the rest handedness rest_w. Any other
+ * method value is treated as inverse-transpose. */
+SF_HD void sfk_vertex_frame(int method, const float m[12], float det, const float mn[3], const float mt[3],
+                            float rest_w, float n_out[3], float t_out[4])
+{
+    float w = rest_w;
+    if (method == SFK_METHOD_UNCHANGED) {
+        sfk_safe_unit(mn, n_out);
+        sfk_safe_unit(mt, t_out);
+    } else if (method == SFK_METHOD_SKINNED) {
+        sfk_skin_direction(m, mn, n_out);
+        sfk_skin_direction(m, mt, t_out);
+        w = sfk_mirror_handedness(rest_w, det);
+    } else {
+        sfk_inverse_transpose_normal(m, mn, n_out);
+        sfk_skin_direction(m, mt, t_out);
+        w = sfk_mirror_handedness(rest_w, det);
+    }
+    t_out[3] = w;
+}
+
+/* ================================================================ recompute (the reference) */
+
+/* Face weightings, numbered as sf_weighting (src/core/rebuild.c checks it). */
+#define SFK_WEIGHTING_AREA 0
+#define SFK_WEIGHTING_ANGLE 1
+#define SFK_WEIGHTING_UNIFORM 2
+
+/* One face of the recompute face pass, from final positions p0 p1 p2, UVs (NULL = none) and the
+ * determinants of the corners' blended matrices. face_n = cross(e1, e2); face_t/face_b as sfk_face_frame.
+ * A face whose corners mirror on balance (two or three det < 0) is front-facing with clockwise winding
+ * (glTF's rule for negative determinants), so face_n is negated to keep pointing outward; tangent and
+ * bitangent follow the edges unchanged. corner_w: each corner's weight in the gather (area: |face_n|,
+ * twice the area; angle: the corner angle; uniform: 1), all 0 for a collapsed face (|face_n|^2 < 1e-24).
+ * Under the angle and uniform weightings face_n is stored as a unit vector (the gather adds unit normal
+ * times weight). */
+SF_HD void sfk_recompute_face(const float p0[3], const float p1[3], const float p2[3], const float* uv0,
+                              const float* uv1, const float* uv2, float det0, float det1, float det2, int weighting,
+                              float face_n[3], float face_t[3], float face_b[3], float corner_w[3])
+{
+    sfk_face_frame(p0, p1, p2, uv0, uv1, uv2, face_n, face_t, face_b);
+    int mirrored = (det0 < 0.0f) + (det1 < 0.0f) + (det2 < 0.0f);
+    if (mirrored >= 2) {
+        face_n[0] = -face_n[0];
+        face_n[1] = -face_n[1];
+        face_n[2] = -face_n[2];
+    }
+    float len2 = sfk_dot(face_n, face_n);
+    if (!(len2 >= SF_SAFE_UNIT_EPS2)) {
+        corner_w[0] = corner_w[1] = corner_w[2] = 0.0f;
+        return;
+    }
+    if (weighting == SFK_WEIGHTING_UNIFORM) {
+        corner_w[0] = corner_w[1] = corner_w[2] = 1.0f;
+        sfk_safe_unit(face_n, face_n);
+    } else if (weighting == SFK_WEIGHTING_ANGLE) {
+        const float* p[3] = {p0, p1, p2};
+        int c;
+        for (c = 0; c < 3; ++c) corner_w[c] = sfk_corner_angle(p[c], p[(c + 1) % 3], p[(c + 2) % 3]);
+        sfk_safe_unit(face_n, face_n);
+    } else {
+        corner_w[0] = corner_w[1] = corner_w[2] = sqrtf(len2);
+    }
+}
+
+/* One vertex of the recompute gather over the face pass's arrays (3 floats per face; corner_w per corner
+ * = face * 3 + corner). The normal sums over n_corners[n_begin..n_end) (the vertex's own corners, or its
+ * weld group's), face_n times corner_w (times 1 under the area weighting, where face_n is unnormalised);
+ * tangent and bitangent over t_corners[t_begin..t_end) (the vertex's own corners: UV seams split them),
+ * weighted by corner_w. Then sfk_finish_frame. */
+SF_HD void sfk_recompute_vertex(const float* face_n, const float* face_t, const float* face_b, const float* corner_w,
+                                const uint32_t* n_corners, uint32_t n_begin, uint32_t n_end,
+                                const uint32_t* t_corners, uint32_t t_begin, uint32_t t_end, int weighting,
+                                float bitangent_sign, float n_out[3], float t_out[4])
+{
+    float N[3] = {0.0f, 0.0f, 0.0f}, T[3] = {0.0f, 0.0f, 0.0f}, B[3] = {0.0f, 0.0f, 0.0f};
+    uint32_t a;
+    if (weighting == SFK_WEIGHTING_AREA) {
+        for (a = n_begin; a < n_end; ++a) sfk_madd(N, face_n + 3u * (n_corners[a] / 3u), 1.0f);
+    } else {
+        for (a = n_begin; a < n_end; ++a) {
+            uint32_t corner = n_corners[a];
+            sfk_madd(N, face_n + 3u * (corner / 3u), corner_w[corner]);
+        }
+    }
+    for (a = t_begin; a < t_end; ++a) {
+        uint32_t corner = t_corners[a];
+        uint32_t f = corner / 3u;
+        float w = corner_w[corner];
+        sfk_madd(T, face_t + 3u * f, w);
+        sfk_madd(B, face_b + 3u * f, w);
+    }
+    sfk_finish_frame(N, T, B, bitangent_sign, n_out, t_out);
+}
+
+/* ================================================================ authored reference (src/core/authored.c) */
+
+/* R v for the frame rotation (n0, t0) -> (n1, t1); all unit, t orthogonal to n. */
+SF_HD void sfk_frame_rotate(const float n0[3], const float t0[3], const float n1[3], const float t1[3],
+                            const float v[3], float out[3])
+{
+    float b0[3], b1[3];
+    sfk_cross(n0, t0, b0);
+    sfk_cross(n1, t1, b1);
+    float a = sfk_dot(n0, v), b = sfk_dot(t0, v), c = sfk_dot(b0, v);
+    int k;
+    for (k = 0; k < 3; ++k) out[k] = n1[k] * a + t1[k] * b + b1[k] * c;
+}
+
+/* R v for the shortest-arc rotation taking unit a to unit b (Rodrigues); half turn about an axis
+ * perpendicular to a when they are opposite. */
+SF_HD void sfk_arc_rotate(const float a[3], const float b[3], const float v[3], float out[3])
+{
+    float k[3], c = sfk_dot(a, b);
+    int i;
+    sfk_cross(a, b, k);
+    if (c > -0.9999f) {
+        float kv[3];
+        sfk_cross(k, v, kv);
+        float s = sfk_dot(k, v) / (1.0f + c);
+        for (i = 0; i < 3; ++i) out[i] = v[i] * c + kv[i] + k[i] * s;
+        return;
+    }
+    /* axis: a crossed with the coordinate axis it is least aligned with */
+    float e[3] = {0.0f, 0.0f, 0.0f};
+    int m = fabsf(a[0]) < fabsf(a[1]) ? (fabsf(a[0]) < fabsf(a[2]) ? 0 : 2) : (fabsf(a[1]) < fabsf(a[2]) ? 1 : 2);
+    e[m] = 1.0f;
+    float axis[3];
+    sfk_cross(a, e, axis);
+    sfk_safe_unit(axis, axis);
+    float d = 2.0f * sfk_dot(axis, v); /* half turn: v -> 2 (u.v) u - v */
+    for (i = 0; i < 3; ++i) out[i] = axis[i] * d - v[i];
+}
+
+/* Makes t unit and orthogonal to unit n; returns 0 (t zero) when that is impossible. */
+SF_HD int sfk_orthonormal_tangent(const float n[3], float t[3])
+{
+    float d = sfk_dot(n, t);
+    float o[3] = {t[0] - n[0] * d, t[1] - n[1] * d, t[2] - n[2] * d};
+    return sfk_safe_unit(o, t);
+}
+
+/* One vertex of the authored reference: the authored rest normal an and tangent at (xyz, w) carried by
+ * the rotation from the rebuilt rest frame (n0, t0) to the rebuilt posed frame (n1, t1) (see
+ * src/core/authored.c for the rules). Edge stand-in for the tangent: from rest_p to rest_q at rest and
+ * pose_p to pose_q posed (the vertex and the next vertex of its first corner); rest_q NULL when the
+ * vertex is in no triangle. has_uvs: the mesh has a tangent frame (else the tangent output is zero). */
+SF_HD void sfk_authored_vertex(const float n0[3], const float t0[4], const float n1[3], const float t1[4],
+                               const float an[3], const float at[4], int has_uvs, const float* rest_p,
+                               const float* rest_q, const float* pose_p, const float* pose_q, float n_out[3],
+                               float t_out[4])
+{
+    float n[3] = {0.0f, 0.0f, 0.0f}, t[4] = {0.0f, 0.0f, 0.0f, at[3]};
+    int posed = sfk_dot(n1, n1) > 0.0f, rest = sfk_dot(n0, n0) > 0.0f;
+    int frame = has_uvs && sfk_dot(t0, t0) > 0.0f && sfk_dot(t1, t1) > 0.0f;
+    float e0[3] = {0.0f, 0.0f, 0.0f}, e1[3] = {0.0f, 0.0f, 0.0f};
+    int edges = 0;
+    if (!frame && rest && posed && rest_q) {
+        sfk_sub(rest_q, rest_p, e0);
+        if (sfk_orthonormal_tangent(n0, e0)) {
+            sfk_sub(pose_q, pose_p, e1);
+            edges = sfk_orthonormal_tangent(n1, e1);
+        }
+    }
+    int k;
+    if (posed && !rest) {
+        /* nothing to rotate from: the rebuilt posed frame */
+        for (k = 0; k < 3; ++k) n[k] = n1[k];
+        for (k = 0; k < 4; ++k) t[k] = t1[k];
+    } else if (posed) {
+        float un[3], ut[3] = {at[0], at[1], at[2]};
+        sfk_safe_unit(an, un);
+        if (frame) {
+            float b0[3], b1[3], ft0[3], ft1[3];
+            /* re-orthonormalise the rebuilt tangents (MikkTSpace's are orthogonal only to rounding) */
+            sfk_cross(n0, t0, b0);
+            sfk_cross(n1, t1, b1);
+            sfk_safe_unit(b0, b0);
+            sfk_safe_unit(b1, b1);
+            sfk_cross(b0, n0, ft0);
+            sfk_cross(b1, n1, ft1);
+            sfk_frame_rotate(n0, ft0, n1, ft1, un, n);
+            sfk_frame_rotate(n0, ft0, n1, ft1, ut, t);
+            if (t0[3] != t1[3]) t[3] = -t[3]; /* rebuilt handedness flipped: mirrored */
+        } else if (edges) {
+            sfk_frame_rotate(n0, e0, n1, e1, un, n);
+            sfk_frame_rotate(n0, e0, n1, e1, ut, t);
+        } else {
+            sfk_arc_rotate(n0, n1, un, n);
+            sfk_arc_rotate(n0, n1, ut, t);
+        }
+        sfk_safe_unit(n, n);
+        if (has_uvs) {
+            if (!sfk_orthonormal_tangent(n, t)) t[0] = t[1] = t[2] = 0.0f;
+        } else {
+            t[0] = t[1] = t[2] = 0.0f;
+        }
+    }
+    for (k = 0; k < 3; ++k) n_out[k] = n[k];
+    for (k = 0; k < 4; ++k) t_out[k] = t[k];
+}
+
+/* ================================================================ MikkTSpace (src/core/mikktspace.c)
+ * The per-triangle and per-corner arithmetic; the shared-vertex numbering, neighbours and groups (graph
+ * building) stay in mikktspace.c. */
+
+#define SFK_MIKK_ORIENT 1u /* signed UV area > 0 */
+#define SFK_MIKK_ANY 2u    /* group with any: no usable UV tangent */
+#define SFK_MIKK_DEGEN 4u  /* two corners at one position */
+
+/* MikkTSpace's "not zero": larger in magnitude than the smallest normal float. */
+SF_HD int sfk_mikk_not_zero(float x) { return fabsf(x) > FLT_MIN; }
+
+SF_HD int sfk_same3(const float a[3], const float b[3]) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
+
+/* Normalises v unless every component is (MikkTSpace's) zero, in which case v is kept. */
+SF_HD void sfk_mikk_normalize(float v[3])
+{
+    if (!(sfk_mikk_not_zero(v[0]) || sfk_mikk_not_zero(v[1]) || sfk_mikk_not_zero(v[2]))) return;
+    float inv = 1.0f / sqrtf(sfk_dot(v, v));
+    v[0] *= inv;
+    v[1] *= inv;
+    v[2] *= inv;
+}
+
+/* v - n (n . v), normalised as sfk_mikk_normalize. */
+SF_HD void sfk_mikk_project(const float n[3], const float v[3], float out[3])
+{
+    float d = sfk_dot(n, v);
+    out[0] = v[0] - n[0] * d;
+    out[1] = v[1] - n[1] * d;
+    out[2] = v[2] - n[2] * d;
+    sfk_mikk_normalize(out);
+}
+
+/* Twice the signed UV area of the triangle (MikkTSpace's orientation test); t21, t31 the UV edges. */
+SF_HD float sfk_mikk_uv_area2(const float uv1[2], const float uv2[2], const float uv3[2], float t21[2], float t31[2])
+{
+    t21[0] = uv2[0] - uv1[0];
+    t21[1] = uv2[1] - uv1[1];
+    t31[0] = uv3[0] - uv1[0];
+    t31[1] = uv3[1] - uv1[1];
+    return t21[0] * t31[1] - t21[1] * t31[0];
+}
+
+/* The static flags of a triangle from its UV area: orientation, and group-with-any for a zero area. */
+SF_HD uint32_t sfk_mikk_uv_flags(float area2)
+{
+    return (area2 > 0.0f ? SFK_MIKK_ORIENT : 0u) | (sfk_mikk_not_zero(area2) ? 0u : SFK_MIKK_ANY);
+}
+
+/* One triangle of a frame: positions p1 p2 p3, UVs, and its static uv_flags. Writes the oriented unit
+ * os = dP/du and ot = dP/dv (zero where unusable) and returns this frame's flags: uv_flags | DEGEN for two
+ * corners at one position, | ANY when the UV area or either magnitude is (MikkTSpace's) zero. */
+SF_HD uint32_t sfk_mikk_triangle(const float p1[3], const float p2[3], const float p3[3], const float uv1[2],
+                                 const float uv2[2], const float uv3[2], uint32_t uv_flags, float os[3], float ot[3])
+{
+    os[0] = os[1] = os[2] = ot[0] = ot[1] = ot[2] = 0.0f;
+    if (sfk_same3(p1, p2) || sfk_same3(p1, p3) || sfk_same3(p2, p3)) return uv_flags | SFK_MIKK_DEGEN;
+    float t21[2], t31[2], area = sfk_mikk_uv_area2(uv1, uv2, uv3, t21, t31);
+    if (!sfk_mikk_not_zero(area)) return uv_flags | SFK_MIKK_ANY;
+    float d1[3], d2[3], vos[3], vot[3];
+    sfk_sub(p2, p1, d1);
+    sfk_sub(p3, p1, d2);
+    int k;
+    for (k = 0; k < 3; ++k) {
+        vos[k] = t31[1] * d1[k] - t21[1] * d2[k];
+        vot[k] = -t31[0] * d1[k] + t21[0] * d2[k];
+    }
+    float sign = (uv_flags & SFK_MIKK_ORIENT) ? 1.0f : -1.0f, abs_area = fabsf(area);
+    float len_os = sfk_length(vos), len_ot = sfk_length(vot);
+    if (sfk_mikk_not_zero(len_os))
+        for (k = 0; k < 3; ++k) os[k] = sign / len_os * vos[k];
+    if (sfk_mikk_not_zero(len_ot))
+        for (k = 0; k < 3; ++k) ot[k] = sign / len_ot * vot[k];
+    if (sfk_mikk_not_zero(len_os / abs_area) && sfk_mikk_not_zero(len_ot / abs_area)) return uv_flags;
+    return uv_flags | SFK_MIKK_ANY;
+}
+
+/* MikkTSpace's default angular threshold for sub-groups: cos(180 deg). */
+#define SFK_MIKK_THRESHOLD_COS (-1.0f)
+
+/* Whether two group triangles' projected tangents (os xyz, ot xyz) share a sub-group: neither pair opposite. */
+SF_HD int sfk_mikk_compatible(const float proj_a[6], const float proj_b[6])
+{
+    return sfk_dot(proj_a, proj_b) > SFK_MIKK_THRESHOLD_COS && sfk_dot(proj_a + 3, proj_b + 3) > SFK_MIKK_THRESHOLD_COS;
+}
+
+/* One corner's term of a group tangent: the face's os projected onto the corner normal n, times the corner
+ * angle measured in the tangent plane (p the corner, p_prev and p_next its neighbours in winding order). */
+SF_HD void sfk_mikk_corner_term(const float n[3], const float face_os[3], const float p_prev[3], const float p[3],
+                                const float p_next[3], float acc[3])
+{
+    float os[3], v1[3], v2[3], e1[3], e2[3];
+    sfk_mikk_project(n, face_os, os);
+    sfk_sub(p_prev, p, e1);
+    sfk_sub(p_next, p, e2);
+    sfk_mikk_project(n, e1, v1);
+    sfk_mikk_project(n, e2, v2);
+    float cosv = sfk_dot(v1, v2);
+    cosv = cosv > 1.0f ? 1.0f : (cosv < -1.0f ? -1.0f : cosv);
+    sfk_madd(acc, os, acosf(cosv));
+}
+
+/* A vertex's handedness from MikkTSpace's own sign (v up): the mesh's uv convention, then mirroring. */
+SF_HD float sfk_mikk_vertex_w(float mikk_w, float bitangent_sign, float det)
+{
+    return sfk_mirror_handedness(mikk_w * bitangent_sign, det);
+}
+
+/* ================================================================ jacobian (docs/methods.md)
  * J = B (I + sum_k alpha_k grad d_k) + sum_j (A_j x + t_j) grad(w_j)^T, applied to the rest tangent
  * plane only: gradients are stored as (g.u, g.v) in the basis of sfk_tangent_basis(rest normal). */
 
