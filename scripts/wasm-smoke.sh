@@ -23,4 +23,4 @@ if ! diff -u "$build/smoke-native.txt" "$build/smoke-wasm.txt"; then
   echo "wasm-smoke: the wasm core differs from the native core (above: - native, + wasm)" >&2
   exit 1
 fi
-echo "wasm-smoke: the wasm core prints what the native core prints ($(grep '^skinned ' "$build/smoke-wasm.txt" | head -1))"
+echo "wasm-smoke: the wasm core prints what the native core prints ($(grep -m1 '^skinned ' "$build/smoke-wasm.txt"))"

@@ -98,7 +98,8 @@ case $stage in
     configure "shared libraries" "$src" "$work/build" -DSF_BUILD_SHARED=ON
     build_dir "shared libraries" "$work/build"
     # The command uses public headers only, so it links against the sf_ exports alone.
-    ldd "$work/build/skinframe" | grep -q "libskinframe_gltf\.so" || fail "the command is not linked to the shared libraries"
+    libs_used=$(ldd "$work/build/skinframe")
+    grep -q "libskinframe_gltf\.so" <<<"$libs_used" || fail "the command is not linked to the shared libraries: $libs_used"
     run_logged "the command on shared libraries" "$work/build/skinframe" scenes
     run_logged "cmake --install (shared)" cmake --install "$work/build" --prefix "$work/prefix"
     libs=$(find "$work/prefix" -name 'libskinframe*.so.*' -type f | LC_ALL=C sort)
@@ -112,8 +113,9 @@ case $stage in
       [ -z "$others" ] || fail "$(basename "$lib") exports more than the sf_ API: $(echo $others)"
     done
     find_package_consumers "$work/prefix" shared
-    ldd "$work/consumer/core_check" | grep -q "$work/prefix/.*libskinframe\.so" ||
-      fail "core_check does not load libskinframe.so from $work/prefix: $(ldd "$work/consumer/core_check")"
+    libs_used=$(ldd "$work/consumer/core_check")
+    grep -q "$work/prefix/.*libskinframe\.so" <<<"$libs_used" ||
+      fail "core_check does not load libskinframe.so from $work/prefix: $libs_used"
     pkgconfig_consumers "$work/prefix" ""
     ;;
   subdir)
