@@ -1,10 +1,22 @@
-# The two commands a newcomer runs: `make demo` and `make test`. Both install what is missing first.
+# The two commands a newcomer runs: `make demo` and `make test`. Both install what is missing first
+# (scripts/bootstrap.sh: Debian packages, only those not there yet).
+#   make test            build (build/) and run every test but the benchmarks
+#   make demo            the article's demo: pictures and tables in out/
+#   make test-sanitize   the tests under clang ASan + UBSan (build-sanitize/), plus 20 s of fuzzing
+#   make golden          rewrite tests/golden/*.png from the current renderer
+#   make install PREFIX=/usr/local   cmake --install of build/ (headers, libraries, CMake package, pkg-config)
+#   make wasm-core       the core and scenes layer for wasm32-wasi (build-wasm/), checked against native
+#   make check-outputs BASE=rev      every command's output at rev against the working tree's
 BUILD ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+PREFIX ?= /usr/local
+WASM_BUILD ?= build-wasm
+WASM_FLAGS ?=
+BASE ?= HEAD
 
-.PHONY: all bootstrap build test demo test-sanitize golden clean
+.PHONY: all bootstrap build test demo test-sanitize golden install wasm-core check-outputs clean
 
 all: build
 
@@ -32,9 +44,25 @@ test-sanitize:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir build-sanitize --output-on-failure -LE bench -j $(JOBS)
 
-clean:
-	rm -rf $(BUILD) build-sanitize out
-
 # Rewrites tests/golden/*.png from the current renderer (review the images before committing them).
 golden: build
 	SF_UPDATE_GOLDEN=1 SF_SOURCE_DIR=$(CURDIR) $(BUILD)/tests/test_render golden_images
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The core (and the scenes layer) as wasm32-wasi static libraries with Debian's clang, lld and wasi-libc
+# (cmake/wasm32-wasi.cmake), and a smoke program that must print what the native core prints (under node).
+# WASM_FLAGS=-DSF_BUILD_FILES=ON adds the files layer.
+wasm-core:
+	@SF_BOOTSTRAP_WASM=1 bash scripts/bootstrap.sh
+	cmake -S . -B $(WASM_BUILD) --toolchain cmake/wasm32-wasi.cmake -DCMAKE_BUILD_TYPE=Release $(WASM_FLAGS)
+	cmake --build $(WASM_BUILD) -j $(JOBS)
+	bash scripts/wasm-smoke.sh $(WASM_BUILD)
+
+# Every command's output (scripts/snapshot-outputs.sh) at BASE against the working tree; exits 1 on a difference.
+check-outputs: bootstrap
+	SF_CHECK_BUILD=$(abspath $(BUILD)) JOBS=$(JOBS) bash scripts/check-outputs.sh $(BASE)
+
+clean:
+	rm -rf $(BUILD) build-sanitize $(WASM_BUILD) out

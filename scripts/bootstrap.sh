@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs what building and testing skinframe needs, only what is missing (Debian).
+# Installs what building and testing skinframe needs, only what is missing (Debian; apt-get, as root or via sudo).
+# SF_BOOTSTRAP_SANITIZE=1 adds clang and its sanitizer/fuzzer runtimes (make test-sanitize); SF_BOOTSTRAP_WASM=1
+# the wasm32-wasi toolchain (make wasm-core).
 set -euo pipefail
 
 need=()
@@ -14,7 +16,17 @@ if [ "${SF_BOOTSTRAP_SANITIZE:-0}" = 1 ]; then
   command -v clang >/dev/null 2>&1 || need+=(clang)
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
 fi
-# node + npm run the MikkTSpace reference implementation (npm package mikktspace) in the tests.
+# make wasm-core: Debian's clang 14 targets wasm32-wasi with lld's wasm-ld, wasi-libc, the wasm32 builtins of
+# compiler-rt and llvm-ar (GNU ar cannot index wasm objects).
+if [ "${SF_BOOTSTRAP_WASM:-0}" = 1 ]; then
+  command -v clang-14 >/dev/null 2>&1 || command -v clang >/dev/null 2>&1 || need+=(clang-14)
+  command -v wasm-ld >/dev/null 2>&1 || command -v wasm-ld-14 >/dev/null 2>&1 || need+=(lld-14)
+  [ -f /usr/include/wasm32-wasi/stdio.h ] || need+=(wasi-libc)
+  ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev-wasm32)
+  command -v llvm-ar-14 >/dev/null 2>&1 || command -v llvm-ar >/dev/null 2>&1 || need+=(llvm-14)
+fi
+# node + npm run the MikkTSpace reference implementation (npm package mikktspace) in the tests, and the wasm
+# smoke test (node's WASI).
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 

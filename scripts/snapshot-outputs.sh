@@ -3,7 +3,7 @@
 # one folder, with run times masked, so that two builds can be compared file by file:
 #   scripts/snapshot-outputs.sh BUILD/skinframe ASSET_DIR OUT_DIR
 # Numbers (text and JSON), CSV rows, dumps and the bytes of pictures and baked files (as SHA-256) are kept.
-# scripts/check-outputs.sh compares such a folder with the one saved in tests/baseline/.
+# scripts/check-outputs.sh makes such a folder for a base revision and for the working tree and compares them.
 set -euo pipefail
 sf=$(realpath "$1"); assets=$(realpath "$2"); out=$3
 mkdir -p "$out"; out=$(realpath "$out")

@@ -1,5 +1,5 @@
 # Runs the glTF fuzz target (CTest label fuzz): first every kept regression input, then a bounded fuzzing
-# session over a seed corpus made at run time from the shared assets and tests/fuzz_corpus.
+# session over a seed corpus made at run time from tests/assets and tests/fuzz_corpus.
 # -D FUZZER=... ASSETS=... CORPUS=... REGRESSIONS=... WORK=... SECONDS=...
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/corpus)

@@ -1,5 +1,5 @@
 // LABELS: unit
-/* glTF reading and writing: every staged asset loads with the counts of ../shared/assets/README.md,
+/* glTF reading and writing: every staged asset loads with the counts of tests/assets/README.md,
  * bind poses reproduce the rest positions, synthetic files (8 influences, sparse targets with TANGENT
  * deltas, strips and fans) read back as written, malformed files fail naming the JSON path, and every
  * prefix of a file fails cleanly. */
@@ -190,7 +190,7 @@ typedef struct expected {
 
 static void test_assets_counts(void)
 {
-    /* From ../shared/assets/README.md (vertices = POSITION counts summed over primitives). */
+    /* From tests/assets/README.md (vertices = POSITION counts summed over primitives). */
     static const expected table[] = {
         {"gltf/SimpleSkin/glTF/SimpleSkin.gltf", 10, 8, 1, 2, 0, 1},
         {"gltf/CesiumMan/glTF-Binary/CesiumMan.glb", 3273, 4672, 1, 19, 0, 1},

@@ -1,7 +1,8 @@
 // LABELS: unit
 /* MikkTSpace-compatible tangents: hand-computed cases (flat grid, angle-weighted fan, mirrored UVs,
  * degenerate UV and position triangles), then agreement with the reference implementation, the npm
- * package `mikktspace` (a WebAssembly build of the original algorithm) run by tests/mikktspace/run.js,
+ * package `mikktspace` (a WebAssembly build of the original algorithm, installed by npm into
+ * $SF_BUILD_DIR/mikktspace-reference) run by tests/mikktspace/run.js,
  * on every built-in scene and preset and on every staged glTF asset with UVs, at rest and at an animated
  * frame: tangent xyz within 1e-3 and identical handedness at every triangle corner. Exits 77 (skipped)
  * for the comparison part only when node or npm is missing; the hand-computed cases always run.
@@ -250,18 +251,19 @@ static int node_ready(void)
 {
     if (node_state) return node_state;
     const char* src = getenv("SF_SOURCE_DIR");
-    if (!src || system("command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1") != 0) {
+    const char* build = getenv("SF_BUILD_DIR");
+    if (!src || !build || system("command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1") != 0) {
         node_state = -1;
         return node_state;
     }
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
-             "cd '%s/tests/mikktspace' && { [ -f node_modules/mikktspace/package.json ] || "
+             "cd '%s/mikktspace-reference' && { [ -f node_modules/mikktspace/package.json ] || "
              "npm install --no-audit --no-fund --silent >/dev/null 2>&1; } && "
              "[ -f node_modules/mikktspace/package.json ]",
-             src);
+             build);
     node_state = system(cmd) == 0 ? 1 : -2;
-    if (node_state == -2) fprintf(stderr, "  npm install of mikktspace failed in %s/tests/mikktspace\n", src);
+    if (node_state == -2) fprintf(stderr, "  npm install of mikktspace failed in %s/mikktspace-reference\n", build);
     return node_state;
 }
 
@@ -345,11 +347,15 @@ static int queue_npm(const mikk_run* r, agreement* into)
 /* Runs the npm package once over every queued mesh and compares corner by corner. */
 static int flush_npm(void)
 {
-    size_t size = 256;
+    const char* src = getenv("SF_SOURCE_DIR");
+    const char* build = getenv("SF_BUILD_DIR");
+    size_t size = 256 + strlen(src) + strlen(build);
     for (size_t i = 0; i < pend_count; ++i) size += strlen(pend[i].in_path) + strlen(pend[i].out_path) + 8;
     char* cmd = malloc(size);
     if (!cmd) return 0;
-    int used = snprintf(cmd, size, "node '%s/tests/mikktspace/run.js'", getenv("SF_SOURCE_DIR"));
+    int used = snprintf(cmd, size,
+                        "node '%s/tests/mikktspace/run.js' --module '%s/mikktspace-reference/node_modules/mikktspace'",
+                        src, build);
     for (size_t i = 0; i < pend_count; ++i)
         used += snprintf(cmd + used, size - (size_t)used, " '%s' '%s'", pend[i].in_path, pend[i].out_path);
     int ran = system(cmd) == 0;

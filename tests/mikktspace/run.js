@@ -7,20 +7,28 @@
 const fs = require('fs');
 const path = require('path');
 
-const packagePath = path.join(__dirname, 'node_modules', 'mikktspace');
+// usage: node run.js [--module DIR] INPUT.txt            (tangents on stdout)
+//        node run.js [--module DIR] IN1 OUT1 [IN2 OUT2 ...] (one node start for many meshes)
+// DIR: the installed package (tests/test_mikktspace.c runs npm install in $SF_BUILD_DIR/mikktspace-reference
+// from a copy of package.json and package-lock.json and passes its node_modules/mikktspace); by default
+// node_modules/mikktspace beside this file.
+const args = process.argv.slice(2);
+let packagePath = path.join(__dirname, 'node_modules', 'mikktspace');
+if (args[0] === '--module') {
+  packagePath = path.resolve(args[1] || '');
+  args.splice(0, 2);
+}
 let generateTangents;
 function load() {
   try {
     ({ generateTangents } = require(packagePath));
   } catch (e) {
-    process.stderr.write('mikktspace package missing: run npm install in ' + __dirname + '\n');
+    process.stderr.write('mikktspace package missing at ' + packagePath + ' (npm install)\n');
     process.exit(3);
   }
 }
 load();
 
-// usage: node run.js INPUT.txt            (tangents on stdout)
-//        node run.js IN1 OUT1 [IN2 OUT2 ...] (one node start for many meshes)
 function run(file) {
   const words = fs.readFileSync(file, 'utf8').split(/\s+/).filter((w) => w.length > 0);
   const count = parseInt(words[0], 10);
@@ -55,12 +63,11 @@ function run(file) {
   return lines.join('\n') + (count ? '\n' : '');
 }
 
-const args = process.argv.slice(2);
 if (args.length === 1) {
   process.stdout.write(run(args[0]));
 } else if (args.length >= 2 && args.length % 2 === 0) {
   for (let i = 0; i < args.length; i += 2) fs.writeFileSync(args[i + 1], run(args[i]));
 } else {
-  process.stderr.write('usage: node run.js INPUT.txt | node run.js IN1 OUT1 [IN2 OUT2 ...]\n');
+  process.stderr.write('usage: node run.js [--module DIR] INPUT.txt | node run.js [--module DIR] IN1 OUT1 [IN2 OUT2 ...]\n');
   process.exit(2);
 }
