@@ -120,7 +120,7 @@ int cmd_bake(int argc, char** argv)
         code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
     cli_gltf_unit* units = NULL;
     size_t count = 0;
-    if (code == CLI_EXIT_OK) code = cli_gltf_units_create(path, g, method == SF_METHOD_JACOBIAN, &env, &units, &count);
+    if (code == CLI_EXIT_OK) code = cli_gltf_units_create(path, g, 1u << method, &env, &units, &count);
     baked* bk = calloc(count + 1, sizeof(baked));
     sf_gltf_write_mesh* meshes = calloc(count + 1, sizeof(sf_gltf_write_mesh));
     sf_gltf_write_node* nodes = calloc(count + 1, sizeof(sf_gltf_write_node));

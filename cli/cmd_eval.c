@@ -82,7 +82,7 @@ static void units_free(eval_ctx* c)
 
 static int build_units(eval_ctx* c)
 {
-    int code = cli_gltf_units_create(c->path, c->g, c->args.method_on[SF_METHOD_JACOBIAN], &c->env, &c->units,
+    int code = cli_gltf_units_create(c->path, c->g, cli_scene_args_methods_mask(&c->args), &c->env, &c->units,
                                      &c->unit_count);
     if (code != CLI_EXIT_OK) return code;
     c->evals = calloc(c->unit_count + 1, sizeof *c->evals);

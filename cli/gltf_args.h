@@ -55,10 +55,11 @@ typedef struct cli_gltf_unit {
     sf_pose pose;  /* points at bones and morph */
 } cli_gltf_unit;
 
-/* Every (instance, primitive) of the scene in order. gradients: precompute the jacobian's gradients.
+/* Every (instance, primitive) of the scene in order, with topology and workspace for `methods` (bit 1u << m
+ * per sf_method; the reference, recompute, is always included; the jacobian's gradients only when asked).
  * Vertices whose weights sum to zero stay at rest (a data problem, not an error). On failure prints a
  * one-line error naming path and the primitive, frees what was built and returns CLI_EXIT_FAILURE. */
-int cli_gltf_units_create(const char* path, const sf_gltf* gltf, bool gradients, const sf_env* env,
+int cli_gltf_units_create(const char* path, const sf_gltf* gltf, uint32_t methods, const sf_env* env,
                           cli_gltf_unit** out, size_t* count);
 void cli_gltf_units_free(cli_gltf_unit* units, size_t count);
 /* Bones and morph weights of the unit at the pose's moment (to_world: 16 floats or NULL). Does not allocate. */

@@ -28,8 +28,6 @@ int cli_run_compare(const cli_scene_args* args, const sf_env* env, const cli_ass
     topo_opts.skip_gradients = !args->method_on[SF_METHOD_JACOBIAN]; /* only the jacobian needs them */
     sf_result r = sf_topology_create(&run->scene->mesh, &topo_opts, env, &run->topo, &err);
     if (r != SF_OK) return lib_fail("topology", r, &err);
-    r = sf_workspace_create(run->topo, NULL, &run->ws, &err);
-    if (r != SF_OK) return lib_fail("workspace", r, &err);
 
     run->vertex_count = sf_topology_vertex_count(run->topo);
     run->triangle_count = sf_topology_triangle_count(run->topo);
@@ -50,6 +48,9 @@ int cli_run_compare(const cli_scene_args* args, const sf_env* env, const cli_ass
     r = sf_evaluation_create(run->topo, &desc, env, &run->eval, &err);
     if (r == SF_ERROR_OUT_OF_MEMORY) return cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", run->vertex_count);
     if (r != SF_OK) return lib_fail("evaluation", r, &err);
+    sf_workspace_opts ws_opts = {sf_evaluation_methods_mask(run->eval), SF_BACKEND_CPU}; /* scratch for these only */
+    r = sf_workspace_create(run->topo, &ws_opts, &run->ws, &err);
+    if (r != SF_OK) return lib_fail("workspace", r, &err);
     r = sf_evaluation_run(run->eval, &run->scene->pose, run->ws, NULL, &err);
     const sf_eval_results* res = sf_evaluation_results(run->eval);
     if (r != SF_OK && res->failed == SF_EVAL_STAGE_METHOD) return lib_fail(sf_method_name(res->failed_method), r, &err);

@@ -382,3 +382,11 @@ void cli_reference_settings_text(const sf_frames_opts* ref, char* out, size_t si
     snprintf(out, size, "%s, %s%s", name_at(weld_short, COUNT_OF(weld_short), (int)ref->weld),
              cli_tangents_name(ref->tangents), ref->reference == SF_REFERENCE_AUTHORED ? ", authored" : "");
 }
+
+uint32_t cli_scene_args_methods_mask(const cli_scene_args* args)
+{
+    uint32_t mask = 0;
+    for (int m = 0; m < SF_METHOD_COUNT; ++m)
+        if (args->method_on[m]) mask |= 1u << m;
+    return mask;
+}

@@ -48,6 +48,9 @@ int cli_scene_args_finish(cli_scene_args* args);
 int cli_scene_args_build(const cli_scene_args* args, const sf_env* env, const cli_assignment* extra,
                          size_t extra_count, sf_scene** out);
 
+/* The --method selection as a mask (bit 1u << m per sf_method), for sf_workspace_opts. */
+uint32_t cli_scene_args_methods_mask(const cli_scene_args* args);
+
 /* Frames options for the reference (and the recompute row): the scene's reference weighting unless
  * --weighting was given. */
 sf_frames_opts cli_scene_args_frames_opts(const cli_scene_args* args, const sf_scene_info* info);

@@ -332,7 +332,7 @@ typedef enum sf_reference {
     SF_REFERENCE_AUTHORED     /* the mesh's own rest normals/tangents, carried per vertex by the rotation
                                  that takes the rebuilt rest frame to the rebuilt posed frame (both rebuilt
                                  with the weighting/weld/tangents options; without UVs an edge direction
-                                 stands in for the tangent). See src/authored.c.
+                                 stands in for the tangent). See src/core/authored.c.
                                  Respects custom normals (toon shading, baked hard-surface normals). */
 } sf_reference;
 

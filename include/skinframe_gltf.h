@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-/* ---------------------------------------------------------------- glTF (src/gltf.c, src/anim.c) */
+/* ---------------------------------------------------------------- glTF (src/gltf/gltf.c, src/gltf/anim.c) */
 /*
  * Reading. sf_gltf_load_file / sf_gltf_load_memory parse glTF 2.0: .gltf with external .bin files or
  * base64 data: URIs, and .glb. Every index, offset, stride and count is validated with overflow-safe
@@ -232,7 +232,7 @@ sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float
 sf_result sf_gltf_place_frames(const float to_world[16], size_t vertex_count, const float* positions,
                                const float* normals, const float* tangents, const sf_frames_out* world, sf_error* err);
 
-/* Data problems of a primitive as authored, reported apart from method error (src/gltf_check.c).
+/* Data problems of a primitive as authored, reported apart from method error (src/gltf/gltf_check.c).
  * id, name, description; counts are vertices, triangles or targets as the description says. */
 #define SF_GLTF_PROBLEMS(X)                                                                                        \
     X(SF_GLTF_PROBLEM_WEIGHT_SUM, "weights-not-one", "vertices whose weights do not sum to one (|sum - 1| > 1e-3)") \

@@ -101,7 +101,7 @@ typedef enum sf_material {
 const char* sf_material_name(sf_material material); /* "?" when out of range */
 sf_result sf_material_parse(const char* name, sf_material* out);
 
-/* Procedural tangent-space normal maps (src/normalmap.c). */
+/* Procedural tangent-space normal maps (src/render/normalmap.c). */
 typedef enum sf_normalmap_kind {
     SF_NORMALMAP_BUMPS = 0, /* default: a grid of round bumps */
     SF_NORMALMAP_BRICKS     /* bricks with bevelled mortar grooves */
@@ -144,7 +144,7 @@ void sf_raster_draw_lines(const sf_viewport* vp, const float* endpoints, size_t 
 void sf_raster_draw_dots(const sf_viewport* vp, const float* points, size_t count, float radius_px,
                          const uint8_t rgb[3], int depth_test);
 
-/* The article's four views of one method against the reference (src/fourview.c): top-left the method's
+/* The article's four views of one method against the reference (src/render/fourview.c): top-left the method's
  * shading, top-right the reference's (same vertices and camera), bottom-left the normal error heatmap,
  * bottom-right the tangent error heatmap (sf_heatmap_color per vertex, interpolated), with titles, a
  * colour bar with degree ticks and the mean/max error in each heatmap. */
@@ -184,7 +184,7 @@ sf_result sf_fourview_render(const sf_fourview_desc* desc, const sf_env* env, sf
 void sf_fourview_view_rect(int width, int height, int view, int rect[4]);
 void sf_fourview_colorbar_rect(int width, int height, int view, int rect[4]);
 
-/* Line chart (src/plot.c). */
+/* Line chart (src/render/plot.c). */
 typedef struct sf_plot_series {
     const char* name; /* legend entry; NULL = not in the legend */
     const double* x;
