@@ -221,7 +221,7 @@ const float* sf_gltf_pose_global(const sf_gltf_pose* pose, size_t node);
 sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float* bone_matrices,
                                 float* morph_weights, float* to_world, sf_error* err);
 
-/* World placement (src/placement.c): takes vertex_count mesh-space vertices of an instance posed with
+/* World placement (src/gltf/placement.c): takes vertex_count mesh-space vertices of an instance posed with
  * sf_gltf_pose_instance (positions float3, normals float3, tangents float4 as in sf_frames_out) to the scene
  * by its to_world matrix (16 floats, column-major; the last row is taken as 0 0 0 1). With M its 3x3 part
  * and t its translation: p' = M p + t; n' = cof(M) n, negated when det(M) < 0 (the inverse transpose up to

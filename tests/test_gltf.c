@@ -103,7 +103,7 @@ static int expect_field(const char* base, const char* from, const char* to, cons
     return 1;
 }
 
-/* 4x4 column-major helpers written here independently of src/anim.c. */
+/* 4x4 column-major helpers written here independently of src/gltf/anim.c. */
 static void mat_mul(const double* a, const double* b, double* out)
 {
     double r[16];
