@@ -65,6 +65,43 @@ const char* sft_asset(const char* rel, char* buf, size_t size)
     return buf;
 }
 
+static void* counting_alloc(void* user, size_t size, size_t align)
+{
+    sft_alloc_counter* c = (sft_alloc_counter*)user;
+    (void)align; /* the library asks for 16, which malloc gives */
+    c->calls++;
+    if (c->fail_at && (c->calls == c->fail_at || (c->fail_rest && c->calls > c->fail_at))) {
+        c->failures++;
+        return NULL;
+    }
+    void* p = malloc(size);
+    if (p) {
+        c->allocations++;
+        c->live++;
+        c->bytes += size;
+    }
+    return p;
+}
+
+static void counting_free(void* user, void* ptr, size_t size)
+{
+    sft_alloc_counter* c = (sft_alloc_counter*)user;
+    (void)size;
+    c->frees++;
+    if (ptr) c->live--;
+    free(ptr);
+}
+
+sf_env sft_counting_env(sft_alloc_counter* c)
+{
+    sf_env env;
+    memset(&env, 0, sizeof env);
+    env.allocator.alloc = counting_alloc;
+    env.allocator.free = counting_free;
+    env.allocator.user = c;
+    return env;
+}
+
 char* sft_read_file(const char* path, size_t* size)
 {
     FILE* f = fopen(path, "rb");

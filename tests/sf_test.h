@@ -72,4 +72,16 @@ void sft_cli_out_free(sft_cli_out* r);
 /* Path of a shared asset ($SF_ASSETS/rel), or NULL when the assets are not there. */
 const char* sft_asset(const char* rel, char* buf, size_t size);
 
+/* An sf_env allocator (malloc/free underneath) that counts and can fail. calls: every alloc call, failed
+ * ones included; allocations: the successful ones; frees: every free call; live: blocks held now; bytes:
+ * the total size handed out; failures: the calls failed on purpose. fail_at: the 1-based call that fails
+ * (0 = none); fail_rest: 1 = that call and every later one fail (a budget of fail_at - 1), 0 = only that one.
+ * The fields may be set or reset between calls; the env points at c. */
+typedef struct sft_alloc_counter {
+    size_t calls, allocations, frees, live, bytes, failures;
+    size_t fail_at;
+    int fail_rest;
+} sft_alloc_counter;
+sf_env sft_counting_env(sft_alloc_counter* c);
+
 #endif

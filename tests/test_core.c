@@ -738,27 +738,6 @@ static void test_direction_errors_flags(void)
 
 /* ---------------------------------------------------------------- allocator and threads */
 
-typedef struct counting_allocator {
-    int allocations, frees, fail_at;
-} counting_allocator;
-
-static void* counting_alloc(void* user, size_t size, size_t align)
-{
-    (void)align;
-    counting_allocator* a = (counting_allocator*)user;
-    if (a->fail_at >= 0 && a->allocations == a->fail_at) return NULL;
-    a->allocations++;
-    return malloc(size);
-}
-
-static void counting_free(void* user, void* p, size_t size)
-{
-    (void)size;
-    counting_allocator* a = (counting_allocator*)user;
-    a->frees++;
-    free(p);
-}
-
 /* Fails the n-th allocation for every n: each failure returns SF_ERROR_OUT_OF_MEMORY and leaks nothing. */
 static void test_out_of_memory_sweep(void)
 {
@@ -766,9 +745,11 @@ static void test_out_of_memory_sweep(void)
     grid_init(&g);
     g.mesh.tangents.data = NULL;
     int successes = 0;
-    for (int fail_at = 0; fail_at < 200 && successes == 0; ++fail_at) {
-        counting_allocator a = {0, 0, fail_at};
-        sf_env env = {{counting_alloc, counting_free, &a}, {NULL, NULL}};
+    for (size_t fail_at = 1; fail_at <= 200 && successes == 0; ++fail_at) {
+        sft_alloc_counter a = {0};
+        a.fail_at = fail_at;
+        a.fail_rest = 1;
+        sf_env env = sft_counting_env(&a);
         sf_topology* topo = NULL;
         sf_workspace* ws = NULL;
         sf_error err;
@@ -777,7 +758,7 @@ static void test_out_of_memory_sweep(void)
         if (r == SF_OK) {
             successes++;
             /* frames never allocate */
-            int before = a.allocations;
+            size_t before = a.calls;
             float bones[24];
             identity(bones);
             identity(bones + 12);
@@ -786,7 +767,7 @@ static void test_out_of_memory_sweep(void)
             sf_frames_out out = {NULL, n, t};
             CHECK_OK(sf_frames_compute(topo, &pose, SF_METHOD_RECOMPUTE, NULL, ws, &out, &err));
             CHECK_OK(sf_frames_compute(topo, &pose, SF_METHOD_SKINNED, NULL, ws, &out, &err));
-            CHECK(a.allocations == before);
+            CHECK(a.calls == before);
         } else {
             CHECK(r == SF_ERROR_OUT_OF_MEMORY);
         }

@@ -1066,36 +1066,6 @@ static void test_zero_scale_node(void)
     sf_gltf_destroy(g);
 }
 
-/* An allocator that fails after `budget` allocations and counts what is still held. */
-typedef struct counting_alloc {
-    size_t budget, live;
-    int fail_once; /* 1: only the allocation after the budget fails, later ones succeed again */
-    size_t failures;
-} counting_alloc;
-
-static void* failing_alloc(void* user, size_t size, size_t align)
-{
-    counting_alloc* c = (counting_alloc*)user;
-    (void)align;
-    if (c->budget == 0) {
-        c->failures++;
-        if (c->fail_once) c->budget = SIZE_MAX;
-        return NULL;
-    }
-    c->budget--;
-    void* p = malloc(size);
-    if (p) c->live++;
-    return p;
-}
-
-static void counted_free(void* user, void* ptr, size_t size)
-{
-    counting_alloc* c = (counting_alloc*)user;
-    (void)size;
-    if (ptr) c->live--;
-    free(ptr);
-}
-
 static void test_out_of_memory_sweep(void)
 {
     sf_gltf_write_desc d;
@@ -1120,12 +1090,10 @@ static void test_out_of_memory_sweep(void)
         opts.generated_tangents = pass == 1 ? SF_TANGENTS_MIKKTSPACE : SF_TANGENTS_UV;
         int loaded = 0;
         for (size_t budget = 0; budget < 10000 && !loaded; ++budget) {
-            counting_alloc c = {budget, 0, pass == 2, 0};
-            sf_env env;
-            memset(&env, 0, sizeof env);
-            env.allocator.alloc = failing_alloc;
-            env.allocator.free = counted_free;
-            env.allocator.user = &c;
+            sft_alloc_counter c = {0};
+            c.fail_at = budget + 1;
+            c.fail_rest = pass != 2;
+            sf_env env = sft_counting_env(&c);
             sf_gltf* g = NULL;
             sf_error err;
             sf_result r = sf_gltf_load_memory(bytes, size, NULL, &opts, &env, &g, &err);

@@ -388,30 +388,6 @@ static int open_fds(void)
     return n;
 }
 
-typedef struct counting_alloc {
-    size_t budget; /* allocations left before they fail */
-    long live;
-} counting_alloc;
-
-static void* failing_alloc(void* user, size_t size, size_t align)
-{
-    counting_alloc* c = (counting_alloc*)user;
-    (void)align;
-    if (c->budget == 0) return NULL;
-    c->budget--;
-    void* p = malloc(size);
-    if (p) c->live++;
-    return p;
-}
-
-static void counted_free(void* user, void* ptr, size_t size)
-{
-    counting_alloc* c = (counting_alloc*)user;
-    (void)size;
-    if (ptr) c->live--;
-    free(ptr);
-}
-
 static void test_gltf_no_leaks(void)
 {
     char p[512];
@@ -447,12 +423,10 @@ static void test_gltf_no_leaks(void)
      * left allocated, no descriptor left open. */
     int loaded = 0;
     for (size_t budget = 0; budget < 1000 && !loaded; ++budget) {
-        counting_alloc c = {budget, 0};
-        sf_env env;
-        memset(&env, 0, sizeof env);
-        env.allocator.alloc = failing_alloc;
-        env.allocator.free = counted_free;
-        env.allocator.user = &c;
+        sft_alloc_counter c = {0};
+        c.fail_at = budget + 1;
+        c.fail_rest = 1;
+        sf_env env = sft_counting_env(&c);
         sf_gltf* g = NULL;
         sf_result r = sf_gltf_load_file(tmp_path("leaks/0.gltf", p, sizeof p), NULL, &env, &g, &err);
         if (r == SF_OK) loaded = 1;

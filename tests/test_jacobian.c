@@ -922,26 +922,7 @@ static void test_tangent_along_normal(void)
 }
 
 /* Out of memory anywhere in topology, gradient or workspace creation: a clean SF_ERROR_OUT_OF_MEMORY,
- * nothing leaked (ASan), and once enough memory is there, the jacobian works. */
-typedef struct failing_alloc {
-    int left; /* allocations that still succeed */
-} failing_alloc;
-
-static void* failing_alloc_fn(void* user, size_t size, size_t align)
-{
-    failing_alloc* f = (failing_alloc*)user;
-    (void)align;
-    if (f->left-- <= 0) return NULL;
-    return malloc(size);
-}
-
-static void failing_free_fn(void* user, void* ptr, size_t size)
-{
-    (void)user;
-    (void)size;
-    free(ptr);
-}
-
+ * nothing leaked, and once enough memory is there, the jacobian works. */
 static void test_out_of_memory(void)
 {
     grid g;
@@ -959,13 +940,11 @@ static void test_out_of_memory(void)
     float alpha = 1.0f;
     sf_pose pose = {bones, 2, &alpha, 1};
     int succeeded = 0;
-    for (int limit = 0; limit < 200 && !succeeded; ++limit) {
-        failing_alloc fa = {limit};
-        sf_env env;
-        memset(&env, 0, sizeof env);
-        env.allocator.alloc = failing_alloc_fn;
-        env.allocator.free = failing_free_fn;
-        env.allocator.user = &fa;
+    for (size_t limit = 0; limit < 200 && !succeeded; ++limit) {
+        sft_alloc_counter fa = {0};
+        fa.fail_at = limit + 1;
+        fa.fail_rest = 1;
+        sf_env env = sft_counting_env(&fa);
         sf_topology* topo = NULL;
         sf_workspace* ws = NULL;
         sf_result r = sf_topology_create(&m, NULL, &env, &topo, NULL);
@@ -979,6 +958,7 @@ static void test_out_of_memory(void)
         }
         sf_workspace_destroy(ws);
         sf_topology_destroy(topo);
+        CHECK(fa.live == 0);
     }
     CHECK(succeeded);
     grid_free(&g);

@@ -349,48 +349,24 @@ static void test_rig_and_framing(void)
 
 /* ---------------------------------------------------------------- allocator */
 
-typedef struct counting {
-    int live, calls, fail_at; /* fail_at: 1-based call that fails, 0 = never */
-} counting;
-
-static void* count_alloc(void* user, size_t size, size_t align)
-{
-    counting* c = (counting*)user;
-    (void)align;
-    c->calls++;
-    if (c->fail_at && c->calls == c->fail_at) return NULL;
-    c->live++;
-    return malloc(size);
-}
-
-static void count_free(void* user, void* ptr, size_t size)
-{
-    (void)size;
-    ((counting*)user)->live--;
-    free(ptr);
-}
-
 static void test_allocator_and_out_of_memory(void)
 {
-    counting c = {0, 0, 0};
-    sf_env env;
-    memset(&env, 0, sizeof env);
-    env.allocator.alloc = count_alloc;
-    env.allocator.free = count_free;
-    env.allocator.user = &c;
+    sft_alloc_counter c = {0};
+    sf_env env = sft_counting_env(&c);
     sf_scene* s;
     CHECK_OK(sf_scene_create("sheet", "bone-bend", NULL, 0, &env, &s, NULL));
-    int total = c.calls;
+    size_t total = c.calls;
     CHECK(total > 5 && c.live == total);
     sf_scene_destroy(s);
-    CHECK(c.live == 0);
-    for (int k = 1; k <= total; ++k) {
-        counting f = {0, 0, k};
-        env.allocator.user = &f;
+    CHECK(c.live == 0 && c.frees == total);
+    for (size_t k = 1; k <= total; ++k) {
+        sft_alloc_counter f = {0};
+        f.fail_at = k;
+        env = sft_counting_env(&f);
         sf_error err;
         s = (sf_scene*)(uintptr_t)1;
         CHECK_RESULT(sf_scene_create("sheet", "bone-bend", NULL, 0, &env, &s, &err), SF_ERROR_OUT_OF_MEMORY);
-        CHECK(s == NULL && f.live == 0);
+        CHECK(s == NULL && f.live == 0 && f.frees == f.allocations);
     }
 }
 

@@ -10,45 +10,6 @@
 
 #define BIT(m) (1u << (m))
 
-/* ---------------------------------------------------------------- a counting allocator */
-
-typedef struct counting {
-    size_t bytes, allocs, live;
-    size_t fail_at; /* 1-based allocation number that fails; 0 = none */
-} counting;
-
-static void* counting_alloc(void* user, size_t size, size_t align)
-{
-    (void)align;
-    counting* c = (counting*)user;
-    if (c->fail_at && ++c->allocs == c->fail_at) return NULL;
-    if (!c->fail_at) c->allocs++;
-    void* p = malloc(size);
-    if (p) {
-        c->bytes += size;
-        c->live++;
-    }
-    return p;
-}
-
-static void counting_free(void* user, void* p, size_t size)
-{
-    (void)size;
-    counting* c = (counting*)user;
-    if (p) c->live--;
-    free(p);
-}
-
-static sf_env counting_env(counting* c)
-{
-    sf_env e;
-    memset(&e, 0, sizeof e);
-    e.allocator.alloc = counting_alloc;
-    e.allocator.free = counting_free;
-    e.allocator.user = c;
-    return e;
-}
-
 /* ---------------------------------------------------------------- fixtures */
 
 /* The sheet, twisted and bent with a morph target on, so every method has work (mirroring aside). */
@@ -74,7 +35,7 @@ static sf_workspace_opts ws_opts(uint32_t methods)
 
 /* sf_workspace_size(topo, mask) equals the bytes the allocator is asked for by sf_workspace_create, and
  * destroy returns every allocation. */
-static int size_matches(sf_topology* topo, counting* c, uint32_t methods, size_t* size_out)
+static int size_matches(sf_topology* topo, sft_alloc_counter* c, uint32_t methods, size_t* size_out)
 {
     sf_workspace_opts o = ws_opts(methods);
     size_t want = sf_workspace_size(topo, &o);
@@ -100,9 +61,8 @@ static void test_size_equals_allocation(void)
 {
     sf_scene* scene = posed_sheet();
     CHECK(scene);
-    counting c;
-    memset(&c, 0, sizeof c);
-    sf_env env = counting_env(&c);
+    sft_alloc_counter c = {0};
+    sf_env env = sft_counting_env(&c);
     sf_topology* topo = NULL;
     CHECK_OK(sf_topology_create(&scene->mesh, NULL, &env, &topo, NULL));
     const uint32_t masks[] = {0,
@@ -139,9 +99,8 @@ static void test_size_follows_topology(void)
 {
     sf_scene* scene = posed_sheet();
     CHECK(scene);
-    counting c;
-    memset(&c, 0, sizeof c);
-    sf_env env = counting_env(&c);
+    sft_alloc_counter c = {0};
+    sf_env env = sft_counting_env(&c);
     sf_mesh_desc flat = scene->mesh;
     flat.uvs.data = NULL;
     flat.tangents.data = NULL;
@@ -192,19 +151,18 @@ static void test_out_of_memory(void)
 {
     sf_scene* scene = posed_sheet();
     CHECK(scene);
-    counting c;
-    memset(&c, 0, sizeof c);
-    sf_env env = counting_env(&c);
+    sft_alloc_counter c = {0};
+    sf_env env = sft_counting_env(&c);
     sf_topology* topo = NULL;
     CHECK_OK(sf_topology_create(&scene->mesh, NULL, &env, &topo, NULL));
-    size_t live0 = c.live, allocs0 = c.allocs;
+    size_t live0 = c.live, calls0 = c.calls;
     sf_workspace* ws = NULL;
     CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
-    size_t total = c.allocs - allocs0;
+    size_t total = c.calls - calls0;
     sf_workspace_destroy(ws);
     int bad = 0;
     for (size_t k = 1; k <= total && !bad; ++k) {
-        c.allocs = 0;
+        c.calls = 0;
         c.fail_at = k;
         sf_error err;
         ws = (sf_workspace*)&c; /* must be reset to NULL */
@@ -621,9 +579,8 @@ static void test_tangents_generate_matches_reference(void)
         memcpy(mk_ref + 4 * c, corners + 4 * c, 12);
         mk_ref[4 * c + 3] = corners[4 * c + 3] * topo->bitangent_sign;
     }
-    counting c;
-    memset(&c, 0, sizeof c);
-    sf_env env = counting_env(&c);
+    sft_alloc_counter c = {0};
+    sf_env env = sft_counting_env(&c);
     sf_tangent_desc d;
     memset(&d, 0, sizeof d);
     d.vertex_count = n;
@@ -641,9 +598,9 @@ static void test_tangents_generate_matches_reference(void)
         ok = ok && c.live == 0;
     }
     /* every allocation failing in turn: out of memory, nothing leaked */
-    size_t total = c.allocs;
+    size_t total = c.calls;
     for (size_t k = 1; k <= total && ok; ++k) {
-        c.allocs = 0;
+        c.calls = 0;
         c.fail_at = k;
         sf_result r = sf_tangents_generate(&d, &env, got, NULL);
         ok = (r == SF_OK || r == SF_ERROR_OUT_OF_MEMORY) && c.live == 0;
