@@ -11,12 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAX_INPUTS 4096
 #define PATH_CAP 4096
 #define JSON_CHECK_MAX_BYTES ((size_t)512 << 20) /* a larger existing file is not parsed: not ours */
 
-static char* g_inputs[MAX_INPUTS];
-static size_t g_input_count;
+static char** g_inputs; /* resolved paths, kept until the process ends */
+static size_t g_input_count, g_input_cap;
 static bool g_force;
 
 static const char* const extensions[CLI_OUTPUT_KIND_COUNT] = {".glb", ".png", ".csv", ".json", ".json", ".txt"};
@@ -35,7 +34,13 @@ int cli_outputs_parse_force(char** argv, int i)
 int cli_outputs_add_inputs(const char* const* paths, size_t count)
 {
     for (size_t k = 0; k < count; ++k) {
-        if (g_input_count == MAX_INPUTS) return cli_fail(CLI_EXIT_FAILURE, "more than %d input files", MAX_INPUTS);
+        if (g_input_count == g_input_cap) {
+            size_t cap = g_input_cap ? 2 * g_input_cap : 16;
+            char** grown = realloc(g_inputs, cap * sizeof *grown);
+            if (!grown) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+            g_inputs = grown;
+            g_input_cap = cap;
+        }
         char resolved[PATH_CAP];
         if (sf_file_resolve(paths[k], resolved, sizeof resolved, NULL) != SF_OK)
             snprintf(resolved, sizeof resolved, "%s", paths[k]);
