@@ -7,7 +7,9 @@
  *      writes ("ours", below), or with --force;
  *   4. the file is written through the files layer: a temporary file next to it, renamed over it when
  *      complete (skinframe_files.h), so a failed or killed write leaves the old file as it was.
- * Rules 1 and 2 hold even with --force. Every refusal is one line on stderr and exit status 2 (bad usage),
+ * Rules 1 and 2 hold even with --force, and something that is not a regular file (a folder, FIFO, device)
+ * is never replaced. A link at the output's name is replaced by the new file (rename), its target left as
+ * it was; a link to an input is refused by rule 2. Every refusal is one line on stderr and exit status 2 (bad usage),
  * given before any work is done; a write that fails is exit status 1.
  * "Ours", per kind (the first bytes of the existing file):
  *   CLI_OUTPUT_GLB        the glb magic "glTF", version 2, and a JSON chunk whose asset.generator starts
