@@ -49,9 +49,7 @@ int cli_pool_start(size_t threads);
 size_t cli_pool_threads(void);   /* threads in use (1 = serial) */
 size_t cli_core_count(void);     /* online cores, at least 1 */
 
-/* Writes data to path atomically (sf_file_write_atomic). Returns CLI_EXIT_OK, or CLI_EXIT_FAILURE after a
- * one-line error naming path and the reason. */
-int cli_write_file_atomic(const char* path, const void* data, size_t size);
+/* Files are written by the output rules of cli/outputs.h (cli_output_write and friends). */
 /* Creates the folder path and its parents (mkdir -p). Returns CLI_EXIT_OK, CLI_EXIT_USAGE when path is
  * something other than a folder or too long, CLI_EXIT_FAILURE when it cannot be created; flag names the
  * option in the one-line error. */
@@ -68,10 +66,22 @@ bool cli_ends_with(const char* text, const char* suffix);
 
 /* Matches argv[*i] against `flag` (e.g. "--scene"), written `--scene NAME` or `--scene=NAME`.
  * Returns 1 and sets *value (advancing *i past a separate value), 0 when argv[*i] is not this flag,
- * or -1 after printing a one-line error when the value is missing. */
+ * or -1 after printing a one-line error when the value is missing or empty, or when the flag was given
+ * before (every flag once, except --set and --morph, which add up; -o, --out and --output are one flag,
+ * as are --all-methods and --stage). */
 int cli_flag_value(int argc, char** argv, int* i, const char* flag, const char** value);
-/* 1 when argv[*i] is exactly `flag` (a switch without value), else 0. */
+/* 1 when argv[i] is exactly `flag` (a switch without value), 0 when not, -1 after a one-line error when
+ * the switch was given before. */
 int cli_flag_switch(char** argv, int i, const char* flag);
+
+/* Times (--time): seconds, a finite number from 0 to CLI_MAX_TIME_S. Returns CLI_EXIT_OK, or
+ * CLI_EXIT_USAGE after a one-line error naming flag. Every command parses times with it. */
+#define CLI_MAX_TIME_S 1e9
+int cli_parse_time(const char* flag, const char* text, double* out);
+
+/* Writes text to f with every byte that does not start a valid UTF-8 sequence replaced by U+FFFD, so
+ * that JSON holding names from a file (which may hold anything) is valid UTF-8. */
+void cli_write_utf8(FILE* f, const char* text);
 /* 1 when arg is -h or --help. */
 bool cli_is_help(const char* arg);
 

@@ -3,6 +3,7 @@
  * the normal error against the reference as COLOR_0 (green 0 degrees -> red 45 and above). */
 #define _POSIX_C_SOURCE 200809L
 #include "gltf_args.h"
+#include "outputs.h"
 #include "scene_args.h"
 
 #include <stdio.h>
@@ -12,6 +13,7 @@
 static void usage(FILE* f)
 {
     fprintf(f, "Usage: skinframe bake FILE --time T [--animation NAME|INDEX] --method M -o OUT.glb [--error-colors]\n"
+               "                      [--force]\n"
                "                      [--morph-directions deltas|none] [--weighting ...] [--weld ...] [--tangents ...]\n"
                "                      [--reference rebuilt|authored] [--jacobian-cap X]\n"
                "                      [--texcoord N] [--threads N]\n"
@@ -21,7 +23,9 @@ static void usage(FILE* f)
                "  writes one static .glb: one node per primitive, carrying the mesh node's world transform for skinned\n"
                "  meshes. --error-colors writes the normal error against the reference (recompute; default weld\n"
                "  position-normal, tangents mikktspace, as eval) as COLOR_0. The recompute method uses the same settings.\n"
-               "  The output is written atomically and never over FILE.\n"
+               "  The output is written atomically; it must end in .glb and is never one of the files FILE reads (its\n"
+               "  buffers) or names (its images). An existing OUT.glb is replaced only when skinframe wrote it (its\n"
+               "  asset.generator); --force replaces another .glb. T is seconds >= 0 (clamped to the animation).\n"
                "  --max-vertices N, --max-morph-elements N and --max-decoded-bytes N raise the loader's limits on what\n"
                "  the file may cost, checked before anything is decoded (defaults: 16777216 vertices per primitive,\n"
                "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded).\n");
@@ -60,7 +64,7 @@ int cmd_bake(int argc, char** argv)
         }
         if ((r = cli_flag_value(argc, argv, &i, "--time", &v)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
-            if (!cli_parse_double(v, &time_s)) return cli_fail(CLI_EXIT_USAGE, "--time: '%s' is not a number", v);
+            if (cli_parse_time("--time", v, &time_s) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
             have_time = true;
             continue;
         }
@@ -83,8 +87,13 @@ int cmd_bake(int argc, char** argv)
             if (r < 0) return CLI_EXIT_USAGE;
             continue;
         }
-        if (cli_flag_switch(argv, i, "--error-colors")) {
+        if ((r = cli_flag_switch(argv, i, "--error-colors")) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
             colors = true;
+            continue;
+        }
+        if ((r = cli_outputs_parse_force(argv, i)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
             continue;
         }
         r = cli_gltf_parse_shared(&flags, &args, argc, argv, &i, "bake");
@@ -96,13 +105,14 @@ int cmd_bake(int argc, char** argv)
     }
     if (!path) return cli_fail(CLI_EXIT_USAGE, "bake: missing FILE (see skinframe bake --help)");
     if (!out_path) return cli_fail(CLI_EXIT_USAGE, "bake: missing -o OUT.glb");
+    if (cli_output_name("-o", out_path, CLI_OUTPUT_GLB) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
     if (!have_time) return cli_fail(CLI_EXIT_USAGE, "bake: missing --time T (seconds)");
     if (!method_name) return cli_fail(CLI_EXIT_USAGE, "bake: missing --method M (one of the methods of `compare`)");
     sf_method method;
     if (sf_method_parse(method_name, &method) != SF_OK)
         return cli_fail(CLI_EXIT_USAGE, "--method: unknown method '%s' (one method, e.g. skinned)", method_name);
     if (anim_spec && strcmp(anim_spec, "all") == 0)
-        return cli_fail(CLI_EXIT_USAGE, "--animation: bake takes one animation, not all");
+        return cli_fail(CLI_EXIT_USAGE, "--animation: bake takes one animation (a name or an index), not all");
     cli_gltf_reference_defaults(&flags, &args);
     if (cli_pool_start(args.threads) != 0) return cli_fail(CLI_EXIT_FAILURE, "bake: cannot start threads");
     sf_env env = cli_env();
@@ -110,8 +120,9 @@ int cmd_bake(int argc, char** argv)
     sf_gltf* g;
     int code = cli_gltf_load(path, NULL, (uint32_t)texcoord, args.tangents, &g);
     if (code != CLI_EXIT_OK) return code;
+    code = cli_output_check("-o", out_path, CLI_OUTPUT_GLB);
     size_t anim = SF_GLTF_NONE;
-    if (anim_spec) code = cli_gltf_pick_animation(g, anim_spec, &anim);
+    if (code == CLI_EXIT_OK && anim_spec) code = cli_gltf_pick_animation(g, anim_spec, false, &anim);
     else if (g->animation_count) anim = 0;
     sf_gltf_pose* pose = NULL;
     sf_error err;
@@ -121,6 +132,12 @@ int cmd_bake(int argc, char** argv)
     cli_gltf_unit* units = NULL;
     size_t count = 0;
     if (code == CLI_EXIT_OK) code = cli_gltf_units_create(path, g, 1u << method, &env, &units, &count);
+    for (size_t k = 0; code == CLI_EXIT_OK && k < count; ++k) {
+        const sf_gltf_primitive* pr = &g->primitives[units[k].primitive];
+        if (pr->tangents == SF_GLTF_TANGENTS_SUPPLIED && !units[k].tangents)
+            fprintf(stderr, "skinframe: note: meshes[%zu].primitives[%zu]: its TANGENTs are not baked: it has no "
+                    "TEXCOORD_%u, and tangents need UVs\n", pr->mesh_index, pr->primitive_index, pr->texcoord);
+    }
     baked* bk = calloc(count + 1, sizeof(baked));
     sf_gltf_write_mesh* meshes = calloc(count + 1, sizeof(sf_gltf_write_mesh));
     sf_gltf_write_node* nodes = calloc(count + 1, sizeof(sf_gltf_write_node));
@@ -200,9 +217,14 @@ int cmd_bake(int argc, char** argv)
         d.nodes = nodes;
         d.node_count = count;
         d.generator = gen;
-        if (sf_gltf_save_glb(&d, out_path, path, NULL, &err) != SF_OK)
+        void* glb = NULL;
+        size_t glb_size = 0;
+        if (sf_gltf_write_glb(&d, NULL, &glb, &glb_size, &err) != SF_OK)
             code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
-        else {
+        else
+            code = cli_output_write("-o", out_path, CLI_OUTPUT_GLB, glb, glb_size);
+        sf_gltf_free_bytes(NULL, glb, glb_size);
+        if (code == CLI_EXIT_OK) {
             char label[64] = "rest pose";
             if (anim != SF_GLTF_NONE) cli_gltf_animation_label(g, anim, label, sizeof label);
             printf("wrote %s: %zu primitive(s), method %s, animation %s at t = %g s%s\n", out_path, count,

@@ -3,11 +3,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define MAX_SWEEP_STEPS 1000
 
@@ -15,6 +13,7 @@ static void usage(FILE* f)
 {
     fputs("Usage: skinframe compare --scene NAME [--preset NAME] [--set k=v,...] [--morph target=w,...]\n"
           "                         [--method all|NAME,...] [--json] [--sweep NAME=FROM:TO:STEPS] [--dump FILE.json]\n"
+          "                         [--force]\n"
           "Computes each method's normals and tangents and their angles to the reference (recompute, with the\n"
           "scene's reference weighting unless --weighting is given). One row pair per method: normal and tangent\n"
           "mean, rms, p50, p95, max (degrees), % of vertices over 1/5/45 degrees, handedness mismatches, degenerate.\n\n",
@@ -25,28 +24,10 @@ static void usage(FILE* f)
           "  --sweep NAME=FROM:TO:STEPS    repeat for STEPS values of a parameter, a morph weight or resolution\n"
           "                                (resolution sweeps also print the mean normal error ratio per step)\n"
           "  --dump FILE.json              write per-vertex positions, indices, uvs, reference and method frames\n"
+          "                                (atomically; replaces only an earlier dump unless --force)\n"
+          "  --force                       replace an existing FILE.json that is not a dump\n"
           "\nExample: skinframe compare --scene sheet --preset bone-twist --set twist=90 --morph ripples=0.5\n",
           f);
-}
-
-/* The dump never replaces anything but an earlier JSON output: a .json name, a regular file whose
- * first character is '{' (so a glTF, an image or a typo'd source file is never clobbered). */
-static int check_dump_path(const char* path)
-{
-    if (!cli_ends_with(path, ".json"))
-        return cli_fail(CLI_EXIT_USAGE, "--dump: '%s' must end in .json", path);
-    struct stat st;
-    if (stat(path, &st) != 0) return errno == ENOENT ? CLI_EXIT_OK : cli_fail(CLI_EXIT_USAGE, "--dump: %s: %s", path, strerror(errno));
-    if (!S_ISREG(st.st_mode)) return cli_fail(CLI_EXIT_USAGE, "--dump: '%s' exists and is not a regular file", path);
-    FILE* f = fopen(path, "rb");
-    if (!f) return cli_fail(CLI_EXIT_USAGE, "--dump: %s: %s", path, strerror(errno));
-    int c;
-    do c = fgetc(f);
-    while (c == ' ' || c == '\t' || c == '\n' || c == '\r');
-    fclose(f);
-    if (c != '{' && c != EOF)
-        return cli_fail(CLI_EXIT_USAGE, "--dump: refusing to overwrite '%s': it is not a JSON object file", path);
-    return CLI_EXIT_OK;
 }
 
 static int run_single(const cli_scene_args* args, const sf_env* env, bool json, const char* dump)
@@ -66,7 +47,7 @@ static int run_single(const cli_scene_args* args, const sf_env* env, bool json, 
         }
         if (code == CLI_EXIT_OK && dump) {
             cJSON* d = report_dump_json(&run);
-            code = report_write_json(dump, d, false);
+            code = report_write_json("--dump", dump, CLI_OUTPUT_DUMP_JSON, d, false);
             cJSON_Delete(d);
             if (code == CLI_EXIT_OK && !json) printf("wrote %s\n", dump);
         }
@@ -178,8 +159,11 @@ int cmd_compare(int argc, char** argv)
         if (r < 0) return CLI_EXIT_USAGE;
         if (r > 0) continue;
         const char* v = NULL;
-        if (cli_flag_switch(argv, i, "--json")) {
+        if ((r = cli_flag_switch(argv, i, "--json")) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
             json = true;
+        } else if ((r = cli_outputs_parse_force(argv, i)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
         } else if ((r = cli_flag_value(argc, argv, &i, "--sweep", &v)) != 0) {
             if (r < 0 || cli_sweep_parse(v, 1, MAX_SWEEP_STEPS, &sweep) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
             sweep_on = true;
@@ -193,7 +177,7 @@ int cmd_compare(int argc, char** argv)
         }
     }
     if (sweep_on && dump) return cli_fail(CLI_EXIT_USAGE, "--dump cannot be combined with --sweep");
-    if (dump && check_dump_path(dump) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
+    if (dump && cli_output_check("--dump", dump, CLI_OUTPUT_DUMP_JSON) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
     if (!args.scene) return cli_fail(CLI_EXIT_USAGE, "compare: --scene is required (see skinframe scenes)");
     int code = cli_scene_args_finish(&args);
     if (code != CLI_EXIT_OK) return code;

@@ -23,11 +23,13 @@ typedef struct demo_case {
 
 static void usage(FILE* f)
 {
-    fputs("Usage: skinframe demo [--out DIR] [--json] [--scene NAME] [--method all|NAME,...] [--threads N]\n"
+    fputs("Usage: skinframe demo [--out DIR] [--force] [--json] [--scene NAME] [--method all|NAME,...] [--threads N]\n"
           "Runs compare over every scene and preset, and over the morph targets (each at weight 1 and one\n"
           "combination) with morph directions none and deltas, and prints one summary table: normal and\n"
           "tangent mean/max error (degrees) and handedness mismatches per case and method.\n"
-          "  --out DIR       also write DIR/demo.txt and DIR/demo.json (and per-case outputs)\n"
+          "  --out DIR       also write DIR/demo.txt and DIR/demo.json (and per-case outputs); replaces only\n"
+          "                  files an earlier demo wrote there\n"
+          "  --force         replace such files even when they are not\n"
           "  --json          print the cases as a JSON array of compare objects (with \"case\")\n"
           "  --scene NAME    only this scene\n"
           "  --method LIST   methods to run (default all)\n"
@@ -134,7 +136,7 @@ static int demo_case_outputs(const demo_case* c, const cli_run* run, const char*
     snprintf(caption, sizeof caption, "%s%s%s", c->label, c->morph_count ? "  morph dirs: " : "",
              c->morph_count ? cli_morph_directions_name(c->dirs) : "");
     size_t written = 0;
-    int code = render_run_images(run, &rs, caption, out_dir, c->stem, true, &written);
+    int code = render_run_images("--out", run, &rs, caption, out_dir, c->stem, true, &written);
     if (code == CLI_EXIT_OK)
         fprintf(stderr, "skinframe: wrote %zu images %s/%s_{<method>,contact}.png\n", written, out_dir, c->stem);
     return code;
@@ -177,8 +179,13 @@ static int parse_flags(int argc, char** argv, cli_scene_args* args, const char**
             usage(stdout);
             return -1;
         }
-        if (cli_flag_switch(argv, i, "--json")) {
+        if ((r = cli_flag_switch(argv, i, "--json")) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
             *json = true;
+            continue;
+        }
+        if ((r = cli_outputs_parse_force(argv, i)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
             continue;
         }
         if ((r = cli_flag_value(argc, argv, &i, "--out", &v)) != 0) {
@@ -212,7 +219,14 @@ int cmd_demo(int argc, char** argv)
         return cli_scene_args_finish(&base); /* prints the unknown-scene error */
     }
     if (sf_scene_count() == 0) return cli_fail(CLI_EXIT_FAILURE, "demo: the library has no built-in scenes");
-    if (out_dir && (code = cli_make_dir("--out", out_dir)) != CLI_EXIT_OK) return code;
+    if (out_dir && (code = cli_output_folder("--out", out_dir)) != CLI_EXIT_OK) return code;
+    char path[4200];
+    if (out_dir) { /* the two summary files, before any case runs */
+        snprintf(path, sizeof path, "%s/demo.txt", out_dir);
+        if ((code = cli_output_check("--out", path, CLI_OUTPUT_DEMO_TEXT)) != CLI_EXIT_OK) return code;
+        snprintf(path, sizeof path, "%s/demo.json", out_dir);
+        if ((code = cli_output_check("--out", path, CLI_OUTPUT_DEMO_JSON)) != CLI_EXIT_OK) return code;
+    }
     if (cli_pool_start(base.threads) != 0) return cli_fail(CLI_EXIT_FAILURE, "could not start threads");
     sf_env env = cli_env();
 
@@ -274,11 +288,10 @@ int cmd_demo(int argc, char** argv)
         fwrite(table, 1, table_len, stdout);
     }
     if (out_dir && code == CLI_EXIT_OK) {
-        char path[4200];
         snprintf(path, sizeof path, "%s/demo.txt", out_dir);
-        code = cli_write_file_atomic(path, table, table_len);
+        code = cli_output_write("--out", path, CLI_OUTPUT_DEMO_TEXT, table, table_len);
         snprintf(path, sizeof path, "%s/demo.json", out_dir);
-        if (code == CLI_EXIT_OK) code = report_write_json(path, all, true);
+        if (code == CLI_EXIT_OK) code = report_write_json("--out", path, CLI_OUTPUT_DEMO_JSON, all, true);
         if (code == CLI_EXIT_OK && !json) printf("wrote %s/demo.txt and %s/demo.json\n", out_dir, out_dir);
     }
     free(table);

@@ -3,6 +3,7 @@
  * the asset already has at rest; reports data problems apart, grouped by cause. */
 #define _POSIX_C_SOURCE 200809L
 #include "gltf_args.h"
+#include "outputs.h"
 #include "report.h"
 #include "scene_args.h"
 
@@ -22,7 +23,8 @@ static void usage(FILE* f)
             "                      [--morph-directions deltas|none] [--weighting area|angle|uniform]\n"
             "                      [--weld none|position|position-normal] [--tangents uv|mikktspace]\n"
             "                      [--reference rebuilt|authored] [--jacobian-cap X]\n"
-            "                      [--json] [--csv FILE] [--strict] [--threads N] [--texcoord N] [--max-influences N]\n"
+            "                      [--json] [--csv FILE.csv] [--force] [--strict] [--threads N] [--texcoord N]\n"
+            "                      [--max-influences N]\n"
             "                      [--max-vertices N] [--max-morph-elements N] [--max-decoded-bytes N]\n"
             "  Evaluates every frame (t = 0, 1/fps, ... up to the animation's last key) of each animation, for every\n"
             "  mesh instance of the scene (skinned meshes by their skin, others by their node transform), and prints\n"
@@ -30,7 +32,9 @@ static void usage(FILE* f)
             "  --tangents settings; for real assets the defaults are area, position-normal (UV seams welded, hard\n"
             "  edges kept) and mikktspace) over all frames and vertices: mean, p95, max, the rest-pose error beside it\n"
             "  (identity bones, no morph), the worst frame and the worst vertex. Data problems are listed apart;\n"
-            "  --strict makes any of them exit with status 1. --csv writes per-frame rows; --json prints JSON.\n"
+            "  --strict makes any of them exit with status 1. --csv writes per-frame rows (atomically; a .csv name,\n"
+            "  never one of the files FILE reads, replacing only a CSV that eval wrote unless --force); --json\n"
+            "  prints JSON. --texcoord N must name a TEXCOORD set that every primitive has.\n"
             "  A file without animations is evaluated at its rest pose (the scene's node transforms).\n"
             "  --max-vertices N, --max-morph-elements N and --max-decoded-bytes N raise the loader's limits on what\n"
             "  the file may cost, checked before anything is decoded (defaults: 16777216 vertices per primitive,\n"
@@ -522,6 +526,7 @@ int cmd_eval(int argc, char** argv)
     c.fps = 30.0;
     const char* anim_spec = NULL;
     const char* csv_path = NULL;
+    sf_file_writer* csv_writer = NULL;
     bool strict = false;
     size_t texcoord = 0, limit = 4;
     for (int i = 1; i < argc; ++i) {
@@ -551,12 +556,18 @@ int cmd_eval(int argc, char** argv)
             if (r < 0) return CLI_EXIT_USAGE;
             continue;
         }
-        if (cli_flag_switch(argv, i, "--json")) {
+        if ((r = cli_flag_switch(argv, i, "--json")) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
             c.json = true;
             continue;
         }
-        if (cli_flag_switch(argv, i, "--strict")) {
+        if ((r = cli_flag_switch(argv, i, "--strict")) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
             strict = true;
+            continue;
+        }
+        if ((r = cli_outputs_parse_force(argv, i)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
             continue;
         }
         r = cli_gltf_parse_shared(&flags, &c.args, argc, argv, &i, "eval");
@@ -567,6 +578,7 @@ int cmd_eval(int argc, char** argv)
         c.path = argv[i];
     }
     if (!c.path) return cli_fail(CLI_EXIT_USAGE, "eval: missing FILE (see skinframe eval --help)");
+    if (csv_path && cli_output_name("--csv", csv_path, CLI_OUTPUT_EVAL_CSV) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
     cli_gltf_reference_defaults(&flags, &c.args);
     if (cli_pool_start(c.args.threads) != 0) return cli_fail(CLI_EXIT_FAILURE, "eval: cannot start threads");
     c.env = cli_env();
@@ -574,7 +586,8 @@ int cmd_eval(int argc, char** argv)
     int code = cli_gltf_load(c.path, NULL, (uint32_t)texcoord, c.args.tangents, &c.g);
     if (code != CLI_EXIT_OK) return code;
     size_t anim;
-    code = cli_gltf_pick_animation(c.g, anim_spec, &anim);
+    code = csv_path ? cli_output_check("--csv", csv_path, CLI_OUTPUT_EVAL_CSV) : CLI_EXIT_OK; /* before the work */
+    if (code == CLI_EXIT_OK) code = cli_gltf_pick_animation(c.g, anim_spec, true, &anim);
     sf_error err;
     if (code == CLI_EXIT_OK && sf_gltf_pose_create(c.g, NULL, &c.pose, &err) != SF_OK)
         code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
@@ -584,9 +597,9 @@ int cmd_eval(int argc, char** argv)
     double t_topo = now_s();
     c.progress = !c.json && isatty(fileno(stderr));
     if (code == CLI_EXIT_OK && csv_path) {
-        c.csv = fopen(csv_path, "w");
-        if (!c.csv) code = cli_fail(CLI_EXIT_FAILURE, "--csv: cannot write %s", csv_path);
-        else fprintf(c.csv, "animation,frame,time_s,method,normal_mean_deg,normal_max_deg,tangent_mean_deg,tangent_max_deg\n");
+        code = cli_output_open("--csv", csv_path, CLI_OUTPUT_EVAL_CSV, &csv_writer);
+        c.csv = sf_file_writer_stream(csv_writer);
+        if (c.csv) fprintf(c.csv, "%s\n", CLI_EVAL_CSV_HEADER);
     }
     cJSON* root = c.json ? cJSON_CreateObject() : NULL;
     cJSON* janims = NULL;
@@ -667,7 +680,8 @@ int cmd_eval(int argc, char** argv)
             cJSON_AddNumberToObject(t, "total", t_end - t_start);
             char* text = cJSON_Print(root);
             if (text) {
-                puts(text);
+                cli_write_utf8(stdout, text); /* names from the file may hold invalid UTF-8 */
+                putchar('\n');
                 cJSON_free(text);
             }
         } else {
@@ -676,7 +690,10 @@ int cmd_eval(int argc, char** argv)
         }
     }
     cJSON_Delete(root);
-    if (c.csv && fclose(c.csv) != 0 && code == CLI_EXIT_OK) code = cli_fail(CLI_EXIT_FAILURE, "--csv: write failed");
+    if (csv_writer && code == CLI_EXIT_OK)
+        code = cli_output_commit("--csv", csv_writer); /* renamed into place only when complete */
+    else
+        sf_file_writer_abort(csv_writer);
     units_free(&c);
     sf_gltf_pose_destroy(c.pose);
     sf_gltf_destroy(c.g);

@@ -2,7 +2,9 @@
  * targets, skins, animations), its UV seams and hard edges, how tangents are obtained, data problems. */
 #include "gltf_args.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE* f)
@@ -41,7 +43,10 @@ static void print_primitive(const sf_gltf* g, size_t p, uint32_t limit)
                            : pr->tangents == SF_GLTF_TANGENTS_GENERATED_MIKKTSPACE ? "generated (mikktspace)"
                                                                                     : "none (no TEXCOORD set)";
     printf("    tangents: %s", tangents);
-    if (pr->tangents != SF_GLTF_TANGENTS_NONE) printf(", from TEXCOORD_%u", pr->texcoord);
+    if (pr->tangents != SF_GLTF_TANGENTS_NONE && pr->texcoord_sets > pr->texcoord)
+        printf(", from TEXCOORD_%u", pr->texcoord);
+    else if (pr->tangents == SF_GLTF_TANGENTS_SUPPLIED)
+        printf(", unused: no TEXCOORD_%u (a tangent frame needs UVs; bake leaves them out)", pr->texcoord);
     printf("\n");
     sf_gltf_inspection in;
     sf_error err;
@@ -62,10 +67,16 @@ static void print_primitive(const sf_gltf* g, size_t p, uint32_t limit)
         printf("    morph targets: %zu with %s deltas", m->target_count, pr->target_attributes);
         if (in.sparse_targets) printf(" (%zu kept sparse)", in.sparse_targets);
         printf("\n");
+        /* Counts of the file's vertices: a primitive split per corner (flat normals) holds each several times. */
+        uint32_t* seen = pr->flat_normals ? calloc(pr->source_vertex_count + 1, sizeof(uint32_t)) : NULL;
         for (size_t k = 0; k < m->target_count; ++k) {
             const sf_morph_target_desc* t = &m->targets[k];
             size_t count = t->sparse_indices ? t->sparse_count : m->vertex_count, moved = 0, turned = 0, tang = 0;
             for (size_t i = 0; i < count; ++i) {
+                size_t v = t->sparse_indices ? t->sparse_indices[i] : i;
+                size_t sv = seen && v < m->vertex_count ? pr->source_vertex[v] : SIZE_MAX;
+                if (sv < pr->source_vertex_count && seen[sv] == k + 1) continue; /* a copy: counted */
+                if (sv < pr->source_vertex_count) seen[sv] = (uint32_t)k + 1;
                 const float* d = t->position_deltas + 3 * i;
                 moved += d[0] != 0.0f || d[1] != 0.0f || d[2] != 0.0f;
                 if (t->normal_deltas) {
@@ -81,6 +92,7 @@ static void print_primitive(const sf_gltf* g, size_t p, uint32_t limit)
                    g->meshes[pr->mesh_index].target_names[k], moved, turned, t->normal_deltas ? "" : " (no NORMAL)",
                    tang, t->tangent_deltas ? "" : " (no TANGENT)");
         }
+        free(seen);
     }
     printf("    UV seams: %zu of %zu positions; hard edges: %zu positions%s\n", in.uv_seam_positions,
            in.unique_positions, in.hard_edge_positions, pr->flat_normals ? " (normals generated flat)" : "");

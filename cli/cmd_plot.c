@@ -21,7 +21,9 @@ static void usage(FILE* f)
     cli_scene_args_usage(f);
     fputs("\nPlot flags:\n"
           "  --sweep NAME=FROM:TO:STEPS    the setting and its range (STEPS 2..200 values)\n"
-          "  -o, --out OUT.png             the chart\n"
+          "  -o, --out OUT.png             the chart (a .png name; an existing file is replaced only when it is\n"
+          "                                a PNG)\n"
+          "  --force                       replace an existing OUT.png that is not a PNG\n"
           "  --size WxH                    image size (default 1280x560)\n"
           "\nExample: skinframe plot --scene sheet --preset bone-twist --sweep twist=0:180:19 -o twist.png\n",
           f);
@@ -70,6 +72,10 @@ int cmd_plot(int argc, char** argv)
             if (width < 320 || height < 200) return cli_fail(CLI_EXIT_USAGE, "--size: a plot needs at least 320x200");
             continue;
         }
+        if ((r = cli_outputs_parse_force(argv, i)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            continue;
+        }
         r = cli_scene_args_parse(&args, argc, argv, &i);
         if (r < 0) return CLI_EXIT_USAGE;
         if (r > 0) continue;
@@ -79,6 +85,7 @@ int cmd_plot(int argc, char** argv)
     if (!args.scene) return cli_fail(CLI_EXIT_USAGE, "plot: --scene NAME is required (list: skinframe scenes)");
     if (!have_sweep) return cli_fail(CLI_EXIT_USAGE, "plot: --sweep NAME=FROM:TO:STEPS is required");
     if (!out) return cli_fail(CLI_EXIT_USAGE, "plot: -o OUT.png is required");
+    if (cli_output_check("-o", out, CLI_OUTPUT_PNG) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
     int code = cli_scene_args_finish(&args);
     if (code != CLI_EXIT_OK) return code;
     const char* unit = "";
@@ -169,7 +176,7 @@ int cmd_plot(int argc, char** argv)
                 if (sf_plot_render(&d, &img, x0, 0, w, height, &err) != SF_OK)
                     code = cli_fail(CLI_EXIT_FAILURE, "plot: %s", err.message);
             }
-            if (code == CLI_EXIT_OK) code = render_write_png(&img, out);
+            if (code == CLI_EXIT_OK) code = render_write_png("-o", &img, out);
             if (code == CLI_EXIT_OK) printf("wrote %s\n", out);
             sf_image_free(&img, NULL);
         }

@@ -24,7 +24,10 @@ static void usage(FILE* f)
           f);
     cli_scene_args_usage(f);
     fputs("\nPicture flags:\n"
-          "  -o, --out PATH                the PNG (one method) or a folder (--all-methods, several methods)\n"
+          "  -o, --out PATH                the PNG (one method: a .png name) or a folder (--all-methods, several\n"
+          "                                methods: not a .png name); never a file that --gltf FILE reads or\n"
+          "                                names; an existing file is replaced only when it is a PNG\n"
+          "  --force                       replace an existing OUT.png that is not a PNG\n"
           "  --all-methods, --stage        every method (the article's Deformation stage control); with\n"
           "                                --morph the files are named <scene>_<preset>_<none|deltas>_...\n"
           "  --size WxH                    image size (default 1024x768)\n"
@@ -39,7 +42,7 @@ static void usage(FILE* f)
           "                                primitive, posed, in world space; the reference uses --weighting/--weld/\n"
           "                                --tangents (default area, none, uv)\n"
           "  --animation NAME|INDEX        the animation to pose (default the first; all = rest pose)\n"
-          "  --time SECONDS                time in the animation (default 0)\n"
+          "  --time SECONDS                time in the animation, >= 0 (default 0; clamped to its keys)\n"
           "  --max-vertices N, --max-morph-elements N, --max-decoded-bytes N\n"
           "                                raise the glTF loader's cost limits (see skinframe info --help)\n"
           "\nExample: skinframe render --scene sheet --preset bone-twist --method unchanged -o twist.png\n",
@@ -82,8 +85,13 @@ int cmd_render(int argc, char** argv)
             usage(stdout);
             return CLI_EXIT_OK;
         }
-        if (cli_flag_switch(argv, i, "--all-methods") || cli_flag_switch(argv, i, "--stage")) {
+        if ((r = cli_flag_switch(argv, i, "--all-methods")) != 0 || (r = cli_flag_switch(argv, i, "--stage")) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
             all = true;
+            continue;
+        }
+        if ((r = cli_outputs_parse_force(argv, i)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
             continue;
         }
         if ((r = cli_flag_value(argc, argv, &i, "-o", &v)) != 0 || (r = cli_flag_value(argc, argv, &i, "--out", &v)) != 0) {
@@ -103,8 +111,7 @@ int cmd_render(int argc, char** argv)
         }
         if ((r = cli_flag_value(argc, argv, &i, "--time", &v)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
-            if (!cli_parse_double(v, &time_s) || time_s < 0.0)
-                return cli_fail(CLI_EXIT_USAGE, "--time: '%s' is not a time in seconds >= 0", v);
+            if (cli_parse_time("--time", v, &time_s) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
             continue;
         }
         if ((r = cli_gltf_parse_limits(argc, argv, &i)) != 0) {
@@ -133,8 +140,11 @@ int cmd_render(int argc, char** argv)
     if (!out) return cli_fail(CLI_EXIT_USAGE, "render: -o OUT.png (or a folder with --all-methods) is required");
     if (!all && !args.methods_given)
         return cli_fail(CLI_EXIT_USAGE, "render: --method NAME or --all-methods is required");
-    if (gltf && (strcmp(gltf, out) == 0 || sf_file_same(gltf, out)))
-        return cli_fail(CLI_EXIT_USAGE, "render: -o must not be the input file");
+    /* One method: a .png file; several: a folder, which a .png name is not (outputs.h). */
+    bool many = all || args.method_count > 1;
+    if (!many && cli_output_name("-o", out, CLI_OUTPUT_PNG) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
+    if (many && !gltf && cli_output_folder("-o", out) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
+    if (!many && !gltf && cli_output_check("-o", out, CLI_OUTPUT_PNG) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
     int code = gltf ? (cli_pool_start(args.threads) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE) : cli_scene_args_finish(&args);
     if (code != CLI_EXIT_OK) return code;
     if (all) {
@@ -144,8 +154,6 @@ int cmd_render(int argc, char** argv)
             args.method_order[args.method_count++] = (sf_method)m;
         }
     }
-    bool many = args.method_count > 1;
-    if (many && (code = cli_make_dir("-o", out)) != CLI_EXIT_OK) return code;
     if (gltf) {
         cli_gltf_reference_defaults(&gltf_flags, &args);
         return render_gltf(gltf, animation, time_s, &args, &rs, out, many);
@@ -165,7 +173,7 @@ int cmd_render(int argc, char** argv)
             snprintf(stem, sizeof stem, "%s_%s%s%s", args.scene, args.preset ? args.preset : "rest", morphs ? "_" : "",
                      morphs ? cli_morph_directions_name(args.morph_directions) : "");
             size_t written = 0;
-            code = render_run_images(&run, &rs, caption, out, stem, true, &written);
+            code = render_run_images("-o", &run, &rs, caption, out, stem, true, &written);
             if (code == CLI_EXIT_OK)
                 printf("wrote %zu images: %s/%s_<method>.png and %s/%s_contact.png\n", written, out, stem, out, stem);
         } else {
@@ -177,7 +185,7 @@ int cmd_render(int argc, char** argv)
                 sf_error_summary s;
                 code = render_run_method(&run, m, &rs, caption, &img, &s);
                 if (code == CLI_EXIT_OK) {
-                    code = render_write_png(&img, out);
+                    code = render_write_png("-o", &img, out);
                     sf_image_free(&img, NULL);
                 }
                 if (code == CLI_EXIT_OK)

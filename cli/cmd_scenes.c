@@ -105,10 +105,12 @@ int cmd_scenes(int argc, char** argv)
     bool json = false;
     const char* only = NULL;
     for (int i = 1; i < argc; ++i) {
+        int r;
         if (cli_is_help(argv[i])) {
             usage(stdout);
             return CLI_EXIT_OK;
-        } else if (cli_flag_switch(argv, i, "--json")) {
+        } else if ((r = cli_flag_switch(argv, i, "--json")) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
             json = true;
         } else if (argv[i][0] == '-') {
             return cli_fail(CLI_EXIT_USAGE, "scenes: unknown flag '%s' (see skinframe scenes --help)", argv[i]);

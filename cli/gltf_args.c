@@ -1,5 +1,6 @@
 /* Helpers shared by the glTF commands (see gltf_args.h). */
 #include "gltf_args.h"
+#include "outputs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,18 @@
 
 /* The cost limits given on the command line (0 = the library's defaults); one command runs per process. */
 static size_t g_max_vertices, g_max_morph_elements, g_max_decoded_bytes;
+static bool g_texcoord_given; /* --texcoord N was given: the set must exist */
+
+/* "TEXCOORD_0..TEXCOORD_2" or "no TEXCOORD set". */
+static void texcoord_sets_text(uint32_t sets, char* buf, size_t size)
+{
+    if (sets == 0)
+        snprintf(buf, size, "no TEXCOORD set");
+    else if (sets == 1)
+        snprintf(buf, size, "only TEXCOORD_0");
+    else
+        snprintf(buf, size, "TEXCOORD_0..TEXCOORD_%u", sets - 1);
+}
 
 int cli_gltf_load(const char* path, const sf_env* env, uint32_t texcoord, sf_tangent_mode generated,
                            sf_gltf** out)
@@ -20,13 +33,27 @@ int cli_gltf_load(const char* path, const sf_env* env, uint32_t texcoord, sf_tan
     opts.max_decoded_bytes = g_max_decoded_bytes;
     sf_error err;
     if (sf_gltf_load_file(path, &opts, env, out, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
-    return CLI_EXIT_OK;
+    const sf_gltf* g = *out;
+    int code = cli_outputs_add_inputs(g->input_files, g->input_file_count); /* no output may replace them */
+    for (size_t p = 0; code == CLI_EXIT_OK && g_texcoord_given && p < g->primitive_count; ++p) {
+        const sf_gltf_primitive* pr = &g->primitives[p];
+        if (pr->texcoord_sets > texcoord) continue;
+        char sets[64];
+        texcoord_sets_text(pr->texcoord_sets, sets, sizeof sets);
+        code = cli_fail(CLI_EXIT_FAILURE, "%s: --texcoord %u: meshes[%zu].primitives[%zu] has %s", path, texcoord,
+                        pr->mesh_index, pr->primitive_index, sets);
+    }
+    if (code != CLI_EXIT_OK) {
+        sf_gltf_destroy(*out);
+        *out = NULL;
+    }
+    return code;
 }
 
-int cli_gltf_pick_animation(const sf_gltf* gltf, const char* spec, size_t* out)
+int cli_gltf_pick_animation(const sf_gltf* gltf, const char* spec, bool allow_all, size_t* out)
 {
     *out = SF_GLTF_NONE;
-    if (!spec || strcmp(spec, "all") == 0) return CLI_EXIT_OK;
+    if (!spec || (allow_all && strcmp(spec, "all") == 0)) return CLI_EXIT_OK;
     for (size_t a = 0; a < gltf->animation_count; ++a)
         if (strcmp(gltf->animations[a].name, spec) == 0) {
             *out = a;
@@ -38,8 +65,16 @@ int cli_gltf_pick_animation(const sf_gltf* gltf, const char* spec, size_t* out)
         *out = index;
         return CLI_EXIT_OK;
     }
-    return cli_fail(CLI_EXIT_USAGE, "--animation: no animation '%s' (the file has %zu; give a name, an index or all)",
-                    spec, gltf->animation_count);
+    char names[256] = "";
+    for (size_t a = 0; a < gltf->animation_count && strlen(names) + 8 < sizeof names; ++a) {
+        char label[64];
+        cli_gltf_animation_label(gltf, a, label, sizeof label);
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", a ? ", " : ": ", label);
+    }
+    char range[48] = "";
+    if (gltf->animation_count) snprintf(range, sizeof range, ", an index 0..%zu", gltf->animation_count - 1);
+    return cli_fail(CLI_EXIT_USAGE, "--animation: no animation '%s' (the file has %zu%s; give a name%s%s)", spec,
+                    gltf->animation_count, names, range, allow_all ? " or all" : "");
 }
 
 const char* cli_gltf_interpolation_name(sf_gltf_interpolation i)
@@ -111,7 +146,7 @@ int cli_gltf_parse_counts(int argc, char** argv, int* i, size_t* texcoord, size_
     if (r != 0) return r;
     if ((r = cli_flag_value(argc, argv, i, "--texcoord", &v)) != 0) {
         if (r < 0) return -1;
-        if (cli_parse_size(v, 0, 63, texcoord)) return 1;
+        if (cli_parse_size(v, 0, 63, texcoord)) return g_texcoord_given = true, 1;
         cli_fail(CLI_EXIT_USAGE, "--texcoord: '%s' is not 0..63", v);
         return -1;
     }
@@ -183,7 +218,21 @@ int cli_gltf_units_create(const char* path, const sf_gltf* gltf, uint32_t method
     *count = 0;
     size_t total = 0;
     for (size_t i = 0; i < gltf->instance_count; ++i) total += gltf->meshes[gltf->instances[i].mesh].primitive_count;
-    cli_gltf_unit* units = calloc(total ? total : 1, sizeof(cli_gltf_unit));
+    if (total == 0) {
+        /* Nothing to evaluate is an error, not an empty result: say why. */
+        char why[160];
+        if (gltf->mesh_count == 0)
+            snprintf(why, sizeof why, "the file has no meshes");
+        else if (gltf->primitive_count == 0)
+            snprintf(why, sizeof why, "its meshes have no triangle primitives (%zu POINTS/LINES skipped)",
+                     gltf->skipped_primitives);
+        else if (gltf->scene != SF_GLTF_NONE)
+            snprintf(why, sizeof why, "scenes[%zu] draws no mesh (no node of it has one)", gltf->scene);
+        else
+            snprintf(why, sizeof why, "no node draws a mesh");
+        return cli_fail(CLI_EXIT_FAILURE, "%s: nothing to evaluate: %s", path, why);
+    }
+    cli_gltf_unit* units = calloc(total, sizeof(cli_gltf_unit));
     if (!units) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
     size_t k = 0;
     int code = CLI_EXIT_OK;

@@ -59,8 +59,8 @@ int render_settings_parse(render_settings* rs, int argc, char** argv, int* i)
 {
     const char* v = NULL;
     int r;
-    if (cli_flag_switch(argv, *i, "--vectors")) return rs->vectors = true, 1;
-    if (cli_flag_switch(argv, *i, "--rig")) return rs->rig = true, 1;
+    if ((r = cli_flag_switch(argv, *i, "--vectors")) != 0) return r < 0 ? -CLI_EXIT_USAGE : (rs->vectors = true, 1);
+    if ((r = cli_flag_switch(argv, *i, "--rig")) != 0) return r < 0 ? -CLI_EXIT_USAGE : (rs->rig = true, 1);
     if ((r = cli_flag_value(argc, argv, i, "--size", &v)) != 0)
         return r < 0 ? -CLI_EXIT_USAGE : render_parse_size(v, &rs->width, &rs->height) == CLI_EXIT_OK ? 1 : -CLI_EXIT_USAGE;
     if ((r = cli_flag_value(argc, argv, i, "--camera", &v)) != 0)
@@ -126,7 +126,7 @@ int render_fourview(const render_input* in, const render_settings* rs, sf_image*
     return CLI_EXIT_OK;
 }
 
-int render_write_png(const sf_image* image, const char* path)
+int render_write_png(const char* flag, const sf_image* image, const char* path)
 {
     uint8_t* data = NULL;
     size_t size = 0;
@@ -134,13 +134,13 @@ int render_write_png(const sf_image* image, const char* path)
     memset(&err, 0, sizeof err);
     sf_result r = sf_image_encode_png(image, NULL, &data, &size, &err);
     if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
-    int code = cli_write_file_atomic(path, data, size);
+    int code = cli_output_write(flag, path, CLI_OUTPUT_PNG, data, size);
     sf_png_free(NULL, data, size);
     return code;
 }
 
-int render_write_contact_sheet(const sf_image* images, const char* const* labels, size_t count, const char* caption,
-                               const char* path)
+int render_write_contact_sheet(const char* flag, const sf_image* images, const char* const* labels, size_t count,
+                               const char* caption, const char* path)
 {
     static const uint8_t paper[3] = {18, 20, 26}, ink[3] = {232, 232, 232};
     if (count == 0) return cli_fail(CLI_EXIT_FAILURE, "contact sheet: no images");
@@ -169,7 +169,7 @@ int render_write_contact_sheet(const sf_image* images, const char* const* labels
         sf_image_draw_text(out, x + 4 * ts, y + 4 * ts, ts, ink, label);
         sf_image_blit(out, x, y + band, &images[k], 2);
     }
-    int code = render_write_png(out, path);
+    int code = render_write_png(flag, out, path);
     sf_image_free(out, NULL);
     return code;
 }
@@ -221,8 +221,8 @@ int render_run_method(const cli_run* run, const cli_method_result* m, const rend
     return render_fourview(&in, rs, out, summary);
 }
 
-int render_run_images(const cli_run* run, const render_settings* rs, const char* caption, const char* out_dir,
-                      const char* stem, bool contact, size_t* written)
+int render_run_images(const char* flag, const cli_run* run, const render_settings* rs, const char* caption,
+                      const char* out_dir, const char* stem, bool contact, size_t* written)
 {
     sf_image images[SF_METHOD_COUNT];
     char labels[SF_METHOD_COUNT][128];
@@ -237,7 +237,7 @@ int render_run_images(const cli_run* run, const render_settings* rs, const char*
         code = render_run_method(run, m, rs, caption, &images[count], &s);
         if (code != CLI_EXIT_OK) break;
         snprintf(path, sizeof path, "%s/%s_%s.png", out_dir, stem, sf_method_name(m->method));
-        code = render_write_png(&images[count], path);
+        code = render_write_png(flag, &images[count], path);
         if (code == CLI_EXIT_OK && written) ++*written;
         if (sf_topology_has_tangent_frame(run->topo))
             snprintf(labels[count], sizeof labels[count], "%s: normal %.2f / %.2f, tangent %.2f / %.2f (mean / max deg)",
@@ -250,7 +250,7 @@ int render_run_images(const cli_run* run, const render_settings* rs, const char*
     }
     if (code == CLI_EXIT_OK && contact && count > 1) {
         snprintf(path, sizeof path, "%s/%s_contact.png", out_dir, stem);
-        code = render_write_contact_sheet(images, label_ptrs, count, caption, path);
+        code = render_write_contact_sheet(flag, images, label_ptrs, count, caption, path);
         if (code == CLI_EXIT_OK && written) ++*written;
     }
     for (size_t k = 0; k < count; ++k) sf_image_free(&images[k], NULL);

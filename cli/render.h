@@ -34,11 +34,12 @@ typedef struct render_input {
 
 /* Renders the four views into *out (allocated here; sf_image_free(out, NULL)); summary may be NULL. */
 int render_fourview(const render_input* in, const render_settings* rs, sf_image* out, sf_error_summary* summary);
-/* PNG, written atomically. */
-int render_write_png(const sf_image* image, const char* path);
+/* PNG, written by the output rules (outputs.h: a .png name, never an input, replacing only a PNG unless
+ * --force, atomically); flag names the option in errors. */
+int render_write_png(const char* flag, const sf_image* image, const char* path);
 /* The images shrunk by 2 in a grid of three columns, each under its label, written as the PNG path. */
-int render_write_contact_sheet(const sf_image* images, const char* const* labels, size_t count, const char* caption,
-                               const char* path);
+int render_write_contact_sheet(const char* flag, const sf_image* images, const char* const* labels, size_t count,
+                               const char* caption, const char* path);
 /* render --gltf FILE: every instance and primitive of the file, posed at --time, in world space. */
 int render_gltf(const char* path, const char* animation, double time_s, const cli_scene_args* args,
                 const render_settings* rs, const char* out, bool many);
@@ -49,7 +50,7 @@ int render_run_method(const cli_run* run, const cli_method_result* m, const rend
                       sf_image* out, sf_error_summary* summary);
 /* Writes OUT_DIR/STEM_<method>.png for every method of a run made with keep_frames (and, with contact,
  * OUT_DIR/STEM_contact.png); counts the files in *written. */
-int render_run_images(const cli_run* run, const render_settings* rs, const char* caption, const char* out_dir,
-                      const char* stem, bool contact, size_t* written);
+int render_run_images(const char* flag, const cli_run* run, const render_settings* rs, const char* caption,
+                      const char* out_dir, const char* stem, bool contact, size_t* written);
 
 #endif

@@ -128,10 +128,12 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
     sf_gltf_pose* gp = NULL;
     int code = cli_gltf_load(path, NULL, 0, args->tangents, &g);
     if (code != CLI_EXIT_OK) return code;
+    /* The outputs against the files just read, before any work (outputs.h). */
+    code = many ? cli_output_folder("-o", out) : cli_output_check("-o", out, CLI_OUTPUT_PNG);
     size_t anim = SF_GLTF_NONE;
-    if (animation)
-        code = cli_gltf_pick_animation(g, animation, &anim);
-    else if (g->animation_count)
+    if (code == CLI_EXIT_OK && animation)
+        code = cli_gltf_pick_animation(g, animation, true, &anim);
+    else if (code == CLI_EXIT_OK && g->animation_count)
         anim = 0; /* the first animation by default */
     sf_error err;
     memset(&err, 0, sizeof err);
@@ -243,7 +245,7 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
         if (code != CLI_EXIT_OK) break;
         if (many) snprintf(file, sizeof file, "%s/%s_%s.png", out, stem, sf_method_name(m));
         const char* target = many ? file : out; /* -o as given, whatever its length */
-        code = render_write_png(&images[done], target);
+        code = render_write_png("-o", &images[done], target);
         if (code == CLI_EXIT_OK)
             printf("wrote %s (%s: normal mean %.3f max %.3f deg)\n", target, sf_method_name(m), s.normal.mean, s.normal.max);
         snprintf(labels[done], sizeof labels[done], "%s: normal %.2f / %.2f (mean / max deg)", sf_method_name(m),
@@ -253,7 +255,7 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
     }
     if (code == CLI_EXIT_OK && many && done > 1) {
         snprintf(file, sizeof file, "%s/%s_contact.png", out, stem);
-        code = render_write_contact_sheet(images, label_ptrs, done, caption, file);
+        code = render_write_contact_sheet("-o", images, label_ptrs, done, caption, file);
         if (code == CLI_EXIT_OK) printf("wrote %s\n", file);
     }
     for (size_t k = 0; k < done; ++k) sf_image_free(&images[k], NULL);

@@ -339,12 +339,12 @@ bool report_print_json(FILE* f, const cJSON* json, bool formatted)
     return true;
 }
 
-int report_write_json(const char* path, const cJSON* json, bool formatted)
+int report_write_json(const char* flag, const char* path, cli_output_kind kind, const cJSON* json, bool formatted)
 {
     char* text = formatted ? cJSON_Print(json) : cJSON_PrintUnformatted(json);
     if (!text) return cli_fail(CLI_EXIT_FAILURE, "%s: out of memory printing JSON", path);
     size_t len = strlen(text);
-    int code = cli_write_file_atomic(path, text, len);
+    int code = cli_output_write(flag, path, kind, text, len);
     cJSON_free(text);
     return code;
 }

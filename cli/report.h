@@ -3,6 +3,7 @@
 #ifndef SF_CLI_REPORT_H
 #define SF_CLI_REPORT_H
 
+#include "outputs.h"
 #include "scene_args.h"
 
 #include <cjson/cJSON.h>
@@ -63,8 +64,9 @@ cJSON* report_stats_json(const sf_angle_stats* st);
 
 /* Prints json (formatted or not) to f; returns false when out of memory. */
 bool report_print_json(FILE* f, const cJSON* json, bool formatted);
-/* Writes json to path atomically; returns a CLI exit status (one-line error on failure). */
-int report_write_json(const char* path, const cJSON* json, bool formatted);
+/* Writes json to path by the output rules of `kind` (outputs.h: atomically, never over an input or a file
+ * that is not an earlier output of that kind); returns a CLI exit status (one-line error naming flag). */
+int report_write_json(const char* flag, const char* path, cli_output_kind kind, const cJSON* json, bool formatted);
 
 /* Helpers that demo shares. */
 const cli_method_result* cli_run_method(const cli_run* run, sf_method method); /* NULL when not run */

@@ -28,13 +28,6 @@ int cli_fail(int code, const char* fmt, ...)
     return code;
 }
 
-int cli_write_file_atomic(const char* path, const void* data, size_t size)
-{
-    sf_error err;
-    if (sf_file_write_atomic(path, data, size, &err) == SF_OK) return CLI_EXIT_OK;
-    return cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
-}
-
 int cli_make_dir(const char* flag, const char* path)
 {
     struct stat st;
@@ -88,30 +81,119 @@ bool cli_ends_with(const char* text, const char* suffix)
     return a >= b && strcasecmp(text + a - b, suffix) == 0;
 }
 
+/* ---------------------------------------------------------------- flags given once */
+
+/* Flags that add up when repeated; every other flag may be given once. */
+static const char* const repeatable_flags[] = {"--set", "--morph"};
+/* Spellings of one flag: {alias, name}. */
+static const char* const flag_aliases[][2] = {{"--out", "-o"}, {"--output", "-o"}, {"--stage", "--all-methods"}};
+
+/* Where each flag was seen (argv index): one command runs per process, and a command's parser may test
+ * one argument for the same flag more than once, so the index, not the count, tells a repetition. */
+static struct {
+    const char* flag;
+    int index;
+    const char* spelled;
+} g_seen[128];
+static size_t g_seen_count;
+
+/* 0, or -1 after a one-line error when flag was already given at another position. */
+static int note_flag(const char* flag, int index)
+{
+    for (size_t k = 0; k < sizeof repeatable_flags / sizeof repeatable_flags[0]; ++k)
+        if (strcmp(flag, repeatable_flags[k]) == 0) return 0;
+    const char* name = flag;
+    for (size_t k = 0; k < sizeof flag_aliases / sizeof flag_aliases[0]; ++k)
+        if (strcmp(flag, flag_aliases[k][0]) == 0) name = flag_aliases[k][1];
+    for (size_t k = 0; k < g_seen_count; ++k) {
+        if (strcmp(g_seen[k].flag, name) != 0) continue;
+        if (g_seen[k].index == index) return 0;
+        if (strcmp(g_seen[k].spelled, flag) == 0)
+            cli_fail(CLI_EXIT_USAGE, "%s is given twice (each flag once; only --set and --morph add up)", flag);
+        else
+            cli_fail(CLI_EXIT_USAGE, "%s and %s are the same flag, given twice (each flag once)", g_seen[k].spelled,
+                     flag);
+        return -1;
+    }
+    if (g_seen_count < sizeof g_seen / sizeof g_seen[0]) {
+        g_seen[g_seen_count].flag = name;
+        g_seen[g_seen_count].index = index;
+        g_seen[g_seen_count].spelled = flag;
+        g_seen_count++;
+    }
+    return 0;
+}
+
 int cli_flag_value(int argc, char** argv, int* i, const char* flag, const char** value)
 {
     const char* arg = argv[*i];
     size_t n = strlen(flag);
     if (strncmp(arg, flag, n) != 0) return 0;
+    if (arg[n] != '=' && arg[n] != '\0') return 0;
+    if (note_flag(flag, *i) != 0) return -1;
     if (arg[n] == '=') {
         *value = arg + n + 1;
-        if (!**value) {
+    } else {
+        if (*i + 1 >= argc) {
             cli_fail(CLI_EXIT_USAGE, "%s needs a value", flag);
             return -1;
         }
-        return 1;
+        *i += 1;
+        *value = argv[*i];
     }
-    if (arg[n] != '\0') return 0;
-    if (*i + 1 >= argc) {
-        cli_fail(CLI_EXIT_USAGE, "%s needs a value", flag);
+    if (!**value) {
+        cli_fail(CLI_EXIT_USAGE, "%s needs a value (got an empty one)", flag);
         return -1;
     }
-    *i += 1;
-    *value = argv[*i];
     return 1;
 }
 
-int cli_flag_switch(char** argv, int i, const char* flag) { return strcmp(argv[i], flag) == 0; }
+int cli_flag_switch(char** argv, int i, const char* flag)
+{
+    if (strcmp(argv[i], flag) != 0) return 0;
+    return note_flag(flag, i) != 0 ? -1 : 1;
+}
+
+int cli_parse_time(const char* flag, const char* text, double* out)
+{
+    double t;
+    if (!cli_parse_double(text, &t) || t < 0.0 || t > CLI_MAX_TIME_S)
+        return cli_fail(CLI_EXIT_USAGE, "%s: '%s' is not a time in seconds from 0 to %g", flag, text, CLI_MAX_TIME_S);
+    *out = t;
+    return CLI_EXIT_OK;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not one (overlong forms, surrogates and
+ * code points past U+10FFFF are not). */
+static size_t utf8_sequence(const unsigned char* s)
+{
+    unsigned c = s[0];
+    if (c < 0x80) return 1;
+    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (!n) return 0;
+    for (size_t k = 1; k < n; ++k)
+        if ((s[k] & 0xC0) != 0x80) return 0;
+    if (c == 0xE0 && s[1] < 0xA0) return 0; /* overlong */
+    if (c == 0xED && s[1] > 0x9F) return 0; /* surrogate */
+    if (c == 0xF0 && s[1] < 0x90) return 0; /* overlong */
+    if (c == 0xF4 && s[1] > 0x8F) return 0; /* past U+10FFFF */
+    return n;
+}
+
+void cli_write_utf8(FILE* f, const char* text)
+{
+    const unsigned char* s = (const unsigned char*)text;
+    while (*s) {
+        size_t n = utf8_sequence(s);
+        if (n) {
+            fwrite(s, 1, n, f);
+            s += n;
+        } else {
+            fputs("\xEF\xBF\xBD", f); /* U+FFFD, the replacement character, for one byte */
+            s += 1;
+        }
+    }
+}
 
 bool cli_is_help(const char* arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
 

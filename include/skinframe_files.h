@@ -4,7 +4,10 @@
  * sees half a file and a failed or killed write leaves the old file as it was. New files get the permissions
  * a plain fopen would give them (0666 less the process umask, applied by the kernel; the umask is never
  * changed). Inputs are read whole by sf_file_read: regular files only, never blocking, bounded in size and
- * optionally confined to a folder. Layer: depends on the core (skinframe.h) for sf_result, sf_error and
+ * optionally confined to a folder.
+ * Temporary files are named "PATH.tmp.PID.N" (PID the writer's process id, N a number unique to the attempt).
+ * A writer that is killed (or a disk that fills) before its commit cannot remove its own; the next writer of
+ * the same PATH does (sf_file_remove_stale_temps), so at most one leftover per name lives until then. Layer: depends on the core (skinframe.h) for sf_result, sf_error and
  * sf_env; POSIX file I/O. Library skinframe_files (CMake skinframe::files).
  */
 #ifndef SKINFRAME_FILES_H
@@ -25,7 +28,19 @@ sf_result sf_file_write_atomic(const char* path, const void* data, size_t size, 
 /* A file written in pieces (CSV rows, streamed JSON), replaced atomically by sf_file_writer_commit. */
 typedef struct sf_file_writer sf_file_writer;
 
-/* Creates the temporary file next to path. */
+/* A temporary file older than this (seconds since its last write) is left over even when a process with
+ * its PID runs: process ids are reused, and a folder shared between machines holds other machines' PIDs. */
+#define SF_FILE_TEMP_MAX_AGE_S (7.0 * 24.0 * 3600.0)
+
+/* Removes the temporary files of earlier writers of path that were killed: the regular files named
+ * "PATH.tmp.PID.N" (PID and N decimal, nothing after them) in path's folder whose process PID no longer
+ * runs (kill(PID, 0) fails with ESRCH), or that are older than SF_FILE_TEMP_MAX_AGE_S. Never this process's
+ * own (a writer in another thread may be using it) unless old, never another live process's, never another
+ * name's or a link. Returns how many were removed (0 on any error: cleaning up is best effort).
+ * sf_file_writer_open and sf_file_write_atomic call it first. */
+size_t sf_file_remove_stale_temps(const char* path);
+
+/* Creates the temporary file next to path (after sf_file_remove_stale_temps(path)). */
 sf_result sf_file_writer_open(const char* path, sf_file_writer** out, sf_error* err);
 /* The temporary file as a stdio stream, for fprintf and fwrite; errors surface at commit. */
 FILE* sf_file_writer_stream(sf_file_writer* writer);
@@ -64,6 +79,13 @@ void sf_file_free(const sf_env* env, void* data);
 
 /* 1 when both paths exist and name the same file (any spelling, links included), else 0. */
 int sf_file_same(const char* a, const char* b);
+
+/* The absolute form of path in out (size bytes, NUL included): realpath when path exists (every link
+ * resolved); otherwise the longest leading part that exists, resolved, followed by the rest of path with
+ * "." and ".." removed as written (nothing there to follow). So two spellings of one file, existing or
+ * about to be written, resolve to the same text. Errors: SF_ERROR_INVALID_ARGUMENT (path empty, out NULL),
+ * SF_ERROR_IO (too long for out or PATH_MAX, no current folder). Does not allocate. */
+sf_result sf_file_resolve(const char* path, char* out, size_t size, sf_error* err);
 
 #ifdef __cplusplus
 }

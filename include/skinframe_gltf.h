@@ -181,6 +181,14 @@ typedef struct sf_gltf {
     size_t skipped_primitives;    /* POINTS / LINES / LINE_* primitives left out (a warning) */
     const char* generator;        /* asset.generator, "" when absent */
     const char* extensions_required; /* space separated, "" when none */
+    /* The files this load read or names, so that a caller never writes over them: absolute paths with every
+     * symbolic link resolved (sf_file_resolve, skinframe_files.h), each once, in this order: the .gltf or
+     * .glb itself (sf_gltf_load_file only), every external buffer file read, then every image file named by
+     * images[].uri (resolved against the glTF's folder, data: URIs left out; images are not read, and are
+     * listed whether or not they exist). input_file_count strings; owned by the sf_gltf. A file read from
+     * memory without base_dir lists none. */
+    const char* const* input_files;
+    size_t input_file_count;
     struct sfi_gltf_data* internal;
 } sf_gltf;
 
@@ -233,7 +241,9 @@ sf_result sf_gltf_place_frames(const float to_world[16], size_t vertex_count, co
                                const float* normals, const float* tangents, const sf_frames_out* world, sf_error* err);
 
 /* Data problems of a primitive as authored, reported apart from method error (src/gltf/gltf_check.c).
- * id, name, description; counts are vertices, triangles or targets as the description says. */
+ * id, name, description; counts are vertices, triangles or targets as the description says. Vertices are
+ * the file's own (the POSITION accessor's indices, sf_gltf_primitive.source_vertex): a primitive split per
+ * corner for flat normals counts each file vertex once, and worst_index is the file's vertex index. */
 #define SF_GLTF_PROBLEMS(X)                                                                                        \
     X(SF_GLTF_PROBLEM_WEIGHT_SUM, "weights-not-one", "vertices whose weights do not sum to one (|sum - 1| > 1e-3)") \
     X(SF_GLTF_PROBLEM_ZERO_WEIGHTS, "weights-zero", "vertices whose weights sum to zero")                        \
@@ -271,7 +281,7 @@ typedef struct sf_gltf_inspection {
     size_t hard_edge_positions; /* positions shared by vertices with different authored normals (cos < 0.9999);
                                    0 for flat (generated) normals */
     uint32_t max_influences;    /* most non-zero weights on one vertex */
-    size_t influence_histogram[17]; /* [k] vertices with k non-zero weights (16 = 16 or more) */
+    size_t influence_histogram[17]; /* [k] vertices (the file's) with k non-zero weights (16 = 16 or more) */
     size_t sparse_targets;      /* targets kept sparse */
 } sf_gltf_inspection;
 

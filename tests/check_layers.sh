@@ -94,7 +94,7 @@ if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"skinframe_[a-z]+\.h"'
      "$src"/src/kernels/*.h 2>/dev/null; then
   bad "the core includes an upper layer's public header (above)"
 fi
-posix='^(errno|fcntl|unistd|sys/stat|sys/types|time|strings)\.h$'
+posix='^(dirent|errno|fcntl|unistd|sys/stat|sys/types|time|strings)\.h$'
 check_includes src/files "src/files src/common src/kernels include" "$std_headers|$posix"
 check_includes src/scenes "src/scenes src/common src/kernels include" "$std_headers"
 check_includes src/gltf "src/gltf src/common src/kernels include" "$std_headers|$posix|^cjson/cJSON\.h$"

@@ -529,6 +529,51 @@ static void test_usage_errors(void)
     }
 }
 
+/* Every flag once (except --set and --morph, which add up): a repetition is bad usage naming the flag, by
+ * any of its spellings; an empty value is bad usage too. */
+static void test_flags_once(void)
+{
+    static const struct {
+        const char* args;
+        const char* named;
+    } bad[] = {
+        {"compare --scene sheet --scene tip", "--scene"},
+        {"compare --scene sheet --method skinned --method recompute", "--method"},
+        {"compare --scene sheet --weld none --weld=position", "--weld"},
+        {"compare --scene sheet --json --json", "--json"},
+        {"compare --scene sheet --threads 1 --threads 2", "--threads"},
+        {"render --scene tip --method skinned -o a.png --out b.png", "-o"},
+        {"render --scene tip --all-methods --stage -o pics", "--all-methods"},
+        {"render --scene tip --method skinned --rig --rig -o a.png", "--rig"},
+        {"demo --scene tip --scene sheet", "--scene"},
+        {"scenes --json --json", "--json"},
+        {"plot --scene tip --sweep height=0:1:2 --sweep height=0:1:3 -o p.png", "--sweep"},
+        {"compare --scene sheet --method ''", "--method"},
+        {"compare --scene ''", "--scene"},
+        {"render --scene tip --method skinned -o ''", "-o"},
+        {"compare --scene tip --dump ''", "--dump"},
+        {"demo --out ''", "--out"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        sft_cli_out r = sft_run_cli(bad[k].args);
+        bool ok = r.status == 2 && count_lines(r.err) == 1 && strstr(r.err, bad[k].named) != NULL;
+        if (!ok) fprintf(stderr, "  `skinframe %s`: exit %d, stderr: %s", bad[k].args, r.status, r.err);
+        sft_cli_out_free(&r);
+        CHECK(ok);
+    }
+    /* --set and --morph add up: the later value of one setting wins, as within one list. */
+    sft_cli_out a = sft_run_cli("compare --scene sheet --set twist=10 --set twist=30 --morph ripples=0.5 --morph swirl=1 --json");
+    sft_cli_out b = sft_run_cli("compare --scene sheet --set twist=10,twist=30 --morph ripples=0.5,swirl=1 --json");
+    bool same = a.status == 0 && b.status == 0 && strcmp(a.out, b.out) == 0;
+    cJSON* j = cJSON_Parse(a.out);
+    double twist = num(cJSON_GetObjectItemCaseSensitive(j, "params"), "twist");
+    cJSON_Delete(j);
+    sft_cli_out_free(&a);
+    sft_cli_out_free(&b);
+    CHECK(same);
+    CHECK(twist == 30.0);
+}
+
 static void test_demo(void)
 {
     /* The whole table (one method, no --out: per-case pictures would make this slow). */
@@ -619,6 +664,7 @@ int main(int argc, char** argv)
         {"dump_never_clobbers", test_dump_never_clobbers},
         {"threads_identical", test_threads_identical},
         {"usage_errors", test_usage_errors},
+        {"flags_once", test_flags_once},
         {"demo", test_demo},
     };
     int rc = SFT_RUN(cases, argc, argv);

@@ -6,6 +6,8 @@
 #include "sf_test.h"
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -411,7 +413,7 @@ static void test_bake_roundtrip(void)
     snprintf(args, sizeof args, "bake '%s' --time 0 --method skinned -o '%s/../%s/input.glb'", copy, g_dir,
              strrchr(g_dir, '/') + 1);
     r = sft_run_cli(args);
-    CHECK(r.status == 1 && count_lines(r.err) == 1);
+    CHECK(r.status == 2 && count_lines(r.err) == 1 && strstr(r.err, "is an input of this command"));
     sft_cli_out_free(&r);
     size_t size2;
     char* after = sft_read_file(copy, &size2);
@@ -419,6 +421,323 @@ static void test_bake_roundtrip(void)
     free(after);
     free(bytes);
     remove(copy);
+}
+
+/* ---------------------------------------------------------------- one rule for every command */
+
+static bool write_text_file(const char* path, const char* text)
+{
+    FILE* f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
+/* Runs args; true when it exits with `status` and one stderr line holding every non-NULL `want`. */
+static bool fails_with(const char* args, int status, const char* want, const char* want2)
+{
+    sft_cli_out r = sft_run_cli(args);
+    bool ok = r.status == status && count_lines(r.err) == 1 && (!want || strstr(r.err, want)) &&
+              (!want2 || strstr(r.err, want2));
+    if (!ok) fprintf(stderr, "  `skinframe %s`: exit %d, stderr: %s", args, r.status, r.err);
+    sft_cli_out_free(&r);
+    return ok;
+}
+
+static void test_texcoord_must_exist(void)
+{
+    char a[1024], args[2000];
+    CHECK(asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", a, sizeof a));
+    snprintf(args, sizeof args, "eval '%s' --fps 2 --texcoord 1", a);
+    CHECK(fails_with(args, 1, "meshes[0].primitives[0]", "only TEXCOORD_0"));
+    snprintf(args, sizeof args, "bake '%s' --time 0 --method skinned --texcoord 2 -o '%s/t.glb'", a, g_dir);
+    CHECK(fails_with(args, 1, "--texcoord 2", "only TEXCOORD_0"));
+    CHECK(asset("gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", a, sizeof a));
+    snprintf(args, sizeof args, "info '%s' --texcoord 0", a);
+    CHECK(fails_with(args, 1, "meshes[0].primitives[0]", "no TEXCOORD set"));
+    /* The set that is there still works when named. */
+    CHECK(asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", a, sizeof a));
+    snprintf(args, sizeof args, "info '%s' --texcoord 0", a);
+    sft_cli_out r = sft_run_cli(args);
+    CHECK(r.status == 0 && strstr(r.out, "from TEXCOORD_0"));
+    sft_cli_out_free(&r);
+}
+
+static void test_tangents_without_uvs(void)
+{
+    char a[1024], args[2000];
+    CHECK(asset("gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", a, sizeof a));
+    snprintf(args, sizeof args, "info '%s'", a);
+    sft_cli_out r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    CHECK(strstr(r.out, "TANGENT:VEC4") != NULL && strstr(r.out, "from TEXCOORD_0") == NULL); /* it has none */
+    CHECK(strstr(r.out, "tangents: supplied (TANGENT), unused: no TEXCOORD_0") != NULL);
+    sft_cli_out_free(&r);
+    /* bake leaves them out (no UVs, no tangent frame) and says so. */
+    char out[800];
+    snprintf(out, sizeof out, "%s/cube-posed.glb", g_dir);
+    snprintf(args, sizeof args, "bake '%s' --time 0.5 --method skinned -o '%s'", a, out);
+    r = sft_run_cli(args);
+    CHECK(r.status == 0 && strstr(r.err, "TANGENTs are not baked") && strstr(r.err, "meshes[0].primitives[0]"));
+    sft_cli_out_free(&r);
+    sf_gltf* g;
+    CHECK_OK(sf_gltf_load_file(out, NULL, NULL, &g, NULL));
+    bool none = g->primitives[0].tangents == SF_GLTF_TANGENTS_NONE;
+    sf_gltf_destroy(g);
+    CHECK(none);
+    /* A file with UVs gets no such note. */
+    CHECK(asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", a, sizeof a));
+    snprintf(args, sizeof args, "bake '%s' --time 0.5 --method skinned -o '%s'", a, out);
+    r = sft_run_cli(args);
+    CHECK(r.status == 0 && r.err[0] == '\0');
+    sft_cli_out_free(&r);
+}
+
+/* A skinned quad without NORMAL (split per corner for flat normals: 6 vertices from the file's 4) whose file
+ * vertices 0, 1 and 2 have weights summing to 0.5; one joint turned by an animation whose name is not
+ * valid UTF-8. Written to path; true on success. */
+static bool write_split_quad(const char* path)
+{
+    static const float pos[12] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+    static const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+    static const uint32_t joints[16] = {0};
+    static const float weights[16] = {0.5f, 0, 0, 0, 0.5f, 0, 0, 0, 0.5f, 0, 0, 0, 1, 0, 0, 0};
+    sf_gltf_write_mesh wm;
+    memset(&wm, 0, sizeof wm);
+    wm.mesh.vertex_count = 4;
+    wm.mesh.triangle_count = 2;
+    wm.mesh.indices = idx;
+    wm.mesh.positions.data = pos;
+    wm.mesh.influence_count = 4;
+    wm.mesh.joints = joints;
+    wm.mesh.weights = weights;
+    sf_gltf_write_node nodes[2];
+    memset(nodes, 0, sizeof nodes);
+    nodes[0].name = "quad";
+    nodes[0].parent = SF_GLTF_NONE;
+    nodes[0].mesh = 0;
+    nodes[0].skin = 0;
+    nodes[1].name = "joint";
+    nodes[1].parent = SF_GLTF_NONE;
+    nodes[1].mesh = SF_GLTF_NONE;
+    nodes[1].skin = SF_GLTF_NONE;
+    const size_t skin_joints[1] = {1};
+    sf_gltf_write_skin skin = {1, skin_joints, NULL};
+    static const float times[2] = {0, 1};
+    static const float rot[8] = {0, 0, 0, 1, 0, 0, 0.38268343f, 0.92387953f};
+    sf_gltf_channel ch;
+    memset(&ch, 0, sizeof ch);
+    ch.node = 1;
+    ch.path = SF_GLTF_ROTATION;
+    ch.interpolation = SF_GLTF_LINEAR;
+    ch.key_count = 2;
+    ch.times = times;
+    ch.values = rot;
+    ch.components = 4;
+    sf_gltf_write_animation anim = {"turn\xff\xc3(", &ch, 1};
+    sf_gltf_write_desc d;
+    memset(&d, 0, sizeof d);
+    d.meshes = &wm;
+    d.mesh_count = 1;
+    d.nodes = nodes;
+    d.node_count = 2;
+    d.skins = &skin;
+    d.skin_count = 1;
+    d.animations = &anim;
+    d.animation_count = 1;
+    void* data = NULL;
+    size_t size = 0;
+    sf_error err;
+    if (sf_gltf_write_glb(&d, NULL, &data, &size, &err) != SF_OK) {
+        fprintf(stderr, "  write: %s\n", err.message);
+        return false;
+    }
+    FILE* f = fopen(path, "wb");
+    bool ok = f && fwrite(data, 1, size, f) == size;
+    if (f && fclose(f) != 0) ok = false;
+    sf_gltf_free_bytes(NULL, data, size);
+    return ok;
+}
+
+static void test_problems_in_file_numbering(void)
+{
+    char path[800], args[2000];
+    snprintf(path, sizeof path, "%s/split-quad.glb", g_dir);
+    CHECK(write_split_quad(path));
+    snprintf(args, sizeof args, "info '%s'", path);
+    sft_cli_out r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    CHECK(strstr(r.out, "6 vertices after splitting per face") != NULL); /* the split is there */
+    const char* line = strstr(r.out, "weights-not-one");
+    CHECK(line != NULL);
+    size_t count = 0, worst = 99;
+    CHECK(sscanf(line, "weights-not-one %zu (worst: #%zu", &count, &worst) == 2);
+    CHECK(count == 3 && worst <= 2);             /* file vertices 0, 1, 2 (the split has 5 copies of them) */
+    CHECK(strstr(r.out, "vertices by count: 1:4\n") != NULL); /* the file's 4 vertices, 1 weight each */
+    sft_cli_out_free(&r);
+    snprintf(args, sizeof args, "eval '%s' --fps 4 --json", path);
+    r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    cJSON* root = cJSON_Parse(r.out);
+    sft_cli_out_free(&r);
+    CHECK(root != NULL);
+    double n = -1, idx = -1;
+    const cJSON* p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(root, "data_problems"))
+    {
+        if (strcmp(cJSON_GetObjectItem(p, "cause")->valuestring, "weights-not-one") != 0) continue;
+        n = cJSON_GetObjectItem(p, "count")->valuedouble;
+        idx = cJSON_GetObjectItem(p, "worst_index")->valuedouble;
+    }
+    cJSON_Delete(root);
+    CHECK(n == 3 && idx >= 0 && idx <= 2);
+}
+
+/* 1 when s is valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF). */
+static bool valid_utf8(const unsigned char* s)
+{
+    while (*s) {
+        unsigned c = *s;
+        size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (!n) return false;
+        uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+        for (size_t k = 1; k < n; ++k) {
+            if ((s[k] & 0xC0) != 0x80) return false;
+            cp = cp << 6 | (s[k] & 0x3F);
+        }
+        static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+        s += n;
+    }
+    return true;
+}
+
+static void test_json_is_valid_utf8(void)
+{
+    char path[800], args[2000];
+    /* Both the animation's name and the file's name hold bytes that are not UTF-8. */
+    snprintf(path, sizeof path, "%s/odd-\xfe\xc3.glb", g_dir);
+    CHECK(write_split_quad(path));
+    snprintf(args, sizeof args, "eval '%s' --fps 4 --json", path);
+    sft_cli_out r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    CHECK(valid_utf8((const unsigned char*)r.out));
+    cJSON* root = cJSON_Parse(r.out);
+    sft_cli_out_free(&r);
+    CHECK(root != NULL);
+    const cJSON* a = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "animations"), 0);
+    const char* name = cJSON_GetStringValue(cJSON_GetObjectItem(a, "name"));
+    bool replaced = name && strncmp(name, "turn", 4) == 0 && strstr(name, "\xef\xbf\xbd") && strchr(name, '(');
+    cJSON_Delete(root);
+    CHECK(replaced); /* each bad byte became U+FFFD; the rest is kept */
+    remove(path);
+}
+
+static void test_nothing_to_evaluate(void)
+{
+    char path[800], args[2000];
+    static const char* const mesh =
+        "\"buffers\":[{\"byteLength\":36,\"uri\":\"data:application/octet-stream;base64,"
+        "AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+        "\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}],\"nodes\":[{\"mesh\":0}]";
+    char text[2000];
+    /* A scene that draws nothing (its node list is empty) while the file has a mesh. */
+    snprintf(path, sizeof path, "%s/empty-scene.gltf", g_dir);
+    snprintf(text, sizeof text, "{\"asset\":{\"version\":\"2.0\"},%s,\"scenes\":[{\"nodes\":[]}],\"scene\":0}", mesh);
+    CHECK(write_text_file(path, text));
+    snprintf(args, sizeof args, "eval '%s' --strict", path);
+    CHECK(fails_with(args, 1, "nothing to evaluate", "scenes[0] draws no mesh"));
+    snprintf(args, sizeof args, "bake '%s' --time 0 --method skinned -o '%s/empty.glb'", path, g_dir);
+    CHECK(fails_with(args, 1, "nothing to evaluate", NULL));
+    snprintf(args, sizeof args, "%s/empty.glb", g_dir);
+    struct stat st;
+    CHECK(stat(args, &st) != 0);
+    snprintf(args, sizeof args, "render --gltf '%s' --method skinned -o '%s/empty.png'", path, g_dir);
+    CHECK(fails_with(args, 1, "nothing to evaluate", NULL));
+    /* A scene that is not an object is malformed, not empty. */
+    snprintf(path, sizeof path, "%s/string-scene.gltf", g_dir);
+    snprintf(text, sizeof text, "{\"asset\":{\"version\":\"2.0\"},%s,\"scenes\":[\"x\"],\"scene\":0}", mesh);
+    CHECK(write_text_file(path, text));
+    snprintf(args, sizeof args, "eval '%s' --strict", path);
+    CHECK(fails_with(args, 1, "scenes[0]", "not an object"));
+    /* The same mesh in a scene that draws it evaluates (the file itself is fine). */
+    snprintf(path, sizeof path, "%s/scene.gltf", g_dir);
+    snprintf(text, sizeof text, "{\"asset\":{\"version\":\"2.0\"},%s,\"scenes\":[{\"nodes\":[0]}],\"scene\":0}", mesh);
+    CHECK(write_text_file(path, text));
+    snprintf(args, sizeof args, "eval '%s' --strict", path);
+    sft_cli_out r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    sft_cli_out_free(&r);
+}
+
+static void test_same_flag_rules(void)
+{
+    char a[1024], args[2000];
+    CHECK(asset("gltf/SimpleSkin/glTF/SimpleSkin.gltf", a, sizeof a));
+    /* One time parser: negative or non-finite times are bad usage in bake and render alike. */
+    static const char* const times[] = {"-5", "nan", "inf", "1e400", "abc"};
+    for (size_t k = 0; k < sizeof times / sizeof times[0]; ++k) {
+        snprintf(args, sizeof args, "bake '%s' --time %s --method skinned -o '%s/t.glb'", a, times[k], g_dir);
+        CHECK(fails_with(args, 2, "--time", "not a time in seconds"));
+        snprintf(args, sizeof args, "render --gltf '%s' --time %s --method skinned -o '%s/t.png'", a, times[k], g_dir);
+        CHECK(fails_with(args, 2, "--time", "not a time in seconds"));
+    }
+    /* An empty output name is bad usage (2), not a failed write. */
+    snprintf(args, sizeof args, "bake '%s' --time 0 --method skinned -o ''", a);
+    CHECK(fails_with(args, 2, "-o", NULL));
+    snprintf(args, sizeof args, "eval '%s' --csv ''", a);
+    CHECK(fails_with(args, 2, "--csv", NULL));
+    /* --animation: what the message offers is what is accepted. */
+    CHECK(asset("gltf/Fox/glTF-Binary/Fox.glb", a, sizeof a));
+    snprintf(args, sizeof args, "bake '%s' --time 0 --method skinned --animation Sleep -o '%s/t.glb'", a, g_dir);
+    sft_cli_out r = sft_run_cli(args);
+    CHECK(r.status == 2 && count_lines(r.err) == 1);
+    CHECK(strstr(r.err, "Survey") && strstr(r.err, "Run") && !strstr(r.err, "all"));
+    sft_cli_out_free(&r);
+    snprintf(args, sizeof args, "bake '%s' --time 0 --method skinned --animation all -o '%s/t.glb'", a, g_dir);
+    CHECK(fails_with(args, 2, "--animation", "not all"));
+    snprintf(args, sizeof args, "bake '%s' --time 0 --method skinned --animation Run -o '%s/t.glb'", a, g_dir);
+    r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    sft_cli_out_free(&r);
+    snprintf(args, sizeof args, "eval '%s' --animation Sleep", a);
+    r = sft_run_cli(args);
+    CHECK(r.status == 2 && strstr(r.err, "or all") != NULL);
+    sft_cli_out_free(&r);
+    snprintf(args, sizeof args, "eval '%s' --animation all --fps 2 --method skinned", a);
+    r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    sft_cli_out_free(&r);
+    /* Repeated flags of the glTF commands. */
+    snprintf(args, sizeof args, "eval '%s' --fps 2 --fps 3", a);
+    CHECK(fails_with(args, 2, "--fps", "twice"));
+    snprintf(args, sizeof args, "bake '%s' --time 0 --time 1 --method skinned -o '%s/t.glb'", a, g_dir);
+    CHECK(fails_with(args, 2, "--time", "twice"));
+    snprintf(args, sizeof args, "eval '%s' --texcoord 0 --texcoord=0", a);
+    CHECK(fails_with(args, 2, "--texcoord", "twice"));
+}
+
+static void test_json_nesting_named(void)
+{
+    char path[800];
+    snprintf(path, sizeof path, "%s/deep.gltf", g_dir);
+    FILE* f = fopen(path, "wb");
+    CHECK(f != NULL);
+    fputs("{\"asset\":{\"version\":\"2.0\"},\"extras\":", f);
+    for (int k = 0; k < 100000; ++k) fputc('[', f);
+    for (int k = 0; k < 100000; ++k) fputc(']', f);
+    fputs("}", f);
+    fclose(f);
+    char args[1200];
+    snprintf(args, sizeof args, "info '%s'", path);
+    CHECK(fails_with(args, 1, "nested deeper than 1000 levels", NULL));
+    /* A plain syntax error is still reported as one. */
+    snprintf(path, sizeof path, "%s/broken.gltf", g_dir);
+    CHECK(write_text_file(path, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[[[}"));
+    snprintf(args, sizeof args, "info '%s'", path);
+    CHECK(fails_with(args, 1, "parse error near byte", NULL));
 }
 
 int main(int argc, char** argv)
@@ -439,6 +758,13 @@ int main(int argc, char** argv)
         {"eval_every_asset", test_eval_every_asset},
         {"bake_roundtrip", test_bake_roundtrip},
         {"eval_options_and_limits", test_eval_options_and_limits},
+        {"texcoord_must_exist", test_texcoord_must_exist},
+        {"tangents_without_uvs", test_tangents_without_uvs},
+        {"problems_in_file_numbering", test_problems_in_file_numbering},
+        {"json_is_valid_utf8", test_json_is_valid_utf8},
+        {"nothing_to_evaluate", test_nothing_to_evaluate},
+        {"same_flag_rules", test_same_flag_rules},
+        {"json_nesting_named", test_json_nesting_named},
     };
     return SFT_RUN(cases, argc, argv);
 }

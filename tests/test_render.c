@@ -303,10 +303,13 @@ static void test_render_command(void)
     snprintf(path, sizeof path, "%s/bad.png", dir);
     CHECK(file_size(path) < 0);
 
-    /* A write that fails at the rename (-o names a folder) exits 1 and leaves no temporary file behind. */
+    /* -o naming a folder is bad usage (one method writes a .png file); a write that fails (a folder that is
+     * not there) exits 1 and leaves no temporary file behind. */
     snprintf(args, sizeof args, "render --scene tip --method skinned --size 160x120 -o %s", dir);
+    CHECK(run_cli(args) == 2);
+    snprintf(args, sizeof args, "render --scene tip --method skinned --size 160x120 -o %s/missing/x.png", dir);
     CHECK(run_cli(args) == 1);
-    snprintf(args, sizeof args, "ls '%s'* | grep -q '\\.tmp\\.'", dir);
+    snprintf(args, sizeof args, "ls -R '%s'* | grep -q '\\.tmp\\.'", dir);
     CHECK(system(args) != 0);
 }
 

@@ -1,16 +1,25 @@
 /* Atomic file replacement: a temporary file created next to the target with O_EXCL (mode 0666, so the
- * kernel applies the umask as for fopen), written, fsync'ed, then renamed over the target. */
-#define _POSIX_C_SOURCE 200809L
+ * kernel applies the umask as for fopen), written, fsync'ed, then renamed over the target. Temporary files
+ * that a killed writer left behind are removed by the next writer of the same name. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "sf_common.h"
 #include "skinframe_files.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
 
 struct sf_file_writer {
     FILE* stream;
@@ -45,6 +54,77 @@ static int create_temp(const char* path, char* temp_path, size_t size)
     return -1;
 }
 
+/* The folder and the last component of path ("." for a bare name). */
+static int split_path(const char* path, char* dir, size_t dir_size, const char** base)
+{
+    const char* slash = strrchr(path, '/');
+    *base = slash ? slash + 1 : path;
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    if (slash && n == 0) n = 1; /* "/name": the root */
+    if (!slash) return snprintf(dir, dir_size, ".") < (int)dir_size ? 0 : -1;
+    if (n >= dir_size) return -1;
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    return 0;
+}
+
+/* The number after "." at *p (digits only); 0 when there are none. Advances *p past them. */
+static int take_digits(const char** p, unsigned long long* value)
+{
+    const char* s = *p;
+    if (*s < '0' || *s > '9') return 0;
+    unsigned long long v = 0;
+    while (*s >= '0' && *s <= '9') {
+        if (v > (ULLONG_MAX - 9) / 10) return 0;
+        v = v * 10 + (unsigned long long)(*s++ - '0');
+    }
+    *p = s;
+    *value = v;
+    return 1;
+}
+
+/* Whether the temporary file `name` (base.tmp.PID.N) in dir is left over: its process is gone, or it is
+ * older than SF_FILE_TEMP_MAX_AGE_S (a process id that was reused, a file from another machine). */
+static int temp_is_stale(const char* dir, const char* name, size_t base_len)
+{
+    const char* p = name + base_len + 5; /* past "base.tmp." */
+    unsigned long long pid, n;
+    if (!take_digits(&p, &pid) || *p++ != '.' || !take_digits(&p, &n) || *p != '\0') return 0;
+    char full[PATH_MAX];
+    if (snprintf(full, sizeof full, "%s/%s", dir, name) >= (int)sizeof full) return 0;
+    struct stat st;
+    if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    time_t now = time(NULL);
+    if (now != (time_t)-1 && st.st_mtime < now && (double)(now - st.st_mtime) > SF_FILE_TEMP_MAX_AGE_S) return 1;
+#if defined(__wasi__)
+    return 0; /* no processes to ask about: the age alone decides */
+#else
+    if (pid == 0 || pid > (unsigned long long)INT_MAX || (pid_t)pid == getpid()) return 0;
+    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+#endif
+}
+
+size_t sf_file_remove_stale_temps(const char* path)
+{
+    if (!path || !*path) return 0;
+    char dir[PATH_MAX];
+    const char* base;
+    if (split_path(path, dir, sizeof dir, &base) != 0 || !*base) return 0;
+    size_t base_len = strlen(base);
+    DIR* d = opendir(dir);
+    if (!d) return 0;
+    size_t removed = 0;
+    for (struct dirent* e = readdir(d); e; e = readdir(d)) {
+        if (strncmp(e->d_name, base, base_len) != 0 || strncmp(e->d_name + base_len, ".tmp.", 5) != 0) continue;
+        if (!temp_is_stale(dir, e->d_name, base_len)) continue;
+        char full[PATH_MAX];
+        if (snprintf(full, sizeof full, "%s/%s", dir, e->d_name) >= (int)sizeof full) continue;
+        removed += unlink(full) == 0;
+    }
+    closedir(d);
+    return removed;
+}
+
 sf_result sf_file_writer_open(const char* path, sf_file_writer** out, sf_error* err)
 {
     sf_error_clear(err);
@@ -61,6 +141,7 @@ sf_result sf_file_writer_open(const char* path, sf_file_writer** out, sf_error* 
         return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "path", SFI_NO_INDEX, "%zu bytes", len);
     }
     memcpy(w->path, path, len + 1);
+    sf_file_remove_stale_temps(path);
     int fd = create_temp(path, w->temp_path, temp_size);
     if (fd < 0) {
         int code = errno;
@@ -123,4 +204,71 @@ int sf_file_same(const char* a, const char* b)
 {
     struct stat sa, sb;
     return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Appends the relative components of rest to out (an absolute folder, resolved), removing "." and ".."
+ * lexically: rest does not exist, so it holds no links to follow. */
+static int append_lexically(char* out, size_t size, const char* rest)
+{
+    size_t n = strlen(out);
+    while (*rest) {
+        const char* e = rest;
+        while (*e && *e != '/') e++;
+        size_t len = (size_t)(e - rest);
+        if (len == 2 && rest[0] == '.' && rest[1] == '.') {
+            while (n > 1 && out[n - 1] != '/') n--;
+            if (n > 1) n--;
+            out[n] = '\0';
+        } else if (len > 0 && !(len == 1 && rest[0] == '.')) {
+            if (n + 1 + len + 1 > size) return -1;
+            if (n > 1 || out[0] != '/') out[n++] = '/';
+            memcpy(out + n, rest, len);
+            n += len;
+            out[n] = '\0';
+        }
+        rest = *e ? e + 1 : e;
+    }
+    return 0;
+}
+
+sf_result sf_file_resolve(const char* path, char* out, size_t size, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(path && *path, SF_ERROR_INVALID_ARGUMENT, err, "path", SFI_NO_INDEX, "is empty");
+    SF_CHECK(out && size > 0, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL or empty");
+    char buf[PATH_MAX], resolved[PATH_MAX];
+    if (realpath(path, resolved)) {
+        if (strlen(resolved) >= size) return sf_error_set(err, SF_ERROR_IO, "path", SFI_NO_INDEX, "%s: path too long", path);
+        memcpy(out, resolved, strlen(resolved) + 1);
+        return SF_OK;
+    }
+    /* Not there (yet): the longest leading part that exists, resolved, then the rest as written. */
+    if (path[0] == '/') {
+        if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+            return sf_error_set(err, SF_ERROR_IO, "path", SFI_NO_INDEX, "%s: path too long", path);
+    } else {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd)) return io_error(err, "cannot resolve", path, errno);
+        if (snprintf(buf, sizeof buf, "%s/%s", cwd, path) >= (int)sizeof buf)
+            return sf_error_set(err, SF_ERROR_IO, "path", SFI_NO_INDEX, "%s: path too long", path);
+    }
+    size_t cut = strlen(buf);
+    for (;;) {
+        while (cut > 1 && buf[cut - 1] == '/') cut--;
+        while (cut > 0 && buf[cut - 1] != '/') cut--; /* drop the last component */
+        if (cut <= 1) {
+            snprintf(resolved, sizeof resolved, "/");
+            cut = 1;
+            break;
+        }
+        char saved = buf[cut - 1];
+        buf[cut - 1] = '\0';
+        int ok = realpath(buf, resolved) != NULL;
+        buf[cut - 1] = saved;
+        if (ok) break;
+    }
+    if (append_lexically(resolved, sizeof resolved, buf + cut) != 0 || strlen(resolved) >= size)
+        return sf_error_set(err, SF_ERROR_IO, "path", SFI_NO_INDEX, "%s: path too long", path);
+    memcpy(out, resolved, strlen(resolved) + 1);
+    return SF_OK;
 }

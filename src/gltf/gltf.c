@@ -78,6 +78,8 @@ typedef struct loader {
     size_t* buffer_length;
     void** files;       /* buffer_count: external buffer files (sf_file_read), freed when loading ends */
     size_t input_bytes; /* the glTF or glb and its external buffers: the base of max_decoded_bytes */
+    const char** inputs; /* resolved paths of the files read or named (sf_gltf.input_files) */
+    size_t input_count, input_cap;
     view* views;
     accessor* accessors;
 } loader;
@@ -119,6 +121,32 @@ static sf_result jfail(loader* L, const char* base, const char* key, const char*
 static sf_result oom(loader* L, const char* what)
 {
     return sf_error_set(L->err, SF_ERROR_OUT_OF_MEMORY, what, SFI_NO_INDEX, "out of memory");
+}
+
+/* Adds the resolved form of path to the files the load read or names (sf_gltf.input_files), once. Best
+ * effort: a path that cannot be resolved is kept as given. */
+static sf_result record_input(loader* L, const char* path)
+{
+    char resolved[4096];
+    if (sf_file_resolve(path, resolved, sizeof resolved, NULL) != SF_OK) snprintf(resolved, sizeof resolved, "%s", path);
+    for (size_t i = 0; i < L->input_count; ++i)
+        if (strcmp(L->inputs[i], resolved) == 0) return SF_OK;
+    if (L->input_count == L->input_cap) {
+        size_t cap = L->input_cap ? 2 * L->input_cap : 8;
+        const char** grown = own_alloc(L, cap, sizeof(char*)); /* the old array stays in the block list */
+        if (!grown) return oom(L, "input_files");
+        if (L->input_count) memcpy(grown, L->inputs, L->input_count * sizeof(char*));
+        L->inputs = grown;
+        L->input_cap = cap;
+    }
+    size_t n = strlen(resolved);
+    char* copy = own_alloc(L, n + 1, 1);
+    if (!copy) return oom(L, "input_files");
+    memcpy(copy, resolved, n + 1);
+    L->inputs[L->input_count++] = copy;
+    L->g->input_files = L->inputs;
+    L->g->input_file_count = L->input_count;
+    return SF_OK;
 }
 
 #define TRY(expr)                            \
@@ -376,6 +404,7 @@ static sf_result read_buffer_file(loader* L, size_t i, const char* path, const c
     }
     if (r != SF_OK) return sf_error_set(L->err, SF_ERROR_IO, base, SFI_NO_INDEX, "%s", error_detail(&fe));
     L->files[i] = bytes;
+    if (record_input(L, path) != SF_OK) return SF_ERROR_OUT_OF_MEMORY;
     L->input_bytes = L->input_bytes > SIZE_MAX - n ? SIZE_MAX : L->input_bytes + n;
     *data = bytes;
     *size = n;
@@ -416,6 +445,40 @@ static sf_result load_buffers(loader* L)
         if (size < L->buffer_length[i])
             return jfail(L, base, "byteLength", "%zu, but only %zu bytes are there", L->buffer_length[i], size);
         L->buffer_data[i] = data;
+    }
+    return SF_OK;
+}
+
+/* The image files named by images[].uri, recorded in input_files though never read: a texture of the
+ * input is not a place for an output either. Anything unusual (no folder, a scheme, not a string) is
+ * skipped; images never make a load fail. */
+static sf_result record_images(loader* L)
+{
+    const cJSON* arr = jget(L->root, "images");
+    if (!L->base_dir || !cJSON_IsArray(arr)) return SF_OK;
+    for (const cJSON* im = arr->child; im; im = im->next) {
+        const cJSON* uri = cJSON_IsObject(im) ? jget(im, "uri") : NULL;
+        if (!cJSON_IsString(uri) || strncmp(uri->valuestring, "data:", 5) == 0) continue;
+        const char* u = uri->valuestring;
+        char dec[2048];
+        size_t k = 0;
+        for (size_t i = 0; u[i] && k + 1 < sizeof dec; ++i) {
+            if (u[i] == '%' && hex_value((unsigned char)u[i + 1]) >= 0 && hex_value((unsigned char)u[i + 2]) >= 0) {
+                dec[k++] = (char)(hex_value((unsigned char)u[i + 1]) * 16 + hex_value((unsigned char)u[i + 2]));
+                i += 2;
+            } else {
+                dec[k++] = u[i];
+            }
+        }
+        dec[k] = '\0';
+        const char* colon = strchr(dec, ':');
+        const char* slash = strchr(dec, '/');
+        if (k == 0 || strlen(dec) != k || (colon && (!slash || colon < slash))) continue;
+        char path[4096];
+        if (snprintf(path, sizeof path, "%s%s%s", dec[0] == '/' ? "" : L->base_dir, dec[0] == '/' ? "" : "/", dec) >=
+            (int)sizeof path)
+            continue;
+        TRY(record_input(L, path));
     }
     return SF_OK;
 }
@@ -1567,6 +1630,7 @@ static sf_result load_scenes(loader* L)
     for (const cJSON* s = arr ? arr->child : NULL; s; s = s->next, ++si) {
         char base[48];
         snprintf(base, sizeof base, "scenes[%zu]", si);
+        if (!cJSON_IsObject(s)) return jfail(L, base, NULL, "is not an object");
         const cJSON* roots;
         size_t rc;
         TRY(get_array(L, s, "nodes", base, 0, &roots, &rc));
@@ -1814,6 +1878,28 @@ static sf_result parse_glb(loader* L, const uint8_t* data, size_t size, const ui
     return SF_OK;
 }
 
+/* How many arrays and objects are open at byte off of text (strings skipped): cJSON stops at
+ * CJSON_NESTING_LIMIT levels with a plain parse error, so the loader names that cause itself. */
+static size_t nesting_at(const char* text, size_t off)
+{
+    size_t depth = 0;
+    int in_string = 0;
+    for (size_t i = 0; i < off && text[i]; ++i) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\' && text[i + 1]) ++i;
+            else if (c == '"') in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '[' || c == '{') {
+            ++depth;
+        } else if ((c == ']' || c == '}') && depth) {
+            --depth;
+        }
+    }
+    return depth;
+}
+
 static sf_result load_all(loader* L, const uint8_t* data, size_t size)
 {
     const uint8_t* json = data;
@@ -1840,12 +1926,16 @@ static sf_result load_all(loader* L, const uint8_t* data, size_t size)
     if (!root) {
         const char* at = cJSON_GetErrorPtr();
         size_t off = at && at >= start && at <= start + strlen(start) ? (size_t)(at - start) : 0;
+        size_t depth = nesting_at(start, off);
+        if (depth >= CJSON_NESTING_LIMIT)
+            return jfail(L, "json", NULL, "nested deeper than %d levels (at byte %zu)", CJSON_NESTING_LIMIT, off);
         return jfail(L, "json", NULL, "parse error near byte %zu", off);
     }
     L->root = root;
     sf_result r = cJSON_IsObject(root) ? SF_OK : jfail(L, "json", NULL, "the top level is not an object");
     if (r == SF_OK) r = check_asset(L);
     if (r == SF_OK) r = load_buffers(L);
+    if (r == SF_OK) r = record_images(L);
     if (r == SF_OK) r = load_views(L);
     if (r == SF_OK) r = load_accessors(L);
     if (r == SF_OK) r = check_costs(L);
@@ -1859,8 +1949,8 @@ static sf_result load_all(loader* L, const uint8_t* data, size_t size)
     return r;
 }
 
-static sf_result load(const uint8_t* data, size_t size, const char* base_dir, const sf_gltf_opts* opts,
-                      const sf_env* env, sf_gltf** out, sf_error* err, loader* L)
+static sf_result load(const uint8_t* data, size_t size, const char* base_dir, const char* self_path,
+                      const sf_gltf_opts* opts, const sf_env* env, sf_gltf** out, sf_error* err, loader* L)
 {
     memset(L, 0, sizeof *L);
     L->err = err;
@@ -1880,7 +1970,8 @@ static sf_result load(const uint8_t* data, size_t size, const char* base_dir, co
     g->scene = SF_GLTF_NONE;
     L->g = g;
     L->input_bytes = size;
-    sf_result r = load_all(L, data, size);
+    sf_result r = self_path ? record_input(L, self_path) : SF_OK;
+    if (r == SF_OK) r = load_all(L, data, size);
     for (size_t i = 0; L->files && i < L->buffer_count; ++i) sf_file_free(&L->env, L->files[i]);
     blocks_free(&L->env, L->tmp);
     L->tmp = NULL;
@@ -1900,7 +1991,7 @@ sf_result sf_gltf_load_memory(const void* data, size_t size, const char* base_di
     *out = NULL;
     SF_CHECK(data != NULL || size == 0, SF_ERROR_INVALID_ARGUMENT, err, "data", SFI_NO_INDEX, "is NULL");
     loader L;
-    return load((const uint8_t*)data, size, base_dir, opts, env, out, err, &L);
+    return load((const uint8_t*)data, size, base_dir, NULL, opts, env, out, err, &L);
 }
 
 sf_result sf_gltf_load_file(const char* path, const sf_gltf_opts* opts, const sf_env* env, sf_gltf** out,
@@ -1940,7 +2031,7 @@ sf_result sf_gltf_load_file(const char* path, const sf_gltf_opts* opts, const sf
             else
                 strcpy(dir, ".");
             loader L;
-            r = load(data, size, dir, opts, env, out, err, &L);
+            r = load(data, size, dir, path, opts, env, out, err, &L);
         }
     }
     sf_file_free(&R.env, data);

@@ -53,7 +53,36 @@ static int cmp_pos(const void* a, const void* b)
 
 static int nonzero3(const float* d) { return d[0] != 0.0f || d[1] != 0.0f || d[2] != 0.0f; }
 
-static void inspect_morphs(const sf_gltf_primitive* pr, sf_gltf_inspection* out)
+/* Vertex problems are counted in the file's own vertex numbering (the POSITION accessor's indices): a
+ * primitive split per corner for flat normals holds each source vertex several times with the same
+ * weights and tangents, and the copies count once, under the source vertex's index. */
+typedef struct source_marks {
+    const uint32_t* source;  /* vertex -> source vertex, or NULL (the same numbering) */
+    uint16_t* seen;          /* per source vertex: bit p = problem p noted, bit 15 = in the histogram */
+    uint32_t* target_seen;   /* per source vertex: 1 + the last target that noted it (pairs per target) */
+    uint32_t* moved_seen;    /* per source vertex: 1 + the last target that moved it */
+} source_marks;
+
+#define SEEN_HISTOGRAM 15
+
+static size_t source_of(const source_marks* sm, size_t v) { return sm->source ? sm->source[v] : v; }
+
+/* 1 the first time (problem, source vertex of v) is seen, and marks it. */
+static int first_time(source_marks* sm, size_t v, int bit)
+{
+    size_t s = source_of(sm, v);
+    if (!sm->seen) return 1;
+    if (sm->seen[s] & (1u << bit)) return 0;
+    sm->seen[s] = (uint16_t)(sm->seen[s] | (1u << bit));
+    return 1;
+}
+
+static void note_vertex(sf_gltf_inspection* out, source_marks* sm, sf_gltf_problem p, size_t v, double value)
+{
+    if (first_time(sm, v, (int)p)) note(out, p, source_of(sm, v), value);
+}
+
+static void inspect_morphs(const sf_gltf_primitive* pr, source_marks* sm, sf_gltf_inspection* out)
 {
     const sf_mesh_desc* m = &pr->mesh;
     for (size_t k = 0; k < m->target_count; ++k) {
@@ -65,9 +94,16 @@ static void inspect_morphs(const sf_gltf_primitive* pr, sf_gltf_inspection* out)
             size_t v = t->sparse_indices ? t->sparse_indices[i] : i;
             int dp = nonzero3(t->position_deltas + 3 * i);
             int dn = t->normal_deltas && nonzero3(t->normal_deltas + 3 * i);
-            moved += (size_t)dp;
+            size_t sv = source_of(sm, v);
+            if (dp && (!sm->moved_seen || sm->moved_seen[sv] != (uint32_t)k + 1)) {
+                if (sm->moved_seen) sm->moved_seen[sv] = (uint32_t)k + 1;
+                moved++;
+            }
             turned += (size_t)dn;
-            if (dn && !dp) note(out, SF_GLTF_PROBLEM_MORPH_NORMAL_STILL, v, sfk_length(t->normal_deltas + 3 * i));
+            if (dn && !dp && (!sm->target_seen || sm->target_seen[sv] != (uint32_t)k + 1)) {
+                if (sm->target_seen) sm->target_seen[sv] = (uint32_t)k + 1;
+                note(out, SF_GLTF_PROBLEM_MORPH_NORMAL_STILL, sv, sfk_length(t->normal_deltas + 3 * i));
+            }
         }
         /* Flat (generated) normals have no authored deltas to expect. */
         if (moved && !turned && !pr->flat_normals) note(out, SF_GLTF_PROBLEM_MORPH_ZERO_NORMALS, k, (double)moved);
@@ -87,6 +123,25 @@ sf_result sf_gltf_primitive_inspect(const sf_gltf* gltf, size_t primitive, uint3
     if (!influence_limit) influence_limit = 4;
     memset(out, 0, sizeof *out);
     for (int p = 0; p < SF_GLTF_PROBLEM_COUNT; ++p) out->problems[p].worst_index = SIZE_MAX;
+    sf_env e = sf_env_defaults(env);
+    source_marks sm = {NULL, NULL, NULL, NULL};
+    size_t sources = pr->source_vertex_count;
+    int split = pr->source_vertex && sources != n;
+    for (size_t v = 0; pr->source_vertex && !split && v < n; ++v) split = pr->source_vertex[v] != v;
+    if (split) {
+        for (size_t v = 0; v < n; ++v)
+            if (pr->source_vertex[v] >= sources) sources = (size_t)pr->source_vertex[v] + 1; /* never past the arrays */
+        sm.source = pr->source_vertex;
+        sm.seen = sf_env_calloc(&e, sources ? sources : 1, sizeof(uint16_t));
+        sm.target_seen = sf_env_calloc(&e, sources ? sources : 1, sizeof(uint32_t));
+        sm.moved_seen = sf_env_calloc(&e, sources ? sources : 1, sizeof(uint32_t));
+        if (!sm.seen || !sm.target_seen || !sm.moved_seen) {
+            sf_env_free(&e, sm.seen, 0);
+            sf_env_free(&e, sm.target_seen, 0);
+            sf_env_free(&e, sm.moved_seen, 0);
+            return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "inspect", SFI_NO_INDEX, "%zu vertices", sources);
+        }
+    }
 
     /* Skinning weights. */
     uint32_t K = m->influence_count;
@@ -98,29 +153,32 @@ sf_result sf_gltf_primitive_inspect(const sf_gltf* gltf, size_t primitive, uint3
             sum += w;
             used += w > 0.0f;
         }
-        out->influence_histogram[used < 16 ? used : 16]++;
+        if (first_time(&sm, v, SEEN_HISTOGRAM)) out->influence_histogram[used < 16 ? used : 16]++;
         if (used > out->max_influences) out->max_influences = used;
-        if (used > influence_limit) note(out, SF_GLTF_PROBLEM_INFLUENCES, v, used);
+        if (used > influence_limit) note_vertex(out, &sm, SF_GLTF_PROBLEM_INFLUENCES, v, used);
         if (sum == 0.0)
-            note(out, SF_GLTF_PROBLEM_ZERO_WEIGHTS, v, 0.0);
+            note_vertex(out, &sm, SF_GLTF_PROBLEM_ZERO_WEIGHTS, v, 0.0);
         else if (fabs(sum - 1.0) > 1e-3)
-            note(out, SF_GLTF_PROBLEM_WEIGHT_SUM, v, fabs(sum - 1.0));
+            note_vertex(out, &sm, SF_GLTF_PROBLEM_WEIGHT_SUM, v, fabs(sum - 1.0));
     }
     /* Authored directions. */
     for (size_t v = 0; v < n; ++v) {
         if (m->normals.data && !pr->flat_normals) {
             double len = sfk_length(sfi_stream_at(m->normals, 12, v));
-            if (fabs(len - 1.0) > 1e-3) note(out, SF_GLTF_PROBLEM_NORMAL_LENGTH, v, fabs(len - 1.0));
+            if (fabs(len - 1.0) > 1e-3) note_vertex(out, &sm, SF_GLTF_PROBLEM_NORMAL_LENGTH, v, fabs(len - 1.0));
         }
         if (m->tangents.data && pr->tangents == SF_GLTF_TANGENTS_SUPPLIED) { /* authored only */
             const float* t = sfi_stream_at(m->tangents, 16, v);
             double w_off = fabs(fabs((double)t[3]) - 1.0);
-            if (w_off > 1e-3) note(out, SF_GLTF_PROBLEM_TANGENT_W, v, w_off);
+            if (w_off > 1e-3) note_vertex(out, &sm, SF_GLTF_PROBLEM_TANGENT_W, v, w_off);
             double len = sfk_length(t);
-            if (len < 1e-6) note(out, SF_GLTF_PROBLEM_TANGENT_ZERO, v, len);
+            if (len < 1e-6) note_vertex(out, &sm, SF_GLTF_PROBLEM_TANGENT_ZERO, v, len);
         }
     }
-    inspect_morphs(pr, out);
+    inspect_morphs(pr, &sm, out);
+    sf_env_free(&e, sm.seen, 0);
+    sf_env_free(&e, sm.target_seen, 0);
+    sf_env_free(&e, sm.moved_seen, 0);
     /* Triangles at rest. */
     for (size_t f = 0; f < m->triangle_count; ++f) {
         const uint32_t* tri = m->indices + 3 * f;
@@ -134,7 +192,6 @@ sf_result sf_gltf_primitive_inspect(const sf_gltf* gltf, size_t primitive, uint3
         if (m->uvs.data && !uv_ok) note(out, SF_GLTF_PROBLEM_DEGENERATE_UV, f, 0.0);
     }
     /* Seams and hard edges: group vertices by exact rest position. */
-    sf_env e = sf_env_defaults(env);
     pos_key* keys = sf_env_calloc(&e, n ? n : 1, sizeof(pos_key));
     if (!keys) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "inspect", SFI_NO_INDEX, "%zu vertices", n);
     for (size_t v = 0; v < n; ++v) {
