@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const chromium = process.env.SF_CHROMIUM || '/usr/bin/chromium';
-const dist = process.env.SKINFRAME_DIST || resolve(root, 'build-web/dist');
+const dist = process.env.SKINFRAME_DIST || resolve(root, 'build-web/browser-dist');
 const artifacts = process.env.SF_ARTIFACTS || resolve(root, 'build-web/browser-artifacts');
 const assets = resolve(root, 'tests/assets/gltf');
 
@@ -20,6 +20,12 @@ if (!existsSync(chromium)) { console.log(`browser tests skipped: ${chromium} mis
 let playwright;
 try { playwright = await import('playwright-core'); } catch {
   console.log('browser tests skipped: web/node_modules missing (cd web && npm ci)'); process.exit(77);
+}
+// The static build of the current sources (what `make viewer-dist` writes), unless SKINFRAME_DIST names one.
+if (!process.env.SKINFRAME_DIST) {
+  const { build } = await import('vite');
+  process.env.SKINFRAME_DIST = dist;
+  await build({ configFile: resolve(root, 'web/vite.config.js'), logLevel: 'warn' });
 }
 if (!existsSync(join(dist, 'index.html'))) { console.error(`${dist}/index.html missing: make viewer-dist`); process.exit(1); }
 mkdirSync(artifacts, { recursive: true });
