@@ -69,6 +69,7 @@ struct sfw_view {
     uint32_t table[SFW_TAB_SIZE];
     double stats[SF_METHOD_COUNT * SFW_STAT_STRIDE];
     float frame[4]; /* scene camera hint: center xyz, radius */
+    const sf_mesh_desc* source; /* the mesh the topology was made from (the scene's or v->mesh) */
 };
 
 static sf_error g_err;
@@ -257,6 +258,7 @@ static int make_evaluation(sfw_view* v)
 static sfw_view* finish_view(sfw_view* v, const sf_mesh_desc* mesh, sf_weighting weighting)
 {
     sf_error err;
+    v->source = mesh;
     if (sf_topology_create(mesh, NULL, NULL, &v->topo, &err) != SF_OK) {
         fail(err.result, &err, "topology");
         sfw_view_destroy(v);
@@ -492,6 +494,18 @@ SFW_EXPORT(sfw_view_frame) const float* sfw_view_frame(const sfw_view* v) { retu
 /* A scene's posed rig: bone_count segments head -> tail (float3 each); NULL for a caller's mesh. */
 SFW_EXPORT(sfw_view_bone_heads) const float* sfw_view_bone_heads(const sfw_view* v) { return v->scene ? v->scene->bone_heads : NULL; }
 SFW_EXPORT(sfw_view_bone_tails) const float* sfw_view_bone_tails(const sfw_view* v) { return v->scene ? v->scene->bone_tails : NULL; }
+/* The mesh as given (before the topology's weight normalisation), for the GPU passes of the page: influences
+ * per vertex, joints and weights (influence_count * vertex_count each), and target k's position deltas
+ * (3 * vertex_count floats; NULL for a sparse target). */
+SFW_EXPORT(sfw_view_influence_count) uint32_t sfw_view_influence_count(const sfw_view* v) { return v->source->influence_count; }
+SFW_EXPORT(sfw_view_joints) const uint32_t* sfw_view_joints(const sfw_view* v) { return v->source->joints; }
+SFW_EXPORT(sfw_view_weights) const float* sfw_view_weights(const sfw_view* v) { return v->source->weights; }
+SFW_EXPORT(sfw_view_target_deltas) const float* sfw_view_target_deltas(const sfw_view* v, size_t k)
+{
+    const sf_mesh_desc* m = v->source;
+    return k < m->target_count && !m->targets[k].sparse_indices ? m->targets[k].position_deltas : NULL;
+}
+SFW_EXPORT(sfw_view_uv_convention) int sfw_view_uv_convention(const sfw_view* v) { return (int)v->source->uv_convention; }
 SFW_EXPORT(sfw_view_table) const uint32_t* sfw_view_table(const sfw_view* v) { return v->table; }
 SFW_EXPORT(sfw_view_stats) const double* sfw_view_stats(const sfw_view* v) { return v->stats; }
 

@@ -180,7 +180,9 @@ function refresh() {
   updateRig();
   updateReadout();
   if (page.inspected >= 0) inspect(page.inspected);
-  gpu?.run(view);
+  const w = state.options.weighting >= 0 ? state.options.weighting
+    : gltf ? 0 : ['area', 'angle', 'uniform'].indexOf(sceneInfo().reference_weighting);
+  gpu?.run(view, w);
   page.runs = (page.runs || 0) + 1;
 }
 

@@ -95,7 +95,19 @@ async function run(mode) {
     await check('backend', async () => {
       const backend = await page.evaluate(() => window.sfPage.gpu.backend);
       console.log(`  # ${mode}: ${backend}; WebGL2: ${await page.evaluate(() => !!document.createElement('canvas').getContext('webgl2'))}`);
+      if (mode === 'webgpu') assert.equal(backend, 'webgpu'); else assert.match(backend, /wasm$/);
     });
+    const gpuCheck = async (what) => {
+      if (mode !== 'webgpu') return;
+      await page.waitForFunction((r) => (window.sfPage.gpu.check?.runs || 0) > r, gpuRuns, { timeout: 30000 }).catch(async (e) => {
+        throw new Error(`${e.message}: ${await page.$eval('#gpu-check', (el) => el.textContent)} ${logs.join('; ')}`);
+      });
+      const c = await page.evaluate(() => window.sfPage.gpu.check);
+      gpuRuns = c.runs;
+      console.log(`  # ${what}: WebGPU reference vs wasm: ${c.maxNormalDeg.toExponential(2)} deg normals, ${c.maxTangentDeg.toExponential(2)} deg tangents`);
+      assert.ok(c.maxNormalDeg <= 1e-3 && c.maxTangentDeg <= 1e-3, JSON.stringify(c));
+    };
+    let gpuRuns = 0;
     await page.selectOption('#preset', 'bone-twist');
     await settle(page);
     await shot('sheet-bone-twist');
@@ -111,6 +123,7 @@ async function run(mode) {
       const a = await page.evaluate(() => window.sfPage.stats);
       await setSlider(page, 'twist', 120);
       const b = await page.evaluate(() => window.sfPage.stats);
+      await gpuCheck('sheet twist 120');
       assert.ok(a.unchanged.normalMean < 1e-6, `rest ${a.unchanged.normalMean}`);
       assert.ok(b.unchanged.normalMean > 5, `twisted ${b.unchanged.normalMean}`);
       assert.ok(b.unchanged.tangentMean > a.unchanged.tangentMean);
@@ -130,6 +143,7 @@ async function run(mode) {
       await page.uncheck('#morph-directions');
       await settle(page);
       const without = await page.evaluate(() => window.sfPage.stats.skinned.normalMean);
+      await gpuCheck('sheet towel-twist, no morph deltas');
       assert.ok(without > withDeltas + 1, `no deltas ${without} vs deltas ${withDeltas}`);
       const after = await canvasPixels(page, 'view-method');
       assert.notEqual(before.hash, after.hash);
@@ -207,6 +221,9 @@ async function run(mode) {
       assert.match(await page.$eval('#time', (e) => e.textContent), /s$/);
       const stats = await page.evaluate(() => window.sfPage.stats);
       assert.ok(stats.recompute.normalMax < 1e-3);
+      // the GPU passes cover no weld and UV tangents: switch the reference to them for the comparison
+      await page.selectOption('#weld', '0'); await page.selectOption('#tangents', '0');
+      await gpuCheck('CesiumMan at t = 1 s');
       await shot('cesium-man');
     });
   } finally {
