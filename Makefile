@@ -7,6 +7,8 @@
 #   make install PREFIX=/usr/local   cmake --install of build/ (headers, libraries, CMake package, pkg-config)
 #   make wasm-core       the core and scenes layer for wasm32-wasi (build-wasm/), checked against native
 #   make check-outputs BASE=rev      every command's output at rev against the working tree's
+#   make viewer          the interactive page (wasm core + three.js) served on localhost, address printed
+#   make viewer-dist     the page as static files (build-web/dist) for any web server
 BUILD ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -14,9 +16,11 @@ CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 WASM_BUILD ?= build-wasm
 WASM_FLAGS ?=
+VIEWER_BUILD ?= build-web
+VIEWER_PORT ?= 5173
 BASE ?= HEAD
 
-.PHONY: all bootstrap build test demo test-sanitize golden install wasm-core check-outputs clean
+.PHONY: all bootstrap build test demo test-sanitize golden install wasm-core check-outputs clean viewer viewer-dist viewer-wasm
 
 all: build
 
@@ -63,6 +67,24 @@ wasm-core:
 # Every command's output (scripts/snapshot-outputs.sh) at BASE against the working tree; exits 1 on a difference.
 check-outputs: bootstrap
 	SF_CHECK_BUILD=$(abspath $(BUILD)) JOBS=$(JOBS) bash scripts/check-outputs.sh $(BASE)
+
+# The page (web/, docs/viewer.md): the core and scenes for wasm32-wasi with web/api.c (VIEWER_BUILD), the npm
+# packages of web/package-lock.json (npm ci, once), then Vite: `viewer` serves it, `viewer-dist` writes static files.
+# Tests: ctest --test-dir $(VIEWER_BUILD) (node parity tests; label browser = headless chromium).
+viewer-wasm:
+	@SF_BOOTSTRAP_WASM=1 SF_BOOTSTRAP_VIEWER=1 bash scripts/bootstrap.sh
+	cmake -S web -B $(VIEWER_BUILD) --toolchain $(CURDIR)/cmake/wasm32-wasi.cmake -DCMAKE_BUILD_TYPE=Release \
+	  -DSF_NATIVE_CLI=$(abspath $(BUILD))/skinframe
+	cmake --build $(VIEWER_BUILD) -j $(JOBS)
+	@[ web/node_modules/.package-lock.json -nt web/package-lock.json ] || (cd web && npm ci --no-audit --no-fund)
+
+viewer: viewer-wasm
+	@echo "viewer: serving the page at http://127.0.0.1:$(VIEWER_PORT)/ (Ctrl-C stops)"
+	cd web && SKINFRAME_WASM=$(abspath $(VIEWER_BUILD))/skinframe.wasm npx vite --port $(VIEWER_PORT)
+
+viewer-dist: viewer-wasm
+	cd web && SKINFRAME_WASM=$(abspath $(VIEWER_BUILD))/skinframe.wasm SKINFRAME_DIST=$(abspath $(VIEWER_BUILD))/dist npx vite build
+	@echo "viewer-dist: static page in $(VIEWER_BUILD)/dist (serve the folder with any web server)"
 
 clean:
 	rm -rf $(BUILD) build-sanitize $(WASM_BUILD) out

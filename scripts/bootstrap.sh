@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing skinframe needs, only what is missing (Debian; apt-get, as root or via sudo).
 # SF_BOOTSTRAP_SANITIZE=1 adds clang and its sanitizer/fuzzer runtimes (make test-sanitize); SF_BOOTSTRAP_WASM=1
-# the wasm32-wasi toolchain (make wasm-core).
+# the wasm32-wasi toolchain (make wasm-core); SF_BOOTSTRAP_VIEWER=1 Debian's chromium for the page's browser tests
+# (make viewer; the npm packages come from web/package-lock.json through npm ci).
 set -euo pipefail
 
 need=()
@@ -24,6 +25,9 @@ if [ "${SF_BOOTSTRAP_WASM:-0}" = 1 ]; then
   [ -f /usr/include/wasm32-wasi/stdio.h ] || need+=(wasi-libc)
   ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev-wasm32)
   command -v llvm-ar-14 >/dev/null 2>&1 || command -v llvm-ar >/dev/null 2>&1 || need+=(llvm-14)
+fi
+if [ "${SF_BOOTSTRAP_VIEWER:-0}" = 1 ]; then
+  [ -x /usr/bin/chromium ] || need+=(chromium)
 fi
 # node + npm run the MikkTSpace reference implementation (npm package mikktspace) in the tests, and the wasm
 # smoke test (node's WASI).

@@ -1,0 +1,606 @@
+/* Flat exports of the core and the scenes layer for the page (web/src/skinframe.js): plain integers, doubles
+ * and pointers into the module's memory, so that JavaScript passes typed arrays in and out without copying.
+ *
+ * A view is one mesh under evaluation: a built-in scene (sfw_scene_open) or the caller's arrays
+ * (sfw_mesh_create, fill, sfw_mesh_commit); its topology, workspace and evaluation are made once per mesh and
+ * options; sfw_view_run evaluates the pose held in the view's bone and morph arrays and never allocates.
+ * After a run, sfw_view_table gives one uint32 table of pointers and sfw_view_stats one double table of
+ * statistics (layouts below, mirrored in skinframe.js), so a frame reads its results with no call per array.
+ * Failures return 0 / NULL and leave a one-line message in sfw_error_message.
+ */
+#include "api.h"
+#include "skinframe.h"
+#include "skinframe_scenes.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SFW_EXPORT(name) __attribute__((export_name(#name)))
+
+/* sfw_view_stats: SFW_STAT_STRIDE doubles per method, indexed by sf_method. */
+enum {
+    SFW_STAT_STATUS = 0, /* 0 ok, 1 unsupported, -1 not run */
+    SFW_STAT_NORMAL = 1, /* mean, rms, p50, p95, max, over_1, over_5, over_45 */
+    SFW_STAT_TANGENT = 9, /* the same eight */
+    SFW_STAT_HANDEDNESS = 17,
+    SFW_STAT_DEGENERATE_NORMALS = 18,
+    SFW_STAT_DEGENERATE_TANGENTS = 19,
+    SFW_STAT_WORST_NORMAL = 20,
+    SFW_STAT_WORST_TANGENT = 21,
+    SFW_STAT_TANGENT_COUNT = 22,
+    SFW_STAT_MIRRORED = 23,
+    SFW_STAT_SINGULAR = 24,
+    SFW_STAT_STRIDE = 26
+};
+
+/* sfw_view_table: uint32 pointers. */
+enum {
+    SFW_TAB_POSITIONS = 0,
+    SFW_TAB_REF_NORMALS = 1,
+    SFW_TAB_REF_TANGENTS = 2,
+    SFW_TAB_ROWS = 3, /* per method m: normals, tangents, normal_deg, tangent_deg at 3 + 4 m */
+    SFW_TAB_SIZE = 3 + 4 * SF_METHOD_COUNT
+};
+
+/* Arrays of a caller's mesh (sfw_mesh_array `which`). */
+enum {
+    SFW_MESH_POSITIONS = 0, SFW_MESH_NORMALS, SFW_MESH_TANGENTS, SFW_MESH_UVS, SFW_MESH_INDICES, SFW_MESH_JOINTS,
+    SFW_MESH_WEIGHTS, SFW_MESH_MORPH_POSITIONS, SFW_MESH_MORPH_NORMALS, SFW_MESH_MORPH_TANGENTS
+};
+
+struct sfw_view {
+    sf_scene* scene;   /* built-in scene, or NULL */
+    sf_mesh_desc mesh; /* a caller's mesh: arrays owned here */
+    sf_morph_target_desc* targets;
+    float **morph_p, **morph_n, **morph_t;
+    size_t target_count;
+    sf_topology* topo;
+    sf_workspace* ws;
+    sf_evaluation* ev;
+    sf_eval_desc desc;
+    sf_weighting scene_weighting;
+    int live;      /* 1: no percentile sort per run (the page's frames); mean, rms, max and shares only */
+    float* bones;  /* 12 * bone_count, the pose the next run uses */
+    float* morph;  /* target_count */
+    size_t bone_count;
+    uint32_t table[SFW_TAB_SIZE];
+    double stats[SF_METHOD_COUNT * SFW_STAT_STRIDE];
+    float frame[4]; /* scene camera hint: center xyz, radius */
+    const sf_mesh_desc* source; /* the mesh the topology was made from (the scene's or v->mesh) */
+};
+
+static sf_error g_err;
+static char* g_scratch;
+static size_t g_scratch_size;
+
+static void* fail(sf_result r, const sf_error* err, const char* what)
+{
+    if (err && err != &g_err) g_err = *err;
+    if (g_err.message[0] == '\0') snprintf(g_err.message, sizeof g_err.message, "%s: %s", what, sf_result_string(r));
+    g_err.result = r;
+    return NULL;
+}
+
+SFW_EXPORT(sfw_error_message) const char* sfw_error_message(void) { return g_err.message; }
+
+/* A buffer of at least size bytes for strings passed in; moves (and may grow memory) only when it grows. */
+SFW_EXPORT(sfw_scratch) char* sfw_scratch(size_t size)
+{
+    if (size > g_scratch_size) {
+        char* p = realloc(g_scratch, size);
+        if (!p) return NULL;
+        g_scratch = p;
+        g_scratch_size = size;
+    }
+    return g_scratch;
+}
+
+SFW_EXPORT(sfw_alloc) void* sfw_alloc(size_t size) { return calloc(1, size ? size : 1); }
+SFW_EXPORT(sfw_free) void sfw_free(void* p) { free(p); }
+
+/* ---------------------------------------------------------------- catalog */
+
+typedef struct text {
+    char* data;
+    size_t len, cap;
+    int failed;
+} text;
+
+static void put(text* t, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text* t, const char* fmt, ...)
+{
+    for (int attempt = 0; attempt < 2 && !t->failed; ++attempt) {
+        va_list args;
+        va_start(args, fmt);
+        int w = vsnprintf(t->data ? t->data + t->len : NULL, t->data ? t->cap - t->len : 0, fmt, args);
+        va_end(args);
+        if (w < 0) { t->failed = 1; return; }
+        if (t->data && t->len + (size_t)w < t->cap) { t->len += (size_t)w; return; }
+        size_t cap = (t->cap + (size_t)w + 1) * 2;
+        char* p = realloc(t->data, cap);
+        if (!p) { t->failed = 1; return; }
+        t->data = p;
+        t->cap = cap;
+    }
+}
+
+static void put_string(text* t, const char* s)
+{
+    put(t, "\"");
+    for (; s && *s; ++s) {
+        if (*s == '"' || *s == '\\') put(t, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) put(t, "\\u%04x", (unsigned)*s);
+        else put(t, "%c", *s);
+    }
+    put(t, "\"");
+}
+
+static const char* const weighting_names[] = {"area", "angle", "uniform"};
+
+/* Every scene (params, presets, morph targets, reference weighting) and every method, as JSON. The text
+ * stays valid until the next call. */
+SFW_EXPORT(sfw_catalog_json) const char* sfw_catalog_json(void)
+{
+    static text t;
+    t.len = 0;
+    t.failed = 0;
+    put(&t, "{\"version\":");
+    put_string(&t, sf_version_string());
+    put(&t, ",\"methods\":[");
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) {
+        put(&t, "%s{\"name\":", m ? "," : "");
+        put_string(&t, sf_method_name((sf_method)m));
+        put(&t, ",\"description\":");
+        put_string(&t, sf_method_description((sf_method)m));
+        put(&t, "}");
+    }
+    put(&t, "],\"scenes\":[");
+    for (size_t s = 0; s < sf_scene_count(); ++s) {
+        const sf_scene_info* info = sf_scene_info_at(s);
+        put(&t, "%s{\"name\":", s ? "," : "");
+        put_string(&t, info->name);
+        put(&t, ",\"description\":");
+        put_string(&t, info->description);
+        put(&t, ",\"reference_weighting\":");
+        put_string(&t, weighting_names[info->reference_weighting]);
+        put(&t, ",\"params\":[");
+        for (size_t p = 0; p < info->param_count; ++p) {
+            const sf_scene_param_info* pi = &info->params[p];
+            put(&t, "%s{\"name\":", p ? "," : "");
+            put_string(&t, pi->name);
+            put(&t, ",\"default\":%.17g,\"min\":%.17g,\"max\":%.17g,\"unit\":", pi->default_value, pi->min_value,
+                pi->max_value);
+            put_string(&t, pi->unit);
+            put(&t, ",\"description\":");
+            put_string(&t, pi->description);
+            put(&t, "}");
+        }
+        put(&t, "],\"presets\":[");
+        for (size_t p = 0; p < info->preset_count; ++p) {
+            const sf_scene_preset_info* pi = &info->presets[p];
+            put(&t, "%s{\"name\":", p ? "," : "");
+            put_string(&t, pi->name);
+            put(&t, ",\"description\":");
+            put_string(&t, pi->description);
+            put(&t, ",\"settings\":");
+            put_string(&t, pi->settings);
+            put(&t, "}");
+        }
+        put(&t, "],\"targets\":[");
+        for (size_t k = 0; k < info->target_count; ++k) {
+            put(&t, "%s", k ? "," : "");
+            put_string(&t, info->targets[k]);
+        }
+        put(&t, "]}");
+    }
+    put(&t, "]}");
+    return t.failed ? NULL : t.data;
+}
+
+/* ---------------------------------------------------------------- views */
+
+SFW_EXPORT(sfw_view_destroy) void sfw_view_destroy(sfw_view* v)
+{
+    if (!v) return;
+    sf_evaluation_destroy(v->ev);
+    sf_workspace_destroy(v->ws);
+    sf_topology_destroy(v->topo);
+    sf_scene_destroy(v->scene);
+    for (size_t k = 0; k < v->target_count; ++k) {
+        if (v->morph_p) free(v->morph_p[k]);
+        if (v->morph_n) free(v->morph_n[k]);
+        if (v->morph_t) free(v->morph_t[k]);
+    }
+    free(v->morph_p);
+    free(v->morph_n);
+    free(v->morph_t);
+    free(v->targets);
+    free((void*)v->mesh.indices);
+    free((void*)v->mesh.positions.data);
+    free((void*)v->mesh.normals.data);
+    free((void*)v->mesh.tangents.data);
+    free((void*)v->mesh.uvs.data);
+    free((void*)v->mesh.joints);
+    free((void*)v->mesh.weights);
+    free(v->bones);
+    free(v->morph);
+    free(v);
+}
+
+/* (Re)creates the evaluation for the view's options; the workspace once (its methods do not change). */
+static int make_evaluation(sfw_view* v)
+{
+    sf_error err;
+    sf_evaluation* ev = NULL;
+    if (sf_evaluation_create(v->topo, &v->desc, NULL, &ev, &err) != SF_OK) {
+        fail(err.result, &err, "evaluation");
+        return 0;
+    }
+    sf_evaluation_destroy(v->ev);
+    v->ev = ev;
+    if (!v->ws) {
+        sf_workspace_opts wo = {sf_evaluation_methods_mask(ev), SF_BACKEND_CPU};
+        if (sf_workspace_create(v->topo, &wo, &v->ws, &err) != SF_OK) {
+            fail(err.result, &err, "workspace");
+            return 0;
+        }
+    }
+    for (size_t k = 0; k < SF_METHOD_COUNT * SFW_STAT_STRIDE; ++k) v->stats[k] = 0.0;
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) v->stats[m * SFW_STAT_STRIDE + SFW_STAT_STATUS] = -1.0;
+    return 1;
+}
+
+/* The topology and evaluation of mesh (the scene's or v->mesh) with default options (every method, the given
+ * reference weighting). Destroys v on failure. */
+static sfw_view* finish_view(sfw_view* v, const sf_mesh_desc* mesh, sf_weighting weighting)
+{
+    sf_error err;
+    v->source = mesh;
+    if (sf_topology_create(mesh, NULL, NULL, &v->topo, &err) != SF_OK) {
+        fail(err.result, &err, "topology");
+        sfw_view_destroy(v);
+        return NULL;
+    }
+    memset(&v->desc, 0, sizeof v->desc);
+    v->desc.flags = SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES;
+    v->scene_weighting = weighting;
+    v->desc.reference_opts.weighting = weighting;
+    if (!make_evaluation(v)) {
+        sfw_view_destroy(v);
+        return NULL;
+    }
+    return v;
+}
+
+/* Parses "name=value\nname=value" (settings may be NULL or empty) into at most cap settings; the names point
+ * into text, which is modified. Returns the count, or -1 after setting the error. */
+static long parse_settings(char* textp, sf_scene_setting* out, size_t cap)
+{
+    size_t n = 0;
+    char* p = textp;
+    while (p && *p) {
+        char* end = strchr(p, '\n');
+        if (end) *end = '\0';
+        if (*p) {
+            char* eq = strchr(p, '=');
+            char* stop = NULL;
+            double value = eq ? strtod(eq + 1, &stop) : 0.0;
+            if (!eq || stop == eq + 1 || *stop != '\0' || n == cap) {
+                sf_error_set(&g_err, SF_ERROR_INVALID_ARGUMENT, "settings", n, "'%s' is not name=value", p);
+                return -1;
+            }
+            *eq = '\0';
+            out[n].name = p;
+            out[n].value = value;
+            ++n;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return (long)n;
+}
+
+/* Builds scene `name` with `preset` (NULL or "" = rest) and then the settings "k=v\nk=v" (NULL = none). */
+SFW_EXPORT(sfw_scene_open) sfw_view* sfw_scene_open(const char* name, const char* preset, char* settings)
+{
+    sf_error_clear(&g_err);
+    sf_scene_setting list[64];
+    long count = parse_settings(settings, list, 64);
+    if (count < 0) return NULL;
+    sfw_view* v = calloc(1, sizeof *v);
+    if (!v) return fail(SF_ERROR_OUT_OF_MEMORY, NULL, "view");
+    sf_error err;
+    if (sf_scene_create(name, preset && *preset ? preset : NULL, list, (size_t)count, NULL, &v->scene, &err) != SF_OK) {
+        free(v);
+        return fail(err.result, &err, "scene");
+    }
+    const sf_scene* s = v->scene;
+    v->bone_count = s->pose.bone_count;
+    v->target_count = 0;
+    v->bones = calloc(12 * v->bone_count + 1, sizeof(float));
+    v->morph = calloc(s->mesh.target_count + 1, sizeof(float));
+    if (!v->bones || !v->morph) {
+        sfw_view_destroy(v);
+        return fail(SF_ERROR_OUT_OF_MEMORY, NULL, "view");
+    }
+    if (s->pose.bone_matrices) memcpy(v->bones, s->pose.bone_matrices, 12 * v->bone_count * sizeof(float));
+    if (s->pose.morph_weights) memcpy(v->morph, s->pose.morph_weights, s->mesh.target_count * sizeof(float));
+    memcpy(v->frame, s->center, sizeof s->center);
+    v->frame[3] = s->radius;
+    return finish_view(v, &s->mesh, s->reference_weighting);
+}
+
+/* A caller's mesh: allocates every array (zeroed); fill them through sfw_mesh_array, then sfw_mesh_commit.
+ * flags: 1 normals, 2 tangents, 4 uvs, 8 morph normal deltas, 16 morph tangent deltas. Without normals
+ * (tangents) the topology rebuilds them from the rest triangles. */
+SFW_EXPORT(sfw_mesh_create)
+sfw_view* sfw_mesh_create(size_t vertex_count, size_t triangle_count, uint32_t influence_count, size_t bone_count,
+                          size_t target_count, uint32_t flags)
+{
+    sf_error_clear(&g_err);
+    sfw_view* v = calloc(1, sizeof *v);
+    if (!v) return fail(SF_ERROR_OUT_OF_MEMORY, NULL, "view");
+    size_t n = vertex_count;
+    sf_mesh_desc* m = &v->mesh;
+    m->vertex_count = n;
+    m->triangle_count = triangle_count;
+    m->influence_count = influence_count;
+    m->bone_count = bone_count;
+    int ok = 1;
+#define SFW_ARRAY(ptr, count, type) ok = ok && ((ptr) = calloc((count) + 1, sizeof(type))) != NULL
+    uint32_t* indices = NULL;
+    float *positions = NULL, *normals = NULL, *tangents = NULL, *uvs = NULL;
+    SFW_ARRAY(indices, 3 * triangle_count, uint32_t);
+    m->indices = indices;
+    SFW_ARRAY(positions, 3 * n, float);
+    m->positions.data = positions;
+    if (flags & 1) SFW_ARRAY(normals, 3 * n, float);
+    m->normals.data = normals;
+    if (flags & 2) SFW_ARRAY(tangents, 4 * n, float);
+    m->tangents.data = tangents;
+    if (flags & 4) SFW_ARRAY(uvs, 2 * n, float);
+    m->uvs.data = uvs;
+    if (influence_count) {
+        uint32_t* joints = NULL;
+        float* weights = NULL;
+        SFW_ARRAY(joints, (size_t)influence_count * n, uint32_t);
+        SFW_ARRAY(weights, (size_t)influence_count * n, float);
+        m->joints = joints;
+        m->weights = weights;
+    }
+    v->bone_count = bone_count;
+    v->target_count = target_count;
+    SFW_ARRAY(v->bones, 12 * bone_count, float);
+    SFW_ARRAY(v->morph, target_count, float);
+    SFW_ARRAY(v->targets, target_count, sf_morph_target_desc);
+    SFW_ARRAY(v->morph_p, target_count, float*);
+    SFW_ARRAY(v->morph_n, target_count, float*);
+    SFW_ARRAY(v->morph_t, target_count, float*);
+    for (size_t k = 0; ok && k < target_count; ++k) {
+        SFW_ARRAY(v->morph_p[k], 3 * n, float);
+        if (flags & 8) SFW_ARRAY(v->morph_n[k], 3 * n, float);
+        if (flags & 16) SFW_ARRAY(v->morph_t[k], 3 * n, float);
+    }
+#undef SFW_ARRAY
+    if (!ok) {
+        sfw_view_destroy(v);
+        return fail(SF_ERROR_OUT_OF_MEMORY, NULL, "mesh arrays");
+    }
+    for (size_t b = 0; b < bone_count; ++b) v->bones[12 * b] = v->bones[12 * b + 4] = v->bones[12 * b + 8] = 1.0f;
+    return v;
+}
+
+/* The array `which` (SFW_MESH_*) of a mesh from sfw_mesh_create; k = morph target for the MORPH arrays.
+ * NULL when the mesh has no such array. */
+SFW_EXPORT(sfw_mesh_array) void* sfw_mesh_array(sfw_view* v, int which, size_t k)
+{
+    if (!v || v->topo) return NULL;
+    switch (which) {
+    case SFW_MESH_POSITIONS: return (void*)v->mesh.positions.data;
+    case SFW_MESH_NORMALS: return (void*)v->mesh.normals.data;
+    case SFW_MESH_TANGENTS: return (void*)v->mesh.tangents.data;
+    case SFW_MESH_UVS: return (void*)v->mesh.uvs.data;
+    case SFW_MESH_INDICES: return (void*)v->mesh.indices;
+    case SFW_MESH_JOINTS: return (void*)v->mesh.joints;
+    case SFW_MESH_WEIGHTS: return (void*)v->mesh.weights;
+    case SFW_MESH_MORPH_POSITIONS: return k < v->target_count ? v->morph_p[k] : NULL;
+    case SFW_MESH_MORPH_NORMALS: return k < v->target_count ? v->morph_n[k] : NULL;
+    case SFW_MESH_MORPH_TANGENTS: return k < v->target_count ? v->morph_t[k] : NULL;
+    default: return NULL;
+    }
+}
+
+/* Builds the topology and evaluation of a filled mesh. On failure the view is destroyed and NULL returned
+ * (sfw_error_message says why: the library's message naming the field). */
+SFW_EXPORT(sfw_mesh_commit) sfw_view* sfw_mesh_commit(sfw_view* v)
+{
+    sf_error_clear(&g_err);
+    if (!v || v->topo) return fail(SF_ERROR_INVALID_ARGUMENT, NULL, "sfw_mesh_commit");
+    for (size_t k = 0; k < v->target_count; ++k) {
+        v->targets[k].position_deltas = v->morph_p[k];
+        v->targets[k].normal_deltas = v->morph_n[k];
+        v->targets[k].tangent_deltas = v->morph_t[k];
+    }
+    v->mesh.targets = v->targets;
+    v->mesh.target_count = v->target_count;
+    return finish_view(v, &v->mesh, SF_WEIGHTING_AREA);
+}
+
+/* Options: morph_directions (0 deltas, 1 none) for every method; for the reference weighting (-1 = the
+ * scene's), weld, tangents (0 uv, 1 mikktspace), reference (0 rebuilt, 1 authored). Returns 1, or 0 on a
+ * bad value (the view keeps its previous options). */
+SFW_EXPORT(sfw_view_set_options)
+int sfw_view_set_options(sfw_view* v, int morph_directions, int weighting, int weld, int tangents, int reference,
+                         double jacobian_cap)
+{
+    sf_error_clear(&g_err);
+    if (!v) return 0;
+    sf_eval_desc old = v->desc;
+    v->desc.method_opts.morph_directions = (sf_morph_directions)morph_directions;
+    v->desc.method_opts.jacobian_cap = (float)jacobian_cap;
+    v->desc.reference_opts.morph_directions = (sf_morph_directions)morph_directions;
+    v->desc.reference_opts.weighting = weighting < 0 ? v->scene_weighting : (sf_weighting)weighting;
+    v->desc.reference_opts.weld = (sf_weld)weld;
+    v->desc.reference_opts.tangents = (sf_tangent_mode)tangents;
+    v->desc.reference_opts.reference = (sf_reference)reference;
+    v->desc.reference_opts.jacobian_cap = (float)jacobian_cap;
+    sf_error err;
+    if (sf_eval_desc_validate(v->topo, &v->desc, &err) != SF_OK) {
+        v->desc = old;
+        fail(err.result, &err, "options");
+        return 0;
+    }
+    if (!make_evaluation(v)) {
+        v->desc = old;
+        return 0;
+    }
+    return 1;
+}
+
+/* live = 1: runs skip the core's percentile statistics (a sort per row and direction, most of a frame's cost
+ * in wasm) and fill mean, rms, max and the over-1/5/45 shares from the kept angles, summed in the core's order
+ * (the same values); p50 and p95 are NaN. live = 0 (the default): the core's full statistics. Returns 1. */
+SFW_EXPORT(sfw_view_set_live) int sfw_view_set_live(sfw_view* v, int live)
+{
+    sf_error_clear(&g_err);
+    if (!v) return 0;
+    uint32_t old = v->desc.flags;
+    v->desc.flags = live ? old | SF_EVAL_NO_STATISTICS : old & ~(uint32_t)SF_EVAL_NO_STATISTICS;
+    if (v->desc.flags == old) return 1;
+    if (!make_evaluation(v)) {
+        v->desc.flags = old;
+        return 0;
+    }
+    v->live = live != 0;
+    return 1;
+}
+
+SFW_EXPORT(sfw_view_vertex_count) size_t sfw_view_vertex_count(const sfw_view* v) { return sf_topology_vertex_count(v->topo); }
+SFW_EXPORT(sfw_view_triangle_count) size_t sfw_view_triangle_count(const sfw_view* v) { return sf_topology_triangle_count(v->topo); }
+SFW_EXPORT(sfw_view_indices) const uint32_t* sfw_view_indices(const sfw_view* v) { return sf_topology_indices(v->topo); }
+SFW_EXPORT(sfw_view_uvs) const float* sfw_view_uvs(const sfw_view* v) { return sf_topology_uvs(v->topo); }
+SFW_EXPORT(sfw_view_rest_positions) const float* sfw_view_rest_positions(const sfw_view* v) { return sf_topology_rest_positions(v->topo); }
+SFW_EXPORT(sfw_view_rest_normals) const float* sfw_view_rest_normals(const sfw_view* v) { return sf_topology_rest_normals(v->topo); }
+SFW_EXPORT(sfw_view_rest_tangents) const float* sfw_view_rest_tangents(const sfw_view* v) { return sf_topology_rest_tangents(v->topo); }
+SFW_EXPORT(sfw_view_has_tangent_frame) int sfw_view_has_tangent_frame(const sfw_view* v) { return sf_topology_has_tangent_frame(v->topo); }
+SFW_EXPORT(sfw_view_bone_count) size_t sfw_view_bone_count(const sfw_view* v) { return v->bone_count; }
+SFW_EXPORT(sfw_view_target_count) size_t sfw_view_target_count(const sfw_view* v) { return v->scene ? v->scene->mesh.target_count : v->target_count; }
+/* The pose of the next run: 12 floats per bone (skinframe.h's convention) and one weight per target. */
+SFW_EXPORT(sfw_view_bones) float* sfw_view_bones(sfw_view* v) { return v->bones; }
+SFW_EXPORT(sfw_view_morph) float* sfw_view_morph(sfw_view* v) { return v->morph; }
+SFW_EXPORT(sfw_view_frame) const float* sfw_view_frame(const sfw_view* v) { return v->frame; }
+/* A scene's posed rig: bone_count segments head -> tail (float3 each); NULL for a caller's mesh. */
+SFW_EXPORT(sfw_view_bone_heads) const float* sfw_view_bone_heads(const sfw_view* v) { return v->scene ? v->scene->bone_heads : NULL; }
+SFW_EXPORT(sfw_view_bone_tails) const float* sfw_view_bone_tails(const sfw_view* v) { return v->scene ? v->scene->bone_tails : NULL; }
+/* The mesh as given (before the topology's weight normalisation), for the GPU passes of the page: influences
+ * per vertex, joints and weights (influence_count * vertex_count each), and target k's position deltas
+ * (3 * vertex_count floats; NULL for a sparse target). */
+SFW_EXPORT(sfw_view_influence_count) uint32_t sfw_view_influence_count(const sfw_view* v) { return v->source->influence_count; }
+SFW_EXPORT(sfw_view_joints) const uint32_t* sfw_view_joints(const sfw_view* v) { return v->source->joints; }
+SFW_EXPORT(sfw_view_weights) const float* sfw_view_weights(const sfw_view* v) { return v->source->weights; }
+SFW_EXPORT(sfw_view_target_deltas) const float* sfw_view_target_deltas(const sfw_view* v, size_t k)
+{
+    const sf_mesh_desc* m = v->source;
+    return k < m->target_count && !m->targets[k].sparse_indices ? m->targets[k].position_deltas : NULL;
+}
+SFW_EXPORT(sfw_view_uv_convention) int sfw_view_uv_convention(const sfw_view* v) { return (int)v->source->uv_convention; }
+SFW_EXPORT(sfw_view_table) const uint32_t* sfw_view_table(const sfw_view* v) { return v->table; }
+SFW_EXPORT(sfw_view_stats) const double* sfw_view_stats(const sfw_view* v) { return v->stats; }
+
+/* What sf_angle_stats_compute gives but the percentiles (sum in the same order, so the same doubles); max is
+ * the angle at the core's worst vertex. */
+static void live_stats(const float* deg, size_t n, size_t worst, sf_angle_stats* out)
+{
+    double sum = 0.0, sum2 = 0.0;
+    size_t over1 = 0, over5 = 0, over45 = 0;
+    for (size_t i = 0; i < n; ++i) {
+        double a = deg[i];
+        sum += a;
+        sum2 += a * a;
+        over1 += a > 1.0;
+        over5 += a > 5.0;
+        over45 += a > 45.0;
+    }
+    out->count = n;
+    if (n == 0) return;
+    out->mean = sum / (double)n;
+    out->rms = sqrt(sum2 / (double)n);
+    out->p50 = out->p95 = NAN;
+    out->max = deg[worst];
+    out->over_1 = (double)over1 / (double)n;
+    out->over_5 = (double)over5 / (double)n;
+    out->over_45 = (double)over45 / (double)n;
+}
+
+static void put_stats(double* s, const sf_angle_stats* a)
+{
+    s[0] = a->mean; s[1] = a->rms; s[2] = a->p50; s[3] = a->p95; s[4] = a->max;
+    s[5] = a->over_1; s[6] = a->over_5; s[7] = a->over_45;
+}
+
+/* Evaluates the view's pose: the reference and every method, their angles and statistics. Never allocates.
+ * Returns 1, or 0 with the library's message. */
+SFW_EXPORT(sfw_view_run) int sfw_view_run(sfw_view* v)
+{
+    sf_error err;
+    sf_pose pose = {v->bone_count ? v->bones : NULL, v->bone_count, NULL, 0};
+    size_t targets = sfw_view_target_count(v);
+    if (targets) {
+        pose.morph_weights = v->morph;
+        pose.morph_weight_count = targets;
+    }
+    sf_result r = sf_evaluation_run(v->ev, &pose, v->ws, NULL, &err);
+    if (r != SF_OK) {
+        fail(r, &err, "run");
+        return 0;
+    }
+    const sf_eval_results* res = sf_evaluation_results(v->ev);
+    memset(v->table, 0, sizeof v->table);
+    v->table[SFW_TAB_POSITIONS] = (uint32_t)(uintptr_t)res->positions;
+    v->table[SFW_TAB_REF_NORMALS] = (uint32_t)(uintptr_t)res->reference_normals;
+    v->table[SFW_TAB_REF_TANGENTS] = (uint32_t)(uintptr_t)res->reference_tangents;
+    for (size_t k = 0; k < res->row_count; ++k) {
+        const sf_eval_row* row = &res->rows[k];
+        int m = (int)row->method;
+        double* s = &v->stats[m * SFW_STAT_STRIDE];
+        uint32_t* t = &v->table[SFW_TAB_ROWS + 4 * m];
+        s[SFW_STAT_STATUS] = row->status == SF_OK ? 0.0 : 1.0;
+        sf_angle_stats normal = row->errors.normal, tangent = row->errors.tangent;
+        if (v->live && row->status == SF_OK) {
+            memset(&tangent, 0, sizeof tangent);
+            live_stats(row->normal_deg, res->vertex_count, row->errors.worst_normal_vertex, &normal);
+            if (res->tangent_frame)
+                live_stats(row->tangent_deg, res->vertex_count, row->errors.worst_tangent_vertex, &tangent);
+        }
+        put_stats(s + SFW_STAT_NORMAL, &normal);
+        put_stats(s + SFW_STAT_TANGENT, &tangent);
+        s[SFW_STAT_HANDEDNESS] = (double)row->errors.handedness_mismatches;
+        s[SFW_STAT_DEGENERATE_NORMALS] = (double)row->errors.degenerate_normals;
+        s[SFW_STAT_DEGENERATE_TANGENTS] = (double)row->errors.degenerate_tangents;
+        s[SFW_STAT_WORST_NORMAL] = (double)row->errors.worst_normal_vertex;
+        s[SFW_STAT_WORST_TANGENT] = (double)row->errors.worst_tangent_vertex;
+        s[SFW_STAT_TANGENT_COUNT] = (double)row->errors.tangent.count;
+        s[SFW_STAT_MIRRORED] = (double)row->report.mirrored_vertices;
+        s[SFW_STAT_SINGULAR] = (double)row->report.singular_vertices;
+        t[0] = (uint32_t)(uintptr_t)(row->normals ? row->normals : res->reference_normals);
+        t[1] = (uint32_t)(uintptr_t)(row->tangents ? row->tangents : res->reference_tangents);
+        t[2] = (uint32_t)(uintptr_t)row->normal_deg;
+        t[3] = (uint32_t)(uintptr_t)row->tangent_deg;
+    }
+    return 1;
+}
+
+/* Final positions only (morph then skinning) for the view's pose, into out (3 * vertex_count floats). */
+SFW_EXPORT(sfw_view_deform) int sfw_view_deform(sfw_view* v, float* out)
+{
+    sf_error err;
+    size_t targets = sfw_view_target_count(v);
+    sf_pose pose = {v->bone_count ? v->bones : NULL, v->bone_count, targets ? v->morph : NULL, targets};
+    if (sf_deform_positions(v->topo, &pose, v->ws, out, &err) != SF_OK) {
+        fail(err.result, &err, "deform");
+        return 0;
+    }
+    return 1;
+}

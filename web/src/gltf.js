@@ -1,0 +1,141 @@
+// A user's glTF through three.js: GLTFLoader parses it, each mesh becomes plain arrays for the wasm core
+// (sfw_mesh_create), and per frame the animation's bone matrices and morph weights become the core's pose.
+// Bone matrix i = mesh.matrixWorld * bindMatrixInverse * bone_i.matrixWorld * boneInverse_i * bindMatrix (what
+// three.js's skinning shader applies, then the model matrix), so the core's positions are world positions.
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+
+// Past this the page refuses a file before reading it (a tab holds the file, three.js's copy and the core's).
+export const MAX_FILE_BYTES = 256 * 1024 * 1024;
+export const MAX_VERTICES = 2_000_000;
+
+// files: File objects (one .glb, or a .gltf with its .bin and images). Resolves to three.js's gltf, rejects
+// with the loader's message.
+export async function loadGltfFiles(files) {
+  const list = Array.from(files);
+  const main = list.find((f) => /\.(glb|gltf)$/i.test(f.name));
+  if (!main) throw new Error(`not a glTF file: ${list.map((f) => f.name).join(', ')} (expected .glb or .gltf)`);
+  const total = list.reduce((n, f) => n + f.size, 0);
+  if (total > MAX_FILE_BYTES)
+    throw new Error(`${main.name}: ${(total / 1048576).toFixed(0)} MiB is too large for the page (limit ${MAX_FILE_BYTES / 1048576} MiB)`);
+  const urls = new Map(list.map((f) => [f.name, URL.createObjectURL(f)]));
+  const manager = new THREE.LoadingManager();
+  manager.setURLModifier((url) => {
+    const name = decodeURIComponent(url.split('/').pop());
+    return urls.get(name) || url;
+  });
+  try {
+    const data = await main.arrayBuffer();
+    return await parseGltf(data, manager);
+  } finally {
+    for (const u of urls.values()) URL.revokeObjectURL(u);
+  }
+}
+
+export function parseGltf(data, manager) {
+  const loader = new GLTFLoader(manager);
+  return new Promise((resolve, reject) => {
+    try {
+      loader.parse(data, '', resolve, (e) => reject(new Error(e?.message || String(e))));
+    } catch (e) {
+      reject(new Error(e?.message || String(e)));
+    }
+  });
+}
+
+// Every mesh of the scene, skinned meshes first, larger first.
+export function meshCandidates(gltf) {
+  const out = [];
+  gltf.scene.updateMatrixWorld(true);
+  gltf.scene.traverse((o) => {
+    if (o.isMesh && o.geometry?.attributes?.position) out.push(o);
+  });
+  out.sort((a, b) => (b.isSkinnedMesh - a.isSkinnedMesh) || (b.geometry.attributes.position.count - a.geometry.attributes.position.count));
+  return out;
+}
+
+function dense(attr, width) {
+  if (!attr) return null;
+  const out = new Float32Array(attr.count * width);
+  for (let i = 0; i < attr.count; ++i) for (let c = 0; c < width; ++c) out[i * width + c] = attr.getComponent(i, c);
+  return out;
+}
+
+// Arrays for Skinframe.createMesh from a three.js mesh. Unskinned meshes get one bone (their world matrix).
+export function meshArrays(object) {
+  const g = object.geometry;
+  const n = g.attributes.position.count;
+  if (n > MAX_VERTICES) throw new Error(`${object.name || 'mesh'}: ${n} vertices is more than the page takes (${MAX_VERTICES})`);
+  const positions = dense(g.attributes.position, 3);
+  const indices = g.index ? Uint32Array.from({ length: g.index.count }, (_, i) => g.index.getX(i))
+    : Uint32Array.from({ length: n - (n % 3) }, (_, i) => i);
+  const desc = { positions, indices, normals: dense(g.attributes.normal, 3), tangents: dense(g.attributes.tangent, 4),
+    uvs: dense(g.attributes.uv, 2) };
+  if (object.isSkinnedMesh) {
+    desc.influenceCount = 4;
+    desc.joints = Uint32Array.from(dense(g.attributes.skinIndex, 4));
+    desc.weights = dense(g.attributes.skinWeight, 4);
+    desc.boneCount = object.skeleton.bones.length;
+  } else {
+    desc.influenceCount = 1;
+    desc.joints = new Uint32Array(n);
+    desc.weights = new Float32Array(n).fill(1);
+    desc.boneCount = 1;
+  }
+  const morph = g.morphAttributes || {};
+  const relative = g.morphTargetsRelative;
+  const base = { position: positions, normal: desc.normals };
+  desc.targets = (morph.position || []).map((attr, k) => {
+    const t = {};
+    for (const [key, out] of [['position', 'positions'], ['normal', 'normals'], ['tangent', 'tangents']]) {
+      const a = morph[key]?.[k];
+      if (!a) continue;
+      const d = dense(a, 3);
+      if (!relative && base[key]) for (let i = 0; i < d.length; ++i) d[i] -= base[key][i];
+      t[out] = d;
+    }
+    return t;
+  });
+  return desc;
+}
+
+const tmp = new THREE.Matrix4(), tmp2 = new THREE.Matrix4();
+
+function put3x4(m, out, at) {
+  const e = m.elements;
+  out[at] = e[0]; out[at + 1] = e[1]; out[at + 2] = e[2];
+  out[at + 3] = e[4]; out[at + 4] = e[5]; out[at + 5] = e[6];
+  out[at + 6] = e[8]; out[at + 7] = e[9]; out[at + 8] = e[10];
+  out[at + 9] = e[12]; out[at + 10] = e[13]; out[at + 11] = e[14];
+}
+
+// The pose of object now (after the mixer and updateMatrixWorld) into bones (12 per bone) and morph.
+export function writePose(object, bones, morph) {
+  if (object.isSkinnedMesh) {
+    const s = object.skeleton;
+    const pre = tmp2.multiplyMatrices(object.matrixWorld, object.bindMatrixInverse);
+    for (let i = 0; i < s.bones.length; ++i) {
+      tmp.multiplyMatrices(s.bones[i].matrixWorld, s.boneInverses[i]);
+      tmp.premultiply(pre).multiply(object.bindMatrix);
+      put3x4(tmp, bones, 12 * i);
+    }
+  } else {
+    put3x4(object.matrixWorld, bones, 0);
+  }
+  const w = object.morphTargetInfluences;
+  if (w) for (let k = 0; k < morph.length; ++k) morph[k] = w[k] || 0;
+}
+
+// Rig segments (parent joint -> joint) of a skinned mesh's skeleton, world space, 6 floats each.
+export function rigSegments(object, out) {
+  if (!object.isSkinnedMesh) return null;
+  const bones = object.skeleton.bones;
+  const seg = out && out.length === 6 * bones.length ? out : new Float32Array(6 * bones.length);
+  const a = new THREE.Vector3(), b = new THREE.Vector3();
+  bones.forEach((bone, i) => {
+    b.setFromMatrixPosition(bone.matrixWorld);
+    if (bone.parent && bone.parent.isBone) a.setFromMatrixPosition(bone.parent.matrixWorld); else a.copy(b);
+    seg.set([a.x, a.y, a.z, b.x, b.y, b.z], 6 * i);
+  });
+  return seg;
+}

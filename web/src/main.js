@@ -1,0 +1,407 @@
+// The page: controls, the wasm evaluation per change or animation frame, the four views, the readout, the
+// vertex inspector, the chart, glTF files and the debug overlay. window.sfPage exposes the state to tests.
+import * as THREE from 'three';
+import { loadSkinframe, METHODS, RECOMPUTE } from './skinframe.js';
+import { Views } from './views.js';
+import { drawChart } from './chart.js';
+import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments } from './gltf.js';
+import { GpuReference } from './gpu.js';
+
+const $ = (id) => document.getElementById(id);
+const page = { ready: false, errors: [], timing: { wasm: 0, gpu: 0, draw: 0 }, gpu: { backend: 'none' } };
+window.sfPage = page;
+
+const state = {
+  source: 'scene', scene: 'sheet', preset: '', values: {}, morph: {}, method: 1,
+  options: { morphDirections: 0, weighting: -1, weld: 0, tangents: 0, reference: 0, jacobianCap: 0 },
+};
+let sf, catalog, view = null, views, gpu = null;
+let gltf = null; // { gltf, object, mixer, clip, action, playing, duration, rig }
+
+function message(text, isError = false) {
+  const el = $('message');
+  el.textContent = text || '';
+  el.className = isError ? 'error' : '';
+  if (isError) page.errors.push(text);
+}
+
+function sceneInfo(name = state.scene) { return catalog.scenes.find((s) => s.name === name); }
+
+// ---------------------------------------------------------------- controls
+
+function slider(container, name, min, max, value, step, unit, onInput) {
+  const row = document.createElement('label');
+  row.className = 'slider';
+  row.innerHTML = `<span title="${name}">${name}</span><input type="range"><output></output>`;
+  const input = row.querySelector('input'), out = row.querySelector('output');
+  Object.assign(input, { min, max, step, value });
+  input.dataset.name = name;
+  input.id = `param-${name}`;
+  const show = () => { out.textContent = `${Number(input.value).toFixed(step >= 1 ? 0 : 2)}${unit === 'deg' ? '°' : ''}`; };
+  show();
+  input.addEventListener('input', () => { show(); onInput(Number(input.value)); });
+  container.append(row);
+  return input;
+}
+
+function stepFor(p) {
+  if (p.name === 'resolution') return 1;
+  const span = p.max - p.min;
+  return span >= 100 ? 1 : span >= 10 ? 0.1 : 0.01;
+}
+
+function buildSceneControls() {
+  const info = sceneInfo();
+  $('scene-description').textContent = info.description;
+  const preset = $('preset');
+  preset.innerHTML = '<option value="">rest</option>' + info.presets.map((p) => `<option value="${p.name}">${p.name}</option>`).join('');
+  preset.value = state.preset;
+  const params = $('params'); params.innerHTML = '';
+  for (const p of info.params)
+    slider(params, p.name, p.min, p.max, state.values[p.name], stepFor(p), p.unit, (v) => { state.values[p.name] = v; openScene(); });
+  const morphs = $('morphs'); morphs.innerHTML = '';
+  if (!info.targets.length) morphs.innerHTML = '<p class="note">Morph targets inactive</p>';
+  for (const t of info.targets)
+    slider(morphs, t, -2, 2, state.morph[t], 0.01, 'weight', (v) => { state.morph[t] = v; openScene(); });
+  const over = $('chart-over');
+  over.innerHTML = [...info.params.filter((p) => p.name !== 'resolution').map((p) => p.name), ...info.targets]
+    .map((n) => `<option value="${n}">${n}</option>`).join('');
+  if (gltf) over.innerHTML = '<option value="@time">animation time</option>';
+}
+
+function resetValues(presetName) {
+  const info = sceneInfo();
+  state.values = Object.fromEntries(info.params.map((p) => [p.name, p.default]));
+  state.morph = Object.fromEntries(info.targets.map((t) => [t, 0]));
+  const preset = info.presets.find((p) => p.name === presetName);
+  if (preset) for (const kv of preset.settings.split(',')) {
+    const [k, v] = kv.split('=');
+    if (k in state.values) state.values[k] = Number(v); else if (k in state.morph) state.morph[k] = Number(v);
+  }
+}
+
+function sceneSettings(extra = {}) {
+  return { ...state.values, ...state.morph, ...extra };
+}
+
+function buildStaticControls() {
+  $('scene').innerHTML = catalog.scenes.map((s) => `<option value="${s.name}">${s.name}</option>`).join('');
+  $('method').innerHTML = METHODS.map((m, i) => `<option value="${i}">${m}</option>`).join('');
+  $('scene').value = state.scene;
+  $('method').value = String(state.method);
+  $('scene').addEventListener('change', () => {
+    state.scene = $('scene').value; state.preset = ''; resetValues('');
+    leaveGltf(); buildSceneControls(); openScene(true);
+  });
+  $('preset').addEventListener('change', () => {
+    state.preset = $('preset').value; resetValues(state.preset); buildSceneControls(); openScene();
+  });
+  $('method').addEventListener('change', () => { state.method = Number($('method').value); $('caption-method').textContent = METHODS[state.method]; refresh(); });
+  $('morph-directions').addEventListener('change', () => { state.options.morphDirections = $('morph-directions').checked ? 0 : 1; applyOptions(); });
+  for (const [id, key] of [['weighting', 'weighting'], ['weld', 'weld'], ['tangents', 'tangents'], ['reference', 'reference']])
+    $(id).addEventListener('change', () => { state.options[key] = Number($(id).value); applyOptions(); });
+  $('material').addEventListener('change', () => { views.setMaterial(Number($('material').value)); });
+  $('show-normals').addEventListener('change', () => { views.showNormals = $('show-normals').checked; refresh(); });
+  $('show-tangents').addEventListener('change', () => { views.showTangents = $('show-tangents').checked; refresh(); });
+  $('show-rig').addEventListener('change', () => { views.showRig = $('show-rig').checked; updateRig(); });
+  $('chart-run').addEventListener('click', () => runChart());
+  $('file').addEventListener('change', () => { if ($('file').files.length) openFiles($('file').files); });
+  const drop = $('views');
+  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('drop'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('drop'));
+  drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('drop'); if (e.dataTransfer.files.length) openFiles(e.dataTransfer.files); });
+  $('play').addEventListener('click', () => { if (!gltf) return; gltf.playing = !gltf.playing; $('play').textContent = gltf.playing ? 'Pause' : 'Play'; gltf.last = performance.now(); });
+  $('scrub').addEventListener('input', () => { if (gltf) { gltf.playing = false; $('play').textContent = 'Play'; seek(Number($('scrub').value) * gltf.duration); } });
+  $('animation').addEventListener('change', () => selectAnimation(Number($('animation').value)));
+  $('gltf-mesh').addEventListener('change', () => selectMesh(Number($('gltf-mesh').value)));
+  $('back-to-scene').addEventListener('click', () => { leaveGltf(); buildSceneControls(); openScene(true); });
+  // a click (not a drag) on a view inspects the vertex under it
+  let down = null;
+  drop.addEventListener('pointerdown', (e) => { down = [e.clientX, e.clientY]; });
+  drop.addEventListener('pointerup', (e) => {
+    if (!down || Math.hypot(e.clientX - down[0], e.clientY - down[1]) > 4) return;
+    const v = views.pick(e);
+    if (v >= 0) inspect(v);
+  });
+}
+
+// ---------------------------------------------------------------- evaluation
+
+function replaceView(next, reframe) {
+  const old = view;
+  view = next;
+  view.setOptions(state.options);
+  view.setLive(true);
+  if (old) old.destroy();
+  views.setMesh(view.vertexCount, view.indices, view.uvs);
+  gpu?.setMesh(view);
+  if (reframe) {
+    if (gltf) {
+      const box = new THREE.Box3().setFromObject(gltf.object);
+      const s = box.getBoundingSphere(new THREE.Sphere());
+      views.frame([s.center.x, s.center.y, s.center.z], s.radius);
+    } else views.frame(view.frame, view.frame[3]);
+  }
+}
+
+// Rebuilds the scene from the controls; a failure keeps the open scene and says why.
+function openScene(reframe = false) {
+  if (gltf) return;
+  let next;
+  try {
+    next = sf.openScene(state.scene, '', sceneSettings());
+  } catch (e) {
+    message(e.message, true);
+    return;
+  }
+  const sameMesh = view && !gltf && view.vertexCount === next.vertexCount && view.info.scene === state.scene;
+  replaceView(next, reframe || !sameMesh);
+  message('');
+  refresh();
+}
+
+function applyOptions() {
+  if (!view) return;
+  try { view.setOptions(state.options); } catch (e) { message(e.message, true); return; }
+  refresh();
+}
+
+// One evaluation of the view's current pose and a redraw.
+function refresh() {
+  if (!view) return;
+  const t0 = performance.now();
+  try { view.run(); } catch (e) { message(e.message, true); return; }
+  const t1 = performance.now();
+  page.timing.wasm = t1 - t0;
+  const row = view.rows[state.method];
+  const ref = { normals: view.refNormals, tangents: view.refTangents };
+  const length = 0.06 * (gltf ? gltf.radius : view.frame[3]);
+  views.update(view.positions, { normals: row.normals, tangents: row.tangents }, ref, row.normalDeg, row.tangentDeg, length);
+  updateRig();
+  updateReadout();
+  if (page.inspected >= 0) inspect(page.inspected);
+  const w = state.options.weighting >= 0 ? state.options.weighting
+    : gltf ? 0 : ['area', 'angle', 'uniform'].indexOf(sceneInfo().reference_weighting);
+  gpu?.run(view, w);
+  page.runs = (page.runs || 0) + 1;
+}
+
+function updateRig() {
+  let seg = null;
+  if (gltf) seg = gltf.rig = rigSegments(gltf.object, gltf.rig);
+  else if (view?.boneHeads) {
+    seg = new Float32Array(6 * view.boneCount);
+    for (let b = 0; b < view.boneCount; ++b) {
+      seg.set(view.boneHeads.subarray(3 * b, 3 * b + 3), 6 * b);
+      seg.set(view.boneTails.subarray(3 * b, 3 * b + 3), 6 * b + 3);
+    }
+  }
+  views.setRig(seg);
+}
+
+function fmt(x) { return Number.isFinite(x) ? x.toFixed(3) : '–'; }
+
+function updateReadout() {
+  const body = $('readout').tBodies[0];
+  if (body.rows.length !== METHODS.length) {
+    body.innerHTML = METHODS.map((m) => `<tr data-method="${m}"><td>${m}</td><td></td><td></td><td></td><td></td><td></td></tr>`).join('');
+  }
+  page.stats = {};
+  METHODS.forEach((m, i) => {
+    const s = view.summary(i);
+    const cells = body.rows[i].cells;
+    const tangent = view.hasTangentFrame;
+    cells[1].textContent = fmt(s.normal.mean); cells[2].textContent = fmt(s.normal.max);
+    cells[3].textContent = tangent ? fmt(s.tangent.mean) : 'no UVs'; cells[4].textContent = tangent ? fmt(s.tangent.max) : '';
+    cells[5].textContent = String(s.handedness);
+    body.rows[i].className = i === state.method ? 'selected' : '';
+    page.stats[m] = { normalMean: s.normal.mean, normalMax: s.normal.max, tangentMean: s.tangent.mean, tangentMax: s.tangent.max };
+  });
+}
+
+function vec(a, i, w) { return Array.from(a.subarray(i * w, i * w + w)).map((x) => x.toFixed(4)).join(', '); }
+
+function inspect(v) {
+  page.inspected = v;
+  views.setMarker(v);
+  const n = view.vertexCount;
+  if (v >= n) return;
+  let html = `<p>vertex ${v} at (${vec(view.positions, v, 3)})</p><table><tr><th>method</th><th>normal</th><th>∠ ref °</th><th>tangent</th><th>∠ ref °</th></tr>`;
+  html += `<tr><td>reference</td><td>${vec(view.refNormals, v, 3)}</td><td></td><td>${view.refTangents ? vec(view.refTangents, v, 4) : ''}</td><td></td></tr>`;
+  const rows = {};
+  METHODS.forEach((m, i) => {
+    const r = view.rows[i];
+    rows[m] = { normalDeg: r.normalDeg[v], tangentDeg: r.tangentDeg[v] };
+    html += `<tr data-method="${m}"><td>${m}</td><td>${vec(r.normals, v, 3)}</td><td>${fmt(r.normalDeg[v])}</td><td>${r.tangents ? vec(r.tangents, v, 4) : ''}</td><td>${fmt(r.tangentDeg[v])}</td></tr>`;
+  });
+  $('inspector').innerHTML = html + '</table>';
+  page.inspection = { vertex: v, rows };
+}
+
+// ---------------------------------------------------------------- chart
+
+async function runChart(steps = 24) {
+  const over = $('chart-over').value;
+  const kind = $('chart-kind').value;
+  const xs = [], series = METHODS.map((m) => ({ name: m, values: [] }));
+  if (gltf) {
+    if (!gltf.clip) { message('the file has no animation to chart', true); return; }
+    const keep = gltf.time;
+    for (let i = 0; i < steps; ++i) {
+      const t = (gltf.duration * i) / (steps - 1);
+      seek(t, false);
+      view.run();
+      xs.push(t);
+      METHODS.forEach((_, m) => series[m].values.push(view.summary(m)[kind].mean));
+    }
+    seek(keep);
+  } else {
+    const info = sceneInfo();
+    const p = info.params.find((q) => q.name === over);
+    const [lo, hi] = p ? [p.min, p.max] : [-2, 2];
+    for (let i = 0; i < steps; ++i) {
+      const x = lo + ((hi - lo) * i) / (steps - 1);
+      let v;
+      try { v = sf.openScene(state.scene, '', sceneSettings({ [over]: x })); } catch (e) { message(e.message, true); return; }
+      v.setOptions(state.options).setLive(true).run();
+      xs.push(x);
+      METHODS.forEach((_, m) => series[m].values.push(v.summary(m)[kind].mean));
+      v.destroy();
+    }
+  }
+  drawChart($('chart'), xs, series, { xLabel: gltf ? 'time (s)' : over, yLabel: `mean ${kind} error (deg)` });
+  page.chart = { over: gltf ? '@time' : over, kind, xs, series };
+}
+
+// ---------------------------------------------------------------- glTF
+
+async function openFiles(files) {
+  const names = Array.from(files).map((f) => f.name).join(', ');
+  message(`opening ${names}…`);
+  let loaded;
+  try {
+    loaded = await loadGltfFiles(files);
+  } catch (e) {
+    message(`${names}: ${e.message}`, true);
+    return;
+  }
+  const candidates = meshCandidates(loaded);
+  if (!candidates.length) { message(`${names}: no mesh in the file`, true); return; }
+  const previous = gltf;
+  gltf = { gltf: loaded, name: names, candidates, mixer: new THREE.AnimationMixer(loaded.scene), time: 0, playing: false };
+  if (!selectMesh(0)) { gltf = previous; return; }
+  $('gltf-mesh').innerHTML = candidates.map((o, i) => `<option value="${i}">${o.name || 'mesh ' + i} (${o.geometry.attributes.position.count} v${o.isSkinnedMesh ? ', skinned' : ''})</option>`).join('');
+  $('animation').innerHTML = loaded.animations.length
+    ? loaded.animations.map((a, i) => `<option value="${i}">${a.name || 'animation ' + i} (${a.duration.toFixed(2)} s)</option>`).join('')
+    : '<option value="-1">(none: rest pose)</option>';
+  $('gltf-controls').hidden = false;
+  buildSceneControls();
+  selectAnimation(loaded.animations.length ? 0 : -1);
+  message(`${names}: ${view.vertexCount} vertices, ${view.triangleCount} triangles`);
+}
+
+function selectMesh(index) {
+  const object = gltf.candidates[index];
+  let next;
+  try {
+    const desc = meshArrays(object);
+    next = sf.createMesh(desc);
+  } catch (e) {
+    message(`${gltf.name}: ${e.message}`, true);
+    return false;
+  }
+  gltf.object = object;
+  if (state.source !== 'gltf') {
+    // the defaults of `skinframe eval` for real assets: UV seams welded, hard edges kept, MikkTSpace
+    Object.assign(state.options, { weld: 2, tangents: 1 });
+    $('weld').value = '2'; $('tangents').value = '1';
+  }
+  state.source = 'gltf';
+  const box = new THREE.Box3().setFromObject(object);
+  gltf.radius = box.getBoundingSphere(new THREE.Sphere()).radius;
+  replaceView(next, true);
+  seek(gltf.time || 0);
+  return true;
+}
+
+function selectAnimation(index) {
+  gltf.mixer.stopAllAction();
+  gltf.clip = index >= 0 ? gltf.gltf.animations[index] : null;
+  gltf.duration = gltf.clip ? gltf.clip.duration : 0;
+  if (gltf.clip) { gltf.action = gltf.mixer.clipAction(gltf.clip); gltf.action.play(); }
+  seek(0);
+}
+
+// The animation at time t: three.js poses the scene, the bone matrices and weights go to the core.
+function seek(t, redraw = true) {
+  gltf.time = t;
+  if (gltf.clip) gltf.mixer.setTime(t);
+  gltf.gltf.scene.updateMatrixWorld(true);
+  writePose(gltf.object, view.bones, view.morph);
+  $('scrub').value = gltf.duration ? String(t / gltf.duration) : '0';
+  $('time').textContent = `${t.toFixed(2)} s`;
+  if (redraw) refresh();
+}
+
+function leaveGltf() {
+  if (!gltf) return;
+  gltf.mixer.stopAllAction();
+  gltf = null;
+  state.source = 'scene';
+  $('gltf-controls').hidden = true;
+  $('file').value = '';
+}
+
+// ---------------------------------------------------------------- loop
+
+function loop(now) {
+  if (gltf?.playing && gltf.duration) {
+    const dt = (now - (gltf.last || now)) / 1000;
+    gltf.last = now;
+    seek((gltf.time + dt) % gltf.duration);
+  }
+  if (views.dirty) {
+    const t0 = performance.now();
+    views.render();
+    page.timing.draw = performance.now() - t0;
+  }
+  const g = gpu?.lastMs;
+  $('overlay').textContent = `wasm compute ${page.timing.wasm.toFixed(2)} ms\n` +
+    `GPU compute  ${g != null ? g.toFixed(2) + ' ms' : 'off (' + page.gpu.backend + ')'}\n` +
+    `drawing      ${page.timing.draw.toFixed(2)} ms\n${view ? view.vertexCount + ' vertices' : ''}`;
+  requestAnimationFrame(loop);
+}
+
+async function main() {
+  try {
+    sf = await loadSkinframe(new URL('skinframe.wasm', document.baseURI));
+  } catch (e) {
+    message(`could not load the wasm core: ${e.message}`, true);
+    return;
+  }
+  page.sf = sf;
+  catalog = sf.catalog();
+  page.catalog = catalog;
+  views = new Views(['view-method', 'view-reference', 'view-normal-error', 'view-tangent-error'].map($), $('views'));
+  page.views = views;
+  gpu = await GpuReference.create(page, (text, isError) => { $('gpu-check').textContent = text; if (isError) page.errors.push(text); });
+  page.gpu.backend = gpu ? 'webgpu' : (navigator.gpu ? 'webgpu unavailable: wasm' : 'no webgpu: wasm');
+  resetValues('');
+  buildStaticControls();
+  buildSceneControls();
+  views.setMaterial(Number($('material').value));
+  $('caption-method').textContent = METHODS[state.method];
+  openScene(true);
+  page.state = state;
+  page.refresh = refresh;
+  page.view = () => view;
+  page.openFiles = openFiles;
+  page.seek = (t) => seek(t);
+  page.runChart = runChart;
+  page.inspect = inspect;
+  page.ready = true;
+  requestAnimationFrame(loop);
+}
+
+main();
+export { RECOMPUTE };

@@ -1,0 +1,286 @@
+// The wasm core (build-web/skinframe.wasm, web/api.c) behind a small wrapper: typed-array views straight into
+// the module's memory, made once per mesh and remade only when memory grows or the core moves an array, so a
+// frame (write the pose, run, read frames and statistics) allocates nothing. Works in node and in the browser.
+
+export const METHODS = ['unchanged', 'skinned', 'inverse-transpose', 'jacobian', 'recompute'];
+export const RECOMPUTE = METHODS.indexOf('recompute');
+export const WEIGHTINGS = ['area', 'angle', 'uniform'];
+export const WELDS = ['none', 'position', 'position-normal'];
+export const TANGENT_MODES = ['uv', 'mikktspace'];
+export const REFERENCES = ['rebuilt', 'authored'];
+export const MORPH_DIRECTIONS = ['deltas', 'none'];
+
+// Layout of sfw_view_stats (web/api.c): STAT_STRIDE doubles per method.
+export const STAT = {
+  status: 0, normal: 1, tangent: 9, handedness: 17, degenerateNormals: 18, degenerateTangents: 19,
+  worstNormal: 20, worstTangent: 21, tangentCount: 22, mirrored: 23, singular: 24,
+};
+export const STAT_STRIDE = 26;
+export const ANGLE_FIELDS = ['mean', 'rms', 'p50', 'p95', 'max', 'over1', 'over5', 'over45'];
+// Layout of sfw_view_table: positions, reference normals, reference tangents, then 4 per method.
+const TAB_ROWS = 3;
+const TAB_SIZE = 3 + 4 * METHODS.length;
+// sfw_mesh_array's `which`.
+const MESH = { positions: 0, normals: 1, tangents: 2, uvs: 3, indices: 4, joints: 5, weights: 6, morphPositions: 7,
+  morphNormals: 8, morphTangents: 9 };
+
+// The three WASI calls wasi-libc's stdio links in (nothing in the core writes files); output goes to the console.
+function wasiStubs(getMemory) {
+  const decoder = new TextDecoder();
+  return {
+    fd_write(fd, iovs, iovsLen, nwritten) {
+      const view = new DataView(getMemory().buffer);
+      let total = 0; let text = '';
+      for (let i = 0; i < iovsLen; ++i) {
+        const ptr = view.getUint32(iovs + 8 * i, true); const len = view.getUint32(iovs + 8 * i + 4, true);
+        text += decoder.decode(new Uint8Array(getMemory().buffer, ptr, len));
+        total += len;
+      }
+      view.setUint32(nwritten, total, true);
+      if (text) (fd === 2 ? console.error : console.log)(text.replace(/\n$/, ''));
+      return 0;
+    },
+    fd_close() { return 0; },
+    fd_seek() { return 70; /* ESPIPE */ },
+  };
+}
+
+// source: the module's bytes (ArrayBuffer, typed array), a compiled WebAssembly.Module, or a URL to fetch.
+export async function loadSkinframe(source) {
+  let module;
+  if (source instanceof WebAssembly.Module) module = source;
+  else if (typeof source === 'string' || source instanceof URL) {
+    const response = await fetch(source);
+    if (!response.ok) throw new Error(`skinframe.wasm: ${response.status} ${response.statusText}`);
+    module = await WebAssembly.compile(await response.arrayBuffer());
+  } else module = await WebAssembly.compile(source);
+  let memory = null;
+  const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasiStubs(() => memory) });
+  memory = instance.exports.memory;
+  instance.exports._initialize();
+  return new Skinframe(instance);
+}
+
+export class Skinframe {
+  constructor(instance) {
+    this.exports = instance.exports;
+    this.memory = instance.exports.memory;
+    this.encoder = new TextEncoder();
+    this.decoder = new TextDecoder();
+    this._catalog = null;
+  }
+
+  string(ptr) {
+    if (!ptr) return null;
+    const bytes = new Uint8Array(this.memory.buffer);
+    let end = ptr;
+    while (bytes[end] !== 0) ++end;
+    return this.decoder.decode(bytes.subarray(ptr, end));
+  }
+
+  errorMessage() { return this.string(this.exports.sfw_error_message()) || 'failed'; }
+
+  // Encodes strings one after the other (NUL-terminated) into the scratch buffer; returns their pointers.
+  strings(...texts) {
+    const encoded = texts.map((t) => this.encoder.encode(t ?? ''));
+    const size = encoded.reduce((n, e) => n + e.length + 1, 0);
+    const base = this.exports.sfw_scratch(size);
+    if (!base) throw new Error('out of memory for strings');
+    const bytes = new Uint8Array(this.memory.buffer);
+    const ptrs = [];
+    let at = base;
+    for (const e of encoded) { bytes.set(e, at); bytes[at + e.length] = 0; ptrs.push(at); at += e.length + 1; }
+    return ptrs;
+  }
+
+  // Every scene (params, presets, targets) and method, from the core.
+  catalog() {
+    if (!this._catalog) this._catalog = JSON.parse(this.string(this.exports.sfw_catalog_json()));
+    return this._catalog;
+  }
+
+  // A built-in scene with a preset and then settings ({name: value} or [[name, value], ...], applied in order).
+  openScene(name, preset = '', settings = {}) {
+    const list = Array.isArray(settings) ? settings : Object.entries(settings);
+    const text = list.map(([k, v]) => `${k}=${Number(v)}`).join('\n');
+    const [n, p, s] = this.strings(name, preset || '', text);
+    const ptr = this.exports.sfw_scene_open(n, p, s);
+    if (!ptr) throw new Error(this.errorMessage());
+    return new View(this, ptr, { scene: name, preset, settings: list });
+  }
+
+  // A mesh from arrays: {positions (Float32Array 3n), indices (Uint32Array 3t), normals?, tangents? (4n),
+  // uvs? (2n), influenceCount, joints? (Uint32Array), weights?, boneCount, targets?: [{positions, normals?,
+  // tangents?}]}. Throws the library's message when the mesh is rejected.
+  createMesh(desc) {
+    const e = this.exports;
+    const n = desc.positions.length / 3;
+    const t = desc.indices.length / 3;
+    const targets = desc.targets || [];
+    const flags = (desc.normals ? 1 : 0) | (desc.tangents ? 2 : 0) | (desc.uvs ? 4 : 0) |
+      (targets.some((x) => x.normals) ? 8 : 0) | (targets.some((x) => x.tangents) ? 16 : 0);
+    const influences = desc.influenceCount || 0;
+    const ptr = e.sfw_mesh_create(n, t, influences, desc.boneCount || 0, targets.length, flags);
+    if (!ptr) throw new Error(this.errorMessage());
+    const fill = (which, k, Type, data) => {
+      if (!data) return;
+      const at = e.sfw_mesh_array(ptr, which, k);
+      new Type(this.memory.buffer, at, data.length).set(data);
+    };
+    fill(MESH.positions, 0, Float32Array, desc.positions);
+    fill(MESH.indices, 0, Uint32Array, desc.indices);
+    fill(MESH.normals, 0, Float32Array, desc.normals);
+    fill(MESH.tangents, 0, Float32Array, desc.tangents);
+    fill(MESH.uvs, 0, Float32Array, desc.uvs);
+    if (influences) {
+      fill(MESH.joints, 0, Uint32Array, desc.joints);
+      fill(MESH.weights, 0, Float32Array, desc.weights);
+    }
+    targets.forEach((x, k) => {
+      fill(MESH.morphPositions, k, Float32Array, x.positions);
+      fill(MESH.morphNormals, k, Float32Array, x.normals);
+      fill(MESH.morphTangents, k, Float32Array, x.tangents);
+    });
+    const done = e.sfw_mesh_commit(ptr);
+    if (!done) throw new Error(this.errorMessage());
+    return new View(this, done, { scene: null });
+  }
+}
+
+// One mesh under evaluation. view.bones / view.morph: the pose of the next run (write into them).
+// After run(): view.positions, view.refNormals, view.refTangents, view.rows[m] = {normals, tangents,
+// normalDeg, tangentDeg}, view.stats (Float64Array, STAT layout) and view.summary(m). Read them through the
+// view each time (not kept across calls that may grow memory): the getters remake detached views.
+export class View {
+  constructor(sf, ptr, info) {
+    this.sf = sf;
+    this.ptr = ptr;
+    this.info = info;
+    const e = sf.exports;
+    this.vertexCount = e.sfw_view_vertex_count(ptr);
+    this.triangleCount = e.sfw_view_triangle_count(ptr);
+    this.boneCount = e.sfw_view_bone_count(ptr);
+    this.targetCount = e.sfw_view_target_count(ptr);
+    this.hasTangentFrame = e.sfw_view_has_tangent_frame(ptr) === 1;
+    this._rows = METHODS.map(() => ({ normals: null, tangents: null, normalDeg: null, tangentDeg: null }));
+    this._buffer = null;
+    this._table = new Uint32Array(TAB_SIZE);
+    this._summaries = METHODS.map(() => ({ status: -1, normal: {}, tangent: {}, handedness: 0 }));
+    this.options = { morphDirections: 0, weighting: -1, weld: 0, tangents: 0, reference: 0, jacobianCap: 0 };
+    this._refresh(true);
+  }
+
+  // (Re)makes every view when memory has grown (old views are detached) or the core's arrays moved.
+  _refresh(force) {
+    const e = this.sf.exports;
+    const buffer = this.sf.memory.buffer;
+    const tablePtr = e.sfw_view_table(this.ptr);
+    const table = new Uint32Array(buffer, tablePtr, TAB_SIZE);
+    let moved = force || buffer !== this._buffer;
+    for (let i = 0; i < TAB_SIZE && !moved; ++i) moved = table[i] !== this._table[i];
+    if (!moved) return;
+    this._buffer = buffer;
+    this._table.set(table);
+    const n = this.vertexCount;
+    const f32 = (ptr, len) => (ptr ? new Float32Array(buffer, ptr, len) : null);
+    this._bones = f32(e.sfw_view_bones(this.ptr), 12 * this.boneCount) || new Float32Array(0);
+    this._morph = f32(e.sfw_view_morph(this.ptr), this.targetCount) || new Float32Array(0);
+    this._stats = new Float64Array(buffer, e.sfw_view_stats(this.ptr), STAT_STRIDE * METHODS.length);
+    this._frame = f32(e.sfw_view_frame(this.ptr), 4);
+    this._indices = new Uint32Array(buffer, e.sfw_view_indices(this.ptr), 3 * this.triangleCount);
+    this._uvs = f32(e.sfw_view_uvs(this.ptr), 2 * n);
+    this._restPositions = f32(e.sfw_view_rest_positions(this.ptr), 3 * n);
+    this._restNormals = f32(e.sfw_view_rest_normals(this.ptr), 3 * n);
+    this._restTangents = f32(e.sfw_view_rest_tangents(this.ptr), 4 * n);
+    this._boneHeads = f32(e.sfw_view_bone_heads(this.ptr), 3 * this.boneCount);
+    this._boneTails = f32(e.sfw_view_bone_tails(this.ptr), 3 * this.boneCount);
+    this._positions = f32(table[0], 3 * n);
+    this._refNormals = f32(table[1], 3 * n);
+    this._refTangents = f32(table[2], 4 * n);
+    for (let m = 0; m < METHODS.length; ++m) {
+      const r = this._rows[m]; const at = TAB_ROWS + 4 * m;
+      r.normals = f32(table[at], 3 * n);
+      r.tangents = f32(table[at + 1], 4 * n);
+      r.normalDeg = f32(table[at + 2], n);
+      r.tangentDeg = f32(table[at + 3], n);
+    }
+  }
+
+  // Every array below is a view into the module's memory, remade when memory has grown (one comparison).
+  get bones() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._bones; }
+  get morph() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._morph; }
+  get stats() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._stats; }
+  get frame() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._frame; }
+  get indices() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._indices; }
+  get uvs() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._uvs; }
+  get restPositions() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._restPositions; }
+  get restNormals() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._restNormals; }
+  get restTangents() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._restTangents; }
+  get boneHeads() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._boneHeads; }
+  get boneTails() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._boneTails; }
+  get positions() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._positions; }
+  get refNormals() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._refNormals; }
+  get refTangents() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._refTangents; }
+  get rows() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._rows; }
+  sync() { this._refresh(false); return this; }
+
+  // {morphDirections, weighting (-1 = the scene's), weld, tangents, reference, jacobianCap}, as indices.
+  setOptions(options) {
+    const o = { ...this.options, ...options };
+    const ok = this.sf.exports.sfw_view_set_options(this.ptr, o.morphDirections, o.weighting, o.weld, o.tangents,
+      o.reference, o.jacobianCap);
+    if (!ok) throw new Error(this.sf.errorMessage());
+    this.options = o;
+    this._refresh(true);
+    return this;
+  }
+
+  // live: per-frame statistics without the percentile sort (mean, rms, max, shares; p50/p95 NaN).
+  setLive(live) {
+    if (!this.sf.exports.sfw_view_set_live(this.ptr, live ? 1 : 0)) throw new Error(this.sf.errorMessage());
+    this.live = !!live;
+    this._refresh(true);
+    return this;
+  }
+
+  // Evaluates the pose in bones/morph: the reference, every method, the statistics. No allocation.
+  run() {
+    if (!this.sf.exports.sfw_view_run(this.ptr)) throw new Error(this.sf.errorMessage());
+    this._refresh(false);
+    return this;
+  }
+
+  // Posed positions only (into this.positions' storage is not touched): into out, a Float32Array of 3n.
+  deform(out) {
+    const e = this.sf.exports;
+    if (!this._deformPtr) this._deformPtr = e.sfw_alloc(12 * this.vertexCount);
+    if (!e.sfw_view_deform(this.ptr, this._deformPtr)) throw new Error(this.sf.errorMessage());
+    out.set(new Float32Array(this.sf.memory.buffer, this._deformPtr, 3 * this.vertexCount));
+    this._refresh(false);
+    return out;
+  }
+
+  stat(m, field) { return this.stats[m * STAT_STRIDE + field]; }
+
+  // The statistics of method m as an object (reused: copy what you keep).
+  summary(m) {
+    const s = this._summaries[m]; const base = m * STAT_STRIDE; const stats = this.stats;
+    s.status = stats[base];
+    for (let i = 0; i < ANGLE_FIELDS.length; ++i) {
+      s.normal[ANGLE_FIELDS[i]] = stats[base + STAT.normal + i];
+      s.tangent[ANGLE_FIELDS[i]] = stats[base + STAT.tangent + i];
+    }
+    s.handedness = stats[base + STAT.handedness];
+    s.tangentCount = stats[base + STAT.tangentCount];
+    s.worstNormal = stats[base + STAT.worstNormal];
+    s.worstTangent = stats[base + STAT.worstTangent];
+    return s;
+  }
+
+  destroy() {
+    if (!this.ptr) return;
+    if (this._deformPtr) this.sf.exports.sfw_free(this._deformPtr);
+    this.sf.exports.sfw_view_destroy(this.ptr);
+    this.ptr = 0;
+  }
+}

@@ -1,0 +1,255 @@
+// The four synchronized views: selected method, reference, normal error, tangent error; one camera, one
+// orbit control over the four canvases. Attribute arrays are made once per mesh and refilled per frame.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+
+// mode 0: normal colours, 1: lambert, 2: normal-mapped lambert (a procedural bump map in the tangent frame,
+// so tangent errors show), 3: error heatmap (0 degrees green, 22.5 yellow, 45 and more red).
+const vertexShader = /* glsl */ `
+  attribute vec4 tangent;
+  attribute float err;
+  varying vec3 vN; varying vec4 vT; varying vec2 vUv; varying float vErr;
+  void main() {
+    vN = normal; vT = tangent; vUv = uv; vErr = err;
+    gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
+  }`;
+const fragmentShader = /* glsl */ `
+  uniform int mode;
+  uniform vec3 lightDir;
+  varying vec3 vN; varying vec4 vT; varying vec2 vUv; varying float vErr;
+  vec3 heat(float d) {
+    float t = clamp(d / 45.0, 0.0, 1.0);
+    vec3 g = vec3(0.13, 0.72, 0.26), y = vec3(0.95, 0.85, 0.2), r = vec3(0.9, 0.12, 0.1);
+    return t < 0.5 ? mix(g, y, t * 2.0) : mix(y, r, t * 2.0 - 1.0);
+  }
+  void main() {
+    vec3 n = length(vN) > 0.0 ? normalize(vN) : vec3(0.0);
+    if (!gl_FrontFacing) n = -n;
+    vec3 l = normalize(lightDir);
+    if (mode == 3) {
+      gl_FragColor = vec4(heat(vErr) * (0.6 + 0.4 * abs(dot(n, l))), 1.0);
+      return;
+    }
+    if (mode == 2 && length(vT.xyz) > 0.0) {
+      vec3 t = normalize(vT.xyz - n * dot(n, vT.xyz));
+      vec3 b = cross(n, t) * (vT.w < 0.0 ? -1.0 : 1.0) * (gl_FrontFacing ? 1.0 : -1.0);
+      // height h = 0.5 sin(2 pi 8u) sin(2 pi 8v); the normal map's +Y runs along -v (glTF)
+      float k = 6.2831853 * 8.0;
+      float du = 0.5 * k * cos(k * vUv.x) * sin(k * vUv.y), dv = 0.5 * k * sin(k * vUv.x) * cos(k * vUv.y);
+      vec3 m = normalize(vec3(-du * 0.06, dv * 0.06, 1.0));
+      n = normalize(t * m.x + b * m.y + n * m.z);
+    }
+    vec3 c = mode == 0 ? n * 0.5 + 0.5 : vec3(0.78, 0.8, 0.84) * (0.18 + 0.82 * max(dot(n, l), 0.0));
+    gl_FragColor = vec4(c, 1.0);
+  }`;
+
+const NAMES = ['method', 'reference', 'normal-error', 'tangent-error'];
+
+export class Views {
+  constructor(canvases, container) {
+    this.canvases = canvases;
+    this.container = container;
+    this.camera = new THREE.PerspectiveCamera(40, 4 / 3, 0.01, 1000);
+    this.camera.position.set(0, 3, 6);
+    this.controls = new OrbitControls(this.camera, container);
+    this.controls.addEventListener('change', () => { this.dirty = true; });
+    this.renderers = canvases.map((canvas) => {
+      const r = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+      r.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
+      r.setClearColor(0x0d0e11);
+      return r;
+    });
+    this.scenes = NAMES.map(() => new THREE.Scene());
+    this.materials = NAMES.map((_, i) => new THREE.ShaderMaterial({
+      vertexShader, fragmentShader, side: THREE.DoubleSide,
+      uniforms: { mode: { value: i >= 2 ? 3 : 1 }, lightDir: { value: new THREE.Vector3(0.4, 1, 0.7) } },
+    }));
+    this.meshes = [];
+    this.vectorLines = [];
+    this.rig = null;
+    this.marker = null;
+    this.markerVertex = -1;
+    this.showNormals = false; this.showTangents = false; this.showRig = false;
+    this.dirty = true;
+    this.vertexCount = 0;
+    new ResizeObserver(() => this.resize()).observe(container);
+    this.resize();
+  }
+
+  resize() {
+    const c = this.canvases[0];
+    const w = c.clientWidth || 400, h = c.clientHeight || 300;
+    for (const r of this.renderers) r.setSize(w, h, false);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.dirty = true;
+  }
+
+  // A new mesh: attributes sized once (positions shared by the four views).
+  setMesh(vertexCount, indices, uvs) {
+    for (let i = 0; i < this.meshes.length; ++i) {
+      this.scenes[i].remove(this.meshes[i]);
+      this.meshes[i].geometry.dispose();
+    }
+    for (const l of this.vectorLines) { l.parent?.remove(l); l.geometry.dispose(); }
+    this.vertexCount = vertexCount;
+    const n = vertexCount;
+    this.position = new THREE.BufferAttribute(new Float32Array(3 * n), 3).setUsage(THREE.DynamicDrawUsage);
+    const uv = new THREE.BufferAttribute(uvs ? Float32Array.from(uvs) : new Float32Array(2 * n), 2);
+    const index = new THREE.BufferAttribute(Uint32Array.from(indices), 1);
+    this.meshes = NAMES.map((_, i) => {
+      const g = new THREE.BufferGeometry();
+      g.setIndex(index);
+      g.setAttribute('position', this.position);
+      g.setAttribute('uv', uv);
+      g.setAttribute('normal', new THREE.BufferAttribute(new Float32Array(3 * n), 3).setUsage(THREE.DynamicDrawUsage));
+      g.setAttribute('tangent', new THREE.BufferAttribute(new Float32Array(4 * n), 4).setUsage(THREE.DynamicDrawUsage));
+      g.setAttribute('err', new THREE.BufferAttribute(new Float32Array(n), 1).setUsage(THREE.DynamicDrawUsage));
+      const mesh = new THREE.Mesh(g, this.materials[i]);
+      mesh.frustumCulled = false;
+      this.scenes[i].add(mesh);
+      return mesh;
+    });
+    // gold normals and blue tangents in the two top views: two points per vertex each
+    this.vectorLines = [];
+    for (let i = 0; i < 2; ++i) {
+      for (const [color, key] of [[0xe8b64c, 'normals'], [0x4c8ce8, 'tangents']]) {
+        const g = new THREE.BufferGeometry();
+        g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(6 * n), 3).setUsage(THREE.DynamicDrawUsage));
+        const line = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color }));
+        line.frustumCulled = false;
+        line.userData = { view: i, key };
+        this.scenes[i].add(line);
+        this.vectorLines.push(line);
+      }
+    }
+    this.setMarker(-1);
+    this.dirty = true;
+  }
+
+  // Per frame: positions, the method's and the reference's frames, the method's angles.
+  update(positions, method, ref, normalDeg, tangentDeg, length) {
+    this.position.array.set(positions);
+    this.position.needsUpdate = true;
+    const sources = [method, ref, ref, ref];
+    for (let i = 0; i < 4; ++i) {
+      const g = this.meshes[i].geometry;
+      g.attributes.normal.array.set(sources[i].normals); g.attributes.normal.needsUpdate = true;
+      if (sources[i].tangents) { g.attributes.tangent.array.set(sources[i].tangents); g.attributes.tangent.needsUpdate = true; }
+    }
+    const e2 = this.meshes[2].geometry.attributes.err, e3 = this.meshes[3].geometry.attributes.err;
+    if (normalDeg) { e2.array.set(normalDeg); e2.needsUpdate = true; }
+    if (tangentDeg) { e3.array.set(tangentDeg); e3.needsUpdate = true; }
+    for (const line of this.vectorLines) {
+      const show = line.userData.key === 'normals' ? this.showNormals : this.showTangents;
+      line.visible = show;
+      if (!show) continue;
+      const src = line.userData.view === 0 ? method : ref;
+      const dir = line.userData.key === 'normals' ? src.normals : src.tangents;
+      const stride = line.userData.key === 'normals' ? 3 : 4;
+      const out = line.geometry.attributes.position.array;
+      for (let v = 0; v < this.vertexCount; ++v) {
+        const p = 3 * v, d = stride * v, o = 6 * v;
+        out[o] = positions[p]; out[o + 1] = positions[p + 1]; out[o + 2] = positions[p + 2];
+        out[o + 3] = positions[p] + length * (dir ? dir[d] : 0);
+        out[o + 4] = positions[p + 1] + length * (dir ? dir[d + 1] : 0);
+        out[o + 5] = positions[p + 2] + length * (dir ? dir[d + 2] : 0);
+      }
+      line.geometry.attributes.position.needsUpdate = true;
+    }
+    if (this.markerVertex >= 0) this.setMarker(this.markerVertex);
+    this.dirty = true;
+  }
+
+  setMaterial(mode) { this.materials[0].uniforms.mode.value = mode; this.materials[1].uniforms.mode.value = mode; this.dirty = true; }
+
+  // Rig segments: Float32Array of 6 floats per bone (head, tail), or null.
+  setRig(segments) {
+    if (!this.rig) {
+      const g = new THREE.BufferGeometry();
+      this.rig = this.scenes.map(() => null);
+      this.rigGeometry = g;
+      this.rigMaterial = new THREE.LineBasicMaterial({ color: 0xff5fd2, depthTest: false, transparent: true });
+    }
+    const n = segments ? segments.length : 0;
+    if (!this.rigGeometry.attributes.position || this.rigGeometry.attributes.position.array.length !== n) {
+      this.rigGeometry.dispose();
+      this.rigGeometry = new THREE.BufferGeometry();
+      this.rigGeometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(Math.max(n, 6)), 3));
+      this.scenes.forEach((s, i) => {
+        if (this.rig[i]) s.remove(this.rig[i]);
+        this.rig[i] = new THREE.LineSegments(this.rigGeometry, this.rigMaterial);
+        this.rig[i].renderOrder = 10;
+        this.rig[i].frustumCulled = false;
+        s.add(this.rig[i]);
+      });
+    }
+    if (segments) this.rigGeometry.attributes.position.array.set(segments);
+    this.rigGeometry.setDrawRange(0, n / 3);
+    this.rigGeometry.attributes.position.needsUpdate = true;
+    for (const r of this.rig) r.visible = this.showRig && n > 0;
+    this.dirty = true;
+  }
+
+  setMarker(vertex) {
+    this.markerVertex = vertex;
+    if (!this.marker) {
+      const g = new THREE.BufferGeometry();
+      g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3), 3));
+      const m = new THREE.PointsMaterial({ color: 0xffffff, size: 9, sizeAttenuation: false, depthTest: false });
+      this.marker = this.scenes.map((s) => { const p = new THREE.Points(g, m); p.renderOrder = 11; s.add(p); return p; });
+      this.markerGeometry = g;
+    }
+    const visible = vertex >= 0 && vertex < this.vertexCount;
+    if (visible) {
+      const a = this.markerGeometry.attributes.position;
+      a.array.set(this.position.array.subarray(3 * vertex, 3 * vertex + 3));
+      a.needsUpdate = true;
+    }
+    for (const p of this.marker) p.visible = visible;
+    this.dirty = true;
+  }
+
+  frame(center, radius) {
+    const r = Math.max(radius, 1e-3);
+    this.controls.target.set(center[0], center[1], center[2]);
+    const dir = new THREE.Vector3(0.55, 0.6, 1).normalize();
+    this.camera.position.set(center[0] + dir.x * r * 2.6, center[1] + dir.y * r * 2.6, center[2] + dir.z * r * 2.6);
+    this.camera.near = r / 100; this.camera.far = r * 100;
+    this.camera.updateProjectionMatrix();
+    this.controls.update();
+    this.dirty = true;
+  }
+
+  // The vertex under a pointer event on one of the canvases (nearest corner of the hit triangle), or -1.
+  pick(event) {
+    // by position: the orbit control captures the pointer, so the event's target is the container
+    const k = this.canvases.findIndex((c) => {
+      const r = c.getBoundingClientRect();
+      return event.clientX >= r.left && event.clientX < r.right && event.clientY >= r.top && event.clientY < r.bottom;
+    });
+    if (k < 0 || !this.meshes.length) return -1;
+    const rect = this.canvases[k].getBoundingClientRect();
+    const ndc = new THREE.Vector2(((event.clientX - rect.left) / rect.width) * 2 - 1,
+      -((event.clientY - rect.top) / rect.height) * 2 + 1);
+    const ray = new THREE.Raycaster();
+    ray.setFromCamera(ndc, this.camera);
+    const mesh = this.meshes[k];
+    mesh.geometry.computeBoundingSphere();
+    mesh.geometry.computeBoundingBox();
+    const hit = ray.intersectObject(mesh, false)[0];
+    if (!hit) return -1;
+    const p = this.position.array;
+    let best = -1, bestD = Infinity;
+    for (const v of [hit.face.a, hit.face.b, hit.face.c]) {
+      const d = hit.point.distanceToSquared(new THREE.Vector3(p[3 * v], p[3 * v + 1], p[3 * v + 2]));
+      if (d < bestD) { bestD = d; best = v; }
+    }
+    return best;
+  }
+
+  render() {
+    for (let i = 0; i < 4; ++i) this.renderers[i].render(this.scenes[i], this.camera);
+    this.dirty = false;
+  }
+}

@@ -1,0 +1,25 @@
+// Shared by the node tests: where the wasm module and the native command are, and small vector helpers.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSkinframe } from '../src/skinframe.js';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const wasmPath = process.env.SKINFRAME_WASM || resolve(root, 'build-web/skinframe.wasm');
+export const cliPath = process.env.SKINFRAME_CLI || resolve(root, 'build/skinframe');
+
+export async function loadCore() {
+  return loadSkinframe(readFileSync(wasmPath));
+}
+export const haveCli = () => existsSync(cliPath);
+
+// Angle in degrees between a[i*stride..] and b[j*stride..] (xyz), 180 when either is zero, as sf_angle_deg.
+export function angleDeg(a, ai, b, bi) {
+  const ax = a[ai], ay = a[ai + 1], az = a[ai + 2], bx = b[bi], by = b[bi + 1], bz = b[bi + 2];
+  const la = Math.hypot(ax, ay, az), lb = Math.hypot(bx, by, bz);
+  if (la === 0 || lb === 0) return la === lb ? 0 : 180;
+  const c = Math.min(1, Math.max(-1, (ax * bx + ay * by + az * bz) / (la * lb)));
+  // acos loses precision near 0: use atan2 of |cross| and dot instead.
+  const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+  return (Math.atan2(Math.hypot(cx, cy, cz), la * lb * c) * 180) / Math.PI;
+}

@@ -1,0 +1,86 @@
+// The wrapper itself: caller meshes through sfw_mesh_create/commit, the live statistics, views that survive
+// memory growth, and the library's messages for bad input.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { METHODS, RECOMPUTE } from '../src/skinframe.js';
+import { loadCore } from './helpers.mjs';
+
+// A strip along x in [0, 2] (n+1 columns x 2 rows) in the xz plane, weights of bone 1 rising with x.
+function strip(n) {
+  const positions = [], uvs = [], indices = [], joints = [], weights = [];
+  for (let j = 0; j < 2; ++j)
+    for (let i = 0; i <= n; ++i) {
+      const x = (2 * i) / n, z = 0.4 * j;
+      positions.push(x, 0, z); uvs.push(x / 2, j);
+      joints.push(0, 1); weights.push(1 - x / 2, x / 2);
+    }
+  for (let i = 0; i < n; ++i) {
+    const a = i, b = i + 1, c = n + 1 + i, d = n + 2 + i;
+    indices.push(a, c, b, b, c, d);
+  }
+  return { positions: Float32Array.from(positions), uvs: Float32Array.from(uvs), indices: Uint32Array.from(indices),
+    joints: Uint32Array.from(joints), weights: Float32Array.from(weights), influenceCount: 2, boneCount: 2 };
+}
+
+test('a caller mesh is skinned as linear blend skinning says', async () => {
+  const sf = await loadCore();
+  const desc = strip(8);
+  const view = sf.createMesh(desc);
+  const n = desc.positions.length / 3;
+  assert.equal(view.vertexCount, n);
+  // bone 0 identity, bone 1 a rotation of 30 degrees about z plus a lift
+  const c = Math.cos(Math.PI / 6), s = Math.sin(Math.PI / 6);
+  view.bones.set([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, c, s, 0, -s, c, 0, 0, 0, 1, 0.1, 0.5, 0]);
+  view.run();
+  for (let v = 0; v < n; ++v) {
+    const [x, y, z] = desc.positions.subarray(3 * v, 3 * v + 3);
+    const w1 = desc.weights[2 * v + 1], w0 = desc.weights[2 * v];
+    const ex = w0 * x + w1 * (c * x - s * y + 0.1), ey = w0 * y + w1 * (s * x + c * y + 0.5), ez = z;
+    assert.ok(Math.abs(view.positions[3 * v] - ex) < 1e-5 && Math.abs(view.positions[3 * v + 1] - ey) < 1e-5 &&
+      Math.abs(view.positions[3 * v + 2] - ez) < 1e-6, `vertex ${v}`);
+  }
+  assert.equal(view.summary(RECOMPUTE).normal.max, 0);
+  assert.ok(view.summary(METHODS.indexOf('unchanged')).normal.mean > 1, 'unchanged normals stay up on a bent strip');
+  view.destroy();
+});
+
+test('live statistics equal the full statistics but the percentiles', async () => {
+  const sf = await loadCore();
+  const view = sf.openScene('sheet', 'bone-twist', { 'towel-twist': 0.6, ripples: 0.4 }).run();
+  const full = METHODS.map((_, m) => JSON.parse(JSON.stringify(view.summary(m))));
+  view.setLive(true).run();
+  for (let m = 0; m < METHODS.length; ++m) {
+    const live = view.summary(m);
+    for (const kind of ['normal', 'tangent']) {
+      for (const f of ['mean', 'rms', 'max', 'over1', 'over5', 'over45'])
+        assert.equal(live[kind][f], full[m][kind][f], `${METHODS[m]} ${kind} ${f}`);
+      assert.ok(Number.isNaN(live[kind].p50) && Number.isNaN(live[kind].p95));
+    }
+  }
+  view.destroy();
+});
+
+test('views follow memory growth', async () => {
+  const sf = await loadCore();
+  const small = sf.openScene('tip', 'move-neighbor').run();
+  const before = Array.from(small.refNormals);
+  const bytes = sf.memory.buffer.byteLength;
+  const big = sf.openScene('sheet', '', { resolution: 200 });
+  assert.ok(sf.memory.buffer.byteLength > bytes, 'memory grew');
+  assert.deepEqual(Array.from(small.refNormals), before);
+  small.run();
+  assert.deepEqual(Array.from(small.refNormals), before);
+  big.destroy(); small.destroy();
+});
+
+test('bad input gives the library message', async () => {
+  const sf = await loadCore();
+  assert.throws(() => sf.openScene('nope'), /nope/);
+  assert.throws(() => sf.openScene('sheet', '', { twist: 1000 }), /twist = 1000 outside \[-720, 720\]/);
+  const desc = strip(2);
+  desc.indices[0] = 99;
+  assert.throws(() => sf.createMesh(desc), /99/);
+  const desc2 = strip(2);
+  desc2.joints[0] = 7;
+  assert.throws(() => sf.createMesh(desc2), /joint/);
+});

@@ -1,0 +1,44 @@
+// Vite for the page: serves web/ in development (`make viewer`) and writes a static build to dist/
+// (`make viewer-dist`). The wasm core is not in the source tree: SKINFRAME_WASM (default ../build-web/
+// skinframe.wasm) is served at /skinframe.wasm and copied into the build; the WGSL comes from ../shaders.
+import { defineConfig } from 'vite';
+import { readFileSync, existsSync } from 'node:fs';
+import { resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const wasmPath = process.env.SKINFRAME_WASM || resolve(here, '../build-web/skinframe.wasm');
+
+function skinframeWasm() {
+  const read = () => {
+    if (!existsSync(wasmPath)) throw new Error(`${wasmPath} missing: build it first (make viewer)`);
+    return readFileSync(wasmPath);
+  };
+  return {
+    name: 'skinframe-wasm',
+    configureServer(server) {
+      server.middlewares.use('/skinframe.wasm', (req, res) => {
+        res.setHeader('Content-Type', 'application/wasm');
+        res.setHeader('Cache-Control', 'no-store');
+        res.end(read());
+      });
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use('/skinframe.wasm', (req, res) => {
+        res.setHeader('Content-Type', 'application/wasm');
+        res.end(read());
+      });
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'skinframe.wasm', source: read() });
+    },
+  };
+}
+
+export default defineConfig({
+  root: here,
+  base: './',
+  plugins: [skinframeWasm()],
+  server: { host: '127.0.0.1', strictPort: false, fs: { allow: [resolve(here, '..')] } },
+  build: { outDir: process.env.SKINFRAME_DIST || resolve(here, 'dist'), emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+});
