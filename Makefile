@@ -9,6 +9,7 @@
 #   make check-outputs BASE=rev      every command's output at rev against the working tree's
 #   make viewer          the interactive page (wasm core + three.js) served on localhost, address printed
 #   make viewer-dist     the page as static files (build-web/dist) for any web server
+#   make test-viewer     the page's tests: wasm against the native command (node), headless chromium (WebGPU, WebGL2)
 BUILD ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -20,7 +21,7 @@ VIEWER_BUILD ?= build-web
 VIEWER_PORT ?= 5173
 BASE ?= HEAD
 
-.PHONY: all bootstrap build test demo test-sanitize golden install wasm-core check-outputs clean viewer viewer-dist viewer-wasm
+.PHONY: all bootstrap build test demo test-sanitize golden install wasm-core check-outputs clean viewer viewer-dist viewer-wasm test-viewer
 
 all: build
 
@@ -86,5 +87,9 @@ viewer-dist: viewer-wasm
 	cd web && SKINFRAME_WASM=$(abspath $(VIEWER_BUILD))/skinframe.wasm SKINFRAME_DIST=$(abspath $(VIEWER_BUILD))/dist npx vite build
 	@echo "viewer-dist: static page in $(VIEWER_BUILD)/dist (serve the folder with any web server)"
 
+# The parity tests compare the wasm core with the native command, so the native build comes first.
+test-viewer: build viewer-dist
+	ctest --test-dir $(VIEWER_BUILD) --output-on-failure
+
 clean:
-	rm -rf $(BUILD) build-sanitize $(WASM_BUILD) out
+	rm -rf $(BUILD) build-sanitize $(WASM_BUILD) $(VIEWER_BUILD) out
