@@ -42,6 +42,9 @@ static void print_primitive(const sf_gltf* g, size_t p, uint32_t limit)
                                                                                     : "none (no TEXCOORD set)";
     printf("    tangents: %s", tangents);
     if (pr->tangents != SF_GLTF_TANGENTS_NONE) printf(", from TEXCOORD_%u", pr->texcoord);
+    if (pr->tangents == SF_GLTF_TANGENTS_GENERATED_MIKKTSPACE)
+        printf("; %zu vertices split where their corners got different tangents (%zu vertices after splitting)",
+               pr->mikktspace_split_vertices, m->vertex_count);
     printf("\n");
     sf_gltf_inspection in;
     sf_error err;
@@ -64,8 +67,10 @@ static void print_primitive(const sf_gltf* g, size_t p, uint32_t limit)
         printf("\n");
         for (size_t k = 0; k < m->target_count; ++k) {
             const sf_morph_target_desc* t = &m->targets[k];
-            size_t count = t->sparse_indices ? t->sparse_count : m->vertex_count, moved = 0, turned = 0, tang = 0;
-            for (size_t i = 0; i < count; ++i) {
+            /* the vertices as authored (copies split for MikkTSpace tangents come after them) */
+            size_t authored = pr->flat_normals ? m->vertex_count : pr->source_vertex_count;
+            size_t count = t->sparse_indices ? t->sparse_count : authored, moved = 0, turned = 0, tang = 0;
+            for (size_t i = 0; i < count && (!t->sparse_indices || t->sparse_indices[i] < authored); ++i) {
                 const float* d = t->position_deltas + 3 * i;
                 moved += d[0] != 0.0f || d[1] != 0.0f || d[2] != 0.0f;
                 if (t->normal_deltas) {

@@ -53,16 +53,17 @@ static int cmp_pos(const void* a, const void* b)
 
 static int nonzero3(const float* d) { return d[0] != 0.0f || d[1] != 0.0f || d[2] != 0.0f; }
 
-static void inspect_morphs(const sf_gltf_primitive* pr, sf_gltf_inspection* out)
+static void inspect_morphs(const sf_gltf_primitive* pr, size_t n, sf_gltf_inspection* out)
 {
     const sf_mesh_desc* m = &pr->mesh;
     for (size_t k = 0; k < m->target_count; ++k) {
         const sf_morph_target_desc* t = &m->targets[k];
-        size_t count = t->sparse_indices ? t->sparse_count : m->vertex_count;
+        size_t count = t->sparse_indices ? t->sparse_count : n;
         size_t moved = 0, turned = 0;
         if (t->sparse_indices) out->sparse_targets++;
         for (size_t i = 0; i < count; ++i) {
             size_t v = t->sparse_indices ? t->sparse_indices[i] : i;
+            if (v >= n) break; /* a MikkTSpace copy */
             int dp = nonzero3(t->position_deltas + 3 * i);
             int dn = t->normal_deltas && nonzero3(t->normal_deltas + 3 * i);
             moved += (size_t)dp;
@@ -83,7 +84,8 @@ sf_result sf_gltf_primitive_inspect(const sf_gltf* gltf, size_t primitive, uint3
              "out of range (%zu primitives)", gltf->primitive_count);
     const sf_gltf_primitive* pr = &gltf->primitives[primitive];
     const sf_mesh_desc* m = &pr->mesh;
-    size_t n = m->vertex_count;
+    /* the vertices as authored: the copies a MikkTSpace split appends repeat their sources */
+    size_t n = pr->flat_normals ? m->vertex_count : pr->source_vertex_count;
     if (!influence_limit) influence_limit = 4;
     memset(out, 0, sizeof *out);
     for (int p = 0; p < SF_GLTF_PROBLEM_COUNT; ++p) out->problems[p].worst_index = SIZE_MAX;
@@ -120,7 +122,7 @@ sf_result sf_gltf_primitive_inspect(const sf_gltf* gltf, size_t primitive, uint3
             if (len < 1e-6) note(out, SF_GLTF_PROBLEM_TANGENT_ZERO, v, len);
         }
     }
-    inspect_morphs(pr, out);
+    inspect_morphs(pr, n, out);
     /* Triangles at rest. */
     for (size_t f = 0; f < m->triangle_count; ++f) {
         const uint32_t* tri = m->indices + 3 * f;
