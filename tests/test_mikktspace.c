@@ -891,7 +891,7 @@ static void test_npm_reference_corners(void)
     for (int weld = 0; weld < 2; ++weld) {
         size_t first = frame_count;
         for (size_t i = 0; i < ASSETS; ++i) frames[frame_count++] = (frame_spec){i, SF_GLTF_NONE, 0.0, weld};
-        const double cesium_t[] = {0.4, 0.9, 1.25, 1.8};
+        const double cesium_t[] = {0.4, 0.9, 1.25, 56.0 / 30.0}; /* 56/30 s (eval's frame 56): one vertex splits */
         for (size_t k = 0; k < 4; ++k) frames[frame_count++] = (frame_spec){0, 0, cesium_t[k], weld};
         for (size_t a = 0; a < 3; ++a)
             for (size_t k = 0; k < 2; ++k) frames[frame_count++] = (frame_spec){1, a, k ? 0.6 : 0.25, weld};
