@@ -31,9 +31,11 @@ static void usage(FILE* f)
                "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded).\n");
 }
 
-/* The posed arrays of one unit (one primitive of one instance). */
+/* The posed arrays of one unit (one primitive of one instance); idx and uv only once split. */
 typedef struct baked {
-    float *pos, *nrm, *tan, *col, *ref_n;
+    float *pos, *nrm, *tan, *col, *ref_n, *uv;
+    uint32_t* idx;
+    size_t n;
     float to_world[16];
 } baked;
 
@@ -44,6 +46,48 @@ static void baked_free(baked* b)
     free(b->tan);
     free(b->col);
     free(b->ref_n);
+    free(b->uv);
+    free(b->idx);
+}
+
+/* Copies k = 0..count-1 of elem bytes from src[source[k]] (the loader's streams are packed); NULL when out of
+ * memory. */
+static void* gather(const void* src, size_t elem, const uint32_t* source, size_t count)
+{
+    uint8_t* dst = malloc(count ? count * elem : 1);
+    for (size_t k = 0; dst && k < count; ++k) memcpy(dst + k * elem, (const uint8_t*)src + source[k] * elem, elem);
+    return dst;
+}
+
+/* MikkTSpace tangents are per corner: one vertex per distinct (vertex, tangent), the triangles re-indexed
+ * (sf_tangents_split), the other streams copied. Returns the vertices split, or SIZE_MAX out of memory. */
+static size_t split_corners(baked* b, const sf_mesh_desc* mesh, const float* corner_tangents)
+{
+    size_t F = mesh->triangle_count, cap = SF_TANGENTS_SPLIT_MAX_VERTICES(b->n, F);
+    sf_tangent_split sp;
+    memset(&sp, 0, sizeof sp);
+    sp.indices = malloc(3 * F * sizeof(uint32_t) + 4);
+    sp.source = malloc(cap * sizeof(uint32_t) + 4);
+    sp.tangents = malloc(4 * cap * sizeof(float) + 16);
+    int ok = sp.indices && sp.source && sp.tangents &&
+             sf_tangents_split(b->n, F, mesh->indices, corner_tangents, NULL, &sp, NULL) == SF_OK;
+    float *pos = NULL, *nrm = NULL, *uv = NULL, *col = NULL;
+    if (ok) {
+        pos = gather(b->pos, 3 * sizeof(float), sp.source, sp.vertex_count);
+        nrm = gather(b->nrm, 3 * sizeof(float), sp.source, sp.vertex_count);
+        uv = gather(mesh->uvs.data, 2 * sizeof(float), sp.source, sp.vertex_count);
+        col = b->col ? gather(b->col, 4 * sizeof(float), sp.source, sp.vertex_count) : NULL;
+        ok = pos && nrm && uv && (col || !b->col);
+    }
+    free(sp.source);
+    if (!ok) {
+        free(sp.indices), free(sp.tangents), free(pos), free(nrm), free(uv), free(col);
+        return SIZE_MAX;
+    }
+    free(b->pos), free(b->nrm), free(b->tan), free(b->col);
+    b->pos = pos, b->nrm = nrm, b->uv = uv, b->col = col, b->tan = sp.tangents, b->idx = sp.indices;
+    b->n = sp.vertex_count;
+    return sp.split_vertices;
 }
 
 int cmd_bake(int argc, char** argv)
@@ -148,13 +192,15 @@ int cmd_bake(int argc, char** argv)
     desc.method_count = 1;
     cli_gltf_frames_opts(&args, &desc.reference_opts, &desc.method_opts);
     desc.flags = SF_EVAL_NO_STATISTICS;
-    size_t degenerate = 0;
+    size_t degenerate = 0, split_vertices = 0;
+    bool split_any = false;
     for (size_t k = 0; code == CLI_EXIT_OK && k < count; ++k) {
         cli_gltf_unit* u = &units[k];
         baked* b = &bk[k];
         const sf_gltf_instance* in = &g->instances[u->instance];
         const sf_gltf_primitive* pr = &g->primitives[u->primitive];
         size_t n = u->n ? u->n : 1;
+        b->n = u->n;
         b->pos = calloc(3 * n, sizeof(float));
         b->nrm = calloc(3 * n, sizeof(float));
         b->tan = calloc(4 * n, sizeof(float));
@@ -178,27 +224,40 @@ int cmd_bake(int argc, char** argv)
         const sf_eval_row* row = r == SF_OK ? &sf_evaluation_results(ev)->rows[0] : NULL;
         if (row && row->status != SF_OK) r = row->status, err = row->detail;
         if (r == SF_OK) degenerate += row->report.degenerate_normals;
+        /* The evaluation's per-vertex angles are floats; the colours take the angle in double, as they always
+         * have, so a baked COLOR_0 keeps its bits. Per vertex: before the split, copied with their vertex. */
+        for (size_t v = 0; r == SF_OK && colors && v < u->n; ++v) {
+            sf_heatmap_color(sf_angle_deg(b->nrm + 3 * v, b->ref_n + 3 * v), b->col + 4 * v);
+            b->col[4 * v + 3] = 1.0f;
+        }
+        /* recompute with MikkTSpace: its tangents are the reference's, one per corner */
+        const sf_eval_results* res = r == SF_OK ? sf_evaluation_results(ev) : NULL;
+        size_t split = 0;
+        if (res && method == SF_METHOD_RECOMPUTE && res->tangent_corners && u->tangents) {
+            split = split_corners(b, &pr->mesh, res->reference_corner_tangents);
+            split_any = true;
+        }
         sf_evaluation_destroy(ev);
+        if (split == SIZE_MAX) {
+            code = cli_fail(CLI_EXIT_FAILURE, "out of memory");
+            break;
+        }
+        split_vertices += split;
         if (r != SF_OK) {
             code = cli_fail(CLI_EXIT_FAILURE, "%s: meshes[%zu].primitives[%zu]: %s", sf_method_name(method),
                             pr->mesh_index, pr->primitive_index, err.message);
             break;
         }
-        /* The evaluation's per-vertex angles are floats; the colours take the angle in double, as they always
-         * have, so a baked COLOR_0 keeps its bits. */
-        for (size_t v = 0; colors && v < u->n; ++v) {
-            sf_heatmap_color(sf_angle_deg(b->nrm + 3 * v, b->ref_n + 3 * v), b->col + 4 * v);
-            b->col[4 * v + 3] = 1.0f;
-        }
         sf_gltf_write_mesh* wm = &meshes[k];
         wm->name = g->meshes[in->mesh].name;
-        wm->mesh.vertex_count = u->n;
+        wm->mesh.vertex_count = b->n;
         wm->mesh.triangle_count = pr->mesh.triangle_count;
-        wm->mesh.indices = pr->mesh.indices;
+        wm->mesh.indices = b->idx ? b->idx : pr->mesh.indices;
         wm->mesh.positions.data = b->pos;
         wm->mesh.normals.data = b->nrm;
         wm->mesh.tangents.data = u->tangents ? b->tan : NULL;
         wm->mesh.uvs = pr->mesh.uvs;
+        if (b->uv) wm->mesh.uvs.data = b->uv, wm->mesh.uvs.stride = 0;
         wm->colors = b->col;
         sf_gltf_write_node* wn = &nodes[k];
         wn->name = g->nodes[in->node].name;
@@ -227,8 +286,10 @@ int cmd_bake(int argc, char** argv)
         if (code == CLI_EXIT_OK) {
             char label[64] = "rest pose";
             if (anim != SF_GLTF_NONE) cli_gltf_animation_label(g, anim, label, sizeof label);
-            printf("wrote %s: %zu primitive(s), method %s, animation %s at t = %g s%s\n", out_path, count,
+            printf("wrote %s: %zu primitive(s), method %s, animation %s at t = %g s%s", out_path, count,
                    sf_method_name(method), label, time_s, colors ? ", normal error as COLOR_0" : "");
+            if (split_any) printf(", %zu vertices split for per-corner MikkTSpace tangents", split_vertices);
+            printf("\n");
             if (degenerate) printf("note: %zu vertices have a zero (degenerate) normal\n", degenerate);
         }
     }

@@ -47,6 +47,9 @@ static void print_primitive(const sf_gltf* g, size_t p, uint32_t limit)
         printf(", from TEXCOORD_%u", pr->texcoord);
     else if (pr->tangents == SF_GLTF_TANGENTS_SUPPLIED)
         printf(", unused: no TEXCOORD_%u (a tangent frame needs UVs; bake leaves them out)", pr->texcoord);
+    if (pr->tangents == SF_GLTF_TANGENTS_GENERATED_MIKKTSPACE)
+        printf("; %zu vertices split where their corners got different tangents (%zu vertices after splitting)",
+               pr->mikktspace_split_vertices, m->vertex_count);
     printf("\n");
     sf_gltf_inspection in;
     sf_error err;
@@ -67,8 +70,10 @@ static void print_primitive(const sf_gltf* g, size_t p, uint32_t limit)
         printf("    morph targets: %zu with %s deltas", m->target_count, pr->target_attributes);
         if (in.sparse_targets) printf(" (%zu kept sparse)", in.sparse_targets);
         printf("\n");
-        /* Counts of the file's vertices: a primitive split per corner (flat normals) holds each several times. */
-        uint32_t* seen = pr->flat_normals ? calloc(pr->source_vertex_count + 1, sizeof(uint32_t)) : NULL;
+        /* Counts of the file's vertices: a primitive split per corner (flat normals, or corners that got different
+         * MikkTSpace tangents) holds some of them several times. */
+        bool split = pr->flat_normals || pr->mikktspace_split_vertices;
+        uint32_t* seen = split ? calloc(pr->source_vertex_count + 1, sizeof(uint32_t)) : NULL;
         for (size_t k = 0; k < m->target_count; ++k) {
             const sf_morph_target_desc* t = &m->targets[k];
             size_t count = t->sparse_indices ? t->sparse_count : m->vertex_count, moved = 0, turned = 0, tang = 0;

@@ -231,6 +231,11 @@ typedef struct sf_topology_stats {
     size_t weld_position_groups;         /* groups of more than one vertex under SF_WELD_POSITION */
     size_t nonmanifold_edges;            /* position edges shared by more than two triangles */
     size_t duplicate_triangles;          /* triangles with the same three positions as an earlier one */
+    size_t mikktspace_split_vertices;    /* vertices whose corners get different MikkTSpace tangents at rest
+                                            (sf_tangents_generate on the rest positions, rest normals and UVs):
+                                            the vertices sf_tangents_split splits, as a loader generating
+                                            TANGENT must; 0 for a mesh already split that way and without UVs.
+                                            Posed frames can split others (sf_eval_results) */
 } sf_topology_stats;
 
 sf_result sf_topology_create(const sf_mesh_desc* mesh, const sf_topology_opts* opts /* NULL = defaults */,
@@ -384,11 +389,36 @@ typedef struct sf_tangent_desc {
 } sf_tangent_desc;
 
 /* Tangents per triangle corner, like MikkTSpace and meshopt_generateTangents: corner_tangents holds
- * 4 * 3 * triangle_count floats (xyz unit, w = +-1), corner c of triangle f at 4 * (3 f + c). The corners of
- * one vertex can differ under MikkTSpace (mirrored or degenerate UVs); an integration that needs one tangent
- * per vertex must split those vertices (or, as the glTF loader does today, keep the first corner's).
- * Allocates scratch through env. Errors: missing streams, bad strides, indices out of range, NaN/Inf. */
+ * 4 * 3 * triangle_count floats (xyz unit, w = +-1), corner c of triangle f at 4 * (3 f + c). Under
+ * MikkTSpace every corner is MikkTSpace's own, and the corners of one vertex can differ (mirrored UVs, zero
+ * UV areas, triangles on both sides of a sharp turn of the tangent): an integration that stores one tangent
+ * per vertex must split those vertices (sf_tangents_split), as the glTF loader does. Under SF_TANGENTS_UV the
+ * corners of a vertex are equal (the per-vertex gather). Allocates scratch through env. Errors: missing
+ * streams, bad strides, indices out of range, NaN/Inf. */
 sf_result sf_tangents_generate(const sf_tangent_desc* desc, const sf_env* env, float* corner_tangents, sf_error* err);
+
+/* Output of sf_tangents_split. The arrays are the caller's (each may be NULL); the counts are written. */
+typedef struct sf_tangent_split {
+    uint32_t* indices;     /* 3 * triangle_count: the triangles re-indexed (may be the input indices, in place) */
+    uint32_t* source;      /* one per output vertex: the input vertex it copies (v for v < vertex_count) */
+    float* tangents;       /* 4 per output vertex: its tangent; (0, 0, 0, 1) for a vertex in no triangle */
+    size_t vertex_count;   /* written: output vertices, vertex_count + the added copies */
+    size_t split_vertices; /* written: input vertices whose corners have more than one distinct tangent */
+} sf_tangent_split;
+
+/* At most this many output vertices: size source and tangents by it, or call once with NULL arrays first. */
+#define SF_TANGENTS_SPLIT_MAX_VERTICES(vertex_count, triangle_count) ((vertex_count) + 3 * (triangle_count))
+
+/* One vertex per distinct (vertex, corner tangent), the re-indexing a MikkTSpace integration needs to store
+ * tangents per vertex. Corners are visited in order; a vertex keeps its index for the tangent of its first
+ * corner, and each further distinct tangent (all four floats compared exactly) becomes a new vertex appended
+ * after the vertex_count inputs, in the order of the corners that first use them. So a mesh whose corners
+ * agree comes back unchanged, and every other per-vertex stream is carried by copying source[k] into k.
+ * indices: 3 * triangle_count, NULL = unindexed (nothing to split); corner_tangents: 4 per corner as
+ * sf_tangents_generate writes them. Allocates scratch (3 uint32 per output vertex bound) through env.
+ * Errors: corner_tangents or out NULL, an index >= vertex_count, NaN/Inf in a tangent, counts past 2^32-1. */
+sf_result sf_tangents_split(size_t vertex_count, size_t triangle_count, const uint32_t* indices,
+                            const float* corner_tangents, const sf_env* env, sf_tangent_split* out, sf_error* err);
 
 /* ---------------------------------------------------------------- error metrics */
 
@@ -444,6 +474,26 @@ sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* s
  * The row of `recompute` runs with reference_opts (it checks the pipeline: about 0 degrees) and is the
  * reference itself, not computed twice. A method the build or backend cannot run (SF_ERROR_UNSUPPORTED)
  * comes back as a row with that status; it does not fail the run. An sf_evaluation belongs to one thread.
+ *
+ * Tangents per corner. When the reference's tangents are MikkTSpace (reference_opts.tangents =
+ * SF_TANGENTS_MIKKTSPACE with the rebuilt reference, on a mesh with UVs and triangles), the reference has a
+ * tangent per triangle corner (reference_corner_tangents), and the corners of one vertex can differ. The
+ * tangent error is then measured per corner: each method's per-vertex tangent against the reference tangent
+ * of every corner of the vertex (xyz angle, and w at each corner):
+ *   errors.tangent                statistics over the 3 * triangle_count corners (count = corners);
+ *   errors.handedness_mismatches  corners whose w differs;
+ *   errors.worst_tangent_vertex   the vertex of the worst corner;
+ *   tangent_corner_deg            3 * triangle_count angles, corner c of triangle f at 3 f + c;
+ *   tangent_deg, flags            per vertex: the largest angle over its corners, SF_VERTEX_HANDEDNESS or
+ *                                 SF_VERTEX_DEGENERATE_TANGENT when any corner has it (a vertex in no
+ *                                 triangle keeps the per-vertex comparison there and is in no statistic);
+ *   errors.degenerate_tangents    vertices, as the flags count them.
+ * The recompute row's corners are the reference's own (0 degrees at every corner). The per-vertex reference
+ * (reference_tangents, and every sf_frames_out of recompute) is each vertex's first corner's tangent (first in
+ * the order of the triangles); storing a per-vertex MikkTSpace tangent exactly needs the split of
+ * sf_tangents_split over reference_corner_tangents (reference_split_vertices counts it).
+ * Otherwise (uv tangents, the authored reference, no UVs) the tangent error is per vertex, as
+ * sf_direction_errors measures it, and the per-corner fields are NULL / 0.
  */
 typedef struct sf_evaluation sf_evaluation;
 
@@ -474,6 +524,7 @@ typedef struct sf_eval_row_buffers {
     float* normal_deg;  /* vertex_count */
     float* tangent_deg; /* vertex_count (zeros without a tangent frame) */
     uint8_t* flags;     /* vertex_count SF_VERTEX_* */
+    float* tangent_corner_deg; /* 3 * triangle_count, used with per-corner tangents (see above) */
 } sf_eval_row_buffers;
 
 typedef struct sf_eval_buffers {
@@ -495,8 +546,9 @@ typedef struct sf_eval_row {
     const float* normals;    /* 3n */
     const float* tangents;   /* 4n */
     const float* normal_deg; /* n angles in degrees, as sf_direction_errors writes them */
-    const float* tangent_deg; /* n (zeros without a tangent frame) */
+    const float* tangent_deg; /* n (zeros without a tangent frame; per corner: the worst of the vertex's) */
     const uint8_t* flags;    /* n SF_VERTEX_* */
+    const float* tangent_corner_deg; /* 3 * triangle_count with per-corner tangents (kept or given), else NULL */
 } sf_eval_row;
 
 /* Which part of a run failed (sf_eval_results.failed). */
@@ -521,6 +573,13 @@ typedef struct sf_eval_results {
     size_t runs;                    /* successful runs so far */
     sf_eval_stage failed;           /* of the last run */
     sf_method failed_method;        /* with SF_EVAL_STAGE_METHOD */
+    int tangent_corners;            /* 1 when the tangent error of the last run is per corner (see above) */
+    const float* reference_corner_tangents; /* 4 * 3 * triangle_count: the reference's MikkTSpace tangent at
+                                               every corner, w as in reference_tangents (the mesh's uv
+                                               convention, flipped where the vertex's blend mirrors); NULL
+                                               unless tangent_corners */
+    size_t reference_split_vertices; /* vertices whose corners have more than one distinct reference tangent
+                                        (sf_tangents_split), 0 unless tangent_corners */
 } sf_eval_results;
 
 /* Checks desc against topo (counts, methods, option ranges); every bad field is named ("desc.methods",
@@ -530,7 +589,9 @@ sf_result sf_eval_desc_validate(const sf_topology* topo, const sf_eval_desc* des
  * copied). With n = vertex_count: positions and reference frames (10n floats); the rows' frames (7n floats
  * shared, or per row but recompute with SF_EVAL_KEEP_FRAMES); their angles (2n floats shared, or 2n floats
  * + n bytes per row with SF_EVAL_KEEP_ANGLES); the percentile sort (n floats, none with
- * SF_EVAL_NO_STATISTICS). sf_evaluation_size gives the total. */
+ * SF_EVAL_NO_STATISTICS). With per-corner tangents (C = 3 * triangle_count corners): the reference's corner
+ * tangents (4C floats), the corner angles (C floats shared, or per row with SF_EVAL_KEEP_ANGLES), flags
+ * scratch (n bytes), and a sort of max(n, C) floats. sf_evaluation_size gives the total. */
 sf_result sf_evaluation_create(const sf_topology* topo, const sf_eval_desc* desc, const sf_env* env,
                                sf_evaluation** out, sf_error* err);
 /* Bytes sf_evaluation_create would allocate (the same rule, without allocating); 0 for an invalid desc. */

@@ -39,7 +39,11 @@ extern "C" {
  * raise it. So a file of a few bytes that declares millions of vertices without data cannot cost gigabytes.
  * Missing NORMAL: flat normals, as the glTF spec requires: the primitive's vertices are split per triangle
  * corner and each gets its face normal (flat_normals = 1, source_vertex maps back). Missing TANGENT with
- * UVs: see sf_gltf_opts.generated_tangents (UV tangents by the topology, or MikkTSpace at load).
+ * UVs: see sf_gltf_opts.generated_tangents (UV tangents by the topology, or MikkTSpace at load). MikkTSpace
+ * gives a tangent per corner: a vertex whose corners get different tangents is split into one vertex per
+ * distinct tangent (sf_tangents_split: the copies appended after the others, the triangles re-indexed, every
+ * per-vertex stream copied to them, joints, weights and morph deltas included, source_vertex mapping back to
+ * POSITION; mikktspace_split_vertices counts them), so every corner keeps MikkTSpace's own tangent.
  * The loaded sf_gltf is read-only; every pointer in it lives until sf_gltf_destroy. Thread-safe to read.
  *
  * Posing. sf_gltf_pose holds every node's local transform, global transform and morph weights. For an
@@ -74,7 +78,8 @@ typedef struct sf_gltf_opts {
     sf_tangent_mode generated_tangents;
     /* Limits on what a file may cost, checked before decoding (see Costs above); 0 = the default.
      * max_vertices: vertices of one primitive, the POSITION count and the count after splitting per corner
-     *   for flat normals (3 per triangle); default SF_GLTF_DEFAULT_MAX_VERTICES (16M).
+     *   for flat normals (3 per triangle) or for generated MikkTSpace tangents (checked when it happens);
+     *   default SF_GLTF_DEFAULT_MAX_VERTICES (16M).
      * max_morph_elements: morph targets x vertices of one primitive (sparse targets count their entries);
      *   default SF_GLTF_DEFAULT_MAX_MORPH_ELEMENTS (64M, 768 MB of position deltas).
      * max_decoded_bytes: bytes the loader decodes for the whole file: every accessor read as 32-bit values
@@ -103,7 +108,8 @@ typedef struct sf_gltf_primitive {
     uint32_t mode;                      /* glTF mode as stored: 4 triangles, 5 strip, 6 fan */
     size_t source_vertex_count;         /* the POSITION accessor's count */
     int flat_normals;                   /* 1: no NORMAL, vertices split per corner with the face normal */
-    const uint32_t* source_vertex;      /* vertex_count: the POSITION index each vertex came from */
+    const uint32_t* source_vertex;      /* vertex_count: the POSITION index each vertex came from (vertices
+                                           split for flat normals or MikkTSpace tangents share theirs) */
     sf_gltf_tangent_source tangents;
     uint32_t texcoord;                  /* the TEXCOORD_n in mesh.uvs (when texcoord_sets > texcoord) */
     uint32_t texcoord_sets, joint_sets, color_sets;
@@ -111,6 +117,7 @@ typedef struct sf_gltf_primitive {
     uint32_t max_joint;                 /* largest joint index with a non-zero weight (0 when none) */
     const char* attributes;             /* "POSITION:VEC3/f32 NORMAL:VEC3/i8n ..." for reports */
     const char* target_attributes;      /* "POSITION NORMAL" (union over targets), "" when none */
+    size_t mikktspace_split_vertices;   /* vertices split for generated MikkTSpace tangents (see Reading) */
 } sf_gltf_primitive;
 
 typedef struct sf_gltf_mesh {

@@ -63,6 +63,48 @@ static int opts_equal(const sf_frames_opts* a, const sf_frames_opts* b)
            a->tangents == b->tangents && a->jacobian_cap == b->jacobian_cap && a->reference == b->reference;
 }
 
+/* With MikkTSpace reference tangents the evaluation measures tangents at every corner: rewrites the
+ * per-vertex expectations (td, flags, s from sf_direction_errors) to the per-corner ones, computed here corner
+ * by corner from the reference's corner tangents; checks the row's corner angles. The recompute row's own
+ * corners are the reference's. */
+static int corner_expectations(const sf_topology* topo, int is_reference, const float* method_t, const float* ref_ct,
+                               float* td, uint8_t* flags, sf_error_summary* s, const float* row_corner_deg)
+{
+    size_t n = sf_topology_vertex_count(topo), C = 3 * sf_topology_triangle_count(topo);
+    const uint32_t* idx = sf_topology_indices(topo);
+    float* tcd = calloc(C + 1, sizeof(float));
+    uint8_t* seen = calloc(n + 1, 1);
+    if (!tcd || !seen || !ref_ct || !row_corner_deg) return 0;
+    const uint8_t tbits = SF_VERTEX_DEGENERATE_TANGENT | SF_VERTEX_HANDEDNESS;
+    double worst = -1.0;
+    s->handedness_mismatches = 0;
+    for (size_t c = 0; c < C; ++c) {
+        uint32_t v = idx[c];
+        const float* rt = ref_ct + 4 * c;
+        const float* mt = is_reference ? rt : method_t + 4 * (size_t)v;
+        double a = sf_angle_deg(mt, rt);
+        tcd[c] = (float)a;
+        if (a > worst) worst = a, s->worst_tangent_vertex = v;
+        int handed = (mt[3] < 0) != (rt[3] < 0);
+        s->handedness_mismatches += (size_t)handed;
+        if (!seen[v]) td[v] = 0.0f, flags[v] &= (uint8_t)~tbits;
+        seen[v] = 1;
+        if ((float)a > td[v]) td[v] = (float)a;
+        if (handed) flags[v] |= SF_VERTEX_HANDEDNESS;
+        if (sf_angle_deg(mt, mt) == 180.0 || sf_angle_deg(rt, rt) == 180.0) flags[v] |= SF_VERTEX_DEGENERATE_TANGENT;
+    }
+    s->degenerate_tangents = s->degenerate = 0;
+    for (size_t v = 0; v < n; ++v) {
+        s->degenerate_tangents += (flags[v] & SF_VERTEX_DEGENERATE_TANGENT) != 0;
+        s->degenerate += (flags[v] & (SF_VERTEX_DEGENERATE_TANGENT | SF_VERTEX_DEGENERATE_NORMAL)) != 0;
+    }
+    int ok = sf_angle_stats_compute(tcd, C, NULL, NULL, &s->tangent, NULL) == SF_OK && s->tangent.count == C &&
+             memcmp(tcd, row_corner_deg, C * sizeof(float)) == 0;
+    free(tcd);
+    free(seen);
+    return ok;
+}
+
 /* Every row of an evaluation (frames and angles kept) against its own sf_frames_compute and
  * sf_direction_errors, bit for bit; reports the first row that differs. */
 static void check_against_independent(const char* scene, const char* preset, const sf_scene_setting* set, size_t count,
@@ -113,6 +155,9 @@ static void check_against_independent(const char* scene, const char* preset, con
         ok = ok && sf_frames_compute(f.topo, &f.scene->pose, (sf_method)m, opts, f.ws, &out, &err) == SF_OK;
         sf_workspace_last_report(f.ws, &rep);
         ok = ok && sf_direction_errors(f.topo, &out, &ref_dirs, nd, td, flags, &s, &err) == SF_OK;
+        if (ok && res->tangent_corners)
+            ok = corner_expectations(f.topo, m == SF_METHOD_RECOMPUTE, out_t, res->reference_corner_tangents, td,
+                                     flags, &s, row->tangent_corner_deg);
         ok = ok && row->normals && row->tangents && row->normal_deg && row->tangent_deg && row->flags;
         ok = ok && memcmp(out_n, row->normals, 3 * n * sizeof(float)) == 0 &&
              memcmp(out_t, row->tangents, 4 * n * sizeof(float)) == 0 &&

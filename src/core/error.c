@@ -153,3 +153,58 @@ sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* meth
     sf_env_free(&topo->env, owned, 0);
     return r;
 }
+
+/* Tangents equal in all four floats (the corners of a vertex usually are): one angle serves both. */
+static bool same4(const float* a, const float* b) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3]; }
+
+sf_result sfi_corner_tangent_errors(const sf_topology* topo, const float* method_tangents, const float* method_corners,
+                                    const float* ref_tangents, const float* ref_corners, float* corner_deg,
+                                    float* vertex_deg, uint8_t* flags, float* sort_scratch, sf_error_summary* summary,
+                                    sf_error* err)
+{
+    size_t n = topo->vertex_count, C = 3 * topo->triangle_count;
+    const uint8_t tangent_bits = SF_VERTEX_DEGENERATE_TANGENT | SF_VERTEX_HANDEDNESS;
+    double worst = -1.0;
+    size_t worst_corner = SIZE_MAX, handed = 0, degenerate_t = 0, degenerate = 0;
+    for (size_t v = 0; v < n; ++v) {
+        uint8_t f = (uint8_t)(flags[v] & ~tangent_bits);
+        uint32_t begin = topo->adj_offsets[v], end = topo->adj_offsets[v + 1];
+        float worst_v = 0.0f;
+        if (begin == end) { /* no corner: the per-vertex comparison */
+            const float *mt = method_tangents + 4 * v, *rt = ref_tangents + 4 * v;
+            worst_v = (float)sf_angle_deg(mt, rt);
+            if (degenerate3(mt) || degenerate3(rt)) f |= SF_VERTEX_DEGENERATE_TANGENT;
+            if ((mt[3] < 0.0f) != (rt[3] < 0.0f)) f |= SF_VERTEX_HANDEDNESS;
+        }
+        const float *last_m = NULL, *last_r = NULL;
+        double a = 0.0;
+        for (uint32_t k = begin; k < end; ++k) {
+            size_t c = topo->adj_corners[k];
+            const float* mt = method_corners ? method_corners + 4 * c : method_tangents + 4 * v;
+            const float* rt = ref_corners + 4 * c;
+            if (!last_m || !same4(mt, last_m) || !same4(rt, last_r)) {
+                a = sf_angle_deg(mt, rt);
+                if (degenerate3(mt) || degenerate3(rt)) f |= SF_VERTEX_DEGENERATE_TANGENT;
+                last_m = mt, last_r = rt;
+            }
+            corner_deg[c] = (float)a;
+            if (a > worst || (a == worst && c < worst_corner)) worst = a, worst_corner = c;
+            if ((mt[3] < 0.0f) != (rt[3] < 0.0f)) {
+                handed++;
+                f |= SF_VERTEX_HANDEDNESS;
+            }
+            if ((float)a > worst_v) worst_v = (float)a;
+        }
+        if (vertex_deg) vertex_deg[v] = worst_v;
+        flags[v] = f;
+        degenerate_t += (f & SF_VERTEX_DEGENERATE_TANGENT) != 0;
+        degenerate += (f & (SF_VERTEX_DEGENERATE_NORMAL | SF_VERTEX_DEGENERATE_TANGENT)) != 0;
+    }
+    summary->worst_tangent_vertex = worst_corner < C ? topo->indices[worst_corner] : 0;
+    summary->handedness_mismatches = handed;
+    summary->degenerate_tangents = degenerate_t;
+    summary->degenerate = degenerate;
+    memset(&summary->tangent, 0, sizeof summary->tangent);
+    if (sort_scratch) return sf_angle_stats_compute(corner_deg, C, sort_scratch, &topo->env, &summary->tangent, err);
+    return SF_OK;
+}

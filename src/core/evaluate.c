@@ -1,6 +1,7 @@
 /* The evaluation: the reference once, then each method, each measured against it (skinframe.h, section
  * "evaluation"). Every array is allocated at creation in one block, so a run never allocates. */
 #include "sf_internal.h"
+#include "sf_kernels.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +21,11 @@ struct sf_evaluation {
     float *row_n[SF_METHOD_COUNT], *row_t[SF_METHOD_COUNT];
     float *row_nd[SF_METHOD_COUNT], *row_td[SF_METHOD_COUNT];
     uint8_t* row_flags[SF_METHOD_COUNT];
+    bool corners;             /* per-corner tangents (the reference's are MikkTSpace) */
+    float* ref_ct;            /* 12F: the reference's corner tangents */
+    float* angle_tc;          /* 3F shared corner angles, without SF_EVAL_KEEP_ANGLES */
+    float* row_tcd[SF_METHOD_COUNT];
+    uint8_t* flag_scratch;    /* n: flags of rows that keep none (the per-corner counts need them) */
 };
 
 #define ALL_FLAGS ((uint32_t)(SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES | SF_EVAL_NO_STATISTICS))
@@ -75,6 +81,13 @@ sf_result sf_eval_desc_validate(const sf_topology* topo, const sf_eval_desc* des
     return SF_OK;
 }
 
+/* The reference has tangents per corner: MikkTSpace, rebuilt, on a mesh with UVs and triangles. */
+static bool corner_mode(const sf_topology* topo, const sf_eval_desc* desc)
+{
+    return desc && topo->has_uvs && topo->triangle_count > 0 && desc->reference_opts.tangents == SF_TANGENTS_MIKKTSPACE &&
+           desc->reference_opts.reference == SF_REFERENCE_REBUILT;
+}
+
 /* The rows of a valid desc (NULL = every method). */
 static size_t desc_methods(const sf_eval_desc* desc, sf_method* out)
 {
@@ -88,7 +101,7 @@ static size_t desc_methods(const sf_eval_desc* desc, sf_method* out)
 
 /* Lays every array out in one block: returns its size; assigns the pointers when base is not NULL. The
  * recompute row keeps no frames of its own (they are the reference's). */
-static size_t layout(sf_evaluation* ev, const sf_method* methods, size_t rows, size_t n, char* base)
+static size_t layout(sf_evaluation* ev, const sf_method* methods, size_t rows, size_t n, size_t F, char* base)
 {
     size_t off = 0;
 #define TAKE(ptr, count, type)                                                   \
@@ -110,7 +123,13 @@ static size_t layout(sf_evaluation* ev, const sf_method* methods, size_t rows, s
         TAKE(ev->angle_n, m1, float);
         TAKE(ev->angle_t, m1, float);
     }
-    if (!(ev->flags & SF_EVAL_NO_STATISTICS)) TAKE(ev->sort, m1, float);
+    size_t C = ev->corners ? 3 * F : 0;
+    if (!(ev->flags & SF_EVAL_NO_STATISTICS)) TAKE(ev->sort, C > m1 ? C : m1, float);
+    if (ev->corners) {
+        TAKE(ev->ref_ct, 4 * C, float);
+        TAKE(ev->flag_scratch, m1, uint8_t);
+        if (!keep_angles) TAKE(ev->angle_tc, C, float);
+    }
     for (size_t k = 0; k < rows; ++k) {
         if (keep_frames && methods[k] != SF_METHOD_RECOMPUTE) {
             TAKE(ev->row_n[k], 3 * m1, float);
@@ -120,6 +139,7 @@ static size_t layout(sf_evaluation* ev, const sf_method* methods, size_t rows, s
             TAKE(ev->row_nd[k], m1, float);
             TAKE(ev->row_td[k], m1, float);
             TAKE(ev->row_flags[k], m1, uint8_t);
+            if (ev->corners) TAKE(ev->row_tcd[k], C, float);
         }
     }
 #undef TAKE
@@ -132,9 +152,10 @@ size_t sf_evaluation_size(const sf_topology* topo, const sf_eval_desc* desc)
     sf_evaluation shape;
     memset(&shape, 0, sizeof shape);
     shape.flags = desc ? desc->flags : 0;
+    shape.corners = corner_mode(topo, desc);
     sf_method methods[SF_METHOD_COUNT];
     size_t rows = desc_methods(desc, methods);
-    return sizeof shape + layout(&shape, methods, rows, topo->vertex_count, NULL);
+    return sizeof shape + layout(&shape, methods, rows, topo->vertex_count, topo->triangle_count, NULL);
 }
 
 sf_result sf_evaluation_create(const sf_topology* topo, const sf_eval_desc* desc, const sf_env* env,
@@ -150,10 +171,11 @@ sf_result sf_evaluation_create(const sf_topology* topo, const sf_eval_desc* desc
     ev->env = e;
     ev->topo = topo;
     ev->flags = desc ? desc->flags : 0;
+    ev->corners = corner_mode(topo, desc);
     sf_method methods[SF_METHOD_COUNT];
     size_t rows = desc_methods(desc, methods);
-    size_t n = topo->vertex_count;
-    size_t bytes = layout(ev, methods, rows, n, NULL);
+    size_t n = topo->vertex_count, F = topo->triangle_count;
+    size_t bytes = layout(ev, methods, rows, n, F, NULL);
     ev->bytes = bytes;
     ev->block = sf_env_calloc(&e, bytes, 1);
     if (!ev->block) {
@@ -161,7 +183,7 @@ sf_result sf_evaluation_create(const sf_topology* topo, const sf_eval_desc* desc
         return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "evaluation", SFI_NO_INDEX, "%zu bytes for %zu vertices",
                             bytes, n);
     }
-    layout(ev, methods, rows, n, (char*)ev->block);
+    layout(ev, methods, rows, n, F, (char*)ev->block);
 
     sf_eval_results* res = &ev->res;
     res->vertex_count = n;
@@ -211,9 +233,10 @@ uint32_t sf_evaluation_methods_mask(const sf_evaluation* ev)
 /* The caller's buffer when given, else the evaluation's array (may be NULL). */
 static float* pick(float* given, float* own) { return given ? given : own; }
 
-/* One row against the reference (frames already in place); cannot fail with valid arrays. */
+/* One row against the reference (frames already in place); cannot fail with valid arrays. corners: the
+ * row's own corner tangents (the recompute row's are the reference's), or NULL. */
 static void measure_row(sf_evaluation* ev, size_t k, const sf_eval_row_buffers* rb, const sf_frames_out* frames,
-                        const sf_frames_out* ref)
+                        const sf_frames_out* ref, const float* corners)
 {
     sf_eval_row* row = &ev->res.rows[k];
     float* nd = pick(rb ? rb->normal_deg : NULL, ev->row_nd[k]);
@@ -222,8 +245,50 @@ static void measure_row(sf_evaluation* ev, size_t k, const sf_eval_row_buffers* 
     row->normal_deg = nd;
     row->tangent_deg = td;
     row->flags = flags;
-    sfi_direction_errors(ev->topo, frames, ref, nd ? nd : ev->angle_n, td ? td : ev->angle_t, flags, ev->sort,
+    row->tangent_corner_deg = NULL;
+    if (!ev->res.tangent_corners) {
+        sfi_direction_errors(ev->topo, frames, ref, nd ? nd : ev->angle_n, td ? td : ev->angle_t, flags, ev->sort,
+                             &row->errors, NULL);
+        return;
+    }
+    /* normals as always; tangents at every corner */
+    float* tcd = pick(rb ? rb->tangent_corner_deg : NULL, ev->row_tcd[k]);
+    row->tangent_corner_deg = tcd;
+    uint8_t* f = flags ? flags : ev->flag_scratch;
+    sf_frames_out normals_only = {NULL, frames->normals, NULL}, ref_normals = {NULL, ref->normals, NULL};
+    sfi_direction_errors(ev->topo, &normals_only, &ref_normals, nd ? nd : ev->angle_n, NULL, f, ev->sort,
                          &row->errors, NULL);
+    sfi_corner_tangent_errors(ev->topo, frames->tangents, corners, ref->tangents, ev->ref_ct, tcd ? tcd : ev->angle_tc,
+                              td ? td : ev->angle_t, f, ev->sort, &row->errors, NULL);
+}
+
+/* The reference's corner tangents of the run that just ended on ws, w converted as the per-vertex output's
+ * (rebuild.c), and how many vertices they split (no allocation: each vertex's corners against its first). */
+static bool take_corners(sf_evaluation* ev, const sf_workspace* ws)
+{
+    const sf_topology* topo = ev->topo;
+    const float* corners = ev->corners ? sfi_mikktspace_corner_tangents(ws) : NULL;
+    if (!corners) return false;
+    size_t C = 3 * topo->triangle_count;
+    for (size_t c = 0; c < C; ++c) {
+        float* t = ev->ref_ct + 4 * c;
+        memcpy(t, corners + 4 * c, 4 * sizeof(float));
+        t[3] = sfk_mikk_vertex_w(t[3], topo->bitangent_sign, ws->det[topo->indices[c]]);
+    }
+    size_t split = 0;
+    for (size_t v = 0; v < topo->vertex_count; ++v) {
+        uint32_t begin = topo->adj_offsets[v], end = topo->adj_offsets[v + 1];
+        const float* first = ev->ref_ct + 4 * (size_t)topo->adj_corners[begin];
+        for (uint32_t k = begin + 1; k < end; ++k) {
+            const float* t = ev->ref_ct + 4 * (size_t)topo->adj_corners[k];
+            if (t[0] != first[0] || t[1] != first[1] || t[2] != first[2] || t[3] != first[3]) { /* as sf_tangents_split */
+                split++;
+                break;
+            }
+        }
+    }
+    ev->res.reference_split_vertices = split;
+    return true;
 }
 
 sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, const sf_eval_buffers* buffers,
@@ -247,6 +312,9 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
     r = sf_frames_compute(topo, pose, SF_METHOD_RECOMPUTE, &res->reference_opts, ws, &ref, err);
     if (r != SF_OK) return r;
     sf_workspace_last_report(ws, &res->reference_report);
+    res->tangent_corners = take_corners(ev, ws);
+    res->reference_corner_tangents = res->tangent_corners ? ev->ref_ct : NULL;
+    if (!res->tangent_corners) res->reference_split_vertices = 0;
     res->positions = ref.positions;
     res->reference_normals = ref.normals;
     res->reference_tangents = ref.tangents;
@@ -267,7 +335,7 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
             row->normals = pick(given_n, ref.normals);
             row->tangents = pick(given_t, ref.tangents);
             row->report = res->reference_report;
-            measure_row(ev, k, rb, &ref_dirs, &ref_dirs);
+            measure_row(ev, k, rb, &ref_dirs, &ref_dirs, ev->ref_ct);
             continue;
         }
         float* own_n = pick(ev->row_n[k], ev->frame_n);
@@ -278,7 +346,7 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
             row->status = r;
             memset(&row->errors, 0, sizeof row->errors);
             memset(&row->report, 0, sizeof row->report);
-            row->normals = row->tangents = row->normal_deg = row->tangent_deg = NULL;
+            row->normals = row->tangents = row->normal_deg = row->tangent_deg = row->tangent_corner_deg = NULL;
             row->flags = NULL;
             continue;
         }
@@ -293,7 +361,7 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
         /* Shared scratch is overwritten by the next row: not a result. */
         row->normals = given_n || ev->row_n[k] ? out.normals : NULL;
         row->tangents = given_t || ev->row_t[k] ? out.tangents : NULL;
-        measure_row(ev, k, rb, &out, &ref_dirs);
+        measure_row(ev, k, rb, &out, &ref_dirs, NULL);
     }
     res->failed = SF_EVAL_STAGE_NONE;
     res->runs++;

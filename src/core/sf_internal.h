@@ -274,4 +274,15 @@ sf_result sfi_direction_errors(const sf_topology* topo, const sf_frames_out* met
                                float* normal_deg, float* tangent_deg, uint8_t* flags, float* sort_scratch,
                                sf_error_summary* summary, sf_error* err);
 
+/* The tangent part of the error per corner (skinframe.h, evaluation, "Tangents per corner"): the method's
+ * per-vertex tangents (4n), or its own corner tangents when method_corners is given (12F; the recompute
+ * row), against the reference's corner tangents (12F). Writes corner_deg (3F), vertex_deg (n: the worst
+ * corner; a vertex in no triangle against ref_tangents, 4n), the tangent bits of flags (n, its normal bits
+ * kept) and the summary's tangent fields; degenerate is recounted from flags. sort_scratch (3F floats) gives
+ * summary->tangent (NULL: zero). */
+sf_result sfi_corner_tangent_errors(const sf_topology* topo, const float* method_tangents, const float* method_corners,
+                                    const float* ref_tangents, const float* ref_corners, float* corner_deg,
+                                    float* vertex_deg, uint8_t* flags, float* sort_scratch, sf_error_summary* summary,
+                                    sf_error* err);
+
 #endif /* SF_INTERNAL_H */

@@ -139,3 +139,69 @@ done:
     sfi_blocks_free(&b);
     return r;
 }
+
+#define SPLIT_NONE UINT32_MAX
+
+sf_result sf_tangents_split(size_t vertex_count, size_t triangle_count, const uint32_t* indices,
+                            const float* corner_tangents, const sf_env* env, sf_tangent_split* out, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(out != NULL, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
+    size_t n = vertex_count, F = triangle_count;
+    SF_CHECK(F <= UINT32_MAX / 3 && n < UINT32_MAX - 3 * F, SF_ERROR_INVALID_ARGUMENT, err, "triangle_count",
+             SFI_NO_INDEX, "%zu vertices and %zu triangles: the split could pass 2^32-1 vertices", n, F);
+    SF_CHECK(corner_tangents || F == 0, SF_ERROR_INVALID_ARGUMENT, err, "corner_tangents", SFI_NO_INDEX, "is NULL");
+    SF_CHECK(indices || n == 3 * F, SF_ERROR_COUNT_MISMATCH, err, "vertex_count", SFI_NO_INDEX,
+             "%zu vertices for %zu unindexed triangles", n, F);
+    size_t C = 3 * F, cap = n + C;
+    for (size_t c = 0; c < C; ++c) {
+        SF_CHECK(!indices || indices[c] < n, SF_ERROR_INDEX_RANGE, err, "indices", c, "index %u >= vertex_count %zu",
+                 indices ? indices[c] : 0u, n);
+        for (int k = 0; k < 4; ++k)
+            SF_CHECK(isfinite(corner_tangents[4 * c + (size_t)k]), SF_ERROR_NOT_FINITE, err, "corner_tangents", c,
+                     "component %d is %g", k, (double)corner_tangents[4 * c + (size_t)k]);
+    }
+    /* first[k]: the corner whose tangent output vertex k carries; next[k]: the next copy of the same input */
+    uint32_t* scratch = sf_env_calloc(env, 2 * (cap ? cap : 1), sizeof(uint32_t));
+    if (!scratch) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "tangents_split", SFI_NO_INDEX, "%zu corners", C);
+    uint32_t *first = scratch, *next = scratch + cap;
+    for (size_t v = 0; v < n; ++v) first[v] = next[v] = SPLIT_NONE;
+    size_t m = n, split = 0;
+    for (size_t c = 0; c < C; ++c) {
+        uint32_t v = indices ? indices[c] : (uint32_t)c;
+        const float* t = corner_tangents + 4 * c;
+        uint32_t k = v;
+        if (first[v] == SPLIT_NONE) {
+            first[v] = (uint32_t)c;
+        } else {
+            uint32_t last = v;
+            for (; k != SPLIT_NONE; last = k, k = next[k]) {
+                const float* o = corner_tangents + 4 * (size_t)first[k];
+                if (o[0] == t[0] && o[1] == t[1] && o[2] == t[2] && o[3] == t[3]) break;
+            }
+            if (k == SPLIT_NONE) {
+                split += next[v] == SPLIT_NONE; /* v's first copy */
+                k = (uint32_t)m++;
+                first[k] = (uint32_t)c;
+                next[k] = SPLIT_NONE;
+                next[last] = k;
+                if (out->source) out->source[k] = v;
+            }
+        }
+        if (out->indices) out->indices[c] = k;
+    }
+    for (size_t v = 0; out->source && v < n; ++v) out->source[v] = (uint32_t)v;
+    for (size_t k = 0; out->tangents && k < m; ++k) {
+        float* t = out->tangents + 4 * k;
+        if (first[k] == SPLIT_NONE) {
+            t[0] = t[1] = t[2] = 0.0f;
+            t[3] = 1.0f;
+        } else {
+            memcpy(t, corner_tangents + 4 * (size_t)first[k], 4 * sizeof(float));
+        }
+    }
+    out->vertex_count = m;
+    out->split_vertices = split;
+    sf_env_free(env, scratch, 0);
+    return SF_OK;
+}

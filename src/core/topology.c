@@ -341,6 +341,33 @@ static sf_result build_derived(sf_topology* topo, const sf_topology_opts* o, sf_
     return SF_OK;
 }
 
+/* The vertices whose corners get different MikkTSpace tangents at rest: what a loader generating TANGENT
+ * from these rest streams must split (sf_topology_stats.mikktspace_split_vertices). */
+static sf_result count_mikktspace_splits(sf_topology* topo, sf_error* err)
+{
+    size_t n = topo->vertex_count, F = topo->triangle_count;
+    if (!topo->uvs || F == 0) return SF_OK;
+    sf_tangent_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = n;
+    d.triangle_count = F;
+    d.indices = topo->indices;
+    d.positions.data = topo->rest_positions;
+    d.normals.data = topo->rest_normals;
+    d.uvs.data = topo->uvs;
+    d.uv_convention = topo->bitangent_sign > 0.0f ? SF_UV_V_UP : SF_UV_GLTF;
+    d.mode = SF_TANGENTS_MIKKTSPACE;
+    float* corners = sf_env_calloc(&topo->env, 12 * F, sizeof(float));
+    if (!corners) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.mikktspace", SFI_NO_INDEX, "%zu triangles", F);
+    sf_tangent_split split;
+    memset(&split, 0, sizeof split);
+    sf_result r = sf_tangents_generate(&d, &topo->env, corners, err);
+    if (r == SF_OK) r = sf_tangents_split(n, F, topo->indices, corners, &topo->env, &split, err);
+    if (r == SF_OK) topo->stats.mikktspace_split_vertices = split.split_vertices;
+    sf_env_free(&topo->env, corners, 0);
+    return r;
+}
+
 sf_result sf_topology_create(const sf_mesh_desc* mesh, const sf_topology_opts* opts, const sf_env* env,
                              sf_topology** out, sf_error* err)
 {
@@ -380,6 +407,7 @@ sf_result sf_topology_create(const sf_mesh_desc* mesh, const sf_topology_opts* o
     topo->stats.generated_normals = need_normals;
     topo->stats.generated_tangents = need_tangents;
     if ((r = build_derived(topo, &o, err)) != SF_OK) goto fail;
+    if ((r = count_mikktspace_splits(topo, err)) != SF_OK) goto fail;
 
     topo->stats.vertex_count = topo->vertex_count;
     topo->stats.triangle_count = topo->triangle_count;

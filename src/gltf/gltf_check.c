@@ -82,16 +82,17 @@ static void note_vertex(sf_gltf_inspection* out, source_marks* sm, sf_gltf_probl
     if (first_time(sm, v, (int)p)) note(out, p, source_of(sm, v), value);
 }
 
-static void inspect_morphs(const sf_gltf_primitive* pr, source_marks* sm, sf_gltf_inspection* out)
+static void inspect_morphs(const sf_gltf_primitive* pr, size_t n, source_marks* sm, sf_gltf_inspection* out)
 {
     const sf_mesh_desc* m = &pr->mesh;
     for (size_t k = 0; k < m->target_count; ++k) {
         const sf_morph_target_desc* t = &m->targets[k];
-        size_t count = t->sparse_indices ? t->sparse_count : m->vertex_count;
+        size_t count = t->sparse_indices ? t->sparse_count : n;
         size_t moved = 0, turned = 0;
         if (t->sparse_indices) out->sparse_targets++;
         for (size_t i = 0; i < count; ++i) {
             size_t v = t->sparse_indices ? t->sparse_indices[i] : i;
+            if (v >= n) break; /* a MikkTSpace copy */
             int dp = nonzero3(t->position_deltas + 3 * i);
             int dn = t->normal_deltas && nonzero3(t->normal_deltas + 3 * i);
             size_t sv = source_of(sm, v);
@@ -119,7 +120,8 @@ sf_result sf_gltf_primitive_inspect(const sf_gltf* gltf, size_t primitive, uint3
              "out of range (%zu primitives)", gltf->primitive_count);
     const sf_gltf_primitive* pr = &gltf->primitives[primitive];
     const sf_mesh_desc* m = &pr->mesh;
-    size_t n = m->vertex_count;
+    /* the vertices as authored: the copies a MikkTSpace split appends repeat their sources */
+    size_t n = pr->flat_normals ? m->vertex_count : pr->source_vertex_count;
     if (!influence_limit) influence_limit = 4;
     memset(out, 0, sizeof *out);
     for (int p = 0; p < SF_GLTF_PROBLEM_COUNT; ++p) out->problems[p].worst_index = SIZE_MAX;
@@ -175,7 +177,7 @@ sf_result sf_gltf_primitive_inspect(const sf_gltf* gltf, size_t primitive, uint3
             if (len < 1e-6) note_vertex(out, &sm, SF_GLTF_PROBLEM_TANGENT_ZERO, v, len);
         }
     }
-    inspect_morphs(pr, &sm, out);
+    inspect_morphs(pr, n, &sm, out);
     sf_env_free(&e, sm.seen, 0);
     sf_env_free(&e, sm.target_seen, 0);
     sf_env_free(&e, sm.moved_seen, 0);
