@@ -304,6 +304,9 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
     if (r != SF_OK) return r;
     SF_CHECK(ws && ws->topo == topo, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
              "was not created for this topology");
+    uint32_t need = sf_evaluation_methods_mask(ev);
+    SF_CHECK((ws->methods & need) == need, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "was created without every method of the evaluation (sf_evaluation_methods_mask)");
 
     const sf_eval_buffers* b = buffers;
     sf_frames_out ref = {pick(b ? b->positions : NULL, ev->positions), pick(b ? b->reference_normals : NULL, ev->ref_n),
@@ -341,7 +344,9 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
         float* own_n = pick(ev->row_n[k], ev->frame_n);
         float* own_t = pick(ev->row_t[k], ev->frame_t);
         sf_frames_out out = {NULL, pick(given_n, own_n), pick(given_t, own_t)};
-        r = sf_frames_compute(topo, pose, row->method, &row->opts, ws, &out, &row->detail);
+        /* The rows share the reference's deform when their morph directions are the reference's. */
+        int deformed = row->opts.morph_directions == res->reference_opts.morph_directions;
+        r = sfi_frames_compute(topo, pose, row->method, &row->opts, ws, &out, deformed, &row->detail);
         if (r == SF_ERROR_UNSUPPORTED) {
             row->status = r;
             memset(&row->errors, 0, sizeof row->errors);

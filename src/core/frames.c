@@ -81,8 +81,16 @@ sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_met
     SF_CHECK((unsigned)o.reference <= SF_REFERENCE_AUTHORED, SF_ERROR_INVALID_ARGUMENT, err, "opts.reference",
              SFI_NO_INDEX, "%d", (int)o.reference);
 
+    return sfi_frames_compute(topo, pose, method, &o, ws, out, 0, err);
+}
+
+sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
+                             sf_workspace* ws, const sf_frames_out* out, int deformed, sf_error* err)
+{
+    const sf_frames_opts o = *opts;
+    sf_result r = SF_OK;
     if (ws->backend == SF_BACKEND_CUDA) return sfi_cuda_frames(topo, pose, method, &o, ws, out, err);
-    sfi_deform(topo, pose, o.morph_directions, ws);
+    if (!deformed) sfi_deform(topo, pose, o.morph_directions, ws);
     if (method == SF_METHOD_RECOMPUTE) {
         r = sfi_recompute(topo, &o, ws, out->normals, out->tangents, err);
     } else if (method == SF_METHOD_JACOBIAN) {

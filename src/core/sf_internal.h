@@ -238,6 +238,11 @@ struct sf_workspace {
 /* Morph, blend and skin into ws (morph_pos/nrm/tan, blend, det, final_pos). */
 sf_result sfi_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_directions dirs, sf_workspace* ws);
 
+/* sf_frames_compute after its checks (pose, method, workspace, opts): the deform (skipped when `deformed`: ws
+ * already holds this pose deformed with opts->morph_directions), then the method's frames and report. */
+sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
+                             sf_workspace* ws, const sf_frames_out* out, int deformed, sf_error* err);
+
 /* The rebuilt frames (rebuild.c) from positions (3n) with the corners' determinants det (n) into normals
  * (3n) / tangents (4n), either may be NULL; uses ws's face arrays and MikkTSpace scratch. */
 sf_result sfi_rebuild(const sf_topology* topo, const sf_frames_opts* opts, sf_workspace* ws, const float* positions,
