@@ -182,7 +182,6 @@ static int unit_create(const char* path, const sf_gltf* g, size_t instance, size
                        const sf_env* env, cli_gltf_unit* u)
 {
     const sf_gltf_instance* in = &g->instances[instance];
-    const sf_gltf_primitive* pr = &g->primitives[primitive];
     size_t targets = g->meshes[in->mesh].target_count;
     u->instance = instance;
     u->primitive = primitive;
@@ -196,9 +195,10 @@ static int unit_create(const char* path, const sf_gltf* g, size_t instance, size
         desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST; /* counted as a data problem instead */
         if (sf_topology_create(&desc, &topts, env, &u->topo, &err) == SF_OK) sf_workspace_create(u->topo, &wopts, &u->ws, &err);
     }
-    if (!u->ws)
-        return cli_fail(CLI_EXIT_FAILURE, "%s: meshes[%zu].primitives[%zu]: %s", path, pr->mesh_index,
-                        pr->primitive_index, err.message);
+    if (!u->ws) {
+        sf_gltf_primitive_locate_error(g, primitive, &err); /* names the file's arrays, or generated ones */
+        return cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
+    }
     u->n = sf_topology_vertex_count(u->topo);
     u->tangents = sf_topology_has_tangent_frame(u->topo) != 0;
     u->bones = calloc(12 * in->bone_count, sizeof(float));

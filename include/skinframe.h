@@ -75,7 +75,8 @@ const char* sf_version_string(void);
     X(SF_ERROR_UNKNOWN_NAME, "unknown name")                                \
     X(SF_ERROR_GLTF, "malformed glTF")                                      \
     X(SF_ERROR_IO, "file input/output failed")                              \
-    X(SF_ERROR_UNSUPPORTED, "not supported in this build")
+    X(SF_ERROR_UNSUPPORTED, "not supported in this build")                 \
+    X(SF_ERROR_TOO_LARGE, "value too large: float would overflow")
 
 typedef enum sf_result {
 #define SF_RESULT_ENUM_(code, text) code,
@@ -136,6 +137,28 @@ sf_result sf_error_setv(sf_error* err, sf_result code, const char* field, size_t
 /* Resets err (may be NULL) to SF_OK with no field and index SIZE_MAX. */
 void sf_error_clear(sf_error* err);
 
+/* ---------------------------------------------------------------- magnitudes
+ *
+ * Finite is not enough: float overflows past 3.4e38 and the pipeline multiplies (blends, cross products of
+ * edges, face areas times UV tangents, the jacobian's gradients). So the inputs are bounded, each bound
+ * checked once per topology or per pose (SF_ERROR_TOO_LARGE naming the array and element), and the few sums
+ * no input bound can limit are computed safely (lengths and unit vectors scaled where their squares would
+ * overflow; the area-weighted UV tangent sums redone in double where the float sums overflow). On SF_OK every
+ * output is finite: positions, normals, tangents, angles, statistics and generated tangents. The bounds:
+ *   - SF_MAX_COORD: every coordinate the pipeline sees: rest positions, normals and tangents (xyz), UVs, morph
+ *     deltas, bone translations, and, per pose, every morphed value (|rest| + sum_k |weight_k| max|delta_k|)
+ *     and every final position a weighted bone makes (sum_j |A_ij| |p_j| + |t_i|). Then an edge is within 2L
+ *     per component, a cross product of two edges within 8 L^2, and its squared length within 192 L^4, which
+ *     stays below 3.4e38 for L <= 1.15e9: face normals, areas, corner angles and UV tangents never overflow.
+ *   - SF_MAX_BONE_SCALE: the linear part of every weighted bone, so det(A) <= 6 S^3 and the inverse transpose
+ *     cof(A) n / det(A) <= 6 S^2 L / 1e-12 = 6e33; the jacobian's J u stays within 4.2e37 (a sliver's
+ *     gradient reaches 2 sqrt(3) L / 1e-12) and is scaled down before its cross products.
+ * Bones no vertex weighs, and morph weights of targets whose deltas are all zero, are only checked for NaN.
+ * docs/magnitudes.md derives every bound. Legitimate data is far inside: 1e9 is 1000 km in millimetres, where
+ * float steps are 64 mm. */
+#define SF_MAX_COORD 1.0e9f
+#define SF_MAX_BONE_SCALE 1.0e6f
+
 /* ---------------------------------------------------------------- mesh */
 
 typedef struct sf_stream {
@@ -181,11 +204,12 @@ typedef struct sf_mesh_desc {
     sf_stream normals;       /* float3, NULL = area-weighted normals rebuilt from the rest triangles */
     sf_stream tangents;      /* float4, NULL = UV tangents rebuilt from the rest triangles (needs uvs) */
     sf_stream uvs;           /* float2, NULL = no tangent frame: tangent outputs are zero, not measured */
+    /* Every value above, and every morph delta, within SF_MAX_COORD (a tangent's w is only a sign). */
     /* Skinning: influence_count (joint, weight) pairs per vertex, packed (all glTF JOINTS_n/WEIGHTS_n
      * sets concatenated). influence_count = 0 means not skinned (every vertex keeps its morphed rest). */
     uint32_t influence_count;
     const uint32_t* joints; /* influence_count * vertex_count, each < bone_count */
-    const float* weights;   /* influence_count * vertex_count, >= 0 */
+    const float* weights;   /* influence_count * vertex_count, >= 0, any finite size (relative) */
     size_t bone_count;
     sf_weight_policy weight_policy;
     sf_zero_weight_policy zero_weight_policy;
@@ -238,6 +262,11 @@ typedef struct sf_topology_stats {
                                             Posed frames can split others (sf_eval_results) */
 } sf_topology_stats;
 
+/* Validates mesh (every field named in err: "mesh.positions" and the vertex, "mesh.targets[2].position_deltas"
+ * and the element, ...; values beyond SF_MAX_COORD are SF_ERROR_TOO_LARGE) and builds the topology. A stream
+ * the topology generates (normals or tangents left NULL) whose area-weighted sum overflows float is
+ * SF_ERROR_TOO_LARGE on "mesh.normals" / "mesh.tangents" with a message starting "generated normals" /
+ * "generated tangents" (the mesh has no such array to blame). */
 sf_result sf_topology_create(const sf_mesh_desc* mesh, const sf_topology_opts* opts /* NULL = defaults */,
                              const sf_env* env /* NULL = defaults; copied */, sf_topology** out, sf_error* err);
 void sf_topology_destroy(sf_topology* topo);
@@ -282,7 +311,11 @@ sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* 
 size_t sf_workspace_size(const sf_topology* topo, const sf_workspace_opts* opts);
 void sf_workspace_destroy(sf_workspace* ws);
 
-/* Checks a pose against the topology (counts, NaN/Inf in matrices or weights). Every entry point calls it. */
+/* Checks a pose against the topology: counts, NaN/Inf in matrices or weights (SF_ERROR_NOT_FINITE), and the
+ * magnitudes (SF_ERROR_TOO_LARGE): a weighted bone's linear part within SF_MAX_BONE_SCALE, its translation and
+ * what it makes of the morphed positions within SF_MAX_COORD ("pose.bone_matrices", the bone), the morphed
+ * values within SF_MAX_COORD ("pose.morph_weights", the target contributing most). O(bones + targets). Every
+ * entry point calls it. */
 sf_result sf_pose_validate(const sf_topology* topo, const sf_pose* pose, sf_error* err);
 
 /* ---------------------------------------------------------------- methods */
@@ -357,7 +390,8 @@ typedef struct sf_frames_out {
 } sf_frames_out;
 
 /* Deforms the mesh by the pose and computes one method's frames. Does not allocate. A method outside the
- * workspace's opts.methods gives SF_ERROR_INVALID_ARGUMENT naming "workspace". */
+ * workspace's opts.methods gives SF_ERROR_INVALID_ARGUMENT naming "workspace". On SF_OK every element of every
+ * output is finite (see "magnitudes"). */
 sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_method method,
                             const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, sf_error* err);
 
@@ -394,7 +428,9 @@ typedef struct sf_tangent_desc {
  * UV areas, triangles on both sides of a sharp turn of the tangent): an integration that stores one tangent
  * per vertex must split those vertices (sf_tangents_split), as the glTF loader does. Under SF_TANGENTS_UV the
  * corners of a vertex are equal (the per-vertex gather). Allocates scratch through env. Errors: missing
- * streams, bad strides, indices out of range, NaN/Inf. */
+ * streams, bad strides, indices out of range, NaN/Inf, values beyond SF_MAX_COORD (SF_ERROR_TOO_LARGE naming
+ * desc.positions/normals/uvs), and under SF_TANGENTS_UV an area-weighted tangent sum that overflows float
+ * (SF_ERROR_TOO_LARGE, "generated tangents of vertex v"). */
 sf_result sf_tangents_generate(const sf_tangent_desc* desc, const sf_env* env, float* corner_tangents, sf_error* err);
 
 /* Output of sf_tangents_split. The arrays are the caller's (each may be NULL); the counts are written. */
@@ -449,7 +485,8 @@ typedef struct sf_error_summary {
 double sf_angle_deg(const float a[3], const float b[3]);
 
 /* Per-vertex angles of `method` against `reference` (float3 normals, float4 tangents as in sf_frames_out).
- * normal_deg/tangent_deg/flags: vertex_count each, may be NULL. summary may be NULL.
+ * normal_deg/tangent_deg/flags: vertex_count each, may be NULL. summary may be NULL. NaN/Inf in either is
+ * SF_ERROR_NOT_FINITE naming "method.normals", "reference.tangents", ... and the vertex.
  * Allocates scratch for percentiles through the topology's allocator. */
 sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* method, const sf_frames_out* reference,
                               float* normal_deg, float* tangent_deg, uint8_t* flags, sf_error_summary* summary,

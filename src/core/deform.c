@@ -8,6 +8,52 @@
 
 #define DEFORM_GRAIN 1024
 
+/* The pose's share of the bounds in skinframe.h (derived in docs/magnitudes.md), from what the topology
+ * measured: every morphed rest value, |rest| + sum_k |alpha_k| max|delta_k|, and every final position a
+ * weighted bone makes of a morphed one, sum_j |A_ij| |p_j| + |t_i| per row, stay within SF_MAX_COORD; a
+ * weighted bone's linear part stays within SF_MAX_BONE_SCALE. Then no sum or product of the frame overflows.
+ * O(targets + 12 bones) per pose. Bones no vertex weighs are only checked for NaN/Inf. */
+static sf_result check_magnitudes(const sf_topology* topo, const sf_pose* pose, sf_error* err)
+{
+    double lp = topo->max_position, ld = topo->max_direction, worst = 0.0;
+    size_t worst_k = SFI_NO_INDEX;
+    for (size_t k = 0; pose->morph_weights && k < topo->target_count; ++k) {
+        double a = fabs((double)pose->morph_weights[k]);
+        double cp = a * topo->target_max[2 * k], cd = a * topo->target_max[2 * k + 1];
+        lp += cp;
+        ld += cd;
+        if (cp > worst || cd > worst) {
+            worst = cp > cd ? cp : cd;
+            worst_k = k;
+        }
+    }
+    if (lp > SF_MAX_COORD || ld > SF_MAX_COORD)
+        return sf_error_set(err, SF_ERROR_TOO_LARGE, "pose.morph_weights", worst_k,
+                            "weight %g times deltas up to %g moves morphed vertices up to %g, beyond SF_MAX_COORD (%g)",
+                            (double)pose->morph_weights[worst_k],
+                            (double)(lp > SF_MAX_COORD ? topo->target_max[2 * worst_k]
+                                                       : topo->target_max[2 * worst_k + 1]),
+                            lp > ld ? lp : ld, (double)SF_MAX_COORD);
+    for (size_t b = 0; b < topo->bone_count; ++b) {
+        if (!topo->bone_used[b]) continue;
+        const float* m = pose->bone_matrices + 12 * b;
+        for (size_t e = 0; e < 9; ++e)
+            SF_CHECK(fabsf(m[e]) <= SF_MAX_BONE_SCALE, SF_ERROR_TOO_LARGE, err, "pose.bone_matrices", b,
+                     "element %zu is %g, beyond SF_MAX_BONE_SCALE (%g)", e, (double)m[e], (double)SF_MAX_BONE_SCALE);
+        for (size_t i = 0; i < 3; ++i) {
+            SF_CHECK(fabsf(m[9 + i]) <= SF_MAX_COORD, SF_ERROR_TOO_LARGE, err, "pose.bone_matrices", b,
+                     "element %zu (translation) is %g, beyond SF_MAX_COORD (%g)", 9 + i, (double)m[9 + i],
+                     (double)SF_MAX_COORD);
+            double reach = (fabs((double)m[i]) + fabs((double)m[3 + i]) + fabs((double)m[6 + i])) * lp +
+                           fabs((double)m[9 + i]);
+            SF_CHECK(reach <= SF_MAX_COORD, SF_ERROR_TOO_LARGE, err, "pose.bone_matrices", b,
+                     "moves morphed positions (up to %g) up to %g along axis %zu, beyond SF_MAX_COORD (%g)", lp, reach,
+                     i, (double)SF_MAX_COORD);
+        }
+    }
+    return SF_OK;
+}
+
 sf_result sf_pose_validate(const sf_topology* topo, const sf_pose* pose, sf_error* err)
 {
     SF_CHECK(topo != NULL, SF_ERROR_INVALID_ARGUMENT, err, "topology", SFI_NO_INDEX, "is NULL");
@@ -29,7 +75,7 @@ sf_result sf_pose_validate(const sf_topology* topo, const sf_pose* pose, sf_erro
             SF_CHECK(isfinite(pose->morph_weights[k]), SF_ERROR_NOT_FINITE, err, "pose.morph_weights", k,
                      "weight is %g", (double)pose->morph_weights[k]);
     }
-    return SF_OK;
+    return check_magnitudes(topo, pose, err);
 }
 
 typedef struct deform_job {

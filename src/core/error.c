@@ -139,6 +139,19 @@ sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* meth
     SF_CHECK(method->normals && reference->normals, SF_ERROR_MISSING_STREAM, err, "normals", SFI_NO_INDEX,
              "method and reference normals are required");
     size_t n = topo->vertex_count;
+    /* Frames from elsewhere than sf_frames_compute may hold NaN or infinity: angles of them would be NaN. */
+    const struct {
+        const float* data;
+        size_t per;
+        const char* field;
+    } inputs[4] = {{method->normals, 3, "method.normals"},
+                   {topo->has_uvs ? method->tangents : NULL, 4, "method.tangents"},
+                   {reference->normals, 3, "reference.normals"},
+                   {topo->has_uvs ? reference->tangents : NULL, 4, "reference.tangents"}};
+    for (int k = 0; k < 4; ++k)
+        for (size_t i = 0; inputs[k].data && i < inputs[k].per * n; ++i)
+            SF_CHECK(isfinite(inputs[k].data[i]), SF_ERROR_NOT_FINITE, err, inputs[k].field, i / inputs[k].per,
+                     "component %zu is %g", i % inputs[k].per, (double)inputs[k].data[i]);
     float* nd = normal_deg;
     float* td = tangent_deg;
     float* owned = NULL;

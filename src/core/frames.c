@@ -3,6 +3,8 @@
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #define FRAMES_GRAIN 1024
@@ -36,9 +38,12 @@ static void vertex_range(void* ctx, size_t begin, size_t end)
     for (size_t v = begin; v < end; ++v) vertex_frame(job, v);
 }
 
-static void count_report(const sf_topology* topo, sf_workspace* ws, sf_method method, const float* normals,
-                         const float* tangents)
+/* Counts the report and checks that every output element is finite: the input bounds make that so
+ * (docs/magnitudes.md); a failure here is a missing bound, reported rather than returned as data. */
+static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_method method, const sf_frames_out* out,
+                              sf_error* err)
 {
+    const float *normals = out->normals, *tangents = out->tangents, *positions = out->positions;
     sf_frames_report* rep = &ws->report;
     size_t capped = rep->jacobian_capped;
     memset(rep, 0, sizeof *rep);
@@ -51,7 +56,13 @@ static void count_report(const sf_topology* topo, sf_workspace* ws, sf_method me
         if (normals && sfk_dot(normals + 3 * v, normals + 3 * v) == 0.0f) rep->degenerate_normals++;
         if (tangents && topo->has_uvs && sfk_dot(tangents + 4 * v, tangents + 4 * v) == 0.0f)
             rep->degenerate_tangents++;
+        bool finite = (!normals || sfk_finite3(normals + 3 * v)) && (!positions || sfk_finite3(positions + 3 * v)) &&
+                      (!tangents || (sfk_finite3(tangents + 4 * v) && fabsf(tangents[4 * v + 3]) <= FLT_MAX));
+        SF_CHECK(finite, SF_ERROR_TOO_LARGE, err, "out", v,
+                 "`%s` came out non-finite at vertex %zu: a magnitude bound is missing (please report)",
+                 sf_method_name(method), v);
     }
+    return SF_OK;
 }
 
 sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_method method,
@@ -105,6 +116,5 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
             out->tangents[4 * v] = out->tangents[4 * v + 1] = out->tangents[4 * v + 2] = 0.0f;
     if (out->positions && topo->vertex_count)
         memcpy(out->positions, ws->final_pos, 3 * topo->vertex_count * sizeof(float));
-    count_report(topo, ws, method, out->normals, out->tangents);
-    return SF_OK;
+    return count_report(topo, ws, method, out, err);
 }

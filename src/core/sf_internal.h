@@ -130,7 +130,9 @@ float* sfi_mikktspace_scratch_normals(struct sfi_mikktspace_scratch* s);
 /* Rest normals and tangents rebuilt from the rest triangles (tangents.c): area-weighted face normals, UV
  * tangents and bitangents weighted by twice the face area, then sfk_finish_frame. normals_in: the normals to
  * finish against (NULL = the rebuilt ones); uvs NULL = no tangent frame. normals_out (3n) / tangents_out
- * (4n) may be NULL. Scratch through env. */
+ * (4n) may be NULL. Scratch through env. A sum that overflows float (areas times UV tangents have no bound)
+ * fails with SF_ERROR_TOO_LARGE naming "mesh.normals" or "mesh.tangents" and the vertex, the message saying
+ * "generated normals" / "generated tangents". */
 sf_result sfi_rest_frames(size_t vertex_count, size_t triangle_count, const uint32_t* indices, const float* positions,
                           const float* uvs, const float* normals_in, float bitangent_sign, const sf_env* env,
                           float* normals_out, float* tangents_out, sf_error* err);
@@ -165,6 +167,13 @@ struct sf_topology {
     /* Vertex -> face corners (face * 3 + corner), CSR over vertices. */
     uint32_t* adj_offsets; /* n + 1 */
     uint32_t* adj_corners; /* 3F */
+
+    /* Magnitudes for the pose's bounds (sf_pose_validate): the largest |component| of the rest positions, of
+     * the rest normals and tangents (xyz), and per target of its position deltas and of its normal and
+     * tangent deltas (2 floats per target); bones that carry weight (bone_count flags). */
+    float max_position, max_direction;
+    float* target_max;
+    uint8_t* bone_used;
 
     sfi_weld weld[2];         /* SF_WELD_POSITION, SF_WELD_POSITION_NORMAL */
     sfi_gradients* gradients; /* NULL when skipped */

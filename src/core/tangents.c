@@ -15,8 +15,11 @@ static sf_result check_stream(sf_stream s, size_t elem_floats, size_t n, const c
              "stride %zu bytes, need 0 or a multiple of 4 >= %zu", s.stride, packed);
     for (size_t i = 0; i < n; ++i) {
         const float* v = sfi_stream_at(s, packed, i);
-        for (size_t k = 0; k < elem_floats; ++k)
+        for (size_t k = 0; k < elem_floats; ++k) {
             SF_CHECK(isfinite(v[k]), SF_ERROR_NOT_FINITE, err, field, i, "component %zu is %g", k, (double)v[k]);
+            SF_CHECK(fabsf(v[k]) <= SF_MAX_COORD, SF_ERROR_TOO_LARGE, err, field, i,
+                     "component %zu is %g, beyond SF_MAX_COORD (%g)", k, (double)v[k], (double)SF_MAX_COORD);
+        }
     }
     return SF_OK;
 }
@@ -75,6 +78,15 @@ sf_result sfi_rest_frames(size_t n, size_t F, const uint32_t* indices, const flo
         }
     }
     for (size_t v = 0; v < n; ++v) {
+        bool normals_ok = !normals_out || sfk_finite3(N + 3 * v);
+        if (!normals_ok || (tangents_out && uvs && !(sfk_finite3(T + 3 * v) && sfk_finite3(B + 3 * v)))) {
+            sf_env_free(env, sums, 0);
+            return sf_error_set(err, SF_ERROR_TOO_LARGE, normals_ok ? "mesh.tangents" : "mesh.normals", v,
+                                "generated %s: the area-weighted sum over the vertex's triangles overflows float "
+                                "(%s); supply them or scale the mesh down",
+                                normals_ok ? "tangents" : "normals",
+                                normals_ok ? "large triangles over tiny UV areas" : "face areas");
+        }
         float nn[3], tt[4];
         sfk_finish_frame(normals_in ? normals_in + 3 * v : N + 3 * v, T + 3 * v, B + 3 * v, bitangent_sign, nn, tt);
         if (normals_out) memcpy(normals_out + 3 * v, nn, sizeof nn);
@@ -133,6 +145,11 @@ sf_result sf_tangents_generate(const sf_tangent_desc* desc, const sf_env* env, f
         }
     } else if ((r = sfi_rest_frames(n, F, indices, P, UV, N, bitangent_sign, &e, NULL, per_vertex, err)) == SF_OK) {
         for (size_t c = 0; c < 3 * F; ++c) memcpy(corner_tangents + 4 * c, per_vertex + 4 * (size_t)indices[c], 16);
+    } else if (r == SF_ERROR_TOO_LARGE) {
+        size_t v = err ? err->index : SFI_NO_INDEX;
+        r = sf_error_set(err, r, "corner_tangents", SFI_NO_INDEX,
+                         "generated tangents of vertex %zu: the area-weighted UV tangent sum overflows float (large "
+                         "triangles over tiny UV areas); scale the mesh down or use SF_TANGENTS_MIKKTSPACE", v);
     }
 done:
     sfi_store_free(&store, uv_flags);

@@ -4,6 +4,7 @@
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,8 +20,6 @@ static void* topo_alloc(sf_topology* topo, size_t count, size_t elem)
 
 static void topo_free(sf_topology* topo, void* p) { sf_env_free(&topo->env, p, 0); }
 
-static bool finite3(const float* v) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
-
 static sf_result check_stream(sf_stream s, size_t elem_floats, const char* field, sf_error* err)
 {
     size_t packed = elem_floats * sizeof(float);
@@ -29,17 +28,40 @@ static sf_result check_stream(sf_stream s, size_t elem_floats, const char* field
     return SF_OK;
 }
 
-static sf_result check_finite_stream(sf_stream s, size_t elem_floats, size_t n, const char* field, sf_error* err)
+/* Every component finite; the first `bounded` of each element within SF_MAX_COORD (a tangent's w is only a
+ * sign). Raises *max to the largest |bounded component|. */
+static sf_result check_values(const float* v, size_t bounded, size_t elem_floats, const char* field, size_t i,
+                              float* max, sf_error* err)
 {
-    for (size_t i = 0; s.data && i < n; ++i) {
-        const float* v = sfi_stream_at(s, elem_floats * sizeof(float), i);
-        for (size_t k = 0; k < elem_floats; ++k)
-            SF_CHECK(isfinite(v[k]), SF_ERROR_NOT_FINITE, err, field, i, "component %zu is %g", k, (double)v[k]);
+    for (size_t k = 0; k < elem_floats; ++k) {
+        SF_CHECK(isfinite(v[k]), SF_ERROR_NOT_FINITE, err, field, i, "component %zu is %g", k, (double)v[k]);
+        if (k >= bounded) continue;
+        float a = fabsf(v[k]);
+        SF_CHECK(a <= SF_MAX_COORD, SF_ERROR_TOO_LARGE, err, field, i, "component %zu is %g, beyond SF_MAX_COORD (%g)",
+                 k, (double)v[k], (double)SF_MAX_COORD);
+        if (a > *max) *max = a;
     }
     return SF_OK;
 }
 
-static sf_result validate_mesh(const sf_mesh_desc* m, sf_error* err)
+static sf_result check_stream_values(sf_stream s, size_t bounded, size_t elem_floats, size_t n, const char* field,
+                                     float* max, sf_error* err)
+{
+    for (size_t i = 0; s.data && i < n; ++i) {
+        sf_result r = check_values(sfi_stream_at(s, elem_floats * sizeof(float), i), bounded, elem_floats, field, i,
+                                   max, err);
+        if (r != SF_OK) return r;
+    }
+    return SF_OK;
+}
+
+/* What validation measured, for the pose's bounds (see sf_topology.max_position). */
+typedef struct mesh_magnitudes {
+    float position, direction;
+    float* target_max; /* 2 per target (+2), allocated through env by validate_mesh; the caller frees it */
+} mesh_magnitudes;
+
+static sf_result validate_mesh(const sf_mesh_desc* m, const sf_env* env, mesh_magnitudes* mag, sf_error* err)
 {
     sf_result r;
     SF_CHECK(m != NULL, SF_ERROR_INVALID_ARGUMENT, err, "mesh", SFI_NO_INDEX, "is NULL");
@@ -66,10 +88,14 @@ static sf_result validate_mesh(const sf_mesh_desc* m, sf_error* err)
     if ((r = check_stream(m->normals, 3, "mesh.normals", err)) != SF_OK) return r;
     if ((r = check_stream(m->tangents, 4, "mesh.tangents", err)) != SF_OK) return r;
     if ((r = check_stream(m->uvs, 2, "mesh.uvs", err)) != SF_OK) return r;
-    if ((r = check_finite_stream(m->positions, 3, m->vertex_count, "mesh.positions", err)) != SF_OK) return r;
-    if ((r = check_finite_stream(m->normals, 3, m->vertex_count, "mesh.normals", err)) != SF_OK) return r;
-    if ((r = check_finite_stream(m->tangents, 4, m->vertex_count, "mesh.tangents", err)) != SF_OK) return r;
-    if ((r = check_finite_stream(m->uvs, 2, m->vertex_count, "mesh.uvs", err)) != SF_OK) return r;
+    float uv_max = 0.0f;
+    size_t n = m->vertex_count;
+    if ((r = check_stream_values(m->positions, 3, 3, n, "mesh.positions", &mag->position, err)) != SF_OK) return r;
+    if ((r = check_stream_values(m->normals, 3, 3, n, "mesh.normals", &mag->direction, err)) != SF_OK) return r;
+    if ((r = check_stream_values(m->tangents, 3, 4, n, "mesh.tangents", &mag->direction, err)) != SF_OK) return r;
+    if ((r = check_stream_values(m->uvs, 2, 2, n, "mesh.uvs", &uv_max, err)) != SF_OK) return r;
+    if (!m->normals.data) mag->direction = mag->direction > 1.0f ? mag->direction : 1.0f; /* generated: unit */
+    if (!m->tangents.data) mag->direction = mag->direction > 1.0f ? mag->direction : 1.0f;
     for (size_t i = 0; i < 3 * m->triangle_count; ++i)
         SF_CHECK(m->indices[i] < m->vertex_count, SF_ERROR_INDEX_RANGE, err, "mesh.indices", i,
                  "index %u >= vertex_count %zu", m->indices[i], m->vertex_count);
@@ -94,6 +120,10 @@ static sf_result validate_mesh(const sf_mesh_desc* m, sf_error* err)
     }
     SF_CHECK(m->target_count == 0 || m->targets, SF_ERROR_MISSING_STREAM, err, "mesh.targets", SFI_NO_INDEX,
              "required for target_count %zu", m->target_count);
+    float* target_max = m->target_count <= SIZE_MAX / 8 - 1 ? sf_env_calloc(env, 2 * m->target_count + 2, sizeof(float))
+                                                            : NULL;
+    if (!target_max) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology", SFI_NO_INDEX, "target magnitudes");
+    mag->target_max = target_max;
     for (size_t k = 0; k < m->target_count; ++k) {
         const sf_morph_target_desc* t = &m->targets[k];
         char field[64];
@@ -112,11 +142,13 @@ static sf_result validate_mesh(const sf_mesh_desc* m, sf_error* err)
         }
         const float* streams[3] = {t->position_deltas, t->normal_deltas, t->tangent_deltas};
         const char* names[3] = {"position_deltas", "normal_deltas", "tangent_deltas"};
+        target_max[2 * k] = target_max[2 * k + 1] = 0.0f;
         for (int s = 0; s < 3; ++s) {
             if (!streams[s]) continue;
             snprintf(field, sizeof field, "mesh.targets[%zu].%s", k, names[s]);
+            float* max = &target_max[2 * k + (s ? 1 : 0)];
             for (size_t i = 0; i < count; ++i)
-                SF_CHECK(finite3(streams[s] + 3 * i), SF_ERROR_NOT_FINITE, err, field, i, "delta is not finite");
+                if ((r = check_values(streams[s] + 3 * i, 3, 3, field, i, max, err)) != SF_OK) return r;
         }
     }
     return SF_OK;
@@ -131,6 +163,13 @@ static sf_result normalize_influences(sf_topology* topo, const sf_mesh_desc* m, 
         float* w = topo->weights + (size_t)K * v;
         memcpy(j, m->joints + (size_t)K * v, K * sizeof *j);
         memcpy(w, m->weights + (size_t)K * v, K * sizeof *w);
+        /* Weights are relative: ones whose sum passes float (merging duplicates adds them in float) are divided
+         * by it first, which counts as renormalising. */
+        double pre = 0.0;
+        for (uint32_t a = 0; a < K; ++a) pre += w[a];
+        bool prescaled = pre > (double)FLT_MAX;
+        if (prescaled)
+            for (uint32_t a = 0; a < K; ++a) w[a] = (float)(w[a] / pre);
         for (uint32_t a = 0; a < K; ++a) {
             if (w[a] == 0.0f) continue;
             for (uint32_t b = a + 1; b < K; ++b) {
@@ -149,14 +188,18 @@ static sf_result normalize_influences(sf_topology* topo, const sf_mesh_desc* m, 
             topo->stats.zero_weight_vertices++;
             continue;
         }
-        if (fabs(sum - 1.0) > WEIGHT_SUM_TOLERANCE) {
+        if (prescaled || fabs(sum - 1.0) > WEIGHT_SUM_TOLERANCE) {
             SF_CHECK(m->weight_policy != SF_WEIGHTS_STRICT, SF_ERROR_WEIGHT_SUM, err, "mesh.weights", v,
-                     "vertex %zu weights sum to %g, not 1", v, sum);
+                     "vertex %zu weights sum to %g, not 1", v, prescaled ? pre : sum);
             topo->stats.renormalized_vertices++;
         }
         for (uint32_t a = 0; a < K; ++a) w[a] = (float)(w[a] / sum);
-        for (uint32_t a = 0; a < K; ++a)
-            if (w[a] == 0.0f) j[a] = 0; /* unused slots point at bone 0 */
+        for (uint32_t a = 0; a < K; ++a) {
+            if (w[a] == 0.0f)
+                j[a] = 0; /* unused slots point at bone 0 */
+            else
+                topo->bone_used[j[a]] = 1;
+        }
     }
     return SF_OK;
 }
@@ -273,9 +316,11 @@ static sf_result copy_streams(sf_topology* topo, const sf_mesh_desc* m, sf_error
     if (m->influence_count) {
         topo->joints = topo_alloc(topo, (size_t)m->influence_count * n, sizeof(uint32_t));
         topo->weights = topo_alloc(topo, (size_t)m->influence_count * n, sizeof(float));
+        topo->bone_used = topo_alloc(topo, m->bone_count, 1);
     }
     if (!topo->rest_positions || !topo->rest_normals || !topo->rest_tangents || !topo->indices ||
-        (m->uvs.data && !topo->uvs) || (m->influence_count && (!topo->joints || !topo->weights)))
+        (m->uvs.data && !topo->uvs) ||
+        (m->influence_count && (!topo->joints || !topo->weights || !topo->bone_used)))
         return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology", SFI_NO_INDEX, "streams for %zu vertices", n);
     if (F) memcpy(topo->indices, m->indices, 3 * F * sizeof(uint32_t));
     for (size_t v = 0; v < n; ++v) {
@@ -374,20 +419,31 @@ sf_result sf_topology_create(const sf_mesh_desc* mesh, const sf_topology_opts* o
     sf_error_clear(err);
     SF_CHECK(out != NULL, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
     *out = NULL;
-    sf_result r = validate_mesh(mesh, err);
-    if (r != SF_OK) return r;
+    sf_env e = sf_env_defaults(env);
+    mesh_magnitudes mag = {0.0f, 0.0f, NULL};
+    sf_result r = validate_mesh(mesh, &e, &mag, err);
     sf_topology_opts o;
     memset(&o, 0, sizeof o);
     if (opts) o = *opts;
-    SF_CHECK(o.weld_normal_cos >= -1.0f && o.weld_normal_cos <= 1.0f, SF_ERROR_INVALID_ARGUMENT, err,
-             "opts.weld_normal_cos", SFI_NO_INDEX, "%g, need a cosine in [-1, 1] (0 = 0.9999)",
-             (double)o.weld_normal_cos);
+    if (r == SF_OK && !(o.weld_normal_cos >= -1.0f && o.weld_normal_cos <= 1.0f))
+        r = sf_error_set(err, SF_ERROR_INVALID_ARGUMENT, "opts.weld_normal_cos", SFI_NO_INDEX,
+                         "%g, need a cosine in [-1, 1] (0 = 0.9999)", (double)o.weld_normal_cos);
+    float* target_max = mag.target_max;
+    if (r != SF_OK) {
+        sf_env_free(&e, target_max, 0);
+        return r;
+    }
 
-    sf_env e = sf_env_defaults(env);
     sf_topology* topo = sf_env_calloc(&e, 1, sizeof *topo);
-    if (!topo) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology", SFI_NO_INDEX, "object");
+    if (!topo) {
+        sf_env_free(&e, target_max, 0);
+        return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology", SFI_NO_INDEX, "object");
+    }
     topo->env = e;
-    topo->bytes = sizeof *topo;
+    topo->bytes = sizeof *topo + (2 * mesh->target_count + 2) * sizeof(float);
+    topo->target_max = target_max;
+    topo->max_position = mag.position;
+    topo->max_direction = mag.direction;
     topo->vertex_count = mesh->vertex_count;
     topo->triangle_count = mesh->triangle_count;
     topo->bone_count = mesh->influence_count ? mesh->bone_count : 0;
@@ -432,7 +488,7 @@ void sf_topology_destroy(sf_topology* topo)
     void* arrays[] = {topo->rest_positions, topo->rest_normals, topo->rest_tangents, topo->uvs,
                       topo->indices,        topo->joints,       topo->weights,       topo->morph_offsets,
                       topo->morph_target,   topo->morph_dp,     topo->morph_dn,      topo->morph_dt,
-                      topo->adj_offsets,    topo->adj_corners};
+                      topo->adj_offsets,    topo->adj_corners,      topo->target_max,    topo->bone_used};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) topo_free(topo, arrays[i]);
     sf_env e = topo->env;
     sf_env_free(&e, topo, sizeof *topo);

@@ -104,18 +104,39 @@ static sf_result jfail(loader* L, const char* base, const char* key, const char*
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static sf_result jfail(loader* L, const char* base, const char* key, const char* fmt, ...)
+static sf_result jfailv(loader* L, sf_result code, const char* base, const char* key, const char* fmt, va_list args)
 {
     char field[96], detail[200];
     if (key && *key)
         snprintf(field, sizeof field, "%s%s%s", base ? base : "", base && *base ? "." : "", key);
     else
         snprintf(field, sizeof field, "%s", base ? base : "");
+    vsnprintf(detail, sizeof detail, fmt, args);
+    return sf_error_set(L->err, code, field, SFI_NO_INDEX, "%s", detail);
+}
+
+static sf_result jfail(loader* L, const char* base, const char* key, const char* fmt, ...)
+{
     va_list args;
     va_start(args, fmt);
-    vsnprintf(detail, sizeof detail, fmt, args);
+    sf_result r = jfailv(L, SF_ERROR_GLTF, base, key, fmt, args);
     va_end(args);
-    return sf_error_set(L->err, SF_ERROR_GLTF, field, SFI_NO_INDEX, "%s", detail);
+    return r;
+}
+
+/* jfail with another code (SF_ERROR_TOO_LARGE: valid glTF, values beyond the library's bounds). */
+static sf_result jfail_code(loader* L, sf_result code, const char* base, const char* key, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+static sf_result jfail_code(loader* L, sf_result code, const char* base, const char* key, const char* fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    sf_result r = jfailv(L, code, base, key, fmt, args);
+    va_end(args);
+    return r;
 }
 
 static sf_result oom(loader* L, const char* what)
@@ -777,6 +798,23 @@ static sf_result read_floats(loader* L, size_t ai, const char* base, const char*
     return SF_OK;
 }
 
+/* Vertex coordinates the core bounds (positions, normals, tangents xyz, UVs, morph deltas): within
+ * SF_MAX_COORD, named by accessor and element here since the core sees split (flat-normal) vertices. The
+ * first `bounded` of every ncomp components are checked; element i is the accessor's element elements[i]
+ * (NULL: i). */
+static sf_result check_coords(loader* L, const char* base, const char* key, size_t ai, const float* data,
+                              const uint32_t* elements, size_t count, size_t ncomp, size_t bounded)
+{
+    for (size_t i = 0; i < count; ++i)
+        for (size_t k = 0; k < bounded; ++k)
+            if (!(fabsf(data[i * ncomp + k]) <= SF_MAX_COORD))
+                return jfail_code(L, SF_ERROR_TOO_LARGE, base, key,
+                                  "accessors[%zu] element %zu component %zu is %g, beyond SF_MAX_COORD (%g)", ai,
+                                  elements ? (size_t)elements[i] : i, k, (double)data[i * ncomp + k],
+                                  (double)SF_MAX_COORD);
+    return SF_OK;
+}
+
 static sf_result read_uints(loader* L, size_t ai, const char* base, const char* key, size_t ncomp, uint32_t** out)
 {
     char field[128];
@@ -854,7 +892,10 @@ static sf_result read_attribute(loader* L, const cJSON* attrs, const char* name,
         return jfail(L, abase, name, "accessors[%zu].count %zu differs from POSITION's %zu", ai,
                      L->accessors[ai].count, n);
     if (desc) describe(L, desc, desc_size, name, ai);
-    return read_floats(L, ai, abase, name, ncomp, 1, out);
+    TRY(read_floats(L, ai, abase, name, ncomp, 1, out));
+    if (strncmp(name, "WEIGHTS_", 8) != 0) /* weights are relative: the core rescales them */
+        TRY(check_coords(L, abase, name, ai, *out, NULL, n, ncomp, ncomp == 4 ? 3 : ncomp));
+    return SF_OK;
 }
 
 /* One morph target as read (dense arrays or a shared sparse index list). */
@@ -936,6 +977,7 @@ static sf_result read_target(loader* L, const cJSON* tobj, const char* tbase, si
                         d[3 * i + k] = (float)v[k];
                         if (!isfinite(d[3 * i + k])) return jfail(L, tbase, names[s], "value %zu is not finite", i);
                     }
+                    TRY(check_coords(L, tbase, names[s], ai[s], d + 3 * i, out->sparse + i, 1, 3, 3));
                 }
                 out->d[s] = d;
             }
@@ -949,6 +991,7 @@ static sf_result read_target(loader* L, const cJSON* tobj, const char* tbase, si
     for (int s = 0; s < 3; ++s) {
         if (ai[s] == SF_GLTF_NONE) continue;
         TRY(read_floats(L, ai[s], tbase, names[s], 3, 1, &out->d[s]));
+        TRY(check_coords(L, tbase, names[s], ai[s], out->d[s], NULL, n, 3, 3));
     }
     if (!out->d[0]) {
         out->d[0] = own_alloc(L, n ? n : 1, 3 * sizeof(float));
@@ -1299,6 +1342,9 @@ static sf_result load_primitive(loader* L, const cJSON* p, size_t mi, size_t pi,
             c[1] = e1[2] * e2[0] - e1[0] * e2[2];
             c[2] = e1[0] * e2[1] - e1[1] * e2[0];
             double len = sqrt((double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2]);
+            if (!isfinite(len)) /* POSITION is within SF_MAX_COORD: the cross product stays below 8e18 */
+                return jfail_code(L, SF_ERROR_TOO_LARGE, base, NULL,
+                                  "generated normals of %s: triangle %zu's face normal overflows float", base, f);
             for (int corner = 0; corner < 3; ++corner)
                 for (int a = 0; a < 3; ++a) nrm[9 * f + 3 * corner + a] = len > 0.0 ? (float)(c[a] / len) : 0.0f;
         }
@@ -2182,4 +2228,103 @@ sf_result sf_gltf_instance_mesh(const sf_gltf* gltf, size_t instance, size_t pri
         out->bone_count = 1;
     }
     return SF_OK;
+}
+
+/* The detail of err: its message without the "field[index]: " prefix sf_error_set puts there. */
+static const char* error_detail_of(const sf_error* err)
+{
+    const char* m = err->message;
+    size_t n = strlen(err->field);
+    if (n && strncmp(m, err->field, n) == 0) {
+        const char* p = m + n;
+        if (*p == '[') {
+            const char* q = p + 1;
+            while (*q >= '0' && *q <= '9') ++q;
+            if (*q == ']') p = q + 1;
+        }
+        if (p[0] == ':' && p[1] == ' ') return p + 2;
+    }
+    return m;
+}
+
+/* snprintf that may cut the text (messages are one line of at most sizeof sf_error.message). */
+static void put_text(char* dst, size_t size, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void put_text(char* dst, size_t size, const char* fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(dst, size, fmt, args);
+    va_end(args);
+}
+
+void sf_gltf_primitive_locate_error(const sf_gltf* gltf, size_t primitive, sf_error* err)
+{
+    if (!gltf || !err || primitive >= gltf->primitive_count) return;
+    const sf_gltf_primitive* p = &gltf->primitives[primitive];
+    char base[64], field[sizeof err->field], detail[sizeof err->message];
+    put_text(base, sizeof base, "meshes[%zu].primitives[%zu]", p->mesh_index, p->primitive_index);
+    put_text(detail, sizeof detail, "%s", error_detail_of(err));
+    const char* f = err->field;
+    const char* attr = NULL;      /* the attribute the core's stream came from */
+    const char* generated = NULL; /* or what the glTF layer or the core generated in its place */
+    char texcoord[32], target[64];
+    size_t k = 0;
+    const sf_morph_target_desc* td = NULL;
+    int per_vertex = 1;
+    if (strcmp(f, "mesh.positions") == 0) {
+        attr = "attributes.POSITION";
+    } else if (strcmp(f, "mesh.normals") == 0) {
+        if (p->flat_normals) generated = "normals";
+        else attr = "attributes.NORMAL";
+    } else if (strcmp(f, "mesh.tangents") == 0) {
+        if (p->tangents == SF_GLTF_TANGENTS_SUPPLIED) attr = "attributes.TANGENT";
+        else generated = "tangents";
+    } else if (strcmp(f, "mesh.uvs") == 0) {
+        put_text(texcoord, sizeof texcoord, "attributes.TEXCOORD_%u", p->texcoord);
+        attr = texcoord;
+    } else if (sscanf(f, "mesh.targets[%zu].", &k) == 1 && k < p->mesh.target_count) {
+        const char* dot = strchr(f + strlen("mesh.targets["), '.');
+        static const char* const names[3][2] = {
+            {"position_deltas", "POSITION"}, {"normal_deltas", "NORMAL"}, {"tangent_deltas", "TANGENT"}};
+        for (int s = 0; dot && s < 3; ++s)
+            if (strcmp(dot + 1, names[s][0]) == 0) {
+                put_text(target, sizeof target, "targets[%zu].%s", k, names[s][1]);
+                attr = target;
+            }
+        td = &p->mesh.targets[k];
+        per_vertex = td->sparse_indices == NULL; /* sparse: the index is the accessor's sparse entry */
+    }
+    size_t index = err->index;
+    if ((attr || generated) && per_vertex && index < p->mesh.vertex_count && p->source_vertex)
+        index = p->source_vertex[index];
+    if (attr) {
+        put_text(field, sizeof field, "%s.%s", base, attr);
+        put_text(err->field, sizeof err->field, "%s", field);
+        err->index = index;
+        if (index == SFI_NO_INDEX)
+            put_text(err->message, sizeof err->message, "%s: %s", field, detail);
+        else
+            put_text(err->message, sizeof err->message, "%s[%zu]: %s", field, index, detail);
+    } else if (generated) {
+        /* the core's detail starts "generated normals: ..." when it generated them itself */
+        char prefix[32];
+        put_text(prefix, sizeof prefix, "generated %s: ", generated);
+        const char* d = strncmp(detail, prefix, strlen(prefix)) == 0 ? detail + strlen(prefix) : detail;
+        char where[96] = "";
+        if (err->index != SFI_NO_INDEX && p->flat_normals)
+            put_text(where, sizeof where, " (triangle %zu, POSITION element %zu)", err->index / 3, index);
+        else if (err->index != SFI_NO_INDEX)
+            put_text(where, sizeof where, " (POSITION element %zu)", index);
+        put_text(err->field, sizeof err->field, "%s", base);
+        err->index = index;
+        put_text(err->message, sizeof err->message, "generated %s of %s%s: %s", generated, base, where, d);
+    } else {
+        char message[sizeof err->message];
+        put_text(message, sizeof message, "%s: %s", base, err->message);
+        put_text(err->message, sizeof err->message, "%s", message);
+    }
 }

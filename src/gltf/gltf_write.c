@@ -302,8 +302,84 @@ static cJSON* float_array(const float* v, size_t n)
     return a;
 }
 
+/* The first non-finite of count elements of per floats (stride bytes apart, 0 = packed): refused naming field
+ * and the element. */
+static sf_result check_finite(writer* w, const void* data, size_t count, size_t per, size_t stride, const char* field)
+{
+    if (!data) return SF_OK;
+    size_t step = stride ? stride : per * sizeof(float);
+    for (size_t i = 0; i < count; ++i) {
+        const float* v = (const float*)(const void*)((const uint8_t*)data + i * step);
+        for (size_t k = 0; k < per; ++k)
+            if (!isfinite(v[k]))
+                return sf_error_set(w->err, SF_ERROR_NOT_FINITE, field, i,
+                                    "component %zu is %g: glTF holds finite numbers only", k, (double)v[k]);
+    }
+    return SF_OK;
+}
+
+/* Every float the file would hold is finite, checked before anything is encoded: JSON has no NaN (cJSON
+ * writes null: min/max become invalid) and NaN in the BIN chunk would reach every reader. */
+static sf_result check_all_finite(writer* w, const sf_gltf_write_desc* d)
+{
+    char field[96];
+    sf_result r;
+#define CHECK_FINITE_(data, count, per, stride, ...)                                     \
+    do {                                                                                 \
+        snprintf(field, sizeof field, __VA_ARGS__);                                      \
+        if ((r = check_finite(w, (data), (count), (per), (stride), field)) != SF_OK) return r; \
+    } while (0)
+    for (size_t i = 0; i < d->mesh_count; ++i) {
+        const sf_gltf_write_mesh* wm = &d->meshes[i];
+        const sf_mesh_desc* m = &wm->mesh;
+        size_t n = m->vertex_count;
+        CHECK_FINITE_(m->positions.data, n, 3, m->positions.stride, "meshes[%zu].mesh.positions", i);
+        CHECK_FINITE_(m->normals.data, n, 3, m->normals.stride, "meshes[%zu].mesh.normals", i);
+        CHECK_FINITE_(m->tangents.data, n, 4, m->tangents.stride, "meshes[%zu].mesh.tangents", i);
+        CHECK_FINITE_(m->uvs.data, n, 2, m->uvs.stride, "meshes[%zu].mesh.uvs", i);
+        CHECK_FINITE_(wm->colors, n, 4, 0, "meshes[%zu].colors", i);
+        if (m->influence_count) CHECK_FINITE_(m->weights, n, m->influence_count, 0, "meshes[%zu].mesh.weights", i);
+        for (size_t k = 0; m->targets && k < m->target_count; ++k) {
+            const sf_morph_target_desc* t = &m->targets[k];
+            size_t count = t->sparse_indices ? t->sparse_count : n;
+            CHECK_FINITE_(t->position_deltas, count, 3, 0, "meshes[%zu].mesh.targets[%zu].position_deltas", i, k);
+            CHECK_FINITE_(t->normal_deltas, count, 3, 0, "meshes[%zu].mesh.targets[%zu].normal_deltas", i, k);
+            CHECK_FINITE_(t->tangent_deltas, count, 3, 0, "meshes[%zu].mesh.targets[%zu].tangent_deltas", i, k);
+        }
+        CHECK_FINITE_(wm->weights, m->target_count, 1, 0, "meshes[%zu].weights", i);
+    }
+    for (size_t i = 0; i < d->node_count; ++i) {
+        const sf_gltf_write_node* wn = &d->nodes[i];
+        if (wn->matrix) {
+            CHECK_FINITE_(wn->matrix, 1, 16, 0, "nodes[%zu].matrix", i);
+        } else {
+            CHECK_FINITE_(wn->translation, 1, 3, 0, "nodes[%zu].translation", i);
+            CHECK_FINITE_(wn->rotation, 1, 4, 0, "nodes[%zu].rotation", i);
+            CHECK_FINITE_(wn->scale, 1, 3, 0, "nodes[%zu].scale", i);
+        }
+    }
+    for (size_t s = 0; s < d->skin_count; ++s)
+        CHECK_FINITE_(d->skins[s].inverse_bind_matrices, d->skins[s].joint_count, 16, 0,
+                      "skins[%zu].inverse_bind_matrices", s);
+    for (size_t a = 0; a < d->animation_count; ++a) {
+        const sf_gltf_write_animation* wa = &d->animations[a];
+        for (size_t c = 0; wa->channels && c < wa->channel_count; ++c) {
+            const sf_gltf_channel* ch = &wa->channels[c];
+            size_t per_key = (ch->interpolation == SF_GLTF_CUBICSPLINE ? 3 : 1);
+            CHECK_FINITE_(ch->times, ch->key_count, 1, 0, "animations[%zu].channels[%zu].times", a, c);
+            if (ch->components)
+                CHECK_FINITE_(ch->values, ch->key_count * per_key, ch->components, 0,
+                              "animations[%zu].channels[%zu].values", a, c);
+        }
+    }
+#undef CHECK_FINITE_
+    return SF_OK;
+}
+
 static sf_result build(writer* w, const sf_gltf_write_desc* d)
 {
+    sf_result rf = check_all_finite(w, d);
+    if (rf != SF_OK) return rf;
     w->root = cJSON_CreateObject();
     cJSON* asset = cJSON_AddObjectToObject(w->root, "asset");
     cJSON_AddStringToObject(asset, "version", "2.0");

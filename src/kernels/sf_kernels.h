@@ -47,15 +47,48 @@ SF_HD void sfk_madd(float acc[3], const float v[3], float s)
     acc[2] += v[2] * s;
 }
 
-SF_HD float sfk_length(const float v[3]) { return sqrtf(sfk_dot(v, v)); }
+/* The largest |component| (0 for NaN components). */
+SF_HD float sfk_max_abs3(const float v[3])
+{
+    float a = fabsf(v[0]), b = fabsf(v[1]), c = fabsf(v[2]);
+    float m = a > b ? a : b;
+    return m > c ? m : c;
+}
 
-/* The article's SafeUnit: zero when |v|^2 < 1e-24. Returns 0 when zero, 1 otherwise. */
+/* |v|. Where the squares overflow (|v| beyond ~1.8e19) v is first divided by its largest component; below
+ * that the result is sqrtf(v.v) bit for bit. */
+SF_HD float sfk_length(const float v[3])
+{
+    float len2 = sfk_dot(v, v);
+    if (len2 <= FLT_MAX) return sqrtf(len2);
+    float m = sfk_max_abs3(v);
+    if (!(m <= FLT_MAX)) return m;
+    float s[3] = {v[0] / m, v[1] / m, v[2] / m};
+    return m * sqrtf(sfk_dot(s, s));
+}
+
+/* The article's SafeUnit: zero when |v|^2 < 1e-24. Returns 0 when zero, 1 otherwise. Where |v|^2 overflows
+ * the direction comes from v divided by its largest component (a component that is itself infinite gives
+ * zero, never NaN); below that the result is bit for bit the article's. */
 SF_HD int sfk_safe_unit(const float v[3], float out[3])
 {
     float len2 = sfk_dot(v, v);
     if (!(len2 >= SF_SAFE_UNIT_EPS2)) {
         out[0] = out[1] = out[2] = 0.0f;
         return 0;
+    }
+    if (len2 > FLT_MAX) {
+        float m = sfk_max_abs3(v);
+        if (!(m <= FLT_MAX)) {
+            out[0] = out[1] = out[2] = 0.0f;
+            return 0;
+        }
+        float s[3] = {v[0] / m, v[1] / m, v[2] / m};
+        float inv_s = 1.0f / sqrtf(sfk_dot(s, s));
+        out[0] = s[0] * inv_s;
+        out[1] = s[1] * inv_s;
+        out[2] = s[2] * inv_s;
+        return 1;
     }
     float inv = 1.0f / sqrtf(len2);
     out[0] = v[0] * inv;
@@ -319,6 +352,46 @@ SF_HD void sfk_recompute_face(const float p0[3], const float p1[3], const float 
     }
 }
 
+SF_HD int sfk_finite3(const float v[3])
+{
+    return fabsf(v[0]) <= FLT_MAX && fabsf(v[1]) <= FLT_MAX && fabsf(v[2]) <= FLT_MAX;
+}
+
+/* d scaled down to float by its largest |component|: the same direction (zero stays zero). */
+SF_HD void sfk_direction_from_double(const double d[3], float out[3])
+{
+    double m = 0.0;
+    int k;
+    for (k = 0; k < 3; ++k) {
+        double a = d[k] < 0.0 ? -d[k] : d[k];
+        if (a > m) m = a;
+    }
+    for (k = 0; k < 3; ++k) out[k] = m > 0.0 ? (float)(d[k] / m) : 0.0f;
+}
+
+/* The gather's tangent and bitangent sums again in double, for a vertex whose float sums overflowed: face
+ * areas (~L^2) times UV tangents (~L / det_uv) have no bound a coordinate limit could give. Every term is a
+ * product of two finite floats (< 1.2e77) and at most 2^32 of them are added, so the double sums are finite;
+ * they come back scaled to float, since only their directions (and B's side) are used. */
+SF_HD void sfk_tangent_sums_wide(const float* face_t, const float* face_b, const float* corner_w,
+                                 const uint32_t* t_corners, uint32_t t_begin, uint32_t t_end, float T[3], float B[3])
+{
+    double t[3] = {0.0, 0.0, 0.0}, b[3] = {0.0, 0.0, 0.0};
+    uint32_t a;
+    int k;
+    for (a = t_begin; a < t_end; ++a) {
+        uint32_t corner = t_corners[a];
+        uint32_t f = corner / 3u;
+        double w = (double)corner_w[corner];
+        for (k = 0; k < 3; ++k) {
+            t[k] += (double)face_t[3u * f + (uint32_t)k] * w;
+            b[k] += (double)face_b[3u * f + (uint32_t)k] * w;
+        }
+    }
+    sfk_direction_from_double(t, T);
+    sfk_direction_from_double(b, B);
+}
+
 /* One vertex of the recompute gather over the face pass's arrays (3 floats per face; corner_w per corner
  * = face * 3 + corner). The normal sums over n_corners[n_begin..n_end) (the vertex's own corners, or its
  * weld group's), face_n times corner_w (times 1 under the area weighting, where face_n is unnormalised);
@@ -346,6 +419,8 @@ SF_HD void sfk_recompute_vertex(const float* face_n, const float* face_t, const 
         sfk_madd(T, face_t + 3u * f, w);
         sfk_madd(B, face_b + 3u * f, w);
     }
+    if (!(sfk_finite3(T) && sfk_finite3(B)))
+        sfk_tangent_sums_wide(face_t, face_b, corner_w, t_corners, t_begin, t_end, T, B);
     sfk_finish_frame(N, T, B, bitangent_sign, n_out, t_out);
 }
 
@@ -469,11 +544,21 @@ SF_HD int sfk_mikk_not_zero(float x) { return fabsf(x) > FLT_MIN; }
 
 SF_HD int sfk_same3(const float a[3], const float b[3]) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
 
-/* Normalises v unless every component is (MikkTSpace's) zero, in which case v is kept. */
+/* Normalises v unless every component is (MikkTSpace's) zero, in which case v is kept. Where v.v underflows
+ * (components near FLT_MIN: 1 / sqrt would be infinite) or overflows, v is first divided by its largest
+ * component; otherwise the result is MikkTSpace's bit for bit. */
 SF_HD void sfk_mikk_normalize(float v[3])
 {
     if (!(sfk_mikk_not_zero(v[0]) || sfk_mikk_not_zero(v[1]) || sfk_mikk_not_zero(v[2]))) return;
-    float inv = 1.0f / sqrtf(sfk_dot(v, v));
+    float len2 = sfk_dot(v, v);
+    if (!(len2 >= FLT_MIN && len2 <= FLT_MAX)) {
+        float m = sfk_max_abs3(v);
+        v[0] /= m;
+        v[1] /= m;
+        v[2] /= m;
+        len2 = sfk_dot(v, v);
+    }
+    float inv = 1.0f / sqrtf(len2);
     v[0] *= inv;
     v[1] *= inv;
     v[2] *= inv;
@@ -634,13 +719,24 @@ SF_HD int sfk_jacobian_cap(float c[3], const float base[3], float cap)
 {
     if (!(cap > 0.0f)) return 0;
     float lc2 = sfk_dot(c, c), lim = cap * sfk_length(base);
-    if (!(lc2 > lim * lim)) return 0;
-    float s = lim / sqrtf(lc2);
+    float s;
+    if (lc2 <= FLT_MAX && lim * lim <= FLT_MAX) {
+        if (!(lc2 > lim * lim)) return 0;
+        s = lim / sqrtf(lc2);
+    } else { /* squares beyond float: compare the lengths */
+        float lc = sfk_length(c);
+        if (!(lc > lim)) return 0;
+        s = lim / lc;
+    }
     c[0] *= s;
     c[1] *= s;
     c[2] *= s;
     return 1;
 }
+
+/* J u and J v are scaled down past this (2^60): cross products stay below 2^121 and J t0 (|t0| <= 1.8e9 by
+ * SF_MAX_COORD) below 2^92. */
+#define SFK_JACOBIAN_SCALE_ABOVE 1.152921504606846976e18f
 
 /* One vertex of the jacobian method.
  *   bones: 12 floats per bone (the pose; may be NULL when slot_count is 0); blend: the vertex's blended
@@ -699,6 +795,17 @@ SF_HD int sfk_jacobian_vertex(const float* bones, const float blend[12], float d
     capped |= sfk_jacobian_cap(cv, jv, cap);
     sfk_madd(ju, cu, 1.0f);
     sfk_madd(jv, cv, 1.0f);
+    /* Only the directions of J u and J v are used (the normal, and the tangent from them): both are
+     * divided by their largest component where J u x J v or J t0 could overflow. A sliver's weight gradient
+     * reaches |e| / 1e-12 (docs/magnitudes.md), so J u can reach ~4e37 within the input bounds. */
+    float big = sfk_max_abs3(ju) > sfk_max_abs3(jv) ? sfk_max_abs3(ju) : sfk_max_abs3(jv);
+    if (big > SFK_JACOBIAN_SCALE_ABOVE) {
+        float s = 1.0f / big;
+        for (i = 0; i < 3; ++i) {
+            ju[i] *= s;
+            jv[i] *= s;
+        }
+    }
     float N[3];
     sfk_cross(ju, jv, N);
     if (det < 0.0f) {
