@@ -175,7 +175,7 @@ void report_print_table_rows(FILE* f, const cli_run* run, const char* lead)
             print_stats_line(f, lead ? "" : NULL, "", "tangent", &s->tangent, hand, s->degenerate_tangents);
         } else {
             if (lead) fprintf(f, "%-*s", LEAD_WIDTH, "");
-            fprintf(f, "%-18s%-8s(no UVs: no tangent frame)\n", "", "tangent");
+            fprintf(f, "%-18s%-8s(tangents not measured: no TEXCOORD)\n", "", "tangent");
         }
     }
 }
@@ -184,6 +184,7 @@ void report_print_table_rows(FILE* f, const cli_run* run, const char* lead)
 
 cJSON* report_stats_json(const sf_angle_stats* st)
 {
+    if (st->count == 0) return cJSON_CreateNull(); /* not measured, which is not 0 degrees */
     cJSON* o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "mean", st->mean);
     cJSON_AddNumberToObject(o, "rms", st->rms);
@@ -195,6 +196,15 @@ cJSON* report_stats_json(const sf_angle_stats* st)
     cJSON_AddNumberToObject(o, "over_45", st->over_45);
     cJSON_AddNumberToObject(o, "count", (double)st->count);
     return o;
+}
+
+/* A count that exists only when measured: the number, or null. */
+static void add_count_json(cJSON* o, const char* key, size_t value, bool measured)
+{
+    if (measured)
+        cJSON_AddNumberToObject(o, key, (double)value);
+    else
+        cJSON_AddNullToObject(o, key);
 }
 
 static cJSON* params_json(const sf_scene* s)
@@ -240,6 +250,7 @@ cJSON* report_json(const cli_run* run)
     cJSON_AddNumberToObject(topo, "weld_groups", (double)st.weld_groups);
     cJSON_AddNumberToObject(topo, "degenerate_triangles", (double)st.degenerate_triangles);
     cJSON_AddNumberToObject(topo, "nonmanifold_edges", (double)st.nonmanifold_edges);
+    bool frame = sf_topology_has_tangent_frame(run->topo) != 0; /* else tangent numbers are null */
     cJSON* methods = cJSON_AddArrayToObject(o, "methods");
     cJSON* skipped = cJSON_AddArrayToObject(o, "skipped");
     for (size_t k = 0; k < run->method_count; ++k) {
@@ -255,12 +266,12 @@ cJSON* report_json(const cli_run* run)
         cJSON_AddStringToObject(e, "morph_directions", cli_morph_directions_name(opts->morph_directions));
         cJSON_AddItemToObject(e, "normal", report_stats_json(&s->normal));
         cJSON_AddItemToObject(e, "tangent", report_stats_json(&s->tangent));
-        cJSON_AddNumberToObject(e, "handedness_mismatches", (double)s->handedness_mismatches);
+        add_count_json(e, "handedness_mismatches", s->handedness_mismatches, frame);
         cJSON_AddNumberToObject(e, "degenerate", (double)s->degenerate);
         cJSON_AddNumberToObject(e, "degenerate_normals", (double)s->degenerate_normals);
-        cJSON_AddNumberToObject(e, "degenerate_tangents", (double)s->degenerate_tangents);
+        add_count_json(e, "degenerate_tangents", s->degenerate_tangents, frame);
         cJSON_AddNumberToObject(e, "worst_normal_vertex", (double)s->worst_normal_vertex);
-        cJSON_AddNumberToObject(e, "worst_tangent_vertex", (double)s->worst_tangent_vertex);
+        add_count_json(e, "worst_tangent_vertex", s->worst_tangent_vertex, frame);
         cJSON_AddNumberToObject(e, "mirrored_vertices", (double)m->report.mirrored_vertices);
         cJSON_AddNumberToObject(e, "singular_vertices", (double)m->report.singular_vertices);
         if (m->method == SF_METHOD_JACOBIAN)

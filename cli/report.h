@@ -60,7 +60,8 @@ cJSON* report_json(const cli_run* run);
  * path stays whole until the new one is complete). Needs a run made with keep_frames. CLI exit status. */
 int report_write_dump(const char* path, const cli_run* run);
 
-/* {"mean", "rms", "p50", "p95", "max", "over_1", "over_5", "over_45", "count"} of one set of angles. */
+/* {"mean", "rms", "p50", "p95", "max", "over_1", "over_5", "over_45", "count"} of one set of angles; JSON null
+ * when there were none (count 0: not measured, e.g. tangents without a tangent frame). */
 cJSON* report_stats_json(const sf_angle_stats* st);
 
 /* Prints json (formatted or not) to f; returns false when out of memory. */
