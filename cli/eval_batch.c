@@ -92,7 +92,8 @@ int eval_paths_collect(char** paths, size_t count, eval_path_list* out, size_t* 
         }
         size_t first = out->count;
         if (walk(paths[i], 0, out, failed) != CLI_EXIT_OK) return CLI_EXIT_FAILURE;
-        qsort(out->items + first, out->count - first, sizeof *out->items, compare_paths); /* byte order */
+        if (out->count > first) /* byte order */
+            qsort(out->items + first, out->count - first, sizeof *out->items, compare_paths);
     }
     return CLI_EXIT_OK;
 }
@@ -106,7 +107,7 @@ void eval_paths_free(eval_path_list* list)
 
 /* ---------------------------------------------------------------- the summary table */
 
-static int g_asset_width = 5; /* set by eval_batch_run from the list; the command runs one batch */
+static int g_asset_width = 5; /* the longest path of the list (eval_batch_run); the command runs one batch */
 
 static int method_width(sf_method m)
 {
@@ -123,15 +124,15 @@ static void print_head(const eval_opts* o)
            cli_reference_name(ref.reference), cli_morph_directions_name(o->args.morph_directions));
     printf("per method: mean normal / mean tangent error in degrees over all frames and vertices; "
            "- = not measured (no TEXCOORD)\n");
-    printf("%-*s  %-16s %7s %9s", g_asset_width, "asset", "animation", "frames", "vertices");
+    printf("%-*s %7s %9s", g_asset_width, "asset", "frames", "vertices");
     for (size_t k = 0; k < o->args.method_count; ++k)
         printf("  %*s", method_width(o->args.method_order[k]), sf_method_name(o->args.method_order[k]));
-    printf("\n");
+    printf("  animation\n"); /* last: its width is known only once each asset is loaded */
 }
 
 void eval_batch_clip(const eval_opts* o, const char* path, const eval_clip* clip)
 {
-    printf("%-*s  %-16s %7zu %9zu", g_asset_width, path, clip->label, clip->plan->frames, clip->vertices);
+    printf("%-*s %7zu %9zu", g_asset_width, path, clip->plan->frames, clip->vertices);
     for (size_t k = 0; k < o->args.method_count; ++k) {
         sf_method m = o->args.method_order[k];
         const eval_method* a = &clip->methods[m];
@@ -144,7 +145,7 @@ void eval_batch_clip(const eval_opts* o, const char* path, const eval_clip* clip
             snprintf(cell, sizeof cell, "%.3f/-", a->normal.mean);
         printf("  %*s", method_width(m), cell);
     }
-    printf("\n");
+    printf("  %s\n", clip->label);
     fflush(stdout);
 }
 
@@ -176,7 +177,7 @@ int eval_batch_run(const eval_opts* o, const eval_path_list* list, size_t failed
     g_asset_width = 5;
     for (size_t i = 0; i < list->count; ++i) {
         int w = (int)strlen(list->items[i]);
-        if (w > g_asset_width) g_asset_width = w > 48 ? 48 : w;
+        if (w > g_asset_width) g_asset_width = w;
     }
     if (!o->json) print_head(o);
     size_t ok = 0;

@@ -131,6 +131,7 @@ static void test_max_frames(void)
     snprintf(args, sizeof args, "eval '%s' --fps 10 --max-frames 6000 --method skinned", path);
     r = sft_run_cli(args);
     CHECK(r.status == 1 && count_lines(r.err) == 1 && strstr(r.err, "6001 frames") != NULL);
+    CHECK(r.out[0] == '\0'); /* refused before any work or output */
     sft_cli_out_free(&r);
     snprintf(args, sizeof args, "eval '%s' --fps 10 --max-frames 6001 --method skinned --json", path);
     r = sft_run_cli(args);
@@ -265,8 +266,11 @@ static void test_batch(void)
     /* a.glb: 1 s at 2 fps = 3 frames of 3 vertices. */
     char name[800], anim[64];
     unsigned frames = 0, vertices = 0;
-    CHECK(sscanf(ra, "%799s %63s %u %u", name, anim, &frames, &vertices) == 4);
+    char cells[5][32];
+    CHECK(sscanf(ra, "%799s %u %u %31s %31s %31s %31s %31s %63s", name, &frames, &vertices, cells[0], cells[1],
+                 cells[2], cells[3], cells[4], anim) == 9);
     CHECK(strcmp(name, a) == 0 && strcmp(anim, "move") == 0 && frames == 3 && vertices == 3);
+    CHECK(strcmp(cells[1], "0.000/0.000") == 0); /* skinned: exact on a rigid move, tangents measured */
     CHECK(strstr(r.out, "2 evaluated, 1 failed") != NULL);
     CHECK(strstr(r.out, "file:") == NULL); /* no per-asset report in a batch */
     sft_cli_out_free(&r);
