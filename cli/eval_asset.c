@@ -142,20 +142,27 @@ static void csv_row(const asset_ctx* c, const char* csv_label, size_t f, double 
         fprintf(csv, ",\n");
 }
 
+/* The frames of clip anim (SF_GLTF_NONE: the rest pose) and its label; a one-line error over --max-frames. */
+static int plan_clip(const asset_ctx* c, size_t anim, eval_plan* plan, char* label, size_t size)
+{
+    if (anim == SF_GLTF_NONE)
+        snprintf(label, size, "(rest pose)");
+    else
+        cli_gltf_animation_label(c->g, anim, label, size);
+    char what[160];
+    snprintf(what, sizeof what, "animation %zu '%s'", anim, label);
+    double end = anim == SF_GLTF_NONE ? 0.0 : c->g->animations[anim].end_s;
+    return eval_plan_make(end, c->o->fps, c->o->max_frames, what, plan);
+}
+
 static int eval_animation(asset_ctx* c, size_t anim, cJSON* json_anims)
 {
     const eval_opts* o = c->o;
     const cli_scene_args* args = &o->args;
     double end = anim == SF_GLTF_NONE ? 0.0 : c->g->animations[anim].end_s;
     char label[96];
-    if (anim == SF_GLTF_NONE)
-        snprintf(label, sizeof label, "(rest pose)");
-    else
-        cli_gltf_animation_label(c->g, anim, label, sizeof label);
-    char what[160];
-    snprintf(what, sizeof what, "animation %zu '%s'", anim, label);
     eval_plan plan;
-    int code = eval_plan_make(end, o->fps, o->max_frames, what, &plan);
+    int code = plan_clip(c, anim, &plan, label, sizeof label);
     if (code != CLI_EXIT_OK) return code;
     char csv_label[2 * sizeof label]; /* quoted field: '"' doubled (names come from the file) */
     size_t csv_len = 0;
@@ -265,6 +272,14 @@ int eval_asset(const eval_opts* o, const char* path, bool* done)
     sf_error err;
     if (code == CLI_EXIT_OK && sf_gltf_pose_create(c.g, NULL, &c.pose, &err) != SF_OK)
         code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
+    /* Every clip's frames are checked before any work or output. */
+    size_t first = anim != SF_GLTF_NONE ? anim : 0;
+    size_t last = anim != SF_GLTF_NONE ? anim + 1 : c.g && c.g->animation_count ? c.g->animation_count : 1;
+    for (size_t a = first; code == CLI_EXIT_OK && a < last; ++a) {
+        eval_plan plan;
+        char label[96];
+        code = plan_clip(&c, c.g->animation_count ? a : SF_GLTF_NONE, &plan, label, sizeof label);
+    }
     double t_loaded = eval_now_s();
     cli_gltf_frames_opts(&o->args, &c.ref_opts, &c.method_opts);
     if (code == CLI_EXIT_OK) code = build_units(&c);
