@@ -39,6 +39,11 @@ int cli_fail(int code, const char* fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* While text is set (NULL or "" clears it), cli_fail puts "text: " before messages that do not start with it
+ * (eval names the asset of each error in a batch). */
+void cli_fail_context(const char* text);
+/* The last message cli_fail printed (without "skinframe: "), "" before any. */
+const char* cli_last_error(void);
 
 /* The thread pool behind sf_env.threads (cli/pool.c). threads = 0: one per core. */
 sf_env cli_env(void);

@@ -46,9 +46,7 @@ static int run_single(const cli_scene_args* args, const sf_env* env, bool json, 
             report_print_table_rows(stdout, &run, NULL);
         }
         if (code == CLI_EXIT_OK && dump) {
-            cJSON* d = report_dump_json(&run);
-            code = report_write_json("--dump", dump, CLI_OUTPUT_DUMP_JSON, d, false);
-            cJSON_Delete(d);
+            code = report_write_dump(dump, &run);
             if (code == CLI_EXIT_OK && !json) printf("wrote %s\n", dump);
         }
     }

@@ -152,7 +152,9 @@ static bool is_ours(FILE* f, cli_output_kind kind, off_t size)
     switch (kind) {
     case CLI_OUTPUT_GLB: return glb_is_ours(f);
     case CLI_OUTPUT_PNG: return png_is_ours(f);
-    case CLI_OUTPUT_EVAL_CSV: return first_line(f, line, sizeof line) && strcmp(line, CLI_EVAL_CSV_HEADER) == 0;
+    case CLI_OUTPUT_EVAL_CSV: /* one asset, or a batch (a first column naming the file) */
+        return first_line(f, line, sizeof line) &&
+               (strcmp(line, CLI_EVAL_CSV_HEADER) == 0 || strcmp(line, "file," CLI_EVAL_CSV_HEADER) == 0);
     case CLI_OUTPUT_DUMP_JSON:
     case CLI_OUTPUT_DEMO_JSON: return json_is_ours(f, kind, size);
     case CLI_OUTPUT_DEMO_TEXT:

@@ -16,7 +16,7 @@
  *                         with "skinframe" (every glb the library writes says so)
  *   CLI_OUTPUT_PNG        a PNG: the 8-byte signature followed by an IHDR chunk (textures of the input are
  *                         inputs by rule 2)
- *   CLI_OUTPUT_EVAL_CSV   a first line that is exactly CLI_EVAL_CSV_HEADER
+ *   CLI_OUTPUT_EVAL_CSV   a first line that is exactly CLI_EVAL_CSV_HEADER (one asset) or "file," and it (a batch)
  *   CLI_OUTPUT_DUMP_JSON  JSON whose first non-space byte is '{', that parses, and that holds "positions",
  *                         "indices" and "methods" (compare --dump)
  *   CLI_OUTPUT_DEMO_JSON  JSON whose first non-space byte is '[', that parses, and whose elements are objects

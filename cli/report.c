@@ -175,7 +175,7 @@ void report_print_table_rows(FILE* f, const cli_run* run, const char* lead)
             print_stats_line(f, lead ? "" : NULL, "", "tangent", &s->tangent, hand, s->degenerate_tangents);
         } else {
             if (lead) fprintf(f, "%-*s", LEAD_WIDTH, "");
-            fprintf(f, "%-18s%-8s(no UVs: no tangent frame)\n", "", "tangent");
+            fprintf(f, "%-18s%-8s(tangents not measured: no TEXCOORD)\n", "", "tangent");
         }
     }
 }
@@ -184,6 +184,7 @@ void report_print_table_rows(FILE* f, const cli_run* run, const char* lead)
 
 cJSON* report_stats_json(const sf_angle_stats* st)
 {
+    if (st->count == 0) return cJSON_CreateNull(); /* not measured, which is not 0 degrees */
     cJSON* o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "mean", st->mean);
     cJSON_AddNumberToObject(o, "rms", st->rms);
@@ -195,6 +196,15 @@ cJSON* report_stats_json(const sf_angle_stats* st)
     cJSON_AddNumberToObject(o, "over_45", st->over_45);
     cJSON_AddNumberToObject(o, "count", (double)st->count);
     return o;
+}
+
+/* A count that exists only when measured: the number, or null. */
+static void add_count_json(cJSON* o, const char* key, size_t value, bool measured)
+{
+    if (measured)
+        cJSON_AddNumberToObject(o, key, (double)value);
+    else
+        cJSON_AddNullToObject(o, key);
 }
 
 static cJSON* params_json(const sf_scene* s)
@@ -240,6 +250,7 @@ cJSON* report_json(const cli_run* run)
     cJSON_AddNumberToObject(topo, "weld_groups", (double)st.weld_groups);
     cJSON_AddNumberToObject(topo, "degenerate_triangles", (double)st.degenerate_triangles);
     cJSON_AddNumberToObject(topo, "nonmanifold_edges", (double)st.nonmanifold_edges);
+    bool frame = sf_topology_has_tangent_frame(run->topo) != 0; /* else tangent numbers are null */
     cJSON* methods = cJSON_AddArrayToObject(o, "methods");
     cJSON* skipped = cJSON_AddArrayToObject(o, "skipped");
     for (size_t k = 0; k < run->method_count; ++k) {
@@ -255,12 +266,12 @@ cJSON* report_json(const cli_run* run)
         cJSON_AddStringToObject(e, "morph_directions", cli_morph_directions_name(opts->morph_directions));
         cJSON_AddItemToObject(e, "normal", report_stats_json(&s->normal));
         cJSON_AddItemToObject(e, "tangent", report_stats_json(&s->tangent));
-        cJSON_AddNumberToObject(e, "handedness_mismatches", (double)s->handedness_mismatches);
+        add_count_json(e, "handedness_mismatches", s->handedness_mismatches, frame);
         cJSON_AddNumberToObject(e, "degenerate", (double)s->degenerate);
         cJSON_AddNumberToObject(e, "degenerate_normals", (double)s->degenerate_normals);
-        cJSON_AddNumberToObject(e, "degenerate_tangents", (double)s->degenerate_tangents);
+        add_count_json(e, "degenerate_tangents", s->degenerate_tangents, frame);
         cJSON_AddNumberToObject(e, "worst_normal_vertex", (double)s->worst_normal_vertex);
-        cJSON_AddNumberToObject(e, "worst_tangent_vertex", (double)s->worst_tangent_vertex);
+        add_count_json(e, "worst_tangent_vertex", s->worst_tangent_vertex, frame);
         cJSON_AddNumberToObject(e, "mirrored_vertices", (double)m->report.mirrored_vertices);
         cJSON_AddNumberToObject(e, "singular_vertices", (double)m->report.singular_vertices);
         if (m->method == SF_METHOD_JACOBIAN)
@@ -281,22 +292,95 @@ static double float_value(float x)
     return strtod(text, NULL);
 }
 
-/* [[a,b,c],...] of count tuples of `width` floats. */
-static cJSON* tuples_json(const float* data, size_t count, int width)
+/* The dump is streamed (a resolution-512 sheet is hundreds of MB of text): the small parts are cJSON objects
+ * printed unformatted without their closing brace, the per-vertex arrays are written number by number through
+ * one reused cJSON number, so the bytes are exactly those cJSON_PrintUnformatted gives for the whole tree. */
+typedef struct dump_stream {
+    FILE* f;
+    cJSON* number; /* reused: cJSON's own number formatting, no allocation per value */
+    bool ok;
+    size_t len;    /* of buf, written out when nearly full: one fwrite per 64 KiB, not per character */
+    char buf[1 << 16];
+} dump_stream;
+
+static void dump_flush(dump_stream* d)
 {
-    cJSON* arr = cJSON_CreateArray();
-    for (size_t i = 0; data && i < count; ++i) {
-        cJSON* t = cJSON_CreateArray();
-        for (int c = 0; c < width; ++c) cJSON_AddItemToArray(t, cJSON_CreateNumber(float_value(data[i * width + c])));
-        cJSON_AddItemToArray(arr, t);
-    }
-    return arr;
+    if (d->len && fwrite(d->buf, 1, d->len, d->f) != d->len) d->ok = false;
+    d->len = 0;
 }
 
-cJSON* report_dump_json(const cli_run* run)
+static void dump_write(dump_stream* d, const char* text, size_t len)
 {
-    cJSON* o = cJSON_CreateObject();
+    if (d->len + len > sizeof d->buf) dump_flush(d);
+    if (len > sizeof d->buf) {
+        if (fwrite(text, 1, len, d->f) != len) d->ok = false;
+        return;
+    }
+    memcpy(d->buf + d->len, text, len);
+    d->len += len;
+}
+
+static void dump_puts(dump_stream* d, const char* text) { dump_write(d, text, strlen(text)); }
+
+static void dump_number(dump_stream* d, double v)
+{
+    char text[64];
+    cJSON_SetNumberValue(d->number, v);
+    if (!cJSON_PrintPreallocated(d->number, text, (int)sizeof text, 0)) {
+        d->ok = false;
+        return;
+    }
+    dump_puts(d, text);
+}
+
+/* An object's text without its closing brace, so that more members can follow. */
+static void dump_open_object(dump_stream* d, cJSON* o)
+{
+    char* text = o ? cJSON_PrintUnformatted(o) : NULL;
+    size_t len = text ? strlen(text) : 0;
+    if (len < 2 || text[len - 1] != '}')
+        d->ok = false;
+    else
+        dump_write(d, text, len - 1);
+    cJSON_free(text);
+    cJSON_Delete(o);
+}
+
+/* ,"key": (keys here are fixed names or method names: nothing to escape, but cJSON decides anyway). */
+static void dump_key(dump_stream* d, const char* key, bool first)
+{
+    cJSON* s = cJSON_CreateString(key);
+    char* text = s ? cJSON_PrintUnformatted(s) : NULL;
+    if (!text) {
+        d->ok = false;
+    } else {
+        if (!first) dump_puts(d, ",");
+        dump_puts(d, text);
+        dump_puts(d, ":");
+    }
+    cJSON_free(text);
+    cJSON_Delete(s);
+}
+
+/* [[a,b,c],...] of count tuples of `width` floats ([] when data is NULL). */
+static void dump_tuples(dump_stream* d, const float* data, size_t count, int width)
+{
+    dump_puts(d, "[");
+    for (size_t i = 0; data && i < count; ++i) {
+        dump_puts(d, i ? ",[" : "[");
+        for (int c = 0; c < width; ++c) {
+            if (c) dump_puts(d, ",");
+            dump_number(d, float_value(data[i * width + c]));
+        }
+        dump_puts(d, "]");
+    }
+    dump_puts(d, "]");
+}
+
+static void dump_body(dump_stream* d, const cli_run* run)
+{
     size_t n = run->vertex_count;
+    cJSON* o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "scene", run->scene->info->name);
     if (run->args->preset && *run->args->preset)
         cJSON_AddStringToObject(o, "preset", run->args->preset);
@@ -305,28 +389,70 @@ cJSON* report_dump_json(const cli_run* run)
     cJSON_AddItemToObject(o, "params", params_json(run->scene));
     cJSON_AddNumberToObject(o, "vertex_count", (double)n);
     cJSON_AddNumberToObject(o, "triangle_count", (double)run->triangle_count);
-    cJSON_AddItemToObject(o, "positions", tuples_json(run->positions, n, 3));
+    dump_open_object(d, o);
+    dump_key(d, "positions", false);
+    dump_tuples(d, run->positions, n, 3);
     const uint32_t* idx = sf_topology_indices(run->topo);
-    cJSON* indices = cJSON_AddArrayToObject(o, "indices");
-    for (size_t i = 0; idx && i < 3 * run->triangle_count; ++i)
-        cJSON_AddItemToArray(indices, cJSON_CreateNumber((double)idx[i]));
-    cJSON_AddItemToObject(o, "uvs", tuples_json(sf_topology_uvs(run->topo), n, 2));
-    cJSON* ref = reference_json(run);
-    cJSON_AddItemToObject(ref, "normals", tuples_json(run->ref_normals, n, 3));
-    cJSON_AddItemToObject(ref, "tangents", tuples_json(run->ref_tangents, n, 4));
-    cJSON_AddItemToObject(o, "reference", ref);
-    cJSON* methods = cJSON_AddObjectToObject(o, "methods");
+    dump_key(d, "indices", false);
+    dump_puts(d, "[");
+    for (size_t i = 0; idx && i < 3 * run->triangle_count; ++i) {
+        if (i) dump_puts(d, ",");
+        dump_number(d, (double)idx[i]);
+    }
+    dump_puts(d, "]");
+    dump_key(d, "uvs", false);
+    dump_tuples(d, sf_topology_uvs(run->topo), n, 2);
+    dump_key(d, "reference", false);
+    dump_open_object(d, reference_json(run));
+    dump_key(d, "normals", false);
+    dump_tuples(d, run->ref_normals, n, 3);
+    dump_key(d, "tangents", false);
+    dump_tuples(d, run->ref_tangents, n, 4);
+    dump_puts(d, "}");
+    dump_key(d, "methods", false);
+    dump_puts(d, "{");
+    bool first = true;
     for (size_t k = 0; k < run->method_count; ++k) {
         const cli_method_result* m = &run->methods[k];
         if (m->skipped) continue;
-        cJSON* e = cJSON_CreateObject();
         const sf_frames_opts* opts = m->method == SF_METHOD_RECOMPUTE ? &run->ref_opts : &run->method_opts;
+        dump_key(d, sf_method_name(m->method), first);
+        first = false;
+        cJSON* e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "morph_directions", cli_morph_directions_name(opts->morph_directions));
-        cJSON_AddItemToObject(e, "normals", tuples_json(m->normals, n, 3));
-        cJSON_AddItemToObject(e, "tangents", tuples_json(m->tangents, n, 4));
-        cJSON_AddItemToObject(methods, sf_method_name(m->method), e);
+        dump_open_object(d, e);
+        dump_key(d, "normals", false);
+        dump_tuples(d, m->normals, n, 3);
+        dump_key(d, "tangents", false);
+        dump_tuples(d, m->tangents, n, 4);
+        dump_puts(d, "}");
     }
-    return o;
+    dump_puts(d, "}}");
+}
+
+int report_write_dump(const char* path, const cli_run* run)
+{
+    dump_stream* d = calloc(1, sizeof *d);
+    if (!d) return cli_fail(CLI_EXIT_FAILURE, "%s: out of memory writing JSON", path);
+    sf_file_writer* w;
+    int code = cli_output_open("--dump", path, CLI_OUTPUT_DUMP_JSON, &w);
+    if (code != CLI_EXIT_OK) {
+        free(d);
+        return code;
+    }
+    d->f = sf_file_writer_stream(w);
+    d->number = cJSON_CreateNumber(0.0);
+    d->ok = d->number != NULL;
+    if (d->ok) dump_body(d, run);
+    dump_flush(d);
+    bool ok = d->ok;
+    cJSON_Delete(d->number);
+    free(d);
+    if (!ok) {
+        sf_file_writer_abort(w); /* nothing half-written replaces anything */
+        return cli_fail(CLI_EXIT_FAILURE, "%s: out of memory or write error writing JSON", path);
+    }
+    return cli_output_commit("--dump", w);
 }
 
 bool report_print_json(FILE* f, const cJSON* json, bool formatted)

@@ -55,11 +55,14 @@ void report_print_table_rows(FILE* f, const cli_run* run, const char* lead);
 
 /* {"scene", "preset", "params", "reference", "methods": [...], ...} (see README: Command line). */
 cJSON* report_json(const cli_run* run);
-/* Per-vertex data: positions, indices, uvs, reference and every method's normals and tangents.
- * Needs a run made with keep_frames. */
-cJSON* report_dump_json(const cli_run* run);
+/* Writes the per-vertex data to path: {"scene", "preset", "params", "vertex_count", "triangle_count",
+ * "positions", "indices", "uvs", "reference": {settings, "normals", "tangents"}, "methods": {NAME: {...}}}
+ * as one line of compact JSON, streamed (memory does not grow with the mesh) and atomically (an old file at
+ * path stays whole until the new one is complete). Needs a run made with keep_frames. CLI exit status. */
+int report_write_dump(const char* path, const cli_run* run);
 
-/* {"mean", "rms", "p50", "p95", "max", "over_1", "over_5", "over_45", "count"} of one set of angles. */
+/* {"mean", "rms", "p50", "p95", "max", "over_1", "over_5", "over_45", "count"} of one set of angles; JSON null
+ * when there were none (count 0: not measured, e.g. tangents without a tangent frame). */
 cJSON* report_stats_json(const sf_angle_stats* st);
 
 /* Prints json (formatted or not) to f; returns false when out of memory. */

@@ -14,6 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static char g_fail_context[512]; /* cli_fail_context */
+static char g_last_error[1600];  /* cli_last_error: context, ": ", line */
+
+void cli_fail_context(const char* text) { snprintf(g_fail_context, sizeof g_fail_context, "%s", text ? text : ""); }
+
+const char* cli_last_error(void) { return g_last_error; }
+
 int cli_fail(int code, const char* fmt, ...)
 {
     char line[1024];
@@ -24,7 +31,12 @@ int cli_fail(int code, const char* fmt, ...)
     /* One line, whatever the message held: the tests and scripts read exactly one. */
     for (char* c = line; *c; ++c)
         if (*c == '\n' || *c == '\r') *c = ' ';
-    fprintf(stderr, "skinframe: %s\n", line);
+    size_t n = strlen(g_fail_context);
+    if (n && !(strncmp(line, g_fail_context, n) == 0 && line[n] == ':'))
+        snprintf(g_last_error, sizeof g_last_error, "%s: %s", g_fail_context, line);
+    else
+        snprintf(g_last_error, sizeof g_last_error, "%s", line);
+    fprintf(stderr, "skinframe: %s\n", g_last_error);
     return code;
 }
 

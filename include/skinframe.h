@@ -496,6 +496,45 @@ sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* meth
 sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* scratch, const sf_env* env,
                                  sf_angle_stats* out, sf_error* err);
 
+/* ---------------------------------------------------------------- streaming angle statistics */
+/*
+ * The statistics of any number of angles (every vertex of every frame of a long clip) in a fixed amount of
+ * memory (sf_angle_accumulator_size(), about 1.5 MB, whatever the count):
+ *   sf_angle_accumulator* acc;
+ *   sf_angle_accumulator_create(NULL, &acc, &err);
+ *   per frame: sf_angle_accumulator_add(acc, normal_deg, n, &err);
+ *   sf_angle_accumulator_finish(acc, &stats, &err);
+ *   sf_angle_accumulator_destroy(acc);
+ * count, max and the shares over 1/5/45 degrees are exact. mean and RMS are exact sums in double, taken in the
+ * order the angles are added: one add of an array gives sf_angle_stats_compute's mean and RMS bit for bit.
+ * p50 and p95 come from a fixed histogram over [0, 180] degrees: one bin for exactly 0, one for (0, 2^-20),
+ * 256 bins per octave from 2^-20 up to 0.25 degrees (width <= 1/256 of the value), then bins 2^-10 degrees
+ * (0.000977) wide up to 180. Each order statistic is placed evenly inside its bin (clamped to the exact min
+ * and max; the lowest and highest are exact), and percentiles interpolate between order statistics as
+ * sf_angle_stats_compute's do. Worst-case error of p50 and p95 against the exact (sorted) value: less than
+ * one bin, i.e. below 2^-10 degrees (0.000977) everywhere and below value / 256 under 0.25 degrees; dense
+ * data does much better (docs/eval.md gives measured differences).
+ * Merging accumulators adds their counts exactly and their sums in the order of the merges, so work split
+ * into a fixed set of parts (per frame, per mesh: never per thread) and merged in a fixed order gives the
+ * same result for any thread count. An accumulator belongs to one thread at a time.
+ */
+typedef struct sf_angle_accumulator sf_angle_accumulator;
+
+/* Bytes one accumulator takes (allocated whole by create, zeroed). */
+size_t sf_angle_accumulator_size(void);
+/* An empty accumulator, allocated through env (NULL = malloc; copied). Errors: out NULL, out of memory. */
+sf_result sf_angle_accumulator_create(const sf_env* env, sf_angle_accumulator** out, sf_error* err);
+void sf_angle_accumulator_destroy(sf_angle_accumulator* acc); /* NULL is ignored */
+/* Empties acc (keeps its memory). NULL is ignored. */
+void sf_angle_accumulator_reset(sf_angle_accumulator* acc);
+/* Adds angles_deg[count] (NULL allowed when count is 0). Every angle must be finite (SF_ERROR_NOT_FINITE)
+ * and within [0, 180] (SF_ERROR_INVALID_ARGUMENT); err names the first bad index and nothing is added. */
+sf_result sf_angle_accumulator_add(sf_angle_accumulator* acc, const float* angles_deg, size_t count, sf_error* err);
+/* Adds everything src holds to dst (src unchanged; not dst itself). */
+sf_result sf_angle_accumulator_merge(sf_angle_accumulator* dst, const sf_angle_accumulator* src, sf_error* err);
+/* The statistics of what acc holds (all zero when empty). acc is unchanged: more angles may follow. */
+sf_result sf_angle_accumulator_finish(const sf_angle_accumulator* acc, sf_angle_stats* out, sf_error* err);
+
 /* ---------------------------------------------------------------- evaluation */
 /*
  * One evaluation: for a topology and a pose, the reference (`recompute` with reference_opts) once, then each

@@ -322,7 +322,7 @@ static void test_eval_options_and_limits(void)
     snprintf(args, sizeof args, "eval '%s'", path);
     r = sft_run_cli(args);
     CHECK(r.status == 1 && count_lines(r.err) == 1);
-    CHECK(strstr(r.err, "frames") != NULL);
+    CHECK(strstr(r.err, "frames") != NULL && strstr(r.err, "--max-frames") != NULL); /* names the way out */
     sft_cli_out_free(&r);
     remove(path);
     remove(csv);

@@ -23,6 +23,7 @@
  *   jacobian.c                    `jacobian` frames over the topology's gradients
  *   frames.c                      sf_frames_compute: the per-vertex methods and the dispatch
  *   error.c                       angle errors and statistics
+ *   stats.c                       streaming angle statistics (sf_angle_accumulator)
  */
 #ifndef SF_INTERNAL_H
 #define SF_INTERNAL_H

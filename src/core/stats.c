@@ -1,0 +1,207 @@
+/* Streaming angle statistics: sf_angle_accumulator, a fixed-size histogram over [0, 180] degrees beside exact
+ * count, sums, extremes and shares, so that any number of frames costs the same memory. */
+#include "sf_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Bin layout (skinframe.h documents the resulting resolution):
+ *   bin 0                 exactly 0
+ *   bin 1                 (0, 2^LOG_MIN_EXP)
+ *   log bins              [2^e, 2^(e+1)) for e in [LOG_MIN_EXP, LINEAR_EXP), each split into 2^LOG_BITS bins:
+ *                         the float's exponent and top mantissa bits, so width / value <= 2^-LOG_BITS
+ *   linear bins           [2^LINEAR_EXP, 180] in steps of 2^-LINEAR_BITS degrees
+ * The log bins of the last octave below 2^LINEAR_EXP are narrower than the linear bins, so the width never
+ * grows with the value below 180 degrees. */
+#define LOG_MIN_EXP (-20)
+#define LINEAR_EXP (-2)
+#define LOG_BITS 8
+#define LINEAR_BITS 10
+#define LOG_BINS (((size_t)(LINEAR_EXP - LOG_MIN_EXP)) << LOG_BITS)
+#define LINEAR_FIRST (2 + LOG_BINS)
+#define LINEAR_START 0.25 /* 2^LINEAR_EXP */
+#define LINEAR_BINS (((size_t)180 << LINEAR_BITS) - ((size_t)1 << (LINEAR_BITS + LINEAR_EXP))) /* (180 - 0.25) * 1024 */
+#define BIN_COUNT (LINEAR_FIRST + LINEAR_BINS)
+
+struct sf_angle_accumulator {
+    sf_env env;
+    uint64_t count, over_1, over_5, over_45;
+    double sum, sum2, min, max;
+    uint64_t bins[BIN_COUNT];
+};
+
+static size_t bin_of(float a)
+{
+    if (a == 0.0f) return 0;
+    if (a < LINEAR_START) {
+        if (a < 0x1p-20f) return 1; /* 2^LOG_MIN_EXP */
+        uint32_t bits;
+        memcpy(&bits, &a, sizeof bits);
+        int e = (int)((bits >> 23) & 0xffu) - 127;
+        size_t mantissa = (bits >> (23 - LOG_BITS)) & ((1u << LOG_BITS) - 1u);
+        return 2 + ((size_t)(e - LOG_MIN_EXP) << LOG_BITS) + mantissa;
+    }
+    size_t k = (size_t)(((double)a - LINEAR_START) * (1 << LINEAR_BITS)); /* exact: a power-of-two scale */
+    return LINEAR_FIRST + (k < LINEAR_BINS ? k : LINEAR_BINS - 1);           /* 180 itself: the last bin */
+}
+
+/* [lo, hi) of bin b in degrees. */
+static void bin_range(size_t b, double* lo, double* hi)
+{
+    if (b == 0) {
+        *lo = *hi = 0.0;
+    } else if (b == 1) {
+        *lo = 0.0, *hi = ldexp(1.0, LOG_MIN_EXP);
+    } else if (b < LINEAR_FIRST) {
+        size_t k = b - 2;
+        int e = (int)(k >> LOG_BITS) + LOG_MIN_EXP;
+        double m = (double)(k & ((1u << LOG_BITS) - 1u));
+        *lo = ldexp(1.0 + m / (1 << LOG_BITS), e);
+        *hi = ldexp(1.0 + (m + 1.0) / (1 << LOG_BITS), e);
+    } else {
+        double k = (double)(b - LINEAR_FIRST);
+        *lo = LINEAR_START + k / (1 << LINEAR_BITS);
+        *hi = b + 1 == BIN_COUNT ? 180.0 : LINEAR_START + (k + 1.0) / (1 << LINEAR_BITS);
+    }
+}
+
+size_t sf_angle_accumulator_size(void) { return sizeof(sf_angle_accumulator); }
+
+sf_result sf_angle_accumulator_create(const sf_env* env, sf_angle_accumulator** out, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(out != NULL, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
+    *out = NULL;
+    sf_env e = sf_env_defaults(env);
+    sf_angle_accumulator* acc = sf_env_calloc(&e, 1, sizeof *acc);
+    if (!acc) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "accumulator", SFI_NO_INDEX, "%zu bytes", sizeof *acc);
+    acc->env = e;
+    *out = acc;
+    return SF_OK;
+}
+
+void sf_angle_accumulator_destroy(sf_angle_accumulator* acc)
+{
+    if (!acc) return;
+    sf_env e = acc->env;
+    sf_env_free(&e, acc, sizeof *acc);
+}
+
+void sf_angle_accumulator_reset(sf_angle_accumulator* acc)
+{
+    if (!acc) return;
+    sf_env e = acc->env;
+    memset(acc, 0, sizeof *acc);
+    acc->env = e;
+}
+
+sf_result sf_angle_accumulator_add(sf_angle_accumulator* acc, const float* angles_deg, size_t count, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(acc != NULL, SF_ERROR_INVALID_ARGUMENT, err, "acc", SFI_NO_INDEX, "is NULL");
+    if (count == 0) return SF_OK;
+    SF_CHECK(angles_deg != NULL, SF_ERROR_INVALID_ARGUMENT, err, "angles_deg", SFI_NO_INDEX, "is NULL");
+    /* Checked first, so a rejected call leaves the accumulator as it was. */
+    for (size_t i = 0; i < count; ++i) {
+        SF_CHECK(isfinite(angles_deg[i]), SF_ERROR_NOT_FINITE, err, "angles_deg", i, "angle is %g",
+                 (double)angles_deg[i]);
+        SF_CHECK(angles_deg[i] >= 0.0f && angles_deg[i] <= 180.0f, SF_ERROR_INVALID_ARGUMENT, err, "angles_deg", i,
+                 "angle %g is outside [0, 180] degrees", (double)angles_deg[i]);
+    }
+    /* The sums run in the order of the angles, as sf_angle_stats_compute's do: one add of an array gives
+     * the same mean and RMS, bit for bit. */
+    double sum = acc->sum, sum2 = acc->sum2;
+    double lo = acc->count ? acc->min : 180.0, hi = acc->count ? acc->max : 0.0;
+    uint64_t over1 = 0, over5 = 0, over45 = 0;
+    for (size_t i = 0; i < count; ++i) {
+        double a = angles_deg[i];
+        sum += a;
+        sum2 += a * a;
+        over1 += a > 1.0;
+        over5 += a > 5.0;
+        over45 += a > 45.0;
+        if (a < lo) lo = a;
+        if (a > hi) hi = a;
+        acc->bins[bin_of(angles_deg[i])]++;
+    }
+    acc->sum = sum, acc->sum2 = sum2, acc->min = lo, acc->max = hi;
+    acc->count += count;
+    acc->over_1 += over1, acc->over_5 += over5, acc->over_45 += over45;
+    return SF_OK;
+}
+
+sf_result sf_angle_accumulator_merge(sf_angle_accumulator* dst, const sf_angle_accumulator* src, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(dst && src, SF_ERROR_INVALID_ARGUMENT, err, dst ? "src" : "dst", SFI_NO_INDEX, "is NULL");
+    SF_CHECK(dst != src, SF_ERROR_INVALID_ARGUMENT, err, "src", SFI_NO_INDEX, "is dst itself");
+    if (src->count == 0) return SF_OK;
+    if (dst->count == 0 || src->min < dst->min) dst->min = src->min;
+    if (dst->count == 0 || src->max > dst->max) dst->max = src->max;
+    dst->count += src->count;
+    dst->sum += src->sum, dst->sum2 += src->sum2;
+    dst->over_1 += src->over_1, dst->over_5 += src->over_5, dst->over_45 += src->over_45;
+    for (size_t b = 0; b < BIN_COUNT; ++b) dst->bins[b] += src->bins[b];
+    return SF_OK;
+}
+
+/* The order statistic of rank r (0-based) from bin b, which holds ranks [first, first + bins[b]): spread
+ * evenly over the part of the bin inside [min, max]. */
+static double rank_value(const sf_angle_accumulator* acc, size_t b, uint64_t first, uint64_t r)
+{
+    if (r == 0) return acc->min;
+    if (r + 1 == acc->count) return acc->max;
+    double lo, hi;
+    bin_range(b, &lo, &hi);
+    if (lo < acc->min) lo = acc->min;
+    if (hi > acc->max) hi = acc->max;
+    if (hi <= lo) return lo;
+    double k = (double)acc->bins[b];
+    return lo + (hi - lo) * ((double)(r - first) + 0.5) / k;
+}
+
+/* Values at ranks[0..n) (ascending), one pass over the bins. */
+static void rank_values(const sf_angle_accumulator* acc, const uint64_t* ranks, double* values, size_t n)
+{
+    uint64_t first = 0;
+    size_t j = 0;
+    for (size_t b = 0; b < BIN_COUNT && j < n; ++b) {
+        uint64_t c = acc->bins[b];
+        while (j < n && ranks[j] < first + c) {
+            values[j] = rank_value(acc, b, first, ranks[j]);
+            ++j;
+        }
+        first += c;
+    }
+    for (; j < n; ++j) values[j] = acc->max; /* not reached: the bins hold count angles */
+}
+
+sf_result sf_angle_accumulator_finish(const sf_angle_accumulator* acc, sf_angle_stats* out, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(acc && out, SF_ERROR_INVALID_ARGUMENT, err, acc ? "out" : "acc", SFI_NO_INDEX, "is NULL");
+    memset(out, 0, sizeof *out);
+    if (acc->count == 0) return SF_OK;
+    double n = (double)acc->count;
+    out->count = (size_t)acc->count;
+    out->mean = acc->sum / n;
+    out->rms = sqrt(acc->sum2 / n);
+    out->max = acc->max;
+    out->over_1 = (double)acc->over_1 / n;
+    out->over_5 = (double)acc->over_5 / n;
+    out->over_45 = (double)acc->over_45 / n;
+    /* As sf_angle_stats_compute: linear between the order statistics around q * (count - 1). */
+    static const double q[2] = {0.50, 0.95};
+    double pct[2];
+    for (int k = 0; k < 2; ++k) {
+        double pos = q[k] * (double)(acc->count - 1);
+        uint64_t lo = (uint64_t)pos;
+        uint64_t ranks[2] = {lo, lo + 1 < acc->count ? lo + 1 : lo};
+        double v[2];
+        rank_values(acc, ranks, v, 2);
+        pct[k] = v[0] + (v[1] - v[0]) * (pos - (double)lo);
+    }
+    out->p50 = pct[0];
+    out->p95 = pct[1];
+    return SF_OK;
+}

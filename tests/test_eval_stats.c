@@ -1,0 +1,315 @@
+// LABELS: unit
+/* The streaming angle statistics (sf_angle_accumulator) against sf_angle_stats_compute's exact ones: count,
+ * mean, RMS, max and shares bit for bit; p50/p95 within the documented bound (less than one histogram bin at
+ * the exact value) on random data of several shapes and on a real asset's angles over many frames; merges in
+ * a fixed order; rejected input leaves the accumulator as it was; memory through the env allocator. */
+#include "sf_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The documented resolution, written independently of src/core/stats.c: the width of the bin holding x. */
+static double bin_width(double x)
+{
+    if (x == 0.0) return 0.0;
+    if (x < ldexp(1.0, -20)) return ldexp(1.0, -20);
+    if (x < 0.25) {
+        int e;
+        frexp(x, &e); /* x = f * 2^e, f in [0.5, 1): the octave [2^(e-1), 2^e) */
+        return ldexp(1.0, e - 1 - 8);
+    }
+    return ldexp(1.0, -10);
+}
+
+static int cmp_float(const void* a, const void* b)
+{
+    float x = *(const float*)a, y = *(const float*)b;
+    return (x > y) - (x < y);
+}
+
+/* The allowed error of percentile q: less than one bin at the exact order statistics it lies between. */
+static double allowed(const float* sorted, size_t n, double q)
+{
+    size_t lo = (size_t)(q * (double)(n - 1));
+    size_t hi = lo + 1 < n ? lo + 1 : lo;
+    double a = bin_width(sorted[lo]), b = bin_width(sorted[hi]);
+    return a > b ? a : b;
+}
+
+static double g_worst_diff; /* largest |histogram - exact| percentile difference seen, degrees */
+
+/* Accumulates a[n] in pieces of `piece` angles and checks the result against sf_angle_stats_compute. */
+static int check_against_exact(const float* a, size_t n, size_t piece, const char* what)
+{
+    sf_error err;
+    sf_angle_stats exact, got;
+    if (sf_angle_stats_compute(a, n, NULL, NULL, &exact, &err) != SF_OK) return 0;
+    sf_angle_accumulator* acc = NULL;
+    if (sf_angle_accumulator_create(NULL, &acc, &err) != SF_OK) return 0;
+    for (size_t i = 0; i < n; i += piece)
+        if (sf_angle_accumulator_add(acc, a + i, n - i < piece ? n - i : piece, &err) != SF_OK) return 0;
+    int ok = sf_angle_accumulator_finish(acc, &got, &err) == SF_OK;
+    sf_angle_accumulator_destroy(acc);
+    if (!ok) return 0;
+    /* One add runs the sums in the same order as the exact statistics: the same bits. In pieces too,
+     * since the running sums carry over from add to add. */
+    if (got.count != exact.count || got.mean != exact.mean || got.rms != exact.rms || got.max != exact.max ||
+        got.over_1 != exact.over_1 || got.over_5 != exact.over_5 || got.over_45 != exact.over_45) {
+        fprintf(stderr, "  %s: exact parts differ (mean %.17g vs %.17g)\n", what, got.mean, exact.mean);
+        return 0;
+    }
+    float* sorted = malloc(n * sizeof *sorted);
+    memcpy(sorted, a, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_float);
+    double e50 = fabs(got.p50 - exact.p50), e95 = fabs(got.p95 - exact.p95);
+    double b50 = allowed(sorted, n, 0.50), b95 = allowed(sorted, n, 0.95);
+    free(sorted);
+    if (e50 > g_worst_diff) g_worst_diff = e50;
+    if (e95 > g_worst_diff) g_worst_diff = e95;
+    if (!(e50 < b50 || e50 == 0.0) || !(e95 < b95 || e95 == 0.0)) {
+        fprintf(stderr, "  %s: p50 %.9g vs %.9g (bound %g), p95 %.9g vs %.9g (bound %g)\n", what, got.p50,
+                exact.p50, b50, got.p95, exact.p95, b95);
+        return 0;
+    }
+    return 1;
+}
+
+static uint64_t g_rng = 88172645463325252ull;
+static double uniform01(void)
+{
+    g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
+    return (double)(g_rng >> 11) / 9007199254740992.0;
+}
+
+static void test_random_shapes(void)
+{
+    const size_t sizes[] = {1, 2, 3, 5, 20, 1001, 200000};
+    float* a = malloc(200000 * sizeof *a);
+    CHECK(a != NULL);
+    for (int shape = 0; shape < 6; ++shape) {
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+            size_t n = sizes[s];
+            for (size_t i = 0; i < n; ++i) {
+                double u = uniform01(), x;
+                switch (shape) {
+                case 0: x = 180.0 * u; break;                         /* uniform over the whole range */
+                case 1: x = -0.2 * log(1.0 - u); break;               /* small errors, a good method */
+                case 2: x = pow(10.0, -8.0 + 10.3 * u); break;        /* log-uniform 1e-8 .. 180 */
+                case 3: x = u < 0.6 ? 0.0 : 3.0 * u; break;           /* exact zeros (rigid parts) and a tail */
+                case 4: x = (double)(int)(u * 4.0) * 0.37; break;     /* a few repeated values */
+                default: x = u < 0.98 ? 1e-4 * u : 90.0 + 90.0 * u;  /* near zero, a few flipped */
+                }
+                if (x > 180.0) x = 180.0;
+                a[i] = (float)x;
+            }
+            char what[64];
+            snprintf(what, sizeof what, "shape %d, %zu angles", shape, n);
+            CHECK(check_against_exact(a, n, n, what));
+            CHECK(check_against_exact(a, n, n > 7 ? n / 7 : 1, what)); /* in pieces: the same sums */
+        }
+    }
+    free(a);
+    /* Ends of the range, exactly. */
+    const float ends[] = {0.0f, 180.0f, 180.0f, 0.0f, 1e-30f, 0.25f, 0.2499999f};
+    CHECK(check_against_exact(ends, 7, 7, "range ends"));
+    const float same[] = {1.5f, 1.5f, 1.5f, 1.5f};
+    sf_angle_accumulator* acc;
+    sf_angle_stats st;
+    CHECK_OK(sf_angle_accumulator_create(NULL, &acc, NULL));
+    CHECK_OK(sf_angle_accumulator_add(acc, same, 4, NULL));
+    CHECK_OK(sf_angle_accumulator_finish(acc, &st, NULL));
+    CHECK(st.p50 == 1.5 && st.p95 == 1.5); /* one value: clamped to min = max, exact */
+    sf_angle_accumulator_destroy(acc);
+    fprintf(stderr, "  random data: largest percentile difference %.3g deg\n", g_worst_diff);
+}
+
+static void test_merge_and_reset(void)
+{
+    enum { N = 30000, PARTS = 7 };
+    float* a = malloc(N * sizeof *a);
+    CHECK(a != NULL);
+    for (size_t i = 0; i < N; ++i) a[i] = (float)(20.0 * uniform01() * uniform01());
+    sf_angle_accumulator *whole, *parts[PARTS], *merged, *again;
+    CHECK_OK(sf_angle_accumulator_create(NULL, &whole, NULL));
+    CHECK_OK(sf_angle_accumulator_create(NULL, &merged, NULL));
+    CHECK_OK(sf_angle_accumulator_create(NULL, &again, NULL));
+    CHECK_OK(sf_angle_accumulator_add(whole, a, N, NULL));
+    for (int p = 0; p < PARTS; ++p) {
+        CHECK_OK(sf_angle_accumulator_create(NULL, &parts[p], NULL));
+        size_t lo = (size_t)p * N / PARTS, hi = (size_t)(p + 1) * N / PARTS;
+        CHECK_OK(sf_angle_accumulator_add(parts[p], a + lo, hi - lo, NULL));
+    }
+    for (int p = 0; p < PARTS; ++p) CHECK_OK(sf_angle_accumulator_merge(merged, parts[p], NULL));
+    for (int p = 0; p < PARTS; ++p) CHECK_OK(sf_angle_accumulator_merge(again, parts[p], NULL));
+    sf_angle_stats w, m, g;
+    CHECK_OK(sf_angle_accumulator_finish(whole, &w, NULL));
+    CHECK_OK(sf_angle_accumulator_finish(merged, &m, NULL));
+    CHECK_OK(sf_angle_accumulator_finish(again, &g, NULL));
+    /* Counts are exact: the histogram part is the same however the angles were split. */
+    CHECK(m.count == N && m.p50 == w.p50 && m.p95 == w.p95 && m.max == w.max && m.over_1 == w.over_1);
+    CHECK_NEAR(m.mean, w.mean, 1e-12 * w.mean);
+    CHECK_NEAR(m.rms, w.rms, 1e-12 * w.rms);
+    /* The same parts merged in the same order: the same bits. */
+    CHECK(memcmp(&m, &g, sizeof m) == 0);
+    /* Merging an empty one changes nothing; merging into itself is refused. */
+    sf_angle_accumulator_reset(again);
+    CHECK_OK(sf_angle_accumulator_finish(again, &g, NULL));
+    CHECK(g.count == 0 && g.mean == 0.0 && g.max == 0.0 && g.p95 == 0.0);
+    CHECK_OK(sf_angle_accumulator_merge(merged, again, NULL));
+    CHECK_OK(sf_angle_accumulator_finish(merged, &g, NULL));
+    CHECK(memcmp(&m, &g, sizeof m) == 0);
+    sf_error err;
+    CHECK_RESULT(sf_angle_accumulator_merge(merged, merged, &err), SF_ERROR_INVALID_ARGUMENT);
+    /* Merged into an empty one: the same statistics as the part itself. */
+    CHECK_OK(sf_angle_accumulator_merge(again, parts[3], NULL));
+    sf_angle_stats one, direct;
+    CHECK_OK(sf_angle_accumulator_finish(again, &one, NULL));
+    CHECK_OK(sf_angle_accumulator_finish(parts[3], &direct, NULL));
+    CHECK(memcmp(&one, &direct, sizeof one) == 0);
+    for (int p = 0; p < PARTS; ++p) sf_angle_accumulator_destroy(parts[p]);
+    sf_angle_accumulator_destroy(whole);
+    sf_angle_accumulator_destroy(merged);
+    sf_angle_accumulator_destroy(again);
+    sf_angle_accumulator_destroy(NULL);
+    free(a);
+}
+
+static void test_bad_input(void)
+{
+    sf_angle_accumulator* acc;
+    sf_error err;
+    CHECK_OK(sf_angle_accumulator_create(NULL, &acc, &err));
+    const float good[3] = {1.0f, 2.0f, 3.0f};
+    CHECK_OK(sf_angle_accumulator_add(acc, good, 3, &err));
+    sf_angle_stats before, after;
+    CHECK_OK(sf_angle_accumulator_finish(acc, &before, &err));
+    float bad[4] = {1.0f, 2.0f, NAN, 4.0f};
+    CHECK_RESULT(sf_angle_accumulator_add(acc, bad, 4, &err), SF_ERROR_NOT_FINITE);
+    CHECK(err.index == 2 && strstr(err.message, "angles_deg") != NULL);
+    bad[2] = -0.5f;
+    CHECK_RESULT(sf_angle_accumulator_add(acc, bad, 4, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK(err.index == 2);
+    bad[2] = 180.001f;
+    CHECK_RESULT(sf_angle_accumulator_add(acc, bad, 4, &err), SF_ERROR_INVALID_ARGUMENT);
+    bad[2] = INFINITY;
+    CHECK_RESULT(sf_angle_accumulator_add(acc, bad, 4, &err), SF_ERROR_NOT_FINITE);
+    CHECK_OK(sf_angle_accumulator_finish(acc, &after, &err));
+    CHECK(memcmp(&before, &after, sizeof before) == 0); /* nothing of a rejected call was added */
+    CHECK_OK(sf_angle_accumulator_add(acc, NULL, 0, &err));
+    CHECK_RESULT(sf_angle_accumulator_add(acc, NULL, 2, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(sf_angle_accumulator_add(NULL, good, 3, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(sf_angle_accumulator_finish(acc, NULL, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(sf_angle_accumulator_finish(NULL, &after, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(sf_angle_accumulator_create(NULL, NULL, &err), SF_ERROR_INVALID_ARGUMENT);
+    sf_angle_accumulator_destroy(acc);
+}
+
+/* Counting allocator: create takes one block of sf_angle_accumulator_size() bytes, destroy gives it back. */
+static size_t g_allocs, g_frees, g_bytes;
+static void* count_alloc(void* user, size_t size, size_t align)
+{
+    (void)user, (void)align;
+    g_allocs++;
+    g_bytes += size;
+    return malloc(size);
+}
+static void count_free(void* user, void* p, size_t size)
+{
+    (void)user, (void)size;
+    if (p) g_frees++;
+    free(p);
+}
+
+static void test_allocator(void)
+{
+    sf_env env;
+    memset(&env, 0, sizeof env);
+    env.allocator.alloc = count_alloc;
+    env.allocator.free = count_free;
+    sf_angle_accumulator* acc;
+    CHECK_OK(sf_angle_accumulator_create(&env, &acc, NULL));
+    CHECK(g_allocs == 1 && g_bytes == sf_angle_accumulator_size());
+    CHECK(sf_angle_accumulator_size() < 2u << 20); /* fixed, whatever the count: about 1.5 MB */
+    float many[4096];
+    for (size_t i = 0; i < 4096; ++i) many[i] = (float)(i % 181);
+    for (int k = 0; k < 100; ++k) CHECK_OK(sf_angle_accumulator_add(acc, many, 4096, NULL));
+    CHECK(g_allocs == 1); /* adding never allocates */
+    sf_angle_accumulator_destroy(acc);
+    CHECK(g_frees == 1);
+}
+
+/* A real asset: CesiumMan's angles over 25 frames of its walk, pooled, against the exact statistics. */
+static void test_real_asset(void)
+{
+    char path[1024];
+    if (!sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", path, sizeof path)) {
+        fprintf(stderr, "  (no assets: skipped)\n");
+        return;
+    }
+    sf_gltf* g;
+    sf_gltf_pose* pose;
+    sf_gltf_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.generated_tangents = SF_TANGENTS_MIKKTSPACE;
+    CHECK_OK(sf_gltf_load_file(path, &opts, NULL, &g, NULL));
+    CHECK_OK(sf_gltf_pose_create(g, NULL, &pose, NULL));
+    sf_mesh_desc mesh;
+    CHECK_OK(sf_gltf_instance_mesh(g, 0, g->meshes[g->instances[0].mesh].first_primitive, &mesh, NULL));
+    sf_topology* topo;
+    sf_workspace* ws;
+    CHECK_OK(sf_topology_create(&mesh, NULL, NULL, &topo, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
+    sf_eval_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.flags = SF_EVAL_KEEP_ANGLES | SF_EVAL_NO_STATISTICS;
+    sf_evaluation* ev;
+    CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &ev, NULL));
+    size_t n = sf_topology_vertex_count(topo), bone_n = g->instances[0].bone_count, frames = 25;
+    const sf_eval_results* res = sf_evaluation_results(ev);
+    size_t rows = res->row_count;
+    float* pooled = malloc(2 * rows * frames * n * sizeof(float)); /* [row][normal|tangent][frame][vertex] */
+    float* bones = malloc(12 * bone_n * sizeof(float));
+    float w[64];
+    CHECK(pooled && bones);
+    for (size_t f = 0; f < frames; ++f) {
+        CHECK_OK(sf_gltf_pose_sample(pose, 0, 2.0 * (double)f / (double)(frames - 1), NULL));
+        CHECK_OK(sf_gltf_pose_instance(pose, 0, bones, w, NULL, NULL));
+        sf_pose p = {bones, bone_n, w, mesh.target_count};
+        CHECK_OK(sf_evaluation_run(ev, &p, ws, NULL, NULL));
+        for (size_t k = 0; k < rows; ++k) {
+            memcpy(pooled + ((2 * k) * frames + f) * n, res->rows[k].normal_deg, n * sizeof(float));
+            memcpy(pooled + ((2 * k + 1) * frames + f) * n, res->rows[k].tangent_deg, n * sizeof(float));
+        }
+    }
+    double before = g_worst_diff;
+    g_worst_diff = 0.0;
+    for (size_t s = 0; s < 2 * rows; ++s) {
+        char what[96];
+        snprintf(what, sizeof what, "CesiumMan %s %s", sf_method_name(res->rows[s / 2].method),
+                 s % 2 ? "tangent" : "normal");
+        CHECK(check_against_exact(pooled + s * frames * n, frames * n, n, what)); /* one add per frame */
+    }
+    fprintf(stderr, "  CesiumMan, %zu frames x %zu vertices: largest percentile difference %.3g deg\n", frames, n,
+            g_worst_diff);
+    if (before > g_worst_diff) g_worst_diff = before;
+    free(pooled);
+    free(bones);
+    sf_evaluation_destroy(ev);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    sf_gltf_pose_destroy(pose);
+    sf_gltf_destroy(g);
+}
+
+int main(int argc, char** argv)
+{
+    static const sft_case cases[] = {
+        {"random_shapes", test_random_shapes},
+        {"merge_and_reset", test_merge_and_reset},
+        {"bad_input", test_bad_input},
+        {"allocator", test_allocator},
+        {"real_asset", test_real_asset},
+    };
+    return SFT_RUN(cases, argc, argv);
+}
