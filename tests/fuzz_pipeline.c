@@ -35,6 +35,10 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 #define MAX_PRIMITIVES 4            /* per instance */
 #define TIMES 2
 
+struct unit;
+static void describe(const struct unit* u);
+static const struct unit* g_unit; /* the unit being checked, described when a check fails */
+
 static void fail(const char* kind, const char* fmt, ...)
 {
     va_list args;
@@ -43,6 +47,7 @@ static void fail(const char* kind, const char* fmt, ...)
     vfprintf(stderr, fmt, args);
     fputc('\n', stderr);
     va_end(args);
+    if (g_unit) describe(g_unit);
     abort();
 }
 
@@ -144,7 +149,8 @@ static sf_frames_opts pick_opts(bits* b)
 
 /* One primitive of one instance: its topologies, workspaces, evaluations and pose buffers. */
 typedef struct unit {
-    size_t instance, primitive, n;
+    size_t instance, primitive, n, anim;
+    double time;
     sf_mesh_desc desc;
     sf_topology* topo[2]; /* [0] with gradients, [1] without */
     sf_workspace* ws[2];
@@ -155,6 +161,53 @@ typedef struct unit {
     sf_method placed; /* the row placed in the world besides the reference (one: placement is per vertex) */
     int ran;          /* the last run of ev[0] succeeded: its results are written to the .glb */
 } unit;
+
+/* The largest |value| of count float-vectors of ncomp in a stream (stride 0 = packed). */
+static double largest(const float* data, size_t stride, size_t ncomp, size_t count)
+{
+    double m = 0.0;
+    for (size_t i = 0; data && i < count; ++i) {
+        const float* v = (const float*)((const char*)data + i * (stride ? stride : ncomp * sizeof(float)));
+        for (size_t c = 0; c < ncomp; ++c) m = fabs(v[c]) > m || isnan(v[c]) ? fabs(v[c]) : m;
+    }
+    return m;
+}
+
+/* What a failing unit was fed: which primitive, pose and options, and the magnitudes of its inputs (the
+ * usual cause of a non-finite output is a finite input whose arithmetic overflows). */
+static void describe(const unit* u)
+{
+    const sf_mesh_desc* d = &u->desc;
+    size_t n = d->vertex_count;
+    double deltas = 0.0, ddirs = 0.0;
+    for (size_t k = 0; k < d->target_count; ++k) {
+        size_t c = d->targets[k].sparse_indices ? d->targets[k].sparse_count : n;
+        double p = largest(d->targets[k].position_deltas, 0, 3, c);
+        double nd = fmax(largest(d->targets[k].normal_deltas, 0, 3, c), largest(d->targets[k].tangent_deltas, 0, 3, c));
+        deltas = fmax(deltas, p);
+        ddirs = fmax(ddirs, nd);
+    }
+    fprintf(stderr,
+            "  instance %zu, primitive %zu: %zu vertices, %zu triangles, %zu targets, %zu bones; animation %td at t = %g\n"
+            "  largest |input|: positions %g, normals %g, tangents %g, uvs %g, weights %g, position deltas %g,\n"
+            "  direction deltas %g, bone matrices %g, morph weights %g, to_world %g\n",
+            u->instance, u->primitive, n, d->triangle_count, d->target_count, d->bone_count,
+            u->anim == SF_GLTF_NONE ? (ptrdiff_t)-1 : (ptrdiff_t)u->anim, u->time,
+            largest(d->positions.data, d->positions.stride, 3, n), largest(d->normals.data, d->normals.stride, 3, n),
+            largest(d->tangents.data, d->tangents.stride, 4, n), largest(d->uvs.data, d->uvs.stride, 2, n),
+            largest(d->weights, 0, d->influence_count, n), deltas, ddirs,
+            largest(u->bones, 0, 12, u->pose.bone_count), largest(u->morph, 0, 1, u->pose.morph_weight_count),
+            largest(u->to_world, 0, 16, 1));
+    for (int k = 0; k < 2; ++k) {
+        if (!u->ev[k]) continue;
+        const sf_eval_results* res = sf_evaluation_results(u->ev[k]);
+        fprintf(stderr, "  evaluation %d (%s gradients): reference weld %d, tangents %d, reference %d, weighting %d, "
+                "morph directions %d; methods: morph directions %d, jacobian cap %g\n", k, k ? "without" : "with",
+                (int)res->reference_opts.weld, (int)res->reference_opts.tangents, (int)res->reference_opts.reference,
+                (int)res->reference_opts.weighting, (int)res->reference_opts.morph_directions,
+                (int)res->method_opts.morph_directions, (double)res->method_opts.jacobian_cap);
+    }
+}
 
 static void unit_free(unit* u)
 {
@@ -175,6 +228,8 @@ static int unit_create(const sf_gltf* g, size_t instance, size_t primitive, size
     memset(u, 0, sizeof *u);
     u->instance = instance;
     u->primitive = primitive;
+    u->anim = SF_GLTF_NONE; /* not posed yet */
+    g_unit = u;
     sf_result r = sf_gltf_instance_mesh(g, instance, primitive, &u->desc, &err);
     check_error(r, &err, "sf_gltf_instance_mesh");
     if (r != SF_OK || u->desc.vertex_count > max_n || u->desc.triangle_count > MAX_TRIANGLES) return 0;
@@ -284,6 +339,9 @@ static void run_time(const sf_gltf* g, sf_gltf_pose* pose, size_t anim, double t
     for (size_t k = 0; k < count && !g_nonfinite; ++k) {
         unit* u = &units[k];
         u->ran = 0;
+        u->anim = anim;
+        u->time = t;
+        g_unit = u;
         const sf_gltf_instance* in = &g->instances[u->instance];
         r = sf_gltf_pose_instance(pose, u->instance, u->bones, u->morph, u->to_world, &err);
         check_error(r, &err, "sf_gltf_pose_instance");
@@ -300,6 +358,7 @@ static void run_time(const sf_gltf* g, sf_gltf_pose* pose, size_t anim, double t
             if (v == 0) u->ran = 1;
         }
     }
+    g_unit = NULL;
 }
 
 /* The loaded-back .glb holds what was written: same vertices, bit for bit, and the node matrices. */
@@ -453,6 +512,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                 unit_free(u);
                 memset(u, 0, sizeof *u);
             }
+            g_unit = NULL;
         }
     }
     sf_gltf_pose* pose = NULL;
