@@ -2,7 +2,7 @@
 # (scripts/bootstrap.sh: Debian packages, only those not there yet).
 #   make test            build (build/) and run every test but the benchmarks
 #   make demo            the article's demo: pictures and tables in out/
-#   make test-sanitize   the tests under clang ASan + UBSan (build-sanitize/), plus 20 s of fuzzing
+#   make test-sanitize   the tests under clang ASan + UBSan (build-sanitize/), plus 60 s of fuzzing
 #   make golden          rewrite tests/golden/*.png from the current renderer
 #   make install PREFIX=/usr/local   cmake --install of build/ (headers, libraries, CMake package, pkg-config)
 #   make wasm-core       the core and scenes layer for wasm32-wasi (build-wasm/), checked against native
@@ -40,8 +40,8 @@ test: build
 demo: build
 	$(BUILD)/skinframe demo --out out
 
-# The same tests built with clang under AddressSanitizer + UndefinedBehaviorSanitizer, plus a bounded
-# libFuzzer session on the glTF loader (label fuzz, SF_FUZZ_SECONDS).
+# The same tests built with clang under AddressSanitizer + UndefinedBehaviorSanitizer, plus bounded
+# libFuzzer sessions on the glTF loader and on the whole pipeline (label fuzz, SF_FUZZ_SECONDS in all).
 test-sanitize:
 	@SF_BOOTSTRAP_SANITIZE=1 bash scripts/bootstrap.sh
 	CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DSF_SANITIZE=ON -DSF_FUZZ=ON -DSF_BUILD_BENCH=OFF $(CMAKE_FLAGS)

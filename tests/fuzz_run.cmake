@@ -1,0 +1,53 @@
+# Runs one libFuzzer target (CTest label fuzz): first every kept regression input, then a bounded fuzzing
+# session over a seed corpus made at run time from the glTF assets in tests/assets and every file under
+# tests/fuzz_corpus/ (each target's folder holds what its own merge kept; all are glTF inputs, so every
+# target is seeded with all of them).
+# -D FUZZER=... ASSETS=... CORPUS=... (tests/fuzz_corpus) REGRESSIONS=... WORK=... SECONDS=...
+#    MAX_LEN=... (0 = the largest seed, so that every asset enters whole)
+#
+# Re-minimising a target's folder after a long run (RUN = that run's corpus folder), for T = fuzz_pipeline
+# (or fuzz_gltf with -max_len=65536), from a build made as in the Makefile's test-sanitize:
+#   B=build-sanitize/tests; M=$(mktemp -d); S=$(mktemp -d)
+#   find tests/assets/gltf \( -name '*.glb' -o -name '*.gltf' \) -exec cp {} $M/ \;   # seeded anyway
+#   cp tests/fuzz_corpus/*/embedded-* tests/fuzz_corpus/*/synthetic-* $M/; ls $M > $M.base   # kept by hand
+#   find RUN tests/fuzz_corpus/$T -type f -size -8k -exec cp {} $S/ \;   # small files only
+#   $B/$T -set_cover_merge=1 -max_len=2019856 $M $S
+#   (cd $M && xargs rm < $M.base)
+#   git rm -q 'tests/fuzz_corpus/'$T'/[0-9a-f]*'; cp $M/* tests/fuzz_corpus/$T/
+# -set_cover_merge (or -merge=1, which keeps more files) takes the coverage of the files already in its
+# first folder as the baseline and adds only inputs that cover more. Then drop files that another target's
+# folder holds too, run $B/fuzz_pipeline over every file (an input that fails it fails the seeding of every
+# ctest run: keep it in tests/fuzz_findings/ or tests/regressions/ instead), and keep the whole corpus under
+# about 2 MB (du -sb tests/fuzz_corpus).
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK}/corpus)
+file(GLOB_RECURSE seeds ${ASSETS}/gltf/*.glb ${ASSETS}/gltf/*.gltf ${CORPUS}/*)
+list(FILTER seeds EXCLUDE REGEX "README")
+set(i 0)
+set(largest 4096)
+foreach(s ${seeds})
+  get_filename_component(name ${s} NAME)
+  math(EXPR i "${i} + 1")
+  configure_file(${s} ${WORK}/corpus/${i}-${name} COPYONLY)
+  file(SIZE ${s} bytes)
+  if(bytes GREATER largest)
+    set(largest ${bytes})
+  endif()
+endforeach()
+if(MAX_LEN EQUAL 0)
+  set(MAX_LEN ${largest})
+endif()
+file(GLOB regressions ${REGRESSIONS}/*)
+list(FILTER regressions EXCLUDE REGEX "README")
+if(regressions)
+  execute_process(COMMAND ${FUZZER} ${regressions} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "a kept regression input fails again (${rc})")
+  endif()
+endif()
+message(STATUS "fuzzing ${FUZZER} for ${SECONDS} s over ${i} seeds, -max_len=${MAX_LEN}")
+execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -max_len=${MAX_LEN} -rss_limit_mb=2048 -timeout=20
+                        -artifact_prefix=${WORK}/ ${WORK}/corpus RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the fuzzer found a failure (${rc}); the input is in ${WORK}/ - keep it in tests/regressions/")
+endif()
