@@ -253,7 +253,9 @@ sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float
  * a positive scale), then unit length; tangent xyz' = M t_xyz, unit length, and w' = -w when det(M) < 0 (a
  * mirror flips handedness). Zero directions stay zero. Each output of
  * world may be NULL (skipped); one that is set needs its input. Outputs may be the inputs (in place).
- * Errors: to_world or world NULL, a missing input (SF_ERROR_MISSING_STREAM), NaN/Inf in to_world. */
+ * Errors: to_world or world NULL, a missing input (SF_ERROR_MISSING_STREAM), NaN/Inf in to_world, and
+ * SF_ERROR_TOO_LARGE for a to_world whose 3x3 part exceeds SF_MAX_BONE_SCALE or translation SF_MAX_COORD, or an
+ * input component beyond SF_MAX_COORD (then nothing is written): within them every output is finite. */
 sf_result sf_gltf_place_frames(const float to_world[16], size_t vertex_count, const float* positions,
                                const float* normals, const float* tangents, const sf_frames_out* world, sf_error* err);
 

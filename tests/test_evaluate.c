@@ -635,6 +635,31 @@ static void test_place_frames_errors(void)
     CHECK_OK(sf_gltf_place_frames(id, 0, NULL, NULL, NULL, &(sf_frames_out){NULL, NULL, NULL}, &err));
 }
 
+/* Within the core's magnitude bounds every placed value is finite; beyond them nothing is written. */
+static void test_place_frames_bounds(void)
+{
+    float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    float p[3] = {SF_MAX_COORD, -SF_MAX_COORD, SF_MAX_COORD}, n[3] = {0, 1, 0}, t[4] = {1, 0, 0, 1};
+    float op[3] = {7, 7, 7}, on[3], ot[4];
+    sf_frames_out out = {op, on, ot};
+    sf_error err;
+    m[0] = m[5] = m[10] = SF_MAX_BONE_SCALE; /* the largest accepted scale and translation: finite */
+    m[4] = -SF_MAX_BONE_SCALE;
+    m[12] = m[13] = m[14] = SF_MAX_COORD;
+    CHECK_OK(sf_gltf_place_frames(m, 1, p, n, t, &out, &err));
+    for (int i = 0; i < 3; ++i) CHECK(isfinite(op[i]) && isfinite(on[i]) && isfinite(ot[i]));
+    CHECK_NEAR(on[0] * on[0] + on[1] * on[1] + on[2] * on[2], 1.0, 1e-5);
+    m[5] = 1e20f; /* a node scaled past the bound (the fuzzer's find): refused, outputs untouched */
+    op[0] = op[1] = op[2] = 7;
+    CHECK_RESULT(sf_gltf_place_frames(m, 1, p, n, t, &out, &err), SF_ERROR_TOO_LARGE);
+    CHECK(strcmp(err.field, "to_world") == 0 && err.index == 5);
+    CHECK(op[0] == 7 && op[1] == 7 && op[2] == 7);
+    m[5] = 1;
+    p[1] = 1e19f;
+    CHECK_RESULT(sf_gltf_place_frames(m, 1, p, n, t, &out, &err), SF_ERROR_TOO_LARGE);
+    CHECK(strcmp(err.field, "positions") == 0 && err.index == 0);
+}
+
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
@@ -652,6 +677,7 @@ int main(int argc, char** argv)
         {"bad_run_inputs", test_bad_run_inputs},
         {"place_frames_mirror_and_scale", test_place_frames_mirror_and_scale},
         {"place_frames_errors", test_place_frames_errors},
+        {"place_frames_bounds", test_place_frames_bounds},
     };
     return SFT_RUN(cases, argc, argv);
 }

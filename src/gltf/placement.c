@@ -33,6 +33,26 @@ sf_result sf_gltf_place_frames(const float to_world[16], size_t vertex_count, co
     float m[12];
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 3; ++r) m[3 * c + r] = to_world[4 * c + r];
+    /* The core's magnitude bounds (docs/magnitudes.md) keep every placed value finite: |M| <= SF_MAX_BONE_SCALE,
+     * |t| and the inputs <= SF_MAX_COORD give |p'| < 4e15 and cofactors < 1e13. Checked before anything is
+     * written, so an in-place call that fails leaves its arrays as they were. */
+    for (int i = 0; i < 12; ++i) {
+        float limit = i < 9 ? SF_MAX_BONE_SCALE : SF_MAX_COORD;
+        SF_CHECK(fabsf(m[i]) <= limit, SF_ERROR_TOO_LARGE, err, "to_world", (size_t)(4 * (i / 3) + i % 3),
+                 "element is %g, beyond %s (%g)", (double)m[i], i < 9 ? "SF_MAX_BONE_SCALE" : "SF_MAX_COORD",
+                 (double)limit);
+    }
+    const float* inputs[3] = {world->positions ? positions : NULL, world->normals ? normals : NULL,
+                              world->tangents ? tangents : NULL};
+    static const char* const names[3] = {"positions", "normals", "tangents"};
+    for (int k = 0; k < 3; ++k) {
+        size_t stride = k == 2 ? 4 : 3;
+        for (size_t v = 0; inputs[k] && v < vertex_count; ++v)
+            for (int r = 0; r < 3; ++r)
+                SF_CHECK(fabsf(inputs[k][stride * v + (size_t)r]) <= SF_MAX_COORD, SF_ERROR_TOO_LARGE, err, names[k], v,
+                         "component %d is %g, beyond SF_MAX_COORD (%g)", r, (double)inputs[k][stride * v + (size_t)r],
+                         (double)SF_MAX_COORD);
+    }
     float det = sfk_mat_det(m);
     for (size_t v = 0; v < vertex_count; ++v) {
         if (world->positions) {
