@@ -323,7 +323,11 @@ static void check_results(unit* u, int k)
         check_angles(row->normal_deg, n, "normal angles");
         check_angles(row->tangent_deg, n, "tangent angles");
         check_stats(&row->errors.normal, n, "normal statistics");
-        check_stats(&row->errors.tangent, n, "tangent statistics");
+        /* Against a MikkTSpace reference tangents are measured per corner (sf_eval_results.tangent_corners). */
+        size_t corners = 3 * sf_topology_triangle_count(u->topo[k]);
+        check_stats(&row->errors.tangent, res->tangent_corners ? corners : n, "tangent statistics");
+        if (res->tangent_corners && row->tangent_corner_deg)
+            check_angles(row->tangent_corner_deg, corners, "tangent corner angles");
         CONTRACT(tf || row->errors.tangent.count == 0, "row %s: tangent statistics without a tangent frame", name);
         if (row->method == u->placed) place(u, NULL, row->normals, tf ? row->tangents : NULL, name);
     }

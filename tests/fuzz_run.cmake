@@ -17,7 +17,7 @@
 # -set_cover_merge (or -merge=1, which keeps more files) takes the coverage of the files already in its
 # first folder as the baseline and adds only inputs that cover more. Then drop files that another target's
 # folder holds too, run $B/fuzz_pipeline over every file (an input that fails it fails the seeding of every
-# ctest run: keep it in tests/fuzz_findings/ or tests/regressions/ instead), and keep the whole corpus under
+# ctest run: fix it and keep it in tests/regressions/ instead), and keep the whole corpus under
 # about 2 MB (du -sb tests/fuzz_corpus).
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/corpus)
