@@ -242,7 +242,10 @@ void sf_gltf_pose_update(sf_gltf_pose* pose);
 /* Global transform of a node (16 floats, column-major) as of the last sample/update. */
 const float* sf_gltf_pose_global(const sf_gltf_pose* pose, size_t node);
 /* The sf_pose inputs of an instance (see Posing above). bone_matrices: 12 * bone_count (3x4 layout of this
- * header); morph_weights: the mesh's target_count, may be NULL; to_world: 16 floats or NULL. */
+ * header); morph_weights: the mesh's target_count, may be NULL; to_world: 16 floats or NULL. Every output is
+ * finite: a transform whose product overflows float is SF_ERROR_TOO_LARGE naming bone_matrices (the joint)
+ * or to_world (the node). Sampled values never overflow (a spline's overshoot saturates at +-FLT_MAX, which
+ * the core's magnitude bounds then refuse by name). */
 sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float* bone_matrices,
                                 float* morph_weights, float* to_world, sf_error* err);
 

@@ -2,6 +2,7 @@
  * per-instance pose (bone matrices, morph weights) that sf_frames_compute takes. */
 #include "gltf_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -138,6 +139,11 @@ static void slerp(const float* a, const float* b, double u, float* out)
     normalize_quat(out);
 }
 
+/* A double result as float, saturated at +-FLT_MAX: a cubic spline through finite keys can overshoot the
+ * float range, and a huge value is refused downstream (the core's magnitude bounds) where an infinity
+ * would spread. */
+static float saturate(double x) { return x > FLT_MAX ? FLT_MAX : x < -FLT_MAX ? -FLT_MAX : (float)x; }
+
 void sf_gltf_channel_sample(const sf_gltf_channel* ch, double t, float* out)
 {
     size_t C = ch->components, n = ch->key_count;
@@ -176,7 +182,7 @@ void sf_gltf_channel_sample(const sf_gltf_channel* ch, double t, float* out)
             slerp(v0, v1, u, out);
             return;
         }
-        for (size_t c = 0; c < C; ++c) out[c] = (float)((1.0 - u) * v0[c] + u * v1[c]);
+        for (size_t c = 0; c < C; ++c) out[c] = saturate((1.0 - u) * v0[c] + u * v1[c]);
         return;
     }
     /* CUBICSPLINE (glTF appendix C): tangents scaled by the key interval. */
@@ -185,7 +191,7 @@ void sf_gltf_channel_sample(const sf_gltf_channel* ch, double t, float* out)
     double u2 = u * u, u3 = u2 * u;
     double h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
     for (size_t c = 0; c < C; ++c)
-        out[c] = (float)(h00 * v0[c] + h10 * td * out_tan0[c] + h01 * v1[c] + h11 * td * in_tan1[c]);
+        out[c] = saturate(h00 * v0[c] + h10 * td * out_tan0[c] + h01 * v1[c] + h11 * td * in_tan1[c]);
     if (ch->path == SF_GLTF_ROTATION) normalize_quat(out);
 }
 
@@ -398,5 +404,14 @@ sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float
         size_t tc = g->meshes[in->mesh].target_count;
         if (tc) memcpy(morph_weights, pose->weights + pose->weight_offset[in->node], tc * sizeof(float));
     }
+    /* Products of huge (finite) node transforms can overflow: say so rather than hand out an infinity. */
+    size_t bones = in->skin == SF_GLTF_NONE ? 1 : g->skins[in->skin].joint_count;
+    for (size_t k = 0; bone_matrices && k < 12 * bones; ++k)
+        SF_CHECK(isfinite(bone_matrices[k]), SF_ERROR_TOO_LARGE, err, "bone_matrices", k / 12,
+                 "the transform of %s overflows float (node transforms or animation values too large)",
+                 in->skin == SF_GLTF_NONE ? "the mesh node" : "this joint");
+    for (size_t k = 0; to_world && k < 16; ++k)
+        SF_CHECK(isfinite(to_world[k]), SF_ERROR_TOO_LARGE, err, "to_world", in->node,
+                 "the world transform of node %zu overflows float", in->node);
     return SF_OK;
 }
