@@ -305,6 +305,42 @@ static void test_recompute_row_is_zero(void)
     }
 }
 
+/* A vertex in no triangle has no corner: the per-corner MikkTSpace reference skips it (the fuzzer found a read
+ * past the adjacency when the last vertex was isolated; ASan builds catch a regression). */
+static void test_isolated_vertex_mikktspace(void)
+{
+    const float P[15] = {0, 0, 0, 1, 0, 0, 1, 0, -1, 0, 0, -1, 5, 5, 5};
+    const float N[15] = {0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0};
+    const float UV[10] = {0, 0, 1, 0, 1, 1, 0, 1, 0.5f, 0.5f};
+    const uint32_t I[6] = {0, 1, 2, 0, 2, 3};
+    sf_mesh_desc mesh;
+    memset(&mesh, 0, sizeof mesh);
+    mesh.vertex_count = 5;
+    mesh.triangle_count = 2;
+    mesh.indices = I;
+    mesh.positions.data = P;
+    mesh.normals.data = N;
+    mesh.uvs.data = UV;
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    sf_evaluation* ev = NULL;
+    CHECK_OK(sf_topology_create(&mesh, NULL, NULL, &topo, NULL));
+    sf_eval_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.reference_opts.tangents = SF_TANGENTS_MIKKTSPACE;
+    CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &ev, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
+    sf_pose pose;
+    memset(&pose, 0, sizeof pose);
+    CHECK_OK(sf_evaluation_run(ev, &pose, ws, NULL, NULL));
+    const sf_eval_results* res = sf_evaluation_results(ev);
+    CHECK(res->tangent_corners && res->reference_split_vertices == 0);
+    CHECK(sf_evaluation_row(ev, SF_METHOD_SKINNED)->errors.tangent.count == 6); /* the six corners */
+    sf_evaluation_destroy(ev);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+}
+
 /* Caller buffers take the arrays; results point at them and hold what the evaluation's own would. */
 static void test_caller_buffers(void)
 {
@@ -670,6 +706,7 @@ int main(int argc, char** argv)
         {"method_subset_and_order", test_method_subset_and_order},
         {"recompute_row_is_zero", test_recompute_row_is_zero},
         {"caller_buffers", test_caller_buffers},
+        {"isolated_vertex_mikktspace", test_isolated_vertex_mikktspace},
         {"run_does_not_allocate", test_run_does_not_allocate},
         {"create_out_of_memory", test_create_out_of_memory},
         {"thread_order_independent", test_thread_order_independent},

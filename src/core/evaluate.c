@@ -278,6 +278,7 @@ static bool take_corners(sf_evaluation* ev, const sf_workspace* ws)
     size_t split = 0;
     for (size_t v = 0; v < topo->vertex_count; ++v) {
         uint32_t begin = topo->adj_offsets[v], end = topo->adj_offsets[v + 1];
+        if (begin == end) continue; /* in no triangle: no corner */
         const float* first = ev->ref_ct + 4 * (size_t)topo->adj_corners[begin];
         for (uint32_t k = begin + 1; k < end; ++k) {
             const float* t = ev->ref_ct + 4 * (size_t)topo->adj_corners[k];
