@@ -71,9 +71,25 @@ static void heap_select(float* a, size_t n, size_t k)
     swap_floats(&a[0], &a[k]);
 }
 
-/* Introselect: three-way partitions around a median of three (ties, such as a row of zero angles, end it at
- * once), then heap selection once depth_limit partitions have not finished, so the worst case stays
- * O(n log n). No comparison callback: this is most of a live frame's statistics in wasm. */
+/* Moves the values of a[0..n) below p (not_above == 0) or not above p (not_above == 1) to the front; returns
+ * their count. Branch-free (a swap per value, the front index advanced by the comparison): the unpredictable
+ * branch of a classic partition is most of its time. */
+static size_t partition_front(float* a, size_t n, float p, int not_above)
+{
+    size_t f = 0;
+    for (size_t i = 0; i < n; ++i) {
+        float t = a[i];
+        size_t take = not_above ? (size_t)!(t > p) : (size_t)(t < p);
+        a[i] = a[f];
+        a[f] = t;
+        f += take;
+    }
+    return f;
+}
+
+/* Introselect: partitions around a median of three, values below the pivot first, then (when k lies past them)
+ * the pivot's ties, so that ties (a row of zero angles) end it at once; heap selection once depth_limit
+ * partitions have not finished, so the worst case stays O(n log n). No comparison callback. */
 void sfi_select_floats(float* a, size_t n, size_t k, size_t depth_limit)
 {
     size_t lo = 0, hi = n;
@@ -83,21 +99,14 @@ void sfi_select_floats(float* a, size_t n, size_t k, size_t depth_limit)
             return;
         }
         float p = median3(a[lo], a[lo + (hi - lo) / 2], a[hi - 1]);
-        size_t lt = lo, i = lo, gt = hi; /* [lo,lt) < p, [lt,i) == p, [gt,hi) > p */
-        while (i < gt) {
-            if (a[i] < p)
-                swap_floats(&a[lt++], &a[i++]);
-            else if (a[i] > p)
-                swap_floats(&a[i], &a[--gt]);
-            else
-                ++i;
-        }
-        if (k < lt)
+        size_t lt = lo + partition_front(a + lo, hi - lo, p, 0); /* [lo,lt) < p */
+        if (k < lt) {
             hi = lt;
-        else if (k >= gt)
-            lo = gt;
-        else
-            return;
+            continue;
+        }
+        size_t le = lt + partition_front(a + lt, hi - lt, p, 1); /* [lt,le) == p, [le,hi) > p */
+        if (k < le) return;
+        lo = le;
     }
 }
 
@@ -132,18 +141,20 @@ static double percentile_of(float at_lo, float next, size_t n, double q)
 
 static size_t percentile_index(size_t n, double q) { return (size_t)(q * (double)(n - 1)); }
 
-/* p50 and p95 of s[0..n) (n >= 1, reordered): order statistic k95 and the smallest after it, then k50 inside
- * the k95 + 1 smallest and the smallest of those after it. */
+/* p50 and p95 of s[0..n) (n >= 1, reordered): order statistic k50 over the whole array, then k95 among the
+ * values after it (k95 >= k50), the smallest of those up to k95 being the one after k50, the smallest after k95
+ * the one after k95. About 3.5 n comparisons. */
 static void percentiles(float* s, size_t n, double* p50, double* p95)
 {
-    size_t k95 = percentile_index(n, 0.95), k50 = percentile_index(n, 0.50);
-    sfi_select_floats(s, n, k95, sfi_select_depth(n));
-    float v95 = s[k95], next95 = k95 + 1 < n ? min_floats(s + k95 + 1, n - k95 - 1) : v95;
-    float v50 = v95, next50 = next95;
-    if (k50 < k95) {
-        sfi_select_floats(s, k95 + 1, k50, sfi_select_depth(k95 + 1));
-        v50 = s[k50];
-        next50 = min_floats(s + k50 + 1, k95 - k50);
+    size_t k50 = percentile_index(n, 0.50), k95 = percentile_index(n, 0.95);
+    sfi_select_floats(s, n, k50, sfi_select_depth(n));
+    float v50 = s[k50], next50 = v50, v95 = v50, next95 = v50;
+    if (k50 + 1 < n) {
+        size_t m = n - (k50 + 1);
+        if (k95 > k50) sfi_select_floats(s + k50 + 1, m, k95 - (k50 + 1), sfi_select_depth(m));
+        next50 = min_floats(s + k50 + 1, k95 > k50 ? k95 - k50 : m);
+        v95 = k95 > k50 ? s[k95] : v50;
+        next95 = k95 > k50 ? (k95 + 1 < n ? min_floats(s + k95 + 1, n - k95 - 1) : v95) : next50;
     }
     *p50 = percentile_of(v50, next50, n, 0.50);
     *p95 = percentile_of(v95, next95, n, 0.95);
