@@ -99,6 +99,31 @@ export function meshArrays(object) {
   return desc;
 }
 
+// Plays clip (an AnimationClip, or null for the rest pose) on mixer from its start; returns the action or null.
+// Once, held at its end: the time is the page's (the loop wraps it), so time = duration is the last key, as in
+// the native sampler, not the first one that a repeating action wraps to.
+export function startClip(mixer, clip) {
+  mixer.stopAllAction();
+  if (!clip) return null;
+  const action = mixer.clipAction(clip);
+  action.setLoop(THREE.LoopOnce, 1);
+  action.clampWhenFinished = true;
+  action.play();
+  return action;
+}
+
+// Poses scene at time t (seconds, clamped to the clip) of action (startClip's; null: the rest pose, as loaded).
+// Rotations are made unit quaternions, as the native loader makes every rest and sampled rotation: files with
+// keys a little off unit length (SimpleSkin's are 1 +- 2e-4) otherwise scale their nodes in three.js.
+export function poseScene(scene, mixer, action, t) {
+  if (action) {
+    action.reset(); // a finished action pauses at its end; seeking backwards must move it again
+    mixer.setTime(Math.max(0, t));
+  }
+  scene.traverse((o) => o.quaternion.normalize());
+  scene.updateMatrixWorld(true);
+}
+
 const tmp = new THREE.Matrix4(), tmp2 = new THREE.Matrix4();
 
 function put3x4(m, out, at) {

@@ -4,7 +4,7 @@ import * as THREE from 'three';
 import { loadSkinframe, METHODS, RECOMPUTE } from './skinframe.js';
 import { Views } from './views.js';
 import { drawChart } from './chart.js';
-import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments } from './gltf.js';
+import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments, startClip, poseScene } from './gltf.js';
 import { GpuReference } from './gpu.js';
 
 const $ = (id) => document.getElementById(id);
@@ -325,18 +325,16 @@ function selectMesh(index) {
 }
 
 function selectAnimation(index) {
-  gltf.mixer.stopAllAction();
   gltf.clip = index >= 0 ? gltf.gltf.animations[index] : null;
   gltf.duration = gltf.clip ? gltf.clip.duration : 0;
-  if (gltf.clip) { gltf.action = gltf.mixer.clipAction(gltf.clip); gltf.action.play(); }
+  gltf.action = startClip(gltf.mixer, gltf.clip);
   seek(0);
 }
 
 // The animation at time t: three.js poses the scene, the bone matrices and weights go to the core.
 function seek(t, redraw = true) {
   gltf.time = t;
-  if (gltf.clip) gltf.mixer.setTime(t);
-  gltf.gltf.scene.updateMatrixWorld(true);
+  poseScene(gltf.gltf.scene, gltf.mixer, gltf.action, t);
   writePose(gltf.object, view.bones, view.morph);
   $('scrub').value = gltf.duration ? String(t / gltf.duration) : '0';
   $('time').textContent = `${t.toFixed(2)} s`;
