@@ -4,8 +4,9 @@
 // positions (world space). Native side: `skinframe bake FILE --animation A --time T --method skinned`, whose
 // .glb has one node per primitive instance, its matrix taking the posed positions to the world. The two are
 // compared per triangle corner (the native loader splits vertices for flat normals and MikkTSpace; both keep
-// the file's triangle order), primitives paired by triangle count and then by distance. Bound: 5e-7 of the
-// asset's world bounding-box diagonal (at that pose).
+// the file's triangle order), primitives paired by triangle count and then by distance; both in the world and
+// in the instance's own space (the core's positions, before the matrix to the world). Bound: 5e-7 of the
+// asset's world bounding-box diagonal (at that pose), and of the primitive's own in its space.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -144,7 +145,7 @@ function nativePrimitives(file, anim, time, dir) {
       const pos = accessor(json, bin, p.attributes.POSITION);
       const idx = p.indices !== undefined ? accessor(json, bin, p.indices) : null;
       const triangles = Math.floor((idx ? idx.length : pos.length / 3) / 3);
-      prims.push({ name: node.name, triangles, corners: corners(pos, idx, triangles, m) });
+      prims.push({ name: node.name, triangles, corners: corners(pos, idx, triangles, m), local: corners(pos, idx, triangles) });
     }
   }
   return prims;
@@ -185,7 +186,7 @@ for (const file of assets) {
     const mixer = new THREE.AnimationMixer(gltf.scene);
     const clips = gltf.animations.length ? gltf.animations.map((c, i) => [i, c]) : [[null, null]];
     const dir = mkdtempSync(join(tmpdir(), 'sf-positions-'));
-    let worst = 0, poses = 0;
+    let worst = 0, worstLocal = 0, poses = 0;
     try {
       for (const [anim, clip] of clips) {
         const action = startClip(mixer, clip);
@@ -195,9 +196,10 @@ for (const file of assets) {
           poseScene(gltf.scene, mixer, action, t);
           const page = objects.map((o, i) => {
             const v = views[i];
-            writePose(o, v.bones, v.morph);
+            const toWorld = writePose(o, v.bones, v.morph);
             v.run();
-            return { name: o.name, triangles: v.triangleCount, corners: corners(v.positions, v.indices, v.triangleCount) };
+            return { name: o.name, triangles: v.triangleCount, corners: corners(v.positions, v.indices, v.triangleCount, toWorld),
+              local: corners(v.positions, v.indices, v.triangleCount) };
           });
           assert.equal(page.length, native.length, `${label} t=${t}: ${page.length} page meshes, ${native.length} native primitives`);
           const diag = diagonal(native);
@@ -217,6 +219,12 @@ for (const file of assets) {
             worst = Math.max(worst, rel);
             assert.ok(rel <= BOUND, `${label} animation ${anim} t=${t.toFixed(4)}: ${n.name} differs by ` +
               `${bestD.toExponential(3)} = ${rel.toExponential(3)} of the diagonal ${diag.toPrecision(4)} (bound ${BOUND})`);
+            // The core's own positions are in the native instance's space too (what `unchanged` is measured in).
+            // (relative to that space's diagonal: a quantized mesh's space is the integers' scale)
+            const relLocal = maxDiff(page[best].local, n.local) / diagonal([{ corners: n.local }]);
+            worstLocal = Math.max(worstLocal, relLocal);
+            assert.ok(relLocal <= BOUND, `${label} animation ${anim} t=${t.toFixed(4)}: ${n.name} in the mesh's space ` +
+              `differs by ${relLocal.toExponential(3)} of the diagonal`);
           }
           ++poses;
         }
@@ -225,7 +233,8 @@ for (const file of assets) {
       rmSync(dir, { recursive: true, force: true });
       for (const v of views) v.destroy();
     }
-    results.push(`${label}: ${poses} poses, largest difference ${worst.toExponential(2)} of the diagonal`);
+    results.push(`${label}: ${poses} poses, largest difference ${worst.toExponential(2)} of the diagonal ` +
+      `(${worstLocal.toExponential(2)} in the mesh's space)`);
   });
 }
 
