@@ -492,7 +492,8 @@ sf_result sf_direction_errors(const sf_topology* topo, const sf_frames_out* meth
                               float* normal_deg, float* tangent_deg, uint8_t* flags, sf_error_summary* summary,
                               sf_error* err);
 
-/* Statistics of angles[count]. scratch: count floats (sorted copy), or NULL to allocate with env. */
+/* Statistics of angles[count]. scratch: count floats (a working copy, left reordered), or NULL to allocate
+ * with env. p50 and p95 interpolate between order statistics exactly as in a sorted copy. */
 sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* scratch, const sf_env* env,
                                  sf_angle_stats* out, sf_error* err);
 

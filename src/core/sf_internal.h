@@ -279,8 +279,11 @@ sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, cons
 
 /* ---------------------------------------------------------------- statistics */
 
-/* Sorts a[0..n) ascending (deterministic). */
-void sfi_sort_floats(float* a, size_t n);
+/* Reorders a[0..n) (k < n) so that a[k] is the value a sorted copy has there, nothing before it larger and
+ * nothing after it smaller (deterministic). depth_limit: partitions before heap selection takes over;
+ * sfi_select_depth(n) (2 log2 n) keeps it O(n log n) at worst; 0 = heap selection at once. */
+void sfi_select_floats(float* a, size_t n, size_t k, size_t depth_limit);
+size_t sfi_select_depth(size_t n);
 
 /* sf_direction_errors without its checks and allocations: normal_deg must be given (n floats) when
  * summary is, and tangent_deg when the mesh has a tangent frame; sort_scratch (n floats) gives the

@@ -1,7 +1,11 @@
 // A user's glTF through three.js: GLTFLoader parses it, each mesh becomes plain arrays for the wasm core
-// (sfw_mesh_create), and per frame the animation's bone matrices and morph weights become the core's pose.
-// Bone matrix i = mesh.matrixWorld * bindMatrixInverse * bone_i.matrixWorld * boneInverse_i * bindMatrix (what
-// three.js's skinning shader applies, then the model matrix), so the core's positions are world positions.
+// (sfw_mesh_create), and per frame the animation's bone matrices and morph weights become the core's pose, in
+// the mesh's space as the native library poses an instance (sf_gltf_pose_instance), with the matrix to the world:
+//   skinned: bone i = bindMatrixInverse * bone_i.matrixWorld * boneInverse_i * bindMatrix (three.js's skinning
+//            shader without the model matrix); to the world: mesh.matrixWorld;
+//   rigid:   one bone = inverse(rest matrixWorld) * matrixWorld (the node's motion since the file's rest pose);
+//            to the world: the rest matrixWorld.
+// So `unchanged` (the rest directions) and every statistic are the native command's.
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 
@@ -46,9 +50,13 @@ export function parseGltf(data, manager) {
 // Every mesh of the scene, skinned meshes first, larger first.
 export function meshCandidates(gltf) {
   const out = [];
+  gltf.scene.traverse((o) => o.quaternion.normalize());
   gltf.scene.updateMatrixWorld(true);
   gltf.scene.traverse((o) => {
-    if (o.isMesh && o.geometry?.attributes?.position) out.push(o);
+    if (o.isMesh && o.geometry?.attributes?.position) {
+      o.userData.restWorld = o.matrixWorld.clone(); // before any animation: the file's rest pose
+      out.push(o);
+    }
   });
   out.sort((a, b) => (b.isSkinnedMesh - a.isSkinnedMesh) || (b.geometry.attributes.position.count - a.geometry.attributes.position.count));
   return out;
@@ -99,7 +107,32 @@ export function meshArrays(object) {
   return desc;
 }
 
-const tmp = new THREE.Matrix4(), tmp2 = new THREE.Matrix4();
+// Plays clip (an AnimationClip, or null for the rest pose) on mixer from its start; returns the action or null.
+// Once, held at its end: the time is the page's (the loop wraps it), so time = duration is the last key, as in
+// the native sampler, not the first one that a repeating action wraps to.
+export function startClip(mixer, clip) {
+  mixer.stopAllAction();
+  if (!clip) return null;
+  const action = mixer.clipAction(clip);
+  action.setLoop(THREE.LoopOnce, 1);
+  action.clampWhenFinished = true;
+  action.play();
+  return action;
+}
+
+// Poses scene at time t (seconds, clamped to the clip) of action (startClip's; null: the rest pose, as loaded).
+// Rotations are made unit quaternions, as the native loader makes every rest and sampled rotation: files with
+// keys a little off unit length (SimpleSkin's are 1 +- 2e-4) otherwise scale their nodes in three.js.
+export function poseScene(scene, mixer, action, t) {
+  if (action) {
+    action.reset(); // a finished action pauses at its end; seeking backwards must move it again
+    mixer.setTime(Math.max(0, t));
+  }
+  scene.traverse((o) => o.quaternion.normalize());
+  scene.updateMatrixWorld(true);
+}
+
+const tmp = new THREE.Matrix4(), tmp2 = new THREE.Matrix4(), tmp3 = new THREE.Matrix4();
 
 function put3x4(m, out, at) {
   const e = m.elements;
@@ -109,21 +142,35 @@ function put3x4(m, out, at) {
   out[at + 9] = e[12]; out[at + 10] = e[13]; out[at + 11] = e[14];
 }
 
-// The pose of object now (after the mixer and updateMatrixWorld) into bones (12 per bone) and morph.
-export function writePose(object, bones, morph) {
+// A mesh space too singular to pose in (a node scaled to zero): the native library then poses in world space.
+const singular = (m) => !(Math.abs(m.determinant()) > 1e-12);
+
+// The pose of object now (after the mixer and updateMatrixWorld) into bones (12 per bone) and morph; returns the
+// matrix from the core's positions to the world (16 numbers, column-major; a new array when toWorld is not given).
+export function writePose(object, bones, morph, toWorld = new Float64Array(16)) {
   if (object.isSkinnedMesh) {
     const s = object.skeleton;
-    const pre = tmp2.multiplyMatrices(object.matrixWorld, object.bindMatrixInverse);
+    const world = singular(object.matrixWorld);
+    const pre = world ? tmp2.multiplyMatrices(object.matrixWorld, object.bindMatrixInverse) : tmp2.copy(object.bindMatrixInverse);
     for (let i = 0; i < s.bones.length; ++i) {
       tmp.multiplyMatrices(s.bones[i].matrixWorld, s.boneInverses[i]);
       tmp.premultiply(pre).multiply(object.bindMatrix);
       put3x4(tmp, bones, 12 * i);
     }
+    (world ? tmp3.identity() : tmp3.copy(object.matrixWorld)).toArray(toWorld);
   } else {
-    put3x4(object.matrixWorld, bones, 0);
+    const rest = object.userData.restWorld;
+    if (rest && !singular(rest)) {
+      put3x4(tmp.copy(rest).invert().multiply(object.matrixWorld), bones, 0);
+      rest.toArray(toWorld);
+    } else {
+      put3x4(object.matrixWorld, bones, 0);
+      tmp3.identity().toArray(toWorld);
+    }
   }
   const w = object.morphTargetInfluences;
   if (w) for (let k = 0; k < morph.length; ++k) morph[k] = w[k] || 0;
+  return toWorld;
 }
 
 // Rig segments (parent joint -> joint) of a skinned mesh's skeleton, world space, 6 floats each.

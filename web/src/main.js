@@ -4,7 +4,7 @@ import * as THREE from 'three';
 import { loadSkinframe, METHODS, RECOMPUTE } from './skinframe.js';
 import { Views } from './views.js';
 import { drawChart } from './chart.js';
-import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments } from './gltf.js';
+import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments, startClip, poseScene } from './gltf.js';
 import { GpuReference } from './gpu.js';
 
 const $ = (id) => document.getElementById(id);
@@ -134,7 +134,20 @@ function replaceView(next, reframe) {
   view.setLive(true);
   if (old) old.destroy();
   views.setMesh(view.vertexCount, view.indices, view.uvs);
+  if (!gltf) views.setModelMatrix(null); // the scenes' positions are the world's; a glTF's come with their matrix
   gpu?.setMesh(view);
+  // A vertex index or a chart of another mesh means nothing for this one.
+  const source = gltf ? `gltf ${gltf.name} ${gltf.candidates.indexOf(gltf.object)}` : `scene ${state.scene}`;
+  if (!old || old.vertexCount !== view.vertexCount || page.source !== source) {
+    page.inspected = -1; page.inspection = null;
+    views.setMarker(-1);
+    $('inspector').innerHTML = '<p class="note">Click a vertex in any view.</p>';
+  }
+  if (page.source !== source) {
+    drawChart($('chart'), [], []);
+    page.chart = null;
+  }
+  page.source = source;
   if (reframe) {
     if (gltf) {
       const box = new THREE.Box3().setFromObject(gltf.object);
@@ -174,9 +187,16 @@ function refresh() {
   const t1 = performance.now();
   page.timing.wasm = t1 - t0;
   const row = view.rows[state.method];
-  const ref = { normals: view.refNormals, tangents: view.refTangents };
-  const length = 0.06 * (gltf ? gltf.radius : view.frame[3]);
-  views.update(view.positions, { normals: row.normals, tangents: row.tangents }, ref, row.normalDeg, row.tangentDeg, length);
+  // without UVs the core measures no tangents: its tangent arrays are placeholders, not directions
+  const tf = view.hasTangentFrame;
+  const ref = { normals: view.refNormals, tangents: tf ? view.refTangents : null };
+  // normal and tangent lines are drawn in the mesh's space: a world length over the matrix's scale
+  const m = gltf?.toWorld;
+  const scale = m ? Math.cbrt(Math.abs(m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) +
+    m[8] * (m[1] * m[6] - m[2] * m[5]))) || 1 : 1;
+  const length = (0.06 * (gltf ? gltf.radius : view.frame[3])) / scale;
+  views.update(view.positions, { normals: row.normals, tangents: tf ? row.tangents : null }, ref, row.normalDeg,
+    tf ? row.tangentDeg : null, length);
   updateRig();
   updateReadout();
   if (page.inspected >= 0) inspect(page.inspected);
@@ -200,6 +220,7 @@ function updateRig() {
 }
 
 function fmt(x) { return Number.isFinite(x) ? x.toFixed(3) : '–'; }
+const NOT_MEASURED = 'not measured';
 
 function updateReadout() {
   const body = $('readout').tBodies[0];
@@ -207,16 +228,19 @@ function updateReadout() {
     body.innerHTML = METHODS.map((m) => `<tr data-method="${m}"><td>${m}</td><td></td><td></td><td></td><td></td><td></td></tr>`).join('');
   }
   page.stats = {};
+  const tangent = view.hasTangentFrame;
   METHODS.forEach((m, i) => {
     const s = view.summary(i);
     const cells = body.rows[i].cells;
-    const tangent = view.hasTangentFrame;
     cells[1].textContent = fmt(s.normal.mean); cells[2].textContent = fmt(s.normal.max);
-    cells[3].textContent = tangent ? fmt(s.tangent.mean) : 'no UVs'; cells[4].textContent = tangent ? fmt(s.tangent.max) : '';
-    cells[5].textContent = String(s.handedness);
+    cells[3].textContent = tangent ? fmt(s.tangent.mean) : NOT_MEASURED; cells[4].textContent = tangent ? fmt(s.tangent.max) : NOT_MEASURED;
+    cells[5].textContent = tangent ? String(s.handedness) : NOT_MEASURED;
     body.rows[i].className = i === state.method ? 'selected' : '';
-    page.stats[m] = { normalMean: s.normal.mean, normalMax: s.normal.max, tangentMean: s.tangent.mean, tangentMax: s.tangent.max };
+    page.stats[m] = { normalMean: s.normal.mean, normalMax: s.normal.max, tangentMean: tangent ? s.tangent.mean : null,
+      tangentMax: tangent ? s.tangent.max : null };
   });
+  $('readout-note').textContent = tangent ? '' : 'Tangents not measured: the mesh has no UVs (TEXCOORD), and a tangent frame needs them.';
+  $('caption-tangent').textContent = tangent ? 'Tangent error' : 'Tangent error: not measured (no UVs)';
 }
 
 function vec(a, i, w) { return Array.from(a.subarray(i * w, i * w + w)).map((x) => x.toFixed(4)).join(', '); }
@@ -227,12 +251,14 @@ function inspect(v) {
   const n = view.vertexCount;
   if (v >= n) return;
   let html = `<p>vertex ${v} at (${vec(view.positions, v, 3)})</p><table><tr><th>method</th><th>normal</th><th>∠ ref °</th><th>tangent</th><th>∠ ref °</th></tr>`;
-  html += `<tr><td>reference</td><td>${vec(view.refNormals, v, 3)}</td><td></td><td>${view.refTangents ? vec(view.refTangents, v, 4) : ''}</td><td></td></tr>`;
+  const tf = view.hasTangentFrame;
+  html += `<tr><td>reference</td><td>${vec(view.refNormals, v, 3)}</td><td></td><td>${tf && view.refTangents ? vec(view.refTangents, v, 4) : NOT_MEASURED}</td><td></td></tr>`;
   const rows = {};
   METHODS.forEach((m, i) => {
     const r = view.rows[i];
-    rows[m] = { normalDeg: r.normalDeg[v], tangentDeg: r.tangentDeg[v] };
-    html += `<tr data-method="${m}"><td>${m}</td><td>${vec(r.normals, v, 3)}</td><td>${fmt(r.normalDeg[v])}</td><td>${r.tangents ? vec(r.tangents, v, 4) : ''}</td><td>${fmt(r.tangentDeg[v])}</td></tr>`;
+    const td = tf && r.tangentDeg ? r.tangentDeg[v] : null;
+    rows[m] = { normalDeg: r.normalDeg[v], tangentDeg: td };
+    html += `<tr data-method="${m}"><td>${m}</td><td>${vec(r.normals, v, 3)}</td><td>${fmt(r.normalDeg[v])}</td><td>${tf && r.tangents ? vec(r.tangents, v, 4) : ''}</td><td>${td === null ? NOT_MEASURED : fmt(td)}</td></tr>`;
   });
   $('inspector').innerHTML = html + '</table>';
   page.inspection = { vertex: v, rows };
@@ -244,6 +270,7 @@ async function runChart(steps = 24) {
   const over = $('chart-over').value;
   const kind = $('chart-kind').value;
   const xs = [], series = METHODS.map((m) => ({ name: m, values: [] }));
+  if (kind === 'tangent' && !view.hasTangentFrame) { message('tangents not measured: the mesh has no UVs', true); return; }
   if (gltf) {
     if (!gltf.clip) { message('the file has no animation to chart', true); return; }
     const keep = gltf.time;
@@ -265,11 +292,12 @@ async function runChart(steps = 24) {
       try { v = sf.openScene(state.scene, '', sceneSettings({ [over]: x })); } catch (e) { message(e.message, true); return; }
       v.setOptions(state.options).setLive(true).run();
       xs.push(x);
-      METHODS.forEach((_, m) => series[m].values.push(v.summary(m)[kind].mean));
+      METHODS.forEach((_, m) => series[m].values.push(kind === 'tangent' && !v.hasTangentFrame ? NaN : v.summary(m)[kind].mean));
       v.destroy();
     }
   }
   drawChart($('chart'), xs, series, { xLabel: gltf ? 'time (s)' : over, yLabel: `mean ${kind} error (deg)` });
+  if ($('message').className === 'error') message('');
   page.chart = { over: gltf ? '@time' : over, kind, xs, series };
 }
 
@@ -311,6 +339,7 @@ function selectMesh(index) {
     return false;
   }
   gltf.object = object;
+  $('scene-section').classList.add('inactive');
   if (state.source !== 'gltf') {
     // the defaults of `skinframe eval` for real assets: UV seams welded, hard edges kept, MikkTSpace
     Object.assign(state.options, { weld: 2, tangents: 1 });
@@ -325,19 +354,18 @@ function selectMesh(index) {
 }
 
 function selectAnimation(index) {
-  gltf.mixer.stopAllAction();
   gltf.clip = index >= 0 ? gltf.gltf.animations[index] : null;
   gltf.duration = gltf.clip ? gltf.clip.duration : 0;
-  if (gltf.clip) { gltf.action = gltf.mixer.clipAction(gltf.clip); gltf.action.play(); }
+  gltf.action = startClip(gltf.mixer, gltf.clip);
   seek(0);
 }
 
 // The animation at time t: three.js poses the scene, the bone matrices and weights go to the core.
 function seek(t, redraw = true) {
   gltf.time = t;
-  if (gltf.clip) gltf.mixer.setTime(t);
-  gltf.gltf.scene.updateMatrixWorld(true);
-  writePose(gltf.object, view.bones, view.morph);
+  poseScene(gltf.gltf.scene, gltf.mixer, gltf.action, t);
+  gltf.toWorld = writePose(gltf.object, view.bones, view.morph, gltf.toWorld);
+  views.setModelMatrix(gltf.toWorld);
   $('scrub').value = gltf.duration ? String(t / gltf.duration) : '0';
   $('time').textContent = `${t.toFixed(2)} s`;
   if (redraw) refresh();
@@ -348,6 +376,7 @@ function leaveGltf() {
   gltf.mixer.stopAllAction();
   gltf = null;
   state.source = 'scene';
+  $('scene-section').classList.remove('inactive');
   $('gltf-controls').hidden = true;
   $('file').value = '';
 }

@@ -235,7 +235,7 @@ export class View {
     return this;
   }
 
-  // live: per-frame statistics without the percentile sort (mean, rms, max, shares; p50/p95 NaN).
+  // live: per-frame statistics without the percentiles (mean, rms, max, shares; p50/p95 NaN).
   setLive(live) {
     if (!this.sf.exports.sfw_view_set_live(this.ptr, live ? 1 : 0)) throw new Error(this.sf.errorMessage());
     this.live = !!live;

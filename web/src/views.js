@@ -4,13 +4,15 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
 // mode 0: normal colours, 1: lambert, 2: normal-mapped lambert (a procedural bump map in the tangent frame,
-// so tangent errors show), 3: error heatmap (0 degrees green, 22.5 yellow, 45 and more red).
+// so tangent errors show), 3: error heatmap (0 degrees green, 22.5 yellow, 45 and more red; a negative angle,
+// not measured, grey).
 const vertexShader = /* glsl */ `
   attribute vec4 tangent;
   attribute float err;
   varying vec3 vN; varying vec4 vT; varying vec2 vUv; varying float vErr;
   void main() {
-    vN = normal; vT = tangent; vUv = uv; vErr = err;
+    // the core's frames are in the mesh's space; the model matrix takes them to the scene (rotation and scale)
+    vN = mat3(modelMatrix) * normal; vT = vec4(mat3(modelMatrix) * tangent.xyz, tangent.w); vUv = uv; vErr = err;
     gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
   }`;
 const fragmentShader = /* glsl */ `
@@ -27,7 +29,8 @@ const fragmentShader = /* glsl */ `
     if (!gl_FrontFacing) n = -n;
     vec3 l = normalize(lightDir);
     if (mode == 3) {
-      gl_FragColor = vec4(heat(vErr) * (0.6 + 0.4 * abs(dot(n, l))), 1.0);
+      vec3 c = vErr < 0.0 ? vec3(0.32, 0.34, 0.38) : heat(vErr);
+      gl_FragColor = vec4(c * (0.6 + 0.4 * abs(dot(n, l))), 1.0);
       return;
     }
     if (mode == 2 && length(vT.xyz) > 0.0) {
@@ -60,6 +63,13 @@ export class Views {
       return r;
     });
     this.scenes = NAMES.map(() => new THREE.Scene());
+    // the mesh, its normal and tangent lines and the marker, in the core's (mesh) space under one model matrix
+    this.groups = this.scenes.map((scene) => {
+      const g = new THREE.Group();
+      g.matrixAutoUpdate = false;
+      scene.add(g);
+      return g;
+    });
     this.materials = NAMES.map((_, i) => new THREE.ShaderMaterial({
       vertexShader, fragmentShader, side: THREE.DoubleSide,
       uniforms: { mode: { value: i >= 2 ? 3 : 1 }, lightDir: { value: new THREE.Vector3(0.4, 1, 0.7) } },
@@ -88,7 +98,7 @@ export class Views {
   // A new mesh: attributes sized once (positions shared by the four views).
   setMesh(vertexCount, indices, uvs) {
     for (let i = 0; i < this.meshes.length; ++i) {
-      this.scenes[i].remove(this.meshes[i]);
+      this.groups[i].remove(this.meshes[i]);
       this.meshes[i].geometry.dispose();
     }
     for (const l of this.vectorLines) { l.parent?.remove(l); l.geometry.dispose(); }
@@ -107,7 +117,7 @@ export class Views {
       g.setAttribute('err', new THREE.BufferAttribute(new Float32Array(n), 1).setUsage(THREE.DynamicDrawUsage));
       const mesh = new THREE.Mesh(g, this.materials[i]);
       mesh.frustumCulled = false;
-      this.scenes[i].add(mesh);
+      this.groups[i].add(mesh);
       return mesh;
     });
     // gold normals and blue tangents in the two top views: two points per vertex each
@@ -119,7 +129,7 @@ export class Views {
         const line = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color }));
         line.frustumCulled = false;
         line.userData = { view: i, key };
-        this.scenes[i].add(line);
+        this.groups[i].add(line);
         this.vectorLines.push(line);
       }
     }
@@ -127,7 +137,8 @@ export class Views {
     this.dirty = true;
   }
 
-  // Per frame: positions, the method's and the reference's frames, the method's angles.
+  // Per frame: positions, the method's and the reference's frames, the method's angles (tangentDeg null: not
+  // measured, drawn grey; tangents null: none drawn).
   update(positions, method, ref, normalDeg, tangentDeg, length) {
     this.position.array.set(positions);
     this.position.needsUpdate = true;
@@ -139,7 +150,8 @@ export class Views {
     }
     const e2 = this.meshes[2].geometry.attributes.err, e3 = this.meshes[3].geometry.attributes.err;
     if (normalDeg) { e2.array.set(normalDeg); e2.needsUpdate = true; }
-    if (tangentDeg) { e3.array.set(tangentDeg); e3.needsUpdate = true; }
+    if (tangentDeg) e3.array.set(tangentDeg); else e3.array.fill(-1);
+    e3.needsUpdate = true;
     for (const line of this.vectorLines) {
       const show = line.userData.key === 'normals' ? this.showNormals : this.showTangents;
       line.visible = show;
@@ -158,6 +170,15 @@ export class Views {
       line.geometry.attributes.position.needsUpdate = true;
     }
     if (this.markerVertex >= 0) this.setMarker(this.markerVertex);
+    this.dirty = true;
+  }
+
+  // The model matrix (16 numbers, column-major) from the core's positions to the scene; null = identity.
+  setModelMatrix(m) {
+    for (const g of this.groups) {
+      if (m) g.matrix.fromArray(m); else g.matrix.identity();
+      g.matrixWorldNeedsUpdate = true;
+    }
     this.dirty = true;
   }
 
@@ -197,7 +218,7 @@ export class Views {
       const g = new THREE.BufferGeometry();
       g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3), 3));
       const m = new THREE.PointsMaterial({ color: 0xffffff, size: 9, sizeAttenuation: false, depthTest: false });
-      this.marker = this.scenes.map((s) => { const p = new THREE.Points(g, m); p.renderOrder = 11; s.add(p); return p; });
+      this.marker = this.groups.map((s) => { const p = new THREE.Points(g, m); p.renderOrder = 11; s.add(p); return p; });
       this.markerGeometry = g;
     }
     const visible = vertex >= 0 && vertex < this.vertexCount;
@@ -240,9 +261,10 @@ export class Views {
     const hit = ray.intersectObject(mesh, false)[0];
     if (!hit) return -1;
     const p = this.position.array;
+    const local = mesh.worldToLocal(hit.point.clone());
     let best = -1, bestD = Infinity;
     for (const v of [hit.face.a, hit.face.b, hit.face.c]) {
-      const d = hit.point.distanceToSquared(new THREE.Vector3(p[3 * v], p[3 * v + 1], p[3 * v + 2]));
+      const d = local.distanceToSquared(new THREE.Vector3(p[3 * v], p[3 * v + 1], p[3 * v + 2]));
       if (d < bestD) { bestD = d; best = v; }
     }
     return best;
