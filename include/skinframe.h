@@ -408,7 +408,14 @@ typedef struct sf_frames_report {
 } sf_frames_report;
 void sf_workspace_last_report(const sf_workspace* ws, sf_frames_report* out);
 
-/* ---------------------------------------------------------------- tangent generation */
+/* ---------------------------------------------------------------- tangent and flat normal generation */
+
+/* Flat normals, as glTF asks of a primitive without NORMAL: triangle f's corners (corner_positions, 9 floats
+ * per triangle, its three corners in order) all get the unit normal of cross(p1 - p0, p2 - p0), (0, 0, 0) for a
+ * zero-area triangle, into normals (9 floats per triangle). Float arithmetic in a fixed order: every caller
+ * (the glTF loader, the viewer) gets the same bits. SF_ERROR_TOO_LARGE (index = the triangle) when a cross
+ * product overflows float. */
+sf_result sf_normals_flat(size_t triangle_count, const float* corner_positions, float* normals, sf_error* err);
 
 /* A static mesh for sf_tangents_generate: plain arrays, no skinning, no topology needed. */
 typedef struct sf_tangent_desc {

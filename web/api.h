@@ -28,6 +28,8 @@ const float* sfw_view_rest_positions(const sfw_view* v);
 const float* sfw_view_rest_normals(const sfw_view* v);
 const float* sfw_view_rest_tangents(const sfw_view* v);
 int sfw_view_has_tangent_frame(const sfw_view* v);
+/* Vertices of a caller's mesh that sfw_mesh_commit's MikkTSpace split copied (UVs and normals, no tangents). */
+size_t sfw_view_split_vertices(const sfw_view* v);
 size_t sfw_view_bone_count(const sfw_view* v);
 size_t sfw_view_target_count(const sfw_view* v);
 float* sfw_view_bones(sfw_view* v);

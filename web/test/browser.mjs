@@ -203,6 +203,7 @@ async function run(mode) {
       await page.setInputFiles('#file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
       await page.waitForFunction(() => /notes\.txt/.test(document.getElementById('message').textContent));
       assert.match(await page.$eval('#message', (e) => e.textContent), /not a glTF file/);
+      assert.equal(await page.$eval('#file', (e) => e.files.length), 0, 'the picker still names the rejected file');
       await shot('bad-file');
     });
     await check('a file too large is refused before it is read', async () => {
