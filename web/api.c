@@ -444,12 +444,20 @@ static int remap_vertices(sfw_view* v, size_t count, const uint32_t* map)
     return ok;
 }
 
+/* Indices all below the vertex count: otherwise the topology names the bad one, and nothing is remapped. */
+static int indices_valid(const sf_mesh_desc* m)
+{
+    for (size_t c = 0; c < 3 * m->triangle_count; ++c)
+        if (m->indices[c] >= m->vertex_count) return 0;
+    return 1;
+}
+
 /* The glTF loader's flat normals for a mesh without normals (glTF: "client implementations must calculate flat
  * normals"): every triangle corner its own vertex, with its face's normal (sf_normals_flat). */
 static int flat_normals(sfw_view* v)
 {
     sf_mesh_desc* m = &v->mesh;
-    if (m->normals.data || !m->triangle_count) return 1;
+    if (m->normals.data || !m->triangle_count || !indices_valid(m)) return 1;
     size_t corners = 3 * m->triangle_count;
     uint32_t* indices = (uint32_t*)m->indices;
     float* normals = malloc(3 * corners * sizeof(float));
@@ -476,7 +484,7 @@ static int flat_normals(sfw_view* v)
 static int split_for_mikktspace(sfw_view* v)
 {
     sf_mesh_desc* m = &v->mesh;
-    if (m->tangents.data || !m->uvs.data || !m->normals.data || !m->triangle_count) return 1;
+    if (m->tangents.data || !m->uvs.data || !m->normals.data || !m->triangle_count || !indices_valid(m)) return 1;
     size_t n = m->vertex_count, corners = 3 * m->triangle_count;
     sf_tangent_desc d;
     memset(&d, 0, sizeof d);
@@ -518,13 +526,16 @@ static int split_for_mikktspace(sfw_view* v)
     return 1;
 }
 
-/* Builds the topology and evaluation of a filled mesh. On failure the view is destroyed and NULL returned
- * (sfw_error_message says why: the library's message naming the field). */
-SFW_EXPORT(sfw_mesh_commit) sfw_view* sfw_mesh_commit(sfw_view* v)
+/* Builds the topology and evaluation of a filled mesh. gltf = 1: first as the glTF loader makes a primitive
+ * (flat normals without normals, MikkTSpace tangents without tangents); 0: the arrays as they are. On failure
+ * the view is destroyed and NULL returned (sfw_error_message says why: the library's message naming the
+ * field). */
+SFW_EXPORT(sfw_mesh_commit) sfw_view* sfw_mesh_commit(sfw_view* v, int gltf)
 {
     sf_error_clear(&g_err);
     if (!v || v->topo) return fail(SF_ERROR_INVALID_ARGUMENT, NULL, "sfw_mesh_commit");
-    if (!flat_normals(v) || !split_for_mikktspace(v)) { /* these replace the arrays: targets point at them after */
+    /* these replace the arrays: the targets point at them after */
+    if (gltf && (!flat_normals(v) || !split_for_mikktspace(v))) {
         sfw_view_destroy(v);
         return NULL;
     }

@@ -111,7 +111,9 @@ export class Skinframe {
 
   // A mesh from arrays: {positions (Float32Array 3n), indices (Uint32Array 3t), normals?, tangents? (4n),
   // uvs? (2n), influenceCount, joints? (Uint32Array), weights?, boneCount, targets?: [{positions, normals?,
-  // tangents?}]}. Throws the library's message when the mesh is rejected.
+  // tangents?}], gltf?: true to make it as the glTF loader makes a primitive: flat normals when it has none,
+  // MikkTSpace tangents when it has none, splitting the vertices whose corners differ)}. Throws the library's
+  // message when the mesh is rejected.
   createMesh(desc) {
     const e = this.exports;
     const n = desc.positions.length / 3;
@@ -141,7 +143,7 @@ export class Skinframe {
       fill(MESH.morphNormals, k, Float32Array, x.normals);
       fill(MESH.morphTangents, k, Float32Array, x.tangents);
     });
-    const done = e.sfw_mesh_commit(ptr);
+    const done = e.sfw_mesh_commit(ptr, desc.gltf ? 1 : 0);
     if (!done) throw new Error(this.errorMessage());
     return new View(this, done, { scene: null });
   }
