@@ -28,8 +28,10 @@ static inline SK_V sk_dot3(SK_V a0, SK_V a1, SK_V a2, SK_V b0, SK_V b1, SK_V b2)
     return sk_add(sk_add(sk_mul(a0, b0), sk_mul(a1, b1)), sk_mul(a2, b2));
 }
 
-/* sfk_safe_unit in place; *big gets the lanes whose squared length passes FLT_MAX (to redo in scalar). */
-static inline void sk_safe_unit(SK_V* x, SK_V* y, SK_V* z, SK_V* big)
+/* sfk_safe_unit in place; *big gets the lanes whose squared length passes FLT_MAX (to redo in scalar). Returns the
+ * lanes left nonzero: a kept direction has a component of at least 1/sqrt(3) in size, so its squared length is not
+ * 0 (the report's degenerate test), and a zeroed one is 0. */
+static inline SK_V sk_safe_unit(SK_V* x, SK_V* y, SK_V* z, SK_V* big)
 {
     SK_V len2 = sk_dot3(*x, *y, *z, *x, *y, *z);
     SK_V ok = sk_ge(len2, sk_set1(SF_SAFE_UNIT_EPS2));
@@ -38,16 +40,18 @@ static inline void sk_safe_unit(SK_V* x, SK_V* y, SK_V* z, SK_V* big)
     *x = sk_and(ok, sk_mul(*x, inv));
     *y = sk_and(ok, sk_mul(*y, inv));
     *z = sk_and(ok, sk_mul(*z, inv));
+    return ok;
 }
 
 /* Lanes where x * 0 is not 0: infinite or NaN. */
 static inline SK_V sk_not_finite(SK_V x) { return sk_andnot(sk_eq(sk_mul(x, sk_set1(0.0f)), sk_set1(0.0f)), sk_set1(-0.0f)); }
 
+/* Bits set in a lane mask (at most 8 bits), branch-free. */
 static inline int sk_popcount(unsigned m)
 {
-    int c = 0;
-    for (; m; m &= m - 1) ++c;
-    return c;
+    m = m - ((m >> 1) & 0x55u);
+    m = (m & 0x33u) + ((m >> 2) & 0x33u);
+    return (int)((m + (m >> 4)) & 0x0fu);
 }
 
 /* Morph of one step's lanes in scalar (sfk_deform_vertex's loop): rows p, n, t are updated in place. */
@@ -129,7 +133,8 @@ static inline void sk_step(const sfi_skin_job* job, size_t block, int sub, uint3
     SK_V bad = sk_set1(0.0f);
     float tmp[4 * SK_W];
     if (job->positions) {
-        for (int k = 0; k < 3; ++k) bad = sk_or(bad, sk_not_finite(fp[k]));
+        if (method == SFI_SKIN_POSITIONS_ONLY)
+            for (int k = 0; k < 3; ++k) bad = sk_or(bad, sk_not_finite(fp[k]));
         if (valid == SK_W) {
             sk_store3(job->positions + 3 * v0, fp[0], fp[1], fp[2]);
         } else {
@@ -183,15 +188,22 @@ static inline void sk_step(const sfi_skin_job* job, size_t block, int sub, uint3
             c->singular += (size_t)sk_popcount((unsigned)sk_mask(sing) & live);
         }
     }
-    if (want_n) sk_safe_unit(&n[0], &n[1], &n[2], &big);
-    if (want_t) sk_safe_unit(&t[0], &t[1], &t[2], &big);
+    SK_V n_ok = zero, t_ok = zero;
+    if (want_n) n_ok = sk_safe_unit(&n[0], &n[1], &n[2], &big);
+    if (want_t) t_ok = sk_safe_unit(&t[0], &t[1], &t[2], &big);
     unsigned bigm = (unsigned)sk_mask(big) & live;
-    if (bigm) sk_redo(method, bigm, m, det, mn, mt, rw, n, t);
+    if (bigm) { /* redone lanes: their degenerate tests on the values themselves */
+        sk_redo(method, bigm, m, det, mn, mt, rw, n, t);
+        n_ok = sk_andnot(sk_eq(sk_dot3(n[0], n[1], n[2], n[0], n[1], n[2]), zero), sk_set1(-0.0f));
+        t_ok = sk_andnot(sk_eq(sk_dot3(t[0], t[1], t[2], t[0], t[1], t[2]), zero), sk_set1(-0.0f));
+    }
     c->mirrored += (size_t)sk_popcount((unsigned)sk_mask(mirrored) & live);
+    /* one finiteness test for the step: a sum of the outputs is finite when every one is (a sum that overflows
+       sends the step to the exact test per lane) */
+    SK_V sum = job->positions ? sk_add(sk_add(fp[0], fp[1]), fp[2]) : zero;
     if (want_n) {
-        SK_V d2 = sk_dot3(n[0], n[1], n[2], n[0], n[1], n[2]);
-        c->degenerate_normals += (size_t)sk_popcount((unsigned)sk_mask(sk_eq(d2, zero)) & live);
-        for (int k = 0; k < 3; ++k) bad = sk_or(bad, sk_not_finite(n[k]));
+        c->degenerate_normals += (size_t)sk_popcount(~(unsigned)sk_mask(n_ok) & live);
+        sum = sk_add(sum, sk_add(sk_add(n[0], n[1]), n[2]));
         if (valid == SK_W) {
             sk_store3(job->normals + 3 * v0, n[0], n[1], n[2]);
         } else {
@@ -203,10 +215,9 @@ static inline void sk_step(const sfi_skin_job* job, size_t block, int sub, uint3
         if (!job->has_uvs) {
             t[0] = t[1] = t[2] = zero;
         } else {
-            SK_V d2 = sk_dot3(t[0], t[1], t[2], t[0], t[1], t[2]);
-            c->degenerate_tangents += (size_t)sk_popcount((unsigned)sk_mask(sk_eq(d2, zero)) & live);
+            c->degenerate_tangents += (size_t)sk_popcount(~(unsigned)sk_mask(t_ok) & live);
         }
-        for (int k = 0; k < 4; ++k) bad = sk_or(bad, sk_not_finite(t[k]));
+        sum = sk_add(sum, sk_add(sk_add(t[0], t[1]), sk_add(t[2], t[3])));
         if (valid == SK_W) {
             sk_store4(job->tangents + 4 * v0, t[0], t[1], t[2], t[3]);
         } else {
@@ -214,11 +225,17 @@ static inline void sk_step(const sfi_skin_job* job, size_t block, int sub, uint3
             memcpy(job->tangents + 4 * v0, tmp, 4 * valid * sizeof(float));
         }
     }
-    unsigned badm = (unsigned)sk_mask(bad) & live;
-    if (badm) {
-        size_t first = v0;
-        while (!(badm & 1u)) badm >>= 1, ++first;
-        if (first < c->first_bad) c->first_bad = first;
+    if ((unsigned)sk_mask(sk_not_finite(sum)) & live) {
+        if (job->positions)
+            for (int k = 0; k < 3; ++k) bad = sk_or(bad, sk_not_finite(fp[k]));
+        for (int k = 0; want_n && k < 3; ++k) bad = sk_or(bad, sk_not_finite(n[k]));
+        for (int k = 0; want_t && k < 4; ++k) bad = sk_or(bad, sk_not_finite(t[k]));
+        unsigned badm = (unsigned)sk_mask(bad) & live;
+        if (badm) {
+            size_t first = v0;
+            while (!(badm & 1u)) badm >>= 1, ++first;
+            if (first < c->first_bad) c->first_bad = first;
+        }
     }
 }
 
