@@ -14,6 +14,7 @@
  * with statistics, skinned against recompute), `yardstick` (4 influences only).
  *
  * usage: bench_skin [--runs R (21)] [--threads T (0 = every core)] [--mesh grid|sheet|cesium|all] [--source DIR]
+ *                   [--skip WORD[,WORD...]] (leave out the cases whose label contains a word, e.g. mikktspace)
  * Prints one JSON line per result, then a table and the ratios of the medians. */
 #define _POSIX_C_SOURCE 199309L
 #include "skinframe.h"
@@ -312,6 +313,22 @@ static double ratio(const bench_case* cases, int count, const char* a, const cha
 
 #define MAX_CASES 24
 
+static const char* g_skip = ""; /* --skip: comma-separated words */
+
+static int skipped(const char* label)
+{
+    const char* w = g_skip;
+    while (*w) {
+        const char* end = strchr(w, ',');
+        size_t len = end ? (size_t)(end - w) : strlen(w);
+        for (const char* l = label; len && *l; ++l)
+            if (strncmp(l, w, len) == 0) return 1;
+        if (!end) break;
+        w = end + 1;
+    }
+    return 0;
+}
+
 /* Every case of one mesh on one thread setting, interleaved over `runs` rounds. */
 static int bench_mesh_threads(bench_state* s, int runs, int parallel, size_t threads)
 {
@@ -335,6 +352,10 @@ static int bench_mesh_threads(bench_state* s, int runs, int parallel, size_t thr
         cases[count].kind = KIND_YARDSTICK;
         snprintf(cases[count++].label, sizeof cases[0].label, "yardstick");
     }
+    int kept = 0;
+    for (int c = 0; c < count; ++c)
+        if (!skipped(cases[c].label)) cases[kept++] = cases[c];
+    count = kept;
     g_parallel = parallel;
     /* the error case compares `skinned` against the reference: both computed once up front */
     size_t n = s->bm->desc.vertex_count;
@@ -437,9 +458,10 @@ int main(int argc, char** argv)
         else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = (size_t)atol(argv[++i]);
         else if (strcmp(argv[i], "--mesh") == 0 && i + 1 < argc) which = argv[++i];
         else if (strcmp(argv[i], "--source") == 0 && i + 1 < argc) source = argv[++i];
+        else if (strcmp(argv[i], "--skip") == 0 && i + 1 < argc) g_skip = argv[++i];
         else {
             fprintf(stderr, "usage: bench_skin [--runs 1..%d] [--threads T] [--mesh grid|sheet|cesium|all] "
-                            "[--source DIR]\n", MAX_RUNS);
+                            "[--source DIR] [--skip WORD,...]\n", MAX_RUNS);
             return 2;
         }
     }

@@ -481,7 +481,8 @@ typedef struct sf_error_summary {
     size_t worst_normal_vertex, worst_tangent_vertex;
 } sf_error_summary;
 
-/* Angle in degrees between two directions: acos of the clamped dot of the unit vectors; 180 when either is zero. */
+/* Angle in degrees between two directions (atan2 of |a x b| and a.b in double, within 1e-9 degrees of libm's atan2 over
+ * the whole range, exactly 0 for equal directions); 180 when either is zero (|v|^2 < 1e-24). */
 double sf_angle_deg(const float a[3], const float b[3]);
 
 /* Per-vertex angles of `method` against `reference` (float3 normals, float4 tangents as in sf_frames_out).
