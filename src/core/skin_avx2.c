@@ -28,6 +28,9 @@ static inline __m256 sk_eq(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP
 static inline int sk_mask(__m256 a) { return _mm256_movemask_ps(a); }
 
 /* Eight lanes' blended matrices (elements 0-7 in a ymm, 8-11 in an xmm per lane), transposed to 12 rows. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
 static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint32_t K, __m256* m)
 {
     const uint32_t* J = job->lanes->joints + block * K * SFI_LANES + (size_t)sub * 8;

@@ -19,6 +19,12 @@
 #include <string.h>
 
 #define SK_STEPS (SFI_LANES / SK_W)
+/* The step and the loop inlined into each (slot count, method) case of the switch: constants there. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SK_INLINE static inline __attribute__((always_inline))
+#else
+#define SK_INLINE static inline
+#endif
 
 static inline SK_V sk_select(SK_V mask, SK_V a, SK_V b) { return sk_or(sk_and(mask, a), sk_andnot(mask, b)); }
 
@@ -111,7 +117,7 @@ static inline void sk_redo(int method, unsigned big, const SK_V* m, SK_V det, co
 }
 
 /* One step: SK_W vertices from v0 (valid of them real; the rest are padding whose results are dropped). */
-static inline void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t K, int method,
+SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t K, int method,
                            sfi_skin_counts* c)
 {
     size_t v0 = block * SFI_LANES + (size_t)sub * SK_W;
@@ -240,7 +246,7 @@ static inline void sk_step(const sfi_skin_job* job, size_t block, int sub, uint3
 }
 
 /* Blocks [b0, b1) with the slot count and the method fixed (the switch below instantiates the common ones). */
-static inline void sk_blocks(const sfi_skin_job* job, size_t b0, size_t b1, uint32_t K, int method,
+SK_INLINE void sk_blocks(const sfi_skin_job* job, size_t b0, size_t b1, uint32_t K, int method,
                              sfi_skin_counts* c)
 {
     for (size_t b = b0; b < b1; ++b)

@@ -26,6 +26,9 @@ static inline __m128 sk_eq(__m128 a, __m128 b) { return _mm_cmpeq_ps(a, b); }
 static inline int sk_mask(__m128 a) { return _mm_movemask_ps(a); }
 
 /* Four lanes' blended matrices (3 rows of 4 floats each per lane), transposed to 12 rows of 4 lanes. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
 static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint32_t K, __m128* m)
 {
     const uint32_t* J = job->lanes->joints + block * K * SFI_LANES + (size_t)sub * 4;
