@@ -1,9 +1,15 @@
-/* The fused per-vertex pass with AVX2: 8 vertices per step (skin_body.h). Compiled with -mavx2 (and
- * -ffp-contract=off) for this file alone, and called only where cpuid reports AVX2 (simd.c): the rest of the
- * build needs no -march flag. */
+/* The fused per-vertex pass with AVX2: 8 vertices per step (skin_body.h). The file's functions are compiled for
+ * AVX2 by a target pragma (no build flag: compiling the core files by hand gives the same library), and called only
+ * where cpuid reports AVX2 (simd.c). AVX2 without FMA: nothing can be contracted into a fused multiply-add. */
 #include "skin_simd.h"
 
-#if defined(__x86_64__) && defined(__AVX2__)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#endif
 #include <immintrin.h>
 
 #define SK_W 8
@@ -109,6 +115,12 @@ static inline void sk_store4(float* out, __m256 x, __m256 y, __m256 z, __m256 w)
 }
 
 #include "skin_body.h"
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
 
 #else
 void sfi_skin_blocks_avx2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts)
