@@ -5,6 +5,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #define FRAMES_GRAIN 1024
@@ -38,6 +39,13 @@ static void vertex_range(void* ctx, size_t begin, size_t end)
     for (size_t v = begin; v < end; ++v) vertex_frame(job, v);
 }
 
+static sf_result not_finite(sf_method method, size_t v, sf_error* err)
+{
+    return sf_error_set(err, SF_ERROR_TOO_LARGE, "out", v,
+                        "`%s` came out non-finite at vertex %zu: a magnitude bound is missing (please report)",
+                        sf_method_name(method), v);
+}
+
 /* Counts the report and checks that every output element is finite: the input bounds make that so
  * (docs/magnitudes.md); a failure here is a missing bound, reported rather than returned as data. */
 static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_method method, const sf_frames_out* out,
@@ -58,9 +66,7 @@ static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_meth
             rep->degenerate_tangents++;
         bool finite = (!normals || sfk_finite3(normals + 3 * v)) && (!positions || sfk_finite3(positions + 3 * v)) &&
                       (!tangents || (sfk_finite3(tangents + 4 * v) && fabsf(tangents[4 * v + 3]) <= FLT_MAX));
-        SF_CHECK(finite, SF_ERROR_TOO_LARGE, err, "out", v,
-                 "`%s` came out non-finite at vertex %zu: a magnitude bound is missing (please report)",
-                 sf_method_name(method), v);
+        if (!finite) return not_finite(method, v, err);
     }
     return SF_OK;
 }
@@ -101,6 +107,15 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
     const sf_frames_opts o = *opts;
     sf_result r = SF_OK;
     if (ws->backend == SF_BACKEND_CUDA) return sfi_cuda_frames(topo, pose, method, &o, ws, out, err);
+    if (!deformed && method != SF_METHOD_RECOMPUTE && method != SF_METHOD_JACOBIAN) {
+        /* the per-vertex methods in one fused pass where the CPU has a fast path (skin.c) */
+        size_t bad;
+        sf_frames_report rep;
+        if (sfi_skin_fused(topo, pose, (int)method, o.morph_directions, ws, out, &rep, &bad)) {
+            ws->report = rep;
+            return bad == SIZE_MAX ? SF_OK : not_finite(method, bad, err);
+        }
+    }
     if (!deformed) sfi_deform(topo, pose, o.morph_directions, ws);
     if (method == SF_METHOD_RECOMPUTE) {
         r = sfi_recompute(topo, &o, ws, out->normals, out->tangents, err);

@@ -11,10 +11,15 @@
  *                                 each filling its own struct: weld groups, jacobian gradients, MikkTSpace
  *   tangents.c                    rest frames from plain arrays (the topology's generated normals and
  *                                 tangents); sf_tangents_generate over them and mikktspace.c
+ *   lanes.c                       the blocked rest streams and influences of the per-vertex fast paths
  *   topology.c                    sf_topology: validates, copies, calls the builders above, owns their output
  *   backend.c backend_cuda_stub.c (or cuda/backend_cuda.cu)
  *                                 backend names and availability; the CUDA entry points
  *   workspace.c                   sf_workspace: scratch planned from sf_workspace_opts (size query = create)
+ *   simd.c skin_sse2.c skin_avx2.c
+ *                                 the instruction set chosen at run time; the per-vertex fast paths (skin_body.h)
+ *   skin.c                        the fused per-vertex pass (deform + unchanged / skinned / inverse-transpose +
+ *                                 report) over the lanes, threaded; the scalar loops stay the reference
  *   deform.c                      morph + skin into the workspace; pose validation
  *   rebuild.c                     the rebuilt frames (face pass + gather, MikkTSpace tangents) for given
  *                                 positions and determinants
@@ -138,6 +143,28 @@ sf_result sfi_rest_frames(size_t vertex_count, size_t triangle_count, const uint
                           const float* uvs, const float* normals_in, float bitangent_sign, const sf_env* env,
                           float* normals_out, float* tangents_out, sf_error* err);
 
+/* ---------------------------------------------------------------- blocked layout (lanes.c) */
+
+/* The rest streams and influences regrouped in blocks of SFI_LANES vertices, one component per row (structure of
+ * arrays inside a block), for the SIMD fast paths (skin_body.h): 4 or 8 vertices per step load a row at once.
+ * Built once with the topology from its packed streams. Lanes past vertex_count are zero. A vertex without
+ * weight points its first slot at the identity (joint bone_count, weight 1): the blend then gives the identity
+ * bit for bit as sfk_blend_matrix's fallback does. */
+#define SFI_LANES 8
+#define SFI_LANE_ROWS 10 /* px py pz nx ny nz tx ty tz tw */
+typedef struct sfi_lanes {
+    size_t block_count;
+    uint32_t influences; /* slots per vertex, at least 1 */
+    float* rest;         /* SFI_LANE_ROWS * SFI_LANES per block */
+    uint32_t* joints;    /* influences * SFI_LANES per block (slot-major) */
+    float* weights;      /* influences * SFI_LANES per block */
+} sfi_lanes;
+/* From packed arrays: positions/normals 3n, tangents 4n, K joints/weights per vertex (K = 0: the identity). */
+sf_result sfi_lanes_build(size_t vertex_count, const float* positions, const float* normals, const float* tangents,
+                          uint32_t influence_count, const uint32_t* joints, const float* weights, size_t bone_count,
+                          sfi_store* store, sfi_lanes* out, sf_error* err);
+void sfi_lanes_free(const sfi_store* store, sfi_lanes* lanes);
+
 /* ---------------------------------------------------------------- topology */
 
 struct sf_topology {
@@ -145,6 +172,7 @@ struct sf_topology {
     size_t vertex_count, triangle_count, bone_count, target_count;
     uint32_t influence_count; /* slots per vertex after merging duplicates */
     bool has_uvs;
+    int simd_level;       /* sfi_simd_detect at creation */
     float bitangent_sign; /* -1 for SF_UV_GLTF, +1 for SF_UV_V_UP (see sfk_finish_frame) */
 
     /* Packed rest streams. */
@@ -176,6 +204,7 @@ struct sf_topology {
     float* target_max;
     uint8_t* bone_used;
 
+    sfi_lanes lanes;          /* the blocked copies of the fast paths */
     sfi_weld weld[2];         /* SF_WELD_POSITION, SF_WELD_POSITION_NORMAL */
     sfi_gradients* gradients; /* NULL when skipped */
     uint8_t* mikk_uv_flags;   /* F, NULL without UVs */
@@ -239,9 +268,44 @@ struct sf_workspace {
     sfi_authored_scratch* authored;
     /* `jacobian` only, and only when the topology has gradients. */
     sfi_jacobian_scratch* jacobian;
+    /* The fast paths (skin.c): the pose's bones padded to 16 floats each and the identity after them
+       ((bone_count + 1) * 16), and one report per chunk of the parallel loop (summed in chunk order). */
+    float* palette;
+    struct sfi_skin_counts* chunk_counts;
+    size_t chunk_count;
     sf_frames_report report;
     sfi_blocks blocks; /* every array above */
 };
+
+/* ---------------------------------------------------------------- fast paths (simd.c, skin.c) */
+
+/* Instruction sets of the fast paths, chosen at run time (cpuid): none (the scalar reference), SSE2 (every x86-64),
+ * AVX2. sfi_simd_detect: the best this CPU has (the topology keeps it); sfi_simd_level: the topology's, capped by
+ * sfi_simd_force (for tests; -1 = no cap; set it only while no frame is running). */
+#define SFI_SIMD_SCALAR 0
+#define SFI_SIMD_SSE2 1
+#define SFI_SIMD_AVX2 2
+int sfi_simd_detect(void);
+int sfi_simd_level(const sf_topology* topo);
+void sfi_simd_force(int level);
+
+/* Vertices per chunk of the fast paths' parallel loop (a multiple of SFI_LANES). */
+#define SFI_SKIN_GRAIN 2048
+/* What one chunk of the fused pass counted (frames.c's report and finiteness check, per chunk). */
+typedef struct sfi_skin_counts {
+    size_t mirrored, singular, degenerate_normals, degenerate_tangents;
+    size_t first_bad; /* first vertex with a non-finite output, SIZE_MAX when none */
+} sfi_skin_counts;
+/* sfi_skin_counts for a workspace: chunks of SFI_SKIN_GRAIN over n vertices. */
+size_t sfi_skin_chunk_count(size_t vertex_count);
+
+/* The fused per-vertex pass: morph, blend, skin and one of unchanged / skinned / inverse-transpose (method < 0:
+ * positions only) straight into out (each stream may be NULL), with the report. Bit for bit the scalar
+ * sfi_deform + sfk_vertex_frame + report of frames.c. Returns 0 when it cannot run (no fast path for this CPU);
+ * the caller then takes the scalar loops. On 1, *bad is the first vertex with a non-finite output or SIZE_MAX.
+ * Leaves the workspace's deform arrays as they were. */
+int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_morph_directions dirs,
+                   sf_workspace* ws, const sf_frames_out* out, sf_frames_report* report, size_t* bad);
 
 /* ---------------------------------------------------------------- frame stages */
 

@@ -369,6 +369,11 @@ static sf_result build_derived(sf_topology* topo, const sf_topology_opts* o, sf_
     sf_result r = sfi_weld_build(&view, normal_cos, !topo->stats.generated_normals, &store, topo->weld, &topo->stats, err);
     topo->bytes += store.bytes;
     if (r != SF_OK) return r;
+    store.bytes = 0;
+    r = sfi_lanes_build(topo->vertex_count, topo->rest_positions, topo->rest_normals, topo->rest_tangents,
+                        topo->influence_count, topo->joints, topo->weights, topo->bone_count, &store, &topo->lanes, err);
+    topo->bytes += store.bytes;
+    if (r != SF_OK) return r;
     if (topo->uvs) {
         store.bytes = 0;
         r = sfi_mikktspace_uv_flags_build(topo->indices, topo->uvs, topo->triangle_count, &store, &topo->mikk_uv_flags,
@@ -450,6 +455,7 @@ sf_result sf_topology_create(const sf_mesh_desc* mesh, const sf_topology_opts* o
     topo->target_count = mesh->target_count;
     topo->influence_count = mesh->influence_count;
     topo->has_uvs = mesh->uvs.data != NULL;
+    topo->simd_level = sfi_simd_detect();
     topo->bitangent_sign = mesh->uv_convention == SF_UV_V_UP ? 1.0f : -1.0f;
 
     if ((r = copy_streams(topo, mesh, err)) != SF_OK) goto fail;
@@ -484,6 +490,7 @@ void sf_topology_destroy(sf_topology* topo)
     sfi_store store = {&topo->env, 0};
     sfi_gradients_free(&store, topo->gradients);
     sfi_weld_free(&store, topo->weld);
+    sfi_lanes_free(&store, &topo->lanes);
     topo_free(topo, topo->mikk_uv_flags);
     void* arrays[] = {topo->rest_positions, topo->rest_normals, topo->rest_tangents, topo->uvs,
                       topo->indices,        topo->joints,       topo->weights,       topo->morph_offsets,

@@ -33,6 +33,10 @@ static void take_blocks(const sf_topology* topo, uint32_t methods, sf_workspace*
     TAKE(b, ws->blend, 12 * n);
     TAKE(b, ws->det, n);
     TAKE(b, ws->final_pos, 3 * n);
+    /* the fast paths: the padded bones and the identity, one report per chunk */
+    TAKE(b, ws->palette, 16 * (topo->bone_count + 1));
+    ws->chunk_count = sfi_skin_chunk_count(n);
+    TAKE(b, ws->chunk_counts, ws->chunk_count ? ws->chunk_count : 1);
     if (methods & (1u << SF_METHOD_RECOMPUTE)) {
         TAKE(b, ws->face_n, 3 * F);
         TAKE(b, ws->face_t, 3 * F);
