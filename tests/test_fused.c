@@ -1,9 +1,10 @@
-// LABELS: unit
+// LABELS: unit;cli
 /* recompute-fused against recompute: the same positions, normals, tangents and report bit for bit on every
  * built-in scene (presets, morph targets alone and together, coarse grids) and every staged glTF asset
  * (rest and animated poses), under every weighting, weld, tangent mode, morph-direction switch and
  * reference, for 1, 2 and 3 workers of the parallel-for hook; a workspace for it alone holds no positions;
  * its frames never allocate. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, opendir */
 #include "sf_internal.h"
 #include "sf_kernels.h"
 #include "sf_test.h"
@@ -12,6 +13,7 @@
 
 #include <dirent.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -535,6 +537,77 @@ static void test_evaluation_row(void)
     if (scene) sf_scene_destroy(scene);
 }
 
+/* ---------------------------------------------------------------- the command line */
+
+/* A copy of the JSON object that follows `key` (e.g. "\"recompute\":{") in text, or NULL. */
+static char* object_after(const char* text, const char* key)
+{
+    const char* p = strstr(text, key);
+    if (!p) return NULL;
+    p += strlen(key) - 1; /* at the '{' */
+    int depth = 0;
+    for (const char* q = p; *q; ++q) {
+        depth += *q == '{' ? 1 : *q == '}' ? -1 : 0;
+        if (depth == 0) {
+            char* out = malloc((size_t)(q - p) + 2);
+            if (out) memcpy(out, p, (size_t)(q - p) + 1), out[q - p + 1] = '\0';
+            return out;
+        }
+    }
+    return NULL;
+}
+
+/* compare (its dump), eval and render take it by name; it is listed among the known methods. */
+static void test_command_line(void)
+{
+    char dir[] = "/tmp/sft_fused_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char cmd[2048], path[1200];
+    snprintf(cmd, sizeof cmd,
+             "compare --scene sheet --preset bone-twist --morph towel-twist=0.6 --weld position-normal --weighting angle "
+             "--tangents mikktspace --method skinned,recompute-fused,recompute --dump %s/d.json",
+             dir);
+    sft_cli_out r = sft_run_cli(cmd);
+    if (r.status == -1) { /* built without the command */
+        sft_cli_out_free(&r);
+        rmdir(dir);
+        return;
+    }
+    CHECK(r.status == 0 && strstr(r.out, "recompute-fused") != NULL);
+    sft_cli_out_free(&r);
+    snprintf(path, sizeof path, "%s/d.json", dir);
+    size_t size = 0;
+    char* text = sft_read_file(path, &size);
+    CHECK(text);
+    char* a = object_after(text, "\"recompute\":{");
+    char* b = object_after(text, "\"recompute-fused\":{");
+    CHECK(a && b && strlen(a) > 1000 && strcmp(a, b) == 0); /* the same dumped frames, digit for digit */
+    free(a);
+    free(b);
+    free(text);
+    remove(path);
+
+    char asset[1024];
+    if (sft_asset("gltf/SimpleSkin/glTF/SimpleSkin.gltf", asset, sizeof asset)) {
+        snprintf(cmd, sizeof cmd, "eval '%s' --method recompute-fused,skinned --json", asset);
+        r = sft_run_cli(cmd);
+        CHECK(r.status == 0 && strstr(r.out, "\"recompute-fused\"") != NULL);
+        sft_cli_out_free(&r);
+    }
+    snprintf(cmd, sizeof cmd, "render --scene elbow --preset bend --method recompute-fused -o %s/f.png", dir);
+    r = sft_run_cli(cmd);
+    CHECK(r.status == 0);
+    sft_cli_out_free(&r);
+    snprintf(path, sizeof path, "%s/f.png", dir);
+    CHECK(access(path, F_OK) == 0);
+    remove(path);
+
+    r = sft_run_cli("compare --scene tip --method recompute-fuse");
+    CHECK(r.status == 2 && strstr(r.err, "recompute-fused") != NULL);
+    sft_cli_out_free(&r);
+    CHECK(rmdir(dir) == 0);
+}
+
 static void test_method_name(void)
 {
     sf_method m;
@@ -552,6 +625,7 @@ int main(int argc, char** argv)
         {"two_pass_needs_recompute_scratch", test_two_pass_needs_recompute_scratch},
         {"frames_do_not_allocate", test_frames_do_not_allocate},
         {"evaluation_row", test_evaluation_row},
+        {"command_line", test_command_line},
         {"every_scene", test_every_scene},
         {"every_asset", test_every_asset},
     };
