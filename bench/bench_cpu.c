@@ -122,6 +122,14 @@ static int bench_size(int res, int runs)
            per_method[SF_METHOD_INVERSE_TRANSPOSE].median / per_method[SF_METHOD_SKINNED].median,
            per_method[SF_METHOD_RECOMPUTE].median / per_method[SF_METHOD_SKINNED].median,
            per_method[SF_METHOD_JACOBIAN].median / per_method[SF_METHOD_RECOMPUTE].median, jac->errors.normal.mean);
+    /* recompute-fused: the same frames in one pass; its workspace against recompute's */
+    sf_workspace_opts fused_only = {1u << SF_METHOD_RECOMPUTE_FUSED, SF_BACKEND_CPU};
+    sf_workspace_opts rec_only = {1u << SF_METHOD_RECOMPUTE, SF_BACKEND_CPU};
+    printf("{\"bench\":\"cpu\",\"scene\":\"sheet\",\"resolution\":%d,\"vertices\":%zu,\"stage\":\"fused\","
+           "\"fused_over_recompute\":%.3f,\"fused_workspace_bytes_per_vertex\":%.2f,"
+           "\"recompute_workspace_bytes_per_vertex\":%.2f}\n",
+           res, n, per_method[SF_METHOD_RECOMPUTE_FUSED].median / per_method[SF_METHOD_RECOMPUTE].median,
+           (double)sf_workspace_size(topo, &fused_only) / (double)n, (double)sf_workspace_size(topo, &rec_only) / (double)n);
     sf_evaluation_destroy(ev);
     free(buf);
     free(ang);

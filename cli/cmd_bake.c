@@ -230,10 +230,10 @@ int cmd_bake(int argc, char** argv)
             sf_heatmap_color(sf_angle_deg(b->nrm + 3 * v, b->ref_n + 3 * v), b->col + 4 * v);
             b->col[4 * v + 3] = 1.0f;
         }
-        /* recompute with MikkTSpace: its tangents are the reference's, one per corner */
+        /* recompute (fused or not) with MikkTSpace: its tangents are the reference's, one per corner */
         const sf_eval_results* res = r == SF_OK ? sf_evaluation_results(ev) : NULL;
         size_t split = 0;
-        if (res && method == SF_METHOD_RECOMPUTE && res->tangent_corners && u->tangents) {
+        if (res && cli_method_is_rebuilt(method) && res->tangent_corners && u->tangents) {
             split = split_corners(b, &pr->mesh, res->reference_corner_tangents);
             split_any = true;
         }

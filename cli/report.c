@@ -262,7 +262,7 @@ cJSON* report_json(const cli_run* run)
         const sf_error_summary* s = &m->summary;
         cJSON* e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "name", sf_method_name(m->method));
-        const sf_frames_opts* opts = m->method == SF_METHOD_RECOMPUTE ? &run->ref_opts : &run->method_opts;
+        const sf_frames_opts* opts = cli_method_is_rebuilt(m->method) ? &run->ref_opts : &run->method_opts;
         cJSON_AddStringToObject(e, "morph_directions", cli_morph_directions_name(opts->morph_directions));
         cJSON_AddItemToObject(e, "normal", report_stats_json(&s->normal));
         cJSON_AddItemToObject(e, "tangent", report_stats_json(&s->tangent));
@@ -415,7 +415,7 @@ static void dump_body(dump_stream* d, const cli_run* run)
     for (size_t k = 0; k < run->method_count; ++k) {
         const cli_method_result* m = &run->methods[k];
         if (m->skipped) continue;
-        const sf_frames_opts* opts = m->method == SF_METHOD_RECOMPUTE ? &run->ref_opts : &run->method_opts;
+        const sf_frames_opts* opts = cli_method_is_rebuilt(m->method) ? &run->ref_opts : &run->method_opts;
         dump_key(d, sf_method_name(m->method), first);
         first = false;
         cJSON* e = cJSON_CreateObject();

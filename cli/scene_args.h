@@ -50,6 +50,8 @@ int cli_scene_args_build(const cli_scene_args* args, const sf_env* env, const cl
 
 /* The --method selection as a mask (bit 1u << m per sf_method), for sf_workspace_opts. */
 uint32_t cli_scene_args_methods_mask(const cli_scene_args* args);
+/* recompute and recompute-fused: they run with the reference's options (the evaluation's rule). */
+bool cli_method_is_rebuilt(sf_method m);
 
 /* Frames options for the reference (and the recompute row): the scene's reference weighting unless
  * --weighting was given. */

@@ -301,8 +301,8 @@ typedef struct sf_workspace_opts {
     sf_backend backend;     /* default SF_BACKEND_CPU */
 } sf_workspace_opts;       /* zero = defaults */
 
-/* opts: NULL = every method on the CPU. Scratch is taken only for opts.methods (the deformation always;
- * `recompute`, the reference, adds the face arrays, the MikkTSpace scratch when the mesh has UVs and the
+/* opts: NULL = every method on the CPU. Scratch is taken only for opts.methods (the deformation for any
+ * method but `recompute-fused`, which needs n floats only; `recompute`, the reference, adds the face arrays, the MikkTSpace scratch when the mesh has UVs and the
  * authored-reference scratch). SF_ERROR_UNSUPPORTED for a backend this build or machine lacks. */
 sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* opts, sf_workspace** out,
                               sf_error* err);
@@ -326,7 +326,8 @@ sf_result sf_pose_validate(const sf_topology* topo, const sf_pose* pose, sf_erro
     X(SF_METHOD_SKINNED, "skinned", "directions skinned with the bone matrices, normalised")           \
     X(SF_METHOD_INVERSE_TRANSPOSE, "inverse-transpose", "normal by the inverse transpose of the blend") \
     X(SF_METHOD_JACOBIAN, "jacobian", "analytic Jacobian with weight and morph gradients")             \
-    X(SF_METHOD_RECOMPUTE, "recompute", "rebuilt from the final triangles (the reference)")
+    X(SF_METHOD_RECOMPUTE, "recompute", "rebuilt from the final triangles (the reference)")             \
+    X(SF_METHOD_RECOMPUTE_FUSED, "recompute-fused", "recompute in one per-vertex pass, bit for bit the same")
 
 typedef enum sf_method {
 #define SF_METHOD_ENUM_(id, name, text) id,
@@ -334,6 +335,18 @@ typedef enum sf_method {
 #undef SF_METHOD_ENUM_
     SF_METHOD_COUNT
 } sf_method;
+
+/* `recompute-fused` gives `recompute`'s frames bit for bit (any options, any thread count) by another route:
+ * each vertex deforms the corners of its faces itself from the rest data and the pose and gathers them, one
+ * per-vertex pass with no position or face buffer (its workspace scratch is n floats, the determinants). It
+ * runs with the reference's options wherever `recompute` does (the evaluation's reference_opts). Two cases
+ * cannot be one pass and run as the two-pass `recompute` instead, said in sf_frames_report.fused_two_pass:
+ * MikkTSpace tangents on a mesh with UVs (the normals stay fused; MikkTSpace then needs every final position
+ * and normal) and the authored reference (all of it); both need a workspace with `recompute`'s scratch
+ * (SF_ERROR_INVALID_ARGUMENT naming "workspace" otherwise). The default set of methods (no methods named:
+ * sf_eval_desc.methods NULL, the command line's default and `all`) is the first SF_METHOD_DEFAULT_COUNT,
+ * every method but this one: it is named to run. */
+#define SF_METHOD_DEFAULT_COUNT ((int)SF_METHOD_RECOMPUTE_FUSED)
 
 const char* sf_method_name(sf_method method);        /* "skinned"; "?" when out of range */
 const char* sf_method_description(sf_method method); /* one line */
@@ -405,7 +418,13 @@ typedef struct sf_frames_report {
     size_t degenerate_normals;  /* zero normal in the output */
     size_t degenerate_tangents; /* zero tangent in the output (with a tangent frame) */
     size_t jacobian_capped;     /* jacobian corrections limited by jacobian_cap */
+    uint32_t fused_two_pass;    /* recompute-fused: what ran as the two-pass recompute, SF_FUSED_TWO_PASS_* */
 } sf_frames_report;
+/* sf_frames_report.fused_two_pass (0: everything in the fused pass) */
+enum {
+    SF_FUSED_TWO_PASS_TANGENTS = 1, /* MikkTSpace tangents (mesh with UVs): normals fused, tangents two-pass */
+    SF_FUSED_TWO_PASS_ALL = 2       /* the authored reference: the whole frame two-pass */
+};
 void sf_workspace_last_report(const sf_workspace* ws, sf_frames_report* out);
 
 /* ---------------------------------------------------------------- tangent and flat normal generation */
@@ -557,7 +576,9 @@ sf_result sf_angle_accumulator_finish(const sf_angle_accumulator* acc, sf_angle_
  *   res->rows[k].errors.normal.mean ...
  *   sf_evaluation_destroy(ev);
  * The row of `recompute` runs with reference_opts (it checks the pipeline: about 0 degrees) and is the
- * reference itself, not computed twice. A method the build or backend cannot run (SF_ERROR_UNSUPPORTED)
+ * reference itself, not computed twice. The row of `recompute-fused` runs with reference_opts too (computed in
+ * its own pass: 0 degrees when it equals the reference bit for bit; with per-corner tangents its corners are
+ * its own MikkTSpace run's, see sf_frames_report.fused_two_pass). A method the build or backend cannot run (SF_ERROR_UNSUPPORTED)
  * comes back as a row with that status; it does not fail the run. An sf_evaluation belongs to one thread.
  *
  * Tangents per corner. When the reference's tangents are MikkTSpace (reference_opts.tangents =
@@ -593,10 +614,10 @@ enum {
 
 typedef struct sf_eval_desc {
     const sf_method* methods;      /* method_count methods, the rows in this order, each at most once;
-                                      NULL = every method in SF_METHODS order */
+                                      NULL = the first SF_METHOD_DEFAULT_COUNT methods in SF_METHODS order */
     size_t method_count;           /* 1..SF_METHOD_COUNT with methods; 0 when methods is NULL */
     sf_frames_opts method_opts;    /* every method but recompute (morph directions, jacobian cap) */
-    sf_frames_opts reference_opts; /* the reference and the recompute row (weighting, weld, tangents,
+    sf_frames_opts reference_opts; /* the reference, the recompute and recompute-fused rows (weighting, weld, tangents,
                                       reference, morph directions) */
     uint32_t flags;                /* SF_EVAL_* */
 } sf_eval_desc;                    /* zero = every method, default options, nothing kept, statistics on */
@@ -623,7 +644,8 @@ typedef struct sf_eval_buffers {
  * next run or destroy; NULL when neither kept nor given (recompute's normals/tangents are the reference's). */
 typedef struct sf_eval_row {
     sf_method method;
-    sf_frames_opts opts;     /* what it ran with: reference_opts for recompute, method_opts otherwise */
+    sf_frames_opts opts;     /* what it ran with: reference_opts for recompute and recompute-fused, method_opts
+                                otherwise */
     sf_result status;        /* SF_OK, or SF_ERROR_UNSUPPORTED: detail says why, the rest is zero / NULL */
     sf_error detail;         /* the method's sf_error when unsupported; cleared otherwise */
     sf_error_summary errors; /* against the reference, degrees (see SF_EVAL_NO_STATISTICS) */

@@ -173,12 +173,13 @@ static void all_outputs(const sf_topology* topo, const sf_pose* pose, outcome* o
     sf_frames_out out = {p, nrm, tan};
     for (int m = 0; m < SF_METHOD_COUNT; ++m) {
         for (int md = 0; md < 2; ++md) {
-            int variants = m == SF_METHOD_RECOMPUTE ? 3 * 3 * 2 * 2 : m == SF_METHOD_JACOBIAN ? 2 : 1;
+            int rebuilt = m == SF_METHOD_RECOMPUTE || m == SF_METHOD_RECOMPUTE_FUSED;
+            int variants = rebuilt ? 3 * 3 * 2 * 2 : m == SF_METHOD_JACOBIAN ? 2 : 1;
             for (int k = 0; k < variants; ++k) {
                 sf_frames_opts fo;
                 memset(&fo, 0, sizeof fo);
                 fo.morph_directions = (sf_morph_directions)md;
-                if (m == SF_METHOD_RECOMPUTE) {
+                if (rebuilt) {
                     fo.weighting = (sf_weighting)(k % 3);
                     fo.weld = (sf_weld)(k / 3 % 3);
                     fo.tangents = (sf_tangent_mode)(k / 9 % 2);

@@ -265,7 +265,12 @@ static sfw_view* finish_view(sfw_view* v, const sf_mesh_desc* mesh, sf_weighting
         sfw_view_destroy(v);
         return NULL;
     }
+    /* every method, recompute-fused included (the page lists them all, sfw_catalog_json) */
+    static sf_method all[SF_METHOD_COUNT];
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) all[m] = (sf_method)m;
     memset(&v->desc, 0, sizeof v->desc);
+    v->desc.methods = all;
+    v->desc.method_count = SF_METHOD_COUNT;
     v->desc.flags = SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES;
     v->scene_weighting = weighting;
     v->desc.reference_opts.weighting = weighting;

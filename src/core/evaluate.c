@@ -88,15 +88,15 @@ static bool corner_mode(const sf_topology* topo, const sf_eval_desc* desc)
            desc->reference_opts.reference == SF_REFERENCE_REBUILT;
 }
 
-/* The rows of a valid desc (NULL = every method). */
+/* The rows of a valid desc (NULL = the default methods). */
 static size_t desc_methods(const sf_eval_desc* desc, sf_method* out)
 {
     if (desc && desc->methods) {
         memcpy(out, desc->methods, desc->method_count * sizeof *out);
         return desc->method_count;
     }
-    for (int m = 0; m < SF_METHOD_COUNT; ++m) out[m] = (sf_method)m;
-    return SF_METHOD_COUNT;
+    for (int m = 0; m < SF_METHOD_DEFAULT_COUNT; ++m) out[m] = (sf_method)m;
+    return SF_METHOD_DEFAULT_COUNT;
 }
 
 /* Lays every array out in one block: returns its size; assigns the pointers when base is not NULL. The
@@ -196,8 +196,9 @@ sf_result sf_evaluation_create(const sf_topology* topo, const sf_eval_desc* desc
     for (size_t k = 0; k < rows; ++k) {
         sf_eval_row* row = &res->rows[k];
         row->method = methods[k];
-        /* The recompute row checks the pipeline: the reference's own settings, so about 0 degrees. */
-        row->opts = methods[k] == SF_METHOD_RECOMPUTE ? res->reference_opts : res->method_opts;
+        /* The recompute rows check the pipeline: the reference's own settings, so about 0 degrees. */
+        bool rebuilt = methods[k] == SF_METHOD_RECOMPUTE || methods[k] == SF_METHOD_RECOMPUTE_FUSED;
+        row->opts = rebuilt ? res->reference_opts : res->method_opts;
         sf_error_clear(&row->detail);
     }
     res->failed = SF_EVAL_STAGE_NONE;
@@ -292,6 +293,22 @@ static bool take_corners(sf_evaluation* ev, const sf_workspace* ws)
     return true;
 }
 
+/* The corner tangents of the row that just ran on ws (recompute-fused's two-pass MikkTSpace tangents) when
+ * they are the reference's bit for bit (w converted as take_corners does): then ev->ref_ct stands for them;
+ * else NULL (its per-vertex tangents are measured). */
+static const float* row_corners(const sf_evaluation* ev, const sf_workspace* ws)
+{
+    const sf_topology* topo = ev->topo;
+    const float* corners = ev->res.tangent_corners ? sfi_mikktspace_corner_tangents(ws) : NULL;
+    if (!corners) return NULL;
+    for (size_t c = 0; c < 3 * topo->triangle_count; ++c) {
+        const float *t = corners + 4 * c, *r = ev->ref_ct + 4 * c;
+        float w = sfk_mikk_vertex_w(t[3], topo->bitangent_sign, ws->det[topo->indices[c]]);
+        if (memcmp(t, r, 3 * sizeof(float)) != 0 || memcmp(&w, r + 3, sizeof w) != 0) return NULL;
+    }
+    return ev->ref_ct;
+}
+
 sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, const sf_eval_buffers* buffers,
                             sf_error* err)
 {
@@ -367,7 +384,8 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
         /* Shared scratch is overwritten by the next row: not a result. */
         row->normals = given_n || ev->row_n[k] ? out.normals : NULL;
         row->tangents = given_t || ev->row_t[k] ? out.tangents : NULL;
-        measure_row(ev, k, rb, &out, &ref_dirs, NULL);
+        bool own_corners = row->method == SF_METHOD_RECOMPUTE_FUSED && (row->report.fused_two_pass & SF_FUSED_TWO_PASS_TANGENTS);
+        measure_row(ev, k, rb, &out, &ref_dirs, own_corners ? row_corners(ev, ws) : NULL);
     }
     res->failed = SF_EVAL_STAGE_NONE;
     res->runs++;

@@ -1,5 +1,6 @@
 /* sf_frames_compute: deform, then one method's normals and tangents. The per-vertex methods
- * (unchanged, skinned, inverse-transpose) live here; jacobian in jacobian.c, recompute in recompute.c. */
+ * (unchanged, skinned, inverse-transpose) live here; jacobian in jacobian.c, recompute in recompute.c,
+ * recompute-fused in fused.c. */
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
@@ -54,8 +55,10 @@ static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_meth
     const float *normals = out->normals, *tangents = out->tangents, *positions = out->positions;
     sf_frames_report* rep = &ws->report;
     size_t capped = rep->jacobian_capped;
+    uint32_t two_pass = rep->fused_two_pass;
     memset(rep, 0, sizeof *rep);
     rep->jacobian_capped = method == SF_METHOD_JACOBIAN ? capped : 0;
+    rep->fused_two_pass = method == SF_METHOD_RECOMPUTE_FUSED ? two_pass : 0;
     for (size_t v = 0; v < topo->vertex_count; ++v) {
         float d = ws->det[v];
         if (d < 0.0f) rep->mirrored_vertices++;
@@ -107,7 +110,8 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
     const sf_frames_opts o = *opts;
     sf_result r = SF_OK;
     if (ws->backend == SF_BACKEND_CUDA) return sfi_cuda_frames(topo, pose, method, &o, ws, out, err);
-    if (!deformed && method != SF_METHOD_RECOMPUTE && method != SF_METHOD_JACOBIAN) {
+    int per_vertex = method == SF_METHOD_UNCHANGED || method == SF_METHOD_SKINNED || method == SF_METHOD_INVERSE_TRANSPOSE;
+    if (!deformed && per_vertex) {
         /* the per-vertex methods in one fused pass where the CPU has a fast path (skin.c) */
         size_t bad;
         sf_frames_report rep;
@@ -116,8 +120,14 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
             return bad == SIZE_MAX ? SF_OK : not_finite(method, bad, err);
         }
     }
-    if (!deformed) sfi_deform(topo, pose, o.morph_directions, ws);
-    if (method == SF_METHOD_RECOMPUTE) {
+    if (method == SF_METHOD_RECOMPUTE_FUSED) {
+        r = sfi_fused_frames(topo, pose, &o, ws, out, deformed, err);
+    } else if (!deformed) {
+        sfi_deform(topo, pose, o.morph_directions, ws);
+    }
+    if (method == SF_METHOD_RECOMPUTE_FUSED) {
+        /* done above: its pass writes the positions too */
+    } else if (method == SF_METHOD_RECOMPUTE) {
         r = sfi_recompute(topo, &o, ws, out->normals, out->tangents, err);
     } else if (method == SF_METHOD_JACOBIAN) {
         r = sfi_jacobian_frames(topo, pose, &o, ws, out->normals, out->tangents, err);
@@ -129,7 +139,7 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
     if (out->tangents && !topo->has_uvs) /* no tangent frame: zero tangents, even from supplied ones or deltas */
         for (size_t v = 0; v < topo->vertex_count; ++v)
             out->tangents[4 * v] = out->tangents[4 * v + 1] = out->tangents[4 * v + 2] = 0.0f;
-    if (out->positions && topo->vertex_count)
+    if (out->positions && topo->vertex_count && method != SF_METHOD_RECOMPUTE_FUSED)
         memcpy(out->positions, ws->final_pos, 3 * topo->vertex_count * sizeof(float));
     return count_report(topo, ws, method, out, err);
 }

@@ -26,6 +26,8 @@
  *   authored.c                    the authored-normals reference (rebuilds at rest and posed, rotates)
  *   recompute.c                   `recompute`: rebuilt or authored reference
  *   jacobian.c                    `jacobian` frames over the topology's gradients
+ *   fused.c                       `recompute-fused`: the rebuilt frames in one per-vertex pass (two-pass
+ *                                 through recompute.c where it cannot be one)
  *   frames.c                      sf_frames_compute: the per-vertex methods and the dispatch
  *   error.c                       angle errors and statistics
  *   stats.c                       streaming angle statistics (sf_angle_accumulator)
@@ -251,7 +253,7 @@ struct sf_workspace {
     const sf_topology* topo;
     uint32_t methods; /* bit (1u << method) for each method this workspace has scratch for */
     sf_backend backend;
-    /* Deformation (always). */
+    /* Deformation (every method but recompute-fused, which needs det only). */
     float* morph_pos; /* 3n morphed rest positions */
     float* morph_nrm; /* 3n morphed rest normals (deltas added when enabled), not normalised */
     float* morph_tan; /* 3n morphed rest tangents */
@@ -336,6 +338,15 @@ sf_result sfi_authored_frames(const sf_topology* topo, const sf_frames_opts* opt
 /* `recompute` (recompute.c) from ws->final_pos: the rebuilt or the authored reference. */
 sf_result sfi_recompute(const sf_topology* topo, const sf_frames_opts* opts, sf_workspace* ws, float* normals,
                         float* tangents, sf_error* err);
+
+/* `recompute-fused` (fused.c): positions, normals and tangents into out in one per-vertex pass (ws->det
+ * written too), or the two-pass `recompute` where it cannot be one pass (MikkTSpace tangents, the authored
+ * reference; ws->report.fused_two_pass says which). deformed as sfi_frames_compute's. */
+sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts, sf_workspace* ws,
+                           const sf_frames_out* out, int deformed, sf_error* err);
+
+/* Final positions (3n) vertex by vertex, as sfi_deform writes them, for a workspace without the deformation. */
+sf_result sfi_fused_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out);
 
 /* Jacobian frames from ws (after sfi_deform), jacobian.c. */
 sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts,

@@ -6,6 +6,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __CUDACC__
@@ -246,6 +247,30 @@ SF_HD void sfk_finish_frame(const float N[3], const float T[3], const float B[3]
 
 /* ================================================================ deformation and per-vertex methods */
 
+/* The position part of the deformation: the morphed rest position p (position deltas only), the blended
+ * matrix m, its determinant and the final position. sfk_deform_vertex calls it, and so does every path that
+ * needs a final position without the deform's buffers (sfk_fused_position), so all agree bit for bit. */
+SF_HD void sfk_deform_position(const float rest_p[3], const uint32_t* morph_target, const float* dp,
+                               uint32_t morph_count, const float* alpha, const float* bones, const uint32_t* joints,
+                               const float* weights, uint32_t influences, float p[3], float m[12], float* det,
+                               float final_p[3])
+{
+    p[0] = rest_p[0];
+    p[1] = rest_p[1];
+    p[2] = rest_p[2];
+    if (alpha) {
+        uint32_t e;
+        for (e = 0; e < morph_count; ++e) {
+            float a = alpha[morph_target[e]];
+            if (a == 0.0f) continue;
+            sfk_madd(p, dp + 3u * e, a);
+        }
+    }
+    sfk_blend_matrix(bones, joints, weights, influences, m);
+    *det = sfk_mat_det(m);
+    sfk_mat_point(m, p, final_p);
+}
+
 /* One vertex of the deformation: morph (position deltas, and direction deltas when with_dirs), blend, skin.
  *   rest_p/rest_n/rest_t: rest position, normal, tangent xyz; morph_count entries of (target, dp, dn, dt),
  *   3 floats per delta; alpha: morph weights (NULL = none). influences (joint, weight) pairs over bones
@@ -260,25 +285,20 @@ SF_HD void sfk_deform_vertex(const float rest_p[3], const float rest_n[3], const
 {
     int k;
     for (k = 0; k < 3; ++k) {
-        p[k] = rest_p[k];
         n[k] = rest_n[k];
         t[k] = rest_t[k];
     }
-    if (alpha) {
+    if (alpha && with_dirs) {
         uint32_t e;
         for (e = 0; e < morph_count; ++e) {
             float a = alpha[morph_target[e]];
             if (a == 0.0f) continue;
-            sfk_madd(p, dp + 3u * e, a);
-            if (with_dirs) {
-                sfk_madd(n, dn + 3u * e, a);
-                sfk_madd(t, dt + 3u * e, a);
-            }
+            sfk_madd(n, dn + 3u * e, a);
+            sfk_madd(t, dt + 3u * e, a);
         }
     }
-    sfk_blend_matrix(bones, joints, weights, influences, m);
-    *det = sfk_mat_det(m);
-    sfk_mat_point(m, p, final_p);
+    sfk_deform_position(rest_p, morph_target, dp, morph_count, alpha, bones, joints, weights, influences, p, m, det,
+                        final_p);
 }
 
 /* The methods that need no neighbours, numbered as sf_method (src/core/frames.c checks it). */
@@ -319,13 +339,13 @@ SF_HD void sfk_vertex_frame(int method, const float m[12], float det, const floa
  * determinants of the corners' blended matrices. face_n = cross(e1, e2); face_t/face_b as sfk_face_frame.
  * A face whose corners mirror on balance (two or three det < 0) is front-facing with clockwise winding
  * (glTF's rule for negative determinants), so face_n is negated to keep pointing outward; tangent and
- * bitangent follow the edges unchanged. corner_w: each corner's weight in the gather (area: |face_n|,
- * twice the area; angle: the corner angle; uniform: 1), all 0 for a collapsed face (|face_n|^2 < 1e-24).
- * Under the angle and uniform weightings face_n is stored as a unit vector (the gather adds unit normal
- * times weight). */
-SF_HD void sfk_recompute_face(const float p0[3], const float p1[3], const float p2[3], const float* uv0,
-                              const float* uv1, const float* uv2, float det0, float det1, float det2, int weighting,
-                              float face_n[3], float face_t[3], float face_b[3], float corner_w[3])
+ * bitangent follow the edges unchanged. Under the angle and uniform weightings face_n is stored as a unit
+ * vector (the gather adds unit normal times weight). face_n does not depend on the UVs. Returns |face_n|^2
+ * before that normalisation when the face counts, 0 for a collapsed face (|face_n|^2 < 1e-24): the argument
+ * of sfk_recompute_corner_weight. */
+SF_HD float sfk_recompute_face_frame(const float p0[3], const float p1[3], const float p2[3], const float* uv0,
+                                     const float* uv1, const float* uv2, float det0, float det1, float det2,
+                                     int weighting, float face_n[3], float face_t[3], float face_b[3])
 {
     sfk_face_frame(p0, p1, p2, uv0, uv1, uv2, face_n, face_t, face_b);
     int mirrored = (det0 < 0.0f) + (det1 < 0.0f) + (det2 < 0.0f);
@@ -335,21 +355,34 @@ SF_HD void sfk_recompute_face(const float p0[3], const float p1[3], const float 
         face_n[2] = -face_n[2];
     }
     float len2 = sfk_dot(face_n, face_n);
-    if (!(len2 >= SF_SAFE_UNIT_EPS2)) {
-        corner_w[0] = corner_w[1] = corner_w[2] = 0.0f;
-        return;
-    }
-    if (weighting == SFK_WEIGHTING_UNIFORM) {
-        corner_w[0] = corner_w[1] = corner_w[2] = 1.0f;
-        sfk_safe_unit(face_n, face_n);
-    } else if (weighting == SFK_WEIGHTING_ANGLE) {
+    if (!(len2 >= SF_SAFE_UNIT_EPS2)) return 0.0f;
+    if (weighting == SFK_WEIGHTING_UNIFORM || weighting == SFK_WEIGHTING_ANGLE) sfk_safe_unit(face_n, face_n);
+    return len2;
+}
+
+/* Corner c's weight in the recompute gather (area: |face_n|, twice the area; angle: the corner angle;
+ * uniform: 1; 0 for a collapsed face) from len2, sfk_recompute_face_frame's result. */
+SF_HD float sfk_recompute_corner_weight(const float p0[3], const float p1[3], const float p2[3], int c,
+                                        int weighting, float len2)
+{
+    if (len2 == 0.0f) return 0.0f;
+    if (weighting == SFK_WEIGHTING_UNIFORM) return 1.0f;
+    if (weighting == SFK_WEIGHTING_ANGLE) {
         const float* p[3] = {p0, p1, p2};
-        int c;
-        for (c = 0; c < 3; ++c) corner_w[c] = sfk_corner_angle(p[c], p[(c + 1) % 3], p[(c + 2) % 3]);
-        sfk_safe_unit(face_n, face_n);
-    } else {
-        corner_w[0] = corner_w[1] = corner_w[2] = sqrtf(len2);
+        return sfk_corner_angle(p[c], p[(c + 1) % 3], p[(c + 2) % 3]);
     }
+    return sqrtf(len2);
+}
+
+/* One face of the recompute face pass: sfk_recompute_face_frame, and corner_w, each corner's weight. */
+SF_HD void sfk_recompute_face(const float p0[3], const float p1[3], const float p2[3], const float* uv0,
+                              const float* uv1, const float* uv2, float det0, float det1, float det2, int weighting,
+                              float face_n[3], float face_t[3], float face_b[3], float corner_w[3])
+{
+    float len2 = sfk_recompute_face_frame(p0, p1, p2, uv0, uv1, uv2, det0, det1, det2, weighting, face_n, face_t,
+                                          face_b);
+    int c;
+    for (c = 0; c < 3; ++c) corner_w[c] = sfk_recompute_corner_weight(p0, p1, p2, c, weighting, len2);
 }
 
 SF_HD int sfk_finite3(const float v[3])
@@ -369,6 +402,17 @@ SF_HD void sfk_direction_from_double(const double d[3], float out[3])
     for (k = 0; k < 3; ++k) out[k] = m > 0.0 ? (float)(d[k] / m) : 0.0f;
 }
 
+/* One corner's term of sfk_tangent_sums_wide. */
+SF_HD void sfk_tangent_term_wide(double t[3], double b[3], const float face_t[3], const float face_b[3], float w)
+{
+    double dw = (double)w;
+    int k;
+    for (k = 0; k < 3; ++k) {
+        t[k] += (double)face_t[k] * dw;
+        b[k] += (double)face_b[k] * dw;
+    }
+}
+
 /* The gather's tangent and bitangent sums again in double, for a vertex whose float sums overflowed: face
  * areas (~L^2) times UV tangents (~L / det_uv) have no bound a coordinate limit could give. Every term is a
  * product of two finite floats (< 1.2e77) and at most 2^32 of them are added, so the double sums are finite;
@@ -378,15 +422,10 @@ SF_HD void sfk_tangent_sums_wide(const float* face_t, const float* face_b, const
 {
     double t[3] = {0.0, 0.0, 0.0}, b[3] = {0.0, 0.0, 0.0};
     uint32_t a;
-    int k;
     for (a = t_begin; a < t_end; ++a) {
         uint32_t corner = t_corners[a];
         uint32_t f = corner / 3u;
-        double w = (double)corner_w[corner];
-        for (k = 0; k < 3; ++k) {
-            t[k] += (double)face_t[3u * f + (uint32_t)k] * w;
-            b[k] += (double)face_b[3u * f + (uint32_t)k] * w;
-        }
+        sfk_tangent_term_wide(t, b, face_t + 3u * f, face_b + 3u * f, corner_w[corner]);
     }
     sfk_direction_from_double(t, T);
     sfk_direction_from_double(b, B);
@@ -421,6 +460,138 @@ SF_HD void sfk_recompute_vertex(const float* face_n, const float* face_t, const 
     }
     if (!(sfk_finite3(T) && sfk_finite3(B)))
         sfk_tangent_sums_wide(face_t, face_b, corner_w, t_corners, t_begin, t_end, T, B);
+    sfk_finish_frame(N, T, B, bitangent_sign, n_out, t_out);
+}
+
+/* ================================================================ recompute-fused (src/core/fused.c)
+ * `recompute` in one per-vertex pass: each vertex deforms the corners of its faces itself, from the rest
+ * data and the pose (sfk_deform_position, as the deform does), rebuilds those faces (sfk_recompute_face_frame
+ * and sfk_recompute_corner_weight, as the face pass does) and gathers them in the gather's order, so the
+ * frames equal `recompute`'s bit for bit with no position or face buffer. */
+
+/* The rest data one vertex's deformation reads (the topology's arrays; device pointers on a GPU). */
+typedef struct sfk_rest_mesh {
+    const float* positions;        /* 3n rest positions */
+    const uint32_t* morph_offsets; /* n + 1: vertex v's morph entries are [morph_offsets[v], morph_offsets[v+1]) */
+    const uint32_t* morph_target;  /* entry -> target */
+    const float* morph_dp;         /* 3 per entry */
+    const uint32_t* joints;        /* influence_count per vertex */
+    const float* weights;          /* influence_count per vertex */
+    uint32_t influence_count;
+    const uint32_t* indices; /* 3F */
+    const float* uvs;        /* 2n or NULL */
+} sfk_rest_mesh;
+
+/* Vertex v's final position and its blended matrix's determinant, as sfk_deform_vertex gives them. bones:
+ * the pose's matrices (unused without influences); alpha: morph weights (NULL = none). */
+SF_HD void sfk_fused_position(const sfk_rest_mesh* mesh, const float* bones, const float* alpha, uint32_t v,
+                              float final_p[3], float* det)
+{
+    uint32_t e0 = mesh->morph_offsets[v], K = mesh->influence_count;
+    float p[3], m[12];
+    sfk_deform_position(mesh->positions + 3u * v, mesh->morph_target + e0, mesh->morph_dp + 3u * e0,
+                        mesh->morph_offsets[v + 1] - e0, alpha, K ? bones : NULL, K ? mesh->joints + K * v : NULL,
+                        K ? mesh->weights + K * v : NULL, K, p, m, det, final_p);
+}
+
+/* Final positions already deformed in one vertex's pass (each face's other corners recur around a fan): a
+ * small round-robin table, only a shortcut; a miss deforms again and gives the same bits. */
+#ifndef SFK_FUSED_CACHE
+#define SFK_FUSED_CACHE 16
+#endif
+typedef struct sfk_fused_cache {
+    uint32_t vertex[SFK_FUSED_CACHE];
+    float p[SFK_FUSED_CACHE][3];
+    float det[SFK_FUSED_CACHE];
+    uint32_t count, next;
+} sfk_fused_cache;
+
+/* Vertex v's final position and determinant into p/det, from the cache or deformed (and cached) on a miss.
+ * Copied out: a later miss may reuse the slot. */
+SF_HD void sfk_fused_lookup(sfk_fused_cache* cache, const sfk_rest_mesh* mesh, const float* bones, const float* alpha,
+                            uint32_t v, float p[3], float* det)
+{
+    uint32_t i;
+    for (i = 0; i < cache->count; ++i)
+        if (cache->vertex[i] == v) break;
+    if (i == cache->count) {
+        i = cache->next;
+        cache->next = (cache->next + 1u) % (uint32_t)SFK_FUSED_CACHE;
+        if (cache->count < (uint32_t)SFK_FUSED_CACHE) cache->count++;
+        cache->vertex[i] = v;
+        sfk_fused_position(mesh, bones, alpha, v, cache->p[i], &cache->det[i]);
+    }
+    p[0] = cache->p[i][0];
+    p[1] = cache->p[i][1];
+    p[2] = cache->p[i][2];
+    *det = cache->det[i];
+}
+
+/* Face f rebuilt from its corners' final positions: face_n/face_t/face_b as the face pass stores them
+ * (the UV part only when uvs), and the weight of corner c. */
+SF_HD float sfk_fused_face(sfk_fused_cache* cache, const sfk_rest_mesh* mesh, const float* bones,
+                           const float* alpha, uint32_t f, uint32_t c, int uvs, int weighting, float face_n[3],
+                           float face_t[3], float face_b[3])
+{
+    const uint32_t* tri = mesh->indices + 3u * f;
+    float p0[3], p1[3], p2[3], d0, d1, d2;
+    sfk_fused_lookup(cache, mesh, bones, alpha, tri[0], p0, &d0);
+    sfk_fused_lookup(cache, mesh, bones, alpha, tri[1], p1, &d1);
+    sfk_fused_lookup(cache, mesh, bones, alpha, tri[2], p2, &d2);
+    const float *uv0 = NULL, *uv1 = NULL, *uv2 = NULL;
+    if (uvs && mesh->uvs) {
+        uv0 = mesh->uvs + 2u * tri[0];
+        uv1 = mesh->uvs + 2u * tri[1];
+        uv2 = mesh->uvs + 2u * tri[2];
+    }
+    float len2 = sfk_recompute_face_frame(p0, p1, p2, uv0, uv1, uv2, d0, d1, d2, weighting, face_n, face_t, face_b);
+    return sfk_recompute_corner_weight(p0, p1, p2, (int)c, weighting, len2);
+}
+
+/* One vertex of recompute-fused: sfk_recompute_vertex's result for vertex v, without the face pass.
+ * n_corners[n_begin..n_end): the corners the normal gathers (v's own, adj_corners, or its weld group's,
+ * which list each member's corners in adjacency order); v's own corners among them (indices[corner] == v)
+ * are its tangent corners, in the same order. tangents 0: the UV tangent is skipped (t_out zero, w 1).
+ * Writes v's final position and determinant too (final_p/det may be NULL). */
+SF_HD void sfk_recompute_fused_vertex(const sfk_rest_mesh* mesh, const float* bones, const float* alpha, uint32_t v,
+                                      const uint32_t* n_corners, uint32_t n_begin, uint32_t n_end, int weighting,
+                                      int tangents, float bitangent_sign, float n_out[3], float t_out[4],
+                                      float* final_p, float* det)
+{
+    sfk_fused_cache cache;
+    cache.count = cache.next = 0u;
+    float self_p[3], self_det;
+    sfk_fused_lookup(&cache, mesh, bones, alpha, v, self_p, &self_det);
+    if (final_p) {
+        final_p[0] = self_p[0];
+        final_p[1] = self_p[1];
+        final_p[2] = self_p[2];
+    }
+    if (det) *det = self_det;
+    float N[3] = {0.0f, 0.0f, 0.0f}, T[3] = {0.0f, 0.0f, 0.0f}, B[3] = {0.0f, 0.0f, 0.0f};
+    float fn[3], ft[3], fb[3];
+    uint32_t a;
+    for (a = n_begin; a < n_end; ++a) {
+        uint32_t corner = n_corners[a];
+        int own = tangents && mesh->indices[corner] == v;
+        float w = sfk_fused_face(&cache, mesh, bones, alpha, corner / 3u, corner % 3u, own, weighting, fn, ft, fb);
+        sfk_madd(N, fn, weighting == SFK_WEIGHTING_AREA ? 1.0f : w);
+        if (own) {
+            sfk_madd(T, ft, w);
+            sfk_madd(B, fb, w);
+        }
+    }
+    if (!(sfk_finite3(T) && sfk_finite3(B))) { /* as sfk_tangent_sums_wide, the faces rebuilt again */
+        double tw[3] = {0.0, 0.0, 0.0}, bw[3] = {0.0, 0.0, 0.0};
+        for (a = n_begin; a < n_end; ++a) {
+            uint32_t corner = n_corners[a];
+            if (mesh->indices[corner] != v) continue;
+            float w = sfk_fused_face(&cache, mesh, bones, alpha, corner / 3u, corner % 3u, 1, weighting, fn, ft, fb);
+            sfk_tangent_term_wide(tw, bw, ft, fb, w);
+        }
+        sfk_direction_from_double(tw, T);
+        sfk_direction_from_double(bw, B);
+    }
     sfk_finish_frame(N, T, B, bitangent_sign, n_out, t_out);
 }
 

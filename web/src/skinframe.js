@@ -2,7 +2,8 @@
 // the module's memory, made once per mesh and remade only when memory grows or the core moves an array, so a
 // frame (write the pose, run, read frames and statistics) allocates nothing. Works in node and in the browser.
 
-export const METHODS = ['unchanged', 'skinned', 'inverse-transpose', 'jacobian', 'recompute'];
+// The core's methods in sf_method order (sfw_catalog_json lists them; catalog() checks they agree).
+export const METHODS = ['unchanged', 'skinned', 'inverse-transpose', 'jacobian', 'recompute', 'recompute-fused'];
 export const RECOMPUTE = METHODS.indexOf('recompute');
 export const WEIGHTINGS = ['area', 'angle', 'uniform'];
 export const WELDS = ['none', 'position', 'position-normal'];
@@ -95,7 +96,12 @@ export class Skinframe {
 
   // Every scene (params, presets, targets) and method, from the core.
   catalog() {
-    if (!this._catalog) this._catalog = JSON.parse(this.string(this.exports.sfw_catalog_json()));
+    if (!this._catalog) {
+      const catalog = JSON.parse(this.string(this.exports.sfw_catalog_json()));
+      const names = catalog.methods.map((m) => m.name);
+      if (names.join() !== METHODS.join()) throw new Error(`the core's methods (${names.join(', ')}) are not the page's`);
+      this._catalog = catalog;
+    }
     return this._catalog;
   }
 

@@ -40,6 +40,11 @@ test('a caller mesh is skinned as linear blend skinning says', async () => {
       Math.abs(view.positions[3 * v + 2] - ez) < 1e-6, `vertex ${v}`);
   }
   assert.equal(view.summary(RECOMPUTE).normal.max, 0);
+  // the one-pass recompute: the reference's frames bit for bit
+  const fused = METHODS.indexOf('recompute-fused');
+  assert.deepEqual(sf.catalog().methods.map((m) => m.name), METHODS);
+  assert.equal(view.summary(fused).normal.max, 0);
+  assert.deepEqual(Array.from(view.rows[fused].normals), Array.from(view.refNormals));
   assert.ok(view.summary(METHODS.indexOf('unchanged')).normal.mean > 1, 'unchanged normals stay up on a bent strip');
   view.destroy();
 });
