@@ -307,16 +307,17 @@ static void test_neighbour_only_bone(void)
 
 /* ---------------------------------------------------------------- an independent evaluation */
 
-/* Affine weight fields and affine morph deltas on a flat grid: the area-averaged gradients are exact,
- * so the library must match J = B (I + alpha D) + sum_j (A_j x + t_j) grad(w_j)^T evaluated here in
- * double from the closed-form gradients, at every vertex (boundary included). Three bones, two of them
- * rotating, and two targets (one with zero weight) exercise every term. */
-static void test_affine_fields_match_closed_form(void)
+/* Affine weight fields and affine morph deltas on a flat grid: every face's posed triangle is then an exact
+ * linear image of its rest triangle, so the library must match the rest-area average of those face maps,
+ * computed here in double from the posed positions themselves (the definition of skinning, not the
+ * method's coefficients), at every vertex (boundary included). This is not the continuous Jacobian at the
+ * vertex: a face's posed edges are the Jacobian at the edges' midpoints (the secant). Three bones, two of
+ * them rotating, and two targets (one with zero weight) exercise every term. */
+static void test_affine_fields_match_face_maps(void)
 {
     grid g;
     grid_make(&g, 6, 5, 1.5f, 1.0f, 3, 2);
     /* w1 = 0.1 + 0.3 x + 0.1 y, w2 = 0.1 + 0.2 y, w0 = 1 - w1 - w2 (all positive on the grid). */
-    const double G[3][2] = {{-0.3, -0.3}, {0.3, 0.1}, {0.0, 0.2}};
     /* Target 0: d = D0 s (linear), target 1: d = D1 s. */
     const double D[2][3][2] = {{{0.2, -0.1}, {0.05, 0.3}, {0.4, -0.25}}, {{1.0, 0.0}, {0.0, 1.0}, {0.5, 0.5}}};
     for (size_t v = 0; v < g.n; ++v) {
@@ -343,34 +344,46 @@ static void test_affine_fields_match_closed_form(void)
     CHECK_OK(sf_topology_create(&m, NULL, NULL, &topo, NULL));
     CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     float* nj = calloc(7 * g.n, sizeof(float));
+    double* P = calloc(3 * g.n, sizeof(double));
     for (int round = 0; round < 2; ++round) {
         if (round == 1) alpha[1] = -0.4f; /* both targets */
         CHECK_OK(frames(topo, ws, &pose, SF_METHOD_JACOBIAN, NULL, nj, nj + 3 * g.n));
+        /* The posed mesh in double, straight from the definition: x = s + sum alpha d(s), P = sum w (A x + t). */
         for (size_t v = 0; v < g.n; ++v) {
-            double s[3] = {g.pos[3 * v], g.pos[3 * v + 1], 0.0}, x[3];
-            /* Columns of J on e_x, e_y (the rest tangent plane; the normal is +z). */
-            double J[2][3];
+            double s[2] = {g.pos[3 * v], g.pos[3 * v + 1]}, x[3];
             for (int c = 0; c < 3; ++c) {
-                x[c] = s[c];
+                x[c] = c < 2 ? s[c] : 0.0;
                 for (int k = 0; k < 2; ++k) x[c] += alpha[k] * (D[k][c][0] * s[0] + D[k][c][1] * s[1]);
             }
-            double w[3] = {g.weights[3 * v], g.weights[3 * v + 1], g.weights[3 * v + 2]};
-            for (int a = 0; a < 2; ++a) {
-                double mx[3]; /* (I + alpha D) e_a */
-                for (int c = 0; c < 3; ++c) {
-                    mx[c] = (c == a);
-                    for (int k = 0; k < 2; ++k) mx[c] += alpha[k] * D[k][c][a];
-                }
-                for (int r = 0; r < 3; ++r) J[a][r] = 0.0;
+            for (int r = 0; r < 3; ++r) {
+                P[3 * v + r] = 0.0;
                 for (int j = 0; j < 3; ++j) {
                     const float* b = bones + 12 * j;
-                    for (int r = 0; r < 3; ++r) {
-                        double Am = b[r] * mx[0] + b[3 + r] * mx[1] + b[6 + r] * mx[2];
-                        double px = b[r] * x[0] + b[3 + r] * x[1] + b[6 + r] * x[2] + b[9 + r];
-                        J[a][r] += w[j] * Am + px * G[j][a];
-                    }
+                    P[3 * v + r] += g.weights[3 * v + j] * (b[r] * x[0] + b[3 + r] * x[1] + b[6 + r] * x[2] + b[9 + r]);
                 }
             }
+        }
+        for (size_t v = 0; v < g.n; ++v) {
+            /* Each face around v maps its rest spokes (in the xy plane) exactly onto its posed spokes: J_f from
+             * [e1 e2] -> [E1 E2]; the method's J is their average weighted by rest area (columns on e_x, e_y). */
+            double J[2][3] = {{0, 0, 0}, {0, 0, 0}}, total = 0.0;
+            for (size_t f = 0; f < g.F; ++f) {
+                const uint32_t* tri = g.idx + 3 * f;
+                int c0 = tri[0] == v ? 0 : tri[1] == v ? 1 : tri[2] == v ? 2 : -1;
+                if (c0 < 0) continue;
+                uint32_t a = tri[(c0 + 1) % 3], b = tri[(c0 + 2) % 3];
+                double e1[2] = {g.pos[3 * a] - g.pos[3 * v], g.pos[3 * a + 1] - g.pos[3 * v + 1]};
+                double e2[2] = {g.pos[3 * b] - g.pos[3 * v], g.pos[3 * b + 1] - g.pos[3 * v + 1]};
+                double d = e1[0] * e2[1] - e1[1] * e2[0]; /* > 0: counter-clockwise */
+                for (int r = 0; r < 3; ++r) {
+                    double E1 = P[3 * a + r] - P[3 * v + r], E2 = P[3 * b + r] - P[3 * v + r];
+                    J[0][r] += E1 * e2[1] - E2 * e1[1]; /* d J_f e_x */
+                    J[1][r] += E2 * e1[0] - E1 * e2[0]; /* d J_f e_y */
+                }
+                total += d;
+            }
+            for (int a = 0; a < 2; ++a)
+                for (int r = 0; r < 3; ++r) J[a][r] /= total;
             double N[3] = {J[0][1] * J[1][2] - J[0][2] * J[1][1], J[0][2] * J[1][0] - J[0][0] * J[1][2],
                            J[0][0] * J[1][1] - J[0][1] * J[1][0]};
             double ln = sqrt(N[0] * N[0] + N[1] * N[1] + N[2] * N[2]);
@@ -387,6 +400,7 @@ static void test_affine_fields_match_closed_form(void)
             for (int c = 0; c < 3; ++c) CHECK_NEAR(nj[3 * g.n + 4 * v + c], to[c] / lt, 2e-5);
         }
     }
+    free(P);
     free(nj);
     sf_workspace_destroy(ws);
     sf_topology_destroy(topo);
@@ -1007,7 +1021,7 @@ static void test_convergence_own_bend(void)
         double ej = bend_error(nx, SF_METHOD_JACOBIAN, &tj), ei = bend_error(nx, SF_METHOD_INVERSE_TRANSPOSE, NULL);
         printf("  bend nx=%zu: jacobian %.4f deg (tangent %.4f), inverse-transpose %.4f deg\n", nx, ej, tj, ei);
         if (prev_j > 0) {
-            CHECK(ej / prev_j < 0.6);
+            CHECK(ej / prev_j < 0.6 || ej < 1e-3); /* second order, or exact to float */
             CHECK(ei / prev_i > 0.8);
         }
         CHECK(ej * 5.0 < ei);
@@ -1102,7 +1116,7 @@ static void test_convergence_tube(void)
             CHECK(ei / prev_i > 0.8);
         }
         if (prev_j > 0) {
-            CHECK(ej / prev_j < 0.6);
+            CHECK(ej / prev_j < 0.6 || ej < 1e-3); /* second order, or exact to float */
             CHECK(ei / prev_i > 0.8);
         }
         CHECK(ej * 5.0 < ei);
@@ -1258,7 +1272,7 @@ int main(int argc, char** argv)
         {"cap_kernel", test_cap_kernel},
         {"strip_linear_exact", test_strip_linear_exact},
         {"neighbour_only_bone", test_neighbour_only_bone},
-        {"affine_fields_match_closed_form", test_affine_fields_match_closed_form},
+        {"affine_fields_match_face_maps", test_affine_fields_match_face_maps},
         {"morph_only_linear", test_morph_only_linear},
         {"sparse_equals_dense", test_sparse_equals_dense},
         {"mirror_matches_recompute", test_mirror_matches_recompute},

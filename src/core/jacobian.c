@@ -1,8 +1,6 @@
-/* The analytic Jacobian method (docs/methods.md): the per-frame evaluation over the topology's gradients
- * (built by gradients.c)
- *   J = B (I + sum_k alpha_k grad d_k) + sum_j (A_j x + t_j) grad(w_j)^T
- * on the rest tangent plane. Gradients are stored in each vertex's (u, v) basis (sfk_rest_basis): two
- * floats per weight slot, six per morph target, both sparse (CSR over vertices, exact zeros left out). */
+/* The jacobian method (docs/methods.md): the per-frame evaluation over the topology's coefficients (built
+ * by gradients.c), sfk_jacobian_vertex per vertex: J on the rest plane of the vertex's fan, the fan's
+ * area-weighted secant map, and the authored frame rotated as the fan's frame turns. */
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
@@ -18,10 +16,11 @@ int sfi_gradients_get(const sf_topology* topo, sfi_gradients_view* out)
     if (!g) return 0;
     out->slot_offsets = g->slot_offsets;
     out->slot_joint = g->slot_joint;
-    out->slot_guv = g->slot_guv;
+    out->slot_coef = g->slot_coef;
     out->morph_offsets = g->morph_offsets;
     out->morph_target = g->morph_target;
     out->morph_duv = g->morph_duv;
+    out->fan_normal = g->fan_normal;
     return 1;
 }
 typedef struct jacobian_job {
@@ -45,7 +44,8 @@ static void jacobian_range(void* ctx, size_t begin, size_t end)
         float n[3], t[4];
         int capped = sfk_jacobian_vertex(job->pose->bone_matrices, ws->blend + 12 * v, ws->det[v],
                                          ws->morph_pos + 3 * v, ws->final_pos + 3 * v, topo->rest_normals + 3 * v,
-                                         topo->rest_tangents + 4 * v, g->slot_joint + s0, g->slot_guv + 2 * s0,
+                                         topo->rest_tangents + 4 * v, g->fan_normal + 3 * v, g->slot_joint + s0,
+                                         g->slot_coef + SFK_JACOBIAN_SLOT_FLOATS * s0,
                                          g->slot_offsets[v + 1] - s0, g->morph_target + m0, g->morph_duv + 6 * m0,
                                          g->morph_offsets[v + 1] - m0, alpha, job->cap, n, t);
         ws->jacobian->capped[v] = (uint8_t)capped;

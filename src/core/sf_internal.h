@@ -91,19 +91,22 @@ sf_result sfi_weld_build(const sfi_mesh_view* mesh, float normal_cos, bool split
                          sfi_weld weld[2], sf_topology_stats* stats, sf_error* err);
 void sfi_weld_free(const sfi_store* store, sfi_weld weld[2]);
 
-/* Gradients for the `jacobian` method (gradients.c), CSR over vertices: vertex v's weight slots are
- * [slot_offsets[v], slot_offsets[v+1]) with slot_joint (or SFK_REST_JOINT) and slot_guv (2 floats: g.u, g.v),
- * its morph entries [morph_offsets[v], ...) with morph_target and morph_duv (6 floats: grad d u, grad d v),
- * in the basis sfk_rest_basis(rest normal). The arguments of sfk_jacobian_vertex. */
+/* Coefficients of the `jacobian` method (gradients.c), CSR over vertices: vertex v's weight slots are
+ * [slot_offsets[v], slot_offsets[v+1]) with slot_joint (or SFK_REST_JOINT) and slot_coef
+ * (SFK_JACOBIAN_SLOT_FLOATS: g.u, g.v, K_uu, K_uv, K_vu, K_vv), its morph entries [morph_offsets[v], ...) with
+ * morph_target and morph_duv (6 floats: grad d u, grad d v), in the basis sfk_rest_basis(fan_normal + 3v).
+ * The arguments of sfk_jacobian_vertex. */
 typedef struct sfi_gradients {
     uint32_t *slot_offsets, *slot_joint;
-    float* slot_guv;
+    float* slot_coef;
     uint32_t *morph_offsets, *morph_target;
     float* morph_duv;
+    float* fan_normal; /* 3n: unit rest normal of each vertex's fan (its weld group's faces) */
 } sfi_gradients;
-/* *out = NULL on failure; dropped: weight slots beyond SFK_JACOBIAN_MAX_SLOTS. */
-sf_result sfi_gradients_build(const sfi_mesh_view* mesh, sfi_store* store, sfi_gradients** out, size_t* dropped,
-                              sf_error* err);
+/* *out = NULL on failure; fan: the weld groups whose faces form each vertex's fan (NULL: its own faces);
+ * dropped: weight slots beyond SFK_JACOBIAN_MAX_SLOTS. */
+sf_result sfi_gradients_build(const sfi_mesh_view* mesh, const sfi_weld* fan, sfi_store* store, sfi_gradients** out,
+                              size_t* dropped, sf_error* err);
 void sfi_gradients_free(const sfi_store* store, sfi_gradients* g);
 
 /* MikkTSpace (mikktspace.c). Static part, per topology: each triangle's UV flags (orientation, zero area). */
@@ -191,9 +194,10 @@ sfi_mesh_view sfi_topology_view(const sf_topology* topo);
  * topology was built with skip_gradients. */
 typedef struct sfi_gradients_view {
     const uint32_t *slot_offsets, *slot_joint;
-    const float* slot_guv;
+    const float* slot_coef;
     const uint32_t *morph_offsets, *morph_target;
     const float* morph_duv;
+    const float* fan_normal;
 } sfi_gradients_view;
 int sfi_gradients_get(const sf_topology* topo, sfi_gradients_view* out);
 

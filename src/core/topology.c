@@ -378,7 +378,7 @@ static sf_result build_derived(sf_topology* topo, const sf_topology_opts* o, sf_
     }
     if (!o->skip_gradients) {
         store.bytes = 0;
-        r = sfi_gradients_build(&view, &store, &topo->gradients, &topo->stats.dropped_gradient_slots, err);
+        r = sfi_gradients_build(&view, &topo->weld[1], &store, &topo->gradients, &topo->stats.dropped_gradient_slots, err);
         topo->bytes += store.bytes;
         topo->stats.gradient_bytes = store.bytes;
         if (r != SF_OK) return r;
