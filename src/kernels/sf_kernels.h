@@ -652,7 +652,8 @@ SF_HD float sfk_mikk_vertex_w(float mikk_w, float bitangent_sign, float det)
 /* ================================================================ jacobian (docs/methods.md)
  * A per-vertex map J from the rest tangent plane of the vertex's fan to the posed surface, the area-weighted
  * average of its fan faces' exact (secant) maps:
- *   J u = B u' + sum_j [ (A_j x + t_j - P) g_j.u + A_j (K_j,uu u' + K_j,uv v') ],  u' = u + sum_k alpha_k D_k u
+ *   J u = B u' + sum_j [ (A_j x + t_j - P) g_j.u + (A_j - B) (K_j,uu u' + K_j,uv v') ],
+ *   u' = u + sum_k alpha_k D_k u
  * (likewise v), in the basis (u, v) of the rest fan normal. Each vertex stores, per weight slot j, 6 floats
  * (g.u, g.v, K_uu, K_uv, K_vu, K_vv) and per morph target k 6 floats (D_k u, D_k v); the normal and tangent
  * come from rotating the authored rest frame by the rotation that takes the fan's rest frame to J's. */
@@ -808,9 +809,10 @@ SF_HD int sfk_jacobian_vertex(const float* bones, const float blend[12], float d
     float ju[3], jv[3];
     sfk_mat_dir(blend, mu, ju);
     sfk_mat_dir(blend, mv, jv);
-    /* Weight terms, relative to P: sum_j grad w_j = 0 where weights sum to one, and the subtraction keeps
-     * large bone translations from cancelling in float. The secant terms A_j (K u' ...) carry the change of
-     * the blended matrix along the fan's edges. */
+    /* Weight terms, relative to P and to B u', B v': the gradients and the secant coefficients of all slots
+     * sum to zero where weights sum to one, so subtracting changes nothing mathematically, but large bone
+     * translations do not cancel in float and a rigid pose (every A_j = B) adds exactly nothing. The secant
+     * terms (A_j - B)(K u' ...) carry the change of the blended matrix along the fan's edges. */
     float cu[3] = {0.0f, 0.0f, 0.0f}, cv[3] = {0.0f, 0.0f, 0.0f};
     for (i = 0; i < slot_count; ++i) {
         uint32_t j = slot_joint[i];
@@ -830,6 +832,8 @@ SF_HD int sfk_jacobian_vertex(const float* bones, const float blend[12], float d
             sfk_mat_dir(M, mv, av);
         }
         sfk_sub(pj, P, pj);
+        sfk_sub(au, ju, au);
+        sfk_sub(av, jv, av);
         sfk_madd(cu, pj, c[0]);
         sfk_madd(cv, pj, c[1]);
         sfk_madd(cu, au, c[2]);
@@ -851,6 +855,12 @@ SF_HD int sfk_jacobian_vertex(const float* bones, const float blend[12], float d
             ju[i] *= s;
             jv[i] *= s;
         }
+    }
+    if (ju[0] == u[0] && ju[1] == u[1] && ju[2] == u[2] && jv[0] == v[0] && jv[1] == v[1] && jv[2] == v[2]) {
+        /* The fan plane does not move (the rest pose, or a translation): the authored frame exactly. */
+        sfk_safe_unit(n0, n_out);
+        sfk_safe_unit(t0, t_out);
+        return capped;
     }
     float N[3], n1[3];
     sfk_cross(ju, jv, N);
