@@ -24,7 +24,9 @@ __global__ void sfk_device_compile_check(const float* in, float* out)
     uint32_t flags = sfk_mikk_triangle(in, in + 3, in + 6, in + 9, in + 11, in + 13, sfk_mikk_uv_flags(in[15]), fn, ft);
     sfk_mikk_corner_term(in, fn, in + 3, in + 6, in + 9, out);
     out[7] = sfk_mikk_vertex_w((float)flags, -1.0f, det) + (float)sfk_mikk_compatible(in, in + 6);
-    sfk_jacobian_vertex(in, m, det, p, out, n, t, in + 3, &joint, in, 1u, &joint, in, 1u, in, 0.5f, out + 8, out + 11);
+    sfk_jacobian_vertex(in, m, det, p, out, n, t, &joint, in, 1u, &joint, in, 1u, in, 0.5f, out + 8, out + 11);
+    sfk_jacobian_fan_vertex(in, m, det, p, out, n, t, in + 3, &joint, in, 1u, &joint, in, 1u, in, 0.5f, out + 8,
+                            out + 11);
 }
 
 static sf_result cuda_failed(sf_error* err, const char* call, cudaError_t e)

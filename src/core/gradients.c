@@ -1,9 +1,13 @@
-/* The per-vertex coefficients of the `jacobian` method (docs/methods.md), built once from the rest mesh's
- * plain arrays. A vertex's fan is its weld group's faces (position + normal groups: the faces the rebuilt
- * normal averages); its plane is the fan's area-weighted rest normal, and each fan face, flattened into that
- * plane, contributes its exact (secant) map (sfk_jacobian_face_terms), weighted by its flattened area. Per
- * weight slot six floats (gradient and secant terms), per morph target six (D u, D v), both sparse (CSR over
- * vertices, exact zeros left out), and the fan normal (3 floats per vertex). */
+/* The precomputed per-vertex data of the `jacobian` and `jacobian-fan` methods (docs/methods.md), built once
+ * from the rest mesh's plain arrays, sparse (CSR over vertices, exact zeros left out).
+ *   jacobian: the area-weighted average of each weight field's and morph-delta field's gradients over the
+ *     vertex's own faces, in the (u, v) basis of its authored rest normal: 2 floats per weight slot, 6 per
+ *     morph target.
+ *   jacobian-fan: the vertex's fan is its weld group's faces (position + normal groups: the faces the rebuilt
+ *     normal averages); its plane is the fan's area-weighted rest normal, and each fan face, flattened into
+ *     that plane, contributes its exact (secant) map (sfk_jacobian_fan_face_terms), weighted by its flattened
+ *     area: 6 floats per weight slot (gradient and secant terms), 6 per morph target, and the fan normal
+ *     (3 floats per vertex). */
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
@@ -25,7 +29,7 @@ typedef struct face_field {
 
 typedef struct grad_build {
     const sfi_mesh_view* m;
-    const sfi_weld* fan; /* the weld groups whose faces form each vertex's fan (NULL: its own faces) */
+    const sfi_weld* fan; /* jacobian-fan: the weld groups whose faces form each vertex's fan; NULL: jacobian */
     grad_acc* acc;      /* scratch rows for one vertex, capacity cap */
     face_field* field;  /* scratch fields for one face, capacity cap */
     size_t cap;
@@ -80,11 +84,43 @@ static size_t face_fields(const grad_build* b, const uint32_t tri[3], int what)
     return count;
 }
 
-/* The fan of vertex v: its weld group's corners (every member's corners), or its own without a group. */
+/* `jacobian`: accumulates vertex v's weight gradients (what = 0) or morph gradients (what = 1) into b->acc, as
+ * area-weighted gradients of its own faces projected on (u, w); returns the total weight (sum of |N|). */
+static double accumulate_own(grad_build* b, uint32_t v, int what, const float u[3], const float w[3])
+{
+    const sfi_mesh_view* m = b->m;
+    const float* X = m->positions;
+    double total = 0.0;
+    b->count = 0;
+    int comps = what == 0 ? 1 : 3;
+    for (uint32_t a = m->adj_offsets[v]; a < m->adj_offsets[v + 1]; ++a) {
+        const uint32_t* tri = m->indices + 3 * (m->adj_corners[a] / 3);
+        float ga[3], gb[3];
+        float area2 = sfk_face_gradient_basis(X + 3 * tri[0], X + 3 * tri[1], X + 3 * tri[2], ga, gb);
+        if (area2 == 0.0f) continue;
+        total += area2;
+        /* g.u = (f1 - f0)(a.u) + (f2 - f0)(b.u), likewise for w (the second basis vector). */
+        double au = sfk_dot(ga, u), aw = sfk_dot(ga, w), bu = sfk_dot(gb, u), bw = sfk_dot(gb, w);
+        size_t nf = face_fields(b, tri, what);
+        for (size_t i = 0; i < nf; ++i) {
+            const face_field* f = &b->field[i];
+            grad_acc* r = acc_find(b, f->key);
+            for (int q = 0; q < comps; ++q) {
+                double d1 = (double)f->f[1][q] - f->f[0][q], d2 = (double)f->f[2][q] - f->f[0][q];
+                r->g[q] += area2 * (d1 * au + d2 * bu);
+                r->g[comps + q] += area2 * (d1 * aw + d2 * bw);
+            }
+        }
+    }
+    return total;
+}
+
+/* The faces around vertex v: its weld group's corners (every member's corners) for `jacobian-fan`, its own
+ * for `jacobian` (fan NULL). */
 static void fan_corners(const grad_build* b, uint32_t v, const uint32_t** corners, uint32_t* begin, uint32_t* end)
 {
     const sfi_mesh_view* m = b->m;
-    if (b->fan && b->fan->group) {
+    if (b->fan) {
         uint32_t g = b->fan->group[v];
         *corners = b->fan->corners;
         *begin = b->fan->corner_offsets[g];
@@ -115,10 +151,10 @@ static void fan_normal(const grad_build* b, uint32_t v, double out[3])
     }
 }
 
-/* Accumulates vertex v's weight coefficients (what = 0: g.u, g.v, K_uu, K_uv, K_vu, K_vv) or morph gradients
- * (what = 1: D u, D v) into b->acc over its fan, each face flattened into (u, w) (the fan plane's basis) and
+/* `jacobian-fan`: accumulates vertex v's weight coefficients (what = 0: g.u, g.v, K_uu, K_uv, K_vu, K_vv) or
+ * morph gradients (what = 1: D u, D v) into b->acc over its fan, each face flattened into (u, w) (the fan plane's basis) and
  * weighted by its flattened area; returns the total weight. */
-static double accumulate_vertex(grad_build* b, uint32_t v, int what, const float u[3], const float w[3])
+static double accumulate_fan(grad_build* b, uint32_t v, int what, const float u[3], const float w[3])
 {
     const sfi_mesh_view* m = b->m;
     const float* X = m->positions;
@@ -137,7 +173,7 @@ static double accumulate_vertex(grad_build* b, uint32_t v, int what, const float
         sfk_sub(X + 3 * tri[c2], X + 3 * tri[c0], e2);
         float ab1[2] = {sfk_dot(e1, u), sfk_dot(e1, w)}, ab2[2] = {sfk_dot(e2, u), sfk_dot(e2, w)};
         float gu[2], gv[2];
-        float area = sfk_jacobian_face_terms(ab1, ab2, gu, gv);
+        float area = sfk_jacobian_fan_face_terms(ab1, ab2, gu, gv);
         if (area == 0.0f) continue;
         total += area;
         size_t nf = face_fields(b, tri, what);
@@ -259,37 +295,39 @@ sf_result sfi_gradients_build(const sfi_mesh_view* m, const sfi_weld* fan, sfi_s
     b.field = sf_env_calloc(env, b.cap, sizeof *b.field);
     g->slot_offsets = sfi_store_alloc(store, n + 1, sizeof(uint32_t));
     g->morph_offsets = sfi_store_alloc(store, n + 1, sizeof(uint32_t));
-    g->fan_normal = sfi_store_alloc(store, n ? n : 1, 3 * sizeof(float));
-    if (!b.acc || !b.field || !g->slot_offsets || !g->morph_offsets || !g->fan_normal) goto oom;
+    g->slot_floats = fan ? SFK_JACOBIAN_FAN_SLOT_FLOATS : 2u;
+    if (fan) g->fan_normal = sfi_store_alloc(store, n ? n : 1, 3 * sizeof(float));
+    if (!b.acc || !b.field || !g->slot_offsets || !g->morph_offsets || (fan && !g->fan_normal)) goto oom;
     size_t dropped = 0;
     for (int pass = 0; pass < 2; ++pass) {
         if (pass == 1) {
             size_t slots = g->slot_offsets[n], entries = g->morph_offsets[n];
             g->slot_joint = sfi_store_alloc(store, slots ? slots : 1, sizeof(uint32_t));
-            g->slot_coef = sfi_store_alloc(store, slots ? slots : 1, SFK_JACOBIAN_SLOT_FLOATS * sizeof(float));
+            g->slot_coef = sfi_store_alloc(store, slots ? slots : 1, g->slot_floats * sizeof(float));
             g->morph_target = sfi_store_alloc(store, entries ? entries : 1, sizeof(uint32_t));
             g->morph_duv = sfi_store_alloc(store, entries ? entries : 1, 6 * sizeof(float));
             if (!g->slot_joint || !g->slot_coef || !g->morph_target || !g->morph_duv) goto oom;
         }
         for (uint32_t v = 0; v < n; ++v) {
             float u[3], w[3];
-            float* nf = g->fan_normal + 3 * v;
-            if (pass == 0) {
+            const float* nf = m->normals + 3 * v;
+            if (fan && pass == 0) {
                 /* The fan's plane; the authored normal where the fan has none or faces away from it. */
                 double fd[3];
+                float* fnv = g->fan_normal + 3 * v;
                 fan_normal(&b, v, fd);
-                sfk_direction_from_double(fd, nf);
-                const float* n0 = m->normals + 3 * v;
-                if (!sfk_safe_unit(nf, nf) || !(sfk_dot(nf, n0) > 0.0f)) sfk_safe_unit(n0, nf);
+                sfk_direction_from_double(fd, fnv);
+                if (!sfk_safe_unit(fnv, fnv) || !(sfk_dot(fnv, nf) > 0.0f)) sfk_safe_unit(nf, fnv);
             }
+            if (fan) nf = g->fan_normal + 3 * v;
             if (!sfk_rest_basis(nf, u, w)) {
                 if (pass == 0) g->slot_offsets[v + 1] = g->morph_offsets[v + 1] = 0;
                 continue; /* no tangent plane: the frame is zero anyway */
             }
             for (int what = 0; what < 2; ++what) {
                 if (what == 0 && !m->influence_count) continue;
-                double total = accumulate_vertex(&b, v, what, u, w);
-                int len = 6;
+                double total = fan ? accumulate_fan(&b, v, what, u, w) : accumulate_own(&b, v, what, u, w);
+                int len = what == 0 ? (int)g->slot_floats : 6;
                 size_t ignored = 0; /* counted in pass 0 only */
                 size_t kept = finish_rows(&b, total, len, what == 0 ? SFK_JACOBIAN_MAX_SLOTS : SIZE_MAX,
                                           pass == 0 ? &dropped : &ignored);
@@ -302,7 +340,7 @@ sf_result sfi_gradients_build(const sfi_mesh_view* m, const sfi_weld* fan, sfi_s
                     size_t s = offsets[v] + i;
                     if (what == 0) {
                         g->slot_joint[s] = b.acc[i].key;
-                        for (int q = 0; q < 6; ++q) g->slot_coef[6 * s + q] = (float)b.acc[i].g[q];
+                        for (int q = 0; q < len; ++q) g->slot_coef[len * s + q] = (float)b.acc[i].g[q];
                     } else {
                         g->morph_target[s] = b.acc[i].key;
                         for (int q = 0; q < 6; ++q) g->morph_duv[6 * s + q] = (float)b.acc[i].g[q];
