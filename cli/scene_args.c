@@ -365,7 +365,7 @@ void cli_scene_args_usage(FILE* f)
           "  --morph TARGET=WEIGHT[,...]   morph target weights, e.g. towel-twist=1,ripples=0.5; may be repeated\n"
           "  --morph-directions none|deltas  add the targets' normal/tangent deltas (default deltas)\n"
           "  --method all|NAME[,NAME...]   methods to run (default all): unchanged, skinned,\n"
-          "                                inverse-transpose, jacobian, recompute\n"
+          "                                inverse-transpose, jacobian, jacobian-fan, recompute\n"
           "  --weighting area|angle|uniform  reference weighting (default: the scene's)\n"
           "  --weld none|position|position-normal  reference welding (default none)\n"
           "  --tangents uv|mikktspace      reference tangents (default uv)\n"
