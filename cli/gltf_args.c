@@ -189,7 +189,8 @@ static int unit_create(const char* path, const sf_gltf* g, size_t instance, size
     sf_error err;
     sf_topology_opts topts;
     memset(&topts, 0, sizeof topts);
-    topts.skip_gradients = !(methods & (1u << SF_METHOD_JACOBIAN)); /* only the jacobian needs them */
+    /* only the jacobian methods need them */
+    topts.skip_gradients = !(methods & ((1u << SF_METHOD_JACOBIAN) | (1u << SF_METHOD_JACOBIAN_FAN)));
     sf_workspace_opts wopts = {methods | (1u << SF_METHOD_RECOMPUTE), SF_BACKEND_CPU}; /* the reference runs too */
     if (sf_gltf_instance_mesh(g, instance, primitive, &desc, &err) == SF_OK) {
         desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST; /* counted as a data problem instead */

@@ -25,7 +25,8 @@ int cli_run_compare(const cli_scene_args* args, const sf_env* env, const cli_ass
     memset(&err, 0, sizeof err);
     sf_topology_opts topo_opts;
     memset(&topo_opts, 0, sizeof topo_opts);
-    topo_opts.skip_gradients = !args->method_on[SF_METHOD_JACOBIAN]; /* only the jacobian needs them */
+    /* only the jacobian methods need them */
+    topo_opts.skip_gradients = !args->method_on[SF_METHOD_JACOBIAN] && !args->method_on[SF_METHOD_JACOBIAN_FAN];
     sf_result r = sf_topology_create(&run->scene->mesh, &topo_opts, env, &run->topo, &err);
     if (r != SF_OK) return lib_fail("topology", r, &err);
 
@@ -274,7 +275,7 @@ cJSON* report_json(const cli_run* run)
         add_count_json(e, "worst_tangent_vertex", s->worst_tangent_vertex, frame);
         cJSON_AddNumberToObject(e, "mirrored_vertices", (double)m->report.mirrored_vertices);
         cJSON_AddNumberToObject(e, "singular_vertices", (double)m->report.singular_vertices);
-        if (m->method == SF_METHOD_JACOBIAN)
+        if (m->method == SF_METHOD_JACOBIAN || m->method == SF_METHOD_JACOBIAN_FAN)
             cJSON_AddNumberToObject(e, "jacobian_capped", (double)m->report.jacobian_capped);
         cJSON_AddItemToArray(methods, e);
     }

@@ -25,6 +25,8 @@ __global__ void sfk_device_compile_check(const float* in, float* out)
     sfk_mikk_corner_term(in, fn, in + 3, in + 6, in + 9, out);
     out[7] = sfk_mikk_vertex_w((float)flags, -1.0f, det) + (float)sfk_mikk_compatible(in, in + 6);
     sfk_jacobian_vertex(in, m, det, p, out, n, t, &joint, in, 1u, &joint, in, 1u, in, 0.5f, out + 8, out + 11);
+    sfk_jacobian_fan_vertex(in, m, det, p, out, n, t, in + 3, &joint, in, 1u, &joint, in, 1u, in, 0.5f, out + 8,
+                            out + 11);
 }
 
 static sf_result cuda_failed(sf_error* err, const char* call, cudaError_t e)

@@ -233,7 +233,7 @@ typedef struct sf_pose {
 typedef struct sf_topology sf_topology;
 
 typedef struct sf_topology_opts {
-    int skip_gradients; /* 1 = do not precompute the `jacobian` gradients (saves memory); default 0 */
+    int skip_gradients; /* 1 = do not precompute the `jacobian` and `jacobian-fan` data (saves memory); default 0 */
     float weld_normal_cos; /* weld groups: rest normals within this cosine count as equal; in [-1, 1], 0 = 0.9999 */
 } sf_topology_opts;
 
@@ -260,6 +260,8 @@ typedef struct sf_topology_stats {
                                             the vertices sf_tangents_split splits, as a loader generating
                                             TANGENT must; 0 for a mesh already split that way and without UVs.
                                             Posed frames can split others (sf_eval_results) */
+    size_t fan_gradient_bytes;           /* memory the jacobian-fan's precomputed data take */
+    size_t dropped_fan_gradient_slots;   /* jacobian-fan weight slots beyond 16 per vertex (smallest dropped) */
 } sf_topology_stats;
 
 /* Validates mesh (every field named in err: "mesh.positions" and the vertex, "mesh.targets[2].position_deltas"
@@ -326,6 +328,7 @@ sf_result sf_pose_validate(const sf_topology* topo, const sf_pose* pose, sf_erro
     X(SF_METHOD_SKINNED, "skinned", "directions skinned with the bone matrices, normalised")           \
     X(SF_METHOD_INVERSE_TRANSPOSE, "inverse-transpose", "normal by the inverse transpose of the blend") \
     X(SF_METHOD_JACOBIAN, "jacobian", "analytic Jacobian with weight and morph gradients")             \
+    X(SF_METHOD_JACOBIAN_FAN, "jacobian-fan", "secant map of the welded fan, authored frame carried")   \
     X(SF_METHOD_RECOMPUTE, "recompute", "rebuilt from the final triangles (the reference)")             \
     X(SF_METHOD_RECOMPUTE_FUSED, "recompute-fused", "recompute in one per-vertex pass, bit for bit the same")
 
@@ -392,7 +395,7 @@ typedef struct sf_frames_opts {
     sf_weighting weighting; /* recompute only */
     sf_weld weld;           /* recompute only */
     sf_tangent_mode tangents; /* recompute only */
-    float jacobian_cap;     /* jacobian only: cap on |correction| relative to |blend| (Tarini et al.); 0 = none */
+    float jacobian_cap;     /* jacobian, jacobian-fan: cap on |correction| relative to |blend| (Tarini et al.); 0 = none */
     sf_reference reference; /* recompute only: rebuilt (default) or authored directions carried along */
 } sf_frames_opts; /* zero = defaults */
 
@@ -417,7 +420,7 @@ typedef struct sf_frames_report {
     size_t singular_vertices;   /* |det| < 1e-12: inverse-transpose returned zero */
     size_t degenerate_normals;  /* zero normal in the output */
     size_t degenerate_tangents; /* zero tangent in the output (with a tangent frame) */
-    size_t jacobian_capped;     /* jacobian corrections limited by jacobian_cap */
+    size_t jacobian_capped;     /* jacobian / jacobian-fan corrections limited by jacobian_cap */
     uint32_t fused_two_pass;    /* recompute-fused: what ran as the two-pass recompute, SF_FUSED_TWO_PASS_* */
 } sf_frames_report;
 /* sf_frames_report.fused_two_pass (0: everything in the fused pass) */

@@ -1,6 +1,6 @@
 /* sf_frames_compute: deform, then one method's normals and tangents. The per-vertex methods
- * (unchanged, skinned, inverse-transpose) live here; jacobian in jacobian.c, recompute in recompute.c,
- * recompute-fused in fused.c. */
+ * (unchanged, skinned, inverse-transpose) live here; jacobian and jacobian-fan in jacobian.c, recompute in
+ * recompute.c, recompute-fused in fused.c. */
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
@@ -57,7 +57,7 @@ static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_meth
     size_t capped = rep->jacobian_capped;
     uint32_t two_pass = rep->fused_two_pass;
     memset(rep, 0, sizeof *rep);
-    rep->jacobian_capped = method == SF_METHOD_JACOBIAN ? capped : 0;
+    rep->jacobian_capped = method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN ? capped : 0;
     rep->fused_two_pass = method == SF_METHOD_RECOMPUTE_FUSED ? two_pass : 0;
     for (size_t v = 0; v < topo->vertex_count; ++v) {
         float d = ws->det[v];
@@ -129,8 +129,8 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
         /* done above: its pass writes the positions too */
     } else if (method == SF_METHOD_RECOMPUTE) {
         r = sfi_recompute(topo, &o, ws, out->normals, out->tangents, err);
-    } else if (method == SF_METHOD_JACOBIAN) {
-        r = sfi_jacobian_frames(topo, pose, &o, ws, out->normals, out->tangents, err);
+    } else if (method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN) {
+        r = sfi_jacobian_frames(topo, pose, method, &o, ws, out->normals, out->tangents, err);
     } else {
         vertex_job job = {topo, ws, method, out->normals, out->tangents};
         sf_env_parallel_for(&topo->env, topo->vertex_count, FRAMES_GRAIN, vertex_range, &job);

@@ -25,7 +25,7 @@
  *                                 positions and determinants
  *   authored.c                    the authored-normals reference (rebuilds at rest and posed, rotates)
  *   recompute.c                   `recompute`: rebuilt or authored reference
- *   jacobian.c                    `jacobian` frames over the topology's gradients
+ *   jacobian.c                    `jacobian` and `jacobian-fan` frames over the topology's gradients
  *   fused.c                       `recompute-fused`: the rebuilt frames in one per-vertex pass (two-pass
  *                                 through recompute.c where it cannot be one)
  *   frames.c                      sf_frames_compute: the per-vertex methods and the dispatch
@@ -98,19 +98,24 @@ sf_result sfi_weld_build(const sfi_mesh_view* mesh, float normal_cos, bool split
                          sfi_weld weld[2], sf_topology_stats* stats, sf_error* err);
 void sfi_weld_free(const sfi_store* store, sfi_weld weld[2]);
 
-/* Gradients for the `jacobian` method (gradients.c), CSR over vertices: vertex v's weight slots are
- * [slot_offsets[v], slot_offsets[v+1]) with slot_joint (or SFK_REST_JOINT) and slot_guv (2 floats: g.u, g.v),
- * its morph entries [morph_offsets[v], ...) with morph_target and morph_duv (6 floats: grad d u, grad d v),
- * in the basis sfk_rest_basis(rest normal). The arguments of sfk_jacobian_vertex. */
+/* Precomputed data of the `jacobian` and `jacobian-fan` methods (gradients.c), CSR over vertices: vertex v's
+ * weight slots are [slot_offsets[v], slot_offsets[v+1]) with slot_joint (or SFK_REST_JOINT) and slot_floats
+ * coefficients each in slot_coef (jacobian: 2, g.u and g.v; jacobian-fan: SFK_JACOBIAN_FAN_SLOT_FLOATS), its
+ * morph entries [morph_offsets[v], ...) with morph_target and morph_duv (6 floats: grad d u, grad d v), in
+ * the basis sfk_rest_basis of the rest normal (jacobian) or of fan_normal + 3v (jacobian-fan). The
+ * arguments of sfk_jacobian_vertex / sfk_jacobian_fan_vertex. */
 typedef struct sfi_gradients {
     uint32_t *slot_offsets, *slot_joint;
-    float* slot_guv;
+    float* slot_coef;
+    uint32_t slot_floats;
     uint32_t *morph_offsets, *morph_target;
     float* morph_duv;
+    float* fan_normal; /* jacobian-fan, 3n: unit rest normal of each vertex's fan; NULL for jacobian */
 } sfi_gradients;
-/* *out = NULL on failure; dropped: weight slots beyond SFK_JACOBIAN_MAX_SLOTS. */
-sf_result sfi_gradients_build(const sfi_mesh_view* mesh, sfi_store* store, sfi_gradients** out, size_t* dropped,
-                              sf_error* err);
+/* *out = NULL on failure; fan: the weld groups whose faces form each vertex's fan (jacobian-fan), NULL for
+ * the jacobian's own faces; dropped: weight slots beyond SFK_JACOBIAN_MAX_SLOTS. */
+sf_result sfi_gradients_build(const sfi_mesh_view* mesh, const sfi_weld* fan, sfi_store* store, sfi_gradients** out,
+                              size_t* dropped, sf_error* err);
 void sfi_gradients_free(const sfi_store* store, sfi_gradients* g);
 
 /* MikkTSpace (mikktspace.c). Static part, per topology: each triangle's UV flags (orientation, zero area). */
@@ -208,7 +213,8 @@ struct sf_topology {
 
     sfi_lanes lanes;          /* the blocked copies of the fast paths */
     sfi_weld weld[2];         /* SF_WELD_POSITION, SF_WELD_POSITION_NORMAL */
-    sfi_gradients* gradients; /* NULL when skipped */
+    sfi_gradients* gradients;     /* `jacobian`, NULL when skipped */
+    sfi_gradients* fan_gradients; /* `jacobian-fan`, NULL when skipped */
     uint8_t* mikk_uv_flags;   /* F, NULL without UVs */
 
     sf_topology_stats stats;
@@ -218,15 +224,18 @@ struct sf_topology {
 /* The topology's arrays as the builders see them. */
 sfi_mesh_view sfi_topology_view(const sf_topology* topo);
 
-/* Read-only view of the jacobian gradients (for a CUDA upload, tests). Returns 0 (view zeroed) when the
- * topology was built with skip_gradients. */
+/* Read-only view of a jacobian method's precomputed data (for a CUDA upload, tests). Returns 0 (view zeroed)
+ * when the topology was built with skip_gradients. */
 typedef struct sfi_gradients_view {
     const uint32_t *slot_offsets, *slot_joint;
-    const float* slot_guv;
+    const float* slot_coef;
+    uint32_t slot_floats;
     const uint32_t *morph_offsets, *morph_target;
     const float* morph_duv;
+    const float* fan_normal;
 } sfi_gradients_view;
-int sfi_gradients_get(const sf_topology* topo, sfi_gradients_view* out);
+/* method: SF_METHOD_JACOBIAN or SF_METHOD_JACOBIAN_FAN (anything else: 0). */
+int sfi_gradients_get(const sf_topology* topo, sf_method method, sfi_gradients_view* out);
 
 /* ---------------------------------------------------------------- workspace */
 
@@ -348,9 +357,10 @@ sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const s
 /* Final positions (3n) vertex by vertex, as sfi_deform writes them, for a workspace without the deformation. */
 sf_result sfi_fused_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out);
 
-/* Jacobian frames from ws (after sfi_deform), jacobian.c. */
-sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts,
-                              sf_workspace* ws, float* normals, float* tangents, sf_error* err);
+/* jacobian or jacobian-fan frames (method) from ws (after sfi_deform), jacobian.c. */
+sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, sf_method method,
+                              const sf_frames_opts* opts, sf_workspace* ws, float* normals, float* tangents,
+                              sf_error* err);
 
 /* ---------------------------------------------------------------- statistics */
 

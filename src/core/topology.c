@@ -383,9 +383,16 @@ static sf_result build_derived(sf_topology* topo, const sf_topology_opts* o, sf_
     }
     if (!o->skip_gradients) {
         store.bytes = 0;
-        r = sfi_gradients_build(&view, &store, &topo->gradients, &topo->stats.dropped_gradient_slots, err);
+        r = sfi_gradients_build(&view, NULL, &store, &topo->gradients, &topo->stats.dropped_gradient_slots, err);
         topo->bytes += store.bytes;
         topo->stats.gradient_bytes = store.bytes;
+        if (r != SF_OK) return r;
+        store.bytes = 0;
+        size_t dropped = 0;
+        r = sfi_gradients_build(&view, &topo->weld[1], &store, &topo->fan_gradients, &dropped, err);
+        topo->bytes += store.bytes;
+        topo->stats.fan_gradient_bytes = store.bytes;
+        topo->stats.dropped_fan_gradient_slots = dropped;
         if (r != SF_OK) return r;
     }
     return SF_OK;
@@ -489,6 +496,7 @@ void sf_topology_destroy(sf_topology* topo)
     if (!topo) return;
     sfi_store store = {&topo->env, 0};
     sfi_gradients_free(&store, topo->gradients);
+    sfi_gradients_free(&store, topo->fan_gradients);
     sfi_weld_free(&store, topo->weld);
     sfi_lanes_free(&store, &topo->lanes);
     topo_free(topo, topo->mikk_uv_flags);

@@ -63,7 +63,7 @@ static void take_blocks(const sf_topology* topo, uint32_t methods, sf_workspace*
         }
     }
     /* without gradients the jacobian method refuses the topology before it needs scratch */
-    if ((methods & (1u << SF_METHOD_JACOBIAN)) && topo->gradients) {
+    if ((methods & ((1u << SF_METHOD_JACOBIAN) | (1u << SF_METHOD_JACOBIAN_FAN))) && topo->gradients) {
         TAKE(b, ws->jacobian, 1);
         uint8_t* capped = sfi_blocks_take(b, n, 1);
         if (ws->jacobian) ws->jacobian->capped = capped;
