@@ -325,6 +325,7 @@ sf_result sf_pose_validate(const sf_topology* topo, const sf_pose* pose, sf_erro
     X(SF_METHOD_UNCHANGED, "unchanged", "LBS positions only; rest (or morphed) directions")            \
     X(SF_METHOD_SKINNED, "skinned", "directions skinned with the bone matrices, normalised")           \
     X(SF_METHOD_INVERSE_TRANSPOSE, "inverse-transpose", "normal by the inverse transpose of the blend") \
+    X(SF_METHOD_BONE_NORMAL_MATRICES, "bone-normal-matrices", "per-bone cofactor matrices blended")  \
     X(SF_METHOD_JACOBIAN, "jacobian", "analytic Jacobian with weight and morph gradients")             \
     X(SF_METHOD_RECOMPUTE, "recompute", "rebuilt from the final triangles (the reference)")
 
@@ -342,7 +343,9 @@ sf_result sf_method_parse(const char* name, sf_method* out);
 /* Morph directions (the article's steps 3 and 4). */
 typedef enum sf_morph_directions {
     SF_MORPH_DIRECTIONS_DELTAS = 0, /* default: add the targets' normal/tangent deltas before skinning */
-    SF_MORPH_DIRECTIONS_NONE        /* position deltas only; directions stay at rest */
+    SF_MORPH_DIRECTIONS_NONE,       /* position deltas only; directions stay at rest */
+    SF_MORPH_DIRECTIONS_NORMALS     /* normal deltas only; tangents stay at rest (runtimes that read no
+                                       morph TANGENT deltas) */
 } sf_morph_directions;
 
 /* How face contributions are averaged at a vertex by `recompute`. */
@@ -407,6 +410,25 @@ typedef struct sf_frames_report {
     size_t jacobian_capped;     /* jacobian corrections limited by jacobian_cap */
 } sf_frames_report;
 void sf_workspace_last_report(const sf_workspace* ws, sf_frames_report* out);
+
+/* ---------------------------------------------------------------- engine limits */
+/* What runtimes do to the data before skinning (docs/engines.md): keep a few influences, cap active morphs. */
+
+/* Keeps the max_influences largest weights of each vertex (ties: the earlier slot) and divides them by their
+ * sum, as engines that store 4 or 8 (joint, weight) pairs per vertex do. joints/weights: influence_count per
+ * vertex as in sf_mesh_desc (weights >= 0, finite). out_joints/out_weights: min(influence_count,
+ * max_influences) per vertex, kept slots in their original order; both NULL = count only. A vertex whose kept
+ * weights sum to zero keeps zeros. truncated (may be NULL): vertices with more than max_influences nonzero
+ * weights. Errors: max_influences 0, NULL inputs with vertices, one of the outputs NULL, a negative or
+ * non-finite weight (naming the vertex). */
+sf_result sf_influences_truncate(size_t vertex_count, uint32_t influence_count, const uint32_t* joints,
+                                 const float* weights, uint32_t max_influences, uint32_t* out_joints,
+                                 float* out_weights, size_t* truncated, sf_error* err);
+
+/* Keeps the max_targets morph weights of largest magnitude (ties: the lower index) and zeroes the others, as a
+ * runtime that caps active morph targets does (glTF lets clients limit them). out may be weights (in place);
+ * max_targets >= count copies. Returns how many nonzero weights were zeroed. */
+size_t sf_morph_weights_truncate(const float* weights, size_t count, size_t max_targets, float* out);
 
 /* ---------------------------------------------------------------- tangent generation */
 
@@ -611,6 +633,14 @@ typedef struct sf_eval_buffers {
     sf_eval_row_buffers rows[SF_METHOD_COUNT]; /* indexed like sf_eval_results.rows */
 } sf_eval_buffers;
 
+/* Distances in mesh units between a row's final positions and the reference's (sf_evaluation_run_against). */
+typedef struct sf_position_error {
+    size_t count;         /* vertices measured */
+    double mean, rms, max;
+    size_t worst_vertex;
+    double diagonal;      /* the bounding-box diagonal of the reference's final positions (max / diagonal: share) */
+} sf_position_error;
+
 /* One method's row. Arrays point into the evaluation or at the caller's buffers and stay valid until the
  * next run or destroy; NULL when neither kept nor given (recompute's normals/tangents are the reference's). */
 typedef struct sf_eval_row {
@@ -619,6 +649,8 @@ typedef struct sf_eval_row {
     sf_result status;        /* SF_OK, or SF_ERROR_UNSUPPORTED: detail says why, the rest is zero / NULL */
     sf_error detail;         /* the method's sf_error when unsupported; cleared otherwise */
     sf_error_summary errors; /* against the reference, degrees (see SF_EVAL_NO_STATISTICS) */
+    sf_position_error position; /* final positions against the reference's: zero from sf_evaluation_run,
+                                   measured by sf_evaluation_run_against */
     sf_frames_report report; /* the method's counters (sf_workspace_last_report) */
     const float* normals;    /* 3n */
     const float* tangents;   /* 4n */
@@ -679,6 +711,19 @@ void sf_evaluation_destroy(sf_evaluation* ev);
  * Never allocates. On failure the results say which stage failed and err names the field. */
 sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, const sf_eval_buffers* buffers,
                             sf_error* err);
+/* Measures a variant of the deformation against the full one: runs ev's rows at pose on ev's topology (the
+ * reference's mesh with other influences, such as sf_influences_truncate gives: the same vertex count, triangles
+ * and tangent frame) and measures each, as sf_evaluation_run would, against the reference of `reference`'s last
+ * successful run (its normals, tangents and per-corner tangents), and its final positions against reference's
+ * (row.position). pose may differ from the one reference ran with (fewer morph targets:
+ * sf_morph_weights_truncate). recompute is a row like the others here: rebuilt with ev's reference_opts from
+ * ev's deformation. results->positions are ev's final positions; reference_normals/tangents and the corner
+ * tangents are reference's. ws: a workspace of ev's topology (sf_evaluation_methods_mask(ev)). Errors: reference
+ * NULL, without a successful run, of a mesh with another vertex count, triangles or tangent frame, or with
+ * another tangent mode (per-corner or per-vertex: reference_opts must agree); as sf_evaluation_run otherwise.
+ * Never allocates. */
+sf_result sf_evaluation_run_against(sf_evaluation* ev, const sf_evaluation* reference, const sf_pose* pose,
+                                    sf_workspace* ws, const sf_eval_buffers* buffers, sf_error* err);
 /* The results of the last run (rows with zero summaries before the first). After a failed run only failed,
  * failed_method and runs are meaningful. Never NULL for a valid ev; stays at the same address. */
 const sf_eval_results* sf_evaluation_results(const sf_evaluation* ev);

@@ -5,6 +5,7 @@
  * filled by, only the files listed before it (sf_kernels.h and sf_common.h come before all of them).
  *
  *   core.c                        results, error detail, env (allocator, parallel-for), method names
+ *   limits.c                      engine limits on plain arrays: influences kept, morph targets capped
  *   store.c                       counted allocations (sfi_store) and the workspace's blocks (sfi_blocks)
  *   weld.c gradients.c mikktspace.c
  *                                 builders and algorithms over plain arrays (sfi_mesh_view, sfi_mikk_input),

@@ -2,7 +2,7 @@
 // the module's memory, made once per mesh and remade only when memory grows or the core moves an array, so a
 // frame (write the pose, run, read frames and statistics) allocates nothing. Works in node and in the browser.
 
-export const METHODS = ['unchanged', 'skinned', 'inverse-transpose', 'jacobian', 'recompute'];
+export const METHODS = ['unchanged', 'skinned', 'inverse-transpose', 'bone-normal-matrices', 'jacobian', 'recompute'];
 export const RECOMPUTE = METHODS.indexOf('recompute');
 export const WEIGHTINGS = ['area', 'angle', 'uniform'];
 export const WELDS = ['none', 'position', 'position-normal'];

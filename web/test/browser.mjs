@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { extname, join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+import { METHODS } from '../src/skinframe.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -178,7 +179,7 @@ async function run(mode) {
       assert.equal(hit.rows.skinned.normalDeg, stats.skinned);
       assert.equal(hit.rows.recompute.normalDeg, 0);
       const rows = await page.$$eval('#inspector tr[data-method]', (r) => r.length);
-      assert.equal(rows, 5);
+      assert.equal(rows, METHODS.length);
       await shot('inspector');
     });
     await check('chart over a slider', async () => {
@@ -186,7 +187,7 @@ async function run(mode) {
       await page.click('#chart-run');
       await page.waitForFunction(() => window.sfPage.chart?.over === 'twist');
       const chart = await page.evaluate(() => window.sfPage.chart);
-      assert.equal(chart.series.length, 5);
+      assert.equal(chart.series.length, METHODS.length);
       const rec = chart.series.find((s) => s.name === 'recompute');
       assert.ok(rec.values.every((v) => v === 0));
       const un = chart.series.find((s) => s.name === 'unchanged');
@@ -252,7 +253,7 @@ async function run(mode) {
       await page.$eval('#scrub', (el) => { el.value = '0.5'; el.dispatchEvent(new Event('input', { bubbles: true })); });
       await settle(page);
       const cells = await page.$$eval('#readout tbody tr', (rows) => rows.map((r) => Array.from(r.cells).map((c) => c.textContent)));
-      assert.equal(cells.length, 5);
+      assert.equal(cells.length, METHODS.length);
       for (const c of cells) assert.deepEqual(c.slice(3), ['not measured', 'not measured', 'not measured'], c.join(' | '));
       assert.match(await page.$eval('#readout-note', (e) => e.textContent), /Tangents not measured/);
       assert.match(await page.$eval('#caption-tangent', (e) => e.textContent), /not measured/);
