@@ -274,6 +274,9 @@ void sf_topology_get_stats(const sf_topology* topo, sf_topology_stats* out);
 size_t sf_topology_vertex_count(const sf_topology* topo);
 size_t sf_topology_triangle_count(const sf_topology* topo);
 int sf_topology_has_tangent_frame(const sf_topology* topo); /* 1 when UVs exist, tangents are measured */
+/* The sign the gather gives the UV bitangent for the handedness (sfk_finish_frame): -1 for SF_UV_GLTF, +1 for
+ * SF_UV_V_UP. */
+float sf_topology_bitangent_sign(const sf_topology* topo);
 /* Packed rest streams as the topology holds them (after generation): float3, float3, float4, float2 or NULL. */
 const float* sf_topology_rest_positions(const sf_topology* topo);
 const float* sf_topology_rest_normals(const sf_topology* topo);
@@ -732,6 +735,30 @@ const sf_eval_row* sf_evaluation_row(const sf_evaluation* ev, sf_method method);
 /* Bit (1u << method) of the reference (recompute) and of every row: sf_workspace_opts.methods for a
  * workspace that can run this evaluation. */
 uint32_t sf_evaluation_methods_mask(const sf_evaluation* ev);
+
+/* ---------------------------------------------------------------- GPU data */
+/*
+ * The topology's arrays as a GPU takes them: what shaders/ (GLSL, HLSL, WGSL) read and `skinframe export-gpu`
+ * writes, each a packed little-endian array of 32-bit floats or unsigned integers. This list (its names, order
+ * and element layouts, in src/core/gpu_layout.c) is the one description of the layout: shaders/README.md and
+ * the export's JSON are written from it. Pointers are the topology's own (valid while it lives).
+ */
+typedef enum sf_gpu_type { SF_GPU_F32 = 0, SF_GPU_U32 } sf_gpu_type;
+
+typedef struct sf_gpu_buffer {
+    const char* name;        /* "rest_positions", "adj_offsets", ... (file stem of the export) */
+    const char* description; /* one line: what an element holds */
+    sf_gpu_type type;
+    size_t count;            /* elements (0: absent, data NULL) */
+    uint32_t components;     /* values per element */
+    const void* data;        /* count * components values */
+} sf_gpu_buffer;
+
+#define SF_GPU_MAX_BUFFERS 32
+
+/* Fills out with up to cap buffers and returns how many the topology has (at most SF_GPU_MAX_BUFFERS), in a
+ * fixed order; the jacobian's gradients are absent (count 0) when the topology skipped them. */
+size_t sf_topology_gpu_buffers(const sf_topology* topo, sf_gpu_buffer* out, size_t cap);
 
 /* ---------------------------------------------------------------- CUDA (cuda/, src/core/backend_cuda_stub.c) */
 /* Reached through sf_backend and sf_workspace_opts.backend above; the kernels themselves are not written yet. */

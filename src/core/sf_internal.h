@@ -23,6 +23,7 @@
  *   recompute.c                   `recompute`: rebuilt or authored reference
  *   jacobian.c                    `jacobian` frames over the topology's gradients
  *   frames.c                      sf_frames_compute: the per-vertex methods and the dispatch
+ *   gpu_layout.c                  the topology's arrays as the shaders read them (sf_topology_gpu_buffers)
  *   error.c                       angle errors and statistics
  *   stats.c                       streaming angle statistics (sf_angle_accumulator)
  */
