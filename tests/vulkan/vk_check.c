@@ -2,8 +2,8 @@
  * wrote, and compares every method's normals and tangents with the library's (expected_*.bin): the largest angle
  * must stay within 1e-3 degrees and every handedness must match.
  *   vk_check SPV_DIR EXPORT_DIR...
- * SPV_DIR holds deform.spv, frames_vertex.spv, recompute_faces.spv, recompute_gather.spv (and jacobian.spv when
- * present). Exit status 0 when every export matches, 1 otherwise, 77 when no Vulkan device can run compute.
+ * SPV_DIR holds deform.spv, frames_vertex.spv, jacobian.spv, recompute_faces.spv, recompute_gather.spv (without
+ * jacobian.spv, or without exported gradients, the jacobian is reported as not checked). Exit status 0 when every export matches, 1 otherwise, 77 when no Vulkan device can run compute.
  * Plain C and libvulkan only: it reads the export's params.bin and raw buffers, no JSON. */
 #include <math.h>
 #include <stdint.h>
@@ -13,12 +13,11 @@
 #include <vulkan/vulkan.h>
 
 #define TOLERANCE_DEG 1e-3
-#define BINDINGS 24
+#define BINDINGS 26
 
 enum { B_REST_P, B_REST_N, B_REST_T, B_JOINTS, B_WEIGHTS, B_MORPH_OFF, B_MORPH_TGT, B_MORPH_DP, B_MORPH_DN, B_MORPH_DT,
        B_BONES, B_MORPH_W, B_STATE, B_NORMALS, B_TANGENTS, B_FACE, B_ADJ_OFF, B_ADJ_CORNERS, B_UVS, B_INDICES,
-       B_GRAD_SLOT_OFF, B_GRAD_SLOT_JOINT, B_GRAD_SLOT_GUV, B_GRAD_MORPH };
-/* jacobian.comp reads the morph gradients at 23..25 only if it exists; keep BINDINGS in step with it. */
+       B_GRAD_SLOT_OFF, B_GRAD_SLOT_JOINT, B_GRAD_SLOT_GUV, B_GRAD_MORPH_OFF, B_GRAD_MORPH_TGT, B_GRAD_MORPH_DUV };
 
 typedef struct params {
     uint32_t vertex_count, influences, morph_dirs, method;
@@ -272,7 +271,8 @@ static int check_export(gpu* g, const char* spv_dir, const char* dir)
     static const char* const files[BINDINGS] = {
         "rest_positions", "rest_normals", "rest_tangents", "joints", "weights", "morph_offsets", "morph_target",
         "morph_dp", "morph_dn", "morph_dt", "bones", "morph_weights", NULL, NULL, NULL, NULL, "adj_offsets",
-        "adj_corners", "uvs", "indices", "grad_slot_offsets", "grad_slot_joint", "grad_slot_guv", NULL};
+        "adj_corners", "uvs", "indices", "grad_slot_offsets", "grad_slot_joint", "grad_slot_guv",
+        "grad_morph_offsets", "grad_morph_target", "grad_morph_duv"};
     size_t scratch[BINDINGS] = {0};
     scratch[B_STATE] = 32u * 4u * n;
     scratch[B_NORMALS] = 12u * n;
@@ -319,6 +319,14 @@ static int check_export(gpu* g, const char* spv_dir, const char* dir)
         if (run_pass(g, p_vertex, set, &prm, n)) bad = 1;
         bad |= compare(dir, vertex_methods[m], &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
     }
+    VkPipeline p_jacobian = pipeline(g, spv_dir, "jacobian.spv");
+    if (!bad && p_jacobian && bufs[B_GRAD_SLOT_OFF].size >= 4u * (n + 1u)) {
+        bad = run_pass(g, p_jacobian, set, &prm, n);
+        if (!bad) bad = compare(dir, "jacobian", &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
+    } else if (!bad) {
+        printf("  %-22s not checked (%s)\n", "jacobian", p_jacobian ? "no gradients exported" : "no jacobian.spv");
+    }
+    if (p_jacobian) vkDestroyPipeline(g->dev, p_jacobian, NULL);
     if (!bad) bad = run_pass(g, p_faces, set, &prm, F) || run_pass(g, p_gather, set, &prm, n);
     if (!bad) bad = compare(dir, "recompute", &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
     VkPipeline pipes[4] = {p_deform, p_vertex, p_faces, p_gather};
