@@ -5,6 +5,8 @@
 // state: 32 floats per vertex, read by the other passes:
 //   [0..2] final position  [3] det(blend)  [4..6] morphed rest position  [7..9] morphed normal (not normalised)
 //   [10..12] morphed tangent xyz  [13..24] blended matrix (12, column-major 3x4)
+// `precise` (SPIR-V NoContraction): no fused multiply-adds, each product rounded as the C library rounds it, so
+// the positions the recompute passes build faces from match it to the last bit on slivers too.
 layout(local_size_x = 64) in;
 layout(push_constant) uniform Params {
     uint vertex_count, influences, morph_dirs, method; // morph_dirs: 0 none, 1 normals and tangents, 2 normals
@@ -36,7 +38,7 @@ void main()
 {
     uint v = gl_GlobalInvocationID.x;
     if (v >= P.vertex_count) return;
-    vec3 p = load3(v, 0u), n = load3(v, 1u), t = load3(v, 2u);
+    precise vec3 p = load3(v, 0u), n = load3(v, 1u), t = load3(v, 2u);
     for (uint e = morph_offsets[v]; e < morph_offsets[v + 1u]; ++e) {
         float a = morph_weights[morph_target[e]];
         if (a == 0.0) continue;
@@ -44,7 +46,7 @@ void main()
         if (P.morph_dirs != 0u) n += a * vec3(morph_dn[3u * e], morph_dn[3u * e + 1u], morph_dn[3u * e + 2u]);
         if (P.morph_dirs == 1u) t += a * vec3(morph_dt[3u * e], morph_dt[3u * e + 1u], morph_dt[3u * e + 2u]);
     }
-    float m[12];
+    precise float m[12];
     for (uint c = 0u; c < 12u; ++c) m[c] = 0.0;
     float total = 0.0;
     for (uint i = 0u; i < P.influences; ++i) {
@@ -56,7 +58,7 @@ void main()
     }
     if (total == 0.0) { m[0] = 1.0; m[4] = 1.0; m[8] = 1.0; }
     vec3 a0 = vec3(m[0], m[1], m[2]), a1 = vec3(m[3], m[4], m[5]), a2 = vec3(m[6], m[7], m[8]);
-    vec3 q = a0 * p.x + a1 * p.y + a2 * p.z + vec3(m[9], m[10], m[11]);
+    precise vec3 q = a0 * p.x + a1 * p.y + a2 * p.z + vec3(m[9], m[10], m[11]);
     uint o = 32u * v;
     state[o] = q.x; state[o + 1u] = q.y; state[o + 2u] = q.z;
     state[o + 3u] = dot(a0, cross(a1, a2));

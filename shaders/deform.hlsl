@@ -1,5 +1,6 @@
 // Deformation, one thread per vertex (the HLSL twin of deform.comp; the same bindings and state layout): morph,
 // blend the bone matrices, skin the position. From src/kernels/sf_kernels.h: sfk_deform_vertex, sfk_blend_matrix.
+// `precise`: no fused multiply-adds, as the C library rounds (see deform.comp).
 #include "params.hlsli"
 [[vk::binding(0)]] StructuredBuffer<float> rest_p : register(t0);
 [[vk::binding(1)]] StructuredBuffer<float> rest_n : register(t1);
@@ -20,9 +21,9 @@ void main(uint3 id : SV_DispatchThreadID)
 {
     uint v = id.x;
     if (v >= P.vertex_count) return;
-    float3 p = float3(rest_p[3 * v], rest_p[3 * v + 1], rest_p[3 * v + 2]);
-    float3 n = float3(rest_n[3 * v], rest_n[3 * v + 1], rest_n[3 * v + 2]);
-    float3 t = float3(rest_t[4 * v], rest_t[4 * v + 1], rest_t[4 * v + 2]);
+    precise float3 p = float3(rest_p[3 * v], rest_p[3 * v + 1], rest_p[3 * v + 2]);
+    precise float3 n = float3(rest_n[3 * v], rest_n[3 * v + 1], rest_n[3 * v + 2]);
+    precise float3 t = float3(rest_t[4 * v], rest_t[4 * v + 1], rest_t[4 * v + 2]);
     for (uint e = morph_offsets[v]; e < morph_offsets[v + 1]; ++e) {
         float a = morph_weights[morph_target[e]];
         if (a == 0.0) continue;
@@ -30,7 +31,7 @@ void main(uint3 id : SV_DispatchThreadID)
         if (P.morph_dirs != 0) n += a * float3(morph_dn[3 * e], morph_dn[3 * e + 1], morph_dn[3 * e + 2]);
         if (P.morph_dirs == 1) t += a * float3(morph_dt[3 * e], morph_dt[3 * e + 1], morph_dt[3 * e + 2]);
     }
-    float m[12];
+    precise float m[12];
     for (uint c = 0; c < 12; ++c) m[c] = 0.0;
     float total = 0.0;
     for (uint i = 0; i < P.influences; ++i) {
@@ -42,7 +43,7 @@ void main(uint3 id : SV_DispatchThreadID)
     }
     if (total == 0.0) { m[0] = 1.0; m[4] = 1.0; m[8] = 1.0; }
     float3 a0 = float3(m[0], m[1], m[2]), a1 = float3(m[3], m[4], m[5]), a2 = float3(m[6], m[7], m[8]);
-    float3 q = a0 * p.x + a1 * p.y + a2 * p.z + float3(m[9], m[10], m[11]);
+    precise float3 q = a0 * p.x + a1 * p.y + a2 * p.z + float3(m[9], m[10], m[11]);
     uint o = 32 * v;
     state[o] = q.x; state[o + 1] = q.y; state[o + 2] = q.z;
     state[o + 3] = dot(a0, cross(a1, a2));

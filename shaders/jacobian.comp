@@ -2,6 +2,8 @@
 // The jacobian method, one thread per vertex, after deform.comp, over the precomputed gradients in the layout
 // sf_topology_gpu_buffers gives (src/core/gpu_layout.c: grad_slot_* and grad_morph_*; follow it when it changes).
 // Written from src/kernels/sf_kernels.h: sfk_jacobian_vertex, sfk_rest_basis, sfk_tangent_basis, sfk_jacobian_cap.
+// `precise` (SPIR-V NoContraction) keeps the compiler from fusing multiply-adds here: the C library rounds
+// each product, and a vertex whose face normals nearly cancel would amplify the difference.
 layout(local_size_x = 64) in;
 layout(push_constant) uniform Params {
     uint vertex_count, influences, morph_dirs, method;
@@ -68,9 +70,9 @@ void main()
             mu += al * vec3(gmorph_duv[6u * e], gmorph_duv[6u * e + 1u], gmorph_duv[6u * e + 2u]);
             mv += al * vec3(gmorph_duv[6u * e + 3u], gmorph_duv[6u * e + 4u], gmorph_duv[6u * e + 5u]);
         }
-        vec3 ju = a0 * mu.x + a1 * mu.y + a2 * mu.z;
-        vec3 jv = a0 * mv.x + a1 * mv.y + a2 * mv.z;
-        vec3 cu = vec3(0.0), cv = vec3(0.0);
+        precise vec3 ju = a0 * mu.x + a1 * mu.y + a2 * mu.z;
+        precise vec3 jv = a0 * mv.x + a1 * mv.y + a2 * mv.z;
+        precise vec3 cu = vec3(0.0), cv = vec3(0.0);
         for (uint k = slot_offsets[v]; k < slot_offsets[v + 1u]; ++k) {
             uint j = slot_joint[k];
             vec3 pj = x;
@@ -87,7 +89,7 @@ void main()
         }
         ju += capped(cu, ju, P.jacobian_cap);
         jv += capped(cv, jv, P.jacobian_cap);
-        vec3 N = cross(ju, jv);
+        precise vec3 N = cross(ju, jv);
         if (det < 0.0) N = -N;
         nrm = safe_unit(N);
         float tu = dot(t0.xyz, u), tv = dot(t0.xyz, vv);

@@ -1,5 +1,6 @@
 // The jacobian method (the HLSL twin of jacobian.comp; the same bindings): sfk_jacobian_vertex over the gradients
 // in sf_topology_gpu_buffers' layout (src/core/gpu_layout.c).
+// `precise` keeps multiply-adds unfused where the C library rounds each product (see the GLSL twin).
 #include "params.hlsli"
 [[vk::binding(1)]] StructuredBuffer<float> rest_n : register(t1);
 [[vk::binding(2)]] StructuredBuffer<float> rest_t : register(t2);
@@ -53,9 +54,9 @@ void main(uint3 id : SV_DispatchThreadID)
             mu += al * float3(gmorph_duv[6 * e], gmorph_duv[6 * e + 1], gmorph_duv[6 * e + 2]);
             mv += al * float3(gmorph_duv[6 * e + 3], gmorph_duv[6 * e + 4], gmorph_duv[6 * e + 5]);
         }
-        float3 ju = a0 * mu.x + a1 * mu.y + a2 * mu.z;
-        float3 jv = a0 * mv.x + a1 * mv.y + a2 * mv.z;
-        float3 cu = float3(0.0, 0.0, 0.0), cv = cu;
+        precise float3 ju = a0 * mu.x + a1 * mu.y + a2 * mu.z;
+        precise float3 jv = a0 * mv.x + a1 * mv.y + a2 * mv.z;
+        precise float3 cu = float3(0.0, 0.0, 0.0), cv = cu;
         for (uint k = slot_offsets[v]; k < slot_offsets[v + 1]; ++k) {
             uint j = slot_joint[k];
             float3 pj = x;
@@ -72,7 +73,7 @@ void main(uint3 id : SV_DispatchThreadID)
         }
         ju += capped(cu, ju, P.jacobian_cap);
         jv += capped(cv, jv, P.jacobian_cap);
-        float3 N = cross(ju, jv);
+        precise float3 N = cross(ju, jv);
         if (det < 0.0) N = -N;
         nrm = safe_unit(N);
         float tu = dot(t0.xyz, u), tv = dot(t0.xyz, vv);

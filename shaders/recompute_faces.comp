@@ -4,6 +4,8 @@
 // (negated when two or more corners mirror), UV tangent xyz, UV bitangent xyz, corner weights w0 w1 w2 (area:
 // |face_n| with face_n unnormalised; angle: corner angles, face_n unit; uniform: 1, face_n unit; all zero for a
 // collapsed face, |face_n|^2 < 1e-24).
+// `precise` (SPIR-V NoContraction) keeps the compiler from fusing multiply-adds here: the C library rounds
+// each product, and a vertex whose face normals nearly cancel would amplify the difference.
 layout(local_size_x = 64) in;
 layout(push_constant) uniform Params {
     uint vertex_count, influences, morph_dirs, method;
@@ -31,12 +33,12 @@ void main()
     if (f >= P.face_count) return;
     uint i0 = indices[3u * f], i1 = indices[3u * f + 1u], i2 = indices[3u * f + 2u];
     vec3 p0 = pos(i0), p1 = pos(i1), p2 = pos(i2);
-    vec3 e1 = p1 - p0, e2 = p2 - p0;
-    vec3 fn = cross(e1, e2);
-    vec3 t = vec3(0.0), b = vec3(0.0);
+    precise vec3 e1 = p1 - p0, e2 = p2 - p0;
+    precise vec3 fn = cross(e1, e2);
+    precise vec3 t = vec3(0.0), b = vec3(0.0);
     if (P.has_uv == 1u) {
         vec2 d1 = uv(i1) - uv(i0), d2 = uv(i2) - uv(i0);
-        float det = d1.x * d2.y - d2.x * d1.y;
+        precise float det = d1.x * d2.y - d2.x * d1.y;
         if (abs(det) > 1e-12) {
             float inv = 1.0 / det;
             t = (e1 * d2.y - e2 * d1.y) * inv;
@@ -45,7 +47,7 @@ void main()
     }
     uint mirrored = uint(state[32u * i0 + 3u] < 0.0) + uint(state[32u * i1 + 3u] < 0.0) + uint(state[32u * i2 + 3u] < 0.0);
     if (mirrored >= 2u) fn = -fn;
-    float len2 = dot(fn, fn);
+    precise float len2 = dot(fn, fn);
     vec3 w = vec3(0.0);
     if (len2 >= 1e-24) {
         if (P.weighting == 2u) {

@@ -1,5 +1,6 @@
 // The reference's face pass (the HLSL twin of recompute_faces.comp and recompute_faces.wgsl): sfk_recompute_face,
 // sfk_face_frame. 12 floats per triangle: face_n, UV tangent, UV bitangent, corner weights.
+// `precise` keeps multiply-adds unfused where the C library rounds each product (see the GLSL twin).
 #include "params.hlsli"
 [[vk::binding(12)]] StructuredBuffer<float> state : register(t12);
 [[vk::binding(15)]] RWStructuredBuffer<float> face : register(u15);
@@ -23,12 +24,12 @@ void main(uint3 id : SV_DispatchThreadID)
     if (f >= P.face_count) return;
     uint i0 = indices[3 * f], i1 = indices[3 * f + 1], i2 = indices[3 * f + 2];
     float3 p0 = pos(i0), p1 = pos(i1), p2 = pos(i2);
-    float3 e1 = p1 - p0, e2 = p2 - p0;
-    float3 fn = cross(e1, e2);
-    float3 t = float3(0.0, 0.0, 0.0), b = float3(0.0, 0.0, 0.0);
+    precise float3 e1 = p1 - p0, e2 = p2 - p0;
+    precise float3 fn = cross(e1, e2);
+    precise float3 t = float3(0.0, 0.0, 0.0), b = float3(0.0, 0.0, 0.0);
     if (P.has_uv == 1) {
         float2 d1 = uv(i1) - uv(i0), d2 = uv(i2) - uv(i0);
-        float det = d1.x * d2.y - d2.x * d1.y;
+        precise float det = d1.x * d2.y - d2.x * d1.y;
         if (abs(det) > 1e-12) {
             float inv = 1.0 / det;
             t = (e1 * d2.y - e2 * d1.y) * inv;
@@ -37,7 +38,7 @@ void main(uint3 id : SV_DispatchThreadID)
     }
     uint mirrored = (state[32 * i0 + 3] < 0.0 ? 1 : 0) + (state[32 * i1 + 3] < 0.0 ? 1 : 0) + (state[32 * i2 + 3] < 0.0 ? 1 : 0);
     if (mirrored >= 2) fn = -fn;
-    float len2 = dot(fn, fn);
+    precise float len2 = dot(fn, fn);
     float3 w = float3(0.0, 0.0, 0.0);
     if (len2 >= 1e-24) {
         if (P.weighting == 2) {

@@ -1,5 +1,6 @@
 // The reference's gather over the vertex -> corner adjacency (the HLSL twin of recompute_gather.comp and
 // recompute_gather.wgsl): sfk_recompute_vertex, sfk_finish_frame, without weld groups.
+// `precise` keeps multiply-adds unfused where the C library rounds each product (see the GLSL twin).
 #include "params.hlsli"
 [[vk::binding(13)]] RWStructuredBuffer<float> normals : register(u13);
 [[vk::binding(14)]] RWStructuredBuffer<float> tangents : register(u14);
@@ -12,7 +13,7 @@ void main(uint3 id : SV_DispatchThreadID)
 {
     uint v = id.x;
     if (v >= P.vertex_count) return;
-    float3 N = float3(0.0, 0.0, 0.0), T = N, B = N;
+    precise float3 N = float3(0.0, 0.0, 0.0), T = N, B = N;
     for (uint a = adj_offsets[v]; a < adj_offsets[v + 1]; ++a) {
         uint corner = adj_corners[a];
         uint o = 12 * (corner / 3);
@@ -23,7 +24,8 @@ void main(uint3 id : SV_DispatchThreadID)
         B += float3(face[o + 6], face[o + 7], face[o + 8]) * w;
     }
     float3 n = safe_unit(N);
-    float3 t = safe_unit(T - n * dot(n, T));
+    precise float3 to = T - n * dot(n, T);
+    float3 t = safe_unit(to);
     float hand = dot(cross(n, t), B) * P.bitangent_sign < 0.0 ? -1.0 : 1.0;
     normals[3 * v] = n.x; normals[3 * v + 1] = n.y; normals[3 * v + 2] = n.z;
     tangents[4 * v] = t.x; tangents[4 * v + 1] = t.y; tangents[4 * v + 2] = t.z; tangents[4 * v + 3] = hand;
