@@ -1,5 +1,5 @@
 # The GLSL shaders against the library through Vulkan: exports every scene and preset (and a morphed sheet) and one
-# staged character with `skinframe export-gpu`, then runs vk_check on them. 77 (skipped) without a device.
+# staged character with `skinframe export-gpu`, then runs vk_check on them. Says "skipped" without a device.
 #   cmake -DSF_CLI=... -DVK_CHECK=... -DSPV_DIR=... -DSF_ASSETS=... -DOUT_DIR=... -P tests/vulkan/vk_check.cmake
 set(cases
     "--scene tip --preset move-neighbor" "--scene sheet --preset bone-twist" "--scene sheet --preset bone-bend"
@@ -28,7 +28,7 @@ endif()
 list(APPEND dirs ${dir})
 execute_process(COMMAND ${VK_CHECK} ${SPV_DIR} ${dirs} RESULT_VARIABLE rc)
 if(rc EQUAL 77)
-  cmake_language(EXIT 77)
+  message("vk_check: no Vulkan device that runs compute: skipped")
 elseif(NOT rc EQUAL 0)
   message(FATAL_ERROR "vk_check failed")
 endif()
