@@ -24,7 +24,7 @@ static const char* const weighting_names[] = {"area", "angle", "uniform"};
 static const char* const weld_names[] = {"none", "position", "position-normal"};
 static const char* const tangents_names[] = {"uv", "mikktspace"};
 static const char* const reference_names[] = {"rebuilt", "authored"};
-static const char* const dirs_names[] = {"deltas", "none"};
+static const char* const dirs_names[] = {"deltas", "none", "normals"};
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -363,11 +363,12 @@ void cli_scene_args_usage(FILE* f)
           "  --set NAME=VALUE[,...]        scene parameters (or morph weights, resolution), after the preset;\n"
           "                                may be repeated (the settings add up, later ones win)\n"
           "  --morph TARGET=WEIGHT[,...]   morph target weights, e.g. towel-twist=1,ripples=0.5; may be repeated\n"
-          "  --morph-directions none|deltas  add the targets' normal/tangent deltas (default deltas)\n"
+          "  --morph-directions none|deltas|normals  add the targets' normal and tangent deltas (default\n"
+          "                                deltas), none, or the normal deltas alone\n"
           "  --method all|NAME[,NAME...]   methods to run (default all): unchanged, skinned,\n"
-          "                                inverse-transpose, jacobian, jacobian-fan, recompute;\n"
-          "                                recompute-fused (recompute in one pass, the same frames)\n"
-          "                                runs only when named\n"
+          "                                inverse-transpose, bone-normal-matrices, jacobian, jacobian-fan,\n"
+          "                                recompute; recompute-fused (recompute in one pass, the same\n"
+          "                                frames) runs only when named\n"
           "  --weighting area|angle|uniform  reference weighting (default: the scene's)\n"
           "  --weld none|position|position-normal  reference welding (default none)\n"
           "  --tangents uv|mikktspace      reference tangents (default uv)\n"

@@ -1,6 +1,6 @@
 /* The flags every command that builds a scene and computes frames shares (compare, render, ...):
  *   --scene NAME  --preset NAME  --set k=v[,k=v]  --morph target=w[,target=w]
- *   --morph-directions none|deltas  --method all|NAME[,NAME]  --weighting area|angle|uniform
+ *   --morph-directions none|deltas|normals  --method all|NAME[,NAME]  --weighting area|angle|uniform
  *   --weld none|position|position-normal  --tangents uv|mikktspace  --reference rebuilt|authored
  *   --jacobian-cap X  --threads N
  * Parse them with cli_scene_args_parse in the command's flag loop, then cli_scene_args_finish. */

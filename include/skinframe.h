@@ -276,6 +276,9 @@ void sf_topology_get_stats(const sf_topology* topo, sf_topology_stats* out);
 size_t sf_topology_vertex_count(const sf_topology* topo);
 size_t sf_topology_triangle_count(const sf_topology* topo);
 int sf_topology_has_tangent_frame(const sf_topology* topo); /* 1 when UVs exist, tangents are measured */
+/* The sign the gather gives the UV bitangent for the handedness (sfk_finish_frame): -1 for SF_UV_GLTF, +1 for
+ * SF_UV_V_UP. */
+float sf_topology_bitangent_sign(const sf_topology* topo);
 /* Packed rest streams as the topology holds them (after generation): float3, float3, float4, float2 or NULL. */
 const float* sf_topology_rest_positions(const sf_topology* topo);
 const float* sf_topology_rest_normals(const sf_topology* topo);
@@ -327,6 +330,7 @@ sf_result sf_pose_validate(const sf_topology* topo, const sf_pose* pose, sf_erro
     X(SF_METHOD_UNCHANGED, "unchanged", "LBS positions only; rest (or morphed) directions")            \
     X(SF_METHOD_SKINNED, "skinned", "directions skinned with the bone matrices, normalised")           \
     X(SF_METHOD_INVERSE_TRANSPOSE, "inverse-transpose", "normal by the inverse transpose of the blend") \
+    X(SF_METHOD_BONE_NORMAL_MATRICES, "bone-normal-matrices", "per-bone cofactor matrices blended")  \
     X(SF_METHOD_JACOBIAN, "jacobian", "analytic Jacobian with weight and morph gradients")             \
     X(SF_METHOD_JACOBIAN_FAN, "jacobian-fan", "secant map of the welded fan, authored frame carried")   \
     X(SF_METHOD_RECOMPUTE, "recompute", "rebuilt from the final triangles (the reference)")             \
@@ -358,7 +362,9 @@ sf_result sf_method_parse(const char* name, sf_method* out);
 /* Morph directions (the article's steps 3 and 4). */
 typedef enum sf_morph_directions {
     SF_MORPH_DIRECTIONS_DELTAS = 0, /* default: add the targets' normal/tangent deltas before skinning */
-    SF_MORPH_DIRECTIONS_NONE        /* position deltas only; directions stay at rest */
+    SF_MORPH_DIRECTIONS_NONE,       /* position deltas only; directions stay at rest */
+    SF_MORPH_DIRECTIONS_NORMALS     /* normal deltas only; tangents stay at rest (runtimes that read no
+                                       morph TANGENT deltas) */
 } sf_morph_directions;
 
 /* How face contributions are averaged at a vertex by `recompute`. */
@@ -429,6 +435,25 @@ enum {
     SF_FUSED_TWO_PASS_ALL = 2       /* the authored reference: the whole frame two-pass */
 };
 void sf_workspace_last_report(const sf_workspace* ws, sf_frames_report* out);
+
+/* ---------------------------------------------------------------- engine limits */
+/* What runtimes do to the data before skinning (docs/engines.md): keep a few influences, cap active morphs. */
+
+/* Keeps the max_influences largest weights of each vertex (ties: the earlier slot) and divides them by their
+ * sum, as engines that store 4 or 8 (joint, weight) pairs per vertex do. joints/weights: influence_count per
+ * vertex as in sf_mesh_desc (weights >= 0, finite). out_joints/out_weights: min(influence_count,
+ * max_influences) per vertex, kept slots in their original order; both NULL = count only. A vertex whose kept
+ * weights sum to zero keeps zeros. truncated (may be NULL): vertices with more than max_influences nonzero
+ * weights. Errors: max_influences 0, NULL inputs with vertices, one of the outputs NULL, a negative or
+ * non-finite weight (naming the vertex). */
+sf_result sf_influences_truncate(size_t vertex_count, uint32_t influence_count, const uint32_t* joints,
+                                 const float* weights, uint32_t max_influences, uint32_t* out_joints,
+                                 float* out_weights, size_t* truncated, sf_error* err);
+
+/* Keeps the max_targets morph weights of largest magnitude (ties: the lower index) and zeroes the others, as a
+ * runtime that caps active morph targets does (glTF lets clients limit them). out may be weights (in place);
+ * max_targets >= count copies. Returns how many nonzero weights were zeroed. */
+size_t sf_morph_weights_truncate(const float* weights, size_t count, size_t max_targets, float* out);
 
 /* ---------------------------------------------------------------- tangent and flat normal generation */
 
@@ -643,6 +668,14 @@ typedef struct sf_eval_buffers {
     sf_eval_row_buffers rows[SF_METHOD_COUNT]; /* indexed like sf_eval_results.rows */
 } sf_eval_buffers;
 
+/* Distances in mesh units between a row's final positions and the reference's (sf_evaluation_run_against). */
+typedef struct sf_position_error {
+    size_t count;         /* vertices measured */
+    double mean, rms, max;
+    size_t worst_vertex;
+    double diagonal;      /* the bounding-box diagonal of the reference's final positions (max / diagonal: share) */
+} sf_position_error;
+
 /* One method's row. Arrays point into the evaluation or at the caller's buffers and stay valid until the
  * next run or destroy; NULL when neither kept nor given (recompute's normals/tangents are the reference's). */
 typedef struct sf_eval_row {
@@ -652,6 +685,8 @@ typedef struct sf_eval_row {
     sf_result status;        /* SF_OK, or SF_ERROR_UNSUPPORTED: detail says why, the rest is zero / NULL */
     sf_error detail;         /* the method's sf_error when unsupported; cleared otherwise */
     sf_error_summary errors; /* against the reference, degrees (see SF_EVAL_NO_STATISTICS) */
+    sf_position_error position; /* final positions against the reference's: zero from sf_evaluation_run,
+                                   measured by sf_evaluation_run_against */
     sf_frames_report report; /* the method's counters (sf_workspace_last_report) */
     const float* normals;    /* 3n */
     const float* tangents;   /* 4n */
@@ -712,6 +747,19 @@ void sf_evaluation_destroy(sf_evaluation* ev);
  * Never allocates. On failure the results say which stage failed and err names the field. */
 sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, const sf_eval_buffers* buffers,
                             sf_error* err);
+/* Measures a variant of the deformation against the full one: runs ev's rows at pose on ev's topology (the
+ * reference's mesh with other influences, such as sf_influences_truncate gives: the same vertex count, triangles
+ * and tangent frame) and measures each, as sf_evaluation_run would, against the reference of `reference`'s last
+ * successful run (its normals, tangents and per-corner tangents), and its final positions against reference's
+ * (row.position). pose may differ from the one reference ran with (fewer morph targets:
+ * sf_morph_weights_truncate). recompute is a row like the others here: rebuilt with ev's reference_opts from
+ * ev's deformation. results->positions are ev's final positions; reference_normals/tangents and the corner
+ * tangents are reference's. ws: a workspace of ev's topology (sf_evaluation_methods_mask(ev)). Errors: reference
+ * NULL, without a successful run, of a mesh with another vertex count, triangles or tangent frame, or with
+ * another tangent mode (per-corner or per-vertex: reference_opts must agree); as sf_evaluation_run otherwise.
+ * Never allocates. */
+sf_result sf_evaluation_run_against(sf_evaluation* ev, const sf_evaluation* reference, const sf_pose* pose,
+                                    sf_workspace* ws, const sf_eval_buffers* buffers, sf_error* err);
 /* The results of the last run (rows with zero summaries before the first). After a failed run only failed,
  * failed_method and runs are meaningful. Never NULL for a valid ev; stays at the same address. */
 const sf_eval_results* sf_evaluation_results(const sf_evaluation* ev);
@@ -720,6 +768,30 @@ const sf_eval_row* sf_evaluation_row(const sf_evaluation* ev, sf_method method);
 /* Bit (1u << method) of the reference (recompute) and of every row: sf_workspace_opts.methods for a
  * workspace that can run this evaluation. */
 uint32_t sf_evaluation_methods_mask(const sf_evaluation* ev);
+
+/* ---------------------------------------------------------------- GPU data */
+/*
+ * The topology's arrays as a GPU takes them: what shaders/ (GLSL, HLSL, WGSL) read and `skinframe export-gpu`
+ * writes, each a packed little-endian array of 32-bit floats or unsigned integers. This list (its names, order
+ * and element layouts, in src/core/gpu_layout.c) is the one description of the layout: shaders/README.md and
+ * the export's JSON are written from it. Pointers are the topology's own (valid while it lives).
+ */
+typedef enum sf_gpu_type { SF_GPU_F32 = 0, SF_GPU_U32 } sf_gpu_type;
+
+typedef struct sf_gpu_buffer {
+    const char* name;        /* "rest_positions", "adj_offsets", ... (file stem of the export) */
+    const char* description; /* one line: what an element holds */
+    sf_gpu_type type;
+    size_t count;            /* elements (0: absent, data NULL) */
+    uint32_t components;     /* values per element */
+    const void* data;        /* count * components values */
+} sf_gpu_buffer;
+
+#define SF_GPU_MAX_BUFFERS 32
+
+/* Fills out with up to cap buffers and returns how many the topology has (at most SF_GPU_MAX_BUFFERS), in a
+ * fixed order; the jacobian's gradients are absent (count 0) when the topology skipped them. */
+size_t sf_topology_gpu_buffers(const sf_topology* topo, sf_gpu_buffer* out, size_t cap);
 
 /* ---------------------------------------------------------------- CUDA (cuda/, src/core/backend_cuda_stub.c) */
 /* Reached through sf_backend and sf_workspace_opts.backend above; the kernels themselves are not written yet. */

@@ -535,7 +535,7 @@ static void test_bad_desc_fields(void)
         case 6: d.reference_opts.weld = (sf_weld)3; break;
         case 7: d.reference_opts.tangents = (sf_tangent_mode)2; break;
         case 8: d.reference_opts.reference = (sf_reference)5; break;
-        case 9: d.reference_opts.morph_directions = (sf_morph_directions)2; break;
+        case 9: d.reference_opts.morph_directions = (sf_morph_directions)3; break;
         case 10: d.method_opts.jacobian_cap = -1.0f; break;
         case 11: d.method_opts.jacobian_cap = NAN; break;
         default: d.flags = 0x80; break;

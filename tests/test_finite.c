@@ -8,6 +8,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sf_test.h"
 
+#include <ctype.h>
+
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -970,11 +972,23 @@ static size_t count_of(const char* s, const char* what)
     return n;
 }
 
+/* Occurrences of what as a word of its own ("inf", not the start of "influences"). */
+static size_t count_word(const char* s, const char* what)
+{
+    size_t n = 0, len = strlen(what);
+    for (const char* p = s; (p = strstr(p, what)) != NULL; p += len) {
+        int before = p > s && isalpha((unsigned char)p[-1]), after = isalpha((unsigned char)p[len]);
+        n += !before && !after;
+    }
+    return n;
+}
+
 /* JSON or text with a number that is not one: nan, inf, or null where a number goes (an animation's
  * "index" is null for a file without animations). */
 static int has_nonnumber(const char* out)
 {
-    return count_of(out, "nan") || count_of(out, "inf") || count_of(out, "null") != count_of(out, "\"index\":\tnull");
+    return count_word(out, "nan") || count_word(out, "inf") ||
+           count_of(out, "null") != count_of(out, "\"index\":\tnull");
 }
 
 static int write_file(const char* path, const void* data, size_t size)

@@ -1,6 +1,6 @@
 /* sf_frames_compute: deform, then one method's normals and tangents. The per-vertex methods
- * (unchanged, skinned, inverse-transpose) live here; jacobian and jacobian-fan in jacobian.c, recompute in
- * recompute.c, recompute-fused in fused.c. */
+ * (unchanged, skinned, inverse-transpose, bone-normal-matrices) live here; jacobian and jacobian-fan in
+ * jacobian.c, recompute in recompute.c, recompute-fused in fused.c. */
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
@@ -14,22 +14,32 @@
 typedef struct vertex_job {
     const sf_topology* topo;
     const sf_workspace* ws;
+    const float* bones; /* the pose's (bone-normal-matrices reads them per influence) */
     sf_method method;
     float* normals;
     float* tangents;
 } vertex_job;
 
 _Static_assert(SFK_METHOD_UNCHANGED == SF_METHOD_UNCHANGED && SFK_METHOD_SKINNED == SF_METHOD_SKINNED &&
-                   SFK_METHOD_INVERSE_TRANSPOSE == SF_METHOD_INVERSE_TRANSPOSE,
+                   SFK_METHOD_INVERSE_TRANSPOSE == SF_METHOD_INVERSE_TRANSPOSE &&
+                   SFK_METHOD_BONE_NORMAL_MATRICES == SF_METHOD_BONE_NORMAL_MATRICES,
                "the kernels number the per-vertex methods as sf_method");
 
 /* One vertex of the methods that need no neighbours (DESIGN.md section 2). */
 static void vertex_frame(const vertex_job* job, size_t v)
 {
     const sf_workspace* ws = job->ws;
+    const sf_topology* topo = job->topo;
     float n[3], t[4];
-    sfk_vertex_frame((int)job->method, ws->blend + 12 * v, ws->det[v], ws->morph_nrm + 3 * v, ws->morph_tan + 3 * v,
-                     job->topo->rest_tangents[4 * v + 3], n, t);
+    if (job->method == SF_METHOD_BONE_NORMAL_MATRICES) {
+        size_t K = topo->influence_count;
+        sfk_bone_normal_frame(job->bones, K ? topo->joints + K * v : NULL, K ? topo->weights + K * v : NULL,
+                              (uint32_t)K, ws->blend + 12 * v, ws->det[v], ws->morph_nrm + 3 * v,
+                              ws->morph_tan + 3 * v, topo->rest_tangents[4 * v + 3], n, t);
+    } else {
+        sfk_vertex_frame((int)job->method, ws->blend + 12 * v, ws->det[v], ws->morph_nrm + 3 * v,
+                         ws->morph_tan + 3 * v, topo->rest_tangents[4 * v + 3], n, t);
+    }
     if (job->normals) memcpy(job->normals + 3 * v, n, sizeof n);
     if (job->tangents) memcpy(job->tangents + 4 * v, t, sizeof t);
 }
@@ -90,7 +100,7 @@ sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_met
     sf_frames_opts o;
     memset(&o, 0, sizeof o);
     if (opts) o = *opts;
-    SF_CHECK((unsigned)o.morph_directions <= SF_MORPH_DIRECTIONS_NONE, SF_ERROR_INVALID_ARGUMENT, err,
+    SF_CHECK((unsigned)o.morph_directions <= SF_MORPH_DIRECTIONS_NORMALS, SF_ERROR_INVALID_ARGUMENT, err,
              "opts.morph_directions", SFI_NO_INDEX, "%d", (int)o.morph_directions);
     SF_CHECK((unsigned)o.weighting <= SF_WEIGHTING_UNIFORM, SF_ERROR_INVALID_ARGUMENT, err, "opts.weighting",
              SFI_NO_INDEX, "%d", (int)o.weighting);
@@ -132,7 +142,8 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
     } else if (method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN) {
         r = sfi_jacobian_frames(topo, pose, method, &o, ws, out->normals, out->tangents, err);
     } else {
-        vertex_job job = {topo, ws, method, out->normals, out->tangents};
+        vertex_job job = {topo, ws, topo->influence_count ? pose->bone_matrices : NULL, method, out->normals,
+                          out->tangents};
         sf_env_parallel_for(&topo->env, topo->vertex_count, FRAMES_GRAIN, vertex_range, &job);
     }
     if (r != SF_OK) return r;

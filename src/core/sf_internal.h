@@ -5,6 +5,7 @@
  * filled by, only the files listed before it (sf_kernels.h and sf_common.h come before all of them).
  *
  *   core.c                        results, error detail, env (allocator, parallel-for), method names
+ *   limits.c                      engine limits on plain arrays: influences kept, morph targets capped
  *   store.c                       counted allocations (sfi_store) and the workspace's blocks (sfi_blocks)
  *   weld.c gradients.c mikktspace.c
  *                                 builders and algorithms over plain arrays (sfi_mesh_view, sfi_mikk_input),
@@ -29,6 +30,7 @@
  *   fused.c                       `recompute-fused`: the rebuilt frames in one per-vertex pass (two-pass
  *                                 through recompute.c where it cannot be one)
  *   frames.c                      sf_frames_compute: the per-vertex methods and the dispatch
+ *   gpu_layout.c                  the topology's arrays as the shaders read them (sf_topology_gpu_buffers)
  *   error.c                       angle errors and statistics
  *   stats.c                       streaming angle statistics (sf_angle_accumulator)
  */
@@ -269,6 +271,8 @@ struct sf_workspace {
     float* blend;     /* 12n blended matrices */
     float* det;       /* n determinants of the blended matrices */
     float* final_pos; /* 3n */
+    int deformed_dirs; /* the sf_morph_directions of the last sfi_deform into these arrays; -1: none yet (the fast
+                          paths write the caller's arrays and leave them as they were) */
     /* `recompute` only (NULL otherwise). */
     float* face_n;    /* 3F: cross(e1, e2) (negated where the corners mirror on balance); unit under the
                          angle and uniform weightings (see sfk_recompute_face) */

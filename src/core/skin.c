@@ -37,6 +37,8 @@ int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_
 {
     int level = sfi_simd_level(topo);
     if (level == SFI_SIMD_SCALAR || !ws->palette || !ws->chunk_counts) return 0;
+    /* normal deltas without tangent deltas (three.js's morphs): the scalar loops */
+    if (method >= 0 && dirs == SF_MORPH_DIRECTIONS_NORMALS) return 0;
     size_t n = topo->vertex_count, B = topo->bone_count;
     /* the bones padded to 16 floats (the 4 after the 12 stay zero) and the identity last */
     for (size_t b = 0; b < B; ++b) memcpy(ws->palette + 16 * b, pose->bone_matrices + 12 * b, 12 * sizeof(float));

@@ -518,6 +518,7 @@ void sf_topology_get_stats(const sf_topology* topo, sf_topology_stats* out)
 size_t sf_topology_vertex_count(const sf_topology* topo) { return topo->vertex_count; }
 size_t sf_topology_triangle_count(const sf_topology* topo) { return topo->triangle_count; }
 int sf_topology_has_tangent_frame(const sf_topology* topo) { return topo->has_uvs ? 1 : 0; }
+float sf_topology_bitangent_sign(const sf_topology* topo) { return topo->bitangent_sign; }
 const float* sf_topology_rest_positions(const sf_topology* topo) { return topo->rest_positions; }
 const float* sf_topology_rest_normals(const sf_topology* topo) { return topo->rest_normals; }
 const float* sf_topology_rest_tangents(const sf_topology* topo) { return topo->rest_tangents; }

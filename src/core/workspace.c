@@ -98,6 +98,7 @@ sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* 
     ws->topo = topo;
     ws->methods = o.methods;
     ws->backend = o.backend;
+    ws->deformed_dirs = -1;
     ws->blocks.env = &topo->env;
     take_blocks(topo, o.methods, ws, &ws->blocks);
     if (ws->blocks.failed) {

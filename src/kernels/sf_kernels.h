@@ -247,6 +247,11 @@ SF_HD void sfk_finish_frame(const float N[3], const float T[3], const float B[3]
 
 /* ================================================================ deformation and per-vertex methods */
 
+/* Which morph direction deltas the deformation adds (sfk_deform_vertex's with_dirs). */
+#define SFK_MORPH_DIRS_NONE 0
+#define SFK_MORPH_DIRS_BOTH 1
+#define SFK_MORPH_DIRS_NORMALS 2
+
 /* The position part of the deformation: the morphed rest position p (position deltas only), the blended
  * matrix m, its determinant and the final position. sfk_deform_vertex calls it, and so does every path that
  * needs a final position without the deform's buffers (sfk_fused_position), so all agree bit for bit. */
@@ -273,7 +278,8 @@ SF_HD void sfk_deform_position(const float rest_p[3], const uint32_t* morph_targ
 
 /* One vertex of the deformation: morph (position deltas, and direction deltas when with_dirs), blend, skin.
  *   rest_p/rest_n/rest_t: rest position, normal, tangent xyz; morph_count entries of (target, dp, dn, dt),
- *   3 floats per delta; alpha: morph weights (NULL = none). influences (joint, weight) pairs over bones
+ *   3 floats per delta; alpha: morph weights (NULL = none); with_dirs: SFK_MORPH_DIRS_* (0 none, 1 normal and
+ *   tangent deltas, 2 normal deltas only). influences (joint, weight) pairs over bones
  *   (12 floats each; 0 influences = the identity).
  * Writes the morphed rest p, n, t (directions not normalised), the blended matrix m, its determinant and
  * the final position. */
@@ -294,7 +300,7 @@ SF_HD void sfk_deform_vertex(const float rest_p[3], const float rest_n[3], const
             float a = alpha[morph_target[e]];
             if (a == 0.0f) continue;
             sfk_madd(n, dn + 3u * e, a);
-            sfk_madd(t, dt + 3u * e, a);
+            if (with_dirs == SFK_MORPH_DIRS_BOTH) sfk_madd(t, dt + 3u * e, a);
         }
     }
     sfk_deform_position(rest_p, morph_target, dp, morph_count, alpha, bones, joints, weights, influences, p, m, det,
@@ -305,6 +311,32 @@ SF_HD void sfk_deform_vertex(const float rest_p[3], const float rest_n[3], const
 #define SFK_METHOD_UNCHANGED 0
 #define SFK_METHOD_SKINNED 1
 #define SFK_METHOD_INVERSE_TRANSPOSE 2
+#define SFK_METHOD_BONE_NORMAL_MATRICES 3
+
+/* bone-normal-matrices: each bone's normal matrix cof(A_j) (= det(A_j) A_j^-T, what an engine computes per
+ * joint and uploads beside the skinning matrices) blended with the skin weights, applied to n and normalised:
+ *     n' = unit( sum_i w_i cof(A_{j_i}) n )
+ * It equals inverse-transpose (cof of the blend) when every weighted bone has the same linear part, and
+ * differs from it where bones scale differently: the cofactor of a blend is not the blend of the cofactors.
+ * A bone that mirrors (det < 0) contributes its normal turned inward, as an engine's per-joint cofactor
+ * does. No influence (count 0, or all weights zero) is the identity. Returns 0 when degenerate. */
+SF_HD int sfk_bone_normal_matrices_normal(const float* bones, const uint32_t* joints, const float* weights,
+                                          uint32_t count, const float n[3], float out[3])
+{
+    float acc[3] = {0.0f, 0.0f, 0.0f};
+    float total = 0.0f;
+    uint32_t i;
+    for (i = 0; i < count; ++i) {
+        float w = weights[i];
+        if (w == 0.0f) continue;
+        float c[3];
+        sfk_mat_cofactor_dir(bones + 12u * joints[i], n, c);
+        sfk_madd(acc, c, w);
+        total += w;
+    }
+    if (total == 0.0f) return sfk_safe_unit(n, out);
+    return sfk_safe_unit(acc, out);
+}
 
 /* One vertex of unchanged / skinned / inverse-transpose (DESIGN.md section 2) from its blended matrix m,
  * det(m), the morphed rest normal mn and tangent mt (any length) and the rest handedness rest_w. Any other
@@ -326,6 +358,17 @@ SF_HD void sfk_vertex_frame(int method, const float m[12], float det, const floa
         w = sfk_mirror_handedness(rest_w, det);
     }
     t_out[3] = w;
+}
+
+/* One vertex of bone-normal-matrices: the normal as sfk_bone_normal_matrices_normal (from the bones and the
+ * vertex's influences), the tangent and handedness as inverse-transpose's (the blended matrix m). */
+SF_HD void sfk_bone_normal_frame(const float* bones, const uint32_t* joints, const float* weights, uint32_t count,
+                                 const float m[12], float det, const float mn[3], const float mt[3], float rest_w,
+                                 float n_out[3], float t_out[4])
+{
+    sfk_bone_normal_matrices_normal(bones, joints, weights, count, mn, n_out);
+    sfk_skin_direction(m, mt, t_out);
+    t_out[3] = sfk_mirror_handedness(rest_w, det);
 }
 
 /* ================================================================ recompute (the reference) */

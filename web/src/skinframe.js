@@ -3,8 +3,8 @@
 // frame (write the pose, run, read frames and statistics) allocates nothing. Works in node and in the browser.
 
 // The core's methods in sf_method order (sfw_catalog_json lists them; catalog() checks they agree).
-export const METHODS = ['unchanged', 'skinned', 'inverse-transpose', 'jacobian', 'jacobian-fan', 'recompute',
-  'recompute-fused'];
+export const METHODS = ['unchanged', 'skinned', 'inverse-transpose', 'bone-normal-matrices', 'jacobian',
+  'jacobian-fan', 'recompute', 'recompute-fused'];
 export const RECOMPUTE = METHODS.indexOf('recompute');
 export const WEIGHTINGS = ['area', 'angle', 'uniform'];
 export const WELDS = ['none', 'position', 'position-normal'];
