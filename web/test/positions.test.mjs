@@ -14,6 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { cliPath, haveCli, loadCore, root } from './helpers.mjs';
+import { METHODS } from '../src/skinframe.js';
 
 // three.js comes from web/node_modules (npm ci, as `make viewer` does); without it these tests are skipped.
 let THREE = null, page = null;
@@ -245,7 +246,6 @@ for (const file of assets) {
 // tangent error per frame. Bound: the posed positions differ by up to 5e-7 of the diagonal (above), which moves
 // per-vertex angles by far less than this.
 const MEAN_BOUND_DEG = 1e-4;
-const CSV_METHODS = ['unchanged', 'skinned', 'inverse-transpose', 'jacobian', 'recompute'];
 
 function evalRows(file, dir) {
   const csv = join(dir, 'frames.csv');
@@ -286,7 +286,9 @@ for (const file of assets) {
         writePose(objects[0], view.bones, view.morph);
         view.run();
         for (const r of rows.filter((x) => `${x.anim} ${x.time}` === key)) {
-          const s = view.summary(CSV_METHODS.indexOf(r.method));
+          const m = METHODS.indexOf(r.method);
+          assert.ok(m >= 0, `${label}: eval's method ${r.method} is not the page's`);
+          const s = view.summary(m);
           for (const [what, want, got] of [['normal', r.normal, s.normal.mean], ['tangent', r.tangent, s.tangent.mean]]) {
             if (!Number.isFinite(want) || (what === 'tangent' && !view.hasTangentFrame)) continue;
             const d = Math.abs(want - got);
