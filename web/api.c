@@ -156,7 +156,7 @@ SFW_EXPORT(sfw_catalog_json) const char* sfw_catalog_json(void)
         put_string(&t, sf_method_name((sf_method)m));
         put(&t, ",\"description\":");
         put_string(&t, sf_method_description((sf_method)m));
-        put(&t, "}");
+        put(&t, ",\"default\":%s}", m < SF_METHOD_DEFAULT_COUNT ? "true" : "false");
     }
     put(&t, "],\"scenes\":[");
     for (size_t s = 0; s < sf_scene_count(); ++s) {
@@ -265,12 +265,9 @@ static sfw_view* finish_view(sfw_view* v, const sf_mesh_desc* mesh, sf_weighting
         sfw_view_destroy(v);
         return NULL;
     }
-    /* every method, recompute-fused included (the page lists them all, sfw_catalog_json) */
-    static sf_method all[SF_METHOD_COUNT];
-    for (int m = 0; m < SF_METHOD_COUNT; ++m) all[m] = (sf_method)m;
+    /* the default methods (recompute-fused, recompute's bits at several times its cost, only on request:
+     * sfw_view_set_all_methods) */
     memset(&v->desc, 0, sizeof v->desc);
-    v->desc.methods = all;
-    v->desc.method_count = SF_METHOD_COUNT;
     v->desc.flags = SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES;
     v->scene_weighting = weighting;
     v->desc.reference_opts.weighting = weighting;
@@ -601,6 +598,25 @@ SFW_EXPORT(sfw_view_set_live) int sfw_view_set_live(sfw_view* v, int live)
     }
     v->live = live != 0;
     return 1;
+}
+
+/* all = 1: runs evaluate every method, recompute-fused included; 0 (the default): the default methods
+ * (SF_METHOD_DEFAULT_COUNT). Returns 1, or 0 when the evaluation cannot be made. */
+SFW_EXPORT(sfw_view_set_all_methods) int sfw_view_set_all_methods(sfw_view* v, int all)
+{
+    static sf_method every[SF_METHOD_COUNT];
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) every[m] = (sf_method)m;
+    sf_eval_desc old = v->desc;
+    v->desc.methods = all ? every : NULL;
+    v->desc.method_count = all ? SF_METHOD_COUNT : 0;
+    sf_workspace_destroy(v->ws); /* its scratch follows the methods */
+    v->ws = NULL;
+    if (make_evaluation(v)) return 1;
+    v->desc = old; /* the methods that worked, and the error of the failed attempt kept */
+    sf_error kept = g_err;
+    if (!make_evaluation(v)) return 0;
+    g_err = kept;
+    return 0;
 }
 
 SFW_EXPORT(sfw_view_vertex_count) size_t sfw_view_vertex_count(const sfw_view* v) { return sf_topology_vertex_count(v->topo); }

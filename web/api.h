@@ -20,6 +20,7 @@ void* sfw_mesh_array(sfw_view* v, int which, size_t k);
 sfw_view* sfw_mesh_commit(sfw_view* v, int gltf);
 int sfw_view_set_options(sfw_view* v, int morph_directions, int weighting, int weld, int tangents, int reference, double jacobian_cap);
 int sfw_view_set_live(sfw_view* v, int live);
+int sfw_view_set_all_methods(sfw_view* v, int all);
 size_t sfw_view_vertex_count(const sfw_view* v);
 size_t sfw_view_triangle_count(const sfw_view* v);
 const uint32_t* sfw_view_indices(const sfw_view* v);

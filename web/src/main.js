@@ -86,7 +86,7 @@ function sceneSettings(extra = {}) {
 
 function buildStaticControls() {
   $('scene').innerHTML = catalog.scenes.map((s) => `<option value="${s.name}">${s.name}</option>`).join('');
-  $('method').innerHTML = catalog.methods.map((m, i) => `<option value="${i}" title="${m.description}">${m.name}</option>`).join('');
+  $('method').innerHTML = catalog.methods.filter((m) => m.default).map((m, i) => `<option value="${i}" title="${m.description}">${m.name}</option>`).join('');
   $('scene').value = state.scene;
   $('method').value = String(state.method);
   $('scene').addEventListener('change', () => {

@@ -2,9 +2,12 @@
 // the module's memory, made once per mesh and remade only when memory grows or the core moves an array, so a
 // frame (write the pose, run, read frames and statistics) allocates nothing. Works in node and in the browser.
 
-// The core's methods in sf_method order (sfw_catalog_json lists them; catalog() checks they agree).
-export const METHODS = ['unchanged', 'skinned', 'inverse-transpose', 'bone-normal-matrices', 'jacobian',
+// The core's methods in sf_method order (sfw_catalog_json lists them; catalog() checks they agree). A view
+// evaluates METHODS, the default ones; ALL_METHODS adds recompute-fused (recompute's frames bit for bit, in one
+// pass at several times its CPU cost) for view.setAllMethods(true).
+export const ALL_METHODS = ['unchanged', 'skinned', 'inverse-transpose', 'bone-normal-matrices', 'jacobian',
   'jacobian-fan', 'recompute', 'recompute-fused'];
+export const METHODS = ALL_METHODS.slice(0, ALL_METHODS.indexOf('recompute-fused'));
 export const RECOMPUTE = METHODS.indexOf('recompute');
 export const WEIGHTINGS = ['area', 'angle', 'uniform'];
 export const WELDS = ['none', 'position', 'position-normal'];
@@ -21,7 +24,7 @@ export const STAT_STRIDE = 26;
 export const ANGLE_FIELDS = ['mean', 'rms', 'p50', 'p95', 'max', 'over1', 'over5', 'over45'];
 // Layout of sfw_view_table: positions, reference normals, reference tangents, then 4 per method.
 const TAB_ROWS = 3;
-const TAB_SIZE = 3 + 4 * METHODS.length;
+const TAB_SIZE = 3 + 4 * ALL_METHODS.length;
 // sfw_mesh_array's `which`.
 const MESH = { positions: 0, normals: 1, tangents: 2, uvs: 3, indices: 4, joints: 5, weights: 6, morphPositions: 7,
   morphNormals: 8, morphTangents: 9 };
@@ -100,7 +103,9 @@ export class Skinframe {
     if (!this._catalog) {
       const catalog = JSON.parse(this.string(this.exports.sfw_catalog_json()));
       const names = catalog.methods.map((m) => m.name);
-      if (names.join() !== METHODS.join()) throw new Error(`the core's methods (${names.join(', ')}) are not the page's`);
+      const defaults = catalog.methods.filter((m) => m.default).map((m) => m.name);
+      if (names.join() !== ALL_METHODS.join() || defaults.join() !== METHODS.join())
+        throw new Error(`the core's methods (${names.join(', ')}) are not the page's`);
       this._catalog = catalog;
     }
     return this._catalog;
@@ -171,10 +176,10 @@ export class View {
     this.boneCount = e.sfw_view_bone_count(ptr);
     this.targetCount = e.sfw_view_target_count(ptr);
     this.hasTangentFrame = e.sfw_view_has_tangent_frame(ptr) === 1;
-    this._rows = METHODS.map(() => ({ normals: null, tangents: null, normalDeg: null, tangentDeg: null }));
+    this._rows = ALL_METHODS.map(() => ({ normals: null, tangents: null, normalDeg: null, tangentDeg: null }));
     this._buffer = null;
     this._table = new Uint32Array(TAB_SIZE);
-    this._summaries = METHODS.map(() => ({ status: -1, normal: {}, tangent: {}, handedness: 0 }));
+    this._summaries = ALL_METHODS.map(() => ({ status: -1, normal: {}, tangent: {}, handedness: 0 }));
     this.options = { morphDirections: 0, weighting: -1, weld: 0, tangents: 0, reference: 0, jacobianCap: 0 };
     this._refresh(true);
   }
@@ -194,7 +199,7 @@ export class View {
     const f32 = (ptr, len) => (ptr ? new Float32Array(buffer, ptr, len) : null);
     this._bones = f32(e.sfw_view_bones(this.ptr), 12 * this.boneCount) || new Float32Array(0);
     this._morph = f32(e.sfw_view_morph(this.ptr), this.targetCount) || new Float32Array(0);
-    this._stats = new Float64Array(buffer, e.sfw_view_stats(this.ptr), STAT_STRIDE * METHODS.length);
+    this._stats = new Float64Array(buffer, e.sfw_view_stats(this.ptr), STAT_STRIDE * ALL_METHODS.length);
     this._frame = f32(e.sfw_view_frame(this.ptr), 4);
     this._indices = new Uint32Array(buffer, e.sfw_view_indices(this.ptr), 3 * this.triangleCount);
     this._uvs = f32(e.sfw_view_uvs(this.ptr), 2 * n);
@@ -206,7 +211,7 @@ export class View {
     this._positions = f32(table[0], 3 * n);
     this._refNormals = f32(table[1], 3 * n);
     this._refTangents = f32(table[2], 4 * n);
-    for (let m = 0; m < METHODS.length; ++m) {
+    for (let m = 0; m < ALL_METHODS.length; ++m) {
       const r = this._rows[m]; const at = TAB_ROWS + 4 * m;
       r.normals = f32(table[at], 3 * n);
       r.tangents = f32(table[at + 1], 4 * n);
@@ -248,6 +253,13 @@ export class View {
   setLive(live) {
     if (!this.sf.exports.sfw_view_set_live(this.ptr, live ? 1 : 0)) throw new Error(this.sf.errorMessage());
     this.live = !!live;
+    this._refresh(true);
+    return this;
+  }
+
+  // all: evaluate ALL_METHODS (recompute-fused too) instead of METHODS.
+  setAllMethods(all) {
+    if (!this.sf.exports.sfw_view_set_all_methods(this.ptr, all ? 1 : 0)) throw new Error(this.sf.errorMessage());
     this._refresh(true);
     return this;
   }
