@@ -395,6 +395,14 @@ typedef struct sf_frames_out {
 sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_method method,
                             const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, sf_error* err);
 
+/* A crowd: count poses of one topology, outs[i] for poses[i] (each sf_frames_out as above). On a CUDA
+ * workspace every stage is one launch over all instances (the topology shared, split into as many launches
+ * as GPU memory needs); elsewhere it is sf_frames_compute per pose. The workspace's last report sums the
+ * instances. A failing pose stops the batch (err names it). */
+sf_result sf_frames_compute_batch(const sf_topology* topo, const sf_pose* poses, size_t count, sf_method method,
+                                  const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* outs,
+                                  sf_error* err);
+
 /* Final positions only (morph, then linear blend skinning). out: float3 * vertex_count. */
 sf_result sf_deform_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out, sf_error* err);
 
@@ -571,6 +579,12 @@ sf_result sf_angle_accumulator_finish(const sf_angle_accumulator* acc, sf_angle_
  * sf_tangents_split over reference_corner_tangents (reference_split_vertices counts it).
  * Otherwise (uv tangents, the authored reference, no UVs) the tangent error is per vertex, as
  * sf_direction_errors measures it, and the per-corner fields are NULL / 0.
+ *
+ * On a CUDA workspace (sf_workspace_opts.backend) with neither SF_EVAL_KEEP_* flags nor buffers nor per-corner
+ * tangents, the whole run stays on the GPU and nothing per vertex is copied back: the results' positions,
+ * reference frames and row arrays are NULL, the statistics are reduced on the GPU into the histogram of
+ * sf_angle_accumulator (p50 / p95 within its resolution of the exact values; mean, max, counts and shares
+ * exact up to summation order). Otherwise each stage's frames come back and are measured as on the CPU.
  */
 typedef struct sf_evaluation sf_evaluation;
 
@@ -689,7 +703,11 @@ const sf_eval_row* sf_evaluation_row(const sf_evaluation* ev, sf_method method);
 uint32_t sf_evaluation_methods_mask(const sf_evaluation* ev);
 
 /* ---------------------------------------------------------------- CUDA (cuda/, src/core/backend_cuda_stub.c) */
-/* Reached through sf_backend and sf_workspace_opts.backend above; the kernels themselves are not written yet. */
+/* Reached through sf_backend and sf_workspace_opts.backend above (docs/cuda.md). A CUDA workspace uploads
+ * its topology to the GPU once at creation (SF_ERROR_OUT_OF_MEMORY naming the sizes when it does not fit),
+ * and every method, the reference and the error statistics run there; MikkTSpace tangents are computed on
+ * the CPU from the GPU's positions and normals. A failing CUDA call is SF_ERROR_UNSUPPORTED naming the call.
+ * Results match the CPU backend within float rounding (the GPU contracts multiply-adds). */
 
 #ifdef __cplusplus
 }

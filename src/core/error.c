@@ -1,31 +1,15 @@
 /* Error metrics: per-vertex angles against the reference, statistics. */
 #include "sf_internal.h"
+#include "sf_kernels.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define RAD_TO_DEG 57.29577951308232
-
-static double length2(const float v[3]) { return (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]; }
-
 /* Zero as sf_angle_deg sees it (the article's SafeUnit threshold): 180 degrees and flagged degenerate. */
-static bool degenerate3(const float v[3]) { return !(length2(v) >= 1e-24); }
+static bool degenerate3(const float v[3]) { return sfk_degenerate3(v); }
 
-double sf_angle_deg(const float a[3], const float b[3])
-{
-    double la = length2(a), lb = length2(b);
-    if (!(la >= 1e-24) || !(lb >= 1e-24)) return 180.0;
-    double d = ((double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2]) / sqrt(la * lb);
-    if (d > 1.0) d = 1.0;
-    if (d < -1.0) d = -1.0;
-    /* acos loses precision near 0 degrees; atan2 of |a x b| and a.b does not. */
-    double cx = (double)a[1] * b[2] - (double)a[2] * b[1];
-    double cy = (double)a[2] * b[0] - (double)a[0] * b[2];
-    double cz = (double)a[0] * b[1] - (double)a[1] * b[0];
-    double s = sqrt(cx * cx + cy * cy + cz * cz) / sqrt(la * lb);
-    return atan2(s, d) * RAD_TO_DEG;
-}
+double sf_angle_deg(const float a[3], const float b[3]) { return sfk_angle_deg(a, b); }
 
 static void swap_floats(float* a, float* b)
 {

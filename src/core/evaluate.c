@@ -292,6 +292,50 @@ static bool take_corners(sf_evaluation* ev, const sf_workspace* ws)
     return true;
 }
 
+/* A CUDA workspace with nothing per vertex asked for: the reference, the rows and their statistics all on
+ * the GPU (sfi_cuda_eval_*), only the summaries come back. p50 / p95 come from the statistics' histogram. */
+static sf_result run_on_device(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, sf_error* err)
+{
+    sf_eval_results* res = &ev->res;
+    sf_method methods[SF_METHOD_COUNT];
+    for (size_t k = 0; k < res->row_count; ++k) methods[k] = res->rows[k].method;
+    res->failed = SF_EVAL_STAGE_REFERENCE;
+    sf_result r = sfi_cuda_eval_enqueue(ws, pose, 1, methods, res->row_count, &res->method_opts, &res->reference_opts, err);
+    if (r == SF_OK) r = sfi_cuda_eval_read(ws, SF_METHOD_COUNT, NULL, &res->reference_report, NULL, NULL, err);
+    if (r != SF_OK) return r;
+    res->positions = res->reference_normals = res->reference_tangents = NULL;
+    res->tangent_corners = 0;
+    res->reference_corner_tangents = NULL;
+    res->reference_split_vertices = 0;
+    for (size_t k = 0; k < res->row_count; ++k) {
+        sf_eval_row* row = &res->rows[k];
+        row->normals = row->tangents = row->normal_deg = row->tangent_deg = row->tangent_corner_deg = NULL;
+        row->flags = NULL;
+        sf_error_clear(&row->detail);
+        row->status = sfi_cuda_eval_read(ws, k, &row->errors, &row->report, NULL, NULL, &row->detail);
+        if (row->status == SF_ERROR_UNSUPPORTED) {
+            memset(&row->errors, 0, sizeof row->errors);
+            memset(&row->report, 0, sizeof row->report);
+            continue;
+        }
+        if (row->status != SF_OK) {
+            r = row->status;
+            if (err) *err = row->detail;
+            sf_error_clear(&row->detail);
+            res->failed = SF_EVAL_STAGE_METHOD;
+            res->failed_method = row->method;
+            return r;
+        }
+        if (ev->flags & SF_EVAL_NO_STATISTICS) {
+            memset(&row->errors.normal, 0, sizeof row->errors.normal);
+            memset(&row->errors.tangent, 0, sizeof row->errors.tangent);
+        }
+    }
+    res->failed = SF_EVAL_STAGE_NONE;
+    res->runs++;
+    return SF_OK;
+}
+
 sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, const sf_eval_buffers* buffers,
                             sf_error* err)
 {
@@ -308,6 +352,10 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
     uint32_t need = sf_evaluation_methods_mask(ev);
     SF_CHECK((ws->methods & need) == need, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
              "was created without every method of the evaluation (sf_evaluation_methods_mask)");
+
+    if (ws->backend == SF_BACKEND_CUDA && !buffers && !(ev->flags & (SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES)) &&
+        !ev->corners)
+        return run_on_device(ev, pose, ws, err);
 
     const sf_eval_buffers* b = buffers;
     sf_frames_out ref = {pick(b ? b->positions : NULL, ev->positions), pick(b ? b->reference_normals : NULL, ev->ref_n),
