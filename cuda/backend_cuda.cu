@@ -46,6 +46,7 @@ struct sfi_cuda {
     sf_result row_status[SF_METHOD_COUNT];
     sf_error row_detail[SF_METHOD_COUNT];
     unsigned long long* h_bins; // pinned SFK_ANGLE_BIN_COUNT
+    sf_angle_accumulator* read_acc; // one series read back (sfi_cuda_eval_read)
 };
 
 sf_result sfc_failed(sf_error* err, const char* call, cudaError_t e)
@@ -341,6 +342,8 @@ static void free_stats(sfi_cuda* c)
     cudaFree(c->e_counts);
     cudaFree(c->row_counters);
     cudaFreeHost(c->h_bins);
+    sf_angle_accumulator_destroy(c->read_acc);
+    c->read_acc = NULL;
     c->e_counts = NULL;
     c->row_counters = NULL;
     c->h_bins = NULL;
@@ -362,6 +365,8 @@ static sf_result ensure_stats(sfi_cuda* c, uint32_t count, sf_error* err)
         SFC_CHECK(cudaMalloc((void**)&c->e_counts, SF_METHOD_COUNT * SFC_E_COUNTS * sizeof(unsigned long long)), err);
         SFC_CHECK(cudaMalloc((void**)&c->row_counters, (SF_METHOD_COUNT + 1) * SFC_COUNTERS * sizeof(unsigned long long)), err);
         SFC_CHECK(cudaMallocHost((void**)&c->h_bins, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long)), err);
+        sf_result r = sf_angle_accumulator_create(NULL, &c->read_acc, err);
+        if (r != SF_OK) return r;
     }
     for (size_t k = 0; k < 2 * SF_METHOD_COUNT; ++k) {
         cudaFree(c->stats[k].partial);
@@ -409,6 +414,7 @@ extern "C" sf_result sfi_cuda_workspace_init(sf_workspace* ws, sf_error* err)
     r = dev_alloc(&c->auth_n, 3 * n, err);
     if (r == SF_OK) r = dev_alloc(&c->auth_t, 4 * n, err);
     if (r == SF_OK) r = ensure_instances(c, 1, err);
+    if (r == SF_OK) r = ensure_stats(c, 1, err); // so that an evaluation's runs allocate nothing
     return r;
 }
 
@@ -800,19 +806,10 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
         bins.bins = reinterpret_cast<const uint64_t*>(c->h_bins);
         size_t worst = (size_t)(0xffffffffu - (uint32_t)counts[SFC_MAX_KEY]);
         sf_angle_accumulator* acc = side == 0 ? normal_acc : tangent_acc;
-        sf_angle_accumulator* own = NULL;
-        if (!acc) {
-            sf_result r = sf_angle_accumulator_create(NULL, &own, err);
-            if (r != SF_OK) return r;
-            acc = own;
-        }
-        sf_angle_accumulator* tmp = NULL;
-        sf_result r = sf_angle_accumulator_create(NULL, &tmp, err);
-        if (r == SF_OK) r = sfi_angle_accumulator_add_bins(tmp, &bins, err);
-        if (r == SF_OK) r = sf_angle_accumulator_finish(tmp, side == 0 ? &s.normal : &s.tangent, err);
-        if (r == SF_OK && acc != own) r = sf_angle_accumulator_merge(acc, tmp, err);
-        sf_angle_accumulator_destroy(tmp);
-        sf_angle_accumulator_destroy(own);
+        sf_angle_accumulator_reset(c->read_acc);
+        sf_result r = sfi_angle_accumulator_add_bins(c->read_acc, &bins, err);
+        if (r == SF_OK) r = sf_angle_accumulator_finish(c->read_acc, side == 0 ? &s.normal : &s.tangent, err);
+        if (r == SF_OK && acc) r = sf_angle_accumulator_merge(acc, c->read_acc, err);
         if (r != SF_OK) return r;
         if (side == 0)
             s.worst_normal_vertex = bins.count ? worst % n : 0;

@@ -444,81 +444,165 @@ __global__ void __launch_bounds__(SFC_THREADS) k_report(sfc_topo t, int method, 
     warp_count(counters + SFC_NONFINITE, bad);
 }
 
-// One angle into a series: the histogram bin (threads of a warp that share a bin add once), the shares,
-// the extremes; the sums go through the block's partials.
-__device__ __forceinline__ void stats_add(const sfc_stats& s, bool live, float a, uint32_t index)
+// One thread's part of a series: the histogram is added to as it goes (threads of a warp that share a bin
+// add once; exact zeros are only counted), the rest is reduced over the block before one atomic each.
+struct series {
+    double sum, sum2;
+    unsigned long long count, over1, over5, over45, zeros, max_key;
+    unsigned min_bits;
+};
+
+__device__ __forceinline__ void series_init(series& s)
 {
-    unsigned active = __ballot_sync(0xffffffffu, live);
-    if (live) {
+    s.sum = s.sum2 = 0.0;
+    s.count = s.over1 = s.over5 = s.over45 = s.zeros = s.max_key = 0;
+    s.min_bits = 0xffffffffu;
+}
+
+// Every lane of the warp calls this (live or not).
+__device__ __forceinline__ void series_add(series& s, const sfc_stats& st, bool live, float a, uint32_t index)
+{
+    bool binned = live && a != 0.0f;
+    unsigned active = __ballot_sync(0xffffffffu, binned);
+    if (binned) {
         uint32_t bin = sfk_angle_bin(a);
         unsigned same = __match_any_sync(active, bin);
-        if ((unsigned)(__ffs(same) - 1) == (threadIdx.x & 31u)) atomicAdd(s.bins + bin, (unsigned long long)__popc(same));
-        unsigned long long key = ((unsigned long long)__float_as_uint(a) << 32) | (0xffffffffu - index);
-        atomicMax(s.counts + SFC_MAX_KEY, key);
-        atomicMin(s.counts + SFC_MIN_BITS, (unsigned long long)__float_as_uint(a));
+        if ((unsigned)(__ffs(same) - 1) == (threadIdx.x & 31u)) atomicAdd(st.bins + bin, (unsigned long long)__popc(same));
     }
-    warp_count(s.counts + SFC_COUNT, live);
-    warp_count(s.counts + SFC_OVER1, live && a > 1.0f);
-    warp_count(s.counts + SFC_OVER5, live && a > 5.0f);
-    warp_count(s.counts + SFC_OVER45, live && a > 45.0f);
+    if (!live) return;
+    s.sum += a;
+    s.sum2 += (double)a * a;
+    s.count++;
+    s.over1 += a > 1.0f;
+    s.over5 += a > 5.0f;
+    s.over45 += a > 45.0f;
+    s.zeros += a == 0.0f;
+    unsigned long long key = ((unsigned long long)__float_as_uint(a) << 32) | (0xffffffffu - index);
+    if (key > s.max_key) s.max_key = key;
+    if (__float_as_uint(a) < s.min_bits) s.min_bits = __float_as_uint(a);
 }
 
-// Block sum of two doubles in a fixed order (deterministic), written to partial[2 * block].
-__device__ void block_sums(double a, double b, double* partial)
+__device__ __forceinline__ unsigned long long warp_sum(unsigned long long v)
 {
-    __shared__ double sa[SFC_THREADS], sb[SFC_THREADS];
-    sa[threadIdx.x] = a;
-    sb[threadIdx.x] = b;
-    __syncthreads();
-    for (unsigned s = SFC_THREADS / 2; s > 0; s >>= 1) {
-        if (threadIdx.x < s) {
-            sa[threadIdx.x] += sa[threadIdx.x + s];
-            sb[threadIdx.x] += sb[threadIdx.x + s];
-        }
-        __syncthreads();
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+__device__ __forceinline__ double warp_sum(double v)
+{
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+__device__ __forceinline__ unsigned long long warp_max(unsigned long long v)
+{
+    for (int o = 16; o > 0; o >>= 1) {
+        unsigned long long w = __shfl_down_sync(0xffffffffu, v, o);
+        v = w > v ? w : v;
     }
+    return v;
+}
+
+__device__ __forceinline__ unsigned warp_min(unsigned v)
+{
+    for (int o = 16; o > 0; o >>= 1) {
+        unsigned w = __shfl_down_sync(0xffffffffu, v, o);
+        v = w < v ? w : v;
+    }
+    return v;
+}
+
+#define SFC_WARPS (SFC_THREADS / 32)
+
+// The block's series reduced in a fixed order (deterministic sums), then one atomic per counter and the
+// block's sums into partial[2 * block]. Every thread of the block calls it.
+__device__ void series_flush(series& s, const sfc_stats& st)
+{
+    __shared__ double sh_d[2][SFC_WARPS];
+    __shared__ unsigned long long sh_u[6][SFC_WARPS];
+    __shared__ unsigned sh_min[SFC_WARPS];
+    unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    double a = warp_sum(s.sum), b = warp_sum(s.sum2);
+    unsigned long long u[6] = {warp_sum(s.count), warp_sum(s.over1), warp_sum(s.over5), warp_sum(s.over45),
+                               warp_sum(s.zeros), warp_max(s.max_key)};
+    unsigned mn = warp_min(s.min_bits);
+    if (lane == 0) {
+        sh_d[0][warp] = a, sh_d[1][warp] = b, sh_min[warp] = mn;
+        for (int k = 0; k < 6; ++k) sh_u[k][warp] = u[k];
+    }
+    __syncthreads();
     if (threadIdx.x == 0) {
-        size_t blk = (size_t)blockIdx.y * gridDim.x + blockIdx.x;
-        partial[2 * blk] = sa[0];
-        partial[2 * blk + 1] = sb[0];
+        double ta = 0.0, tb = 0.0;
+        unsigned long long t[6] = {0, 0, 0, 0, 0, 0};
+        unsigned tm = 0xffffffffu;
+        for (int w = 0; w < SFC_WARPS; ++w) {
+            ta += sh_d[0][w], tb += sh_d[1][w];
+            for (int k = 0; k < 5; ++k) t[k] += sh_u[k][w];
+            t[5] = sh_u[5][w] > t[5] ? sh_u[5][w] : t[5];
+            tm = sh_min[w] < tm ? sh_min[w] : tm;
+        }
+        st.partial[2 * blockIdx.x] = ta;
+        st.partial[2 * blockIdx.x + 1] = tb;
+        if (t[0]) {
+            atomicAdd(st.counts + SFC_COUNT, t[0]);
+            if (t[1]) atomicAdd(st.counts + SFC_OVER1, t[1]);
+            if (t[2]) atomicAdd(st.counts + SFC_OVER5, t[2]);
+            if (t[3]) atomicAdd(st.counts + SFC_OVER45, t[3]);
+            if (t[4]) atomicAdd(st.bins, t[4]);
+            atomicMax(st.counts + SFC_MAX_KEY, t[5]);
+            atomicMin(st.counts + SFC_MIN_BITS, (unsigned long long)tm);
+        }
     }
     __syncthreads();
 }
 
-__global__ void __launch_bounds__(SFC_THREADS) k_errors(sfc_topo t, const float* nrm, const float* tan,
+// A fixed grid (SFC_ERROR_BLOCKS blocks striding over every vertex of every instance), so that the partial
+// sums, and with them the statistics, are the same run to run.
+#define SFC_ERROR_BLOCKS 1056u
+
+__global__ void __launch_bounds__(SFC_THREADS) k_errors(sfc_topo t, uint32_t count, const float* nrm, const float* tan,
                                                         const float* ref_n, const float* ref_t, sfc_stats sn,
                                                         sfc_stats st, unsigned long long* e_counts)
 {
-    uint32_t v = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
-    bool live = v < t.n, tangents = st.bins != NULL;
-    float an = 0.0f, at = 0.0f;
-    bool dn = false, dt = false, hand = false;
-    uint32_t index = i * t.n + v;
-    if (live) {
-        size_t o = (size_t)i * t.n + v;
-        float mn[3], rn[3];
-        load3(nrm, o, mn);
-        load3(ref_n, o, rn);
-        an = (float)sfk_angle_deg(mn, rn);
-        dn = sfk_degenerate3(mn) || sfk_degenerate3(rn);
-        if (tangents) {
-            float4 m4 = reinterpret_cast<const float4*>(tan)[o], r4 = reinterpret_cast<const float4*>(ref_t)[o];
-            float mt[3] = {m4.x, m4.y, m4.z}, rt[3] = {r4.x, r4.y, r4.z};
-            at = (float)sfk_angle_deg(mt, rt);
-            dt = sfk_degenerate3(mt) || sfk_degenerate3(rt);
-            hand = (m4.w < 0.0f) != (r4.w < 0.0f);
+    bool tangents = st.bins != NULL;
+    series a, b;
+    series_init(a);
+    series_init(b);
+    unsigned long long dn_c = 0, dt_c = 0, d_c = 0, hand_c = 0;
+    size_t total = (size_t)count * t.n, stride = (size_t)gridDim.x * SFC_THREADS;
+    size_t rounds = (total + stride - 1) / stride; // every thread runs as many rounds: the warps stay whole
+    for (size_t r = 0; r < rounds; ++r) {
+        size_t o = r * stride + (size_t)blockIdx.x * SFC_THREADS + threadIdx.x;
+        bool live = o < total;
+        float an = 0.0f, at = 0.0f;
+        bool dn = false, dt = false, hand = false;
+        if (live) {
+            float mn[3], rn[3];
+            load3(nrm, o, mn);
+            load3(ref_n, o, rn);
+            an = (float)sfk_angle_deg(mn, rn);
+            dn = sfk_degenerate3(mn) || sfk_degenerate3(rn);
+            if (tangents) {
+                float4 m4 = reinterpret_cast<const float4*>(tan)[o], r4 = reinterpret_cast<const float4*>(ref_t)[o];
+                float mt[3] = {m4.x, m4.y, m4.z}, rt[3] = {r4.x, r4.y, r4.z};
+                at = (float)sfk_angle_deg(mt, rt);
+                dt = sfk_degenerate3(mt) || sfk_degenerate3(rt);
+                hand = (m4.w < 0.0f) != (r4.w < 0.0f);
+            }
         }
+        series_add(a, sn, live, an, (uint32_t)o);
+        if (tangents) series_add(b, st, live, at, (uint32_t)o);
+        dn_c += dn, dt_c += dt, d_c += dn || dt, hand_c += hand;
     }
-    stats_add(sn, live, an, index);
-    block_sums(an, (double)an * an, sn.partial);
-    if (tangents) {
-        stats_add(st, live, at, index);
-        block_sums(at, (double)at * at, st.partial);
+    series_flush(a, sn);
+    if (tangents) series_flush(b, st);
+    dn_c = warp_sum(dn_c), dt_c = warp_sum(dt_c), d_c = warp_sum(d_c), hand_c = warp_sum(hand_c);
+    if ((threadIdx.x & 31u) == 0) {
+        if (dn_c) atomicAdd(e_counts + SFC_E_DEGEN_N, dn_c);
+        if (dt_c) atomicAdd(e_counts + SFC_E_DEGEN_T, dt_c);
+        if (d_c) atomicAdd(e_counts + SFC_E_DEGEN, d_c);
+        if (hand_c) atomicAdd(e_counts + SFC_E_HANDED, hand_c);
     }
-    warp_count(e_counts + SFC_E_DEGEN_N, dn);
-    warp_count(e_counts + SFC_E_DEGEN_T, dt);
-    warp_count(e_counts + SFC_E_DEGEN, dn || dt);
-    warp_count(e_counts + SFC_E_HANDED, hand);
 }
 
 // The partials of one run added to the running sums, in a fixed order.
@@ -679,8 +763,8 @@ sf_result sfc_report(const sfc_topo* t, uint32_t count, int method, const float*
 
 size_t sfc_error_blocks(const sfc_topo* t, uint32_t count)
 {
-    dim3 g = grid(t->n, count);
-    return (size_t)g.x * g.y;
+    (void)t, (void)count;
+    return SFC_ERROR_BLOCKS;
 }
 
 sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const float* tan, const float* ref_n,
@@ -690,7 +774,7 @@ sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const 
     if (t->n == 0) return SF_OK;
     sfc_stats none = {NULL, NULL, NULL, NULL};
     const sfc_stats& st = tangent && t->has_uvs ? *tangent : none;
-    k_errors<<<grid(t->n, count), SFC_THREADS, 0, s>>>(*t, nrm, tan, ref_n, ref_t, *normal, st, e_counts);
+    k_errors<<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, count, nrm, tan, ref_n, ref_t, *normal, st, e_counts);
     SFC_LAUNCHED("k_errors", err);
     size_t blocks = sfc_error_blocks(t, count);
     k_sums<<<1, SFC_THREADS, 0, s>>>(*normal, blocks);

@@ -696,6 +696,14 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
 /* The results of the last run (rows with zero summaries before the first). After a failed run only failed,
  * failed_method and runs are meaningful. Never NULL for a valid ev; stays at the same address. */
 const sf_eval_results* sf_evaluation_results(const sf_evaluation* ev);
+/* Adds the angles of row `row` of the last successful run to the accumulators (either may be NULL; tangents
+ * only with a tangent frame); a row the backend could not run adds nothing. After a run on a CUDA workspace
+ * that stayed on the GPU (see above) the GPU's histogram is merged and nothing per vertex is copied; otherwise
+ * the row's per-vertex angles are added, which the run must have kept (SF_EVAL_KEEP_ANGLES, or buffers for
+ * them; else SF_ERROR_INVALID_ARGUMENT naming "row"). Under per-corner tangents the per-vertex (worst corner)
+ * tangent angles are added. */
+sf_result sf_evaluation_accumulate(const sf_evaluation* ev, size_t row, sf_angle_accumulator* normal_acc,
+                                   sf_angle_accumulator* tangent_acc, sf_error* err);
 /* The row of `method`, or NULL when the desc did not ask for it. */
 const sf_eval_row* sf_evaluation_row(const sf_evaluation* ev, sf_method method);
 /* Bit (1u << method) of the reference (recompute) and of every row: sf_workspace_opts.methods for a
