@@ -681,32 +681,50 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
         r = mikktspace_on_host(c, topo, ws, c->ref_n, c->ref_t, NULL, err);
     if (r == SF_OK && with_report) r = count_report(c, SF_METHOD_COUNT, SF_METHOD_RECOMPUTE, c->ref_n, c->ref_t, err);
     if (r != SF_OK) return r;
+    // the per-vertex rows in one fused pass (no frames written), the recompute row against itself
+    int fused[4];
+    size_t fused_rows[4], nf = 0;
     for (size_t k = 0; k < rows; ++k) {
         c->row_status[k] = SF_OK;
         sf_error_clear(&c->row_detail[k]);
-        const float *n = c->ref_n, *t = c->ref_t;
-        if (methods[k] != SF_METHOD_RECOMPUTE) {
-            r = with_report ? reset_counters(c, err) : SF_OK;
-            if (r == SF_OK) r = run_method(c, topo, methods[k], mo, c->variant, c->nrm, c->tan, &c->row_detail[k]);
-            if (r == SF_ERROR_UNSUPPORTED) {
-                c->row_status[k] = r;
-                continue;
-            }
-            if (r != SF_OK) {
-                if (err) *err = c->row_detail[k];
-                return r;
-            }
-            n = c->nrm, t = c->tan;
-            if (with_report && (r = count_report(c, k, methods[k], n, t, err)) != SF_OK) return r;
-        } else if (with_report) {
-            SFC_CHECK(cudaMemcpyAsync(c->row_counters + SFC_COUNTERS * k, c->row_counters + SFC_COUNTERS * SF_METHOD_COUNT,
-                                      SFC_COUNTERS * sizeof(unsigned long long), cudaMemcpyDeviceToDevice, c->stream), err);
+        if (methods[k] == SF_METHOD_JACOBIAN && !topo->gradients) {
+            c->row_status[k] = sf_error_set(&c->row_detail[k], SF_ERROR_UNSUPPORTED, "topology", SFI_NO_INDEX,
+                                            "built with skip_gradients = 1; the jacobian method needs its gradients");
+            continue;
         }
-        r = sfc_errors(&c->t, c->count, n, t, c->ref_n, c->ref_t, &c->stats[2 * k], &c->stats[2 * k + 1],
-                       c->e_counts + SFC_E_COUNTS * k, c->stream, err);
-        if (r != SF_OK) return r;
+        if (methods[k] == SF_METHOD_JACOBIAN)
+            SF_CHECK(isfinite(mo->jacobian_cap) && mo->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
+                     "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)",
+                     (double)mo->jacobian_cap);
+        if (methods[k] == SF_METHOD_RECOMPUTE) {
+            if (with_report)
+                SFC_CHECK(cudaMemcpyAsync(c->row_counters + SFC_COUNTERS * k, c->row_counters + SFC_COUNTERS * SF_METHOD_COUNT,
+                                          SFC_COUNTERS * sizeof(unsigned long long), cudaMemcpyDeviceToDevice, c->stream), err);
+            r = sfc_errors(&c->t, c->count, c->ref_n, c->ref_t, c->ref_n, c->ref_t, &c->stats[2 * k],
+                           &c->stats[2 * k + 1], c->e_counts + SFC_E_COUNTS * k, c->stream, err);
+            if (r != SF_OK) return r;
+            continue;
+        }
+        fused[nf] = (int)methods[k];
+        fused_rows[nf++] = k;
     }
-    return SF_OK;
+    if (nf == 0) return SF_OK;
+    sfc_stats *sn[4], *st[4];
+    unsigned long long *ec[4], *rc[4];
+    for (size_t f = 0; f < nf; ++f) {
+        size_t k = fused_rows[f];
+        sn[f] = &c->stats[2 * k];
+        st[f] = &c->stats[2 * k + 1];
+        ec[f] = c->e_counts + SFC_E_COUNTS * k;
+        rc[f] = c->row_counters + SFC_COUNTERS * k;
+        if (with_report) {
+            SFC_CHECK(cudaMemsetAsync(rc[f], 0, SFC_COUNTERS * sizeof(unsigned long long), c->stream), err);
+            SFC_CHECK(cudaMemsetAsync(rc[f] + SFC_FIRST_BAD, 0xff, sizeof(unsigned long long), c->stream), err);
+        }
+    }
+    sfc_batch b = batch_of(c);
+    return sfc_rows_errors(&c->t, &b, fused, nf, mo->morph_directions == SF_MORPH_DIRECTIONS_DELTAS, mo->jacobian_cap,
+                           c->ref_n, c->ref_t, sn, st, ec, with_report ? rc : NULL, c->stream, err);
 }
 
 extern "C" sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, const sf_method* methods,

@@ -102,6 +102,13 @@ sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const 
                      const float* ref_t, const sfc_stats* normal, const sfc_stats* tangent,
                      unsigned long long* e_counts, cudaStream_t s, sf_error* err);
 __global__ void sfc_header_compile_check(const float* in, float* out);
+// The per-vertex rows (at most 4 of unchanged, skinned, inverse-transpose, jacobian) of an evaluation in one
+// pass from the pose: each row's angles against ref_n / ref_t into its series, its summary counts, and with
+// counters its report; no frame is written.
+sf_result sfc_rows_errors(const sfc_topo* t, const sfc_batch* b, const int* methods, size_t count, int with_dirs,
+                          float cap, const float* ref_n, const float* ref_t, sfc_stats* const* normal,
+                          sfc_stats* const* tangent, unsigned long long* const* e_counts,
+                          unsigned long long* const* counters, cudaStream_t s, sf_error* err);
 // Blocks sfc_errors launches for count instances (the size of sfc_stats.partial: 2 doubles each).
 size_t sfc_error_blocks(const sfc_topo* t, uint32_t count);
 

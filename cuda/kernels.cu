@@ -11,6 +11,7 @@
 #include "sf_kernels.h"
 
 #include <float.h>
+#include <string.h>
 
 #define SFC_THREADS 256
 
@@ -605,6 +606,193 @@ __global__ void __launch_bounds__(SFC_THREADS) k_errors(sfc_topo t, uint32_t cou
     }
 }
 
+// The rows of an evaluation that need no neighbours (unchanged, skinned, inverse-transpose, jacobian) in one
+// pass: each vertex is morphed and skinned once, every row's frame is measured against the reference in
+// registers and only the statistics (and the report counts) leave the kernel; no frame is written. A fixed
+// grid, as k_errors, so the sums are the same run to run. Counts go through the block's shared counters
+// (a ballot per warp), so that each thread keeps only its sums and extremes.
+struct sfc_rows {
+    uint32_t count;               // rows in this pass
+    int method[4];                // sf_method of each
+    sfc_stats normal[4], tangent[4];
+    unsigned long long* e_counts[4]; // SFC_E_COUNTS each
+    unsigned long long* counters[4]; // SFC_COUNTERS each (NULL = no report)
+};
+
+// Per row and side: count, over_1, over_5, over_45, zeros; then per row the summary counts and the report.
+enum { SFC_R_SERIES = 5, SFC_R_COUNTS = 2 * SFC_R_SERIES + SFC_E_COUNTS + SFC_FIRST_BAD };
+
+struct extremes {
+    double sum, sum2;
+    unsigned long long max_key;
+    unsigned min_bits;
+};
+
+__device__ __forceinline__ void block_count(unsigned* c, bool pred)
+{
+    unsigned ballot = __ballot_sync(0xffffffffu, pred);
+    if ((threadIdx.x & 31u) == 0 && ballot) atomicAdd(c, (unsigned)__popc(ballot));
+}
+
+__device__ __forceinline__ void extremes_add(extremes& e, unsigned* counts, const sfc_stats& st, bool live, float a,
+                                             uint32_t index)
+{
+    bool binned = live && a != 0.0f;
+    unsigned active = __ballot_sync(0xffffffffu, binned);
+    if (binned) {
+        uint32_t bin = sfk_angle_bin(a);
+        unsigned same = __match_any_sync(active, bin);
+        if ((unsigned)(__ffs(same) - 1) == (threadIdx.x & 31u)) atomicAdd(st.bins + bin, (unsigned long long)__popc(same));
+    }
+    block_count(counts + 0, live);
+    block_count(counts + 1, live && a > 1.0f);
+    block_count(counts + 2, live && a > 5.0f);
+    block_count(counts + 3, live && a > 45.0f);
+    block_count(counts + 4, live && a == 0.0f);
+    if (!live) return;
+    e.sum += a;
+    e.sum2 += (double)a * a;
+    unsigned long long key = ((unsigned long long)__float_as_uint(a) << 32) | (0xffffffffu - index);
+    if (key > e.max_key) e.max_key = key;
+    if (__float_as_uint(a) < e.min_bits) e.min_bits = __float_as_uint(a);
+}
+
+// The block's part of one series: sums in a fixed order into partial[2 * block], one atomic per counter.
+__device__ void extremes_flush(extremes& e, const unsigned* counts, const sfc_stats& st)
+{
+    __shared__ double sh_d[2][SFC_WARPS];
+    __shared__ unsigned long long sh_k[SFC_WARPS];
+    __shared__ unsigned sh_m[SFC_WARPS];
+    unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    double a = warp_sum(e.sum), b = warp_sum(e.sum2);
+    unsigned long long k = warp_max(e.max_key);
+    unsigned m = warp_min(e.min_bits);
+    if (lane == 0) sh_d[0][warp] = a, sh_d[1][warp] = b, sh_k[warp] = k, sh_m[warp] = m;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double ta = 0.0, tb = 0.0;
+        unsigned long long tk = 0;
+        unsigned tm = 0xffffffffu;
+        for (int w = 0; w < SFC_WARPS; ++w) {
+            ta += sh_d[0][w], tb += sh_d[1][w];
+            tk = sh_k[w] > tk ? sh_k[w] : tk;
+            tm = sh_m[w] < tm ? sh_m[w] : tm;
+        }
+        st.partial[2 * blockIdx.x] = ta;
+        st.partial[2 * blockIdx.x + 1] = tb;
+        if (counts[0]) {
+            atomicAdd(st.counts + SFC_COUNT, (unsigned long long)counts[0]);
+            if (counts[1]) atomicAdd(st.counts + SFC_OVER1, (unsigned long long)counts[1]);
+            if (counts[2]) atomicAdd(st.counts + SFC_OVER5, (unsigned long long)counts[2]);
+            if (counts[3]) atomicAdd(st.counts + SFC_OVER45, (unsigned long long)counts[3]);
+            if (counts[4]) atomicAdd(st.bins, (unsigned long long)counts[4]);
+            atomicMax(st.counts + SFC_MAX_KEY, tk);
+            atomicMin(st.counts + SFC_MIN_BITS, (unsigned long long)tm);
+        }
+    }
+    __syncthreads();
+}
+
+template <int K>
+__global__ void __launch_bounds__(SFC_THREADS) k_rows(sfc_topo t, sfc_batch b, int with_dirs, float cap,
+                                                      const float* ref_n, const float* ref_t, sfc_rows rows)
+{
+    __shared__ unsigned counts[4][SFC_R_COUNTS];
+    for (unsigned k = threadIdx.x; k < 4 * SFC_R_COUNTS; k += SFC_THREADS) (&counts[0][0])[k] = 0;
+    __syncthreads();
+    bool tangents = t.has_uvs != 0;
+    extremes en[4], et[4];
+    for (int r = 0; r < 4; ++r) {
+        en[r].sum = en[r].sum2 = et[r].sum = et[r].sum2 = 0.0;
+        en[r].max_key = et[r].max_key = 0;
+        en[r].min_bits = et[r].min_bits = 0xffffffffu;
+    }
+    size_t total = (size_t)b.count * t.n, stride = (size_t)gridDim.x * SFC_THREADS;
+    size_t rounds = (total + stride - 1) / stride;
+    for (size_t round = 0; round < rounds; ++round) {
+        size_t o = round * stride + (size_t)blockIdx.x * SFC_THREADS + threadIdx.x;
+        bool live = o < total;
+        uint32_t i = live ? (uint32_t)(o / t.n) : 0, v = live ? (uint32_t)(o - (size_t)i * t.n) : 0;
+        float p[3], n[3], tt[3], m[12], d = 1.0f, fp[3], rest_w = 1.0f, rn[3] = {0, 0, 0};
+        float4 r4 = make_float4(0.0f, 0.0f, 0.0f, 1.0f);
+        const float* bones = b.bones ? b.bones + i * b.bone_stride : NULL;
+        const float* alpha = b.alpha ? b.alpha + i * b.alpha_stride : NULL;
+        if (live) {
+            deform<K>(t, bones, alpha, v, with_dirs, p, n, tt, m, &d, fp, &rest_w);
+            load3(ref_n, o, rn);
+            if (tangents) r4 = reinterpret_cast<const float4*>(ref_t)[o];
+        }
+        float rt[3] = {r4.x, r4.y, r4.z};
+#pragma unroll
+        for (uint32_t r = 0; r < 4; ++r) {
+            if (r >= rows.count) break;
+            float no[3] = {0, 0, 0}, to[4] = {0, 0, 0, 1};
+            bool capped = false;
+            if (live) {
+                if (rows.method[r] == SF_METHOD_JACOBIAN) {
+                    uint32_t s0 = t.slot_offsets[v], s1 = t.slot_offsets[v + 1], m0 = 0, m1 = 0;
+                    if (alpha) {
+                        m0 = t.grad_morph_offsets[v];
+                        m1 = t.grad_morph_offsets[v + 1];
+                    }
+                    float n0[3];
+                    load3(t.rest_n, v, n0);
+                    float4 q = reinterpret_cast<const float4*>(t.rest_t)[v];
+                    float t0[4] = {q.x, q.y, q.z, q.w};
+                    capped = sfk_jacobian_vertex(bones, m, d, p, fp, n0, t0, t.slot_joint + s0,
+                                                 t.slot_guv + 2 * (size_t)s0, s1 - s0, t.grad_morph_target + m0,
+                                                 t.grad_morph_duv + 6 * (size_t)m0, m1 - m0, alpha, cap, no, to) != 0;
+                } else {
+                    sfk_vertex_frame(rows.method[r], m, d, n, tt, rest_w, no, to);
+                }
+                if (!tangents) to[0] = to[1] = to[2] = 0.0f;
+            }
+            float an = live ? (float)sfk_angle_deg(no, rn) : 0.0f, at = 0.0f;
+            bool dn = live && (sfk_degenerate3(no) || sfk_degenerate3(rn)), dt = false, hand = false;
+            if (live && tangents) {
+                at = (float)sfk_angle_deg(to, rt);
+                dt = sfk_degenerate3(to) || sfk_degenerate3(rt);
+                hand = (to[3] < 0.0f) != (r4.w < 0.0f);
+            }
+            unsigned* c = counts[r];
+            extremes_add(en[r], c, rows.normal[r], live, an, (uint32_t)o);
+            if (tangents) extremes_add(et[r], c + SFC_R_SERIES, rows.tangent[r], live, at, (uint32_t)o);
+            unsigned* e = c + 2 * SFC_R_SERIES;
+            block_count(e + SFC_E_DEGEN_N, dn);
+            block_count(e + SFC_E_DEGEN_T, dt);
+            block_count(e + SFC_E_DEGEN, dn || dt);
+            block_count(e + SFC_E_HANDED, hand);
+            if (rows.counters[r]) {
+                unsigned* q = e + SFC_E_COUNTS;
+                bool bad = live && !(sfk_finite3(no) && sfk_finite3(to) && sfk_finite3(fp));
+                block_count(q + SFC_MIRRORED, live && d < 0.0f);
+                block_count(q + SFC_SINGULAR, live && rows.method[r] == SF_METHOD_INVERSE_TRANSPOSE &&
+                                                  !(d >= SF_SINGULAR_DET_EPS || d <= -SF_SINGULAR_DET_EPS));
+                block_count(q + SFC_DEGENERATE_N, live && sfk_dot(no, no) == 0.0f);
+                block_count(q + SFC_DEGENERATE_T, live && tangents && sfk_dot(to, to) == 0.0f);
+                block_count(q + SFC_CAPPED, capped);
+                block_count(q + SFC_NONFINITE, bad);
+                if (bad) atomicMin(rows.counters[r] + SFC_FIRST_BAD, (unsigned long long)o);
+            }
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (uint32_t r = 0; r < 4; ++r) {
+        if (r >= rows.count) break;
+        extremes_flush(en[r], counts[r], rows.normal[r]);
+        if (tangents) extremes_flush(et[r], counts[r] + SFC_R_SERIES, rows.tangent[r]);
+        if (threadIdx.x < SFC_E_COUNTS) {
+            unsigned s = counts[r][2 * SFC_R_SERIES + threadIdx.x];
+            if (s) atomicAdd(rows.e_counts[r] + threadIdx.x, (unsigned long long)s);
+        }
+        if (rows.counters[r] && threadIdx.x < SFC_FIRST_BAD) {
+            unsigned s = counts[r][2 * SFC_R_SERIES + SFC_E_COUNTS + threadIdx.x];
+            if (s) atomicAdd(rows.counters[r] + threadIdx.x, (unsigned long long)s);
+        }
+    }
+}
+
 // The partials of one run added to the running sums, in a fixed order.
 __global__ void k_sums(sfc_stats s, size_t blocks)
 {
@@ -783,5 +971,36 @@ sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const 
         k_sums<<<1, SFC_THREADS, 0, s>>>(st, blocks);
         SFC_LAUNCHED("k_sums", err);
     }
+    return SF_OK;
+}
+
+sf_result sfc_rows_errors(const sfc_topo* t, const sfc_batch* b, const int* methods, size_t count, int with_dirs,
+                          float cap, const float* ref_n, const float* ref_t, sfc_stats* const* normal,
+                          sfc_stats* const* tangent, unsigned long long* const* e_counts,
+                          unsigned long long* const* counters, cudaStream_t s, sf_error* err)
+{
+    if (t->n == 0 || count == 0) return SF_OK;
+    sfc_rows rows;
+    memset(&rows, 0, sizeof rows);
+    rows.count = (uint32_t)(count < 4 ? count : 4);
+    for (uint32_t r = 0; r < rows.count; ++r) {
+        rows.method[r] = methods[r];
+        rows.normal[r] = *normal[r];
+        rows.tangent[r] = *tangent[r];
+        rows.e_counts[r] = e_counts[r];
+        rows.counters[r] = counters ? counters[r] : NULL;
+    }
+    switch (t->K) {
+    case 0: k_rows<0><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
+    case 4: k_rows<4><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
+    case 8: k_rows<8><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
+    default: k_rows<16><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
+    }
+    SFC_LAUNCHED("k_rows", err);
+    for (uint32_t r = 0; r < rows.count; ++r) {
+        k_sums<<<1, SFC_THREADS, 0, s>>>(*normal[r], SFC_ERROR_BLOCKS);
+        if (t->has_uvs) k_sums<<<1, SFC_THREADS, 0, s>>>(*tangent[r], SFC_ERROR_BLOCKS);
+    }
+    SFC_LAUNCHED("k_sums", err);
     return SF_OK;
 }
