@@ -5,6 +5,7 @@
 #   DEB_DIR=dir    .deb files of -dev packages the machine lacks (libcjson-dev, libstb-dev, zlib1g-dev, and
 #                  their libraries), unpacked into a private prefix
 #   SF_BENCH_MAX / SF_BENCH_REPS / SF_BENCH_CROWD   bench_cuda's arguments (11000000, 30, 1000)
+#   SF_WERROR=OFF  for a host compiler newer than CI's, whose new warnings would stop the build
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-${OUT:-bench-out}}
@@ -20,7 +21,7 @@ if [ -n "${DEB_DIR:-}" ]; then
 fi
 nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv; } | tee "$out/gpu.txt"
-cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DSF_WITH_CUDA=ON -DCMAKE_CUDA_COMPILER="$nvcc" \
+cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DSF_WITH_CUDA=ON -DCMAKE_CUDA_COMPILER="$nvcc" ${SF_WERROR:+-DSF_WERROR=$SF_WERROR} \
   "${prefix_args[@]}" >"$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
 cmake --build build-cuda -j"$(nproc)" --target skinframe_cli test_cuda test_workspace test_evaluate bench_cuda >"$out/build.log" 2>&1 \
   || { grep -E "error|Error" "$out/build.log" | head -30; exit 1; }

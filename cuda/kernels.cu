@@ -610,7 +610,8 @@ __global__ void __launch_bounds__(SFC_THREADS) k_errors(sfc_topo t, uint32_t cou
 // pass: each vertex is morphed and skinned once, every row's frame is measured against the reference in
 // registers and only the statistics (and the report counts) leave the kernel; no frame is written. A fixed
 // grid, as k_errors, so the sums are the same run to run. Counts go through the block's shared counters
-// (a ballot per warp), so that each thread keeps only its sums and extremes.
+// (a ballot per warp), so that each thread keeps only its sums and extremes. One row per launch: four rows in
+// one pass needed 194 registers (a quarter of the occupancy) and ran slower than four passes.
 struct sfc_rows {
     uint32_t count;               // rows in this pass
     int method[4];                // sf_method of each
@@ -697,12 +698,12 @@ template <int K>
 __global__ void __launch_bounds__(SFC_THREADS) k_rows(sfc_topo t, sfc_batch b, int with_dirs, float cap,
                                                       const float* ref_n, const float* ref_t, sfc_rows rows)
 {
-    __shared__ unsigned counts[4][SFC_R_COUNTS];
-    for (unsigned k = threadIdx.x; k < 4 * SFC_R_COUNTS; k += SFC_THREADS) (&counts[0][0])[k] = 0;
+    __shared__ unsigned counts[1][SFC_R_COUNTS];
+    for (unsigned k = threadIdx.x; k < SFC_R_COUNTS; k += SFC_THREADS) (&counts[0][0])[k] = 0;
     __syncthreads();
     bool tangents = t.has_uvs != 0;
-    extremes en[4], et[4];
-    for (int r = 0; r < 4; ++r) {
+    extremes en[1], et[1];
+    for (int r = 0; r < 1; ++r) {
         en[r].sum = en[r].sum2 = et[r].sum = et[r].sum2 = 0.0;
         en[r].max_key = et[r].max_key = 0;
         en[r].min_bits = et[r].min_bits = 0xffffffffu;
@@ -723,9 +724,8 @@ __global__ void __launch_bounds__(SFC_THREADS) k_rows(sfc_topo t, sfc_batch b, i
             if (tangents) r4 = reinterpret_cast<const float4*>(ref_t)[o];
         }
         float rt[3] = {r4.x, r4.y, r4.z};
-#pragma unroll
-        for (uint32_t r = 0; r < 4; ++r) {
-            if (r >= rows.count) break;
+        {
+            const uint32_t r = 0;
             float no[3] = {0, 0, 0}, to[4] = {0, 0, 0, 1};
             bool capped = false;
             if (live) {
@@ -777,9 +777,8 @@ __global__ void __launch_bounds__(SFC_THREADS) k_rows(sfc_topo t, sfc_batch b, i
         }
     }
     __syncthreads();
-#pragma unroll
-    for (uint32_t r = 0; r < 4; ++r) {
-        if (r >= rows.count) break;
+    {
+        const uint32_t r = 0;
         extremes_flush(en[r], counts[r], rows.normal[r]);
         if (tangents) extremes_flush(et[r], counts[r] + SFC_R_SERIES, rows.tangent[r]);
         if (threadIdx.x < SFC_E_COUNTS) {
@@ -980,27 +979,25 @@ sf_result sfc_rows_errors(const sfc_topo* t, const sfc_batch* b, const int* meth
                           unsigned long long* const* counters, cudaStream_t s, sf_error* err)
 {
     if (t->n == 0 || count == 0) return SF_OK;
-    sfc_rows rows;
-    memset(&rows, 0, sizeof rows);
-    rows.count = (uint32_t)(count < 4 ? count : 4);
-    for (uint32_t r = 0; r < rows.count; ++r) {
-        rows.method[r] = methods[r];
-        rows.normal[r] = *normal[r];
-        rows.tangent[r] = *tangent[r];
-        rows.e_counts[r] = e_counts[r];
-        rows.counters[r] = counters ? counters[r] : NULL;
-    }
-    switch (t->K) {
-    case 0: k_rows<0><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
-    case 4: k_rows<4><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
-    case 8: k_rows<8><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
-    default: k_rows<16><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
-    }
-    SFC_LAUNCHED("k_rows", err);
-    for (uint32_t r = 0; r < rows.count; ++r) {
+    for (size_t r = 0; r < count; ++r) {
+        sfc_rows rows;
+        memset(&rows, 0, sizeof rows);
+        rows.count = 1;
+        rows.method[0] = methods[r];
+        rows.normal[0] = *normal[r];
+        rows.tangent[0] = *tangent[r];
+        rows.e_counts[0] = e_counts[r];
+        rows.counters[0] = counters ? counters[r] : NULL;
+        switch (t->K) {
+        case 0: k_rows<0><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
+        case 4: k_rows<4><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
+        case 8: k_rows<8><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
+        default: k_rows<16><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
+        }
+        SFC_LAUNCHED("k_rows", err);
         k_sums<<<1, SFC_THREADS, 0, s>>>(*normal[r], SFC_ERROR_BLOCKS);
         if (t->has_uvs) k_sums<<<1, SFC_THREADS, 0, s>>>(*tangent[r], SFC_ERROR_BLOCKS);
+        SFC_LAUNCHED("k_sums", err);
     }
-    SFC_LAUNCHED("k_sums", err);
     return SF_OK;
 }

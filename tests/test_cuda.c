@@ -21,8 +21,11 @@
 #define TOL_POS 1e-5
 /* Fixed point quantises each face term to 2^-30 of the mesh's largest: small faces lose digits. */
 #define TOL_FIXED_DEG 0.05
+/* A vertex whose CPU answer moves this far under a float-step nudge has no answer to compare. */
+#define UNDEFINED_DEG 1.0
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static size_t compared, worst_case_count, ill_conditioned, bit_identical, vertices_compared;
 
 static double rnd(void) /* [0, 1) */
 {
@@ -87,8 +90,8 @@ static void poison(frames* f, size_t n)
 static int is_zero3(const float* v) { return v[0] == 0.0f && v[1] == 0.0f && v[2] == 0.0f; }
 
 /* Per vertex, how far the CPU's own directions move (degrees) between pose and the pose nudged by about a
- * float step (the first column of every bone and every morph weight times 1 + 2^-22): the answer's
- * sensitivity to rounding. */
+ * float step (every element of every bone's linear part and every morph weight times 1 +- 2^-22, the signs
+ * at random): the answer's sensitivity to rounding. */
 static void sensitivity(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
                         sf_workspace* cpu, const frames* fc, frames* scratch, double* sens)
 {
@@ -98,8 +101,8 @@ static void sensitivity(const sf_topology* topo, const sf_pose* pose, sf_method 
     if (B) memcpy(bones, pose->bone_matrices, 12 * B * sizeof(float));
     if (T) memcpy(morph, pose->morph_weights, T * sizeof(float));
     for (size_t b = 0; b < B; ++b)
-        for (int k = 0; k < 3; ++k) bones[12 * b + k] *= 1.0f + 0x1p-22f;
-    for (size_t t = 0; t < T; ++t) morph[t] *= 1.0f + 0x1p-22f;
+        for (int k = 0; k < 9; ++k) bones[12 * b + k] *= 1.0f + (rnd() < 0.5 ? -0x1p-22f : 0x1p-22f);
+    for (size_t t = 0; t < T; ++t) morph[t] *= 1.0f + (rnd() < 0.5 ? -0x1p-22f : 0x1p-22f);
     sf_pose p = *pose;
     p.bone_matrices = B ? bones : NULL;
     p.morph_weights = T ? morph : NULL;
@@ -145,13 +148,19 @@ static double frames_diff(const sf_topology* topo, const frames* gpu, const fram
             if (gpu->t[4 * v + 3] != cpu->t[4 * v + 3]) at = 180.0;
             if (at > a) a = at;
         }
-        if (sens[v] * 20.0 > tol) {
+        if (sens[v] >= UNDEFINED_DEG) { /* rounding decides the answer: nothing to compare */
+            (*ill)++;
+            a = 0.0;
+        } else if (sens[v] * 20.0 > tol) {
             (*ill)++;
             a = a - 20.0 * sens[v] > 0.0 ? tol + (a - 20.0 * sens[v]) : 0.0;
         }
+        if (memcmp(gpu->n + 3 * v, cpu->n + 3 * v, 12) == 0 && memcmp(gpu->t + 4 * v, cpu->t + 4 * v, 16) == 0)
+            bit_identical++;
         if (a > worst) worst = a, *worst_vertex = v;
     }
     *pos_err = perr;
+    vertices_compared += n;
     return worst;
 }
 
@@ -204,7 +213,6 @@ static int gpu_ready(void)
     return 0;
 }
 
-static size_t compared, worst_case_count, ill_conditioned;
 static double worst_seen[SFI_CUDA_RECOMPUTE_COUNT + 1];
 
 /* One mesh: every option set, a fresh random pose each; every recompute variant; run-to-run identity. */
@@ -358,8 +366,9 @@ static void test_assets(void)
     }
     printf("compared %zu frame sets on %zu meshes; worst angle: ", compared, worst_case_count);
     for (int v = 0; v < SFI_CUDA_RECOMPUTE_COUNT; ++v) printf("%s %.3g, ", sfi_cuda_recompute_name((sfi_cuda_recompute)v), worst_seen[v]);
-    printf("per-vertex methods %.3g deg (beyond the rounding allowance); %zu ill-conditioned vertex results\n",
-           worst_seen[SFI_CUDA_RECOMPUTE_COUNT], ill_conditioned);
+    printf("per-vertex methods %.3g deg (beyond the rounding allowance); %zu of %zu vertex results ill-conditioned, "
+           "%zu bit-identical to the CPU\n",
+           worst_seen[SFI_CUDA_RECOMPUTE_COUNT], ill_conditioned, vertices_compared, bit_identical);
 }
 
 /* A crowd of 9 poses in one call against the CPU pose by pose. */
@@ -509,7 +518,7 @@ static void test_cli_backend(void)
             size_t nx = json_numbers(a.out, keys[k], x, 256), ny = json_numbers(b.out, keys[k], y, 256);
             CHECK(nx == ny && nx > 0);
             for (size_t i = 0; i < nx; ++i)
-                if (!(fabs(x[i] - y[i]) <= (k < 2 ? 2e-3 : 3e-3)))
+                if (!(fabs(x[i] - y[i]) <= (k == 0 ? 2e-3 : 1e-2)))
                     sft_failf(__FILE__, __LINE__, "`%s`: %s #%zu: cpu %.6f, gpu %.6f", gpu_cmd, keys[k], i, x[i], y[i]);
         }
         sft_cli_out_free(&a), sft_cli_out_free(&b);
