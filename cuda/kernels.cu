@@ -566,6 +566,9 @@ __global__ void __launch_bounds__(SFC_THREADS) k_errors(sfc_topo t, uint32_t cou
                                                         sfc_stats st, unsigned long long* e_counts)
 {
     bool tangents = st.bins != NULL;
+    // The reference against itself (the recompute row): a x a is exactly zero, so every angle is 0 but where the
+    // direction is zero (180, as sfk_angle_deg says); no need to compute them.
+    bool self = nrm == ref_n && tan == ref_t;
     series a, b;
     series_init(a);
     series_init(b);
@@ -579,16 +582,28 @@ __global__ void __launch_bounds__(SFC_THREADS) k_errors(sfc_topo t, uint32_t cou
         bool dn = false, dt = false, hand = false;
         if (live) {
             float mn[3], rn[3];
-            load3(nrm, o, mn);
             load3(ref_n, o, rn);
-            an = (float)sfk_angle_deg(mn, rn);
-            dn = sfk_degenerate3(mn) || sfk_degenerate3(rn);
+            if (self) {
+                dn = sfk_degenerate3(rn);
+                an = dn ? 180.0f : 0.0f;
+            } else {
+                load3(nrm, o, mn);
+                an = (float)sfk_angle_deg(mn, rn);
+                dn = sfk_degenerate3(mn) || sfk_degenerate3(rn);
+            }
             if (tangents) {
-                float4 m4 = reinterpret_cast<const float4*>(tan)[o], r4 = reinterpret_cast<const float4*>(ref_t)[o];
-                float mt[3] = {m4.x, m4.y, m4.z}, rt[3] = {r4.x, r4.y, r4.z};
-                at = (float)sfk_angle_deg(mt, rt);
-                dt = sfk_degenerate3(mt) || sfk_degenerate3(rt);
-                hand = (m4.w < 0.0f) != (r4.w < 0.0f);
+                float4 r4 = reinterpret_cast<const float4*>(ref_t)[o];
+                float rt[3] = {r4.x, r4.y, r4.z};
+                if (self) {
+                    dt = sfk_degenerate3(rt);
+                    at = dt ? 180.0f : 0.0f;
+                } else {
+                    float4 m4 = reinterpret_cast<const float4*>(tan)[o];
+                    float mt[3] = {m4.x, m4.y, m4.z};
+                    at = (float)sfk_angle_deg(mt, rt);
+                    dt = sfk_degenerate3(mt) || sfk_degenerate3(rt);
+                    hand = (m4.w < 0.0f) != (r4.w < 0.0f);
+                }
             }
         }
         series_add(a, sn, live, an, (uint32_t)o);
