@@ -523,8 +523,11 @@ static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method meth
         return sfc_vertex_frames(t, &b, method, with_dirs, o->jacobian_cap, c->pos, c->det, nrm, tan, c->counters,
                                  c->stream, err);
     }
-    if (method != SF_METHOD_RECOMPUTE)
+    if (method == SF_METHOD_UNCHANGED || method == SF_METHOD_SKINNED || method == SF_METHOD_INVERSE_TRANSPOSE)
         return sfc_vertex_frames(t, &b, method, with_dirs, 0.0f, c->pos, c->det, nrm, tan, NULL, c->stream, err);
+    if (method != SF_METHOD_RECOMPUTE) // a method added since: refused rather than run as another
+        return sf_error_set(err, SF_ERROR_UNSUPPORTED, "method", SFI_NO_INDEX, "cuda: `%s` has no GPU form yet",
+                            sf_method_name(method));
     int weld = weld_index(o->weld);
     SF_CHECK(weld < 0 || topo->weld[weld].group != NULL, SF_ERROR_UNSUPPORTED, err, "opts.weld", SFI_NO_INDEX,
              "weld groups were not built for this topology");
@@ -696,6 +699,12 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
             SF_CHECK(isfinite(mo->jacobian_cap) && mo->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
                      "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)",
                      (double)mo->jacobian_cap);
+        if (methods[k] != SF_METHOD_RECOMPUTE && methods[k] != SF_METHOD_JACOBIAN && methods[k] != SF_METHOD_UNCHANGED &&
+            methods[k] != SF_METHOD_SKINNED && methods[k] != SF_METHOD_INVERSE_TRANSPOSE) {
+            c->row_status[k] = sf_error_set(&c->row_detail[k], SF_ERROR_UNSUPPORTED, "method", SFI_NO_INDEX,
+                                            "cuda: `%s` has no GPU form yet", sf_method_name(methods[k]));
+            continue;
+        }
         if (methods[k] == SF_METHOD_RECOMPUTE) {
             if (with_report)
                 SFC_CHECK(cudaMemcpyAsync(c->row_counters + SFC_COUNTERS * k, c->row_counters + SFC_COUNTERS * SF_METHOD_COUNT,
