@@ -159,9 +159,10 @@ static void report(const char* scene, size_t n, size_t inst, const char* stage, 
                    double floor_bytes)
 {
     double gbps = floor_bytes / (ms * 1e-3) / 1e9, floor_ms = floor_bytes / (copy_gbps * 1e9) * 1e3;
-    printf("{\"bench\":\"cuda\",\"scene\":\"%s\",\"vertices\":%zu,\"instances\":%zu,\"stage\":\"%s\",\"variant\":\"%s\","
-           "\"median_ms\":%.4f,\"floor_mb\":%.2f,\"floor_gbps\":%.1f,\"copy_gbps\":%.1f,\"x_floor\":%.3f}\n",
-           scene, n, inst, stage, variant, ms, floor_bytes / 1e6, gbps, copy_gbps, ms / floor_ms);
+    printf(
+        "{\"bench\":\"cuda\",\"scene\":\"%s\",\"vertices\":%zu,\"instances\":%zu,\"stage\":\"%s\",\"variant\":\"%s\","
+        "\"median_ms\":%.4f,\"floor_mb\":%.2f,\"floor_gbps\":%.1f,\"copy_gbps\":%.1f,\"x_floor\":%.3f}\n",
+        scene, n, inst, stage, variant, ms, floor_bytes / 1e6, gbps, copy_gbps, ms / floor_ms);
     fflush(stdout);
     if (row_count < 256) {
         row* r = &rows[row_count++];
@@ -179,15 +180,15 @@ static floors floors_of(const sf_topology* topo)
 {
     size_t n = topo->vertex_count, e = topo->morph_offsets[n];
     floors f;
-    f.skin_in = n * (12.0 + 8.0 + 16.0);         /* rest position, 4 x u16 joints, 4 x f32 weights */
-    f.dir_in = n * (12.0 + 16.0);                /* rest normal, rest tangent */
+    f.skin_in = n * (12.0 + 8.0 + 16.0);            /* rest position, 4 x u16 joints, 4 x f32 weights */
+    f.dir_in = n * (12.0 + 16.0);                   /* rest normal, rest tangent */
     f.morph_pos = 4.0 * (n + 1) + e * (4.0 + 12.0); /* CSR offsets, (target, position delta) per entry */
-    f.morph_dirs = e * 24.0;                    /* normal and tangent deltas */
+    f.morph_dirs = e * 24.0;                        /* normal and tangent deltas */
     sfi_gradients_view g;
     f.grads = 0.0;
-    if (sfi_gradients_get(topo, &g))
-        f.grads = 4.0 * (n + 1) * 2 + g.slot_offsets[n] * 12.0 + g.morph_offsets[n] * 28.0;
-    f.faces = topo->triangle_count * 12.0 + 4.0 * (n + 1) + topo->triangle_count * 12.0 + n * 8.0; /* indices, adjacency, uvs */
+    if (sfi_gradients_get(topo, &g)) f.grads = 4.0 * (n + 1) * 2 + g.slot_offsets[n] * 12.0 + g.morph_offsets[n] * 28.0;
+    f.faces = topo->triangle_count * 12.0 + 4.0 * (n + 1) + topo->triangle_count * 12.0 +
+              n * 8.0; /* indices, adjacency, uvs */
     f.out_pos = n * 12.0;
     f.out_frame = n * 28.0; /* float3 normal + float4 tangent */
     return f;
@@ -216,26 +217,29 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
     float* bones = calloc(inst * 12 * BONES, sizeof(float));
     float* morph = calloc(inst * 2, sizeof(float));
     int code = 0;
-    for (size_t i = 0; i < inst; ++i) pose_make(1.0f + 0.37f * (float)i, &poses[i], bones + 12 * BONES * i, morph + 2 * i);
+    for (size_t i = 0; i < inst; ++i)
+        pose_make(1.0f + 0.37f * (float)i, &poses[i], bones + 12 * BONES * i, morph + 2 * i);
     for (size_t w = 0; w < k && !code; ++w) {
-        if (sf_workspace_create(topo, &wo, &ws[w], &err) != SF_OK || sfi_cuda_bench_upload(ws[w], poses, inst, &err) != SF_OK)
+        if (sf_workspace_create(topo, &wo, &ws[w], &err) != SF_OK ||
+            sfi_cuda_bench_upload(ws[w], poses, inst, &err) != SF_OK)
             code = fail("workspace", &err);
     }
     sf_frames_opts o;
     memset(&o, 0, sizeof o);
     double ms = 0.0;
     double I = (double)inst;
-#define TIME(stage, method, variant, label, vname, bytes)                                                    \
-    do {                                                                                                    \
-        if (!code) {                                                                                        \
-            if (sfi_cuda_bench_time(ws, k, stage, method, &o, variant, reps, &ms, &err) != SF_OK)          \
-                code = fail(label, &err);                                                                   \
-            else                                                                                            \
-                report(scene, n, inst, label, vname, ms, bytes);                                            \
-        }                                                                                                   \
+#define TIME(stage, method, variant, label, vname, bytes)                                                              \
+    do {                                                                                                               \
+        if (!code) {                                                                                                   \
+            if (sfi_cuda_bench_time(ws, k, stage, method, &o, variant, reps, &ms, &err) != SF_OK)                      \
+                code = fail(label, &err);                                                                              \
+            else                                                                                                       \
+                report(scene, n, inst, label, vname, ms, bytes);                                                       \
+        }                                                                                                              \
     } while (0)
     /* the reference first, so that the error stage has one to compare against */
-    TIME(SFI_STAGE_DEFORM, SF_METHOD_UNCHANGED, 0, "deform", "", (fl.skin_in + fl.morph_pos) + I * (fl.out_pos + 4.0 * n));
+    TIME(SFI_STAGE_DEFORM, SF_METHOD_UNCHANGED, 0, "deform", "",
+         (fl.skin_in + fl.morph_pos) + I * (fl.out_pos + 4.0 * n));
     double skin_dirs = fl.skin_in + fl.dir_in + fl.morph_pos + fl.morph_dirs;
     for (int m = 0; m < SF_METHOD_RECOMPUTE; ++m) {
         double in = m == SF_METHOD_JACOBIAN ? fl.skin_in + fl.dir_in + fl.morph_pos + fl.grads : skin_dirs;
@@ -245,12 +249,14 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
     double rebuild_in = I * (fl.out_pos + 4.0 * n) + fl.faces, rebuild_out = I * fl.out_frame;
     for (int v = 0; v < SFI_CUDA_RECOMPUTE_COUNT; ++v) {
         double in = v == SFI_CUDA_ONE_PASS ? fl.skin_in + fl.morph_pos + fl.faces : rebuild_in;
-        TIME(SFI_STAGE_REBUILD, SF_METHOD_RECOMPUTE, (sfi_cuda_recompute)v, "rebuild", sfi_cuda_recompute_name((sfi_cuda_recompute)v),
+        TIME(SFI_STAGE_REBUILD, SF_METHOD_RECOMPUTE, (sfi_cuda_recompute)v, "rebuild",
+             sfi_cuda_recompute_name((sfi_cuda_recompute)v),
              in + rebuild_out + (v == SFI_CUDA_ONE_PASS ? I * fl.out_pos : 0.0));
     }
     for (int v = 0; v < SFI_CUDA_RECOMPUTE_COUNT; ++v)
         TIME(SFI_STAGE_RECOMPUTE, SF_METHOD_RECOMPUTE, (sfi_cuda_recompute)v, "skin+reference",
-             sfi_cuda_recompute_name((sfi_cuda_recompute)v), fl.skin_in + fl.morph_pos + fl.faces + I * (fl.out_pos + fl.out_frame));
+             sfi_cuda_recompute_name((sfi_cuda_recompute)v),
+             fl.skin_in + fl.morph_pos + fl.faces + I * (fl.out_pos + fl.out_frame));
     /* errors: a method's frames and the reference's read once */
     if (!code && sfi_cuda_bench_time(ws, k, SFI_STAGE_METHOD, SF_METHOD_SKINNED, &o, 0, 1, &ms, &err) != SF_OK)
         code = fail("skinned", &err);
@@ -260,7 +266,8 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
      * statistics, so they are no output */
     TIME(SFI_STAGE_EVAL, SF_METHOD_RECOMPUTE, SFI_CUDA_FACE_GATHER, "pipeline", "face-gather",
          all_in + I * (fl.out_pos + fl.out_frame));
-    TIME(SFI_STAGE_EVAL, SF_METHOD_RECOMPUTE, SFI_CUDA_GATHER, "pipeline", "gather", all_in + I * (fl.out_pos + fl.out_frame));
+    TIME(SFI_STAGE_EVAL, SF_METHOD_RECOMPUTE, SFI_CUDA_GATHER, "pipeline", "gather",
+         all_in + I * (fl.out_pos + fl.out_frame));
 #undef TIME
     if (!code && inst > 1) { /* the crowd's statistics, as a check that they are there and sane */
         sf_error_summary s;
@@ -274,8 +281,8 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
                 break;
             }
             printf("crowd %s: %zu normals, mean %.4f p50 %.4f p95 %.4f max %.3f deg; tangents mean %.4f max %.3f\n",
-                   sf_method_name((sf_method)m), s.normal.count, s.normal.mean, s.normal.p50, s.normal.p95, s.normal.max,
-                   s.tangent.mean, s.tangent.max);
+                   sf_method_name((sf_method)m), s.normal.count, s.normal.mean, s.normal.p50, s.normal.p95,
+                   s.normal.max, s.tangent.mean, s.tangent.max);
         }
     }
     for (size_t w = 0; w < k; ++w) sf_workspace_destroy(ws[w]);
@@ -331,7 +338,8 @@ int main(int argc, char** argv)
         if (bench_grid(sizes[s], 1, reps, &env)) return 1;
     }
     if (crowd && bench_grid(140, crowd, reps, &env)) return 1; /* 141^2 = 19881 vertices each */
-    printf("\n%-28s %10s %9s %9s %10s %8s %8s\n", "stage", "vertices", "instances", "ms", "floor MB", "GB/s", "x floor");
+    printf("\n%-28s %10s %9s %9s %10s %8s %8s\n", "stage", "vertices", "instances", "ms", "floor MB", "GB/s",
+           "x floor");
     for (size_t k = 0; k < row_count; ++k) {
         const row* r = &rows[k];
         double floor_ms = r->floor_mb * 1e6 / (copy_gbps * 1e9) * 1e3;

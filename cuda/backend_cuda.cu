@@ -22,12 +22,12 @@ struct sfi_cuda {
     size_t alloc_count, topo_bytes;
     sfi_cuda_recompute variant;
     // per instance, for up to cap instances
-    uint32_t cap, count;       // capacity, instances of the last upload
-    size_t fit;                // the most instances the device memory holds (0 = not measured yet)
-    float *bones, *alpha;      // cap * 12 * bones, cap * targets
-    float *h_bones, *h_alpha;  // pinned staging
-    int with_alpha;            // the last upload had morph weights
-    float pose_scale;          // bound on the bones' growth of lengths (fixed-point scatter)
+    uint32_t cap, count;      // capacity, instances of the last upload
+    size_t fit;               // the most instances the device memory holds (0 = not measured yet)
+    float *bones, *alpha;     // cap * 12 * bones, cap * targets
+    float *h_bones, *h_alpha; // pinned staging
+    int with_alpha;           // the last upload had morph weights
+    float pose_scale;         // bound on the bones' growth of lengths (fixed-point scatter)
     float *pos, *det, *nrm, *tan, *ref_n, *ref_t, *face, *pose_n, *pose_t;
     void* acc;
     // the authored reference's rest rebuild (one instance), cached per option set
@@ -37,7 +37,7 @@ struct sfi_cuda {
     unsigned long long* counters; // SFC_COUNTERS
     // device statistics: a normal and a tangent series per row, and the summary counts per row
     sfc_stats stats[2 * SF_METHOD_COUNT];
-    unsigned long long* e_counts; // SFC_E_COUNTS per row
+    unsigned long long* e_counts;     // SFC_E_COUNTS per row
     unsigned long long* row_counters; // SFC_COUNTERS per row, then the reference's
     int with_report;                  // the last evaluation counted the reports
     size_t partial_blocks;
@@ -45,7 +45,7 @@ struct sfi_cuda {
     sf_method row_method[SF_METHOD_COUNT];
     sf_result row_status[SF_METHOD_COUNT];
     sf_error row_detail[SF_METHOD_COUNT];
-    unsigned long long* h_bins; // pinned SFK_ANGLE_BIN_COUNT
+    unsigned long long* h_bins;     // pinned SFK_ANGLE_BIN_COUNT
     sf_angle_accumulator* read_acc; // one series read back (sfi_cuda_eval_read)
 };
 
@@ -96,8 +96,7 @@ static sf_result topo_alloc(sfi_cuda* c, size_t bytes, void** out, sf_error* err
     return SF_OK;
 }
 
-template <class T>
-static sf_result upload(sfi_cuda* c, const T* host, size_t count, const T** out, sf_error* err)
+template <class T> static sf_result upload(sfi_cuda* c, const T* host, size_t count, const T** out, sf_error* err)
 {
     *out = NULL;
     if (!host || count == 0) return SF_OK;
@@ -116,7 +115,8 @@ static size_t topology_bytes(const sf_topology* topo)
 {
     size_t n = topo->vertex_count, F = topo->triangle_count, K = round_slots(topo->influence_count);
     size_t e = n ? topo->morph_offsets[n] : 0;
-    size_t b = 4 * (3 * n + 3 * n + 4 * n + (topo->uvs ? 2 * n : 0) + 3 * F + (n + 1) + 3 * F + K * n + (n + 1) + e * 10 + n);
+    size_t b =
+        4 * (3 * n + 3 * n + 4 * n + (topo->uvs ? 2 * n : 0) + 3 * F + (n + 1) + 3 * F + K * n + (n + 1) + e * 10 + n);
     b += 2 * K * n;
     for (int k = 0; k < 2; ++k)
         if (topo->weld[k].group) b += 4 * (n + topo->weld[k].group_count + 1 + 3 * F);
@@ -196,7 +196,8 @@ static sf_result upload_topology(sfi_cuda* c, const sf_topology* topo, sf_error*
     SFC_CHECK(cudaMemGetInfo(&free_b, &total_b), err);
     if (need + SFC_HEADROOM > free_b) return too_big(err, "the topology", need, free_b, n, 1);
     sfc_topo& t = c->t;
-    t.n = (uint32_t)n, t.F = (uint32_t)F, t.bones = (uint32_t)topo->bone_count, t.targets = (uint32_t)topo->target_count;
+    t.n = (uint32_t)n, t.F = (uint32_t)F, t.bones = (uint32_t)topo->bone_count,
+    t.targets = (uint32_t)topo->target_count;
     t.has_uvs = topo->has_uvs;
     t.bitangent_sign = topo->bitangent_sign;
     size_t e = n ? topo->morph_offsets[n] : 0;
@@ -255,8 +256,8 @@ static sf_result upload_topology(sfi_cuda* c, const sf_topology* topo, sf_error*
 
 static void free_instances(sfi_cuda* c)
 {
-    void* d[] = {c->bones, c->alpha, c->pos, c->det, c->nrm, c->tan, c->ref_n, c->ref_t, c->face, c->pose_n,
-                 c->pose_t, c->acc};
+    void* d[] = {c->bones, c->alpha, c->pos,  c->det,    c->nrm,    c->tan,
+                 c->ref_n, c->ref_t, c->face, c->pose_n, c->pose_t, c->acc};
     for (size_t k = 0; k < sizeof d / sizeof d[0]; ++k) cudaFree(d[k]);
     cudaFreeHost(c->h_bones);
     cudaFreeHost(c->h_alpha);
@@ -269,12 +270,11 @@ static void free_instances(sfi_cuda* c)
 static size_t instance_bytes(const sfc_topo& t)
 {
     size_t n = t.n, F = t.F;
-    return 4 * (12 * (size_t)t.bones + t.targets + 3 * n + n + 3 * n + 4 * n + 3 * n + 4 * n + 12 * F + 3 * n +
-                4 * n + 9 * n);
+    return 4 * (12 * (size_t)t.bones + t.targets + 3 * n + n + 3 * n + 4 * n + 3 * n + 4 * n + 12 * F + 3 * n + 4 * n +
+                9 * n);
 }
 
-template <class T>
-static sf_result dev_alloc(T** p, size_t count, sf_error* err)
+template <class T> static sf_result dev_alloc(T** p, size_t count, sf_error* err)
 {
     *p = NULL;
     if (count == 0) return SF_OK;
@@ -363,7 +363,9 @@ static sf_result ensure_stats(sfi_cuda* c, uint32_t count, sf_error* err)
             SFC_CHECK(cudaMalloc((void**)&s.sums, 2 * sizeof(double)), err);
         }
         SFC_CHECK(cudaMalloc((void**)&c->e_counts, SF_METHOD_COUNT * SFC_E_COUNTS * sizeof(unsigned long long)), err);
-        SFC_CHECK(cudaMalloc((void**)&c->row_counters, (SF_METHOD_COUNT + 1) * SFC_COUNTERS * sizeof(unsigned long long)), err);
+        SFC_CHECK(
+            cudaMalloc((void**)&c->row_counters, (SF_METHOD_COUNT + 1) * SFC_COUNTERS * sizeof(unsigned long long)),
+            err);
         SFC_CHECK(cudaMallocHost((void**)&c->h_bins, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long)), err);
         sf_result r = sf_angle_accumulator_create(NULL, &c->read_acc, err);
         if (r != SF_OK) return r;
@@ -457,9 +459,13 @@ static sf_result upload_poses(sfi_cuda* c, const sf_topology* topo, const sf_pos
             }
         }
     }
-    if (B) SFC_CHECK(cudaMemcpyAsync(c->bones, c->h_bones, 12 * B * count * sizeof(float), cudaMemcpyHostToDevice, c->stream), err);
+    if (B)
+        SFC_CHECK(
+            cudaMemcpyAsync(c->bones, c->h_bones, 12 * B * count * sizeof(float), cudaMemcpyHostToDevice, c->stream),
+            err);
     if (T && c->with_alpha)
-        SFC_CHECK(cudaMemcpyAsync(c->alpha, c->h_alpha, T * count * sizeof(float), cudaMemcpyHostToDevice, c->stream), err);
+        SFC_CHECK(cudaMemcpyAsync(c->alpha, c->h_alpha, T * count * sizeof(float), cudaMemcpyHostToDevice, c->stream),
+                  err);
     c->count = count;
     return SF_OK;
 }
@@ -479,22 +485,20 @@ static int weld_index(sf_weld w) { return w == SF_WELD_NONE ? -1 : (w == SF_WELD
 
 // The rebuilt frames of the current positions (c->pos, c->det) into nrm / tan by variant; the one-pass
 // variant skins the positions itself (writing c->pos and c->det).
-static sf_result rebuild(sfi_cuda* c, const sf_frames_opts* o, sfi_cuda_recompute variant, uint32_t count,
-                         float* nrm, float* tan, sf_error* err)
+static sf_result rebuild(sfi_cuda* c, const sf_frames_opts* o, sfi_cuda_recompute variant, uint32_t count, float* nrm,
+                         float* tan, sf_error* err)
 {
     const sfc_topo* t = &c->t;
     int weld = weld_index(o->weld), weighting = (int)o->weighting;
     sfc_batch b = batch_of(c);
     b.count = count;
     switch (variant) {
-    case SFI_CUDA_GATHER:
-        return sfc_gather_direct(t, count, c->pos, c->det, weld, weighting, nrm, tan, c->stream, err);
+    case SFI_CUDA_GATHER: return sfc_gather_direct(t, count, c->pos, c->det, weld, weighting, nrm, tan, c->stream, err);
     case SFI_CUDA_SCATTER_FIXED:
     case SFI_CUDA_SCATTER_FLOAT:
-        return sfc_scatter(t, count, c->pos, c->det, weld, weighting, variant == SFI_CUDA_SCATTER_FIXED, 2.0f * c->pose_scale,
-                           c->acc, nrm, tan, c->stream, err);
-    case SFI_CUDA_ONE_PASS:
-        return sfc_one_pass(t, &b, 0, weld, weighting, c->pos, c->det, nrm, tan, c->stream, err);
+        return sfc_scatter(t, count, c->pos, c->det, weld, weighting, variant == SFI_CUDA_SCATTER_FIXED,
+                           2.0f * c->pose_scale, c->acc, nrm, tan, c->stream, err);
+    case SFI_CUDA_ONE_PASS: return sfc_one_pass(t, &b, 0, weld, weighting, c->pos, c->det, nrm, tan, c->stream, err);
     default: {
         sf_result r = sfc_faces(t, count, c->pos, c->det, weighting, c->face, c->stream, err);
         return r == SF_OK ? sfc_gather(t, count, c->face, weld, weighting, nrm, tan, c->stream, err) : r;
@@ -540,7 +544,8 @@ static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method meth
         if (r == SF_OK && (!c->auth_cached || c->auth_opts.weighting != ro.weighting || c->auth_opts.weld != ro.weld)) {
             // the rest rebuild: rest positions, unit determinants, instance 0's face scratch
             r = sfc_faces(t, 1, t->rest_p, t->ones, (int)ro.weighting, c->face, c->stream, err);
-            if (r == SF_OK) r = sfc_gather(t, 1, c->face, weld, (int)ro.weighting, c->auth_n, c->auth_t, c->stream, err);
+            if (r == SF_OK)
+                r = sfc_gather(t, 1, c->face, weld, (int)ro.weighting, c->auth_n, c->auth_t, c->stream, err);
             c->auth_cached = r == SF_OK;
             c->auth_opts = ro;
         }
@@ -564,14 +569,18 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, sf_wor
     if (!normals || !tangents)
         return sf_error_set(err, SF_ERROR_INVALID_ARGUMENT, "workspace", SFI_NO_INDEX, "no MikkTSpace scratch");
     for (uint32_t i = 0; i < c->count; ++i) {
-        SFC_CHECK(cudaMemcpyAsync(ws->final_pos, c->pos + 3 * n * i, 3 * n * sizeof(float), cudaMemcpyDeviceToHost, c->stream), err);
+        SFC_CHECK(cudaMemcpyAsync(ws->final_pos, c->pos + 3 * n * i, 3 * n * sizeof(float), cudaMemcpyDeviceToHost,
+                                  c->stream),
+                  err);
         SFC_CHECK(cudaMemcpyAsync(ws->det, c->det + n * i, n * sizeof(float), cudaMemcpyDeviceToHost, c->stream), err);
-        SFC_CHECK(cudaMemcpyAsync(normals, nrm + 3 * n * i, 3 * n * sizeof(float), cudaMemcpyDeviceToHost, c->stream), err);
+        SFC_CHECK(cudaMemcpyAsync(normals, nrm + 3 * n * i, 3 * n * sizeof(float), cudaMemcpyDeviceToHost, c->stream),
+                  err);
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
         float* out_t = outs && outs[i].tangents ? outs[i].tangents : tangents;
         sf_result r = sfi_mikktspace_tangents(topo, ws->final_pos, normals, ws, out_t, err);
         if (r != SF_OK) return r;
-        SFC_CHECK(cudaMemcpyAsync(tan + 4 * n * i, out_t, 4 * n * sizeof(float), cudaMemcpyHostToDevice, c->stream), err);
+        SFC_CHECK(cudaMemcpyAsync(tan + 4 * n * i, out_t, 4 * n * sizeof(float), cudaMemcpyHostToDevice, c->stream),
+                  err);
         SFC_CHECK(cudaStreamSynchronize(c->stream), err); // out_t may be reused by the next instance
     }
     return SF_OK;
@@ -579,8 +588,8 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, sf_wor
 
 static bool mikk_reference(const sf_topology* topo, sf_method method, const sf_frames_opts* o)
 {
-    return method == SF_METHOD_RECOMPUTE && o->tangents == SF_TANGENTS_MIKKTSPACE && o->reference == SF_REFERENCE_REBUILT &&
-           topo->has_uvs && topo->triangle_count > 0;
+    return method == SF_METHOD_RECOMPUTE && o->tangents == SF_TANGENTS_MIKKTSPACE &&
+           o->reference == SF_REFERENCE_REBUILT && topo->has_uvs && topo->triangle_count > 0;
 }
 
 static sf_result reset_counters(sfi_cuda* c, sf_error* err)
@@ -590,9 +599,9 @@ static sf_result reset_counters(sfi_cuda* c, sf_error* err)
     return SF_OK;
 }
 
-extern "C" sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pose* poses, size_t count, sf_method method,
-                                           const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* outs,
-                                           sf_error* err)
+extern "C" sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pose* poses, size_t count,
+                                           sf_method method, const sf_frames_opts* opts, sf_workspace* ws,
+                                           const sf_frames_out* outs, sf_error* err)
 {
     sfi_cuda* c = ws->cuda;
     if (!c) return sf_error_set(err, SF_ERROR_INVALID_ARGUMENT, "workspace", SFI_NO_INDEX, "has no CUDA state");
@@ -610,26 +619,33 @@ extern "C" sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pos
         if (r == SF_OK) r = run_method(c, topo, method, opts, c->variant, c->nrm, c->tan, err);
         if (r == SF_OK && want_t && mikk_reference(topo, method, opts))
             r = mikktspace_on_host(c, topo, ws, c->nrm, c->tan, outs + start, err);
-        if (r == SF_OK) r = sfc_report(&c->t, (uint32_t)m, method, c->pos, c->det, c->nrm, c->tan, c->counters, c->stream, err);
+        if (r == SF_OK)
+            r = sfc_report(&c->t, (uint32_t)m, method, c->pos, c->det, c->nrm, c->tan, c->counters, c->stream, err);
         if (r != SF_OK) return r;
         unsigned long long got[SFC_COUNTERS];
         SFC_CHECK(cudaMemcpyAsync(got, c->counters, sizeof got, cudaMemcpyDeviceToHost, c->stream), err);
         for (size_t i = 0; i < m; ++i) {
             const sf_frames_out* o = &outs[start + i];
             if (o->positions)
-                SFC_CHECK(cudaMemcpyAsync(o->positions, c->pos + 3 * n * i, 3 * n * sizeof(float), cudaMemcpyDeviceToHost, c->stream), err);
+                SFC_CHECK(cudaMemcpyAsync(o->positions, c->pos + 3 * n * i, 3 * n * sizeof(float),
+                                          cudaMemcpyDeviceToHost, c->stream),
+                          err);
             if (o->normals)
-                SFC_CHECK(cudaMemcpyAsync(o->normals, c->nrm + 3 * n * i, 3 * n * sizeof(float), cudaMemcpyDeviceToHost, c->stream), err);
+                SFC_CHECK(cudaMemcpyAsync(o->normals, c->nrm + 3 * n * i, 3 * n * sizeof(float), cudaMemcpyDeviceToHost,
+                                          c->stream),
+                          err);
             if (o->tangents && !mikk_reference(topo, method, opts))
-                SFC_CHECK(cudaMemcpyAsync(o->tangents, c->tan + 4 * n * i, 4 * n * sizeof(float), cudaMemcpyDeviceToHost, c->stream), err);
+                SFC_CHECK(cudaMemcpyAsync(o->tangents, c->tan + 4 * n * i, 4 * n * sizeof(float),
+                                          cudaMemcpyDeviceToHost, c->stream),
+                          err);
         }
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
         if (got[SFC_NONFINITE])
-            return sf_error_set(err, SF_ERROR_TOO_LARGE, "out", (size_t)(got[SFC_FIRST_BAD] % (n ? n : 1)),
-                                "`%s` came out non-finite at vertex %llu of instance %llu on the GPU: a magnitude bound "
-                                "is missing (please report)",
-                                sf_method_name(method), got[SFC_FIRST_BAD] % (n ? n : 1),
-                                start + got[SFC_FIRST_BAD] / (n ? n : 1));
+            return sf_error_set(
+                err, SF_ERROR_TOO_LARGE, "out", (size_t)(got[SFC_FIRST_BAD] % (n ? n : 1)),
+                "`%s` came out non-finite at vertex %llu of instance %llu on the GPU: a magnitude bound "
+                "is missing (please report)",
+                sf_method_name(method), got[SFC_FIRST_BAD] % (n ? n : 1), start + got[SFC_FIRST_BAD] / (n ? n : 1));
         for (int k = 0; k < SFC_COUNTERS; ++k) total[k] += got[k];
         start += m;
     }
@@ -659,7 +675,8 @@ static sf_result reset_stats(sfi_cuda* c, size_t rows, sf_error* err)
         SFC_CHECK(cudaMemsetAsync(s.counts + SFC_MIN_BITS, 0xff, sizeof(unsigned long long), c->stream), err);
         SFC_CHECK(cudaMemsetAsync(s.sums, 0, 2 * sizeof(double), c->stream), err);
     }
-    SFC_CHECK(cudaMemsetAsync(c->e_counts, 0, SF_METHOD_COUNT * SFC_E_COUNTS * sizeof(unsigned long long), c->stream), err);
+    SFC_CHECK(cudaMemsetAsync(c->e_counts, 0, SF_METHOD_COUNT * SFC_E_COUNTS * sizeof(unsigned long long), c->stream),
+              err);
     return SF_OK;
 }
 
@@ -670,8 +687,9 @@ static sf_result count_report(sfi_cuda* c, size_t k, sf_method method, const flo
 {
     sf_result r = sfc_report(&c->t, c->count, method, c->pos, c->det, n, t, c->counters, c->stream, err);
     if (r != SF_OK) return r;
-    SFC_CHECK(cudaMemcpyAsync(c->row_counters + SFC_COUNTERS * k, c->counters, SFC_COUNTERS * sizeof(unsigned long long),
-                              cudaMemcpyDeviceToDevice, c->stream), err);
+    SFC_CHECK(cudaMemcpyAsync(c->row_counters + SFC_COUNTERS * k, c->counters,
+                              SFC_COUNTERS * sizeof(unsigned long long), cudaMemcpyDeviceToDevice, c->stream),
+              err);
     return SF_OK;
 }
 
@@ -699,16 +717,19 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
             SF_CHECK(isfinite(mo->jacobian_cap) && mo->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
                      "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)",
                      (double)mo->jacobian_cap);
-        if (methods[k] != SF_METHOD_RECOMPUTE && methods[k] != SF_METHOD_JACOBIAN && methods[k] != SF_METHOD_UNCHANGED &&
-            methods[k] != SF_METHOD_SKINNED && methods[k] != SF_METHOD_INVERSE_TRANSPOSE) {
+        if (methods[k] != SF_METHOD_RECOMPUTE && methods[k] != SF_METHOD_JACOBIAN &&
+            methods[k] != SF_METHOD_UNCHANGED && methods[k] != SF_METHOD_SKINNED &&
+            methods[k] != SF_METHOD_INVERSE_TRANSPOSE) {
             c->row_status[k] = sf_error_set(&c->row_detail[k], SF_ERROR_UNSUPPORTED, "method", SFI_NO_INDEX,
                                             "cuda: `%s` has no GPU form yet", sf_method_name(methods[k]));
             continue;
         }
         if (methods[k] == SF_METHOD_RECOMPUTE) {
             if (with_report)
-                SFC_CHECK(cudaMemcpyAsync(c->row_counters + SFC_COUNTERS * k, c->row_counters + SFC_COUNTERS * SF_METHOD_COUNT,
-                                          SFC_COUNTERS * sizeof(unsigned long long), cudaMemcpyDeviceToDevice, c->stream), err);
+                SFC_CHECK(cudaMemcpyAsync(
+                              c->row_counters + SFC_COUNTERS * k, c->row_counters + SFC_COUNTERS * SF_METHOD_COUNT,
+                              SFC_COUNTERS * sizeof(unsigned long long), cudaMemcpyDeviceToDevice, c->stream),
+                          err);
             r = sfc_errors(&c->t, c->count, c->ref_n, c->ref_t, c->ref_n, c->ref_t, &c->stats[2 * k],
                            &c->stats[2 * k + 1], c->e_counts + SFC_E_COUNTS * k, c->stream, err);
             if (r != SF_OK) return r;
@@ -736,9 +757,10 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
                            c->ref_n, c->ref_t, sn, st, ec, with_report ? rc : NULL, c->stream, err);
 }
 
-extern "C" sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, const sf_method* methods,
-                                           size_t method_count, const sf_frames_opts* method_opts,
-                                           const sf_frames_opts* reference_opts, sf_error* err)
+extern "C" sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* poses, size_t count,
+                                           const sf_method* methods, size_t method_count,
+                                           const sf_frames_opts* method_opts, const sf_frames_opts* reference_opts,
+                                           sf_error* err)
 {
     sf_error_clear(err);
     SF_CHECK(ws && ws->cuda, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX, "is not a CUDA workspace");
@@ -772,9 +794,9 @@ extern "C" sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* pose
     return r;
 }
 
-extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_summary* summary, sf_frames_report* report,
-                                        sf_angle_accumulator* normal_acc, sf_angle_accumulator* tangent_acc,
-                                        sf_error* err)
+extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_summary* summary,
+                                        sf_frames_report* report, sf_angle_accumulator* normal_acc,
+                                        sf_angle_accumulator* tangent_acc, sf_error* err)
 {
     sf_error_clear(err);
     SF_CHECK(ws && ws->cuda, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX, "is not a CUDA workspace");
@@ -784,7 +806,9 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
         memset(report, 0, sizeof *report);
         if (c->with_report) {
             unsigned long long k[SFC_COUNTERS];
-            SFC_CHECK(cudaMemcpyAsync(k, c->row_counters + SFC_COUNTERS * row, sizeof k, cudaMemcpyDeviceToHost, c->stream), err);
+            SFC_CHECK(
+                cudaMemcpyAsync(k, c->row_counters + SFC_COUNTERS * row, sizeof k, cudaMemcpyDeviceToHost, c->stream),
+                err);
             SFC_CHECK(cudaStreamSynchronize(c->stream), err);
             sf_method m = row == SF_METHOD_COUNT ? SF_METHOD_RECOMPUTE : c->row_method[row];
             if (c->row_status[row < c->rows ? row : 0] == SF_OK || row == SF_METHOD_COUNT) {
@@ -818,7 +842,8 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
         SFC_CHECK(cudaMemcpyAsync(counts, st.counts, sizeof counts, cudaMemcpyDeviceToHost, c->stream), err);
         SFC_CHECK(cudaMemcpyAsync(sums, st.sums, sizeof sums, cudaMemcpyDeviceToHost, c->stream), err);
         SFC_CHECK(cudaMemcpyAsync(c->h_bins, st.bins, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long),
-                                  cudaMemcpyDeviceToHost, c->stream), err);
+                                  cudaMemcpyDeviceToHost, c->stream),
+                  err);
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
         sfi_angle_bins bins;
         bins.count = counts[SFC_COUNT];
@@ -860,7 +885,9 @@ extern "C" sf_result sfi_cuda_bench_upload(sf_workspace* ws, const sf_pose* pose
     size_t fit = 0;
     sf_result r = instances_fit(ws->cuda, count, &fit, err);
     if (r != SF_OK) return r;
-    if (fit < count) return too_big(err, "the batch", count * instance_bytes(ws->cuda->t), fit * instance_bytes(ws->cuda->t), ws->topo->vertex_count, count);
+    if (fit < count)
+        return too_big(err, "the batch", count * instance_bytes(ws->cuda->t), fit * instance_bytes(ws->cuda->t),
+                       ws->topo->vertex_count, count);
     r = upload_poses(ws->cuda, ws->topo, poses, (uint32_t)count, err);
     if (r == SF_OK) r = ensure_stats(ws->cuda, (uint32_t)count, err);
     if (r == SF_OK) r = deform(ws->cuda, err);
@@ -916,15 +943,18 @@ extern "C" sf_result sfi_cuda_bench_time(sf_workspace* const* wss, size_t k, sfi
     double* t = (double*)calloc((size_t)reps, sizeof(double));
     if (!t) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "times", SFI_NO_INDEX, "%d", reps);
     sf_result r = SF_OK;
-    for (int w = 0; r == SF_OK && w < 2 * (int)k; ++w) r = run_stage(wss[w % k], stage, method, &o, variant, err); // warm-up
+    for (int w = 0; r == SF_OK && w < 2 * (int)k; ++w)
+        r = run_stage(wss[w % k], stage, method, &o, variant, err); // warm-up
     for (int i = 0; r == SF_OK && i < reps; ++i) {
         sfi_cuda* c = wss[i % k]->cuda;
         float ms = 0.0f;
         cudaError_t e = cudaEventRecord(c->start, c->stream);
         if (e != cudaSuccess) r = sfc_failed(err, "cudaEventRecord", e);
         if (r == SF_OK) r = run_stage(wss[i % k], stage, method, &o, variant, err);
-        if (r == SF_OK && (e = cudaEventRecord(c->stop, c->stream)) != cudaSuccess) r = sfc_failed(err, "cudaEventRecord", e);
-        if (r == SF_OK && (e = cudaEventSynchronize(c->stop)) != cudaSuccess) r = sfc_failed(err, "cudaEventSynchronize", e);
+        if (r == SF_OK && (e = cudaEventRecord(c->stop, c->stream)) != cudaSuccess)
+            r = sfc_failed(err, "cudaEventRecord", e);
+        if (r == SF_OK && (e = cudaEventSynchronize(c->stop)) != cudaSuccess)
+            r = sfc_failed(err, "cudaEventSynchronize", e);
         if (r == SF_OK && (e = cudaEventElapsedTime(&ms, c->start, c->stop)) != cudaSuccess)
             r = sfc_failed(err, "cudaEventElapsedTime", e);
         t[i] = ms;
@@ -945,9 +975,9 @@ extern "C" sf_result sfi_cuda_bench_copy(size_t bytes, int reps, double* median_
     double* t = (double*)calloc((size_t)(reps > 0 ? reps : 1), sizeof(double));
     sf_result r = t ? SF_OK : sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "times", SFI_NO_INDEX, "%d", reps);
     cudaError_t e = cudaSuccess;
-#define SFC_STEP(call)                                                   \
-    do {                                                                 \
-        if (r == SF_OK && (e = (call)) != cudaSuccess) r = sfc_failed(err, #call, e); \
+#define SFC_STEP(call)                                                                                                 \
+    do {                                                                                                               \
+        if (r == SF_OK && (e = (call)) != cudaSuccess) r = sfc_failed(err, #call, e);                                  \
     } while (0)
     SFC_STEP(cudaMalloc(&a, bytes));
     SFC_STEP(cudaMalloc(&b, bytes));

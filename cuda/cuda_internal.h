@@ -13,16 +13,16 @@ extern "C" {
 
 // Every CUDA call goes through this: a failure is returned as SF_ERROR_UNSUPPORTED naming the call.
 sf_result sfc_failed(sf_error* err, const char* call, cudaError_t e);
-#define SFC_CHECK(call, err)                                                       \
-    do {                                                                           \
-        cudaError_t sfc_e_ = (call);                                               \
-        if (sfc_e_ != cudaSuccess) return sfc_failed((err), #call, sfc_e_);        \
+#define SFC_CHECK(call, err)                                                                                           \
+    do {                                                                                                               \
+        cudaError_t sfc_e_ = (call);                                                                                   \
+        if (sfc_e_ != cudaSuccess) return sfc_failed((err), #call, sfc_e_);                                            \
     } while (0)
 // After a launch: the launch error (bad configuration) named by the kernel.
-#define SFC_LAUNCHED(name, err)                                                     \
-    do {                                                                            \
-        cudaError_t sfc_e_ = cudaGetLastError();                                    \
-        if (sfc_e_ != cudaSuccess) return sfc_failed((err), "launch " name, sfc_e_); \
+#define SFC_LAUNCHED(name, err)                                                                                        \
+    do {                                                                                                               \
+        cudaError_t sfc_e_ = cudaGetLastError();                                                                       \
+        if (sfc_e_ != cudaSuccess) return sfc_failed((err), "launch " name, sfc_e_);                                   \
     } while (0)
 
 // Weld groups on the device: the normal's corners per group (sfi_weld).
@@ -55,12 +55,20 @@ struct sfc_topo {
 };
 
 // Device counters of one batch (sf_frames_report, and the first non-finite output).
-enum { SFC_MIRRORED, SFC_SINGULAR, SFC_DEGENERATE_N, SFC_DEGENERATE_T, SFC_CAPPED, SFC_NONFINITE, SFC_FIRST_BAD,
-       SFC_COUNTERS };
+enum {
+    SFC_MIRRORED,
+    SFC_SINGULAR,
+    SFC_DEGENERATE_N,
+    SFC_DEGENERATE_T,
+    SFC_CAPPED,
+    SFC_NONFINITE,
+    SFC_FIRST_BAD,
+    SFC_COUNTERS
+};
 
 // The running statistics of one series of angles on the device: what sf_angle_accumulator holds.
 struct sfc_stats {
-    unsigned long long* bins; // SFK_ANGLE_BIN_COUNT
+    unsigned long long* bins;   // SFK_ANGLE_BIN_COUNT
     unsigned long long* counts; // count, over_1, over_5, over_45, max key (bits << 32 | ~index), min bits
     double* sums;               // sum, sum2 (running, added in a fixed order)
     double* partial;            // 2 per block of the last run
@@ -72,9 +80,9 @@ enum { SFC_E_DEGEN_N, SFC_E_DEGEN_T, SFC_E_DEGEN, SFC_E_HANDED, SFC_E_COUNTS };
 
 // A frame's launch parameters: which instances, which outputs.
 struct sfc_batch {
-    uint32_t count;      // instances in this launch
-    const float* bones;  // count * 12 * bones
-    const float* alpha;  // count * targets, or NULL (no morph)
+    uint32_t count;     // instances in this launch
+    const float* bones; // count * 12 * bones
+    const float* alpha; // count * targets, or NULL (no morph)
     size_t bone_stride, alpha_stride;
 };
 
@@ -92,9 +100,8 @@ sf_result sfc_scatter(const sfc_topo* t, uint32_t count, const float* pos, const
                       int fixed, float pose_scale, void* acc, float* nrm, float* tan, cudaStream_t s, sf_error* err);
 sf_result sfc_one_pass(const sfc_topo* t, const sfc_batch* b, int with_dirs, int weld, int weighting, float* pos,
                        float* det, float* nrm, float* tan, cudaStream_t s, sf_error* err);
-sf_result sfc_authored(const sfc_topo* t, uint32_t count, const float* rest_n, const float* rest_t,
-                       const float* pose_n, const float* pose_t, const float* pos, float* nrm, float* tan,
-                       cudaStream_t s, sf_error* err);
+sf_result sfc_authored(const sfc_topo* t, uint32_t count, const float* rest_n, const float* rest_t, const float* pose_n,
+                       const float* pose_t, const float* pos, float* nrm, float* tan, cudaStream_t s, sf_error* err);
 sf_result sfc_report(const sfc_topo* t, uint32_t count, int method, const float* pos, const float* det,
                      const float* nrm, const float* tan, unsigned long long* counters, cudaStream_t s, sf_error* err);
 // Angles of (nrm, tan) against (ref_n, ref_t) over count instances into the two series; e_counts: SFC_E_COUNTS.

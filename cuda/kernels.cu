@@ -39,8 +39,7 @@ __device__ __forceinline__ void store_tan(const sfc_topo& t, float* p, size_t i,
 }
 
 // A vertex's K influence slots: 16-bit joints, float weights (one 8-byte and one 16-byte load for K = 4).
-template <int K>
-struct influences {
+template <int K> struct influences {
     static __device__ __forceinline__ void load(const sfc_topo& t, uint32_t v, uint32_t* j, float* w)
     {
 #pragma unroll
@@ -50,8 +49,7 @@ struct influences {
         }
     }
 };
-template <>
-struct influences<4> {
+template <> struct influences<4> {
     static __device__ __forceinline__ void load(const sfc_topo& t, uint32_t v, uint32_t* j, float* w)
     {
         ushort4 jj = reinterpret_cast<const ushort4*>(t.joints)[v];
@@ -95,9 +93,9 @@ __device__ __forceinline__ void warp_count(unsigned long long* counter, bool pre
 // MODE 0: positions and determinants only; 1: a per-vertex method (unchanged, skinned, inverse-transpose);
 // 2: the jacobian.
 template <int K, int MODE>
-__global__ void __launch_bounds__(SFC_THREADS) k_vertex(sfc_topo t, sfc_batch b, int method, int with_dirs,
-                                                        float cap, float* pos, float* det, float* nrm, float* tan,
-                                                        unsigned long long* counters)
+__global__ void __launch_bounds__(SFC_THREADS)
+    k_vertex(sfc_topo t, sfc_batch b, int method, int with_dirs, float cap, float* pos, float* det, float* nrm,
+             float* tan, unsigned long long* counters)
 {
     uint32_t v = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     bool capped = false;
@@ -126,8 +124,8 @@ __global__ void __launch_bounds__(SFC_THREADS) k_vertex(sfc_topo t, sfc_batch b,
             float4 r4 = reinterpret_cast<const float4*>(t.rest_t)[v];
             float t0[4] = {r4.x, r4.y, r4.z, r4.w};
             capped = sfk_jacobian_vertex(bones, m, d, p, fp, n0, t0, t.slot_joint + s0, t.slot_guv + 2 * (size_t)s0,
-                                         s1 - s0, t.grad_morph_target + m0, t.grad_morph_duv + 6 * (size_t)m0,
-                                         m1 - m0, alpha, cap, no, to) != 0;
+                                         s1 - s0, t.grad_morph_target + m0, t.grad_morph_duv + 6 * (size_t)m0, m1 - m0,
+                                         alpha, cap, no, to) != 0;
             store3(nrm, o, no);
             store_tan(t, tan, o, to);
         }
@@ -136,8 +134,8 @@ __global__ void __launch_bounds__(SFC_THREADS) k_vertex(sfc_topo t, sfc_batch b,
 }
 
 // Per instance: face arrays of 12 F floats: face_n, face_t, face_b (3 F each), corner_w (3 F), as the CPU's.
-__global__ void __launch_bounds__(SFC_THREADS) k_faces(sfc_topo t, const float* pos, const float* det, int weighting,
-                                                       float* face)
+__global__ void __launch_bounds__(SFC_THREADS)
+    k_faces(sfc_topo t, const float* pos, const float* det, int weighting, float* face)
 {
     uint32_t f = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     if (f >= t.F) return;
@@ -175,8 +173,8 @@ __device__ __forceinline__ void normal_corners(const sfc_topo& t, int weld, uint
     }
 }
 
-__global__ void __launch_bounds__(SFC_THREADS) k_gather(sfc_topo t, const float* face, int weld, int weighting,
-                                                        float* nrm, float* tan)
+__global__ void __launch_bounds__(SFC_THREADS)
+    k_gather(sfc_topo t, const float* face, int weld, int weighting, float* nrm, float* tan)
 {
     uint32_t v = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     if (v >= t.n) return;
@@ -204,8 +202,7 @@ struct from_buffer {
 };
 
 // Final positions and determinants skinned on the spot (the one-pass variant).
-template <int K>
-struct from_skin {
+template <int K> struct from_skin {
     const sfc_topo* t;
     const float* bones;
     const float* alpha;
@@ -279,8 +276,8 @@ __device__ void gather_vertex(const sfc_topo& t, const Src& src, uint32_t v, int
     sfk_finish_frame(N, T, B, t.bitangent_sign, n_out, t_out);
 }
 
-__global__ void __launch_bounds__(SFC_THREADS) k_gather_direct(sfc_topo t, const float* pos, const float* det,
-                                                               int weld, int weighting, float* nrm, float* tan)
+__global__ void __launch_bounds__(SFC_THREADS)
+    k_gather_direct(sfc_topo t, const float* pos, const float* det, int weld, int weighting, float* nrm, float* tan)
 {
     uint32_t v = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     if (v >= t.n) return;
@@ -293,12 +290,13 @@ __global__ void __launch_bounds__(SFC_THREADS) k_gather_direct(sfc_topo t, const
 }
 
 template <int K>
-__global__ void __launch_bounds__(SFC_THREADS) k_one_pass(sfc_topo t, sfc_batch b, int weld, int weighting,
-                                                          float* pos, float* det, float* nrm, float* tan)
+__global__ void __launch_bounds__(SFC_THREADS)
+    k_one_pass(sfc_topo t, sfc_batch b, int weld, int weighting, float* pos, float* det, float* nrm, float* tan)
 {
     uint32_t v = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     if (v >= t.n) return;
-    from_skin<K> src = {&t, b.bones ? b.bones + i * b.bone_stride : NULL, b.alpha ? b.alpha + i * b.alpha_stride : NULL};
+    from_skin<K> src = {&t, b.bones ? b.bones + i * b.bone_stride : NULL,
+                        b.alpha ? b.alpha + i * b.alpha_stride : NULL};
     size_t o = (size_t)i * t.n + v;
     if (pos || det) {
         float p[3], d;
@@ -313,8 +311,7 @@ __global__ void __launch_bounds__(SFC_THREADS) k_one_pass(sfc_topo t, sfc_batch 
 }
 
 // Accumulators per instance: N (3 n, per vertex or weld group), T (3 n), B (3 n).
-template <bool FIXED>
-__device__ __forceinline__ void scatter_add(void* acc, size_t i, const float v[3], float scale)
+template <bool FIXED> __device__ __forceinline__ void scatter_add(void* acc, size_t i, const float v[3], float scale)
 {
     if (FIXED) {
         int* a = static_cast<int*>(acc) + 3 * i;
@@ -345,8 +342,10 @@ __global__ void __launch_bounds__(SFC_THREADS) k_scatter(sfc_topo t, const float
     size_t base = 3 * (size_t)t.n * i; // in float3 units: instance i's block of each accumulator
     void* accN = FIXED ? (void*)(static_cast<int*>(acc) + 9 * (size_t)t.n * i)
                        : (void*)(static_cast<float*>(acc) + 9 * (size_t)t.n * i);
-    void* accT = FIXED ? (void*)(static_cast<int*>(accN) + 3 * (size_t)t.n) : (void*)(static_cast<float*>(accN) + 3 * (size_t)t.n);
-    void* accB = FIXED ? (void*)(static_cast<int*>(accN) + 6 * (size_t)t.n) : (void*)(static_cast<float*>(accN) + 6 * (size_t)t.n);
+    void* accT = FIXED ? (void*)(static_cast<int*>(accN) + 3 * (size_t)t.n)
+                       : (void*)(static_cast<float*>(accN) + 3 * (size_t)t.n);
+    void* accB = FIXED ? (void*)(static_cast<int*>(accN) + 6 * (size_t)t.n)
+                       : (void*)(static_cast<float*>(accN) + 6 * (size_t)t.n);
     (void)base;
     for (int c = 0; c < 3; ++c) {
         uint32_t v = tri[c], g = weld >= 0 ? t.weld[weld].group[v] : v;
@@ -362,8 +361,7 @@ __global__ void __launch_bounds__(SFC_THREADS) k_scatter(sfc_topo t, const float
     }
 }
 
-template <bool FIXED>
-__device__ __forceinline__ void acc_load(const void* acc, size_t i, float out[3])
+template <bool FIXED> __device__ __forceinline__ void acc_load(const void* acc, size_t i, float out[3])
 {
     for (int k = 0; k < 3; ++k)
         out[k] = FIXED ? (float)static_cast<const int*>(acc)[3 * i + k] : static_cast<const float*>(acc)[3 * i + k];
@@ -372,15 +370,18 @@ __device__ __forceinline__ void acc_load(const void* acc, size_t i, float out[3]
 // The normalise pass: only the directions of N and T and the side of B are used, so the fixed-point
 // values need no scaling back.
 template <bool FIXED>
-__global__ void __launch_bounds__(SFC_THREADS) k_scatter_finish(sfc_topo t, int weld, const void* acc, float* nrm,
-                                                                float* tan)
+__global__ void __launch_bounds__(SFC_THREADS)
+    k_scatter_finish(sfc_topo t, int weld, const void* acc, float* nrm, float* tan)
 {
     uint32_t v = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     if (v >= t.n) return;
     size_t stride = 9 * (size_t)t.n * i;
-    const void* accN = FIXED ? (const void*)(static_cast<const int*>(acc) + stride) : (const void*)(static_cast<const float*>(acc) + stride);
-    const void* accT = FIXED ? (const void*)(static_cast<const int*>(accN) + 3 * (size_t)t.n) : (const void*)(static_cast<const float*>(accN) + 3 * (size_t)t.n);
-    const void* accB = FIXED ? (const void*)(static_cast<const int*>(accN) + 6 * (size_t)t.n) : (const void*)(static_cast<const float*>(accN) + 6 * (size_t)t.n);
+    const void* accN = FIXED ? (const void*)(static_cast<const int*>(acc) + stride)
+                             : (const void*)(static_cast<const float*>(acc) + stride);
+    const void* accT = FIXED ? (const void*)(static_cast<const int*>(accN) + 3 * (size_t)t.n)
+                             : (const void*)(static_cast<const float*>(accN) + 3 * (size_t)t.n);
+    const void* accB = FIXED ? (const void*)(static_cast<const int*>(accN) + 6 * (size_t)t.n)
+                             : (const void*)(static_cast<const float*>(accN) + 6 * (size_t)t.n);
     uint32_t g = weld >= 0 ? t.weld[weld].group[v] : v;
     float N[3], T[3] = {0.0f, 0.0f, 0.0f}, B[3] = {0.0f, 0.0f, 0.0f}, n[3], tt[4];
     acc_load<FIXED>(accN, g, N);
@@ -394,9 +395,9 @@ __global__ void __launch_bounds__(SFC_THREADS) k_scatter_finish(sfc_topo t, int 
     store_tan(t, tan, o, tt);
 }
 
-__global__ void __launch_bounds__(SFC_THREADS) k_authored(sfc_topo t, const float* rest_n, const float* rest_t,
-                                                          const float* pose_n, const float* pose_t, const float* pos,
-                                                          float* nrm, float* tan)
+__global__ void __launch_bounds__(SFC_THREADS)
+    k_authored(sfc_topo t, const float* rest_n, const float* rest_t, const float* pose_n, const float* pose_t,
+               const float* pos, float* nrm, float* tan)
 {
     uint32_t v = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     if (v >= t.n) return;
@@ -411,15 +412,15 @@ __global__ void __launch_bounds__(SFC_THREADS) k_authored(sfc_topo t, const floa
     }
     float n[3], tt[4];
     sfk_authored_vertex(rest_n + 3 * (size_t)v, rest_t + 4 * (size_t)v, pose_n + 3 * o, pose_t + 4 * o,
-                        t.rest_n + 3 * (size_t)v, t.rest_t + 4 * (size_t)v, t.has_uvs, t.rest_p + 3 * (size_t)v,
-                        rest_q, P + 3 * (size_t)v, pose_q, n, tt);
+                        t.rest_n + 3 * (size_t)v, t.rest_t + 4 * (size_t)v, t.has_uvs, t.rest_p + 3 * (size_t)v, rest_q,
+                        P + 3 * (size_t)v, pose_q, n, tt);
     store3(nrm, o, n);
     store_tan(t, tan, o, tt);
 }
 
-__global__ void __launch_bounds__(SFC_THREADS) k_report(sfc_topo t, int method, const float* pos, const float* det,
-                                                        const float* nrm, const float* tan,
-                                                        unsigned long long* counters)
+__global__ void __launch_bounds__(SFC_THREADS)
+    k_report(sfc_topo t, int method, const float* pos, const float* det, const float* nrm, const float* tan,
+             unsigned long long* counters)
 {
     uint32_t v = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     bool mirrored = false, singular = false, dn = false, dt = false, bad = false;
@@ -468,7 +469,8 @@ __device__ __forceinline__ void series_add(series& s, const sfc_stats& st, bool 
     if (binned) {
         uint32_t bin = sfk_angle_bin(a);
         unsigned same = __match_any_sync(active, bin);
-        if ((unsigned)(__ffs(same) - 1) == (threadIdx.x & 31u)) atomicAdd(st.bins + bin, (unsigned long long)__popc(same));
+        if ((unsigned)(__ffs(same) - 1) == (threadIdx.x & 31u))
+            atomicAdd(st.bins + bin, (unsigned long long)__popc(same));
     }
     if (!live) return;
     s.sum += a;
@@ -524,8 +526,8 @@ __device__ void series_flush(series& s, const sfc_stats& st)
     __shared__ unsigned sh_min[SFC_WARPS];
     unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     double a = warp_sum(s.sum), b = warp_sum(s.sum2);
-    unsigned long long u[6] = {warp_sum(s.count), warp_sum(s.over1), warp_sum(s.over5), warp_sum(s.over45),
-                               warp_sum(s.zeros), warp_max(s.max_key)};
+    unsigned long long u[6] = {warp_sum(s.count),  warp_sum(s.over1), warp_sum(s.over5),
+                               warp_sum(s.over45), warp_sum(s.zeros), warp_max(s.max_key)};
     unsigned mn = warp_min(s.min_bits);
     if (lane == 0) {
         sh_d[0][warp] = a, sh_d[1][warp] = b, sh_min[warp] = mn;
@@ -561,9 +563,9 @@ __device__ void series_flush(series& s, const sfc_stats& st)
 // sums, and with them the statistics, are the same run to run.
 #define SFC_ERROR_BLOCKS 1056u
 
-__global__ void __launch_bounds__(SFC_THREADS) k_errors(sfc_topo t, uint32_t count, const float* nrm, const float* tan,
-                                                        const float* ref_n, const float* ref_t, sfc_stats sn,
-                                                        sfc_stats st, unsigned long long* e_counts)
+__global__ void __launch_bounds__(SFC_THREADS)
+    k_errors(sfc_topo t, uint32_t count, const float* nrm, const float* tan, const float* ref_n, const float* ref_t,
+             sfc_stats sn, sfc_stats st, unsigned long long* e_counts)
 {
     bool tangents = st.bins != NULL;
     // The reference against itself (the recompute row): a x a is exactly zero, so every angle is 0 but where the
@@ -628,8 +630,8 @@ __global__ void __launch_bounds__(SFC_THREADS) k_errors(sfc_topo t, uint32_t cou
 // (a ballot per warp), so that each thread keeps only its sums and extremes. One row per launch: four rows in
 // one pass needed 194 registers (a quarter of the occupancy) and ran slower than four passes.
 struct sfc_rows {
-    uint32_t count;               // rows in this pass
-    int method[4];                // sf_method of each
+    uint32_t count; // rows in this pass
+    int method[4];  // sf_method of each
     sfc_stats normal[4], tangent[4];
     unsigned long long* e_counts[4]; // SFC_E_COUNTS each
     unsigned long long* counters[4]; // SFC_COUNTERS each (NULL = no report)
@@ -658,7 +660,8 @@ __device__ __forceinline__ void extremes_add(extremes& e, unsigned* counts, cons
     if (binned) {
         uint32_t bin = sfk_angle_bin(a);
         unsigned same = __match_any_sync(active, bin);
-        if ((unsigned)(__ffs(same) - 1) == (threadIdx.x & 31u)) atomicAdd(st.bins + bin, (unsigned long long)__popc(same));
+        if ((unsigned)(__ffs(same) - 1) == (threadIdx.x & 31u))
+            atomicAdd(st.bins + bin, (unsigned long long)__popc(same));
     }
     block_count(counts + 0, live);
     block_count(counts + 1, live && a > 1.0f);
@@ -710,8 +713,8 @@ __device__ void extremes_flush(extremes& e, const unsigned* counts, const sfc_st
 }
 
 template <int K>
-__global__ void __launch_bounds__(SFC_THREADS) k_rows(sfc_topo t, sfc_batch b, int with_dirs, float cap,
-                                                      const float* ref_n, const float* ref_t, sfc_rows rows)
+__global__ void __launch_bounds__(SFC_THREADS)
+    k_rows(sfc_topo t, sfc_batch b, int with_dirs, float cap, const float* ref_n, const float* ref_t, sfc_rows rows)
 {
     __shared__ unsigned counts[1][SFC_R_COUNTS];
     for (unsigned k = threadIdx.x; k < SFC_R_COUNTS; k += SFC_THREADS) (&counts[0][0])[k] = 0;
@@ -846,7 +849,6 @@ __global__ void sfc_header_compile_check(const float* in, float* out)
     out[7] = sfk_mikk_vertex_w((float)flags, -1.0f, in[1]) + (float)sfk_mikk_compatible(in, in + 6);
 }
 
-
 sf_result sfc_vertex_frames(const sfc_topo* t, const sfc_batch* b, int method, int with_dirs, float cap, float* pos,
                             float* det, float* nrm, float* tan, unsigned long long* counters, cudaStream_t s,
                             sf_error* err)
@@ -854,11 +856,14 @@ sf_result sfc_vertex_frames(const sfc_topo* t, const sfc_batch* b, int method, i
     if (t->n == 0) return SF_OK;
     dim3 g = grid(t->n, b->count);
     int mode = method == SF_METHOD_JACOBIAN ? 2 : (nrm ? 1 : 0);
-#define SFC_VERTEX_K(K)                                                                                        \
-    do {                                                                                                      \
-        if (mode == 0) k_vertex<K, 0><<<g, SFC_THREADS, 0, s>>>(*t, *b, method, with_dirs, cap, pos, det, nrm, tan, counters); \
-        else if (mode == 1) k_vertex<K, 1><<<g, SFC_THREADS, 0, s>>>(*t, *b, method, with_dirs, cap, pos, det, nrm, tan, counters); \
-        else k_vertex<K, 2><<<g, SFC_THREADS, 0, s>>>(*t, *b, method, with_dirs, cap, pos, det, nrm, tan, counters); \
+#define SFC_VERTEX_K(K)                                                                                                \
+    do {                                                                                                               \
+        if (mode == 0)                                                                                                 \
+            k_vertex<K, 0><<<g, SFC_THREADS, 0, s>>>(*t, *b, method, with_dirs, cap, pos, det, nrm, tan, counters);    \
+        else if (mode == 1)                                                                                            \
+            k_vertex<K, 1><<<g, SFC_THREADS, 0, s>>>(*t, *b, method, with_dirs, cap, pos, det, nrm, tan, counters);    \
+        else                                                                                                           \
+            k_vertex<K, 2><<<g, SFC_THREADS, 0, s>>>(*t, *b, method, with_dirs, cap, pos, det, nrm, tan, counters);    \
     } while (0)
     switch (t->K) {
     case 0: SFC_VERTEX_K(0); break;
@@ -915,7 +920,8 @@ sf_result sfc_scatter(const sfc_topo* t, uint32_t count, const float* pos, const
         if (!(sn <= FLT_MAX)) sn = FLT_MAX;
         if (!(st <= FLT_MAX)) st = FLT_MAX;
         if (fixed)
-            k_scatter<true><<<grid(t->F, count), SFC_THREADS, 0, s>>>(*t, pos, det, weld, weighting, (float)sn, (float)st, acc);
+            k_scatter<true>
+                <<<grid(t->F, count), SFC_THREADS, 0, s>>>(*t, pos, det, weld, weighting, (float)sn, (float)st, acc);
         else
             k_scatter<false><<<grid(t->F, count), SFC_THREADS, 0, s>>>(*t, pos, det, weld, weighting, 1.0f, 1.0f, acc);
         SFC_LAUNCHED("k_scatter", err);
@@ -944,9 +950,8 @@ sf_result sfc_one_pass(const sfc_topo* t, const sfc_batch* b, int with_dirs, int
     return SF_OK;
 }
 
-sf_result sfc_authored(const sfc_topo* t, uint32_t count, const float* rest_n, const float* rest_t,
-                       const float* pose_n, const float* pose_t, const float* pos, float* nrm, float* tan,
-                       cudaStream_t s, sf_error* err)
+sf_result sfc_authored(const sfc_topo* t, uint32_t count, const float* rest_n, const float* rest_t, const float* pose_n,
+                       const float* pose_t, const float* pos, float* nrm, float* tan, cudaStream_t s, sf_error* err)
 {
     if (t->n == 0) return SF_OK;
     k_authored<<<grid(t->n, count), SFC_THREADS, 0, s>>>(*t, rest_n, rest_t, pose_n, pose_t, pos, nrm, tan);

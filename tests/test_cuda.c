@@ -3,11 +3,11 @@
  * staged glTF asset, fresh random poses each run; directions within 1e-3 degrees, positions within 1e-5 of
  * the mesh's size. Where the answer itself is ill-conditioned (a sum of face normals that nearly cancels, a
  * near-collapsed face under the uniform weighting), rounding alone moves it: there the CPU is run a second
- * time on a pose changed by about one float step, and the GPU may differ by 20 times what that moved. Outputs are poisoned (NaN) before each GPU run, so an element the GPU leaves unwritten
- * fails. The deterministic variants of the reference (the gathers, the one pass, fixed-point atomics) are
- * bit-identical run to run. Also: crowds (one launch for many poses) against per-pose CPU frames, and the
- * evaluation's statistics reduced on the GPU against the CPU's. Without a GPU (or a CUDA build) it skips
- * with code 77. */
+ * time on a pose changed by about one float step, and the GPU may differ by 20 times what that moved. Outputs are
+ * poisoned (NaN) before each GPU run, so an element the GPU leaves unwritten fails. The deterministic variants of the
+ * reference (the gathers, the one pass, fixed-point atomics) are bit-identical run to run. Also: crowds (one launch for
+ * many poses) against per-pose CPU frames, and the evaluation's statistics reduced on the GPU against the CPU's.
+ * Without a GPU (or a CUDA build) it skips with code 77. */
 #include "sf_test.h"
 
 #include "sf_backend.h"
@@ -72,14 +72,12 @@ typedef struct frames {
 
 static frames frames_alloc(size_t n)
 {
-    frames f = {malloc(3 * n * sizeof(float) + 4), malloc(3 * n * sizeof(float) + 4), malloc(4 * n * sizeof(float) + 4)};
+    frames f = {malloc(3 * n * sizeof(float) + 4), malloc(3 * n * sizeof(float) + 4),
+                malloc(4 * n * sizeof(float) + 4)};
     return f;
 }
 
-static void frames_free(frames* f)
-{
-    free(f->p), free(f->n), free(f->t);
-}
+static void frames_free(frames* f) { free(f->p), free(f->n), free(f->t); }
 
 static void poison(frames* f, size_t n)
 {
@@ -96,7 +94,8 @@ static int is_zero3(const float* v) { return v[0] == 0.0f && v[1] == 0.0f && v[2
 static void sensitivity(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
                         sf_workspace* cpu, const frames* fc, frames* scratch, double* sens)
 {
-    size_t n = sf_topology_vertex_count(topo), B = pose->bone_count, T = pose->morph_weights ? pose->morph_weight_count : 0;
+    size_t n = sf_topology_vertex_count(topo), B = pose->bone_count,
+           T = pose->morph_weights ? pose->morph_weight_count : 0;
     float* bones = calloc(12 * B + 1, sizeof(float));
     float* morph = calloc(T + 1, sizeof(float));
     if (B) memcpy(bones, pose->bone_matrices, 12 * B * sizeof(float));
@@ -113,7 +112,9 @@ static void sensitivity(const sf_topology* topo, const sf_pose* pose, sf_method 
         for (size_t v = 0; v < n; ++v) sens[v] = 180.0;
     } else {
         for (size_t v = 0; v < n; ++v) {
-            double a = is_zero3(fc->n + 3 * v) && is_zero3(scratch->n + 3 * v) ? 0.0 : sf_angle_deg(fc->n + 3 * v, scratch->n + 3 * v);
+            double a = is_zero3(fc->n + 3 * v) && is_zero3(scratch->n + 3 * v)
+                           ? 0.0
+                           : sf_angle_deg(fc->n + 3 * v, scratch->n + 3 * v);
             if (uvs && !(is_zero3(fc->t + 4 * v) && is_zero3(scratch->t + 4 * v))) {
                 double at = sf_angle_deg(fc->t + 4 * v, scratch->t + 4 * v);
                 if (fc->t[4 * v + 3] != scratch->t[4 * v + 3]) at = 180.0;
@@ -128,8 +129,8 @@ static void sensitivity(const sf_topology* topo, const sf_pose* pose, sf_method 
 
 /* Worst direction angle (degrees) of the GPU against the CPU, less what the vertex's sensitivity allows
  * (tol + 20 sens: the result <= tol passes), and the position error; -1 on a NaN (an unwritten element). */
-static double frames_diff(const sf_topology* topo, const frames* gpu, const frames* cpu, const double* sens,
-                          double tol, double* pos_err, size_t* worst_vertex, size_t* ill)
+static double frames_diff(const sf_topology* topo, const frames* gpu, const frames* cpu, const double* sens, double tol,
+                          double* pos_err, size_t* worst_vertex, size_t* ill)
 {
     size_t n = sf_topology_vertex_count(topo);
     int uvs = sf_topology_has_tangent_frame(topo);
@@ -184,10 +185,10 @@ static size_t option_sets(option_set* out)
         out[k].name = sf_method_name((sf_method)m);
         out[k++].method = (sf_method)m;
     }
-    static const char* const names[] = {"recompute angle", "recompute uniform", "recompute weld position",
-                                        "recompute weld position+normal", "recompute mikktspace",
-                                        "recompute authored", "recompute authored angle weld", "skinned no morph dirs",
-                                        "jacobian cap 0.5"};
+    static const char* const names[] = {
+        "recompute angle",      "recompute uniform",  "recompute weld position",       "recompute weld position+normal",
+        "recompute mikktspace", "recompute authored", "recompute authored angle weld", "skinned no morph dirs",
+        "jacobian cap 0.5"};
     for (int s = 0; s < 9; ++s) {
         option_set* o = &out[k++];
         memset(o, 0, sizeof *o);
@@ -244,7 +245,9 @@ static void check_mesh(const char* label, const sf_mesh_desc* mesh, const sf_pos
     option_set sets[SF_METHOD_COUNT + 16];
     size_t set_count = option_sets(sets);
     for (size_t s = 0; s < set_count; ++s) {
-        for (int variant = 0; variant < (sets[s].method == SF_METHOD_RECOMPUTE && s < SF_METHOD_COUNT + 4 ? SFI_CUDA_RECOMPUTE_COUNT : 1);
+        for (int variant = 0;
+             variant <
+             (sets[s].method == SF_METHOD_RECOMPUTE && s < SF_METHOD_COUNT + 4 ? SFI_CUDA_RECOMPUTE_COUNT : 1);
              ++variant) {
             posed p;
             random_pose(base, mesh->target_count, extent, &p);
@@ -254,12 +257,13 @@ static void check_mesh(const char* label, const sf_mesh_desc* mesh, const sf_pos
             sf_result rc = sf_frames_compute(topo, &p.pose, sets[s].method, &sets[s].opts, cpu, &oc, &ec);
             poison(&fg, n);
             sf_result rg = sf_frames_compute(topo, &p.pose, sets[s].method, &sets[s].opts, gpu, &og, &eg);
-            if (rc != rg) printf("%s, %s: cpu %s (%s), gpu %s (%s)\n", label, sets[s].name, sf_result_string(rc), ec.message,
-                                 sf_result_string(rg), eg.message);
+            if (rc != rg)
+                printf("%s, %s: cpu %s (%s), gpu %s (%s)\n", label, sets[s].name, sf_result_string(rc), ec.message,
+                       sf_result_string(rg), eg.message);
             /* refused on the GPU by name: the authored reference over MikkTSpace, a method without a GPU form */
             CHECK(rc == rg || (rg == SF_ERROR_UNSUPPORTED && ((sets[s].opts.reference == SF_REFERENCE_AUTHORED &&
-                                                              sets[s].opts.tangents == SF_TANGENTS_MIKKTSPACE) ||
-                                                             strstr(eg.message, "no GPU form") != NULL)));
+                                                               sets[s].opts.tangents == SF_TANGENTS_MIKKTSPACE) ||
+                                                              strstr(eg.message, "no GPU form") != NULL)));
             if (rc != SF_OK || rg != SF_OK) {
                 posed_free(&p);
                 continue;
@@ -274,10 +278,12 @@ static void check_mesh(const char* label, const sf_mesh_desc* mesh, const sf_pos
             double a = frames_diff(topo, &fg, &fc, sens, tol, &perr, &wv, &ill);
             ill_conditioned += ill;
             if (!(a >= 0.0 && a <= tol && perr <= TOL_POS))
-                sft_failf(__FILE__, __LINE__, "%s, %s, %s: worst %.6g deg at vertex %zu (gpu n %g %g %g, cpu %g %g %g; "
-                          "sensitivity %.3g), position %.3g", label, sets[s].name, sfi_cuda_recompute_name((sfi_cuda_recompute)variant), a, wv,
-                          (double)fg.n[3 * wv], (double)fg.n[3 * wv + 1], (double)fg.n[3 * wv + 2], (double)fc.n[3 * wv],
-                          (double)fc.n[3 * wv + 1], (double)fc.n[3 * wv + 2], sens[wv], perr);
+                sft_failf(__FILE__, __LINE__,
+                          "%s, %s, %s: worst %.6g deg at vertex %zu (gpu n %g %g %g, cpu %g %g %g; "
+                          "sensitivity %.3g), position %.3g",
+                          label, sets[s].name, sfi_cuda_recompute_name((sfi_cuda_recompute)variant), a, wv,
+                          (double)fg.n[3 * wv], (double)fg.n[3 * wv + 1], (double)fg.n[3 * wv + 2],
+                          (double)fc.n[3 * wv], (double)fc.n[3 * wv + 1], (double)fc.n[3 * wv + 2], sens[wv], perr);
             /* counters agree; degenerate counts may differ where rounding decides a zero */
             CHECK(rep_c.mirrored_vertices == rep_g.mirrored_vertices);
             int idx = sets[s].method == SF_METHOD_RECOMPUTE ? variant : SFI_CUDA_RECOMPUTE_COUNT;
@@ -322,13 +328,17 @@ static void test_scenes(void)
     }
 }
 
-static const char* const assets[] = {
-    "gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", "gltf/AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf",
-    "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",                 "gltf/Fox/glTF-Binary/Fox.glb",
-    "gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb", "gltf/MorphStressTest/glTF-Binary/MorphStressTest.glb",
-    "gltf/NormalTangentMirrorTest/glTF-Binary/NormalTangentMirrorTest.glb",
-    "gltf/NormalTangentTest/glTF-Binary/NormalTangentTest.glb", "gltf/SimpleMorph/glTF/SimpleMorph.gltf",
-    "gltf/SimpleSkin/glTF/SimpleSkin.gltf",                     "gltf/SimpleSparseAccessor/glTF/SimpleSparseAccessor.gltf"};
+static const char* const assets[] = {"gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb",
+                                     "gltf/AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf",
+                                     "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",
+                                     "gltf/Fox/glTF-Binary/Fox.glb",
+                                     "gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb",
+                                     "gltf/MorphStressTest/glTF-Binary/MorphStressTest.glb",
+                                     "gltf/NormalTangentMirrorTest/glTF-Binary/NormalTangentMirrorTest.glb",
+                                     "gltf/NormalTangentTest/glTF-Binary/NormalTangentTest.glb",
+                                     "gltf/SimpleMorph/glTF/SimpleMorph.gltf",
+                                     "gltf/SimpleSkin/glTF/SimpleSkin.gltf",
+                                     "gltf/SimpleSparseAccessor/glTF/SimpleSparseAccessor.gltf"};
 
 static void test_assets(void)
 {
@@ -371,12 +381,14 @@ static void test_assets(void)
         if (sft_failed_now) return;
     }
     printf("compared %zu frame sets on %zu meshes; worst angle: ", compared, worst_case_count);
-    for (int v = 0; v < SFI_CUDA_RECOMPUTE_COUNT; ++v) printf("%s %.3g, ", sfi_cuda_recompute_name((sfi_cuda_recompute)v), worst_seen[v]);
-    printf("per-vertex methods %.3g deg (beyond the rounding allowance); %zu of %zu vertex results ill-conditioned, "
-           "%zu bit-identical to the CPU, %zu within the tolerance as they are; before allowances the worst is %.3g deg, "
-           "%.3g deg where well-conditioned (fixed point apart)\n",
-           worst_seen[SFI_CUDA_RECOMPUTE_COUNT], ill_conditioned, vertices_compared, bit_identical, within_tol, raw_worst,
-           raw_worst_conditioned);
+    for (int v = 0; v < SFI_CUDA_RECOMPUTE_COUNT; ++v)
+        printf("%s %.3g, ", sfi_cuda_recompute_name((sfi_cuda_recompute)v), worst_seen[v]);
+    printf(
+        "per-vertex methods %.3g deg (beyond the rounding allowance); %zu of %zu vertex results ill-conditioned, "
+        "%zu bit-identical to the CPU, %zu within the tolerance as they are; before allowances the worst is %.3g deg, "
+        "%.3g deg where well-conditioned (fixed point apart)\n",
+        worst_seen[SFI_CUDA_RECOMPUTE_COUNT], ill_conditioned, vertices_compared, bit_identical, within_tol, raw_worst,
+        raw_worst_conditioned);
 }
 
 /* A crowd of 9 poses in one call against the CPU pose by pose. */
@@ -417,7 +429,8 @@ static void test_crowd(void)
             sensitivity(topo, &poses[i], (sf_method)m, NULL, cpu, &fc[i], &fs, sens);
             double a = frames_diff(topo, &fg[i], &fc[i], sens, TOL_DEG, &perr, &wv, &ill);
             if (!(a >= 0.0 && a <= TOL_DEG && perr <= TOL_POS))
-                sft_failf(__FILE__, __LINE__, "crowd %s instance %d: %.6g deg, position %.3g", sf_method_name((sf_method)m), i, a, perr);
+                sft_failf(__FILE__, __LINE__, "crowd %s instance %d: %.6g deg, position %.3g",
+                          sf_method_name((sf_method)m), i, a, perr);
             poison(&fg[i], n);
         }
     }
@@ -505,8 +518,8 @@ static void test_cli_backend(void)
     char path[1024];
     const char* asset = sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", path, sizeof path);
     static const char* const commands[] = {"compare --scene sheet --preset bone-twist --json",
-                                           "compare --scene elbow --weld position --json", "eval %s --json --tangents uv",
-                                           "eval %s --json"};
+                                           "compare --scene elbow --weld position --json",
+                                           "eval %s --json --tangents uv", "eval %s --json"};
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; ++c) {
         if (strstr(commands[c], "%s") && !asset) continue;
         char cmd[1400], gpu_cmd[1500];
@@ -536,8 +549,10 @@ static void test_cli_backend(void)
 int main(int argc, char** argv)
 {
     if (!gpu_ready()) return 77;
-    static const sft_case cases[] = {
-        {"scenes", test_scenes}, {"assets", test_assets}, {"crowd", test_crowd}, {"evaluation", test_evaluation},
-        {"cli_backend", test_cli_backend}};
+    static const sft_case cases[] = {{"scenes", test_scenes},
+                                     {"assets", test_assets},
+                                     {"crowd", test_crowd},
+                                     {"evaluation", test_evaluation},
+                                     {"cli_backend", test_cli_backend}};
     return SFT_RUN(cases, argc, argv);
 }
