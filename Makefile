@@ -9,6 +9,7 @@
 #   make install PREFIX=/usr/local   cmake --install of build/ (headers, libraries, CMake package, pkg-config)
 #   make wasm-core       the core and scenes layer for wasm32-wasi (build-wasm/), checked against native
 #   make check-outputs BASE=rev      every command's output at rev against the working tree's
+#   make bench           the skinning benchmark (bench/bench_skin.c, docs/benchmarks.md); BENCH_ARGS passes options
 #   make viewer          the interactive page (wasm core + three.js) served on localhost, address printed
 #   make viewer-dist     the page as static files (build-web/dist) for any web server
 #   make test-viewer     the page's tests: wasm against the native command (node), headless chromium (WebGPU, WebGL2)
@@ -25,7 +26,7 @@ BASE ?= HEAD
 CUDA_BUILD ?= build-cuda
 NVCC ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
 
-.PHONY: all bootstrap build test demo test-sanitize test-cuda golden install wasm-core check-outputs clean viewer viewer-dist viewer-wasm test-viewer
+.PHONY: all bootstrap build test bench demo test-sanitize test-cuda golden install wasm-core check-outputs clean viewer viewer-dist viewer-wasm test-viewer
 
 all: build
 
@@ -40,6 +41,11 @@ build: bootstrap $(BUILD)/CMakeCache.txt
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -LE bench -j $(JOBS)
+
+# The skinning benchmark: per stage and method ns per vertex, one thread and every thread, beside the yardstick.
+BENCH_ARGS ?=
+bench: build
+	$(BUILD)/bench/bench_skin $(BENCH_ARGS)
 
 demo: build
 	$(BUILD)/skinframe demo --out out

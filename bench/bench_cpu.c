@@ -113,15 +113,30 @@ static int bench_size(int res, int runs)
     }
     print_line(res, n, "evaluation", "all", runs, summarize(t, runs));
     const sf_eval_row* jac = sf_evaluation_row(ev, SF_METHOD_JACOBIAN);
+    const sf_eval_row* fan = sf_evaluation_row(ev, SF_METHOD_JACOBIAN_FAN);
     printf("{\"bench\":\"cpu\",\"scene\":\"sheet\",\"resolution\":%d,\"vertices\":%zu,\"stage\":\"summary\","
-           "\"gradient_bytes\":%zu,\"gradient_bytes_per_vertex\":%.2f,\"topology_bytes_per_vertex\":%.2f,"
-           "\"dropped_gradient_slots\":%zu,\"jacobian_over_skinned\":%.3f,\"inverse_transpose_over_skinned\":%.3f,"
-           "\"recompute_over_skinned\":%.3f,\"jacobian_over_recompute\":%.3f,\"jacobian_normal_mean_deg\":%.4f}\n",
-           res, n, st.gradient_bytes, (double)st.gradient_bytes / (double)n, (double)st.topology_bytes / (double)n,
-           st.dropped_gradient_slots, per_method[SF_METHOD_JACOBIAN].median / per_method[SF_METHOD_SKINNED].median,
+           "\"gradient_bytes\":%zu,\"gradient_bytes_per_vertex\":%.2f,\"fan_gradient_bytes_per_vertex\":%.2f,"
+           "\"topology_bytes_per_vertex\":%.2f,"
+           "\"dropped_gradient_slots\":%zu,\"jacobian_over_skinned\":%.3f,\"jacobian_fan_over_skinned\":%.3f,"
+           "\"inverse_transpose_over_skinned\":%.3f,"
+           "\"recompute_over_skinned\":%.3f,\"jacobian_over_recompute\":%.3f,\"jacobian_normal_mean_deg\":%.4f,"
+           "\"jacobian_fan_normal_mean_deg\":%.4f}\n",
+           res, n, st.gradient_bytes, (double)st.gradient_bytes / (double)n, (double)st.fan_gradient_bytes / (double)n,
+           (double)st.topology_bytes / (double)n, st.dropped_gradient_slots,
+           per_method[SF_METHOD_JACOBIAN].median / per_method[SF_METHOD_SKINNED].median,
+           per_method[SF_METHOD_JACOBIAN_FAN].median / per_method[SF_METHOD_SKINNED].median,
            per_method[SF_METHOD_INVERSE_TRANSPOSE].median / per_method[SF_METHOD_SKINNED].median,
            per_method[SF_METHOD_RECOMPUTE].median / per_method[SF_METHOD_SKINNED].median,
-           per_method[SF_METHOD_JACOBIAN].median / per_method[SF_METHOD_RECOMPUTE].median, jac->errors.normal.mean);
+           per_method[SF_METHOD_JACOBIAN].median / per_method[SF_METHOD_RECOMPUTE].median, jac->errors.normal.mean,
+           fan->errors.normal.mean);
+    /* recompute-fused: the same frames in one pass; its workspace against recompute's */
+    sf_workspace_opts fused_only = {1u << SF_METHOD_RECOMPUTE_FUSED, SF_BACKEND_CPU};
+    sf_workspace_opts rec_only = {1u << SF_METHOD_RECOMPUTE, SF_BACKEND_CPU};
+    printf("{\"bench\":\"cpu\",\"scene\":\"sheet\",\"resolution\":%d,\"vertices\":%zu,\"stage\":\"fused\","
+           "\"fused_over_recompute\":%.3f,\"fused_workspace_bytes_per_vertex\":%.2f,"
+           "\"recompute_workspace_bytes_per_vertex\":%.2f}\n",
+           res, n, per_method[SF_METHOD_RECOMPUTE_FUSED].median / per_method[SF_METHOD_RECOMPUTE].median,
+           (double)sf_workspace_size(topo, &fused_only) / (double)n, (double)sf_workspace_size(topo, &rec_only) / (double)n);
     sf_evaluation_destroy(ev);
     free(buf);
     free(ang);

@@ -175,7 +175,8 @@ int cmd_bake(int argc, char** argv)
         code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
     cli_gltf_unit* units = NULL;
     size_t count = 0;
-    if (code == CLI_EXIT_OK) code = cli_gltf_units_create(path, g, 1u << method, args.backend, &env, &units, &count);
+    if (code == CLI_EXIT_OK)
+        code = cli_gltf_units_create(path, g, 1u << method, args.backend, &env, &units, &count);
     for (size_t k = 0; code == CLI_EXIT_OK && k < count; ++k) {
         const sf_gltf_primitive* pr = &g->primitives[units[k].primitive];
         if (pr->tangents == SF_GLTF_TANGENTS_SUPPLIED && !units[k].tangents)
@@ -230,10 +231,10 @@ int cmd_bake(int argc, char** argv)
             sf_heatmap_color(sf_angle_deg(b->nrm + 3 * v, b->ref_n + 3 * v), b->col + 4 * v);
             b->col[4 * v + 3] = 1.0f;
         }
-        /* recompute with MikkTSpace: its tangents are the reference's, one per corner */
+        /* recompute (fused or not) with MikkTSpace: its tangents are the reference's, one per corner */
         const sf_eval_results* res = r == SF_OK ? sf_evaluation_results(ev) : NULL;
         size_t split = 0;
-        if (res && method == SF_METHOD_RECOMPUTE && res->tangent_corners && u->tangents) {
+        if (res && cli_method_is_rebuilt(method) && res->tangent_corners && u->tangents) {
             split = split_corners(b, &pr->mesh, res->reference_corner_tangents);
             split_any = true;
         }

@@ -13,11 +13,11 @@ static void usage(FILE* f)
 {
     fprintf(f,
             "Usage: skinframe eval FILE|DIR... [--animation NAME|INDEX|all] [--fps 30] [--max-frames 100000]\n"
-            "                      [--method all|NAME[,NAME]] [--morph-directions deltas|none]\n"
+            "                      [--method all|NAME[,NAME]] [--morph-directions deltas|none|normals]\n"
             "                      [--weighting area|angle|uniform] [--weld none|position|position-normal]\n"
             "                      [--tangents uv|mikktspace] [--reference rebuilt|authored] [--jacobian-cap X]\n"
             "                      [--json] [--csv FILE.csv] [--force] [--strict] [--threads N] [--texcoord N]\n"
-            "                      [--max-influences N]\n"
+            "                      [--max-influences K] [--max-morph-targets K] [--engine NAME|all]\n"
             "                      [--max-vertices N] [--max-morph-elements N] [--max-decoded-bytes N]\n"
             "  Evaluates every frame (t = 0, 1/fps, 2/fps, ... and the animation's end) of each animation, for every\n"
             "  mesh instance of the scene (skinned meshes by their skin, others by their node transform), and prints\n"
@@ -29,6 +29,15 @@ static void usage(FILE* f)
             "  never one of the files eval reads, replacing only a CSV that eval wrote unless --force); --json\n"
             "  prints JSON. --texcoord N must name a TEXCOORD set that every primitive has.\n"
             "  A file without animations is evaluated at its rest pose (the scene's node transforms).\n"
+            "  Influences: the report counts the vertices with more than 4 and 8 influences and, where there are\n"
+            "  some, what keeping 4 or 8 costs (positions, and the reference rebuilt from the kept deformation,\n"
+            "  against the full one). --max-influences K keeps each vertex's K largest weights (renormalised; also\n"
+            "  the limit of the data problems, 4 by default), --max-morph-targets K the K largest morph weights, and\n"
+            "  measures every method so deformed against the full deformation: directions, and the position error\n"
+            "  in mesh units and as a share of the posed bounding-box diagonal. --engine NAME measures what that\n"
+            "  engine does by default (normal method, influences, morph targets, morph normals and tangents, where\n"
+            "  tangents come from; docs/engines.md cites each); --engine all one row per engine, then the best method\n"
+            "  for the asset at each cost level. Engines: %s. In a batch each asset's row is followed by its table.\n"
             "  Percentiles come from a histogram (within 0.001 degree; docs/eval.md); memory does not grow with the\n"
             "  frames. --max-frames N refuses an animation that needs more than N frames (default 100000).\n"
             "  Several FILEs or a DIR (every .gltf/.glb under it, sorted): one row per asset and animation with the\n"
@@ -36,7 +45,8 @@ static void usage(FILE* f)
             "  asset that fails prints its error and the rest still run (exit status 1 if any failed).\n"
             "  --max-vertices N, --max-morph-elements N and --max-decoded-bytes N raise the loader's limits on what\n"
             "  the file may cost, checked before anything is decoded (defaults: 16777216 vertices per primitive,\n"
-            "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded).\n");
+            "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded).\n",
+            cli_engine_names());
 }
 
 /* "FILE" for one asset; "DIR" or several arguments make a batch. */
@@ -84,6 +94,29 @@ int cmd_eval(int argc, char** argv)
         if ((r = cli_flag_value(argc, argv, &i, "--csv", &v)) != 0) {
             if (r < 0) code = CLI_EXIT_USAGE;
             csv_path = v;
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--max-influences", &v)) != 0) {
+            size_t k = 0;
+            if (r < 0) code = CLI_EXIT_USAGE;
+            else if (!cli_parse_size(v, 1, 1024, &k))
+                code = cli_fail(CLI_EXIT_USAGE, "--max-influences: '%s' is not 1..1024", v);
+            o.limit = k;
+            o.max_influences = (uint32_t)k;
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--max-morph-targets", &v)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            else if (!cli_parse_size(v, 1, (size_t)1 << 20, &o.max_morph_targets))
+                code = cli_fail(CLI_EXIT_USAGE, "--max-morph-targets: '%s' is not 1..1048576", v);
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--engine", &v)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            else if (strcmp(v, "all") == 0) o.all_engines = true;
+            else if (!(o.engine = cli_engine_find(v)))
+                code = cli_fail(CLI_EXIT_USAGE, "--engine: unknown engine '%s' (known: %s, or all)", v,
+                                cli_engine_names());
             continue;
         }
         if ((r = cli_gltf_parse_counts(argc, argv, &i, &o.texcoord, &o.limit)) != 0) {

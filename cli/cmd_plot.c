@@ -37,6 +37,7 @@ static void method_color(sf_method m, uint8_t rgb[3])
         {255, 127, 14},  /* inverse-transpose */
         {148, 103, 189}, /* jacobian */
         {44, 160, 44},   /* recompute */
+        {23, 190, 207},  /* recompute-fused */
     };
     memcpy(rgb, colors[(int)m % SF_METHOD_COUNT], 3);
 }

@@ -149,7 +149,7 @@ int cmd_render(int argc, char** argv)
     if (code != CLI_EXIT_OK) return code;
     if (all) {
         args.method_count = 0;
-        for (int m = 0; m < SF_METHOD_COUNT; ++m) {
+        for (int m = 0; m < SF_METHOD_DEFAULT_COUNT; ++m) {
             args.method_on[m] = true;
             args.method_order[args.method_count++] = (sf_method)m;
         }

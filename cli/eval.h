@@ -5,6 +5,7 @@
 #ifndef SF_CLI_EVAL_H
 #define SF_CLI_EVAL_H
 
+#include "engines.h"
 #include "gltf_args.h"
 #include "scene_args.h"
 
@@ -18,7 +19,11 @@ typedef struct eval_opts {
     double fps;
     size_t max_frames;       /* per animation */
     const char* anim_spec;   /* --animation, NULL = all */
-    size_t texcoord, limit;  /* --texcoord, --max-influences (data problems) */
+    size_t texcoord, limit;  /* --texcoord, --max-influences (data problems; 4 when not given) */
+    uint32_t max_influences; /* --max-influences K: also measured kept to K (0 = not given) */
+    size_t max_morph_targets; /* --max-morph-targets K (0 = not given) */
+    const cli_engine* engine; /* --engine NAME; NULL: none, or all with all_engines */
+    bool all_engines;         /* --engine all */
     bool json, strict, progress;
     bool batch;              /* several assets: summary rows or JSON lines instead of one asset's report */
     FILE* csv;               /* per-frame rows, or NULL */
@@ -66,6 +71,9 @@ typedef struct eval_method {
     size_t worst_frame;
     double worst_n, worst_t;
     size_t worst_n_unit, worst_n_vertex, worst_n_frame, worst_t_unit, worst_t_vertex, worst_t_frame;
+    /* variants (eval_variant.c): distances of the final positions from the full deformation's */
+    double pos_sum, pos_max, pos_diagonal; /* mesh units; the largest posed bounding-box diagonal seen */
+    size_t pos_count;
     /* the frame being added */
     double frame_sn, frame_st;
     float frame_mn, frame_mt;
@@ -106,6 +114,34 @@ typedef struct eval_clip {
  * CLI exit status; every failure has printed its one-line error. *done: the report is complete (also when
  * --strict then fails the asset for its data problems). */
 int eval_asset(const eval_opts* o, const char* path, bool* done);
+
+/* ---------------------------------------------------------------- variants (eval_variant.c) */
+
+/* The deformations eval measures against the full one (what a runtime does to the asset): the truncation
+ * flags, each engine preset, and the cost of keeping 4 and 8 influences where the asset has more. Each runs,
+ * per unit and frame, an evaluation of its own (sf_evaluation_run_against) after the full one. */
+typedef struct eval_variants eval_variants;
+
+/* The variants o asks for, over the units (whose evaluations are the full deformation); *out NULL when none.
+ * Counts the vertices with more than 4 and 8 influences. CLI exit status (one-line error). */
+int eval_variants_create(const eval_opts* o, const char* path, const sf_gltf* g, const cli_gltf_unit* units,
+                         size_t unit_count, const sf_frames_opts* ref_opts, const sf_frames_opts* method_opts,
+                         eval_variants** out);
+void eval_variants_destroy(eval_variants* v);
+/* The methods the units' workspaces must hold for the variants that reuse them (bit 1u << m). */
+uint32_t eval_variants_methods_mask(const eval_opts* o);
+void eval_variants_clip_start(eval_variants* v);
+/* Unit i at its current pose, after its full evaluation `full` ran. CLI exit status. */
+int eval_variants_run_unit(eval_variants* v, size_t i, cli_gltf_unit* u, const sf_evaluation* full, size_t frame);
+int eval_variants_clip_finish(eval_variants* v);
+/* The asset's influence counts: one text line, or the JSON member "influences" of obj. */
+void eval_variants_print_influences(const eval_variants* v);
+void eval_variants_influences_json(const eval_variants* v, cJSON* obj);
+/* The variant table of the clip (text), and with engines the best method per cost level. best: the full
+ * deformation's method statistics. */
+void eval_variants_print(const eval_variants* v, const eval_method* best, const cli_scene_args* args);
+/* The same as JSON members of obj: "variants" (one object per variant and method) and "best_per_cost". */
+void eval_variants_json(const eval_variants* v, const eval_method* best, const cli_scene_args* args, cJSON* obj);
 
 /* ---------------------------------------------------------------- reports (eval_report.c) */
 

@@ -20,11 +20,13 @@ typedef struct asset_ctx {
     size_t max_n;                          /* the largest unit */
     float* angles;                         /* per method 2 * max_n: one unit's normal, then tangent angles */
     eval_method methods[SF_METHOD_COUNT];
+    eval_variants* variants;               /* engines and truncations against the full deformation */
     eval_asset_view view;
 } asset_ctx;
 
 static void asset_free(asset_ctx* c)
 {
+    eval_variants_destroy(c->variants);
     for (size_t i = 0; c->evals && i < c->unit_count; ++i) sf_evaluation_destroy(c->evals[i]);
     free(c->evals);
     cli_gltf_units_free(c->units, c->unit_count);
@@ -46,8 +48,8 @@ static bool stats_on_gpu(const asset_ctx* c, const cli_gltf_unit* u)
 static int build_units(asset_ctx* c)
 {
     const cli_scene_args* args = &c->o->args;
-    int code = cli_gltf_units_create(c->path, c->g, cli_scene_args_methods_mask(args), args->backend, &c->env,
-                                     &c->units, &c->unit_count);
+    uint32_t mask = cli_scene_args_methods_mask(args) | eval_variants_methods_mask(c->o);
+    int code = cli_gltf_units_create(c->path, c->g, mask, args->backend, &c->env, &c->units, &c->unit_count);
     if (code != CLI_EXIT_OK) return code;
     c->evals = calloc(c->unit_count + 1, sizeof *c->evals);
     if (!c->evals) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
@@ -74,6 +76,9 @@ static int build_units(asset_ctx* c)
     }
     c->angles = calloc(2 * SF_METHOD_COUNT * (c->max_n ? c->max_n : 1), sizeof(float));
     if (!c->angles) return cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", c->max_n);
+    code = eval_variants_create(c->o, c->path, c->g, c->units, c->unit_count, &c->ref_opts, &c->method_opts,
+                                &c->variants);
+    if (code != CLI_EXIT_OK) return code;
     return eval_methods_create(c->methods, args);
 }
 
@@ -185,6 +190,7 @@ static int eval_animation(asset_ctx* c, size_t anim, cJSON* json_anims)
     }
     csv_label[csv_len] = '\0';
     for (size_t k = 0; k < args->method_count; ++k) eval_method_clip_start(&c->methods[args->method_order[k]]);
+    eval_variants_clip_start(c->variants);
     eval_progress progress;
     eval_progress_start(&progress, o->progress, label, plan.frames);
     double t0 = eval_now_s();
@@ -199,6 +205,7 @@ static int eval_animation(asset_ctx* c, size_t anim, cJSON* json_anims)
         for (size_t i = 0; code == CLI_EXIT_OK && i < c->unit_count; ++i) {
             code = cli_gltf_unit_pose(c->pose, &c->units[i], NULL);
             if (code == CLI_EXIT_OK) code = run_unit(c, i, f, true);
+            if (code == CLI_EXIT_OK) code = eval_variants_run_unit(c->variants, i, &c->units[i], c->evals[i], f);
         }
         for (size_t k = 0; code == CLI_EXIT_OK && k < args->method_count; ++k) {
             sf_method m = args->method_order[k];
@@ -212,6 +219,7 @@ static int eval_animation(asset_ctx* c, size_t anim, cJSON* json_anims)
     double seconds = eval_now_s() - t0;
     for (size_t k = 0; code == CLI_EXIT_OK && k < args->method_count; ++k)
         code = eval_method_clip_finish(&c->methods[args->method_order[k]], false);
+    if (code == CLI_EXIT_OK) code = eval_variants_clip_finish(c->variants);
     if (code != CLI_EXIT_OK) return code;
     if (o->json) {
         cJSON* a = cJSON_CreateObject();
@@ -227,9 +235,11 @@ static int eval_animation(asset_ctx* c, size_t anim, cJSON* json_anims)
         cJSON_AddNumberToObject(a, "vertices_per_frame", (double)c->vertices);
         cJSON_AddNumberToObject(a, "eval_seconds", seconds);
         cJSON_AddItemToObject(a, "methods", eval_report_methods_json(&c->view, c->methods, &plan));
+        eval_variants_json(c->variants, c->methods, args, a);
     } else if (o->batch) {
         eval_clip clip = {label, &plan, c->vertices, c->tangent_vertices, c->methods};
         eval_batch_clip(o, c->path, &clip);
+        eval_variants_print(c->variants, c->methods, args);
     } else {
         char title[256];
         if (anim == SF_GLTF_NONE)
@@ -239,6 +249,7 @@ static int eval_animation(asset_ctx* c, size_t anim, cJSON* json_anims)
             snprintf(title, sizeof title, "animation %zu '%s': %.3f s, %zu frames at %g fps, %zu vertices per frame; "
                      "evaluated in %.3f s", anim, label, end, plan.frames, o->fps, c->vertices, seconds);
         eval_report_table(&c->view, c->methods, title, &plan);
+        eval_variants_print(c->variants, c->methods, args);
     }
     return CLI_EXIT_OK;
 }
@@ -253,6 +264,7 @@ static void print_header(const asset_ctx* c)
     printf("instances: %zu, primitives evaluated: %zu, vertices per frame: %zu (%zu with a tangent frame)\n",
            c->g->instance_count, c->unit_count, c->vertices, c->tangent_vertices);
     eval_report_tangent_note(stdout, c->vertices, c->tangent_vertices);
+    eval_variants_print_influences(c->variants);
     printf("errors in degrees against the reference over all frames and vertices; rest = identity bones, no morph\n\n");
 }
 
@@ -268,6 +280,7 @@ static cJSON* json_header(const asset_ctx* c)
     cJSON_AddStringToObject(ref, "directions", cli_reference_name(c->ref_opts.reference));
     cJSON_AddStringToObject(root, "morph_directions", cli_morph_directions_name(c->o->args.morph_directions));
     cJSON_AddNumberToObject(root, "vertices_per_frame", (double)c->vertices);
+    eval_variants_influences_json(c->variants, root);
     return root;
 }
 

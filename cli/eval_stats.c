@@ -35,6 +35,8 @@ void eval_method_clip_start(eval_method* m)
     memset(&m->normal, 0, sizeof m->normal);
     memset(&m->tangent, 0, sizeof m->tangent);
     m->handedness = 0;
+    m->pos_sum = m->pos_max = m->pos_diagonal = 0.0;
+    m->pos_count = 0;
     m->worst_frame_mean = -1.0;
     m->worst_frame = 0;
     m->worst_n = m->worst_t = -1.0;

@@ -189,7 +189,8 @@ static int unit_create(const char* path, const sf_gltf* g, size_t instance, size
     sf_error err;
     sf_topology_opts topts;
     memset(&topts, 0, sizeof topts);
-    topts.skip_gradients = !(methods & (1u << SF_METHOD_JACOBIAN)); /* only the jacobian needs them */
+    /* only the jacobian methods need them */
+    topts.skip_gradients = !(methods & ((1u << SF_METHOD_JACOBIAN) | (1u << SF_METHOD_JACOBIAN_FAN)));
     sf_workspace_opts wopts = {methods | (1u << SF_METHOD_RECOMPUTE), backend}; /* the reference runs too */
     if (sf_gltf_instance_mesh(g, instance, primitive, &desc, &err) == SF_OK) {
         desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST; /* counted as a data problem instead */
@@ -256,4 +257,50 @@ int cli_gltf_unit_pose(const sf_gltf_pose* pose, cli_gltf_unit* u, float* to_wor
     if (sf_gltf_pose_instance(pose, u->instance, u->bones, u->morph, to_world, &err) != SF_OK)
         return cli_fail(CLI_EXIT_FAILURE, "instance %zu: %s", u->instance, err.message);
     return CLI_EXIT_OK;
+}
+
+int cli_gltf_unit_truncated(const char* path, const sf_gltf* g, const cli_gltf_unit* u, uint32_t max_influences,
+                            uint32_t methods, const sf_env* env, sf_topology** topo, sf_workspace** ws,
+                            size_t* truncated)
+{
+    *topo = NULL;
+    *ws = NULL;
+    *truncated = 0;
+    if (max_influences == 0) return CLI_EXIT_OK;
+    sf_mesh_desc desc;
+    sf_error err;
+    if (sf_gltf_instance_mesh(g, u->instance, u->primitive, &desc, &err) != SF_OK)
+        return cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
+    if (sf_influences_truncate(desc.vertex_count, desc.influence_count, desc.joints, desc.weights, max_influences,
+                               NULL, NULL, truncated, &err) != SF_OK)
+        return cli_fail(CLI_EXIT_FAILURE, "%s: primitive %zu: %s", path, u->primitive, err.message);
+    if (*truncated == 0) return CLI_EXIT_OK;
+    uint32_t kept = max_influences < desc.influence_count ? max_influences : desc.influence_count;
+    uint32_t* joints = malloc((size_t)kept * desc.vertex_count * sizeof *joints);
+    float* weights = malloc((size_t)kept * desc.vertex_count * sizeof *weights);
+    int code = CLI_EXIT_OK;
+    if (!joints || !weights) code = cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    if (code == CLI_EXIT_OK)
+        sf_influences_truncate(desc.vertex_count, desc.influence_count, desc.joints, desc.weights, max_influences,
+                               joints, weights, NULL, &err);
+    if (code == CLI_EXIT_OK) {
+        desc.influence_count = kept;
+        desc.joints = joints;
+        desc.weights = weights;
+        desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST;
+        sf_topology_opts topts;
+        memset(&topts, 0, sizeof topts);
+        topts.skip_gradients = !(methods & (1u << SF_METHOD_JACOBIAN));
+        sf_workspace_opts wopts = {methods | (1u << SF_METHOD_RECOMPUTE), SF_BACKEND_CPU};
+        if (sf_topology_create(&desc, &topts, env, topo, &err) != SF_OK ||
+            sf_workspace_create(*topo, &wopts, ws, &err) != SF_OK) {
+            sf_topology_destroy(*topo);
+            *topo = NULL;
+            code = cli_fail(CLI_EXIT_FAILURE, "%s: primitive %zu kept to %u influences: %s", path, u->primitive,
+                            (unsigned)max_influences, err.message);
+        }
+    }
+    free(joints); /* the topology keeps its own copy */
+    free(weights);
+    return code;
 }

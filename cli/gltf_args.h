@@ -69,6 +69,14 @@ typedef struct cli_gltf_unit {
 int cli_gltf_units_create(const char* path, const sf_gltf* gltf, uint32_t methods, sf_backend backend,
                           const sf_env* env, cli_gltf_unit** out, size_t* count);
 void cli_gltf_units_free(cli_gltf_unit* units, size_t count);
+/* A topology of unit u's primitive keeping at most max_influences (joint, weight) pairs per vertex (the
+ * largest, renormalised: sf_influences_truncate), and a workspace of it for methods (the reference added).
+ * *truncated: the vertices that lose an influence. When none does (or max_influences is 0), *topo and *ws stay
+ * NULL: the unit's own stand for them. One-line error naming path on failure (CLI_EXIT_FAILURE). */
+int cli_gltf_unit_truncated(const char* path, const sf_gltf* gltf, const cli_gltf_unit* u, uint32_t max_influences,
+                            uint32_t methods, const sf_env* env, sf_topology** topo, sf_workspace** ws,
+                            size_t* truncated);
+
 /* Bones and morph weights of the unit at the pose's moment (to_world: 16 floats or NULL). Does not allocate. */
 int cli_gltf_unit_pose(const sf_gltf_pose* pose, cli_gltf_unit* unit, float* to_world);
 

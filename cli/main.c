@@ -13,6 +13,7 @@ static const cli_command commands[] = {
     {"info", "what a glTF file holds: meshes, counts, attributes, skins, morph targets, animations, seams", cmd_info},
     {"eval", "every frame of a glTF's animations: each method's error against the reference", cmd_eval},
     {"bake", "a glTF posed at one time with one method's normals and tangents, as a static .glb", cmd_bake},
+    {"export-gpu", "one mesh and pose in the shaders' buffer layout, with the library's results", cmd_export_gpu},
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

@@ -25,7 +25,8 @@ int cli_run_compare(const cli_scene_args* args, const sf_env* env, const cli_ass
     memset(&err, 0, sizeof err);
     sf_topology_opts topo_opts;
     memset(&topo_opts, 0, sizeof topo_opts);
-    topo_opts.skip_gradients = !args->method_on[SF_METHOD_JACOBIAN]; /* only the jacobian needs them */
+    /* only the jacobian methods need them */
+    topo_opts.skip_gradients = !args->method_on[SF_METHOD_JACOBIAN] && !args->method_on[SF_METHOD_JACOBIAN_FAN];
     sf_result r = sf_topology_create(&run->scene->mesh, &topo_opts, env, &run->topo, &err);
     if (r != SF_OK) return lib_fail("topology", r, &err);
 
@@ -262,7 +263,7 @@ cJSON* report_json(const cli_run* run)
         const sf_error_summary* s = &m->summary;
         cJSON* e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "name", sf_method_name(m->method));
-        const sf_frames_opts* opts = m->method == SF_METHOD_RECOMPUTE ? &run->ref_opts : &run->method_opts;
+        const sf_frames_opts* opts = cli_method_is_rebuilt(m->method) ? &run->ref_opts : &run->method_opts;
         cJSON_AddStringToObject(e, "morph_directions", cli_morph_directions_name(opts->morph_directions));
         cJSON_AddItemToObject(e, "normal", report_stats_json(&s->normal));
         cJSON_AddItemToObject(e, "tangent", report_stats_json(&s->tangent));
@@ -274,7 +275,7 @@ cJSON* report_json(const cli_run* run)
         add_count_json(e, "worst_tangent_vertex", s->worst_tangent_vertex, frame);
         cJSON_AddNumberToObject(e, "mirrored_vertices", (double)m->report.mirrored_vertices);
         cJSON_AddNumberToObject(e, "singular_vertices", (double)m->report.singular_vertices);
-        if (m->method == SF_METHOD_JACOBIAN)
+        if (m->method == SF_METHOD_JACOBIAN || m->method == SF_METHOD_JACOBIAN_FAN)
             cJSON_AddNumberToObject(e, "jacobian_capped", (double)m->report.jacobian_capped);
         cJSON_AddItemToArray(methods, e);
     }
@@ -415,7 +416,7 @@ static void dump_body(dump_stream* d, const cli_run* run)
     for (size_t k = 0; k < run->method_count; ++k) {
         const cli_method_result* m = &run->methods[k];
         if (m->skipped) continue;
-        const sf_frames_opts* opts = m->method == SF_METHOD_RECOMPUTE ? &run->ref_opts : &run->method_opts;
+        const sf_frames_opts* opts = cli_method_is_rebuilt(m->method) ? &run->ref_opts : &run->method_opts;
         dump_key(d, sf_method_name(m->method), first);
         first = false;
         cJSON* e = cJSON_CreateObject();

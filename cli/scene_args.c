@@ -11,11 +11,11 @@ void cli_scene_args_init(cli_scene_args* args)
     args->weighting = SF_WEIGHTING_AREA;
     args->weld = SF_WELD_NONE;
     args->tangents = SF_TANGENTS_UV;
-    for (int m = 0; m < SF_METHOD_COUNT; ++m) {
+    for (int m = 0; m < SF_METHOD_DEFAULT_COUNT; ++m) {
         args->method_on[m] = true;
         args->method_order[m] = (sf_method)m;
     }
-    args->method_count = SF_METHOD_COUNT;
+    args->method_count = SF_METHOD_DEFAULT_COUNT;
 }
 
 /* ---------------------------------------------------------------- names */
@@ -24,7 +24,7 @@ static const char* const weighting_names[] = {"area", "angle", "uniform"};
 static const char* const weld_names[] = {"none", "position", "position-normal"};
 static const char* const tangents_names[] = {"uv", "mikktspace"};
 static const char* const reference_names[] = {"rebuilt", "authored"};
-static const char* const dirs_names[] = {"deltas", "none"};
+static const char* const dirs_names[] = {"deltas", "none", "normals"};
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -62,7 +62,7 @@ static int parse_methods(cli_scene_args* args, const char* list)
     args->method_count = 0;
     args->methods_given = true;
     if (strcmp(list, "all") == 0) {
-        for (int m = 0; m < SF_METHOD_COUNT; ++m) {
+        for (int m = 0; m < SF_METHOD_DEFAULT_COUNT; ++m) {
             args->method_on[m] = true;
             args->method_order[args->method_count++] = (sf_method)m;
         }
@@ -371,9 +371,12 @@ void cli_scene_args_usage(FILE* f)
           "  --set NAME=VALUE[,...]        scene parameters (or morph weights, resolution), after the preset;\n"
           "                                may be repeated (the settings add up, later ones win)\n"
           "  --morph TARGET=WEIGHT[,...]   morph target weights, e.g. towel-twist=1,ripples=0.5; may be repeated\n"
-          "  --morph-directions none|deltas  add the targets' normal/tangent deltas (default deltas)\n"
+          "  --morph-directions none|deltas|normals  add the targets' normal and tangent deltas (default\n"
+          "                                deltas), none, or the normal deltas alone\n"
           "  --method all|NAME[,NAME...]   methods to run (default all): unchanged, skinned,\n"
-          "                                inverse-transpose, jacobian, recompute\n"
+          "                                inverse-transpose, bone-normal-matrices, jacobian, jacobian-fan,\n"
+          "                                recompute; recompute-fused (recompute in one pass, the same\n"
+          "                                frames) runs only when named\n"
           "  --weighting area|angle|uniform  reference weighting (default: the scene's)\n"
           "  --weld none|position|position-normal  reference welding (default none)\n"
           "  --tangents uv|mikktspace      reference tangents (default uv)\n"
@@ -393,6 +396,8 @@ void cli_reference_settings_text(const sf_frames_opts* ref, char* out, size_t si
     snprintf(out, size, "%s, %s%s", name_at(weld_short, COUNT_OF(weld_short), (int)ref->weld),
              cli_tangents_name(ref->tangents), ref->reference == SF_REFERENCE_AUTHORED ? ", authored" : "");
 }
+
+bool cli_method_is_rebuilt(sf_method m) { return m == SF_METHOD_RECOMPUTE || m == SF_METHOD_RECOMPUTE_FUSED; }
 
 uint32_t cli_scene_args_methods_mask(const cli_scene_args* args)
 {

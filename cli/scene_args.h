@@ -1,6 +1,6 @@
 /* The flags every command that builds a scene and computes frames shares (compare, render, ...):
  *   --scene NAME  --preset NAME  --set k=v[,k=v]  --morph target=w[,target=w]
- *   --morph-directions none|deltas  --method all|NAME[,NAME]  --weighting area|angle|uniform
+ *   --morph-directions none|deltas|normals  --method all|NAME[,NAME]  --weighting area|angle|uniform
  *   --weld none|position|position-normal  --tangents uv|mikktspace  --reference rebuilt|authored
  *   --jacobian-cap X  --threads N  --backend cpu|cuda
  * Parse them with cli_scene_args_parse in the command's flag loop, then cli_scene_args_finish. */
@@ -51,6 +51,8 @@ int cli_scene_args_build(const cli_scene_args* args, const sf_env* env, const cl
 
 /* The --method selection as a mask (bit 1u << m per sf_method), for sf_workspace_opts. */
 uint32_t cli_scene_args_methods_mask(const cli_scene_args* args);
+/* recompute and recompute-fused: they run with the reference's options (the evaluation's rule). */
+bool cli_method_is_rebuilt(sf_method m);
 
 /* Frames options for the reference (and the recompute row): the scene's reference weighting unless
  * --weighting was given. */

@@ -121,9 +121,9 @@ static size_t topology_bytes(const sf_topology* topo)
     for (int k = 0; k < 2; ++k)
         if (topo->weld[k].group) b += 4 * (n + topo->weld[k].group_count + 1 + 3 * F);
     sfi_gradients_view g;
-    if (sfi_gradients_get(topo, &g)) {
+    if (sfi_gradients_get(topo, SF_METHOD_JACOBIAN, &g)) {
         size_t s = g.slot_offsets[n], m = g.morph_offsets[n];
-        b += 4 * ((n + 1) + s * 3 + (n + 1) + m * 7);
+        b += 4 * ((n + 1) + s * (1 + g.slot_floats) + (n + 1) + m * 7);
     }
     return b;
 }
@@ -133,11 +133,12 @@ static size_t topology_bytes(const sf_topology* topo)
 static sf_result upload_gradients(sfi_cuda* c, const sf_topology* topo, sf_error* err)
 {
     sfi_gradients_view g;
-    if (!sfi_gradients_get(topo, &g)) return SF_OK;
+    if (!sfi_gradients_get(topo, SF_METHOD_JACOBIAN, &g)) return SF_OK;
     size_t n = topo->vertex_count, s = g.slot_offsets[n], m = g.morph_offsets[n];
+    c->t.slot_floats = g.slot_floats;
     sf_result r = upload(c, g.slot_offsets, n + 1, &c->t.slot_offsets, err);
     if (r == SF_OK) r = upload(c, g.slot_joint, s, &c->t.slot_joint, err);
-    if (r == SF_OK) r = upload(c, g.slot_guv, 2 * s, &c->t.slot_guv, err);
+    if (r == SF_OK) r = upload(c, g.slot_coef, (size_t)g.slot_floats * s, &c->t.slot_coef, err);
     if (r == SF_OK) r = upload(c, g.morph_offsets, n + 1, &c->t.grad_morph_offsets, err);
     if (r == SF_OK) r = upload(c, g.morph_target, m, &c->t.grad_morph_target, err);
     if (r == SF_OK) r = upload(c, g.morph_duv, 6 * m, &c->t.grad_morph_duv, err);
@@ -908,16 +909,17 @@ static sf_result run_stage(sf_workspace* ws, sfi_cuda_stage stage, sf_method met
     case SFI_STAGE_ERRORS:
         return sfc_errors(&c->t, c->count, c->nrm, c->tan, c->ref_n, c->ref_t, &c->stats[0], &c->stats[1], c->e_counts,
                           c->stream, err);
-    case SFI_STAGE_EVAL: {
-        sf_method all[SF_METHOD_COUNT];
-        for (int m = 0; m < SF_METHOD_COUNT; ++m) all[m] = (sf_method)m;
+    case SFI_STAGE_EVAL: { // the methods with a GPU form: the reference and the four per-vertex rows
+        static const sf_method all[] = {SF_METHOD_UNCHANGED, SF_METHOD_SKINNED, SF_METHOD_INVERSE_TRANSPOSE,
+                                        SF_METHOD_JACOBIAN, SF_METHOD_RECOMPUTE};
+        const size_t rows = sizeof all / sizeof all[0];
         sfi_cuda_recompute keep = c->variant;
         c->variant = variant;
         sf_frames_opts mo;
         memset(&mo, 0, sizeof mo);
-        c->rows = SF_METHOD_COUNT;
+        c->rows = rows;
         memcpy(c->row_method, all, sizeof all);
-        sf_result r = evaluate(c, ws, topo, all, SF_METHOD_COUNT, &mo, o, 0, err);
+        sf_result r = evaluate(c, ws, topo, all, rows, &mo, o, 0, err);
         c->variant = keep;
         return r;
     }

@@ -45,7 +45,8 @@ struct sfc_topo {
     sfc_weld weld[2]; // SF_WELD_POSITION, SF_WELD_POSITION_NORMAL (NULL where not built)
     // jacobian gradients (sfi_gradients_view), NULL when skipped
     const uint32_t *slot_offsets, *slot_joint;
-    const float* slot_guv;
+    const float* slot_coef; // slot_floats per slot
+    uint32_t slot_floats;
     const uint32_t *grad_morph_offsets, *grad_morph_target;
     const float* grad_morph_duv;
     const float* ones; // n determinants of the rest pose (the authored reference's rest rebuild)

@@ -123,7 +123,7 @@ __global__ void __launch_bounds__(SFC_THREADS)
             load3(t.rest_n, v, n0);
             float4 r4 = reinterpret_cast<const float4*>(t.rest_t)[v];
             float t0[4] = {r4.x, r4.y, r4.z, r4.w};
-            capped = sfk_jacobian_vertex(bones, m, d, p, fp, n0, t0, t.slot_joint + s0, t.slot_guv + 2 * (size_t)s0,
+            capped = sfk_jacobian_vertex(bones, m, d, p, fp, n0, t0, t.slot_joint + s0, t.slot_coef + (size_t)t.slot_floats * s0,
                                          s1 - s0, t.grad_morph_target + m0, t.grad_morph_duv + 6 * (size_t)m0, m1 - m0,
                                          alpha, cap, no, to) != 0;
             store3(nrm, o, no);
@@ -758,7 +758,7 @@ __global__ void __launch_bounds__(SFC_THREADS)
                     float4 q = reinterpret_cast<const float4*>(t.rest_t)[v];
                     float t0[4] = {q.x, q.y, q.z, q.w};
                     capped = sfk_jacobian_vertex(bones, m, d, p, fp, n0, t0, t.slot_joint + s0,
-                                                 t.slot_guv + 2 * (size_t)s0, s1 - s0, t.grad_morph_target + m0,
+                                                 t.slot_coef + (size_t)t.slot_floats * s0, s1 - s0, t.grad_morph_target + m0,
                                                  t.grad_morph_duv + 6 * (size_t)m0, m1 - m0, alpha, cap, no, to) != 0;
                 } else {
                     sfk_vertex_frame(rows.method[r], m, d, n, tt, rest_w, no, to);
@@ -847,6 +847,11 @@ __global__ void sfc_header_compile_check(const float* in, float* out)
     uint32_t flags = sfk_mikk_triangle(in, in + 3, in + 6, in + 9, in + 11, in + 13, sfk_mikk_uv_flags(in[15]), fn, ft);
     sfk_mikk_corner_term(in, fn, in + 3, in + 6, in + 9, out);
     out[7] = sfk_mikk_vertex_w((float)flags, -1.0f, in[1]) + (float)sfk_mikk_compatible(in, in + 6);
+    // the methods without a GPU form yet
+    float m[12], p[3], n[3], t[4];
+    uint32_t joint = 0;
+    sfk_jacobian_fan_vertex(in, m, in[2], p, out, n, t, in + 3, &joint, in, 1u, &joint, in, 1u, in, 0.5f, out + 8,
+                            out + 11);
 }
 
 sf_result sfc_vertex_frames(const sfc_topo* t, const sfc_batch* b, int method, int with_dirs, float cap, float* pos,

@@ -233,7 +233,7 @@ typedef struct sf_pose {
 typedef struct sf_topology sf_topology;
 
 typedef struct sf_topology_opts {
-    int skip_gradients; /* 1 = do not precompute the `jacobian` gradients (saves memory); default 0 */
+    int skip_gradients; /* 1 = do not precompute the `jacobian` and `jacobian-fan` data (saves memory); default 0 */
     float weld_normal_cos; /* weld groups: rest normals within this cosine count as equal; in [-1, 1], 0 = 0.9999 */
 } sf_topology_opts;
 
@@ -260,6 +260,8 @@ typedef struct sf_topology_stats {
                                             the vertices sf_tangents_split splits, as a loader generating
                                             TANGENT must; 0 for a mesh already split that way and without UVs.
                                             Posed frames can split others (sf_eval_results) */
+    size_t fan_gradient_bytes;           /* memory the jacobian-fan's precomputed data take */
+    size_t dropped_fan_gradient_slots;   /* jacobian-fan weight slots beyond 16 per vertex (smallest dropped) */
 } sf_topology_stats;
 
 /* Validates mesh (every field named in err: "mesh.positions" and the vertex, "mesh.targets[2].position_deltas"
@@ -274,6 +276,9 @@ void sf_topology_get_stats(const sf_topology* topo, sf_topology_stats* out);
 size_t sf_topology_vertex_count(const sf_topology* topo);
 size_t sf_topology_triangle_count(const sf_topology* topo);
 int sf_topology_has_tangent_frame(const sf_topology* topo); /* 1 when UVs exist, tangents are measured */
+/* The sign the gather gives the UV bitangent for the handedness (sfk_finish_frame): -1 for SF_UV_GLTF, +1 for
+ * SF_UV_V_UP. */
+float sf_topology_bitangent_sign(const sf_topology* topo);
 /* Packed rest streams as the topology holds them (after generation): float3, float3, float4, float2 or NULL. */
 const float* sf_topology_rest_positions(const sf_topology* topo);
 const float* sf_topology_rest_normals(const sf_topology* topo);
@@ -301,8 +306,8 @@ typedef struct sf_workspace_opts {
     sf_backend backend;     /* default SF_BACKEND_CPU */
 } sf_workspace_opts;       /* zero = defaults */
 
-/* opts: NULL = every method on the CPU. Scratch is taken only for opts.methods (the deformation always;
- * `recompute`, the reference, adds the face arrays, the MikkTSpace scratch when the mesh has UVs and the
+/* opts: NULL = every method on the CPU. Scratch is taken only for opts.methods (the deformation for any
+ * method but `recompute-fused`, which needs n floats only; `recompute`, the reference, adds the face arrays, the MikkTSpace scratch when the mesh has UVs and the
  * authored-reference scratch). SF_ERROR_UNSUPPORTED for a backend this build or machine lacks. */
 sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* opts, sf_workspace** out,
                               sf_error* err);
@@ -325,8 +330,11 @@ sf_result sf_pose_validate(const sf_topology* topo, const sf_pose* pose, sf_erro
     X(SF_METHOD_UNCHANGED, "unchanged", "LBS positions only; rest (or morphed) directions")            \
     X(SF_METHOD_SKINNED, "skinned", "directions skinned with the bone matrices, normalised")           \
     X(SF_METHOD_INVERSE_TRANSPOSE, "inverse-transpose", "normal by the inverse transpose of the blend") \
+    X(SF_METHOD_BONE_NORMAL_MATRICES, "bone-normal-matrices", "per-bone cofactor matrices blended")  \
     X(SF_METHOD_JACOBIAN, "jacobian", "analytic Jacobian with weight and morph gradients")             \
-    X(SF_METHOD_RECOMPUTE, "recompute", "rebuilt from the final triangles (the reference)")
+    X(SF_METHOD_JACOBIAN_FAN, "jacobian-fan", "secant map of the welded fan, authored frame carried")   \
+    X(SF_METHOD_RECOMPUTE, "recompute", "rebuilt from the final triangles (the reference)")             \
+    X(SF_METHOD_RECOMPUTE_FUSED, "recompute-fused", "recompute in one per-vertex pass, bit for bit the same")
 
 typedef enum sf_method {
 #define SF_METHOD_ENUM_(id, name, text) id,
@@ -335,6 +343,18 @@ typedef enum sf_method {
     SF_METHOD_COUNT
 } sf_method;
 
+/* `recompute-fused` gives `recompute`'s frames bit for bit (any options, any thread count) by another route:
+ * each vertex deforms the corners of its faces itself from the rest data and the pose and gathers them, one
+ * per-vertex pass with no position or face buffer (its workspace scratch is n floats, the determinants). It
+ * runs with the reference's options wherever `recompute` does (the evaluation's reference_opts). Two cases
+ * cannot be one pass and run as the two-pass `recompute` instead, said in sf_frames_report.fused_two_pass:
+ * MikkTSpace tangents on a mesh with UVs (the normals stay fused; MikkTSpace then needs every final position
+ * and normal) and the authored reference (all of it); both need a workspace with `recompute`'s scratch
+ * (SF_ERROR_INVALID_ARGUMENT naming "workspace" otherwise). The default set of methods (no methods named:
+ * sf_eval_desc.methods NULL, the command line's default and `all`) is the first SF_METHOD_DEFAULT_COUNT,
+ * every method but this one: it is named to run. */
+#define SF_METHOD_DEFAULT_COUNT ((int)SF_METHOD_RECOMPUTE_FUSED)
+
 const char* sf_method_name(sf_method method);        /* "skinned"; "?" when out of range */
 const char* sf_method_description(sf_method method); /* one line */
 sf_result sf_method_parse(const char* name, sf_method* out);
@@ -342,7 +362,9 @@ sf_result sf_method_parse(const char* name, sf_method* out);
 /* Morph directions (the article's steps 3 and 4). */
 typedef enum sf_morph_directions {
     SF_MORPH_DIRECTIONS_DELTAS = 0, /* default: add the targets' normal/tangent deltas before skinning */
-    SF_MORPH_DIRECTIONS_NONE        /* position deltas only; directions stay at rest */
+    SF_MORPH_DIRECTIONS_NONE,       /* position deltas only; directions stay at rest */
+    SF_MORPH_DIRECTIONS_NORMALS     /* normal deltas only; tangents stay at rest (runtimes that read no
+                                       morph TANGENT deltas) */
 } sf_morph_directions;
 
 /* How face contributions are averaged at a vertex by `recompute`. */
@@ -379,7 +401,7 @@ typedef struct sf_frames_opts {
     sf_weighting weighting; /* recompute only */
     sf_weld weld;           /* recompute only */
     sf_tangent_mode tangents; /* recompute only */
-    float jacobian_cap;     /* jacobian only: cap on |correction| relative to |blend| (Tarini et al.); 0 = none */
+    float jacobian_cap;     /* jacobian, jacobian-fan: cap on |correction| relative to |blend| (Tarini et al.); 0 = none */
     sf_reference reference; /* recompute only: rebuilt (default) or authored directions carried along */
 } sf_frames_opts; /* zero = defaults */
 
@@ -412,11 +434,43 @@ typedef struct sf_frames_report {
     size_t singular_vertices;   /* |det| < 1e-12: inverse-transpose returned zero */
     size_t degenerate_normals;  /* zero normal in the output */
     size_t degenerate_tangents; /* zero tangent in the output (with a tangent frame) */
-    size_t jacobian_capped;     /* jacobian corrections limited by jacobian_cap */
+    size_t jacobian_capped;     /* jacobian / jacobian-fan corrections limited by jacobian_cap */
+    uint32_t fused_two_pass;    /* recompute-fused: what ran as the two-pass recompute, SF_FUSED_TWO_PASS_* */
 } sf_frames_report;
+/* sf_frames_report.fused_two_pass (0: everything in the fused pass) */
+enum {
+    SF_FUSED_TWO_PASS_TANGENTS = 1, /* MikkTSpace tangents (mesh with UVs): normals fused, tangents two-pass */
+    SF_FUSED_TWO_PASS_ALL = 2       /* the authored reference: the whole frame two-pass */
+};
 void sf_workspace_last_report(const sf_workspace* ws, sf_frames_report* out);
 
-/* ---------------------------------------------------------------- tangent generation */
+/* ---------------------------------------------------------------- engine limits */
+/* What runtimes do to the data before skinning (docs/engines.md): keep a few influences, cap active morphs. */
+
+/* Keeps the max_influences largest weights of each vertex (ties: the earlier slot) and divides them by their
+ * sum, as engines that store 4 or 8 (joint, weight) pairs per vertex do. joints/weights: influence_count per
+ * vertex as in sf_mesh_desc (weights >= 0, finite). out_joints/out_weights: min(influence_count,
+ * max_influences) per vertex, kept slots in their original order; both NULL = count only. A vertex whose kept
+ * weights sum to zero keeps zeros. truncated (may be NULL): vertices with more than max_influences nonzero
+ * weights. Errors: max_influences 0, NULL inputs with vertices, one of the outputs NULL, a negative or
+ * non-finite weight (naming the vertex). */
+sf_result sf_influences_truncate(size_t vertex_count, uint32_t influence_count, const uint32_t* joints,
+                                 const float* weights, uint32_t max_influences, uint32_t* out_joints,
+                                 float* out_weights, size_t* truncated, sf_error* err);
+
+/* Keeps the max_targets morph weights of largest magnitude (ties: the lower index) and zeroes the others, as a
+ * runtime that caps active morph targets does (glTF lets clients limit them). out may be weights (in place);
+ * max_targets >= count copies. Returns how many nonzero weights were zeroed. */
+size_t sf_morph_weights_truncate(const float* weights, size_t count, size_t max_targets, float* out);
+
+/* ---------------------------------------------------------------- tangent and flat normal generation */
+
+/* Flat normals, as glTF asks of a primitive without NORMAL: triangle f's corners (corner_positions, 9 floats
+ * per triangle, its three corners in order) all get the unit normal of cross(p1 - p0, p2 - p0), (0, 0, 0) for a
+ * zero-area triangle, into normals (9 floats per triangle). Float arithmetic in a fixed order: every caller
+ * (the glTF loader, the viewer) gets the same bits. SF_ERROR_TOO_LARGE (index = the triangle) when a cross
+ * product overflows float. */
+sf_result sf_normals_flat(size_t triangle_count, const float* corner_positions, float* normals, sf_error* err);
 
 /* A static mesh for sf_tangents_generate: plain arrays, no skinning, no topology needed. */
 typedef struct sf_tangent_desc {
@@ -489,7 +543,8 @@ typedef struct sf_error_summary {
     size_t worst_normal_vertex, worst_tangent_vertex;
 } sf_error_summary;
 
-/* Angle in degrees between two directions: acos of the clamped dot of the unit vectors; 180 when either is zero. */
+/* Angle in degrees between two directions, from atan2(|a x b|, a . b) in double (precise near 0 and 180 degrees);
+ * 180 when either is zero (squared length under 1e-24). */
 double sf_angle_deg(const float a[3], const float b[3]);
 
 /* Per-vertex angles of `method` against `reference` (float3 normals, float4 tangents as in sf_frames_out).
@@ -557,7 +612,9 @@ sf_result sf_angle_accumulator_finish(const sf_angle_accumulator* acc, sf_angle_
  *   res->rows[k].errors.normal.mean ...
  *   sf_evaluation_destroy(ev);
  * The row of `recompute` runs with reference_opts (it checks the pipeline: about 0 degrees) and is the
- * reference itself, not computed twice. A method the build or backend cannot run (SF_ERROR_UNSUPPORTED)
+ * reference itself, not computed twice. The row of `recompute-fused` runs with reference_opts too (computed in
+ * its own pass: 0 degrees when it equals the reference bit for bit; with per-corner tangents its corners are
+ * its own MikkTSpace run's, see sf_frames_report.fused_two_pass). A method the build or backend cannot run (SF_ERROR_UNSUPPORTED)
  * comes back as a row with that status; it does not fail the run. An sf_evaluation belongs to one thread.
  *
  * Tangents per corner. When the reference's tangents are MikkTSpace (reference_opts.tangents =
@@ -599,10 +656,10 @@ enum {
 
 typedef struct sf_eval_desc {
     const sf_method* methods;      /* method_count methods, the rows in this order, each at most once;
-                                      NULL = every method in SF_METHODS order */
+                                      NULL = the first SF_METHOD_DEFAULT_COUNT methods in SF_METHODS order */
     size_t method_count;           /* 1..SF_METHOD_COUNT with methods; 0 when methods is NULL */
     sf_frames_opts method_opts;    /* every method but recompute (morph directions, jacobian cap) */
-    sf_frames_opts reference_opts; /* the reference and the recompute row (weighting, weld, tangents,
+    sf_frames_opts reference_opts; /* the reference, the recompute and recompute-fused rows (weighting, weld, tangents,
                                       reference, morph directions) */
     uint32_t flags;                /* SF_EVAL_* */
 } sf_eval_desc;                    /* zero = every method, default options, nothing kept, statistics on */
@@ -625,14 +682,25 @@ typedef struct sf_eval_buffers {
     sf_eval_row_buffers rows[SF_METHOD_COUNT]; /* indexed like sf_eval_results.rows */
 } sf_eval_buffers;
 
+/* Distances in mesh units between a row's final positions and the reference's (sf_evaluation_run_against). */
+typedef struct sf_position_error {
+    size_t count;         /* vertices measured */
+    double mean, rms, max;
+    size_t worst_vertex;
+    double diagonal;      /* the bounding-box diagonal of the reference's final positions (max / diagonal: share) */
+} sf_position_error;
+
 /* One method's row. Arrays point into the evaluation or at the caller's buffers and stay valid until the
  * next run or destroy; NULL when neither kept nor given (recompute's normals/tangents are the reference's). */
 typedef struct sf_eval_row {
     sf_method method;
-    sf_frames_opts opts;     /* what it ran with: reference_opts for recompute, method_opts otherwise */
+    sf_frames_opts opts;     /* what it ran with: reference_opts for recompute and recompute-fused, method_opts
+                                otherwise */
     sf_result status;        /* SF_OK, or SF_ERROR_UNSUPPORTED: detail says why, the rest is zero / NULL */
     sf_error detail;         /* the method's sf_error when unsupported; cleared otherwise */
     sf_error_summary errors; /* against the reference, degrees (see SF_EVAL_NO_STATISTICS) */
+    sf_position_error position; /* final positions against the reference's: zero from sf_evaluation_run,
+                                   measured by sf_evaluation_run_against */
     sf_frames_report report; /* the method's counters (sf_workspace_last_report) */
     const float* normals;    /* 3n */
     const float* tangents;   /* 4n */
@@ -693,6 +761,19 @@ void sf_evaluation_destroy(sf_evaluation* ev);
  * Never allocates. On failure the results say which stage failed and err names the field. */
 sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, const sf_eval_buffers* buffers,
                             sf_error* err);
+/* Measures a variant of the deformation against the full one: runs ev's rows at pose on ev's topology (the
+ * reference's mesh with other influences, such as sf_influences_truncate gives: the same vertex count, triangles
+ * and tangent frame) and measures each, as sf_evaluation_run would, against the reference of `reference`'s last
+ * successful run (its normals, tangents and per-corner tangents), and its final positions against reference's
+ * (row.position). pose may differ from the one reference ran with (fewer morph targets:
+ * sf_morph_weights_truncate). recompute is a row like the others here: rebuilt with ev's reference_opts from
+ * ev's deformation. results->positions are ev's final positions; reference_normals/tangents and the corner
+ * tangents are reference's. ws: a workspace of ev's topology (sf_evaluation_methods_mask(ev)). Errors: reference
+ * NULL, without a successful run, of a mesh with another vertex count, triangles or tangent frame, or with
+ * another tangent mode (per-corner or per-vertex: reference_opts must agree); as sf_evaluation_run otherwise.
+ * Never allocates. */
+sf_result sf_evaluation_run_against(sf_evaluation* ev, const sf_evaluation* reference, const sf_pose* pose,
+                                    sf_workspace* ws, const sf_eval_buffers* buffers, sf_error* err);
 /* The results of the last run (rows with zero summaries before the first). After a failed run only failed,
  * failed_method and runs are meaningful. Never NULL for a valid ev; stays at the same address. */
 const sf_eval_results* sf_evaluation_results(const sf_evaluation* ev);
@@ -709,6 +790,30 @@ const sf_eval_row* sf_evaluation_row(const sf_evaluation* ev, sf_method method);
 /* Bit (1u << method) of the reference (recompute) and of every row: sf_workspace_opts.methods for a
  * workspace that can run this evaluation. */
 uint32_t sf_evaluation_methods_mask(const sf_evaluation* ev);
+
+/* ---------------------------------------------------------------- GPU data */
+/*
+ * The topology's arrays as a GPU takes them: what shaders/ (GLSL, HLSL, WGSL) read and `skinframe export-gpu`
+ * writes, each a packed little-endian array of 32-bit floats or unsigned integers. This list (its names, order
+ * and element layouts, in src/core/gpu_layout.c) is the one description of the layout: shaders/README.md and
+ * the export's JSON are written from it. Pointers are the topology's own (valid while it lives).
+ */
+typedef enum sf_gpu_type { SF_GPU_F32 = 0, SF_GPU_U32 } sf_gpu_type;
+
+typedef struct sf_gpu_buffer {
+    const char* name;        /* "rest_positions", "adj_offsets", ... (file stem of the export) */
+    const char* description; /* one line: what an element holds */
+    sf_gpu_type type;
+    size_t count;            /* elements (0: absent, data NULL) */
+    uint32_t components;     /* values per element */
+    const void* data;        /* count * components values */
+} sf_gpu_buffer;
+
+#define SF_GPU_MAX_BUFFERS 32
+
+/* Fills out with up to cap buffers and returns how many the topology has (at most SF_GPU_MAX_BUFFERS), in a
+ * fixed order; the jacobian's gradients are absent (count 0) when the topology skipped them. */
+size_t sf_topology_gpu_buffers(const sf_topology* topo, sf_gpu_buffer* out, size_t cap);
 
 /* ---------------------------------------------------------------- CUDA (cuda/, src/core/backend_cuda_stub.c) */
 /* Reached through sf_backend and sf_workspace_opts.backend above (docs/cuda.md). A CUDA workspace uploads

@@ -99,8 +99,10 @@ check_includes() {
   done
 }
 core_dirs="src/core src/common src/kernels"
+# The compiler's own intrinsics and cpuid headers (inline functions, no symbols) for the SIMD fast paths.
+intrinsics='^(cpuid|emmintrin|immintrin)\.h$'
 for d in $core_dirs; do
-  check_includes "$d" "$core_dirs include" "$std_headers|^skinframe\.h$"
+  check_includes "$d" "$core_dirs include" "$std_headers|^skinframe\.h$|$intrinsics"
 done
 # The core's quoted includes may name only skinframe.h among the public headers.
 if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"skinframe_[a-z]+\.h"' "$src"/src/core/*.[ch] "$src"/src/common/*.h \

@@ -233,7 +233,7 @@ static int unit_create(const sf_gltf* g, size_t instance, size_t primitive, size
     sf_result r = sf_gltf_instance_mesh(g, instance, primitive, &u->desc, &err);
     check_error(r, &err, "sf_gltf_instance_mesh");
     if (r != SF_OK || u->desc.vertex_count > max_n || u->desc.triangle_count > MAX_TRIANGLES) return 0;
-    u->placed = (sf_method)take(b, SF_METHOD_COUNT);
+    u->placed = (sf_method)take(b, SF_METHOD_DEFAULT_COUNT);
     u->desc.weight_policy = (sf_weight_policy)take(b, 2);
     u->desc.zero_weight_policy = take(b, 4) ? SF_ZERO_WEIGHTS_REST : SF_ZERO_WEIGHTS_REJECT; /* as the CLI, mostly */
     for (int k = 0; k < 2; ++k) {
@@ -298,7 +298,7 @@ static void check_results(unit* u, int k)
     const sf_eval_results* res = sf_evaluation_results(u->ev[k]);
     size_t n = u->n;
     int tf = res->tangent_frame;
-    CONTRACT(res->vertex_count == n && res->row_count == SF_METHOD_COUNT, "results: %zu vertices, %zu rows",
+    CONTRACT(res->vertex_count == n && res->row_count == SF_METHOD_DEFAULT_COUNT, "results: %zu vertices, %zu rows",
              res->vertex_count, res->row_count);
     if (!finite_output(res->positions, 3 * n, "positions") ||
         !finite_output(res->reference_normals, 3 * n, "reference normals") ||
@@ -413,7 +413,7 @@ static void write_and_reload(const sf_gltf* g, unit* units, size_t count, bits* 
     sf_gltf_write_mesh* meshes = calloc(count + 1, sizeof *meshes);
     sf_gltf_write_node* nodes = calloc(count + 1, sizeof *nodes);
     size_t written = 0;
-    sf_method method = (sf_method)take(b, SF_METHOD_COUNT);
+    sf_method method = (sf_method)take(b, SF_METHOD_DEFAULT_COUNT);
     int with_deformers = (int)take(b, 2); /* also the skinning sets and morph targets (writer paths) */
     for (size_t k = 0; meshes && nodes && k < count; ++k) {
         unit* u = &units[k];

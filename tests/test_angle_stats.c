@@ -6,6 +6,7 @@
 #include "sf_internal.h"
 #include "sf_test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,9 +152,50 @@ static void test_select_depth(void)
     CHECK(sfi_select_depth(20224) == 28); /* 2 floor(log2 20224) = 2 * 14 */
 }
 
+/* sf_angle_deg (its own atan2) against libm's atan2 of the same cross and dot: within 1e-9 degrees on random pairs,
+ * pairs a tiny angle apart, near 90 and near 180 degrees, and 0 exactly for equal directions. */
+static void test_angle_matches_libm(void)
+{
+    unsigned long long r = 99;
+    double worst = 0.0;
+    for (int i = 0; i < 400000; ++i) {
+        float a[3], b[3];
+        for (int k = 0; k < 3; ++k) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            a[k] = (float)((double)(r >> 40) / (double)(1ull << 23) - 1.0);
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            b[k] = (float)((double)(r >> 40) / (double)(1ull << 23) - 1.0);
+        }
+        int mode = i % 4; /* random, a tiny angle, near 90 (b orthogonalised), near 180 */
+        if (mode == 1) for (int k = 0; k < 3; ++k) b[k] = a[k] + 1e-6f * b[k];
+        if (mode == 3) for (int k = 0; k < 3; ++k) b[k] = -a[k] + 1e-4f * b[k];
+        if (mode == 2) {
+            double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2];
+            double l = (double)a[0] * a[0] + (double)a[1] * a[1] + (double)a[2] * a[2];
+            for (int k = 0; k < 3; ++k) b[k] = (float)(b[k] - a[k] * d / l);
+        }
+        double la = (double)a[0] * a[0] + (double)a[1] * a[1] + (double)a[2] * a[2];
+        double lb = (double)b[0] * b[0] + (double)b[1] * b[1] + (double)b[2] * b[2];
+        if (!(la >= 1e-24) || !(lb >= 1e-24)) continue;
+        double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2];
+        double cx = (double)a[1] * b[2] - (double)a[2] * b[1], cy = (double)a[2] * b[0] - (double)a[0] * b[2];
+        double cz = (double)a[0] * b[1] - (double)a[1] * b[0];
+        double want = atan2(sqrt(cx * cx + cy * cy + cz * cz), d) * (180.0 / 3.14159265358979323846);
+        double e = fabs(sf_angle_deg(a, b) - want);
+        if (e > worst) worst = e;
+        CHECK(sf_angle_deg(a, a) == 0.0);
+    }
+    CHECK(worst < 1e-9);
+    const float x[3] = {1, 0, 0}, y[3] = {0, 2, 0}, mx[3] = {-3, 0, 0}, z[3] = {0, 0, 0};
+    CHECK_NEAR(sf_angle_deg(x, y), 90.0, 1e-12);
+    CHECK_NEAR(sf_angle_deg(x, mx), 180.0, 1e-12);
+    CHECK(sf_angle_deg(x, z) == 180.0);
+}
+
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
+        {"angle_matches_libm", test_angle_matches_libm},
         {"percentiles_match_sort", test_percentiles_match_sort},
         {"select_every_k", test_select_every_k},
         {"select_depth", test_select_depth},

@@ -664,6 +664,49 @@ static void test_safe_unit_threshold(void)
     CHECK_NEAR(sf_angle_deg(x, nx), 180.0, 1e-9);
 }
 
+/* The angle against libm's atan2 of |a x b| and a . b in double (an independent formula): every range, the
+ * reduction's breakpoints, tiny angles (relative precision) and angles next to 180 degrees. */
+static void test_angle_against_libm(void)
+{
+    uint32_t seed = 12345;
+    double worst = 0.0;
+    for (int i = 0; i < 200000; ++i) {
+        float a[3], b[3];
+        for (int k = 0; k < 3; ++k) {
+            seed = seed * 1664525u + 1013904223u;
+            a[k] = (float)((seed >> 8) * (1.0 / 16777216.0) - 0.5);
+        }
+        seed = seed * 1664525u + 1013904223u;
+        double r = (seed >> 8) * (1.0 / 16777216.0);
+        /* b near a, near -a, or anywhere; scaled so lengths differ */
+        double spread = i % 4 == 0 ? 1.0 : i % 4 == 1 ? 1e-3 : i % 4 == 2 ? 1e-6 : 2.0;
+        for (int k = 0; k < 3; ++k) {
+            seed = seed * 1664525u + 1013904223u;
+            double jitter = ((seed >> 8) * (1.0 / 16777216.0) - 0.5) * spread;
+            b[k] = (float)((i % 4 == 3 ? -a[k] : a[k]) * (0.25 + 4.0 * r) + jitter);
+        }
+        double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2];
+        double cx = (double)a[1] * b[2] - (double)a[2] * b[1];
+        double cy = (double)a[2] * b[0] - (double)a[0] * b[2];
+        double cz = (double)a[0] * b[1] - (double)a[1] * b[0];
+        double want = atan2(sqrt(cx * cx + cy * cy + cz * cz), d) * (180.0 / 3.14159265358979323846);
+        double got = sf_angle_deg(a, b);
+        double rel = fabs(got - want) / (want > 1e-300 ? want : 1.0);
+        if (rel > worst) worst = rel;
+    }
+    CHECK(worst < 2e-15);
+    /* k / 8 breakpoints of the reduction and the swap at 45 degrees, from exact directions */
+    for (int k = 0; k <= 16; ++k) {
+        double th = k * (3.14159265358979323846 / 16.0);
+        float x[3] = {1, 0, 0}, v[3] = {(float)cos(th), (float)sin(th), 0};
+        double want = atan2((double)v[1], (double)v[0]) * (180.0 / 3.14159265358979323846);
+        CHECK_NEAR(sf_angle_deg(x, v), want, 1e-12);
+    }
+    float x[3] = {1, 0, 0}, tiny[3] = {1, 1e-7f, 0}, back[3] = {-1, 1e-7f, 0};
+    CHECK_NEAR(sf_angle_deg(x, tiny) / (atan2(1e-7f, 1.0) * (180.0 / 3.14159265358979323846)), 1.0, 1e-14);
+    CHECK_NEAR(180.0 - sf_angle_deg(x, back), atan2(1e-7f, 1.0) * (180.0 / 3.14159265358979323846), 1e-12);
+}
+
 /* Statistics against hand-computed values. */
 static void test_angle_stats(void)
 {
@@ -895,6 +938,7 @@ int main(int argc, char** argv)
         {"uniform_vs_area_weighting", test_uniform_vs_area_weighting},
         {"collapsed_triangle", test_collapsed_triangle},
         {"safe_unit_threshold", test_safe_unit_threshold},
+        {"angle_against_libm", test_angle_against_libm},
         {"angle_stats", test_angle_stats},
         {"heatmap_colors", test_heatmap_colors},
         {"direction_errors_flags", test_direction_errors_flags},

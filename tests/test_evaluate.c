@@ -124,7 +124,7 @@ static void check_against_independent(const char* scene, const char* preset, con
     CHECK_OK(sf_evaluation_create(f.topo, &desc, NULL, &ev, &err));
     CHECK_OK(sf_evaluation_run(ev, &f.scene->pose, f.ws, NULL, &err));
     const sf_eval_results* res = sf_evaluation_results(ev);
-    CHECK(res->row_count == SF_METHOD_COUNT && res->runs == 1 && res->failed == SF_EVAL_STAGE_NONE);
+    CHECK(res->row_count == SF_METHOD_DEFAULT_COUNT && res->runs == 1 && res->failed == SF_EVAL_STAGE_NONE);
     CHECK(res->tangent_frame == sf_topology_has_tangent_frame(f.topo));
 
     float* pos = calloc(3 * n, sizeof(float));
@@ -145,7 +145,7 @@ static void check_against_independent(const char* scene, const char* preset, con
          memcmp(ref_t, res->reference_tangents, 4 * n * sizeof(float)) == 0 &&
          report_equal(&ref_report, &res->reference_report);
     sf_frames_out ref_dirs = {NULL, ref_n, ref_t};
-    for (int m = 0; ok && m < SF_METHOD_COUNT; ++m) {
+    for (int m = 0; ok && m < SF_METHOD_DEFAULT_COUNT; ++m) {
         const sf_eval_row* row = &res->rows[m];
         ok = row->method == (sf_method)m && row->status == SF_OK;
         const sf_frames_opts* opts = m == SF_METHOD_RECOMPUTE ? ref_opts : method_opts;
@@ -251,8 +251,8 @@ static void test_method_subset_and_order(void)
     CHECK_OK(sf_evaluation_run(some, &f.scene->pose, f.ws, NULL, NULL));
     const sf_eval_results* ra = sf_evaluation_results(all);
     const sf_eval_results* rs = sf_evaluation_results(some);
-    CHECK(ra->row_count == SF_METHOD_COUNT && rs->row_count == 3);
-    for (int m = 0; m < SF_METHOD_COUNT; ++m) CHECK(ra->rows[m].method == (sf_method)m);
+    CHECK(ra->row_count == SF_METHOD_DEFAULT_COUNT && rs->row_count == 3);
+    for (int m = 0; m < SF_METHOD_DEFAULT_COUNT; ++m) CHECK(ra->rows[m].method == (sf_method)m);
     for (size_t k = 0; k < 3; ++k) {
         CHECK(rs->rows[k].method == order[k]);
         CHECK(sf_evaluation_row(some, order[k]) == &rs->rows[k]);
@@ -377,7 +377,7 @@ static void test_caller_buffers(void)
     CHECK(rg->positions == b.positions && rg->reference_normals == b.reference_normals);
     CHECK(memcmp(rg->positions, rk->positions, 3 * n * sizeof(float)) == 0);
     CHECK(memcmp(rg->reference_tangents, rk->reference_tangents, 4 * n * sizeof(float)) == 0);
-    for (int k = 0; k < SF_METHOD_COUNT; ++k) {
+    for (int k = 0; k < SF_METHOD_DEFAULT_COUNT; ++k) {
         const sf_eval_row* g = &rg->rows[k];
         const sf_eval_row* r = &rk->rows[k];
         CHECK(g->normals == b.rows[k].normals && g->normal_deg == b.rows[k].normal_deg && g->flags == b.rows[k].flags);
@@ -478,7 +478,7 @@ static void test_thread_order_independent(void)
     CHECK_OK(sf_evaluation_run(a, &serial.scene->pose, serial.ws, NULL, NULL));
     CHECK_OK(sf_evaluation_run(b, &reversed.scene->pose, reversed.ws, NULL, NULL));
     size_t n = sf_topology_vertex_count(serial.topo);
-    for (int m = 0; m < SF_METHOD_COUNT; ++m) {
+    for (int m = 0; m < SF_METHOD_DEFAULT_COUNT; ++m) {
         const sf_eval_row* ra = &sf_evaluation_results(a)->rows[m];
         const sf_eval_row* rb = &sf_evaluation_results(b)->rows[m];
         CHECK(summary_equal(&ra->errors, &rb->errors));
@@ -535,7 +535,7 @@ static void test_bad_desc_fields(void)
         case 6: d.reference_opts.weld = (sf_weld)3; break;
         case 7: d.reference_opts.tangents = (sf_tangent_mode)2; break;
         case 8: d.reference_opts.reference = (sf_reference)5; break;
-        case 9: d.reference_opts.morph_directions = (sf_morph_directions)2; break;
+        case 9: d.reference_opts.morph_directions = (sf_morph_directions)3; break;
         case 10: d.method_opts.jacobian_cap = -1.0f; break;
         case 11: d.method_opts.jacobian_cap = NAN; break;
         default: d.flags = 0x80; break;

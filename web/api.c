@@ -70,6 +70,7 @@ struct sfw_view {
     double stats[SF_METHOD_COUNT * SFW_STAT_STRIDE];
     float frame[4]; /* scene camera hint: center xyz, radius */
     const sf_mesh_desc* source; /* the mesh the topology was made from (the scene's or v->mesh) */
+    size_t split_vertices;      /* vertices of a caller's mesh that the MikkTSpace split copied (sfw_mesh_commit) */
 };
 
 static sf_error g_err;
@@ -264,7 +265,12 @@ static sfw_view* finish_view(sfw_view* v, const sf_mesh_desc* mesh, sf_weighting
         sfw_view_destroy(v);
         return NULL;
     }
+    /* every method, recompute-fused included (the page lists them all, sfw_catalog_json) */
+    static sf_method all[SF_METHOD_COUNT];
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) all[m] = (sf_method)m;
     memset(&v->desc, 0, sizeof v->desc);
+    v->desc.methods = all;
+    v->desc.method_count = SF_METHOD_COUNT;
     v->desc.flags = SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES;
     v->scene_weighting = weighting;
     v->desc.reference_opts.weighting = weighting;
@@ -412,12 +418,132 @@ SFW_EXPORT(sfw_mesh_array) void* sfw_mesh_array(sfw_view* v, int which, size_t k
     }
 }
 
-/* Builds the topology and evaluation of a filled mesh. On failure the view is destroyed and NULL returned
- * (sfw_error_message says why: the library's message naming the field). */
-SFW_EXPORT(sfw_mesh_commit) sfw_view* sfw_mesh_commit(sfw_view* v)
+/* Replaces *array (`elem` bytes per vertex) by count vertices, vertex k a copy of map[k]. NULL stays NULL.
+ * Returns 0 when out of memory (the array is then left as it was). */
+static int remap_array(void** array, size_t elem, size_t count, const uint32_t* map)
+{
+    if (!*array) return 1;
+    uint8_t* a = malloc(count * elem + elem);
+    if (!a) return 0;
+    for (size_t k = 0; k < count; ++k) memcpy(a + k * elem, (const uint8_t*)*array + (size_t)map[k] * elem, elem);
+    free(*array);
+    *array = a;
+    return 1;
+}
+
+/* Every per-vertex array of the view's mesh through remap_array. */
+static int remap_vertices(sfw_view* v, size_t count, const uint32_t* map)
+{
+    sf_mesh_desc* m = &v->mesh;
+    int ok = remap_array((void**)&m->positions.data, 3 * sizeof(float), count, map) &&
+             remap_array((void**)&m->normals.data, 3 * sizeof(float), count, map) &&
+             remap_array((void**)&m->tangents.data, 4 * sizeof(float), count, map) &&
+             remap_array((void**)&m->uvs.data, 2 * sizeof(float), count, map) &&
+             remap_array((void**)&m->joints, m->influence_count * sizeof(uint32_t), count, map) &&
+             remap_array((void**)&m->weights, m->influence_count * sizeof(float), count, map);
+    for (size_t k = 0; ok && k < v->target_count; ++k)
+        ok = remap_array((void**)&v->morph_p[k], 3 * sizeof(float), count, map) &&
+             remap_array((void**)&v->morph_n[k], 3 * sizeof(float), count, map) &&
+             remap_array((void**)&v->morph_t[k], 3 * sizeof(float), count, map);
+    if (ok) m->vertex_count = count;
+    return ok;
+}
+
+/* Indices all below the vertex count: otherwise the topology names the bad one, and nothing is remapped. */
+static int indices_valid(const sf_mesh_desc* m)
+{
+    for (size_t c = 0; c < 3 * m->triangle_count; ++c)
+        if (m->indices[c] >= m->vertex_count) return 0;
+    return 1;
+}
+
+/* The glTF loader's flat normals for a mesh without normals (glTF: "client implementations must calculate flat
+ * normals"): every triangle corner its own vertex, with its face's normal (sf_normals_flat). */
+static int flat_normals(sfw_view* v)
+{
+    sf_mesh_desc* m = &v->mesh;
+    if (m->normals.data || !m->triangle_count || !indices_valid(m)) return 1;
+    size_t corners = 3 * m->triangle_count;
+    uint32_t* indices = (uint32_t*)m->indices;
+    float* normals = malloc(3 * corners * sizeof(float));
+    if (!normals || !remap_vertices(v, corners, indices)) {
+        free(normals);
+        fail(SF_ERROR_OUT_OF_MEMORY, NULL, "flat normals");
+        return 0;
+    }
+    sf_error err;
+    sf_result r = sf_normals_flat(m->triangle_count, m->positions.data, normals, &err);
+    if (r != SF_OK) {
+        free(normals);
+        fail(r, &err, "flat normals");
+        return 0;
+    }
+    m->normals.data = normals;
+    for (size_t c = 0; c < corners; ++c) indices[c] = (uint32_t)c;
+    return 1;
+}
+
+/* The glTF loader's MikkTSpace tangents for a mesh with UVs and normals and no tangents: one tangent per corner,
+ * and a vertex whose corners got different ones split into one vertex per tangent, every array carried (the
+ * page's arrays are dense), so the page evaluates the vertices that `skinframe eval` evaluates. */
+static int split_for_mikktspace(sfw_view* v)
+{
+    sf_mesh_desc* m = &v->mesh;
+    if (m->tangents.data || !m->uvs.data || !m->normals.data || !m->triangle_count || !indices_valid(m)) return 1;
+    size_t n = m->vertex_count, corners = 3 * m->triangle_count;
+    sf_tangent_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = n;
+    d.triangle_count = m->triangle_count;
+    d.indices = m->indices;
+    d.positions = m->positions;
+    d.normals = m->normals;
+    d.uvs = m->uvs;
+    d.uv_convention = m->uv_convention;
+    d.mode = SF_TANGENTS_MIKKTSPACE;
+    sf_error err;
+    sf_tangent_split split;
+    memset(&split, 0, sizeof split);
+    float* ct = malloc(4 * corners * sizeof(float));
+    size_t bound = SF_TANGENTS_SPLIT_MAX_VERTICES(n, m->triangle_count);
+    split.source = malloc(bound * sizeof(uint32_t));
+    split.tangents = malloc(4 * bound * sizeof(float));
+    split.indices = (uint32_t*)m->indices; /* re-indexed in place: the view owns them */
+    int ok = ct && split.source && split.tangents;
+    sf_result r = ok ? sf_tangents_generate(&d, NULL, ct, &err) : SF_ERROR_OUT_OF_MEMORY;
+    if (r == SF_OK) r = sf_tangents_split(n, m->triangle_count, m->indices, ct, NULL, &split, &err);
+    free(ct);
+    if (r != SF_OK) {
+        free(split.source);
+        free(split.tangents);
+        fail(r, r == SF_ERROR_OUT_OF_MEMORY ? NULL : &err, "MikkTSpace tangents");
+        return 0;
+    }
+    ok = remap_vertices(v, split.vertex_count, split.source);
+    free(split.source);
+    if (!ok) {
+        free(split.tangents);
+        fail(SF_ERROR_OUT_OF_MEMORY, NULL, "MikkTSpace split");
+        return 0;
+    }
+    m->tangents.data = split.tangents;
+    v->split_vertices = split.split_vertices;
+    return 1;
+}
+
+/* Builds the topology and evaluation of a filled mesh. gltf = 1: first as the glTF loader makes a primitive
+ * (flat normals without normals, MikkTSpace tangents without tangents); 0: the arrays as they are. On failure
+ * the view is destroyed and NULL returned (sfw_error_message says why: the library's message naming the
+ * field). */
+SFW_EXPORT(sfw_mesh_commit) sfw_view* sfw_mesh_commit(sfw_view* v, int gltf)
 {
     sf_error_clear(&g_err);
     if (!v || v->topo) return fail(SF_ERROR_INVALID_ARGUMENT, NULL, "sfw_mesh_commit");
+    /* these replace the arrays: the targets point at them after */
+    if (gltf && (!flat_normals(v) || !split_for_mikktspace(v))) {
+        sfw_view_destroy(v);
+        return NULL;
+    }
     for (size_t k = 0; k < v->target_count; ++k) {
         v->targets[k].position_deltas = v->morph_p[k];
         v->targets[k].normal_deltas = v->morph_n[k];
@@ -484,6 +610,7 @@ SFW_EXPORT(sfw_view_uvs) const float* sfw_view_uvs(const sfw_view* v) { return s
 SFW_EXPORT(sfw_view_rest_positions) const float* sfw_view_rest_positions(const sfw_view* v) { return sf_topology_rest_positions(v->topo); }
 SFW_EXPORT(sfw_view_rest_normals) const float* sfw_view_rest_normals(const sfw_view* v) { return sf_topology_rest_normals(v->topo); }
 SFW_EXPORT(sfw_view_rest_tangents) const float* sfw_view_rest_tangents(const sfw_view* v) { return sf_topology_rest_tangents(v->topo); }
+SFW_EXPORT(sfw_view_split_vertices) size_t sfw_view_split_vertices(const sfw_view* v) { return v->split_vertices; }
 SFW_EXPORT(sfw_view_has_tangent_frame) int sfw_view_has_tangent_frame(const sfw_view* v) { return sf_topology_has_tangent_frame(v->topo); }
 SFW_EXPORT(sfw_view_bone_count) size_t sfw_view_bone_count(const sfw_view* v) { return v->bone_count; }
 SFW_EXPORT(sfw_view_target_count) size_t sfw_view_target_count(const sfw_view* v) { return v->scene ? v->scene->mesh.target_count : v->target_count; }

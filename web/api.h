@@ -17,7 +17,7 @@ void sfw_view_destroy(sfw_view* v);
 sfw_view* sfw_scene_open(const char* name, const char* preset, char* settings);
 sfw_view* sfw_mesh_create(size_t vertex_count, size_t triangle_count, uint32_t influence_count, size_t bone_count, size_t target_count, uint32_t flags);
 void* sfw_mesh_array(sfw_view* v, int which, size_t k);
-sfw_view* sfw_mesh_commit(sfw_view* v);
+sfw_view* sfw_mesh_commit(sfw_view* v, int gltf);
 int sfw_view_set_options(sfw_view* v, int morph_directions, int weighting, int weld, int tangents, int reference, double jacobian_cap);
 int sfw_view_set_live(sfw_view* v, int live);
 size_t sfw_view_vertex_count(const sfw_view* v);
@@ -28,6 +28,8 @@ const float* sfw_view_rest_positions(const sfw_view* v);
 const float* sfw_view_rest_normals(const sfw_view* v);
 const float* sfw_view_rest_tangents(const sfw_view* v);
 int sfw_view_has_tangent_frame(const sfw_view* v);
+/* Vertices of a caller's mesh that sfw_mesh_commit's MikkTSpace split copied (UVs and normals, no tangents). */
+size_t sfw_view_split_vertices(const sfw_view* v);
 size_t sfw_view_bone_count(const sfw_view* v);
 size_t sfw_view_target_count(const sfw_view* v);
 float* sfw_view_bones(sfw_view* v);

@@ -91,7 +91,9 @@ static void deform_range(void* ctx, size_t begin, size_t end)
     const sf_topology* topo = job->topo;
     sf_workspace* ws = job->ws;
     const float* alpha = job->pose->morph_weights;
-    bool with_dirs = job->dirs == SF_MORPH_DIRECTIONS_DELTAS;
+    int with_dirs = job->dirs == SF_MORPH_DIRECTIONS_DELTAS    ? SFK_MORPH_DIRS_BOTH
+                    : job->dirs == SF_MORPH_DIRECTIONS_NORMALS ? SFK_MORPH_DIRS_NORMALS
+                                                               : SFK_MORPH_DIRS_NONE;
     size_t K = topo->influence_count;
     for (size_t v = begin; v < end; ++v) {
         uint32_t e0 = topo->morph_offsets[v];
@@ -108,6 +110,7 @@ sf_result sfi_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_dire
 {
     deform_job job = {topo, pose, dirs, ws};
     sf_env_parallel_for(&topo->env, topo->vertex_count, DEFORM_GRAIN, deform_range, &job);
+    ws->deformed_dirs = (int)dirs;
     return SF_OK;
 }
 
@@ -120,6 +123,9 @@ sf_result sf_deform_positions(const sf_topology* topo, const sf_pose* pose, sf_w
     SF_CHECK(ws && ws->topo == topo, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
              "was not created for this topology");
     SF_CHECK(out != NULL || topo->vertex_count == 0, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
+    if (!ws->final_pos) return sfi_fused_positions(topo, pose, ws, out); /* a recompute-fused workspace */
+    const sf_frames_out fast = {out, NULL, NULL};
+    if (sfi_skin_fused(topo, pose, -1, SF_MORPH_DIRECTIONS_NONE, ws, &fast, NULL, NULL)) return SF_OK;
     sfi_deform(topo, pose, SF_MORPH_DIRECTIONS_NONE, ws);
     if (topo->vertex_count) memcpy(out, ws->final_pos, 3 * topo->vertex_count * sizeof(float));
     return SF_OK;

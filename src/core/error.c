@@ -6,10 +6,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Zero as sf_angle_deg sees it (the article's SafeUnit threshold): 180 degrees and flagged degenerate. */
-static bool degenerate3(const float v[3]) { return sfk_degenerate3(v); }
 
-double sf_angle_deg(const float a[3], const float b[3]) { return sfk_angle_deg(a, b); }
+static double length2(const float v[3]) { return (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]; }
+
+/* Zero as sf_angle_deg sees it (the article's SafeUnit threshold): 180 degrees and flagged degenerate. */
+static bool degenerate3(const float v[3]) { return !(length2(v) >= 1e-24); }
+
+/* The angle from |a x b| and a . b (sfk_angle_deg, shared with the GPU's error pass). */
+static double angle_deg(const float a[3], const float b[3], bool* degenerate)
+{
+    *degenerate = !(length2(a) >= 1e-24) || !(length2(b) >= 1e-24);
+    return sfk_angle_deg(a, b);
+}
+
+double sf_angle_deg(const float a[3], const float b[3])
+{
+    bool degenerate;
+    return angle_deg(a, b, &degenerate);
+}
+
+/* angle_deg of a direction to itself (the recompute row is the reference itself), without the arithmetic: the
+ * same 0, or 180 for a zero vector. */
+static double angle_to(const float* a, const float* b, bool* degenerate)
+{
+    if (a != b) return angle_deg(a, b, degenerate);
+    *degenerate = degenerate3(a);
+    return *degenerate ? 180.0 : 0.0;
+}
 
 static void swap_floats(float* a, float* b)
 {
@@ -198,15 +221,16 @@ sf_result sfi_direction_errors(const sf_topology* topo, const sf_frames_out* met
         uint8_t f = 0;
         const float* mn = method->normals + 3 * v;
         const float* rn = reference->normals + 3 * v;
-        double an = sf_angle_deg(mn, rn);
-        if (degenerate3(mn) || degenerate3(rn)) f |= SF_VERTEX_DEGENERATE_NORMAL;
+        bool zero;
+        double an = angle_to(mn, rn, &zero);
+        if (zero) f |= SF_VERTEX_DEGENERATE_NORMAL;
         if (nd) nd[v] = (float)an;
         if (an > worst_n) worst_n = an, s.worst_normal_vertex = v;
         if (tangents) {
             const float* mt = method->tangents + 4 * v;
             const float* rt = reference->tangents + 4 * v;
-            double at = sf_angle_deg(mt, rt);
-            if (degenerate3(mt) || degenerate3(rt)) f |= SF_VERTEX_DEGENERATE_TANGENT;
+            double at = angle_to(mt, rt, &zero);
+            if (zero) f |= SF_VERTEX_DEGENERATE_TANGENT;
             if ((mt[3] < 0.0f) != (rt[3] < 0.0f)) f |= SF_VERTEX_HANDEDNESS;
             if (td) td[v] = (float)at;
             if (at > worst_t) worst_t = at, s.worst_tangent_vertex = v;
@@ -285,8 +309,9 @@ sf_result sfi_corner_tangent_errors(const sf_topology* topo, const float* method
         float worst_v = 0.0f;
         if (begin == end) { /* no corner: the per-vertex comparison */
             const float *mt = method_tangents + 4 * v, *rt = ref_tangents + 4 * v;
-            worst_v = (float)sf_angle_deg(mt, rt);
-            if (degenerate3(mt) || degenerate3(rt)) f |= SF_VERTEX_DEGENERATE_TANGENT;
+            bool zero;
+            worst_v = (float)angle_to(mt, rt, &zero);
+            if (zero) f |= SF_VERTEX_DEGENERATE_TANGENT;
             if ((mt[3] < 0.0f) != (rt[3] < 0.0f)) f |= SF_VERTEX_HANDEDNESS;
         }
         const float *last_m = NULL, *last_r = NULL;
@@ -296,8 +321,9 @@ sf_result sfi_corner_tangent_errors(const sf_topology* topo, const float* method
             const float* mt = method_corners ? method_corners + 4 * c : method_tangents + 4 * v;
             const float* rt = ref_corners + 4 * c;
             if (!last_m || !same4(mt, last_m) || !same4(rt, last_r)) {
-                a = sf_angle_deg(mt, rt);
-                if (degenerate3(mt) || degenerate3(rt)) f |= SF_VERTEX_DEGENERATE_TANGENT;
+                bool zero;
+                a = angle_to(mt, rt, &zero);
+                if (zero) f |= SF_VERTEX_DEGENERATE_TANGENT;
                 last_m = mt, last_r = rt;
             }
             corner_deg[c] = (float)a;

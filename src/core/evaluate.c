@@ -35,7 +35,7 @@ static sf_result check_opts(const sf_frames_opts* o, const char* name, sf_error*
 {
     char field[64];
 #define OPTS_FIELD(f) (snprintf(field, sizeof field, "desc.%s." f, name), field)
-    SF_CHECK((unsigned)o->morph_directions <= SF_MORPH_DIRECTIONS_NONE, SF_ERROR_INVALID_ARGUMENT, err,
+    SF_CHECK((unsigned)o->morph_directions <= SF_MORPH_DIRECTIONS_NORMALS, SF_ERROR_INVALID_ARGUMENT, err,
              OPTS_FIELD("morph_directions"), SFI_NO_INDEX, "%d", (int)o->morph_directions);
     SF_CHECK((unsigned)o->weighting <= SF_WEIGHTING_UNIFORM, SF_ERROR_INVALID_ARGUMENT, err, OPTS_FIELD("weighting"),
              SFI_NO_INDEX, "%d", (int)o->weighting);
@@ -89,15 +89,15 @@ static bool corner_mode(const sf_topology* topo, const sf_eval_desc* desc)
            desc->reference_opts.reference == SF_REFERENCE_REBUILT;
 }
 
-/* The rows of a valid desc (NULL = every method). */
+/* The rows of a valid desc (NULL = the default methods). */
 static size_t desc_methods(const sf_eval_desc* desc, sf_method* out)
 {
     if (desc && desc->methods) {
         memcpy(out, desc->methods, desc->method_count * sizeof *out);
         return desc->method_count;
     }
-    for (int m = 0; m < SF_METHOD_COUNT; ++m) out[m] = (sf_method)m;
-    return SF_METHOD_COUNT;
+    for (int m = 0; m < SF_METHOD_DEFAULT_COUNT; ++m) out[m] = (sf_method)m;
+    return SF_METHOD_DEFAULT_COUNT;
 }
 
 /* Lays every array out in one block: returns its size; assigns the pointers when base is not NULL. The
@@ -197,8 +197,9 @@ sf_result sf_evaluation_create(const sf_topology* topo, const sf_eval_desc* desc
     for (size_t k = 0; k < rows; ++k) {
         sf_eval_row* row = &res->rows[k];
         row->method = methods[k];
-        /* The recompute row checks the pipeline: the reference's own settings, so about 0 degrees. */
-        row->opts = methods[k] == SF_METHOD_RECOMPUTE ? res->reference_opts : res->method_opts;
+        /* The recompute rows check the pipeline: the reference's own settings, so about 0 degrees. */
+        bool rebuilt = methods[k] == SF_METHOD_RECOMPUTE || methods[k] == SF_METHOD_RECOMPUTE_FUSED;
+        row->opts = rebuilt ? res->reference_opts : res->method_opts;
         sf_error_clear(&row->detail);
     }
     res->failed = SF_EVAL_STAGE_NONE;
@@ -237,7 +238,7 @@ static float* pick(float* given, float* own) { return given ? given : own; }
 /* One row against the reference (frames already in place); cannot fail with valid arrays. corners: the
  * row's own corner tangents (the recompute row's are the reference's), or NULL. */
 static void measure_row(sf_evaluation* ev, size_t k, const sf_eval_row_buffers* rb, const sf_frames_out* frames,
-                        const sf_frames_out* ref, const float* corners)
+                        const sf_frames_out* ref, const float* corners, const float* ref_corners)
 {
     sf_eval_row* row = &ev->res.rows[k];
     float* nd = pick(rb ? rb->normal_deg : NULL, ev->row_nd[k]);
@@ -259,7 +260,7 @@ static void measure_row(sf_evaluation* ev, size_t k, const sf_eval_row_buffers* 
     sf_frames_out normals_only = {NULL, frames->normals, NULL}, ref_normals = {NULL, ref->normals, NULL};
     sfi_direction_errors(ev->topo, &normals_only, &ref_normals, nd ? nd : ev->angle_n, NULL, f, ev->sort,
                          &row->errors, NULL);
-    sfi_corner_tangent_errors(ev->topo, frames->tangents, corners, ref->tangents, ev->ref_ct, tcd ? tcd : ev->angle_tc,
+    sfi_corner_tangent_errors(ev->topo, frames->tangents, corners, ref->tangents, ref_corners, tcd ? tcd : ev->angle_tc,
                               td ? td : ev->angle_t, f, ev->sort, &row->errors, NULL);
 }
 
@@ -338,6 +339,22 @@ static sf_result run_on_device(sf_evaluation* ev, const sf_pose* pose, sf_worksp
     return SF_OK;
 }
 
+/* The corner tangents of the row that just ran on ws (recompute-fused's two-pass MikkTSpace tangents) when
+ * they are the reference's bit for bit (w converted as take_corners does): then ev->ref_ct stands for them;
+ * else NULL (its per-vertex tangents are measured). */
+static const float* row_corners(const sf_evaluation* ev, const sf_workspace* ws)
+{
+    const sf_topology* topo = ev->topo;
+    const float* corners = ev->res.tangent_corners ? sfi_mikktspace_corner_tangents(ws) : NULL;
+    if (!corners) return NULL;
+    for (size_t c = 0; c < 3 * topo->triangle_count; ++c) {
+        const float *t = corners + 4 * c, *r = ev->ref_ct + 4 * c;
+        float w = sfk_mikk_vertex_w(t[3], topo->bitangent_sign, ws->det[topo->indices[c]]);
+        if (memcmp(t, r, 3 * sizeof(float)) != 0 || memcmp(&w, r + 3, sizeof w) != 0) return NULL;
+    }
+    return ev->ref_ct;
+}
+
 sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, const sf_eval_buffers* buffers,
                             sf_error* err)
 {
@@ -390,14 +407,16 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
             row->normals = pick(given_n, ref.normals);
             row->tangents = pick(given_t, ref.tangents);
             row->report = res->reference_report;
-            measure_row(ev, k, rb, &ref_dirs, &ref_dirs, ev->ref_ct);
+            memset(&row->position, 0, sizeof row->position);
+            measure_row(ev, k, rb, &ref_dirs, &ref_dirs, ev->ref_ct, ev->ref_ct);
             continue;
         }
         float* own_n = pick(ev->row_n[k], ev->frame_n);
         float* own_t = pick(ev->row_t[k], ev->frame_t);
         sf_frames_out out = {NULL, pick(given_n, own_n), pick(given_t, own_t)};
-        /* The rows share the reference's deform when their morph directions are the reference's. */
-        int deformed = row->opts.morph_directions == res->reference_opts.morph_directions;
+        /* The rows share the reference's deform while ws holds their morph directions' (a row that deforms
+         * with other directions replaces it; the per-vertex fast paths leave it) */
+        int deformed = (int)row->opts.morph_directions == ws->deformed_dirs;
         r = sfi_frames_compute(topo, pose, row->method, &row->opts, ws, &out, deformed, &row->detail);
         if (r == SF_ERROR_UNSUPPORTED) {
             row->status = r;
@@ -418,7 +437,136 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
         /* Shared scratch is overwritten by the next row: not a result. */
         row->normals = given_n || ev->row_n[k] ? out.normals : NULL;
         row->tangents = given_t || ev->row_t[k] ? out.tangents : NULL;
-        measure_row(ev, k, rb, &out, &ref_dirs, NULL);
+        bool own_corners = row->method == SF_METHOD_RECOMPUTE_FUSED && (row->report.fused_two_pass & SF_FUSED_TWO_PASS_TANGENTS);
+        memset(&row->position, 0, sizeof row->position);
+        measure_row(ev, k, rb, &out, &ref_dirs, own_corners ? row_corners(ev, ws) : NULL, ev->ref_ct);
+    }
+    res->failed = SF_EVAL_STAGE_NONE;
+    res->runs++;
+    return SF_OK;
+}
+
+/* Distances from the final positions p to the reference's q (n vertices each). */
+static sf_position_error position_error(const float* p, const float* q, size_t n)
+{
+    sf_position_error e;
+    memset(&e, 0, sizeof e);
+    double lo[3] = {0.0, 0.0, 0.0}, hi[3] = {0.0, 0.0, 0.0}, sum = 0.0, sq = 0.0;
+    for (size_t v = 0; v < n; ++v) {
+        double d2 = 0.0;
+        for (int c = 0; c < 3; ++c) {
+            double a = (double)p[3 * v + c], b = (double)q[3 * v + c];
+            d2 += (a - b) * (a - b);
+            if (v == 0 || b < lo[c]) lo[c] = b;
+            if (v == 0 || b > hi[c]) hi[c] = b;
+        }
+        double d = sqrt(d2);
+        sum += d;
+        sq += d2;
+        if (d > e.max) e.max = d, e.worst_vertex = v;
+    }
+    e.count = n;
+    if (n) {
+        e.mean = sum / (double)n;
+        e.rms = sqrt(sq / (double)n);
+    }
+    e.diagonal = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                      (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    return e;
+}
+
+/* Same vertices and triangles (so the same adjacency), the same tangent frame and tangent mode. */
+static sf_result check_variant(const sf_evaluation* ev, const sf_evaluation* ref, sf_error* err)
+{
+    const sf_topology *a = ev->topo, *b = ref->topo;
+    SF_CHECK(ref->res.runs > 0 && ref->res.failed == SF_EVAL_STAGE_NONE, SF_ERROR_INVALID_ARGUMENT, err, "reference",
+             SFI_NO_INDEX, "has no successful run to measure against");
+    SF_CHECK(a->vertex_count == b->vertex_count && a->triangle_count == b->triangle_count, SF_ERROR_COUNT_MISMATCH,
+             err, "reference", SFI_NO_INDEX, "has %zu vertices and %zu triangles, the evaluation %zu and %zu",
+             b->vertex_count, b->triangle_count, a->vertex_count, a->triangle_count);
+    SF_CHECK(a == b || memcmp(a->indices, b->indices, 3 * a->triangle_count * sizeof *a->indices) == 0,
+             SF_ERROR_INVALID_ARGUMENT, err, "reference", SFI_NO_INDEX, "has other triangles");
+    SF_CHECK(a->has_uvs == b->has_uvs && ev->corners == ref->corners, SF_ERROR_INVALID_ARGUMENT, err, "reference",
+             SFI_NO_INDEX, "measures tangents %s, the evaluation %s",
+             !b->has_uvs ? "not at all" : ref->corners ? "per corner" : "per vertex",
+             !a->has_uvs ? "not at all" : ev->corners ? "per corner" : "per vertex");
+    return SF_OK;
+}
+
+sf_result sf_evaluation_run_against(sf_evaluation* ev, const sf_evaluation* reference, const sf_pose* pose,
+                                    sf_workspace* ws, const sf_eval_buffers* buffers, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(ev != NULL, SF_ERROR_INVALID_ARGUMENT, err, "evaluation", SFI_NO_INDEX, "is NULL");
+    SF_CHECK(reference != NULL, SF_ERROR_INVALID_ARGUMENT, err, "reference", SFI_NO_INDEX, "is NULL");
+    const sf_topology* topo = ev->topo;
+    sf_eval_results* res = &ev->res;
+    res->failed = SF_EVAL_STAGE_INPUT;
+    res->failed_method = SF_METHOD_COUNT;
+    sf_result r = check_variant(ev, reference, err);
+    if (r == SF_OK) r = sf_pose_validate(topo, pose, err);
+    if (r != SF_OK) return r;
+    SF_CHECK(ws && ws->topo == topo, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "was not created for this topology");
+    uint32_t need = sf_evaluation_methods_mask(ev);
+    SF_CHECK((ws->methods & need) == need, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "was created without every method of the evaluation (sf_evaluation_methods_mask)");
+
+    const sf_eval_results* full = &reference->res;
+    const sf_frames_out ref_dirs = {NULL, (float*)full->reference_normals, (float*)full->reference_tangents};
+    res->tangent_corners = full->tangent_corners;
+    res->reference_corner_tangents = full->reference_corner_tangents;
+    res->reference_split_vertices = full->reference_split_vertices;
+    res->reference_normals = full->reference_normals;
+    res->reference_tangents = full->reference_tangents;
+    memset(&res->reference_report, 0, sizeof res->reference_report);
+    const sf_eval_buffers* b = buffers;
+    float* positions = pick(b ? b->positions : NULL, ev->positions);
+    res->positions = positions;
+    size_t n = topo->vertex_count;
+    ws->deformed_dirs = -1; /* nothing of this pose is in ws yet */
+
+    for (size_t k = 0; k < res->row_count; ++k) {
+        sf_eval_row* row = &res->rows[k];
+        const sf_eval_row_buffers* rb = b ? &b->rows[k] : NULL;
+        float* given_n = rb ? rb->normals : NULL;
+        float* given_t = rb ? rb->tangents : NULL;
+        bool rec = row->method == SF_METHOD_RECOMPUTE;
+        row->status = SF_OK;
+        sf_error_clear(&row->detail);
+        /* recompute keeps no row arrays: its frames go where this evaluation's own reference would */
+        float* own_n = rec ? ev->ref_n : pick(ev->row_n[k], ev->frame_n);
+        float* own_t = rec ? ev->ref_t : pick(ev->row_t[k], ev->frame_t);
+        /* each row's own final positions (a fast path writes them here, not into ws) */
+        sf_frames_out out = {positions, pick(given_n, own_n), pick(given_t, own_t)};
+        int deformed = (int)row->opts.morph_directions == ws->deformed_dirs;
+        r = sfi_frames_compute(topo, pose, row->method, &row->opts, ws, &out, deformed, &row->detail);
+        if (r == SF_ERROR_UNSUPPORTED) {
+            row->status = r;
+            memset(&row->errors, 0, sizeof row->errors);
+            memset(&row->report, 0, sizeof row->report);
+            memset(&row->position, 0, sizeof row->position);
+            row->normals = row->tangents = row->normal_deg = row->tangent_deg = row->tangent_corner_deg = NULL;
+            row->flags = NULL;
+            ws->deformed_dirs = -1;
+            continue;
+        }
+        if (r != SF_OK) {
+            if (err) *err = row->detail;
+            sf_error_clear(&row->detail);
+            res->failed = SF_EVAL_STAGE_METHOD;
+            res->failed_method = row->method;
+            return r;
+        }
+        sf_workspace_last_report(ws, &row->report);
+        row->position = position_error(positions, full->positions, n);
+        row->normals = given_n || rec || ev->row_n[k] ? out.normals : NULL;
+        row->tangents = given_t || rec || ev->row_t[k] ? out.tangents : NULL;
+        /* recompute's own corners (this deformation's MikkTSpace), converted as the reference's are; so are
+         * recompute-fused's where its tangents ran two-pass */
+        bool mikk = rec || (row->method == SF_METHOD_RECOMPUTE_FUSED && (row->report.fused_two_pass & SF_FUSED_TWO_PASS_TANGENTS));
+        const float* corners = mikk && take_corners(ev, ws) ? ev->ref_ct : NULL;
+        measure_row(ev, k, rb, &out, &ref_dirs, corners, full->reference_corner_tangents);
     }
     res->failed = SF_EVAL_STAGE_NONE;
     res->runs++;

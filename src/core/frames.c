@@ -1,10 +1,12 @@
 /* sf_frames_compute: deform, then one method's normals and tangents. The per-vertex methods
- * (unchanged, skinned, inverse-transpose) live here; jacobian in jacobian.c, recompute in recompute.c. */
+ * (unchanged, skinned, inverse-transpose, bone-normal-matrices) live here; jacobian and jacobian-fan in
+ * jacobian.c, recompute in recompute.c, recompute-fused in fused.c. */
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #define FRAMES_GRAIN 1024
@@ -12,22 +14,32 @@
 typedef struct vertex_job {
     const sf_topology* topo;
     const sf_workspace* ws;
+    const float* bones; /* the pose's (bone-normal-matrices reads them per influence) */
     sf_method method;
     float* normals;
     float* tangents;
 } vertex_job;
 
 _Static_assert(SFK_METHOD_UNCHANGED == SF_METHOD_UNCHANGED && SFK_METHOD_SKINNED == SF_METHOD_SKINNED &&
-                   SFK_METHOD_INVERSE_TRANSPOSE == SF_METHOD_INVERSE_TRANSPOSE,
+                   SFK_METHOD_INVERSE_TRANSPOSE == SF_METHOD_INVERSE_TRANSPOSE &&
+                   SFK_METHOD_BONE_NORMAL_MATRICES == SF_METHOD_BONE_NORMAL_MATRICES,
                "the kernels number the per-vertex methods as sf_method");
 
 /* One vertex of the methods that need no neighbours (DESIGN.md section 2). */
 static void vertex_frame(const vertex_job* job, size_t v)
 {
     const sf_workspace* ws = job->ws;
+    const sf_topology* topo = job->topo;
     float n[3], t[4];
-    sfk_vertex_frame((int)job->method, ws->blend + 12 * v, ws->det[v], ws->morph_nrm + 3 * v, ws->morph_tan + 3 * v,
-                     job->topo->rest_tangents[4 * v + 3], n, t);
+    if (job->method == SF_METHOD_BONE_NORMAL_MATRICES) {
+        size_t K = topo->influence_count;
+        sfk_bone_normal_frame(job->bones, K ? topo->joints + K * v : NULL, K ? topo->weights + K * v : NULL,
+                              (uint32_t)K, ws->blend + 12 * v, ws->det[v], ws->morph_nrm + 3 * v,
+                              ws->morph_tan + 3 * v, topo->rest_tangents[4 * v + 3], n, t);
+    } else {
+        sfk_vertex_frame((int)job->method, ws->blend + 12 * v, ws->det[v], ws->morph_nrm + 3 * v,
+                         ws->morph_tan + 3 * v, topo->rest_tangents[4 * v + 3], n, t);
+    }
     if (job->normals) memcpy(job->normals + 3 * v, n, sizeof n);
     if (job->tangents) memcpy(job->tangents + 4 * v, t, sizeof t);
 }
@@ -38,6 +50,13 @@ static void vertex_range(void* ctx, size_t begin, size_t end)
     for (size_t v = begin; v < end; ++v) vertex_frame(job, v);
 }
 
+static sf_result not_finite(sf_method method, size_t v, sf_error* err)
+{
+    return sf_error_set(err, SF_ERROR_TOO_LARGE, "out", v,
+                        "`%s` came out non-finite at vertex %zu: a magnitude bound is missing (please report)",
+                        sf_method_name(method), v);
+}
+
 /* Counts the report and checks that every output element is finite: the input bounds make that so
  * (docs/magnitudes.md); a failure here is a missing bound, reported rather than returned as data. */
 static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_method method, const sf_frames_out* out,
@@ -46,8 +65,10 @@ static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_meth
     const float *normals = out->normals, *tangents = out->tangents, *positions = out->positions;
     sf_frames_report* rep = &ws->report;
     size_t capped = rep->jacobian_capped;
+    uint32_t two_pass = rep->fused_two_pass;
     memset(rep, 0, sizeof *rep);
-    rep->jacobian_capped = method == SF_METHOD_JACOBIAN ? capped : 0;
+    rep->jacobian_capped = method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN ? capped : 0;
+    rep->fused_two_pass = method == SF_METHOD_RECOMPUTE_FUSED ? two_pass : 0;
     for (size_t v = 0; v < topo->vertex_count; ++v) {
         float d = ws->det[v];
         if (d < 0.0f) rep->mirrored_vertices++;
@@ -58,9 +79,7 @@ static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_meth
             rep->degenerate_tangents++;
         bool finite = (!normals || sfk_finite3(normals + 3 * v)) && (!positions || sfk_finite3(positions + 3 * v)) &&
                       (!tangents || (sfk_finite3(tangents + 4 * v) && fabsf(tangents[4 * v + 3]) <= FLT_MAX));
-        SF_CHECK(finite, SF_ERROR_TOO_LARGE, err, "out", v,
-                 "`%s` came out non-finite at vertex %zu: a magnitude bound is missing (please report)",
-                 sf_method_name(method), v);
+        if (!finite) return not_finite(method, v, err);
     }
     return SF_OK;
 }
@@ -81,7 +100,7 @@ sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_met
     sf_frames_opts o;
     memset(&o, 0, sizeof o);
     if (opts) o = *opts;
-    SF_CHECK((unsigned)o.morph_directions <= SF_MORPH_DIRECTIONS_NONE, SF_ERROR_INVALID_ARGUMENT, err,
+    SF_CHECK((unsigned)o.morph_directions <= SF_MORPH_DIRECTIONS_NORMALS, SF_ERROR_INVALID_ARGUMENT, err,
              "opts.morph_directions", SFI_NO_INDEX, "%d", (int)o.morph_directions);
     SF_CHECK((unsigned)o.weighting <= SF_WEIGHTING_UNIFORM, SF_ERROR_INVALID_ARGUMENT, err, "opts.weighting",
              SFI_NO_INDEX, "%d", (int)o.weighting);
@@ -101,20 +120,37 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
     const sf_frames_opts o = *opts;
     sf_result r = SF_OK;
     if (ws->backend == SF_BACKEND_CUDA) return sfi_cuda_frames(topo, pose, method, &o, ws, out, err);
-    if (!deformed) sfi_deform(topo, pose, o.morph_directions, ws);
-    if (method == SF_METHOD_RECOMPUTE) {
+    int per_vertex = method == SF_METHOD_UNCHANGED || method == SF_METHOD_SKINNED || method == SF_METHOD_INVERSE_TRANSPOSE;
+    if (!deformed && per_vertex) {
+        /* the per-vertex methods in one fused pass where the CPU has a fast path (skin.c) */
+        size_t bad;
+        sf_frames_report rep;
+        if (sfi_skin_fused(topo, pose, (int)method, o.morph_directions, ws, out, &rep, &bad)) {
+            ws->report = rep;
+            return bad == SIZE_MAX ? SF_OK : not_finite(method, bad, err);
+        }
+    }
+    if (method == SF_METHOD_RECOMPUTE_FUSED) {
+        r = sfi_fused_frames(topo, pose, &o, ws, out, deformed, err);
+    } else if (!deformed) {
+        sfi_deform(topo, pose, o.morph_directions, ws);
+    }
+    if (method == SF_METHOD_RECOMPUTE_FUSED) {
+        /* done above: its pass writes the positions too */
+    } else if (method == SF_METHOD_RECOMPUTE) {
         r = sfi_recompute(topo, &o, ws, out->normals, out->tangents, err);
-    } else if (method == SF_METHOD_JACOBIAN) {
-        r = sfi_jacobian_frames(topo, pose, &o, ws, out->normals, out->tangents, err);
+    } else if (method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN) {
+        r = sfi_jacobian_frames(topo, pose, method, &o, ws, out->normals, out->tangents, err);
     } else {
-        vertex_job job = {topo, ws, method, out->normals, out->tangents};
+        vertex_job job = {topo, ws, topo->influence_count ? pose->bone_matrices : NULL, method, out->normals,
+                          out->tangents};
         sf_env_parallel_for(&topo->env, topo->vertex_count, FRAMES_GRAIN, vertex_range, &job);
     }
     if (r != SF_OK) return r;
     if (out->tangents && !topo->has_uvs) /* no tangent frame: zero tangents, even from supplied ones or deltas */
         for (size_t v = 0; v < topo->vertex_count; ++v)
             out->tangents[4 * v] = out->tangents[4 * v + 1] = out->tangents[4 * v + 2] = 0.0f;
-    if (out->positions && topo->vertex_count)
+    if (out->positions && topo->vertex_count && method != SF_METHOD_RECOMPUTE_FUSED)
         memcpy(out->positions, ws->final_pos, 3 * topo->vertex_count * sizeof(float));
     return count_report(topo, ws, method, out, err);
 }

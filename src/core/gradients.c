@@ -1,7 +1,13 @@
-/* Weight and morph-delta gradients for the `jacobian` method (docs/methods.md), built once from the rest
- * mesh's plain arrays: per vertex, the area-weighted average of the face gradients of each weight field and
- * each morph-delta field, stored in the vertex's (u, v) basis (sfk_rest_basis): two floats per weight slot,
- * six per morph target, both sparse (CSR over vertices, exact zeros left out). */
+/* The precomputed per-vertex data of the `jacobian` and `jacobian-fan` methods (docs/methods.md), built once
+ * from the rest mesh's plain arrays, sparse (CSR over vertices, exact zeros left out).
+ *   jacobian: the area-weighted average of each weight field's and morph-delta field's gradients over the
+ *     vertex's own faces, in the (u, v) basis of its authored rest normal: 2 floats per weight slot, 6 per
+ *     morph target.
+ *   jacobian-fan: the vertex's fan is its weld group's faces (position + normal groups: the faces the rebuilt
+ *     normal averages); its plane is the fan's area-weighted rest normal, and each fan face, flattened into
+ *     that plane, contributes its exact (secant) map (sfk_jacobian_fan_face_terms), weighted by its flattened
+ *     area: 6 floats per weight slot (gradient and secant terms), 6 per morph target, and the fan normal
+ *     (3 floats per vertex). */
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
@@ -23,6 +29,7 @@ typedef struct face_field {
 
 typedef struct grad_build {
     const sfi_mesh_view* m;
+    const sfi_weld* fan; /* jacobian-fan: the weld groups whose faces form each vertex's fan; NULL: jacobian */
     grad_acc* acc;      /* scratch rows for one vertex, capacity cap */
     face_field* field;  /* scratch fields for one face, capacity cap */
     size_t cap;
@@ -77,9 +84,9 @@ static size_t face_fields(const grad_build* b, const uint32_t tri[3], int what)
     return count;
 }
 
-/* Accumulates vertex v's weight gradients (what = 0) or morph gradients (what = 1) into b->acc, as
- * area-weighted face gradients projected on (u, w); returns the total weight (sum of |N|). */
-static double accumulate_vertex(grad_build* b, uint32_t v, int what, const float u[3], const float w[3])
+/* `jacobian`: accumulates vertex v's weight gradients (what = 0) or morph gradients (what = 1) into b->acc, as
+ * area-weighted gradients of its own faces projected on (u, w); returns the total weight (sum of |N|). */
+static double accumulate_own(grad_build* b, uint32_t v, int what, const float u[3], const float w[3])
 {
     const sfi_mesh_view* m = b->m;
     const float* X = m->positions;
@@ -102,6 +109,91 @@ static double accumulate_vertex(grad_build* b, uint32_t v, int what, const float
                 double d1 = (double)f->f[1][q] - f->f[0][q], d2 = (double)f->f[2][q] - f->f[0][q];
                 r->g[q] += area2 * (d1 * au + d2 * bu);
                 r->g[comps + q] += area2 * (d1 * aw + d2 * bw);
+            }
+        }
+    }
+    return total;
+}
+
+/* The faces around vertex v: its weld group's corners (every member's corners) for `jacobian-fan`, its own
+ * for `jacobian` (fan NULL). */
+static void fan_corners(const grad_build* b, uint32_t v, const uint32_t** corners, uint32_t* begin, uint32_t* end)
+{
+    const sfi_mesh_view* m = b->m;
+    if (b->fan) {
+        uint32_t g = b->fan->group[v];
+        *corners = b->fan->corners;
+        *begin = b->fan->corner_offsets[g];
+        *end = b->fan->corner_offsets[g + 1];
+    } else {
+        *corners = m->adj_corners;
+        *begin = m->adj_offsets[v];
+        *end = m->adj_offsets[v + 1];
+    }
+}
+
+/* The fan's area-weighted rest normal (sum of cross(e1, e2) over its faces), in double. */
+static void fan_normal(const grad_build* b, uint32_t v, double out[3])
+{
+    const sfi_mesh_view* m = b->m;
+    const float* X = m->positions;
+    const uint32_t* corners;
+    uint32_t begin, end;
+    fan_corners(b, v, &corners, &begin, &end);
+    out[0] = out[1] = out[2] = 0.0;
+    for (uint32_t a = begin; a < end; ++a) {
+        const uint32_t* tri = m->indices + 3 * (corners[a] / 3);
+        float e1[3], e2[3], c[3];
+        sfk_sub(X + 3 * tri[1], X + 3 * tri[0], e1);
+        sfk_sub(X + 3 * tri[2], X + 3 * tri[0], e2);
+        sfk_cross(e1, e2, c);
+        for (int k = 0; k < 3; ++k) out[k] += c[k];
+    }
+}
+
+/* `jacobian-fan`: accumulates vertex v's weight coefficients (what = 0: g.u, g.v, K_uu, K_uv, K_vu, K_vv) or
+ * morph gradients (what = 1: D u, D v) into b->acc over its fan, each face flattened into (u, w) (the fan plane's basis) and
+ * weighted by its flattened area; returns the total weight. */
+static double accumulate_fan(grad_build* b, uint32_t v, int what, const float u[3], const float w[3])
+{
+    const sfi_mesh_view* m = b->m;
+    const float* X = m->positions;
+    double total = 0.0;
+    b->count = 0;
+    const uint32_t* corners;
+    uint32_t begin, end;
+    fan_corners(b, v, &corners, &begin, &end);
+    for (uint32_t a = begin; a < end; ++a) {
+        uint32_t corner = corners[a], c0 = corner % 3, c1 = (c0 + 1) % 3, c2 = (c0 + 2) % 3;
+        const uint32_t* tri = m->indices + 3 * (corner / 3);
+        float ga[3], gb[3];
+        if (sfk_face_gradient_basis(X + 3 * tri[0], X + 3 * tri[1], X + 3 * tri[2], ga, gb) == 0.0f) continue;
+        float e1[3], e2[3];
+        sfk_sub(X + 3 * tri[c1], X + 3 * tri[c0], e1);
+        sfk_sub(X + 3 * tri[c2], X + 3 * tri[c0], e2);
+        float ab1[2] = {sfk_dot(e1, u), sfk_dot(e1, w)}, ab2[2] = {sfk_dot(e2, u), sfk_dot(e2, w)};
+        float gu[2], gv[2];
+        float area = sfk_jacobian_fan_face_terms(ab1, ab2, gu, gv);
+        if (area == 0.0f) continue;
+        total += area;
+        size_t nf = face_fields(b, tri, what);
+        for (size_t i = 0; i < nf; ++i) {
+            const face_field* f = &b->field[i];
+            grad_acc* r = acc_find(b, f->key);
+            if (what == 0) {
+                double d1 = (double)f->f[c1][0] - f->f[c0][0], d2 = (double)f->f[c2][0] - f->f[c0][0];
+                r->g[0] += gu[0] * d1 + gu[1] * d2;
+                r->g[1] += gv[0] * d1 + gv[1] * d2;
+                r->g[2] += gu[0] * d1 * ab1[0] + gu[1] * d2 * ab2[0];
+                r->g[3] += gu[0] * d1 * ab1[1] + gu[1] * d2 * ab2[1];
+                r->g[4] += gv[0] * d1 * ab1[0] + gv[1] * d2 * ab2[0];
+                r->g[5] += gv[0] * d1 * ab1[1] + gv[1] * d2 * ab2[1];
+            } else {
+                for (int q = 0; q < 3; ++q) {
+                    double d1 = (double)f->f[c1][q] - f->f[c0][q], d2 = (double)f->f[c2][q] - f->f[c0][q];
+                    r->g[q] += gu[0] * d1 + gu[1] * d2;
+                    r->g[3 + q] += gv[0] * d1 + gv[1] * d2;
+                }
             }
         }
     }
@@ -155,14 +247,18 @@ static size_t finish_rows(grad_build* b, double total, int len, size_t limit, si
     return kept;
 }
 
-/* Upper bound of accumulator rows any vertex needs: keys over its adjacent faces' corners. */
-static size_t rows_bound(const sfi_mesh_view* m)
+/* Upper bound of accumulator rows any vertex needs: keys over its fan faces' corners. */
+static size_t rows_bound(const grad_build* b)
 {
+    const sfi_mesh_view* m = b->m;
     size_t best = 1;
-    for (size_t v = 0; v < m->vertex_count; ++v) {
+    for (uint32_t v = 0; v < m->vertex_count; ++v) {
         size_t rows_w = 0, rows_m = 0;
-        for (uint32_t a = m->adj_offsets[v]; a < m->adj_offsets[v + 1]; ++a) {
-            const uint32_t* tri = m->indices + 3 * (m->adj_corners[a] / 3);
+        const uint32_t* corners;
+        uint32_t begin, end;
+        fan_corners(b, v, &corners, &begin, &end);
+        for (uint32_t a = begin; a < end; ++a) {
+            const uint32_t* tri = m->indices + 3 * (corners[a] / 3);
             for (int c = 0; c < 3; ++c) {
                 rows_w += m->influence_count;
                 rows_m += m->morph_offsets[tri[c] + 1] - m->morph_offsets[tri[c]];
@@ -177,14 +273,15 @@ static size_t rows_bound(const sfi_mesh_view* m)
 void sfi_gradients_free(const sfi_store* store, sfi_gradients* g)
 {
     if (!g) return;
-    void* arrays[] = {g->slot_offsets, g->slot_joint, g->slot_guv, g->morph_offsets, g->morph_target, g->morph_duv};
+    void* arrays[] = {g->slot_offsets, g->slot_joint, g->slot_coef, g->morph_offsets, g->morph_target, g->morph_duv,
+                      g->fan_normal};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) sfi_store_free(store, arrays[i]);
     sf_env_free(store->env, g, sizeof *g);
 }
 
 /* Two passes over the vertices: count the kept rows, then allocate exactly and fill. */
-sf_result sfi_gradients_build(const sfi_mesh_view* m, sfi_store* store, sfi_gradients** out, size_t* dropped_out,
-                              sf_error* err)
+sf_result sfi_gradients_build(const sfi_mesh_view* m, const sfi_weld* fan, sfi_store* store, sfi_gradients** out,
+                              size_t* dropped_out, sf_error* err)
 {
     size_t n = m->vertex_count;
     const sf_env* env = store->env;
@@ -192,32 +289,45 @@ sf_result sfi_gradients_build(const sfi_mesh_view* m, sfi_store* store, sfi_grad
     sfi_gradients* g = sf_env_calloc(env, 1, sizeof *g);
     if (!g) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology.gradients", SFI_NO_INDEX, "object");
     store->bytes += sizeof *g;
-    grad_build b = {m, NULL, NULL, rows_bound(m), 0};
+    grad_build b = {m, fan, NULL, NULL, 0, 0};
+    b.cap = rows_bound(&b);
     b.acc = sf_env_calloc(env, b.cap, sizeof *b.acc);
     b.field = sf_env_calloc(env, b.cap, sizeof *b.field);
     g->slot_offsets = sfi_store_alloc(store, n + 1, sizeof(uint32_t));
     g->morph_offsets = sfi_store_alloc(store, n + 1, sizeof(uint32_t));
-    if (!b.acc || !b.field || !g->slot_offsets || !g->morph_offsets) goto oom;
+    g->slot_floats = fan ? SFK_JACOBIAN_FAN_SLOT_FLOATS : 2u;
+    if (fan) g->fan_normal = sfi_store_alloc(store, n ? n : 1, 3 * sizeof(float));
+    if (!b.acc || !b.field || !g->slot_offsets || !g->morph_offsets || (fan && !g->fan_normal)) goto oom;
     size_t dropped = 0;
     for (int pass = 0; pass < 2; ++pass) {
         if (pass == 1) {
             size_t slots = g->slot_offsets[n], entries = g->morph_offsets[n];
             g->slot_joint = sfi_store_alloc(store, slots ? slots : 1, sizeof(uint32_t));
-            g->slot_guv = sfi_store_alloc(store, slots ? slots : 1, 2 * sizeof(float));
+            g->slot_coef = sfi_store_alloc(store, slots ? slots : 1, g->slot_floats * sizeof(float));
             g->morph_target = sfi_store_alloc(store, entries ? entries : 1, sizeof(uint32_t));
             g->morph_duv = sfi_store_alloc(store, entries ? entries : 1, 6 * sizeof(float));
-            if (!g->slot_joint || !g->slot_guv || !g->morph_target || !g->morph_duv) goto oom;
+            if (!g->slot_joint || !g->slot_coef || !g->morph_target || !g->morph_duv) goto oom;
         }
         for (uint32_t v = 0; v < n; ++v) {
             float u[3], w[3];
-            if (!sfk_rest_basis(m->normals + 3 * v, u, w)) {
+            const float* nf = m->normals + 3 * v;
+            if (fan && pass == 0) {
+                /* The fan's plane; the authored normal where the fan has none or faces away from it. */
+                double fd[3];
+                float* fnv = g->fan_normal + 3 * v;
+                fan_normal(&b, v, fd);
+                sfk_direction_from_double(fd, fnv);
+                if (!sfk_safe_unit(fnv, fnv) || !(sfk_dot(fnv, nf) > 0.0f)) sfk_safe_unit(nf, fnv);
+            }
+            if (fan) nf = g->fan_normal + 3 * v;
+            if (!sfk_rest_basis(nf, u, w)) {
                 if (pass == 0) g->slot_offsets[v + 1] = g->morph_offsets[v + 1] = 0;
                 continue; /* no tangent plane: the frame is zero anyway */
             }
             for (int what = 0; what < 2; ++what) {
                 if (what == 0 && !m->influence_count) continue;
-                double total = accumulate_vertex(&b, v, what, u, w);
-                int len = what == 0 ? 2 : 6;
+                double total = fan ? accumulate_fan(&b, v, what, u, w) : accumulate_own(&b, v, what, u, w);
+                int len = what == 0 ? (int)g->slot_floats : 6;
                 size_t ignored = 0; /* counted in pass 0 only */
                 size_t kept = finish_rows(&b, total, len, what == 0 ? SFK_JACOBIAN_MAX_SLOTS : SIZE_MAX,
                                           pass == 0 ? &dropped : &ignored);
@@ -230,7 +340,7 @@ sf_result sfi_gradients_build(const sfi_mesh_view* m, sfi_store* store, sfi_grad
                     size_t s = offsets[v] + i;
                     if (what == 0) {
                         g->slot_joint[s] = b.acc[i].key;
-                        for (int q = 0; q < 2; ++q) g->slot_guv[2 * s + q] = (float)b.acc[i].g[q];
+                        for (int q = 0; q < len; ++q) g->slot_coef[len * s + q] = (float)b.acc[i].g[q];
                     } else {
                         g->morph_target[s] = b.acc[i].key;
                         for (int q = 0; q < 6; ++q) g->morph_duv[6 * s + q] = (float)b.acc[i].g[q];

@@ -5,23 +5,32 @@
  * filled by, only the files listed before it (sf_kernels.h and sf_common.h come before all of them).
  *
  *   core.c                        results, error detail, env (allocator, parallel-for), method names
+ *   limits.c                      engine limits on plain arrays: influences kept, morph targets capped
  *   store.c                       counted allocations (sfi_store) and the workspace's blocks (sfi_blocks)
  *   weld.c gradients.c mikktspace.c
  *                                 builders and algorithms over plain arrays (sfi_mesh_view, sfi_mikk_input),
  *                                 each filling its own struct: weld groups, jacobian gradients, MikkTSpace
  *   tangents.c                    rest frames from plain arrays (the topology's generated normals and
  *                                 tangents); sf_tangents_generate over them and mikktspace.c
+ *   lanes.c                       the blocked rest streams and influences of the per-vertex fast paths
  *   topology.c                    sf_topology: validates, copies, calls the builders above, owns their output
  *   backend.c backend_cuda_stub.c (or cuda/backend_cuda.cu)
  *                                 backend names and availability; the CUDA entry points
  *   workspace.c                   sf_workspace: scratch planned from sf_workspace_opts (size query = create)
+ *   simd.c skin_sse2.c skin_avx2.c
+ *                                 the instruction set chosen at run time; the per-vertex fast paths (skin_body.h)
+ *   skin.c                        the fused per-vertex pass (deform + unchanged / skinned / inverse-transpose +
+ *                                 report) over the lanes, threaded; the scalar loops stay the reference
  *   deform.c                      morph + skin into the workspace; pose validation
  *   rebuild.c                     the rebuilt frames (face pass + gather, MikkTSpace tangents) for given
  *                                 positions and determinants
  *   authored.c                    the authored-normals reference (rebuilds at rest and posed, rotates)
  *   recompute.c                   `recompute`: rebuilt or authored reference
- *   jacobian.c                    `jacobian` frames over the topology's gradients
+ *   jacobian.c                    `jacobian` and `jacobian-fan` frames over the topology's gradients
+ *   fused.c                       `recompute-fused`: the rebuilt frames in one per-vertex pass (two-pass
+ *                                 through recompute.c where it cannot be one)
  *   frames.c                      sf_frames_compute: the per-vertex methods and the dispatch
+ *   gpu_layout.c                  the topology's arrays as the shaders read them (sf_topology_gpu_buffers)
  *   error.c                       angle errors and statistics
  *   stats.c                       streaming angle statistics (sf_angle_accumulator)
  */
@@ -91,19 +100,24 @@ sf_result sfi_weld_build(const sfi_mesh_view* mesh, float normal_cos, bool split
                          sfi_weld weld[2], sf_topology_stats* stats, sf_error* err);
 void sfi_weld_free(const sfi_store* store, sfi_weld weld[2]);
 
-/* Gradients for the `jacobian` method (gradients.c), CSR over vertices: vertex v's weight slots are
- * [slot_offsets[v], slot_offsets[v+1]) with slot_joint (or SFK_REST_JOINT) and slot_guv (2 floats: g.u, g.v),
- * its morph entries [morph_offsets[v], ...) with morph_target and morph_duv (6 floats: grad d u, grad d v),
- * in the basis sfk_rest_basis(rest normal). The arguments of sfk_jacobian_vertex. */
+/* Precomputed data of the `jacobian` and `jacobian-fan` methods (gradients.c), CSR over vertices: vertex v's
+ * weight slots are [slot_offsets[v], slot_offsets[v+1]) with slot_joint (or SFK_REST_JOINT) and slot_floats
+ * coefficients each in slot_coef (jacobian: 2, g.u and g.v; jacobian-fan: SFK_JACOBIAN_FAN_SLOT_FLOATS), its
+ * morph entries [morph_offsets[v], ...) with morph_target and morph_duv (6 floats: grad d u, grad d v), in
+ * the basis sfk_rest_basis of the rest normal (jacobian) or of fan_normal + 3v (jacobian-fan). The
+ * arguments of sfk_jacobian_vertex / sfk_jacobian_fan_vertex. */
 typedef struct sfi_gradients {
     uint32_t *slot_offsets, *slot_joint;
-    float* slot_guv;
+    float* slot_coef;
+    uint32_t slot_floats;
     uint32_t *morph_offsets, *morph_target;
     float* morph_duv;
+    float* fan_normal; /* jacobian-fan, 3n: unit rest normal of each vertex's fan; NULL for jacobian */
 } sfi_gradients;
-/* *out = NULL on failure; dropped: weight slots beyond SFK_JACOBIAN_MAX_SLOTS. */
-sf_result sfi_gradients_build(const sfi_mesh_view* mesh, sfi_store* store, sfi_gradients** out, size_t* dropped,
-                              sf_error* err);
+/* *out = NULL on failure; fan: the weld groups whose faces form each vertex's fan (jacobian-fan), NULL for
+ * the jacobian's own faces; dropped: weight slots beyond SFK_JACOBIAN_MAX_SLOTS. */
+sf_result sfi_gradients_build(const sfi_mesh_view* mesh, const sfi_weld* fan, sfi_store* store, sfi_gradients** out,
+                              size_t* dropped, sf_error* err);
 void sfi_gradients_free(const sfi_store* store, sfi_gradients* g);
 
 /* MikkTSpace (mikktspace.c). Static part, per topology: each triangle's UV flags (orientation, zero area). */
@@ -138,6 +152,28 @@ sf_result sfi_rest_frames(size_t vertex_count, size_t triangle_count, const uint
                           const float* uvs, const float* normals_in, float bitangent_sign, const sf_env* env,
                           float* normals_out, float* tangents_out, sf_error* err);
 
+/* ---------------------------------------------------------------- blocked layout (lanes.c) */
+
+/* The rest streams and influences regrouped in blocks of SFI_LANES vertices, one component per row (structure of
+ * arrays inside a block), for the SIMD fast paths (skin_body.h): 4 or 8 vertices per step load a row at once.
+ * Built once with the topology from its packed streams. Lanes past vertex_count are zero. A vertex without
+ * weight points its first slot at the identity (joint bone_count, weight 1): the blend then gives the identity
+ * bit for bit as sfk_blend_matrix's fallback does. */
+#define SFI_LANES 8
+#define SFI_LANE_ROWS 10 /* px py pz nx ny nz tx ty tz tw */
+typedef struct sfi_lanes {
+    size_t block_count;
+    uint32_t influences; /* slots per vertex, at least 1 */
+    float* rest;         /* SFI_LANE_ROWS * SFI_LANES per block */
+    uint32_t* joints;    /* influences * SFI_LANES per block (slot-major) */
+    float* weights;      /* influences * SFI_LANES per block */
+} sfi_lanes;
+/* From packed arrays: positions/normals 3n, tangents 4n, K joints/weights per vertex (K = 0: the identity). */
+sf_result sfi_lanes_build(size_t vertex_count, const float* positions, const float* normals, const float* tangents,
+                          uint32_t influence_count, const uint32_t* joints, const float* weights, size_t bone_count,
+                          sfi_store* store, sfi_lanes* out, sf_error* err);
+void sfi_lanes_free(const sfi_store* store, sfi_lanes* lanes);
+
 /* ---------------------------------------------------------------- topology */
 
 struct sf_topology {
@@ -145,6 +181,7 @@ struct sf_topology {
     size_t vertex_count, triangle_count, bone_count, target_count;
     uint32_t influence_count; /* slots per vertex after merging duplicates */
     bool has_uvs;
+    int simd_level;       /* sfi_simd_detect at creation */
     float bitangent_sign; /* -1 for SF_UV_GLTF, +1 for SF_UV_V_UP (see sfk_finish_frame) */
 
     /* Packed rest streams. */
@@ -176,8 +213,10 @@ struct sf_topology {
     float* target_max;
     uint8_t* bone_used;
 
+    sfi_lanes lanes;          /* the blocked copies of the fast paths */
     sfi_weld weld[2];         /* SF_WELD_POSITION, SF_WELD_POSITION_NORMAL */
-    sfi_gradients* gradients; /* NULL when skipped */
+    sfi_gradients* gradients;     /* `jacobian`, NULL when skipped */
+    sfi_gradients* fan_gradients; /* `jacobian-fan`, NULL when skipped */
     uint8_t* mikk_uv_flags;   /* F, NULL without UVs */
 
     sf_topology_stats stats;
@@ -187,15 +226,18 @@ struct sf_topology {
 /* The topology's arrays as the builders see them. */
 sfi_mesh_view sfi_topology_view(const sf_topology* topo);
 
-/* Read-only view of the jacobian gradients (for a CUDA upload, tests). Returns 0 (view zeroed) when the
- * topology was built with skip_gradients. */
+/* Read-only view of a jacobian method's precomputed data (for a CUDA upload, tests). Returns 0 (view zeroed)
+ * when the topology was built with skip_gradients. */
 typedef struct sfi_gradients_view {
     const uint32_t *slot_offsets, *slot_joint;
-    const float* slot_guv;
+    const float* slot_coef;
+    uint32_t slot_floats;
     const uint32_t *morph_offsets, *morph_target;
     const float* morph_duv;
+    const float* fan_normal;
 } sfi_gradients_view;
-int sfi_gradients_get(const sf_topology* topo, sfi_gradients_view* out);
+/* method: SF_METHOD_JACOBIAN or SF_METHOD_JACOBIAN_FAN (anything else: 0). */
+int sfi_gradients_get(const sf_topology* topo, sf_method method, sfi_gradients_view* out);
 
 /* ---------------------------------------------------------------- workspace */
 
@@ -222,13 +264,15 @@ struct sf_workspace {
     const sf_topology* topo;
     uint32_t methods; /* bit (1u << method) for each method this workspace has scratch for */
     sf_backend backend;
-    /* Deformation (always). */
+    /* Deformation (every method but recompute-fused, which needs det only). */
     float* morph_pos; /* 3n morphed rest positions */
     float* morph_nrm; /* 3n morphed rest normals (deltas added when enabled), not normalised */
     float* morph_tan; /* 3n morphed rest tangents */
     float* blend;     /* 12n blended matrices */
     float* det;       /* n determinants of the blended matrices */
     float* final_pos; /* 3n */
+    int deformed_dirs; /* the sf_morph_directions of the last sfi_deform into these arrays; -1: none yet (the fast
+                          paths write the caller's arrays and leave them as they were) */
     /* `recompute` only (NULL otherwise). */
     float* face_n;    /* 3F: cross(e1, e2) (negated where the corners mirror on balance); unit under the
                          angle and uniform weightings (see sfk_recompute_face) */
@@ -239,10 +283,45 @@ struct sf_workspace {
     sfi_authored_scratch* authored;
     /* `jacobian` only, and only when the topology has gradients. */
     sfi_jacobian_scratch* jacobian;
+    /* The fast paths (skin.c): the pose's bones padded to 16 floats each and the identity after them
+       ((bone_count + 1) * 16), and one report per chunk of the parallel loop (summed in chunk order). */
+    float* palette;
+    struct sfi_skin_counts* chunk_counts;
+    size_t chunk_count;
     sf_frames_report report;
     sfi_blocks blocks; /* every array above */
     struct sfi_cuda* cuda; /* SF_BACKEND_CUDA: the device buffers (cuda/), else NULL */
 };
+
+/* ---------------------------------------------------------------- fast paths (simd.c, skin.c) */
+
+/* Instruction sets of the fast paths, chosen at run time (cpuid): none (the scalar reference), SSE2 (every x86-64),
+ * AVX2. sfi_simd_detect: the best this CPU has (the topology keeps it); sfi_simd_level: the topology's, capped by
+ * sfi_simd_force (for tests; -1 = no cap; set it only while no frame is running). */
+#define SFI_SIMD_SCALAR 0
+#define SFI_SIMD_SSE2 1
+#define SFI_SIMD_AVX2 2
+int sfi_simd_detect(void);
+int sfi_simd_level(const sf_topology* topo);
+void sfi_simd_force(int level);
+
+/* Vertices per chunk of the fast paths' parallel loop (a multiple of SFI_LANES). */
+#define SFI_SKIN_GRAIN 2048
+/* What one chunk of the fused pass counted (frames.c's report and finiteness check, per chunk). */
+typedef struct sfi_skin_counts {
+    size_t mirrored, singular, degenerate_normals, degenerate_tangents;
+    size_t first_bad; /* first vertex with a non-finite output, SIZE_MAX when none */
+} sfi_skin_counts;
+/* sfi_skin_counts for a workspace: chunks of SFI_SKIN_GRAIN over n vertices. */
+size_t sfi_skin_chunk_count(size_t vertex_count);
+
+/* The fused per-vertex pass: morph, blend, skin and one of unchanged / skinned / inverse-transpose (method < 0:
+ * positions only) straight into out (each stream may be NULL), with the report. Bit for bit the scalar
+ * sfi_deform + sfk_vertex_frame + report of frames.c. Returns 0 when it cannot run (no fast path for this CPU);
+ * the caller then takes the scalar loops. On 1, *bad is the first vertex with a non-finite output or SIZE_MAX.
+ * Leaves the workspace's deform arrays as they were. */
+int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_morph_directions dirs,
+                   sf_workspace* ws, const sf_frames_out* out, sf_frames_report* report, size_t* bad);
 
 /* ---------------------------------------------------------------- frame stages */
 
@@ -274,9 +353,19 @@ sf_result sfi_authored_frames(const sf_topology* topo, const sf_frames_opts* opt
 sf_result sfi_recompute(const sf_topology* topo, const sf_frames_opts* opts, sf_workspace* ws, float* normals,
                         float* tangents, sf_error* err);
 
-/* Jacobian frames from ws (after sfi_deform), jacobian.c. */
-sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts,
-                              sf_workspace* ws, float* normals, float* tangents, sf_error* err);
+/* `recompute-fused` (fused.c): positions, normals and tangents into out in one per-vertex pass (ws->det
+ * written too), or the two-pass `recompute` where it cannot be one pass (MikkTSpace tangents, the authored
+ * reference; ws->report.fused_two_pass says which). deformed as sfi_frames_compute's. */
+sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts, sf_workspace* ws,
+                           const sf_frames_out* out, int deformed, sf_error* err);
+
+/* Final positions (3n) vertex by vertex, as sfi_deform writes them, for a workspace without the deformation. */
+sf_result sfi_fused_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out);
+
+/* jacobian or jacobian-fan frames (method) from ws (after sfi_deform), jacobian.c. */
+sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, sf_method method,
+                              const sf_frames_opts* opts, sf_workspace* ws, float* normals, float* tangents,
+                              sf_error* err);
 
 /* ---------------------------------------------------------------- statistics */
 

@@ -96,6 +96,27 @@ sf_result sfi_rest_frames(size_t n, size_t F, const uint32_t* indices, const flo
     return SF_OK;
 }
 
+sf_result sf_normals_flat(size_t triangle_count, const float* corner_positions, float* normals, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(triangle_count == 0 || (corner_positions && normals), SF_ERROR_INVALID_ARGUMENT, err, "arguments",
+             SFI_NO_INDEX, "corner_positions and normals are required");
+    for (size_t f = 0; f < triangle_count; ++f) {
+        float e1[3], e2[3], c[3];
+        const float* p0 = corner_positions + 9 * f;
+        for (int a = 0; a < 3; ++a) e1[a] = p0[3 + a] - p0[a], e2[a] = p0[6 + a] - p0[a];
+        c[0] = e1[1] * e2[2] - e1[2] * e2[1];
+        c[1] = e1[2] * e2[0] - e1[0] * e2[2];
+        c[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        double len = sqrt((double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2]);
+        SF_CHECK(isfinite(len), SF_ERROR_TOO_LARGE, err, "corner_positions", f,
+                 "triangle %zu's face normal overflows float", f);
+        for (int corner = 0; corner < 3; ++corner)
+            for (int a = 0; a < 3; ++a) normals[9 * f + 3 * corner + a] = len > 0.0 ? (float)(c[a] / len) : 0.0f;
+    }
+    return SF_OK;
+}
+
 sf_result sf_tangents_generate(const sf_tangent_desc* desc, const sf_env* env, float* corner_tangents, sf_error* err)
 {
     sf_error_clear(err);

@@ -369,6 +369,11 @@ static sf_result build_derived(sf_topology* topo, const sf_topology_opts* o, sf_
     sf_result r = sfi_weld_build(&view, normal_cos, !topo->stats.generated_normals, &store, topo->weld, &topo->stats, err);
     topo->bytes += store.bytes;
     if (r != SF_OK) return r;
+    store.bytes = 0;
+    r = sfi_lanes_build(topo->vertex_count, topo->rest_positions, topo->rest_normals, topo->rest_tangents,
+                        topo->influence_count, topo->joints, topo->weights, topo->bone_count, &store, &topo->lanes, err);
+    topo->bytes += store.bytes;
+    if (r != SF_OK) return r;
     if (topo->uvs) {
         store.bytes = 0;
         r = sfi_mikktspace_uv_flags_build(topo->indices, topo->uvs, topo->triangle_count, &store, &topo->mikk_uv_flags,
@@ -378,9 +383,16 @@ static sf_result build_derived(sf_topology* topo, const sf_topology_opts* o, sf_
     }
     if (!o->skip_gradients) {
         store.bytes = 0;
-        r = sfi_gradients_build(&view, &store, &topo->gradients, &topo->stats.dropped_gradient_slots, err);
+        r = sfi_gradients_build(&view, NULL, &store, &topo->gradients, &topo->stats.dropped_gradient_slots, err);
         topo->bytes += store.bytes;
         topo->stats.gradient_bytes = store.bytes;
+        if (r != SF_OK) return r;
+        store.bytes = 0;
+        size_t dropped = 0;
+        r = sfi_gradients_build(&view, &topo->weld[1], &store, &topo->fan_gradients, &dropped, err);
+        topo->bytes += store.bytes;
+        topo->stats.fan_gradient_bytes = store.bytes;
+        topo->stats.dropped_fan_gradient_slots = dropped;
         if (r != SF_OK) return r;
     }
     return SF_OK;
@@ -450,6 +462,7 @@ sf_result sf_topology_create(const sf_mesh_desc* mesh, const sf_topology_opts* o
     topo->target_count = mesh->target_count;
     topo->influence_count = mesh->influence_count;
     topo->has_uvs = mesh->uvs.data != NULL;
+    topo->simd_level = sfi_simd_detect();
     topo->bitangent_sign = mesh->uv_convention == SF_UV_V_UP ? 1.0f : -1.0f;
 
     if ((r = copy_streams(topo, mesh, err)) != SF_OK) goto fail;
@@ -483,7 +496,9 @@ void sf_topology_destroy(sf_topology* topo)
     if (!topo) return;
     sfi_store store = {&topo->env, 0};
     sfi_gradients_free(&store, topo->gradients);
+    sfi_gradients_free(&store, topo->fan_gradients);
     sfi_weld_free(&store, topo->weld);
+    sfi_lanes_free(&store, &topo->lanes);
     topo_free(topo, topo->mikk_uv_flags);
     void* arrays[] = {topo->rest_positions, topo->rest_normals, topo->rest_tangents, topo->uvs,
                       topo->indices,        topo->joints,       topo->weights,       topo->morph_offsets,
@@ -503,6 +518,7 @@ void sf_topology_get_stats(const sf_topology* topo, sf_topology_stats* out)
 size_t sf_topology_vertex_count(const sf_topology* topo) { return topo->vertex_count; }
 size_t sf_topology_triangle_count(const sf_topology* topo) { return topo->triangle_count; }
 int sf_topology_has_tangent_frame(const sf_topology* topo) { return topo->has_uvs ? 1 : 0; }
+float sf_topology_bitangent_sign(const sf_topology* topo) { return topo->bitangent_sign; }
 const float* sf_topology_rest_positions(const sf_topology* topo) { return topo->rest_positions; }
 const float* sf_topology_rest_normals(const sf_topology* topo) { return topo->rest_normals; }
 const float* sf_topology_rest_tangents(const sf_topology* topo) { return topo->rest_tangents; }

@@ -26,13 +26,22 @@ static sf_result resolve_opts(const sf_workspace_opts* opts, sf_workspace_opts* 
 static void take_blocks(const sf_topology* topo, uint32_t methods, sf_workspace* ws, sfi_blocks* b)
 {
     size_t n = topo->vertex_count, F = topo->triangle_count;
-    /* the deformation: every method reads it, and so does the frames report */
-    TAKE(b, ws->morph_pos, 3 * n);
-    TAKE(b, ws->morph_nrm, 3 * n);
-    TAKE(b, ws->morph_tan, 3 * n);
-    TAKE(b, ws->blend, 12 * n);
+    /* the deformation: every method reads it but recompute-fused, which deforms in its own pass and keeps
+     * only the determinants (the frames report reads them) */
+    if (methods & ~(1u << SF_METHOD_RECOMPUTE_FUSED)) {
+        TAKE(b, ws->morph_pos, 3 * n);
+        TAKE(b, ws->morph_nrm, 3 * n);
+        TAKE(b, ws->morph_tan, 3 * n);
+        TAKE(b, ws->blend, 12 * n);
+    }
     TAKE(b, ws->det, n);
-    TAKE(b, ws->final_pos, 3 * n);
+    if (methods & ~(1u << SF_METHOD_RECOMPUTE_FUSED)) {
+        TAKE(b, ws->final_pos, 3 * n);
+        /* the fast paths: the padded bones and the identity, one report per chunk */
+        TAKE(b, ws->palette, 16 * (topo->bone_count + 1));
+        ws->chunk_count = sfi_skin_chunk_count(n);
+        TAKE(b, ws->chunk_counts, ws->chunk_count ? ws->chunk_count : 1);
+    }
     if (methods & (1u << SF_METHOD_RECOMPUTE)) {
         TAKE(b, ws->face_n, 3 * F);
         TAKE(b, ws->face_t, 3 * F);
@@ -54,7 +63,7 @@ static void take_blocks(const sf_topology* topo, uint32_t methods, sf_workspace*
         }
     }
     /* without gradients the jacobian method refuses the topology before it needs scratch */
-    if ((methods & (1u << SF_METHOD_JACOBIAN)) && topo->gradients) {
+    if ((methods & ((1u << SF_METHOD_JACOBIAN) | (1u << SF_METHOD_JACOBIAN_FAN))) && topo->gradients) {
         TAKE(b, ws->jacobian, 1);
         uint8_t* capped = sfi_blocks_take(b, n, 1);
         if (ws->jacobian) ws->jacobian->capped = capped;
@@ -89,6 +98,7 @@ sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* 
     ws->topo = topo;
     ws->methods = o.methods;
     ws->backend = o.backend;
+    ws->deformed_dirs = -1;
     ws->blocks.env = &topo->env;
     take_blocks(topo, o.methods, ws, &ws->blocks);
     if (ws->blocks.failed) {

@@ -1334,20 +1334,9 @@ static sf_result load_primitive(loader* L, const cJSON* p, size_t mi, size_t pi,
 #undef DEINDEX_
         nrm = own_alloc(L, corners ? corners : 1, 3 * sizeof(float));
         if (lost || !nrm) return oom(L, base);
-        for (size_t f = 0; f < T; ++f) {
-            float e1[3], e2[3], c[3];
-            const float* p0 = pos + 9 * f;
-            for (int a = 0; a < 3; ++a) e1[a] = p0[3 + a] - p0[a], e2[a] = p0[6 + a] - p0[a];
-            c[0] = e1[1] * e2[2] - e1[2] * e2[1];
-            c[1] = e1[2] * e2[0] - e1[0] * e2[2];
-            c[2] = e1[0] * e2[1] - e1[1] * e2[0];
-            double len = sqrt((double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2]);
-            if (!isfinite(len)) /* POSITION is within SF_MAX_COORD: the cross product stays below 8e18 */
-                return jfail_code(L, SF_ERROR_TOO_LARGE, base, NULL,
-                                  "generated normals of %s: triangle %zu's face normal overflows float", base, f);
-            for (int corner = 0; corner < 3; ++corner)
-                for (int a = 0; a < 3; ++a) nrm[9 * f + 3 * corner + a] = len > 0.0 ? (float)(c[a] / len) : 0.0f;
-        }
+        sf_error fe;
+        if (sf_normals_flat(T, pos, nrm, &fe) != SF_OK) /* POSITION is within SF_MAX_COORD: not in practice */
+            return jfail_code(L, fe.result, base, NULL, "generated normals of %s: %s", base, fe.message);
         for (size_t c = 0; c < corners; ++c) tri[c] = (uint32_t)c;
         n = corners;
         out->flat_normals = 1;

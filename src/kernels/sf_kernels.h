@@ -6,6 +6,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __CUDACC__
@@ -246,9 +247,39 @@ SF_HD void sfk_finish_frame(const float N[3], const float T[3], const float B[3]
 
 /* ================================================================ deformation and per-vertex methods */
 
+/* Which morph direction deltas the deformation adds (sfk_deform_vertex's with_dirs). */
+#define SFK_MORPH_DIRS_NONE 0
+#define SFK_MORPH_DIRS_BOTH 1
+#define SFK_MORPH_DIRS_NORMALS 2
+
+/* The position part of the deformation: the morphed rest position p (position deltas only), the blended
+ * matrix m, its determinant and the final position. sfk_deform_vertex calls it, and so does every path that
+ * needs a final position without the deform's buffers (sfk_fused_position), so all agree bit for bit. */
+SF_HD void sfk_deform_position(const float rest_p[3], const uint32_t* morph_target, const float* dp,
+                               uint32_t morph_count, const float* alpha, const float* bones, const uint32_t* joints,
+                               const float* weights, uint32_t influences, float p[3], float m[12], float* det,
+                               float final_p[3])
+{
+    p[0] = rest_p[0];
+    p[1] = rest_p[1];
+    p[2] = rest_p[2];
+    if (alpha) {
+        uint32_t e;
+        for (e = 0; e < morph_count; ++e) {
+            float a = alpha[morph_target[e]];
+            if (a == 0.0f) continue;
+            sfk_madd(p, dp + 3u * e, a);
+        }
+    }
+    sfk_blend_matrix(bones, joints, weights, influences, m);
+    *det = sfk_mat_det(m);
+    sfk_mat_point(m, p, final_p);
+}
+
 /* One vertex of the deformation: morph (position deltas, and direction deltas when with_dirs), blend, skin.
  *   rest_p/rest_n/rest_t: rest position, normal, tangent xyz; morph_count entries of (target, dp, dn, dt),
- *   3 floats per delta; alpha: morph weights (NULL = none). influences (joint, weight) pairs over bones
+ *   3 floats per delta; alpha: morph weights (NULL = none); with_dirs: SFK_MORPH_DIRS_* (0 none, 1 normal and
+ *   tangent deltas, 2 normal deltas only). influences (joint, weight) pairs over bones
  *   (12 floats each; 0 influences = the identity).
  * Writes the morphed rest p, n, t (directions not normalised), the blended matrix m, its determinant and
  * the final position. */
@@ -260,31 +291,52 @@ SF_HD void sfk_deform_vertex(const float rest_p[3], const float rest_n[3], const
 {
     int k;
     for (k = 0; k < 3; ++k) {
-        p[k] = rest_p[k];
         n[k] = rest_n[k];
         t[k] = rest_t[k];
     }
-    if (alpha) {
+    if (alpha && with_dirs) {
         uint32_t e;
         for (e = 0; e < morph_count; ++e) {
             float a = alpha[morph_target[e]];
             if (a == 0.0f) continue;
-            sfk_madd(p, dp + 3u * e, a);
-            if (with_dirs) {
-                sfk_madd(n, dn + 3u * e, a);
-                sfk_madd(t, dt + 3u * e, a);
-            }
+            sfk_madd(n, dn + 3u * e, a);
+            if (with_dirs == SFK_MORPH_DIRS_BOTH) sfk_madd(t, dt + 3u * e, a);
         }
     }
-    sfk_blend_matrix(bones, joints, weights, influences, m);
-    *det = sfk_mat_det(m);
-    sfk_mat_point(m, p, final_p);
+    sfk_deform_position(rest_p, morph_target, dp, morph_count, alpha, bones, joints, weights, influences, p, m, det,
+                        final_p);
 }
 
 /* The methods that need no neighbours, numbered as sf_method (src/core/frames.c checks it). */
 #define SFK_METHOD_UNCHANGED 0
 #define SFK_METHOD_SKINNED 1
 #define SFK_METHOD_INVERSE_TRANSPOSE 2
+#define SFK_METHOD_BONE_NORMAL_MATRICES 3
+
+/* bone-normal-matrices: each bone's normal matrix cof(A_j) (= det(A_j) A_j^-T, what an engine computes per
+ * joint and uploads beside the skinning matrices) blended with the skin weights, applied to n and normalised:
+ *     n' = unit( sum_i w_i cof(A_{j_i}) n )
+ * It equals inverse-transpose (cof of the blend) when every weighted bone has the same linear part, and
+ * differs from it where bones scale differently: the cofactor of a blend is not the blend of the cofactors.
+ * A bone that mirrors (det < 0) contributes its normal turned inward, as an engine's per-joint cofactor
+ * does. No influence (count 0, or all weights zero) is the identity. Returns 0 when degenerate. */
+SF_HD int sfk_bone_normal_matrices_normal(const float* bones, const uint32_t* joints, const float* weights,
+                                          uint32_t count, const float n[3], float out[3])
+{
+    float acc[3] = {0.0f, 0.0f, 0.0f};
+    float total = 0.0f;
+    uint32_t i;
+    for (i = 0; i < count; ++i) {
+        float w = weights[i];
+        if (w == 0.0f) continue;
+        float c[3];
+        sfk_mat_cofactor_dir(bones + 12u * joints[i], n, c);
+        sfk_madd(acc, c, w);
+        total += w;
+    }
+    if (total == 0.0f) return sfk_safe_unit(n, out);
+    return sfk_safe_unit(acc, out);
+}
 
 /* One vertex of unchanged / skinned / inverse-transpose (DESIGN.md section 2) from its blended matrix m,
  * det(m), the morphed rest normal mn and tangent mt (any length) and the rest handedness rest_w. Any other
@@ -308,6 +360,17 @@ SF_HD void sfk_vertex_frame(int method, const float m[12], float det, const floa
     t_out[3] = w;
 }
 
+/* One vertex of bone-normal-matrices: the normal as sfk_bone_normal_matrices_normal (from the bones and the
+ * vertex's influences), the tangent and handedness as inverse-transpose's (the blended matrix m). */
+SF_HD void sfk_bone_normal_frame(const float* bones, const uint32_t* joints, const float* weights, uint32_t count,
+                                 const float m[12], float det, const float mn[3], const float mt[3], float rest_w,
+                                 float n_out[3], float t_out[4])
+{
+    sfk_bone_normal_matrices_normal(bones, joints, weights, count, mn, n_out);
+    sfk_skin_direction(m, mt, t_out);
+    t_out[3] = sfk_mirror_handedness(rest_w, det);
+}
+
 /* ================================================================ recompute (the reference) */
 
 /* Face weightings, numbered as sf_weighting (src/core/rebuild.c checks it). */
@@ -319,13 +382,13 @@ SF_HD void sfk_vertex_frame(int method, const float m[12], float det, const floa
  * determinants of the corners' blended matrices. face_n = cross(e1, e2); face_t/face_b as sfk_face_frame.
  * A face whose corners mirror on balance (two or three det < 0) is front-facing with clockwise winding
  * (glTF's rule for negative determinants), so face_n is negated to keep pointing outward; tangent and
- * bitangent follow the edges unchanged. corner_w: each corner's weight in the gather (area: |face_n|,
- * twice the area; angle: the corner angle; uniform: 1), all 0 for a collapsed face (|face_n|^2 < 1e-24).
- * Under the angle and uniform weightings face_n is stored as a unit vector (the gather adds unit normal
- * times weight). */
-SF_HD void sfk_recompute_face(const float p0[3], const float p1[3], const float p2[3], const float* uv0,
-                              const float* uv1, const float* uv2, float det0, float det1, float det2, int weighting,
-                              float face_n[3], float face_t[3], float face_b[3], float corner_w[3])
+ * bitangent follow the edges unchanged. Under the angle and uniform weightings face_n is stored as a unit
+ * vector (the gather adds unit normal times weight). face_n does not depend on the UVs. Returns |face_n|^2
+ * before that normalisation when the face counts, 0 for a collapsed face (|face_n|^2 < 1e-24): the argument
+ * of sfk_recompute_corner_weight. */
+SF_HD float sfk_recompute_face_frame(const float p0[3], const float p1[3], const float p2[3], const float* uv0,
+                                     const float* uv1, const float* uv2, float det0, float det1, float det2,
+                                     int weighting, float face_n[3], float face_t[3], float face_b[3])
 {
     sfk_face_frame(p0, p1, p2, uv0, uv1, uv2, face_n, face_t, face_b);
     int mirrored = (det0 < 0.0f) + (det1 < 0.0f) + (det2 < 0.0f);
@@ -335,21 +398,34 @@ SF_HD void sfk_recompute_face(const float p0[3], const float p1[3], const float 
         face_n[2] = -face_n[2];
     }
     float len2 = sfk_dot(face_n, face_n);
-    if (!(len2 >= SF_SAFE_UNIT_EPS2)) {
-        corner_w[0] = corner_w[1] = corner_w[2] = 0.0f;
-        return;
-    }
-    if (weighting == SFK_WEIGHTING_UNIFORM) {
-        corner_w[0] = corner_w[1] = corner_w[2] = 1.0f;
-        sfk_safe_unit(face_n, face_n);
-    } else if (weighting == SFK_WEIGHTING_ANGLE) {
+    if (!(len2 >= SF_SAFE_UNIT_EPS2)) return 0.0f;
+    if (weighting == SFK_WEIGHTING_UNIFORM || weighting == SFK_WEIGHTING_ANGLE) sfk_safe_unit(face_n, face_n);
+    return len2;
+}
+
+/* Corner c's weight in the recompute gather (area: |face_n|, twice the area; angle: the corner angle;
+ * uniform: 1; 0 for a collapsed face) from len2, sfk_recompute_face_frame's result. */
+SF_HD float sfk_recompute_corner_weight(const float p0[3], const float p1[3], const float p2[3], int c,
+                                        int weighting, float len2)
+{
+    if (len2 == 0.0f) return 0.0f;
+    if (weighting == SFK_WEIGHTING_UNIFORM) return 1.0f;
+    if (weighting == SFK_WEIGHTING_ANGLE) {
         const float* p[3] = {p0, p1, p2};
-        int c;
-        for (c = 0; c < 3; ++c) corner_w[c] = sfk_corner_angle(p[c], p[(c + 1) % 3], p[(c + 2) % 3]);
-        sfk_safe_unit(face_n, face_n);
-    } else {
-        corner_w[0] = corner_w[1] = corner_w[2] = sqrtf(len2);
+        return sfk_corner_angle(p[c], p[(c + 1) % 3], p[(c + 2) % 3]);
     }
+    return sqrtf(len2);
+}
+
+/* One face of the recompute face pass: sfk_recompute_face_frame, and corner_w, each corner's weight. */
+SF_HD void sfk_recompute_face(const float p0[3], const float p1[3], const float p2[3], const float* uv0,
+                              const float* uv1, const float* uv2, float det0, float det1, float det2, int weighting,
+                              float face_n[3], float face_t[3], float face_b[3], float corner_w[3])
+{
+    float len2 = sfk_recompute_face_frame(p0, p1, p2, uv0, uv1, uv2, det0, det1, det2, weighting, face_n, face_t,
+                                          face_b);
+    int c;
+    for (c = 0; c < 3; ++c) corner_w[c] = sfk_recompute_corner_weight(p0, p1, p2, c, weighting, len2);
 }
 
 SF_HD int sfk_finite3(const float v[3])
@@ -369,6 +445,17 @@ SF_HD void sfk_direction_from_double(const double d[3], float out[3])
     for (k = 0; k < 3; ++k) out[k] = m > 0.0 ? (float)(d[k] / m) : 0.0f;
 }
 
+/* One corner's term of sfk_tangent_sums_wide. */
+SF_HD void sfk_tangent_term_wide(double t[3], double b[3], const float face_t[3], const float face_b[3], float w)
+{
+    double dw = (double)w;
+    int k;
+    for (k = 0; k < 3; ++k) {
+        t[k] += (double)face_t[k] * dw;
+        b[k] += (double)face_b[k] * dw;
+    }
+}
+
 /* The gather's tangent and bitangent sums again in double, for a vertex whose float sums overflowed: face
  * areas (~L^2) times UV tangents (~L / det_uv) have no bound a coordinate limit could give. Every term is a
  * product of two finite floats (< 1.2e77) and at most 2^32 of them are added, so the double sums are finite;
@@ -378,15 +465,10 @@ SF_HD void sfk_tangent_sums_wide(const float* face_t, const float* face_b, const
 {
     double t[3] = {0.0, 0.0, 0.0}, b[3] = {0.0, 0.0, 0.0};
     uint32_t a;
-    int k;
     for (a = t_begin; a < t_end; ++a) {
         uint32_t corner = t_corners[a];
         uint32_t f = corner / 3u;
-        double w = (double)corner_w[corner];
-        for (k = 0; k < 3; ++k) {
-            t[k] += (double)face_t[3u * f + (uint32_t)k] * w;
-            b[k] += (double)face_b[3u * f + (uint32_t)k] * w;
-        }
+        sfk_tangent_term_wide(t, b, face_t + 3u * f, face_b + 3u * f, corner_w[corner]);
     }
     sfk_direction_from_double(t, T);
     sfk_direction_from_double(b, B);
@@ -421,6 +503,138 @@ SF_HD void sfk_recompute_vertex(const float* face_n, const float* face_t, const 
     }
     if (!(sfk_finite3(T) && sfk_finite3(B)))
         sfk_tangent_sums_wide(face_t, face_b, corner_w, t_corners, t_begin, t_end, T, B);
+    sfk_finish_frame(N, T, B, bitangent_sign, n_out, t_out);
+}
+
+/* ================================================================ recompute-fused (src/core/fused.c)
+ * `recompute` in one per-vertex pass: each vertex deforms the corners of its faces itself, from the rest
+ * data and the pose (sfk_deform_position, as the deform does), rebuilds those faces (sfk_recompute_face_frame
+ * and sfk_recompute_corner_weight, as the face pass does) and gathers them in the gather's order, so the
+ * frames equal `recompute`'s bit for bit with no position or face buffer. */
+
+/* The rest data one vertex's deformation reads (the topology's arrays; device pointers on a GPU). */
+typedef struct sfk_rest_mesh {
+    const float* positions;        /* 3n rest positions */
+    const uint32_t* morph_offsets; /* n + 1: vertex v's morph entries are [morph_offsets[v], morph_offsets[v+1]) */
+    const uint32_t* morph_target;  /* entry -> target */
+    const float* morph_dp;         /* 3 per entry */
+    const uint32_t* joints;        /* influence_count per vertex */
+    const float* weights;          /* influence_count per vertex */
+    uint32_t influence_count;
+    const uint32_t* indices; /* 3F */
+    const float* uvs;        /* 2n or NULL */
+} sfk_rest_mesh;
+
+/* Vertex v's final position and its blended matrix's determinant, as sfk_deform_vertex gives them. bones:
+ * the pose's matrices (unused without influences); alpha: morph weights (NULL = none). */
+SF_HD void sfk_fused_position(const sfk_rest_mesh* mesh, const float* bones, const float* alpha, uint32_t v,
+                              float final_p[3], float* det)
+{
+    uint32_t e0 = mesh->morph_offsets[v], K = mesh->influence_count;
+    float p[3], m[12];
+    sfk_deform_position(mesh->positions + 3u * v, mesh->morph_target + e0, mesh->morph_dp + 3u * e0,
+                        mesh->morph_offsets[v + 1] - e0, alpha, K ? bones : NULL, K ? mesh->joints + K * v : NULL,
+                        K ? mesh->weights + K * v : NULL, K, p, m, det, final_p);
+}
+
+/* Final positions already deformed in one vertex's pass (each face's other corners recur around a fan): a
+ * small round-robin table, only a shortcut; a miss deforms again and gives the same bits. */
+#ifndef SFK_FUSED_CACHE
+#define SFK_FUSED_CACHE 16
+#endif
+typedef struct sfk_fused_cache {
+    uint32_t vertex[SFK_FUSED_CACHE];
+    float p[SFK_FUSED_CACHE][3];
+    float det[SFK_FUSED_CACHE];
+    uint32_t count, next;
+} sfk_fused_cache;
+
+/* Vertex v's final position and determinant into p/det, from the cache or deformed (and cached) on a miss.
+ * Copied out: a later miss may reuse the slot. */
+SF_HD void sfk_fused_lookup(sfk_fused_cache* cache, const sfk_rest_mesh* mesh, const float* bones, const float* alpha,
+                            uint32_t v, float p[3], float* det)
+{
+    uint32_t i;
+    for (i = 0; i < cache->count; ++i)
+        if (cache->vertex[i] == v) break;
+    if (i == cache->count) {
+        i = cache->next;
+        cache->next = (cache->next + 1u) % (uint32_t)SFK_FUSED_CACHE;
+        if (cache->count < (uint32_t)SFK_FUSED_CACHE) cache->count++;
+        cache->vertex[i] = v;
+        sfk_fused_position(mesh, bones, alpha, v, cache->p[i], &cache->det[i]);
+    }
+    p[0] = cache->p[i][0];
+    p[1] = cache->p[i][1];
+    p[2] = cache->p[i][2];
+    *det = cache->det[i];
+}
+
+/* Face f rebuilt from its corners' final positions: face_n/face_t/face_b as the face pass stores them
+ * (the UV part only when uvs), and the weight of corner c. */
+SF_HD float sfk_fused_face(sfk_fused_cache* cache, const sfk_rest_mesh* mesh, const float* bones,
+                           const float* alpha, uint32_t f, uint32_t c, int uvs, int weighting, float face_n[3],
+                           float face_t[3], float face_b[3])
+{
+    const uint32_t* tri = mesh->indices + 3u * f;
+    float p0[3], p1[3], p2[3], d0, d1, d2;
+    sfk_fused_lookup(cache, mesh, bones, alpha, tri[0], p0, &d0);
+    sfk_fused_lookup(cache, mesh, bones, alpha, tri[1], p1, &d1);
+    sfk_fused_lookup(cache, mesh, bones, alpha, tri[2], p2, &d2);
+    const float *uv0 = NULL, *uv1 = NULL, *uv2 = NULL;
+    if (uvs && mesh->uvs) {
+        uv0 = mesh->uvs + 2u * tri[0];
+        uv1 = mesh->uvs + 2u * tri[1];
+        uv2 = mesh->uvs + 2u * tri[2];
+    }
+    float len2 = sfk_recompute_face_frame(p0, p1, p2, uv0, uv1, uv2, d0, d1, d2, weighting, face_n, face_t, face_b);
+    return sfk_recompute_corner_weight(p0, p1, p2, (int)c, weighting, len2);
+}
+
+/* One vertex of recompute-fused: sfk_recompute_vertex's result for vertex v, without the face pass.
+ * n_corners[n_begin..n_end): the corners the normal gathers (v's own, adj_corners, or its weld group's,
+ * which list each member's corners in adjacency order); v's own corners among them (indices[corner] == v)
+ * are its tangent corners, in the same order. tangents 0: the UV tangent is skipped (t_out zero, w 1).
+ * Writes v's final position and determinant too (final_p/det may be NULL). */
+SF_HD void sfk_recompute_fused_vertex(const sfk_rest_mesh* mesh, const float* bones, const float* alpha, uint32_t v,
+                                      const uint32_t* n_corners, uint32_t n_begin, uint32_t n_end, int weighting,
+                                      int tangents, float bitangent_sign, float n_out[3], float t_out[4],
+                                      float* final_p, float* det)
+{
+    sfk_fused_cache cache;
+    cache.count = cache.next = 0u;
+    float self_p[3], self_det;
+    sfk_fused_lookup(&cache, mesh, bones, alpha, v, self_p, &self_det);
+    if (final_p) {
+        final_p[0] = self_p[0];
+        final_p[1] = self_p[1];
+        final_p[2] = self_p[2];
+    }
+    if (det) *det = self_det;
+    float N[3] = {0.0f, 0.0f, 0.0f}, T[3] = {0.0f, 0.0f, 0.0f}, B[3] = {0.0f, 0.0f, 0.0f};
+    float fn[3], ft[3], fb[3];
+    uint32_t a;
+    for (a = n_begin; a < n_end; ++a) {
+        uint32_t corner = n_corners[a];
+        int own = tangents && mesh->indices[corner] == v;
+        float w = sfk_fused_face(&cache, mesh, bones, alpha, corner / 3u, corner % 3u, own, weighting, fn, ft, fb);
+        sfk_madd(N, fn, weighting == SFK_WEIGHTING_AREA ? 1.0f : w);
+        if (own) {
+            sfk_madd(T, ft, w);
+            sfk_madd(B, fb, w);
+        }
+    }
+    if (!(sfk_finite3(T) && sfk_finite3(B))) { /* as sfk_tangent_sums_wide, the faces rebuilt again */
+        double tw[3] = {0.0, 0.0, 0.0}, bw[3] = {0.0, 0.0, 0.0};
+        for (a = n_begin; a < n_end; ++a) {
+            uint32_t corner = n_corners[a];
+            if (mesh->indices[corner] != v) continue;
+            float w = sfk_fused_face(&cache, mesh, bones, alpha, corner / 3u, corner % 3u, 1, weighting, fn, ft, fb);
+            sfk_tangent_term_wide(tw, bw, ft, fb, w);
+        }
+        sfk_direction_from_double(tw, T);
+        sfk_direction_from_double(bw, B);
+    }
     sfk_finish_frame(N, T, B, bitangent_sign, n_out, t_out);
 }
 
@@ -828,23 +1042,230 @@ SF_HD int sfk_jacobian_vertex(const float* bones, const float blend[12], float d
     return capped;
 }
 
+/* ================================================================ jacobian-fan (docs/methods.md)
+ * A per-vertex map J from the rest plane of the vertex's fan (its weld group's faces) to the posed surface:
+ * the average of its fan faces' exact (secant) maps, weighted by their areas flattened into that plane,
+ *   J u = B u' + sum_j [ (A_j x + t_j - P) g_j.u + (A_j - B) (K_j,uu u' + K_j,uv v') ],
+ *   u' = u + sum_k alpha_k D_k u   (likewise v),
+ * in the basis (u, v) of the rest fan normal. Each vertex stores, per weight slot j, 6 floats (g.u, g.v,
+ * K_uu, K_uv, K_vu, K_vv) and per morph target k 6 floats (D_k u, D_k v); the normal and tangent come from
+ * rotating the authored rest frame by the rotation that takes the fan's rest frame to J's. */
+
+/* Floats per weight slot of jacobian-fan: g.u, g.v, K_uu, K_uv, K_vu, K_vv (see sfk_jacobian_fan_face_terms). */
+#define SFK_JACOBIAN_FAN_SLOT_FLOATS 6u
+
+/* One fan face's part of a vertex's J, from its two spokes flattened into the vertex's (u, v) plane: ab1, ab2
+ * the (u, v) coordinates of (corner - vertex) for the face's next and previous corner. The face's exact map
+ * takes ab_c to the posed spoke E_c, so J_f = [E1 E2] [ab1 ab2]^-1; weighted by the flattened area |d|
+ * (d = ab1 x ab2), |d| J_f u = gu[0] E1 + gu[1] E2 and |d| J_f v = gv[0] E1 + gv[1] E2. Returns |d| (0 when
+ * the flattened face is degenerate, gu = gv = 0). A field with values f_c - f_vertex = df_c then adds
+ *   g.u += gu . df, g.v += gv . df  (its gradient), and for a weight, whose posed spoke gains
+ *   df_c A_j (ab_c u' + ...) (the secant term), K_uu += sum_c gu_c df_c ab_c.u, K_uv += sum_c gu_c df_c ab_c.v,
+ *   K_vu, K_vv likewise with gv; every sum is divided by the fan's total |d| at the end. */
+SF_HD float sfk_jacobian_fan_face_terms(const float ab1[2], const float ab2[2], float gu[2], float gv[2])
+{
+    float d = ab1[0] * ab2[1] - ab1[1] * ab2[0];
+    if (!(fabsf(d) > 0.0f)) {
+        gu[0] = gu[1] = gv[0] = gv[1] = 0.0f;
+        return 0.0f;
+    }
+    float s = d > 0.0f ? 1.0f : -1.0f;
+    gu[0] = s * ab2[1];
+    gu[1] = -s * ab1[1];
+    gv[0] = -s * ab2[0];
+    gv[1] = s * ab1[0];
+    return fabsf(d);
+}
+
+/* One vertex of the jacobian-fan method.
+ *   bones: 12 floats per bone (the pose; may be NULL when slot_count is 0); blend: the vertex's blended
+ *   matrix B and det its determinant; x: morphed rest position; P = B x + t_B, the final position;
+ *   n0: authored rest normal (any length; zero = no frame, zero outputs); t0: authored rest tangent xyz + w;
+ *   nf: the rest fan normal the coefficients were built in (any length; zero = no frame).
+ *   slots: slot_count joints (or SFK_REST_JOINT) with SFK_JACOBIAN_FAN_SLOT_FLOATS coefficients each.
+ *   morph: morph_count targets with (D u, D v) of the delta gradient, 6 floats each; alpha: morph weights.
+ *   cap: Tarini-style cap on |correction| / |B u'| (0 = off).
+ * Writes a unit normal (zero when degenerate) and a unit tangent with handedness; returns 1 when the cap
+ * fired. The posed fan frame is (unit(sign(det) J u x J v), J t orthogonalised), t the authored tangent in
+ * the fan plane (u where it has none); the output is the authored (n0, t0) rotated by the rotation taking
+ * (nf, t) to it, as the authored reference rotates by the rebuilt frames. Mirroring (det < 0) follows the
+ * recompute convention: the normal stays outward, w flips. */
+SF_HD int sfk_jacobian_fan_vertex(const float* bones, const float blend[12], float det, const float x[3],
+                                  const float P[3], const float n0[3], const float t0[4], const float nf[3],
+                                  const uint32_t* slot_joint, const float* slot_coef, uint32_t slot_count,
+                                  const uint32_t* morph_target, const float* morph_duv, uint32_t morph_count,
+                                  const float* alpha, float cap, float n_out[3], float t_out[4])
+{
+    float u[3], v[3], na[3];
+    t_out[3] = sfk_mirror_handedness(t0[3], det);
+    if (!sfk_safe_unit(n0, na) || !sfk_rest_basis(nf, u, v)) {
+        n_out[0] = n_out[1] = n_out[2] = 0.0f;
+        t_out[0] = t_out[1] = t_out[2] = 0.0f;
+        return 0;
+    }
+    /* Rest tangent plane -> morphed tangent vectors: u' = (I + sum alpha_k grad d_k) u. */
+    float mu[3] = {u[0], u[1], u[2]}, mv[3] = {v[0], v[1], v[2]};
+    uint32_t i;
+    if (alpha) {
+        for (i = 0; i < morph_count; ++i) {
+            float a = alpha[morph_target[i]];
+            if (a == 0.0f) continue;
+            sfk_madd(mu, morph_duv + 6 * i, a);
+            sfk_madd(mv, morph_duv + 6 * i + 3, a);
+        }
+    }
+    float ju[3], jv[3];
+    sfk_mat_dir(blend, mu, ju);
+    sfk_mat_dir(blend, mv, jv);
+    /* Weight terms, relative to P and to B u', B v': the gradients and the secant coefficients of all slots
+     * sum to zero where weights sum to one, so subtracting changes nothing mathematically, but large bone
+     * translations do not cancel in float and a rigid pose (every A_j = B) adds exactly nothing. The secant
+     * terms (A_j - B)(K u' ...) carry the change of the blended matrix along the fan's edges. */
+    float cu[3] = {0.0f, 0.0f, 0.0f}, cv[3] = {0.0f, 0.0f, 0.0f};
+    for (i = 0; i < slot_count; ++i) {
+        uint32_t j = slot_joint[i];
+        const float* c = slot_coef + SFK_JACOBIAN_FAN_SLOT_FLOATS * i;
+        float pj[3], au[3], av[3];
+        if (j == SFK_REST_JOINT) {
+            int k;
+            for (k = 0; k < 3; ++k) {
+                pj[k] = x[k];
+                au[k] = mu[k];
+                av[k] = mv[k];
+            }
+        } else {
+            const float* M = bones + 12u * j;
+            sfk_mat_point(M, x, pj);
+            sfk_mat_dir(M, mu, au);
+            sfk_mat_dir(M, mv, av);
+        }
+        sfk_sub(pj, P, pj);
+        sfk_sub(au, ju, au);
+        sfk_sub(av, jv, av);
+        sfk_madd(cu, pj, c[0]);
+        sfk_madd(cv, pj, c[1]);
+        sfk_madd(cu, au, c[2]);
+        sfk_madd(cu, av, c[3]);
+        sfk_madd(cv, au, c[4]);
+        sfk_madd(cv, av, c[5]);
+    }
+    int capped = sfk_jacobian_cap(cu, ju, cap);
+    capped |= sfk_jacobian_cap(cv, jv, cap);
+    sfk_madd(ju, cu, 1.0f);
+    sfk_madd(jv, cv, 1.0f);
+    /* Only the directions of J u and J v are used: both are divided by their largest component where
+     * J u x J v or J t could overflow. A sliver's weight gradient reaches |e| / 1e-12 (docs/magnitudes.md),
+     * so J u can reach ~4e37 within the input bounds. */
+    float big = sfk_max_abs3(ju) > sfk_max_abs3(jv) ? sfk_max_abs3(ju) : sfk_max_abs3(jv);
+    if (big > SFK_JACOBIAN_SCALE_ABOVE) {
+        float s = 1.0f / big;
+        for (i = 0; i < 3; ++i) {
+            ju[i] *= s;
+            jv[i] *= s;
+        }
+    }
+    if (ju[0] == u[0] && ju[1] == u[1] && ju[2] == u[2] && jv[0] == v[0] && jv[1] == v[1] && jv[2] == v[2]) {
+        /* The fan plane does not move (the rest pose, or a translation): the authored frame exactly. */
+        sfk_safe_unit(n0, n_out);
+        sfk_safe_unit(t0, t_out);
+        return capped;
+    }
+    float N[3], n1[3];
+    sfk_cross(ju, jv, N);
+    if (det < 0.0f) {
+        N[0] = -N[0];
+        N[1] = -N[1];
+        N[2] = -N[2];
+    }
+    if (!sfk_safe_unit(N, n1)) {
+        n_out[0] = n_out[1] = n_out[2] = 0.0f;
+        sfk_skin_direction(blend, t0, t_out);
+        return capped;
+    }
+    /* The fan's rest frame (nf, tr) and its posed frame (n1, J tr orthogonalised); tr is the authored tangent
+     * in the fan plane, or u where there is none (no UVs, or a tangent along the normal). */
+    float nr[3], tr[3] = {t0[0], t0[1], t0[2]};
+    sfk_cross(u, v, nr);
+    if (!sfk_orthonormal_tangent(nr, tr)) {
+        tr[0] = u[0];
+        tr[1] = u[1];
+        tr[2] = u[2];
+    }
+    float tu = sfk_dot(tr, u), tv = sfk_dot(tr, v);
+    float t1[3] = {ju[0] * tu + jv[0] * tv, ju[1] * tu + jv[1] * tv, ju[2] * tu + jv[2] * tv};
+    float n[3], t[3];
+    if (sfk_orthonormal_tangent(n1, t1)) {
+        sfk_frame_rotate(nr, tr, n1, t1, na, n);
+        sfk_frame_rotate(nr, tr, n1, t1, t0, t);
+    } else { /* J squashes the tangent: the shortest arc from the rest to the posed normal */
+        sfk_arc_rotate(nr, n1, na, n);
+        sfk_arc_rotate(nr, n1, t0, t);
+    }
+    sfk_safe_unit(n, n_out);
+    if (!sfk_orthonormal_tangent(n_out, t)) {
+        /* t0 has no part off the normal (a placeholder along it, such as MikkTSpace's default on zero-area
+         * UVs): carry it as `skinned` does instead of returning zero. */
+        sfk_skin_direction(blend, t0, t);
+    }
+    t_out[0] = t[0];
+    t_out[1] = t[1];
+    t_out[2] = t[2];
+    return capped;
+}
+
 /* ================================================================ error metrics (src/core/error.c, stats.c) */
 
-/* Angle in degrees between two directions (sf_angle_deg): atan2 of |a x b| and a.b in double (acos loses
- * precision near 0); 180 when either is zero as SafeUnit sees it. */
+/* atan2(y, x) for y >= 0, in [0, pi], within 5e-16 relative of libm's: the ratio t in [0, 1] of the smaller to
+ * the larger magnitude is moved next to the nearest k / 8 (atan t = atan(k/8) + atan u, |u| <= 1/16), where
+ * seven odd Taylor terms are exact to double precision. Cheaper than libm's general atan2, which was most of
+ * the cost of measuring a frame in wasm. */
+SF_HD double sfk_atan2_nonneg(double y, double x)
+{
+    /* atan(k / 8) for k = 0..8: the centres of the reduction */
+    const double atan_eighths[9] = {0.0,
+                                    0.12435499454676144,
+                                    0.24497866312686414,
+                                    0.35877067027057225,
+                                    0.46364760900080609,
+                                    0.55859931534356244,
+                                    0.64350110879328437,
+                                    0.71882999962162453,
+                                    0.78539816339744828};
+    double ax = fabs(x);
+    int swap = y > ax;
+    double num = swap ? ax : y, den = swap ? y : ax;
+    double t = den > 0.0 ? num / den : 0.0;
+    int k = (int)(t * 8.0 + 0.5);
+    double c = 0.125 * k;
+    double u = (t - c) / (1.0 + t * c); /* exactly t when k = 0: small angles keep their relative precision */
+    double u2 = u * u;
+    double p = -1.0 / 15.0;
+    p = p * u2 + 1.0 / 13.0;
+    p = p * u2 - 1.0 / 11.0;
+    p = p * u2 + 1.0 / 9.0;
+    p = p * u2 - 1.0 / 7.0;
+    p = p * u2 + 1.0 / 5.0;
+    p = p * u2 - 1.0 / 3.0;
+    double r = atan_eighths[k] + (u + u * u2 * p);
+    if (swap) r = 1.5707963267948966 - r;
+    if (x < 0.0) r = 3.141592653589793 - r;
+    return r;
+}
+
+/* Angle in degrees between two directions (sf_angle_deg, and the GPU's error pass): from |a x b| and a . b,
+ * no normalisation (atan2 takes their ratio) and no acos, which loses precision near 0 degrees. Products of
+ * floats are exact in double: a direction's cross product with itself is exactly 0. 180 when either is zero
+ * as SafeUnit sees it (|v|^2 < 1e-24). */
 SF_HD double sfk_angle_deg(const float a[3], const float b[3])
 {
     double la = (double)a[0] * a[0] + (double)a[1] * a[1] + (double)a[2] * a[2];
     double lb = (double)b[0] * b[0] + (double)b[1] * b[1] + (double)b[2] * b[2];
     if (!(la >= 1e-24) || !(lb >= 1e-24)) return 180.0;
-    double d = ((double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2]) / sqrt(la * lb);
-    if (d > 1.0) d = 1.0;
-    if (d < -1.0) d = -1.0;
+    double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2];
     double cx = (double)a[1] * b[2] - (double)a[2] * b[1];
     double cy = (double)a[2] * b[0] - (double)a[0] * b[2];
     double cz = (double)a[0] * b[1] - (double)a[1] * b[0];
-    double s = sqrt(cx * cx + cy * cy + cz * cz) / sqrt(la * lb);
-    return atan2(s, d) * 57.29577951308232;
+    return sfk_atan2_nonneg(sqrt(cx * cx + cy * cy + cz * cz), d) * 57.29577951308232;
 }
 
 /* Zero as sfk_angle_deg sees it: the vertex is flagged degenerate. */

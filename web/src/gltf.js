@@ -78,7 +78,7 @@ export function meshArrays(object) {
   const indices = g.index ? Uint32Array.from({ length: g.index.count }, (_, i) => g.index.getX(i))
     : Uint32Array.from({ length: n - (n % 3) }, (_, i) => i);
   const desc = { positions, indices, normals: dense(g.attributes.normal, 3), tangents: dense(g.attributes.tangent, 4),
-    uvs: dense(g.attributes.uv, 2) };
+    uvs: dense(g.attributes.uv, 2), gltf: true };
   if (object.isSkinnedMesh) {
     desc.influenceCount = 4;
     desc.joints = Uint32Array.from(dense(g.attributes.skinIndex, 4));

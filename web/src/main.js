@@ -86,7 +86,7 @@ function sceneSettings(extra = {}) {
 
 function buildStaticControls() {
   $('scene').innerHTML = catalog.scenes.map((s) => `<option value="${s.name}">${s.name}</option>`).join('');
-  $('method').innerHTML = METHODS.map((m, i) => `<option value="${i}">${m}</option>`).join('');
+  $('method').innerHTML = catalog.methods.map((m, i) => `<option value="${i}" title="${m.description}">${m.name}</option>`).join('');
   $('scene').value = state.scene;
   $('method').value = String(state.method);
   $('scene').addEventListener('change', () => {
@@ -310,14 +310,13 @@ async function openFiles(files) {
   try {
     loaded = await loadGltfFiles(files);
   } catch (e) {
-    message(`${names}: ${e.message}`, true);
-    return;
+    return rejectFiles(`${names}: ${e.message}`);
   }
   const candidates = meshCandidates(loaded);
-  if (!candidates.length) { message(`${names}: no mesh in the file`, true); return; }
+  if (!candidates.length) return rejectFiles(`${names}: no mesh in the file`);
   const previous = gltf;
   gltf = { gltf: loaded, name: names, candidates, mixer: new THREE.AnimationMixer(loaded.scene), time: 0, playing: false };
-  if (!selectMesh(0)) { gltf = previous; return; }
+  if (!selectMesh(0)) { gltf = previous; return rejectFiles(null); }
   $('gltf-mesh').innerHTML = candidates.map((o, i) => `<option value="${i}">${o.name || 'mesh ' + i} (${o.geometry.attributes.position.count} v${o.isSkinnedMesh ? ', skinned' : ''})</option>`).join('');
   $('animation').innerHTML = loaded.animations.length
     ? loaded.animations.map((a, i) => `<option value="${i}">${a.name || 'animation ' + i} (${a.duration.toFixed(2)} s)</option>`).join('')
@@ -326,6 +325,12 @@ async function openFiles(files) {
   buildSceneControls();
   selectAnimation(loaded.animations.length ? 0 : -1);
   message(`${names}: ${view.vertexCount} vertices, ${view.triangleCount} triangles`);
+}
+
+// The open scene or character stays; the file picker forgets the rejected name, so it shows what is open.
+function rejectFiles(text) {
+  if (text) message(text, true);
+  $('file').value = '';
 }
 
 function selectMesh(index) {

@@ -2,7 +2,9 @@
 // the module's memory, made once per mesh and remade only when memory grows or the core moves an array, so a
 // frame (write the pose, run, read frames and statistics) allocates nothing. Works in node and in the browser.
 
-export const METHODS = ['unchanged', 'skinned', 'inverse-transpose', 'jacobian', 'recompute'];
+// The core's methods in sf_method order (sfw_catalog_json lists them; catalog() checks they agree).
+export const METHODS = ['unchanged', 'skinned', 'inverse-transpose', 'bone-normal-matrices', 'jacobian',
+  'jacobian-fan', 'recompute', 'recompute-fused'];
 export const RECOMPUTE = METHODS.indexOf('recompute');
 export const WEIGHTINGS = ['area', 'angle', 'uniform'];
 export const WELDS = ['none', 'position', 'position-normal'];
@@ -95,7 +97,12 @@ export class Skinframe {
 
   // Every scene (params, presets, targets) and method, from the core.
   catalog() {
-    if (!this._catalog) this._catalog = JSON.parse(this.string(this.exports.sfw_catalog_json()));
+    if (!this._catalog) {
+      const catalog = JSON.parse(this.string(this.exports.sfw_catalog_json()));
+      const names = catalog.methods.map((m) => m.name);
+      if (names.join() !== METHODS.join()) throw new Error(`the core's methods (${names.join(', ')}) are not the page's`);
+      this._catalog = catalog;
+    }
     return this._catalog;
   }
 
@@ -111,7 +118,9 @@ export class Skinframe {
 
   // A mesh from arrays: {positions (Float32Array 3n), indices (Uint32Array 3t), normals?, tangents? (4n),
   // uvs? (2n), influenceCount, joints? (Uint32Array), weights?, boneCount, targets?: [{positions, normals?,
-  // tangents?}]}. Throws the library's message when the mesh is rejected.
+  // tangents?}], gltf?: true to make it as the glTF loader makes a primitive: flat normals when it has none,
+  // MikkTSpace tangents when it has none, splitting the vertices whose corners differ)}. Throws the library's
+  // message when the mesh is rejected.
   createMesh(desc) {
     const e = this.exports;
     const n = desc.positions.length / 3;
@@ -141,7 +150,7 @@ export class Skinframe {
       fill(MESH.morphNormals, k, Float32Array, x.normals);
       fill(MESH.morphTangents, k, Float32Array, x.tangents);
     });
-    const done = e.sfw_mesh_commit(ptr);
+    const done = e.sfw_mesh_commit(ptr, desc.gltf ? 1 : 0);
     if (!done) throw new Error(this.errorMessage());
     return new View(this, done, { scene: null });
   }

@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { extname, join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+import { METHODS } from '../src/skinframe.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -178,7 +179,8 @@ async function run(mode) {
       assert.equal(hit.rows.skinned.normalDeg, stats.skinned);
       assert.equal(hit.rows.recompute.normalDeg, 0);
       const rows = await page.$$eval('#inspector tr[data-method]', (r) => r.length);
-      assert.equal(rows, 5);
+      assert.equal(rows, METHODS.length);
+      assert.equal(hit.rows['recompute-fused'].normalDeg, 0);
       await shot('inspector');
     });
     await check('chart over a slider', async () => {
@@ -186,9 +188,11 @@ async function run(mode) {
       await page.click('#chart-run');
       await page.waitForFunction(() => window.sfPage.chart?.over === 'twist');
       const chart = await page.evaluate(() => window.sfPage.chart);
-      assert.equal(chart.series.length, 5);
-      const rec = chart.series.find((s) => s.name === 'recompute');
-      assert.ok(rec.values.every((v) => v === 0));
+      assert.equal(chart.series.length, METHODS.length);
+      for (const name of ['recompute', 'recompute-fused']) {
+        const rec = chart.series.find((s) => s.name === name);
+        assert.ok(rec.values.every((v) => v === 0), name);
+      }
       const un = chart.series.find((s) => s.name === 'unchanged');
       assert.ok(Math.max(...un.values) > 10);
       await page.locator('#chart').screenshot({ path: join(artifacts, `${mode}-chart-twist.png`) });
@@ -203,6 +207,7 @@ async function run(mode) {
       await page.setInputFiles('#file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
       await page.waitForFunction(() => /notes\.txt/.test(document.getElementById('message').textContent));
       assert.match(await page.$eval('#message', (e) => e.textContent), /not a glTF file/);
+      assert.equal(await page.$eval('#file', (e) => e.files.length), 0, 'the picker still names the rejected file');
       await shot('bad-file');
     });
     await check('a file too large is refused before it is read', async () => {
@@ -252,7 +257,7 @@ async function run(mode) {
       await page.$eval('#scrub', (el) => { el.value = '0.5'; el.dispatchEvent(new Event('input', { bubbles: true })); });
       await settle(page);
       const cells = await page.$$eval('#readout tbody tr', (rows) => rows.map((r) => Array.from(r.cells).map((c) => c.textContent)));
-      assert.equal(cells.length, 5);
+      assert.equal(cells.length, METHODS.length);
       for (const c of cells) assert.deepEqual(c.slice(3), ['not measured', 'not measured', 'not measured'], c.join(' | '));
       assert.match(await page.$eval('#readout-note', (e) => e.textContent), /Tangents not measured/);
       assert.match(await page.$eval('#caption-tangent', (e) => e.textContent), /not measured/);

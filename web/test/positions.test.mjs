@@ -14,6 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { cliPath, haveCli, loadCore, root } from './helpers.mjs';
+import { METHODS } from '../src/skinframe.js';
 
 // three.js comes from web/node_modules (npm ci, as `make viewer` does); without it these tests are skipped.
 let THREE = null, page = null;
@@ -235,6 +236,74 @@ for (const file of assets) {
     }
     results.push(`${label}: ${poses} poses, largest difference ${worst.toExponential(2)} of the diagonal ` +
       `(${worstLocal.toExponential(2)} in the mesh's space)`);
+  });
+}
+
+
+// The page's error statistics against `skinframe eval`'s per-frame rows (--csv) on every staged asset with one
+// mesh instance, with eval's defaults for real assets (weld position-normal, MikkTSpace tangents): the page
+// evaluates the vertices eval does (the same MikkTSpace split) and agrees on every method's mean normal and
+// tangent error per frame. Bound: the posed positions differ by up to 5e-7 of the diagonal (above), which moves
+// per-vertex angles by far less than this.
+const MEAN_BOUND_DEG = 1e-4;
+
+function evalRows(file, dir) {
+  const csv = join(dir, 'frames.csv');
+  execFileSync(cliPath, ['eval', file, '--animation', 'all', '--fps', '2', '--csv', csv, '--force'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const lines = readFileSync(csv, 'utf8').trim().split('\n');
+  const head = lines[0].split(',');
+  const col = (name) => head.indexOf(name);
+  const order = [];
+  const rows = lines.slice(1).map((line) => {
+    const f = line.match(/("[^"]*"|[^,]*)(,|$)/g).map((x) => x.replace(/,$/, '').replace(/^"|"$/g, ''));
+    if (!order.includes(f[col('animation')])) order.push(f[col('animation')]);
+    return { anim: order.indexOf(f[col('animation')]), time: Number(f[col('time_s')]), method: f[col('method')],
+      normal: Number(f[col('normal_mean_deg')]), tangent: Number(f[col('tangent_mean_deg')]) };
+  });
+  return rows;
+}
+
+for (const file of assets) {
+  const label = file.slice(assetsDir.length + 1);
+  test(`error statistics: page = skinframe eval (${label})`, { skip: skipWhy }, async (t) => {
+    const { parseGltf, meshCandidates, meshArrays, writePose, startClip, poseScene } = page;
+    const sf = await loadCore();
+    const gltf = await parseGltf(pageInput(file));
+    const objects = meshCandidates(gltf);
+    if (objects.length !== 1) return t.skip(`${objects.length} mesh instances (eval's rows add them up)`);
+    const view = sf.createMesh(meshArrays(objects[0])).setOptions({ weld: 2, tangents: 1 }).setLive(true);
+    const mixer = new THREE.AnimationMixer(gltf.scene);
+    const dir = mkdtempSync(join(tmpdir(), 'sf-errors-'));
+    let worst = 0, frames = 0;
+    try {
+      const rows = evalRows(file, dir);
+      assert.ok(rows.length > 0, `${label}: eval wrote no rows`);
+      const frameKeys = [...new Set(rows.map((r) => `${r.anim} ${r.time}`))];
+      for (const key of frameKeys) {
+        const [anim, time] = key.split(' ').map(Number);
+        const clip = gltf.animations.length ? gltf.animations[anim] : null;
+        poseScene(gltf.scene, mixer, startClip(mixer, clip), time);
+        writePose(objects[0], view.bones, view.morph);
+        view.run();
+        for (const r of rows.filter((x) => `${x.anim} ${x.time}` === key)) {
+          const m = METHODS.indexOf(r.method);
+          assert.ok(m >= 0, `${label}: eval's method ${r.method} is not the page's`);
+          const s = view.summary(m);
+          for (const [what, want, got] of [['normal', r.normal, s.normal.mean], ['tangent', r.tangent, s.tangent.mean]]) {
+            if (!Number.isFinite(want) || (what === 'tangent' && !view.hasTangentFrame)) continue;
+            const d = Math.abs(want - got);
+            worst = Math.max(worst, d);
+            assert.ok(d <= MEAN_BOUND_DEG, `${label} animation ${anim} t=${time}: ${r.method} ${what} mean ` +
+              `page ${got.toFixed(6)}, eval ${want.toFixed(6)}`);
+          }
+        }
+        ++frames;
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      view.destroy();
+    }
+    results.push(`${label}: ${frames} frames, mean errors within ${worst.toExponential(2)} deg of eval's`);
   });
 }
 

@@ -40,8 +40,33 @@ test('a caller mesh is skinned as linear blend skinning says', async () => {
       Math.abs(view.positions[3 * v + 2] - ez) < 1e-6, `vertex ${v}`);
   }
   assert.equal(view.summary(RECOMPUTE).normal.max, 0);
+  // the one-pass recompute: the reference's frames bit for bit
+  const fused = METHODS.indexOf('recompute-fused');
+  assert.deepEqual(sf.catalog().methods.map((m) => m.name), METHODS);
+  assert.equal(view.summary(fused).normal.max, 0);
+  assert.deepEqual(Array.from(view.rows[fused].normals), Array.from(view.refNormals));
   assert.ok(view.summary(METHODS.indexOf('unchanged')).normal.mean > 1, 'unchanged normals stay up on a bent strip');
   view.destroy();
+});
+
+test('a caller mesh made by the glTF rules: flat normals without normals, MikkTSpace without tangents', async () => {
+  const sf = await loadCore();
+  const desc = strip(8);
+  const t = desc.indices.length / 3;
+  const flat = sf.createMesh({ ...desc, gltf: true });
+  assert.equal(flat.vertexCount, 3 * t, 'a vertex per corner');
+  const up = flat.run().refNormals; // the rest pose: every face of the strip faces -y or +y
+  for (let v = 0; v < flat.vertexCount; ++v) assert.ok(Math.abs(Math.abs(up[3 * v + 1]) - 1) < 1e-6, `vertex ${v}`);
+  flat.destroy();
+  // with normals: MikkTSpace tangents only; the strip's UVs do not mirror, so no vertex splits
+  const n = desc.positions.length / 3;
+  const normals = new Float32Array(3 * n);
+  for (let v = 0; v < n; ++v) normals[3 * v + 1] = -1;
+  const smooth = sf.createMesh({ ...desc, normals, gltf: true });
+  assert.equal(smooth.vertexCount, n);
+  assert.equal(sf.exports.sfw_view_split_vertices(smooth.ptr), 0);
+  assert.ok(smooth.hasTangentFrame);
+  smooth.destroy();
 });
 
 test('live statistics equal the full statistics but the percentiles', async () => {
@@ -80,6 +105,7 @@ test('bad input gives the library message', async () => {
   const desc = strip(2);
   desc.indices[0] = 99;
   assert.throws(() => sf.createMesh(desc), /99/);
+  assert.throws(() => sf.createMesh({ ...desc, gltf: true }), /99/, 'the glTF rules leave a bad index to the topology');
   const desc2 = strip(2);
   desc2.joints[0] = 7;
   assert.throws(() => sf.createMesh(desc2), /joint/);

@@ -1,0 +1,117 @@
+/* `recompute-fused`: the rebuilt reference in one per-vertex pass (sfk_recompute_fused_vertex). Each vertex
+ * deforms the corners of its faces (its weld group's where welded) from the rest data and the pose and
+ * gathers them in the gather's order, so the frames are `recompute`'s bit for bit with no final-position or
+ * face buffer. MikkTSpace tangents (with UVs) and the authored reference are not per-vertex computations:
+ * they run as the two-pass `recompute` (rebuild.c, authored.c), reported in fused_two_pass. */
+#include "sf_internal.h"
+#include "sf_kernels.h"
+
+#include <string.h>
+
+#define FUSED_GRAIN 512
+
+typedef struct fused_job {
+    const sf_topology* topo;
+    const sf_pose* pose;
+    sfk_rest_mesh mesh;
+    int weld;      /* -1 none, else the topology's weld index */
+    int weighting;
+    int tangents;  /* 0: normals only (MikkTSpace tangents follow) */
+    float* det;    /* n, the workspace's */
+    float* positions;
+    float* normals;
+    float* tangents_out;
+} fused_job;
+
+static void fused_range(void* ctx, size_t begin, size_t end)
+{
+    const fused_job* job = (const fused_job*)ctx;
+    const sf_topology* topo = job->topo;
+    const float* bones = job->pose->bone_matrices;
+    const float* alpha = job->pose->morph_weights;
+    for (size_t v = begin; v < end; ++v) {
+        const uint32_t* corners = topo->adj_corners;
+        uint32_t b = topo->adj_offsets[v], e = topo->adj_offsets[v + 1];
+        if (job->weld >= 0) {
+            const sfi_weld* w = &topo->weld[job->weld];
+            uint32_t g = w->group[v];
+            corners = w->corners;
+            b = w->corner_offsets[g];
+            e = w->corner_offsets[g + 1];
+        }
+        float n[3], t[4], p[3];
+        sfk_recompute_fused_vertex(&job->mesh, bones, alpha, (uint32_t)v, corners, b, e, job->weighting,
+                                   job->tangents, topo->bitangent_sign, n, t, p, job->det + v);
+        if (job->positions) memcpy(job->positions + 3 * v, p, sizeof p);
+        if (job->normals) memcpy(job->normals + 3 * v, n, sizeof n);
+        if (job->tangents_out) memcpy(job->tangents_out + 4 * v, t, sizeof t);
+    }
+}
+
+static sfk_rest_mesh rest_mesh(const sf_topology* topo)
+{
+    sfk_rest_mesh m = {topo->rest_positions, topo->morph_offsets, topo->morph_target, topo->morph_dp, topo->joints,
+                       topo->weights, topo->influence_count, topo->indices, topo->uvs};
+    return m;
+}
+
+sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts, sf_workspace* ws,
+                           const sf_frames_out* out, int deformed, sf_error* err)
+{
+    bool authored = opts->reference == SF_REFERENCE_AUTHORED;
+    bool mikk = !authored && opts->tangents == SF_TANGENTS_MIKKTSPACE && out->tangents && topo->mikk_uv_flags;
+    uint32_t two_pass = authored ? SF_FUSED_TWO_PASS_ALL : mikk ? SF_FUSED_TWO_PASS_TANGENTS : 0;
+    SF_CHECK(!two_pass || (ws->methods & (1u << SF_METHOD_RECOMPUTE)), SF_ERROR_INVALID_ARGUMENT, err, "workspace",
+             SFI_NO_INDEX,
+             "`recompute-fused` runs %s as the two-pass `recompute`, and this workspace has no `recompute` in "
+             "sf_workspace_opts.methods",
+             authored ? "the authored reference" : "MikkTSpace tangents");
+    if (opts->weld != SF_WELD_NONE) {
+        int k = opts->weld == SF_WELD_POSITION ? 0 : 1;
+        SF_CHECK(topo->weld[k].group != NULL, SF_ERROR_UNSUPPORTED, err, "opts.weld", SFI_NO_INDEX,
+                 "weld groups were not built for this topology");
+    }
+    sf_result r = SF_OK;
+    if (authored) {
+        if (!deformed) sfi_deform(topo, pose, opts->morph_directions, ws);
+        r = sfi_recompute(topo, opts, ws, out->normals, out->tangents, err);
+        if (r == SF_OK && out->positions && topo->vertex_count)
+            memcpy(out->positions, ws->final_pos, 3 * topo->vertex_count * sizeof(float));
+    } else {
+        /* MikkTSpace needs the normals even when the caller wants none: its scratch then (as rebuild.c) */
+        float* normals = out->normals;
+        if (mikk && !normals) normals = sfi_mikktspace_scratch_normals(ws->mikktspace);
+        fused_job job = {topo, pose, rest_mesh(topo), opts->weld == SF_WELD_NONE ? -1 : (opts->weld == SF_WELD_POSITION ? 0 : 1),
+                         (int)opts->weighting, !mikk, ws->det, out->positions, normals, mikk ? NULL : out->tangents};
+        sf_env_parallel_for(&topo->env, topo->vertex_count, FUSED_GRAIN, fused_range, &job);
+        if (mikk) {
+            /* the final positions again, as the deform writes them, for MikkTSpace's whole-mesh pass */
+            if (!deformed) sfi_deform(topo, pose, opts->morph_directions, ws);
+            r = sfi_mikktspace_tangents(topo, ws->final_pos, normals, ws, out->tangents, err);
+        }
+    }
+    ws->report.fused_two_pass = two_pass;
+    return r;
+}
+
+typedef struct positions_job {
+    sfk_rest_mesh mesh;
+    const sf_pose* pose;
+    float* det;
+    float* out;
+} positions_job;
+
+static void positions_range(void* ctx, size_t begin, size_t end)
+{
+    const positions_job* job = (const positions_job*)ctx;
+    for (size_t v = begin; v < end; ++v)
+        sfk_fused_position(&job->mesh, job->pose->bone_matrices, job->pose->morph_weights, (uint32_t)v,
+                           job->out + 3 * v, job->det + v);
+}
+
+sf_result sfi_fused_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out)
+{
+    positions_job job = {rest_mesh(topo), pose, ws->det, out};
+    sf_env_parallel_for(&topo->env, topo->vertex_count, FUSED_GRAIN, positions_range, &job);
+    return SF_OK;
+}

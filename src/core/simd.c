@@ -1,0 +1,45 @@
+/* The instruction set of the fast paths, chosen at run time: the build needs no -march flag. x86-64 always has
+ * SSE2; AVX2 is taken when cpuid reports it and the operating system saves the ymm registers (xgetbv). Other
+ * CPUs and WebAssembly run the scalar reference. */
+#include "sf_internal.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#define SFI_X86 1
+#endif
+
+static int g_cap = -1; /* sfi_simd_force: the tests' cap, -1 = none */
+
+void sfi_simd_force(int level) { g_cap = level; }
+
+#ifdef SFI_X86
+static int detect(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return SFI_SIMD_SSE2;
+    const unsigned osxsave = 1u << 27, avx = 1u << 28;
+    if ((c & (osxsave | avx)) != (osxsave | avx)) return SFI_SIMD_SSE2;
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    (void)hi;
+    if ((lo & 6u) != 6u) return SFI_SIMD_SSE2; /* xmm and ymm state saved by the OS */
+    if (__get_cpuid_max(0, NULL) < 7) return SFI_SIMD_SSE2;
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b & (1u << 5)) ? SFI_SIMD_AVX2 : SFI_SIMD_SSE2;
+}
+#endif
+
+int sfi_simd_detect(void)
+{
+#ifdef SFI_X86
+    return detect();
+#else
+    return SFI_SIMD_SCALAR;
+#endif
+}
+
+int sfi_simd_level(const sf_topology* topo)
+{
+    int l = topo->simd_level;
+    return g_cap >= 0 && g_cap < l ? g_cap : l;
+}

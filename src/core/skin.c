@@ -1,0 +1,80 @@
+/* The fused per-vertex pass (sfi_skin_fused): the deform and a per-vertex method in one pass over the topology's
+ * lanes, SSE2 or AVX2 by the CPU (simd.c), threaded through sf_env.threads in chunks of SFI_SKIN_GRAIN vertices.
+ * Each chunk counts its own report, summed in chunk order afterwards: the same bits and counts for any thread
+ * count. Nothing is allocated: the palette and the chunk reports are the workspace's. */
+#include "skin_simd.h"
+#include "sf_kernels.h"
+
+#include <stdint.h>
+#include <string.h>
+
+_Static_assert(SFI_SKIN_GRAIN % SFI_LANES == 0, "chunks hold whole blocks");
+
+size_t sfi_skin_chunk_count(size_t vertex_count)
+{
+    return vertex_count / SFI_SKIN_GRAIN + (vertex_count % SFI_SKIN_GRAIN != 0);
+}
+
+typedef struct skin_run {
+    const sfi_skin_job* job;
+    sfi_skin_counts* counts;
+    int level;
+} skin_run;
+
+static void skin_range(void* ctx, size_t begin, size_t end)
+{
+    const skin_run* run = (const skin_run*)ctx;
+    sfi_skin_counts* c = &run->counts[begin / SFI_SKIN_GRAIN];
+    memset(c, 0, sizeof *c);
+    c->first_bad = SIZE_MAX;
+    size_t b0 = begin / SFI_LANES, b1 = end / SFI_LANES + (end % SFI_LANES != 0);
+    if (run->level >= SFI_SIMD_AVX2) sfi_skin_blocks_avx2(run->job, b0, b1, c);
+    else sfi_skin_blocks_sse2(run->job, b0, b1, c);
+}
+
+int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_morph_directions dirs,
+                   sf_workspace* ws, const sf_frames_out* out, sf_frames_report* report, size_t* bad)
+{
+    int level = sfi_simd_level(topo);
+    if (level == SFI_SIMD_SCALAR || !ws->palette || !ws->chunk_counts) return 0;
+    /* normal deltas without tangent deltas (three.js's morphs): the scalar loops */
+    if (method >= 0 && dirs == SF_MORPH_DIRECTIONS_NORMALS) return 0;
+    size_t n = topo->vertex_count, B = topo->bone_count;
+    /* the bones padded to 16 floats (the 4 after the 12 stay zero) and the identity last */
+    for (size_t b = 0; b < B; ++b) memcpy(ws->palette + 16 * b, pose->bone_matrices + 12 * b, 12 * sizeof(float));
+    float* identity = ws->palette + 16 * B;
+    memset(identity, 0, 16 * sizeof(float));
+    identity[0] = identity[4] = identity[8] = 1.0f;
+    int has_morph = pose->morph_weights != NULL && topo->target_count > 0;
+    sfi_skin_job job = {&topo->lanes,
+                        ws->palette,
+                        n,
+                        has_morph ? pose->morph_weights : NULL,
+                        dirs == SF_MORPH_DIRECTIONS_DELTAS,
+                        topo->morph_offsets,
+                        topo->morph_target,
+                        topo->morph_dp,
+                        topo->morph_dn,
+                        topo->morph_dt,
+                        method < 0 ? SFI_SKIN_POSITIONS_ONLY : method,
+                        topo->has_uvs,
+                        out->positions,
+                        method < 0 ? NULL : out->normals,
+                        method < 0 ? NULL : out->tangents};
+    skin_run run = {&job, ws->chunk_counts, level};
+    sf_env_parallel_for(&topo->env, n, SFI_SKIN_GRAIN, skin_range, &run);
+    size_t first = SIZE_MAX;
+    sf_frames_report r;
+    memset(&r, 0, sizeof r);
+    for (size_t k = 0; k < sfi_skin_chunk_count(n); ++k) {
+        const sfi_skin_counts* c = &ws->chunk_counts[k];
+        r.mirrored_vertices += c->mirrored;
+        r.singular_vertices += c->singular;
+        r.degenerate_normals += c->degenerate_normals;
+        r.degenerate_tangents += c->degenerate_tangents;
+        if (c->first_bad < first) first = c->first_bad;
+    }
+    if (report) *report = r;
+    if (bad) *bad = first;
+    return 1;
+}

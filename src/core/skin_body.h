@@ -1,0 +1,279 @@
+/* The fused per-vertex pass over SK_W vertices per step, written once for every instruction set: skin_sse2.c and
+ * skin_avx2.c define the vector type and operations below, then include this file. Every value is computed with
+ * the operations of the scalar reference in its order (sfk_deform_vertex, sfk_vertex_frame, frames.c's report),
+ * without fused multiply-add, so each lane is bit for bit the scalar result:
+ *   - the blend starts from +0 and adds w * bone per slot; a zero weight adds +-0 to a sum that is never -0,
+ *     which is the scalar loop's skip of that slot; a vertex without weight blends the identity (lanes.c);
+ *   - sqrt and division are correctly rounded in SIMD as in scalar;
+ *   - where a direction's squared length passes FLT_MAX (sfk_safe_unit's rescaled branch) the lane is redone
+ *     by the scalar kernel.
+ * The includer defines: SK_W (lanes per step, dividing SFI_LANES), SK_V (vector type), SK_ENTRY (the entry
+ * point's name) and static inline functions sk_load/sk_store (SK_W floats, unaligned), sk_set1, sk_add, sk_sub,
+ * sk_mul, sk_div, sk_sqrt, sk_and, sk_andnot (~a & b), sk_or, sk_lt, sk_ge, sk_gt, sk_eq (ordered compares giving
+ * all-ones lanes), sk_mask (one bit per lane), sk_blend (the blended matrices of one step as 12 rows) and
+ * sk_store3 / sk_store4 (SK_W vertices of 3 / 4 rows to interleaved memory). */
+#include "sf_kernels.h"
+
+#include <float.h>
+#include <stdint.h>
+#include <string.h>
+
+#define SK_STEPS (SFI_LANES / SK_W)
+/* The step and the loop inlined into each (slot count, method) case of the switch: constants there. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SK_INLINE static inline __attribute__((always_inline))
+#else
+#define SK_INLINE static inline
+#endif
+
+static inline SK_V sk_select(SK_V mask, SK_V a, SK_V b) { return sk_or(sk_and(mask, a), sk_andnot(mask, b)); }
+
+/* (a0 b0 + a1 b1) + a2 b2 */
+static inline SK_V sk_dot3(SK_V a0, SK_V a1, SK_V a2, SK_V b0, SK_V b1, SK_V b2)
+{
+    return sk_add(sk_add(sk_mul(a0, b0), sk_mul(a1, b1)), sk_mul(a2, b2));
+}
+
+/* sfk_safe_unit in place; *big gets the lanes whose squared length passes FLT_MAX (to redo in scalar). Returns the
+ * lanes left nonzero: a kept direction has a component of at least 1/sqrt(3) in size, so its squared length is not
+ * 0 (the report's degenerate test), and a zeroed one is 0. */
+static inline SK_V sk_safe_unit(SK_V* x, SK_V* y, SK_V* z, SK_V* big)
+{
+    SK_V len2 = sk_dot3(*x, *y, *z, *x, *y, *z);
+    SK_V ok = sk_ge(len2, sk_set1(SF_SAFE_UNIT_EPS2));
+    *big = sk_or(*big, sk_gt(len2, sk_set1(FLT_MAX)));
+    SK_V inv = sk_div(sk_set1(1.0f), sk_sqrt(len2));
+    *x = sk_and(ok, sk_mul(*x, inv));
+    *y = sk_and(ok, sk_mul(*y, inv));
+    *z = sk_and(ok, sk_mul(*z, inv));
+    return ok;
+}
+
+/* Lanes where x * 0 is not 0: infinite or NaN. */
+static inline SK_V sk_not_finite(SK_V x) { return sk_andnot(sk_eq(sk_mul(x, sk_set1(0.0f)), sk_set1(0.0f)), sk_set1(-0.0f)); }
+
+/* Bits set in a lane mask (at most 8 bits), branch-free. */
+static inline int sk_popcount(unsigned m)
+{
+    m = m - ((m >> 1) & 0x55u);
+    m = (m & 0x33u) + ((m >> 2) & 0x33u);
+    return (int)((m + (m >> 4)) & 0x0fu);
+}
+
+/* Morph of one step's lanes in scalar (sfk_deform_vertex's loop): rows p, n, t are updated in place. */
+static inline void sk_morph(const sfi_skin_job* job, size_t v0, size_t valid, SK_V* p, SK_V* n, SK_V* t)
+{
+    float P[3][SK_W], N[3][SK_W], T[3][SK_W];
+    for (int k = 0; k < 3; ++k) {
+        sk_store(P[k], p[k]);
+        sk_store(N[k], n[k]);
+        sk_store(T[k], t[k]);
+    }
+    for (size_t l = 0; l < valid; ++l) {
+        size_t v = v0 + l;
+        for (uint32_t e = job->morph_offsets[v]; e < job->morph_offsets[v + 1]; ++e) {
+            float a = job->alpha[job->morph_target[e]];
+            if (a == 0.0f) continue;
+            for (int k = 0; k < 3; ++k) P[k][l] += job->morph_dp[3 * (size_t)e + k] * a;
+            if (job->with_dirs)
+                for (int k = 0; k < 3; ++k) {
+                    N[k][l] += job->morph_dn[3 * (size_t)e + k] * a;
+                    T[k][l] += job->morph_dt[3 * (size_t)e + k] * a;
+                }
+        }
+    }
+    for (int k = 0; k < 3; ++k) {
+        p[k] = sk_load(P[k]);
+        n[k] = sk_load(N[k]);
+        t[k] = sk_load(T[k]);
+    }
+}
+
+/* The lanes in `big` redone by the scalar kernel from the step's blended matrices and morphed directions. */
+static inline void sk_redo(int method, unsigned big, const SK_V* m, SK_V det, const SK_V* mn, const SK_V* mt, SK_V rw,
+                           SK_V* n, SK_V* t)
+{
+    float M[12][SK_W], D[SK_W], MN[3][SK_W], MT[3][SK_W], RW[SK_W], NO[3][SK_W], TO[4][SK_W];
+    for (int k = 0; k < 12; ++k) sk_store(M[k], m[k]);
+    for (int k = 0; k < 3; ++k) {
+        sk_store(MN[k], mn[k]);
+        sk_store(MT[k], mt[k]);
+        sk_store(NO[k], n[k]);
+        sk_store(TO[k], t[k]);
+    }
+    sk_store(D, det);
+    sk_store(RW, rw);
+    sk_store(TO[3], t[3]);
+    for (int l = 0; l < SK_W; ++l) {
+        if (!(big >> l & 1u)) continue;
+        float ml[12], mnl[3] = {MN[0][l], MN[1][l], MN[2][l]}, mtl[3] = {MT[0][l], MT[1][l], MT[2][l]}, no[3], to[4];
+        for (int k = 0; k < 12; ++k) ml[k] = M[k][l];
+        sfk_vertex_frame(method, ml, D[l], mnl, mtl, RW[l], no, to);
+        for (int k = 0; k < 3; ++k) NO[k][l] = no[k];
+        for (int k = 0; k < 4; ++k) TO[k][l] = to[k];
+    }
+    for (int k = 0; k < 3; ++k) n[k] = sk_load(NO[k]);
+    for (int k = 0; k < 4; ++k) t[k] = sk_load(TO[k]);
+}
+
+/* One step: SK_W vertices from v0 (valid of them real; the rest are padding whose results are dropped). */
+SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t K, int method,
+                           sfi_skin_counts* c)
+{
+    size_t v0 = block * SFI_LANES + (size_t)sub * SK_W;
+    size_t valid = job->vertex_count - v0 < SK_W ? job->vertex_count - v0 : SK_W;
+    const float* R = job->lanes->rest + block * SFI_LANE_ROWS * SFI_LANES + (size_t)sub * SK_W;
+    SK_V p[3], mn[3], mt[3];
+    for (int k = 0; k < 3; ++k) {
+        p[k] = sk_load(R + k * SFI_LANES);
+        mn[k] = sk_load(R + (3 + k) * SFI_LANES);
+        mt[k] = sk_load(R + (6 + k) * SFI_LANES);
+    }
+    if (job->alpha && job->morph_offsets[v0 + valid] > job->morph_offsets[v0]) sk_morph(job, v0, valid, p, mn, mt);
+    SK_V m[12];
+    sk_blend(job, block, sub, K, m);
+
+    /* final position: (m0 x + m3 y) + m6 z, then + m9 (sfk_mat_point) */
+    SK_V fp[3];
+    for (int k = 0; k < 3; ++k) fp[k] = sk_add(sk_dot3(m[k], m[3 + k], m[6 + k], p[0], p[1], p[2]), m[9 + k]);
+    SK_V bad = sk_set1(0.0f);
+    float tmp[4 * SK_W];
+    if (job->positions) {
+        if (method == SFI_SKIN_POSITIONS_ONLY)
+            for (int k = 0; k < 3; ++k) bad = sk_or(bad, sk_not_finite(fp[k]));
+        if (valid == SK_W) {
+            sk_store3(job->positions + 3 * v0, fp[0], fp[1], fp[2]);
+        } else {
+            sk_store3(tmp, fp[0], fp[1], fp[2]);
+            memcpy(job->positions + 3 * v0, tmp, 3 * valid * sizeof(float));
+        }
+    }
+    if (method == SFI_SKIN_POSITIONS_ONLY) {
+        unsigned badm = (unsigned)sk_mask(bad) & ((1u << valid) - 1u);
+        if (badm) {
+            size_t first = v0;
+            while (!(badm & 1u)) badm >>= 1, ++first;
+            if (first < c->first_bad) c->first_bad = first;
+        }
+        return;
+    }
+
+    /* det = m0 . (m3 x m6) (sfk_mat_det); r0 = m3 x m6 is also the cofactor's first column */
+    SK_V r0[3] = {sk_sub(sk_mul(m[4], m[8]), sk_mul(m[5], m[7])), sk_sub(sk_mul(m[5], m[6]), sk_mul(m[3], m[8])),
+                  sk_sub(sk_mul(m[3], m[7]), sk_mul(m[4], m[6]))};
+    SK_V det = sk_dot3(m[0], m[1], m[2], r0[0], r0[1], r0[2]);
+    SK_V zero = sk_set1(0.0f);
+    SK_V mirrored = sk_lt(det, zero);
+    SK_V rw = sk_load(R + 9 * SFI_LANES);
+    SK_V n[3], t[4], big = zero;
+    int want_n = job->normals != NULL, want_t = job->tangents != NULL;
+    unsigned live = (1u << valid) - 1u;
+    if (method == SFK_METHOD_UNCHANGED) {
+        for (int k = 0; k < 3; ++k) n[k] = mn[k], t[k] = mt[k];
+        t[3] = rw;
+    } else {
+        for (int k = 0; k < 3; ++k) t[k] = sk_dot3(m[k], m[3 + k], m[6 + k], mt[0], mt[1], mt[2]);
+        /* w flips where the blend mirrors: -rest_w there (sfk_mirror_handedness) */
+        t[3] = sk_select(mirrored, sk_mul(rw, sk_set1(-1.0f)), rw);
+        if (method == SFK_METHOD_SKINNED) {
+            for (int k = 0; k < 3; ++k) n[k] = sk_dot3(m[k], m[3 + k], m[6 + k], mn[0], mn[1], mn[2]);
+        } else {
+            SK_V r1[3] = {sk_sub(sk_mul(m[7], m[2]), sk_mul(m[8], m[1])), sk_sub(sk_mul(m[8], m[0]), sk_mul(m[6], m[2])),
+                          sk_sub(sk_mul(m[6], m[1]), sk_mul(m[7], m[0]))};
+            SK_V r2[3] = {sk_sub(sk_mul(m[1], m[5]), sk_mul(m[2], m[4])), sk_sub(sk_mul(m[2], m[3]), sk_mul(m[0], m[5])),
+                          sk_sub(sk_mul(m[0], m[4]), sk_mul(m[1], m[3]))};
+            SK_V abs_det = sk_andnot(sk_set1(-0.0f), det);
+            SK_V usable = sk_ge(abs_det, sk_set1(SF_SINGULAR_DET_EPS)); /* !(|det| < eps) */
+            SK_V inv = sk_div(sk_set1(1.0f), det);
+            for (int k = 0; k < 3; ++k)
+                n[k] = sk_and(usable, sk_mul(sk_dot3(r0[k], r1[k], r2[k], mn[0], mn[1], mn[2]), inv));
+            /* singular (report): !(d >= eps || d <= -eps) */
+            SK_V sing = sk_andnot(sk_or(sk_ge(det, sk_set1(SF_SINGULAR_DET_EPS)),
+                                        sk_ge(sk_set1(-SF_SINGULAR_DET_EPS), det)),
+                                  sk_set1(-0.0f));
+            c->singular += (size_t)sk_popcount((unsigned)sk_mask(sing) & live);
+        }
+    }
+    SK_V n_ok = zero, t_ok = zero;
+    if (want_n) n_ok = sk_safe_unit(&n[0], &n[1], &n[2], &big);
+    if (want_t) t_ok = sk_safe_unit(&t[0], &t[1], &t[2], &big);
+    unsigned bigm = (unsigned)sk_mask(big) & live;
+    if (bigm) { /* redone lanes: their degenerate tests on the values themselves */
+        sk_redo(method, bigm, m, det, mn, mt, rw, n, t);
+        n_ok = sk_andnot(sk_eq(sk_dot3(n[0], n[1], n[2], n[0], n[1], n[2]), zero), sk_set1(-0.0f));
+        t_ok = sk_andnot(sk_eq(sk_dot3(t[0], t[1], t[2], t[0], t[1], t[2]), zero), sk_set1(-0.0f));
+    }
+    c->mirrored += (size_t)sk_popcount((unsigned)sk_mask(mirrored) & live);
+    /* one finiteness test for the step: a sum of the outputs is finite when every one is (a sum that overflows
+       sends the step to the exact test per lane) */
+    SK_V sum = job->positions ? sk_add(sk_add(fp[0], fp[1]), fp[2]) : zero;
+    if (want_n) {
+        c->degenerate_normals += (size_t)sk_popcount(~(unsigned)sk_mask(n_ok) & live);
+        sum = sk_add(sum, sk_add(sk_add(n[0], n[1]), n[2]));
+        if (valid == SK_W) {
+            sk_store3(job->normals + 3 * v0, n[0], n[1], n[2]);
+        } else {
+            sk_store3(tmp, n[0], n[1], n[2]);
+            memcpy(job->normals + 3 * v0, tmp, 3 * valid * sizeof(float));
+        }
+    }
+    if (want_t) {
+        if (!job->has_uvs) {
+            t[0] = t[1] = t[2] = zero;
+        } else {
+            c->degenerate_tangents += (size_t)sk_popcount(~(unsigned)sk_mask(t_ok) & live);
+        }
+        sum = sk_add(sum, sk_add(sk_add(t[0], t[1]), sk_add(t[2], t[3])));
+        if (valid == SK_W) {
+            sk_store4(job->tangents + 4 * v0, t[0], t[1], t[2], t[3]);
+        } else {
+            sk_store4(tmp, t[0], t[1], t[2], t[3]);
+            memcpy(job->tangents + 4 * v0, tmp, 4 * valid * sizeof(float));
+        }
+    }
+    if ((unsigned)sk_mask(sk_not_finite(sum)) & live) {
+        if (job->positions)
+            for (int k = 0; k < 3; ++k) bad = sk_or(bad, sk_not_finite(fp[k]));
+        for (int k = 0; want_n && k < 3; ++k) bad = sk_or(bad, sk_not_finite(n[k]));
+        for (int k = 0; want_t && k < 4; ++k) bad = sk_or(bad, sk_not_finite(t[k]));
+        unsigned badm = (unsigned)sk_mask(bad) & live;
+        if (badm) {
+            size_t first = v0;
+            while (!(badm & 1u)) badm >>= 1, ++first;
+            if (first < c->first_bad) c->first_bad = first;
+        }
+    }
+}
+
+/* Blocks [b0, b1) with the slot count and the method fixed (the switch below instantiates the common ones). */
+SK_INLINE void sk_blocks(const sfi_skin_job* job, size_t b0, size_t b1, uint32_t K, int method,
+                             sfi_skin_counts* c)
+{
+    for (size_t b = b0; b < b1; ++b)
+        for (int s = 0; s < SK_STEPS; ++s) {
+            if (b * SFI_LANES + (size_t)s * SK_W >= job->vertex_count) break;
+            sk_step(job, b, s, K, method, c);
+        }
+}
+
+#define SK_METHODS(K)                                                                     \
+    switch (job->method) {                                                                \
+    case SFK_METHOD_UNCHANGED: sk_blocks(job, b0, b1, K, SFK_METHOD_UNCHANGED, c); break; \
+    case SFK_METHOD_SKINNED: sk_blocks(job, b0, b1, K, SFK_METHOD_SKINNED, c); break;     \
+    case SFK_METHOD_INVERSE_TRANSPOSE:                                                    \
+        sk_blocks(job, b0, b1, K, SFK_METHOD_INVERSE_TRANSPOSE, c);                       \
+        break;                                                                            \
+    default: sk_blocks(job, b0, b1, K, SFI_SKIN_POSITIONS_ONLY, c); break;                \
+    }
+
+/* The function table of ozz's SkinningJob as a switch: loops specialised for 1 to 4 slots, a generic one above. */
+void SK_ENTRY(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* c)
+{
+    switch (job->lanes->influences) {
+    case 1: SK_METHODS(1u) break;
+    case 2: SK_METHODS(2u) break;
+    case 3: SK_METHODS(3u) break;
+    case 4: SK_METHODS(4u) break;
+    default: SK_METHODS(job->lanes->influences) break;
+    }
+}

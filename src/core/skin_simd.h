@@ -1,0 +1,29 @@
+/* The fused per-vertex pass shared by skin.c and the instruction-set files (skin_sse2.c, skin_avx2.c, each
+ * instantiating skin_body.h): one job over blocks of the topology's lanes. */
+#ifndef SF_SKIN_SIMD_H
+#define SF_SKIN_SIMD_H
+
+#include "sf_internal.h"
+
+/* method values of a job beside the kernels' SFK_METHOD_* */
+#define SFI_SKIN_POSITIONS_ONLY 3
+
+typedef struct sfi_skin_job {
+    const sfi_lanes* lanes;
+    const float* palette; /* 16 floats per bone (12 used), then the identity */
+    size_t vertex_count;
+    /* morph (alpha NULL = none): the topology's CSR */
+    const float* alpha;
+    int with_dirs;
+    const uint32_t *morph_offsets, *morph_target;
+    const float *morph_dp, *morph_dn, *morph_dt;
+    int method;             /* SFK_METHOD_UNCHANGED / SKINNED / INVERSE_TRANSPOSE or SFI_SKIN_POSITIONS_ONLY */
+    int has_uvs;            /* 0: tangent xyz written as zero and not counted */
+    float *positions, *normals, *tangents; /* 3n, 3n, 4n; each may be NULL */
+} sfi_skin_job;
+
+/* Blocks [b0, b1) of the job; adds to *counts (first_bad: the smallest). */
+void sfi_skin_blocks_sse2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
+void sfi_skin_blocks_avx2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
+
+#endif

@@ -1,0 +1,83 @@
+/* The fused per-vertex pass with SSE2 (every x86-64 CPU): 4 vertices per step (skin_body.h). */
+#include "skin_simd.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h>
+
+#define SK_W 4
+#define SK_V __m128
+#define SK_ENTRY sfi_skin_blocks_sse2
+
+static inline __m128 sk_load(const float* p) { return _mm_loadu_ps(p); }
+static inline void sk_store(float* p, __m128 v) { _mm_storeu_ps(p, v); }
+static inline __m128 sk_set1(float f) { return _mm_set1_ps(f); }
+static inline __m128 sk_add(__m128 a, __m128 b) { return _mm_add_ps(a, b); }
+static inline __m128 sk_sub(__m128 a, __m128 b) { return _mm_sub_ps(a, b); }
+static inline __m128 sk_mul(__m128 a, __m128 b) { return _mm_mul_ps(a, b); }
+static inline __m128 sk_div(__m128 a, __m128 b) { return _mm_div_ps(a, b); }
+static inline __m128 sk_sqrt(__m128 a) { return _mm_sqrt_ps(a); }
+static inline __m128 sk_and(__m128 a, __m128 b) { return _mm_and_ps(a, b); }
+static inline __m128 sk_andnot(__m128 a, __m128 b) { return _mm_andnot_ps(a, b); }
+static inline __m128 sk_or(__m128 a, __m128 b) { return _mm_or_ps(a, b); }
+static inline __m128 sk_lt(__m128 a, __m128 b) { return _mm_cmplt_ps(a, b); }
+static inline __m128 sk_ge(__m128 a, __m128 b) { return _mm_cmpge_ps(a, b); }
+static inline __m128 sk_gt(__m128 a, __m128 b) { return _mm_cmpgt_ps(a, b); }
+static inline __m128 sk_eq(__m128 a, __m128 b) { return _mm_cmpeq_ps(a, b); }
+static inline int sk_mask(__m128 a) { return _mm_movemask_ps(a); }
+
+/* Four lanes' blended matrices (3 rows of 4 floats each per lane), transposed to 12 rows of 4 lanes. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint32_t K, __m128* m)
+{
+    const uint32_t* J = job->lanes->joints + block * K * SFI_LANES + (size_t)sub * 4;
+    const float* W = job->lanes->weights + block * K * SFI_LANES + (size_t)sub * 4;
+    __m128 a[4][3];
+    for (int l = 0; l < 4; ++l) {
+        __m128 a0 = _mm_setzero_ps(), a1 = a0, a2 = a0;
+        for (uint32_t i = 0; i < K; ++i) {
+            const float* b = job->palette + 16 * (size_t)J[i * SFI_LANES + l];
+            __m128 w = _mm_set1_ps(W[i * SFI_LANES + l]);
+            a0 = _mm_add_ps(a0, _mm_mul_ps(w, _mm_loadu_ps(b)));
+            a1 = _mm_add_ps(a1, _mm_mul_ps(w, _mm_loadu_ps(b + 4)));
+            a2 = _mm_add_ps(a2, _mm_mul_ps(w, _mm_loadu_ps(b + 8)));
+        }
+        a[l][0] = a0, a[l][1] = a1, a[l][2] = a2;
+    }
+    for (int r = 0; r < 3; ++r) {
+        __m128 r0 = a[0][r], r1 = a[1][r], r2 = a[2][r], r3 = a[3][r];
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        m[4 * r] = r0, m[4 * r + 1] = r1, m[4 * r + 2] = r2, m[4 * r + 3] = r3;
+    }
+}
+
+/* x y z rows of 4 vertices to x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3. */
+static inline void sk_store3(float* out, __m128 x, __m128 y, __m128 z)
+{
+    __m128 xy_lo = _mm_unpacklo_ps(x, y), xy_hi = _mm_unpackhi_ps(x, y); /* x0 y0 x1 y1, x2 y2 x3 y3 */
+    __m128 t0 = _mm_shuffle_ps(z, xy_lo, _MM_SHUFFLE(3, 2, 0, 0));          /* z0 z0 x1 y1 */
+    __m128 t1 = _mm_shuffle_ps(xy_lo, z, _MM_SHUFFLE(1, 1, 3, 3));          /* y1 y1 z1 z1 */
+    __m128 t2 = _mm_shuffle_ps(z, xy_hi, _MM_SHUFFLE(3, 2, 3, 2));          /* z2 z3 x3 y3 */
+    _mm_storeu_ps(out, _mm_shuffle_ps(xy_lo, t0, _MM_SHUFFLE(2, 0, 1, 0)));
+    _mm_storeu_ps(out + 4, _mm_shuffle_ps(t1, xy_hi, _MM_SHUFFLE(1, 0, 2, 0)));
+    _mm_storeu_ps(out + 8, _mm_shuffle_ps(t2, t2, _MM_SHUFFLE(1, 3, 2, 0)));
+}
+
+static inline void sk_store4(float* out, __m128 x, __m128 y, __m128 z, __m128 w)
+{
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    _mm_storeu_ps(out, x);
+    _mm_storeu_ps(out + 4, y);
+    _mm_storeu_ps(out + 8, z);
+    _mm_storeu_ps(out + 12, w);
+}
+
+#include "skin_body.h"
+
+#else
+void sfi_skin_blocks_sse2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts)
+{
+    (void)job, (void)b0, (void)b1, (void)counts; /* never called: sfi_simd_level is scalar here */
+}
+#endif

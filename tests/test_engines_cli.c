@@ -1,0 +1,182 @@
+// LABELS: cli
+/* eval's engine presets and truncation, run as a program ($SF_CLI): an unknown engine is a usage error listing
+ * the known ones; --engine all prints one row per engine and the best method per cost level; keeping fewer
+ * influences costs exactly the position the closed form gives; the influence counts. */
+#define _POSIX_C_SOURCE 200809L
+#include "sf_test.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char g_dir[512];
+
+/* Weights of each vertex over 8 joints (two JOINTS/WEIGHTS sets); joint j sits at (j, 0, 0) and the inverse
+ * binds are the identity, so a vertex moves by sum_j w_j (j, 0, 0). */
+static const float W8[8] = {0.3f, 0.2f, 0.15f, 0.1f, 0.1f, 0.08f, 0.05f, 0.02f};
+
+static int write_eight_influences(const char* path)
+{
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    const float uv[6] = {0, 0, 1, 0, 0, 1};
+    uint32_t joints[24];
+    float weights[24];
+    for (int v = 0; v < 3; ++v)
+        for (int j = 0; j < 8; ++j) {
+            joints[8 * v + j] = (uint32_t)j;
+            weights[8 * v + j] = W8[j];
+        }
+    sf_gltf_write_mesh wm;
+    memset(&wm, 0, sizeof wm);
+    wm.mesh.vertex_count = 3;
+    wm.mesh.triangle_count = 1;
+    wm.mesh.positions.data = pos;
+    wm.mesh.uvs.data = uv;
+    wm.mesh.influence_count = 8;
+    wm.mesh.joints = joints;
+    wm.mesh.weights = weights;
+    wm.mesh.bone_count = 8;
+    sf_gltf_write_node nodes[9];
+    memset(nodes, 0, sizeof nodes);
+    size_t joint_nodes[8];
+    for (int j = 0; j < 8; ++j) {
+        nodes[j].parent = nodes[j].mesh = nodes[j].skin = SF_GLTF_NONE;
+        nodes[j].translation[0] = (float)j;
+        joint_nodes[j] = (size_t)j;
+    }
+    nodes[8].parent = SF_GLTF_NONE;
+    nodes[8].mesh = 0;
+    nodes[8].skin = 0;
+    sf_gltf_write_skin skin = {8, joint_nodes, NULL};
+    sf_gltf_write_desc d;
+    memset(&d, 0, sizeof d);
+    d.meshes = &wm;
+    d.mesh_count = 1;
+    d.nodes = nodes;
+    d.node_count = 9;
+    d.skins = &skin;
+    d.skin_count = 1;
+    return sf_gltf_save_glb(&d, path, NULL, NULL, NULL) == SF_OK;
+}
+
+static void test_unknown_engine(void)
+{
+    char a[1024], args[1200];
+    CHECK(sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", a, sizeof a));
+    snprintf(args, sizeof args, "eval '%s' --engine quake", a);
+    sft_cli_out r = sft_run_cli(args);
+    CHECK(r.status == 2);
+    CHECK(strstr(r.err, "quake") && strstr(r.err, "three.js") && strstr(r.err, "filament") && strstr(r.err, "bevy"));
+    CHECK(strchr(r.err, '\n') == r.err + strlen(r.err) - 1); /* one line */
+    CHECK(r.out[0] == '\0');
+    sft_cli_out_free(&r);
+    snprintf(args, sizeof args, "eval '%s' --max-morph-targets 0", a);
+    r = sft_run_cli(args);
+    CHECK(r.status == 2 && strstr(r.err, "--max-morph-targets"));
+    sft_cli_out_free(&r);
+}
+
+static void test_engine_all(void)
+{
+    char a[1024], args[1200];
+    CHECK(sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", a, sizeof a));
+    snprintf(args, sizeof args, "eval '%s' --engine all --fps 5", a);
+    sft_cli_out r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    static const char* const rows[] = {"\n  three.js ", "\n  Babylon.js ", "\n  Godot 4 ", "\n  Bevy ",
+                                       "\n  Filament ", "\n  Unity "};
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k) CHECK(strstr(r.out, rows[k]) != NULL);
+    const char* bevy = strstr(r.out, "\n  Bevy ");
+    const char* bevy_method = bevy ? strstr(bevy, "inverse-transpose") : NULL;
+    CHECK(bevy_method && bevy_method - bevy < 40);
+    CHECK(strstr(r.out, "best method for this asset per cost level") != NULL);
+    CHECK(strstr(r.out, "per vertex + precomputed gradients   jacobian") != NULL);
+    sft_cli_out_free(&r);
+    /* The JSON has the same rows: the engine's normal error equals its method's in the full table (CesiumMan
+     * has 4 influences and no morph targets: nothing is truncated). */
+    snprintf(args, sizeof args, "eval '%s' --engine bevy --fps 5 --json", a);
+    r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    cJSON* root = cJSON_Parse(r.out);
+    CHECK(root != NULL);
+    cJSON* anim = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "animations"), 0);
+    cJSON* variants = cJSON_GetObjectItem(anim, "variants");
+    cJSON* v = cJSON_GetArrayItem(variants, 0);
+    CHECK(v && strcmp(cJSON_GetObjectItem(v, "engine")->valuestring, "bevy") == 0);
+    CHECK(cJSON_GetArraySize(variants) == 1);
+    double engine_mean = cJSON_GetObjectItem(cJSON_GetObjectItem(v, "normal"), "mean")->valuedouble;
+    double method_mean = -1;
+    cJSON* m;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItem(anim, "methods"))
+    {
+        if (strcmp(cJSON_GetObjectItem(m, "method")->valuestring, "inverse-transpose") == 0)
+            method_mean = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "normal"), "mean")->valuedouble;
+    }
+    CHECK(engine_mean == method_mean);
+    CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(v, "position"), "max")->valuedouble == 0.0);
+    cJSON_Delete(root);
+    sft_cli_out_free(&r);
+}
+
+static void test_truncation_cost(void)
+{
+    char path[700], args[1200];
+    snprintf(path, sizeof path, "%s/eight.glb", g_dir);
+    CHECK(write_eight_influences(path));
+    /* Every vertex has 8 influences: all 3 over 4, none over 8; keeping 4 is measured. */
+    snprintf(args, sizeof args, "eval '%s'", path);
+    sft_cli_out r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    CHECK(strstr(r.out, "influences: 3 of 3 vertices per frame have more than 4, 0 more than 8") != NULL);
+    CHECK(strstr(r.out, "\n  4 influences     recompute") != NULL);
+    CHECK(strstr(r.out, "8 influences") == NULL);
+    sft_cli_out_free(&r);
+    /* Kept to 2: (0.3, 0.2) -> (0.6, 0.4), the vertex moves by 0.4 instead of sum_j j w_j = 2.04. */
+    double full = 0.0;
+    for (int j = 0; j < 8; ++j) full += j * (double)W8[j];
+    snprintf(args, sizeof args, "eval '%s' --max-influences 2 --json", path);
+    r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    cJSON* root = cJSON_Parse(r.out);
+    CHECK(root != NULL);
+    CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "influences"), "over_4")->valuedouble == 3);
+    cJSON* anim = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "animations"), 0);
+    cJSON* v;
+    int seen = 0;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItem(anim, "variants"))
+    {
+        if (strcmp(cJSON_GetObjectItem(v, "label")->valuestring, "2 infl") != 0) continue;
+        seen++;
+        CHECK(cJSON_GetObjectItem(v, "truncated_vertices")->valuedouble == 3);
+        cJSON* p = cJSON_GetObjectItem(v, "position");
+        CHECK_NEAR(cJSON_GetObjectItem(p, "max")->valuedouble, full - 0.4, 1e-5);
+        CHECK_NEAR(cJSON_GetObjectItem(p, "mean")->valuedouble, full - 0.4, 1e-5);
+        /* a rigid translation turns no direction */
+        CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(v, "normal"), "max")->valuedouble < 1e-3);
+    }
+    CHECK(seen == SF_METHOD_DEFAULT_COUNT); /* every method so deformed */
+    cJSON_Delete(root);
+    sft_cli_out_free(&r);
+    remove(path);
+}
+
+int main(int argc, char** argv)
+{
+    char probe[1024];
+    if (!getenv("SF_CLI") || !sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", probe, sizeof probe)) {
+        fprintf(stderr, "SF_CLI or SF_ASSETS not set: skipped\n");
+        return 77;
+    }
+    const char* build = getenv("SF_BUILD_DIR");
+    snprintf(g_dir, sizeof g_dir, "%s/test_engines_cli.XXXXXX", build ? build : "/tmp");
+    if (!mkdtemp(g_dir)) return 1;
+    static const sft_case cases[] = {
+        {"unknown_engine", test_unknown_engine},
+        {"engine_all", test_engine_all},
+        {"truncation_cost", test_truncation_cost},
+    };
+    int status = SFT_RUN(cases, argc, argv);
+    rmdir(g_dir);
+    return status;
+}

@@ -1,0 +1,523 @@
+// LABELS: unit
+/* The per-vertex fast paths (src/core/skin.c, skin_body.h) against the scalar reference they replace: the same
+ * bits for positions, normals, tangents and the report on every scene and glTF asset, every instruction set the
+ * CPU has, odd vertex counts and tails, every slot count, mirrored, singular and weightless vertices, morph
+ * targets with and without direction deltas; the same bits for any order of the parallel chunks and any thread
+ * count; no allocation per frame. */
+#define _POSIX_C_SOURCE 200809L
+#include "sf_internal.h"
+#include "sf_kernels.h"
+#include "sf_test.h"
+#include "skinframe_gltf.h"
+#include "skinframe_scenes.h"
+
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const sf_method per_vertex[3] = {SF_METHOD_UNCHANGED, SF_METHOD_SKINNED, SF_METHOD_INVERSE_TRANSPOSE};
+
+typedef struct frame_bits {
+    float *p, *n, *t, *dp; /* frames (3n, 3n, 4n) and sf_deform_positions (3n) */
+    sf_frames_report rep;
+    sf_result r;
+} frame_bits;
+
+static void frame_alloc(frame_bits* f, size_t n)
+{
+    size_t m = n ? n : 1;
+    f->p = malloc(3 * m * sizeof(float));
+    f->n = malloc(3 * m * sizeof(float));
+    f->t = malloc(4 * m * sizeof(float));
+    f->dp = malloc(3 * m * sizeof(float));
+    /* NaN everywhere: an element the pass forgets to write shows */
+    for (size_t i = 0; i < 3 * m; ++i) f->p[i] = f->n[i] = f->dp[i] = NAN;
+    for (size_t i = 0; i < 4 * m; ++i) f->t[i] = NAN;
+}
+
+static void frame_free(frame_bits* f) { free(f->p), free(f->n), free(f->t), free(f->dp); }
+
+static void frame_run(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, sf_method m,
+                      sf_morph_directions dirs, frame_bits* f)
+{
+    sf_frames_opts o;
+    memset(&o, 0, sizeof o);
+    o.morph_directions = dirs;
+    sf_frames_out out = {f->p, f->n, f->t};
+    sf_error err;
+    f->r = sf_frames_compute(topo, pose, m, &o, ws, &out, &err);
+    sf_workspace_last_report(ws, &f->rep);
+    CHECK_OK(sf_deform_positions(topo, pose, ws, f->dp, &err));
+}
+
+static int same_bits(const float* a, const float* b, size_t count, const char* what, const char* where)
+{
+    if (count && memcmp(a, b, count * sizeof(float)) == 0) return 1;
+    if (!count) return 1;
+    for (size_t i = 0; i < count; ++i) {
+        uint32_t x, y;
+        memcpy(&x, a + i, 4);
+        memcpy(&y, b + i, 4);
+        if (x != y) {
+            sft_failf(__FILE__, __LINE__, "%s: %s element %zu: %.9g (0x%08x) against the scalar %.9g (0x%08x)", where,
+                      what, i, (double)a[i], x, (double)b[i], y);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Every per-vertex method and both morph-direction modes at every instruction set the CPU has, against the
+ * scalar loops. Returns the number of comparisons made. */
+static int compare_levels(const sf_topology* topo, const sf_pose* pose, const char* where)
+{
+    size_t n = sf_topology_vertex_count(topo);
+    sf_workspace* ws = NULL;
+    sf_error err;
+    if (sf_workspace_create(topo, NULL, &ws, &err) != SF_OK) {
+        sft_failf(__FILE__, __LINE__, "%s: %s", where, err.message);
+        return 0;
+    }
+    int top = sfi_simd_level(topo), compared = 0;
+    for (int mi = 0; mi < 3; ++mi)
+        for (int d = 0; d < 2; ++d) {
+            sf_morph_directions dirs = d ? SF_MORPH_DIRECTIONS_NONE : SF_MORPH_DIRECTIONS_DELTAS;
+            frame_bits ref;
+            frame_alloc(&ref, n);
+            sfi_simd_force(SFI_SIMD_SCALAR);
+            frame_run(topo, pose, ws, per_vertex[mi], dirs, &ref);
+            for (int level = SFI_SIMD_SSE2; level <= top; ++level) {
+                char w[256];
+                snprintf(w, sizeof w, "%s, %s, %s, level %d", where, sf_method_name(per_vertex[mi]),
+                         d ? "no direction deltas" : "direction deltas", level);
+                frame_bits f;
+                frame_alloc(&f, n);
+                sfi_simd_force(level);
+                frame_run(topo, pose, ws, per_vertex[mi], dirs, &f);
+                if (f.r != ref.r) sft_failf(__FILE__, __LINE__, "%s: result %d against %d", w, (int)f.r, (int)ref.r);
+                if (ref.r == SF_OK) {
+                    same_bits(f.p, ref.p, 3 * n, "position", w);
+                    same_bits(f.n, ref.n, 3 * n, "normal", w);
+                    same_bits(f.t, ref.t, 4 * n, "tangent", w);
+                    if (memcmp(&f.rep, &ref.rep, sizeof f.rep) != 0)
+                        sft_failf(__FILE__, __LINE__,
+                                  "%s: report mirrored %zu singular %zu degenerate %zu/%zu against %zu %zu %zu/%zu", w,
+                                  f.rep.mirrored_vertices, f.rep.singular_vertices, f.rep.degenerate_normals,
+                                  f.rep.degenerate_tangents, ref.rep.mirrored_vertices, ref.rep.singular_vertices,
+                                  ref.rep.degenerate_normals, ref.rep.degenerate_tangents);
+                }
+                same_bits(f.dp, ref.dp, 3 * n, "sf_deform_positions", w);
+                frame_free(&f);
+                compared++;
+            }
+            frame_free(&ref);
+        }
+    sfi_simd_force(-1);
+    sf_workspace_destroy(ws);
+    return compared;
+}
+
+static void every_scene(void)
+{
+    for (size_t s = 0; s < sf_scene_count(); ++s) {
+        const sf_scene_info* info = sf_scene_info_at(s);
+        /* every target at 0.6 so that the morph paths run */
+        sf_scene_setting set[16];
+        size_t k = 0;
+        for (size_t t = 0; t < info->target_count && k < 16; ++t) set[k++] = (sf_scene_setting){info->targets[t], 0.6};
+        sf_scene* sc = NULL;
+        sf_error err;
+        CHECK_OK(sf_scene_create(info->name, NULL, set, k, NULL, &sc, &err));
+        if (!sc) continue;
+        sf_topology* topo = NULL;
+        sf_topology_opts o;
+        memset(&o, 0, sizeof o);
+        o.skip_gradients = 1;
+        CHECK_OK(sf_topology_create(&sc->mesh, &o, NULL, &topo, &err));
+        if (topo) CHECK(compare_levels(topo, &sc->pose, info->name) > 0 || sfi_simd_level(topo) == SFI_SIMD_SCALAR);
+        sf_topology_destroy(topo);
+        sf_scene_destroy(sc);
+    }
+}
+
+static void every_asset(void)
+{
+    const char* files[] = {"gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb",
+                           "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",
+                           "gltf/Fox/glTF-Binary/Fox.glb",
+                           "gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb",
+                           "gltf/MorphStressTest/glTF-Binary/MorphStressTest.glb",
+                           "gltf/NormalTangentMirrorTest/glTF-Binary/NormalTangentMirrorTest.glb",
+                           "gltf/NormalTangentTest/glTF-Binary/NormalTangentTest.glb",
+                           "gltf/SimpleMorph/glTF/SimpleMorph.gltf",
+                           "gltf/SimpleSkin/glTF/SimpleSkin.gltf",
+                           "gltf/SimpleSparseAccessor/glTF/SimpleSparseAccessor.gltf"};
+    int found = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f) {
+        char path[4096];
+        if (!sft_asset(files[f], path, sizeof path)) continue;
+        found++;
+        sf_gltf* g = NULL;
+        sf_error err;
+        CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &g, &err));
+        if (!g) continue;
+        sf_gltf_pose* gp = NULL;
+        CHECK_OK(sf_gltf_pose_create(g, NULL, &gp, &err));
+        /* staged: the middle of the first animation, or the rest pose */
+        double t = 0.0;
+        if (g->animation_count) {
+            const sf_gltf_animation* a = &g->animations[0];
+            t = 0.5 * (a->start_s + a->end_s);
+        }
+        CHECK_OK(sf_gltf_pose_sample(gp, g->animation_count ? 0 : SF_GLTF_NONE, t, &err));
+        for (size_t i = 0; gp && i < g->instance_count; ++i) {
+            const sf_gltf_mesh* mesh = &g->meshes[g->instances[i].mesh];
+            for (size_t p = mesh->first_primitive; p < mesh->first_primitive + mesh->primitive_count; ++p) {
+                sf_mesh_desc d;
+                if (sf_gltf_instance_mesh(g, i, p, &d, &err) != SF_OK) continue;
+                sf_topology* topo = NULL;
+                sf_topology_opts o;
+                memset(&o, 0, sizeof o);
+                o.skip_gradients = 1;
+                if (sf_topology_create(&d, &o, NULL, &topo, &err) != SF_OK) continue;
+                size_t B = g->instances[i].bone_count;
+                float* bones = calloc(12 * B + 1, sizeof(float));
+                float* morph = calloc(d.target_count + 1, sizeof(float));
+                CHECK_OK(sf_gltf_pose_instance(gp, i, bones, morph, NULL, &err));
+                sf_pose pose = {bones, B, d.target_count ? morph : NULL, d.target_count};
+                char where[512];
+                snprintf(where, sizeof where, "%s instance %zu primitive %zu", files[f], i, p);
+                compare_levels(topo, &pose, where);
+                free(bones);
+                free(morph);
+                sf_topology_destroy(topo);
+            }
+        }
+        sf_gltf_pose_destroy(gp);
+        sf_gltf_destroy(g);
+    }
+    if (!found) fprintf(stderr, "every_asset: no assets (SF_ASSETS unset): skipped\n");
+}
+
+/* ---------------------------------------------------------------- synthetic meshes: counts, slots, edge cases */
+
+static uint64_t g_rng = 12345;
+static float frand(void) /* [-1, 1) */
+{
+    g_rng = g_rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (float)((double)(g_rng >> 40) / (double)(1ull << 24)) * 2.0f - 1.0f;
+}
+
+typedef struct synth {
+    sf_mesh_desc d;
+    sf_pose pose;
+    float *pos, *nrm, *tan, *uv, *w, *bones, *alpha, *dp, *dn;
+    uint32_t *idx, *j, *sparse;
+    sf_morph_target_desc targets[2];
+} synth;
+
+/* n vertices in a strip of triangles, K slots (some zero, some vertices weightless), B bones of which some mirror,
+ * one collapses (zero scale: singular) and one is far from unit scale; a dense and a sparse target. */
+static void synth_make(synth* s, size_t n, uint32_t K, int uvs)
+{
+    memset(s, 0, sizeof *s);
+    size_t F = n >= 3 ? n - 2 : 0, B = 6;
+    s->pos = calloc(3 * n + 3, sizeof(float));
+    s->nrm = calloc(3 * n + 3, sizeof(float));
+    s->tan = calloc(4 * n + 4, sizeof(float));
+    s->uv = calloc(2 * n + 2, sizeof(float));
+    s->w = calloc(K * n + 1, sizeof(float));
+    s->j = calloc(K * n + 1, sizeof(uint32_t));
+    s->idx = calloc(3 * F + 3, sizeof(uint32_t));
+    s->bones = calloc(12 * B, sizeof(float));
+    s->alpha = calloc(2, sizeof(float));
+    s->dp = calloc(3 * n + 3, sizeof(float));
+    s->dn = calloc(3 * n + 3, sizeof(float));
+    s->sparse = calloc(n + 1, sizeof(uint32_t));
+    for (size_t v = 0; v < n; ++v) {
+        s->pos[3 * v] = (float)((v / 2) % 512) + 0.1f * frand();
+        s->pos[3 * v + 1] = (float)(v % 2) + 0.1f * frand();
+        s->pos[3 * v + 2] = 0.1f * frand();
+        for (int k = 0; k < 3; ++k) s->nrm[3 * v + k] = frand();
+        if (v % 11 == 5) s->nrm[3 * v] = s->nrm[3 * v + 1] = s->nrm[3 * v + 2] = 0.0f; /* a zero normal */
+        for (int k = 0; k < 3; ++k) s->tan[4 * v + k] = frand();
+        s->tan[4 * v + 3] = v % 3 ? 1.0f : -1.0f;
+        s->uv[2 * v] = s->pos[3 * v];
+        s->uv[2 * v + 1] = s->pos[3 * v + 1];
+        for (uint32_t i = 0; i < K; ++i) {
+            s->j[K * v + i] = (uint32_t)((v * 7 + i * 3) % B);
+            s->w[K * v + i] = (i + v) % 4 == 3 ? 0.0f : 0.5f + 0.5f * frand();
+        }
+        if (v % 13 == 7)
+            for (uint32_t i = 0; i < K; ++i) s->w[K * v + i] = 0.0f; /* weightless: the rest pose */
+        for (int k = 0; k < 3; ++k) s->dp[3 * v + k] = 0.2f * frand(), s->dn[3 * v + k] = 0.3f * frand();
+    }
+    for (size_t f = 0; f < F; ++f) {
+        s->idx[3 * f] = (uint32_t)f;
+        s->idx[3 * f + 1] = (uint32_t)(f % 2 ? f + 2 : f + 1);
+        s->idx[3 * f + 2] = (uint32_t)(f % 2 ? f + 1 : f + 2);
+    }
+    for (size_t b = 0; b < B; ++b) {
+        float* m = s->bones + 12 * b;
+        for (int k = 0; k < 12; ++k) m[k] = 0.3f * frand();
+        m[0] += 1.0f, m[4] += 1.0f, m[8] += 1.0f;
+    }
+    for (int k = 0; k < 3; ++k) s->bones[12 * 1 + k] *= -1.0f; /* bone 1 mirrors */
+    for (int k = 0; k < 9; ++k) s->bones[12 * 2 + k] = 0.0f;   /* bone 2 collapses: singular alone */
+    for (int k = 0; k < 9; ++k) s->bones[12 * 3 + k] *= 1e-5f; /* bone 3: det about 1e-15, below the threshold */
+    /* bone 4: diag(1e5, 1e5, 1e-21), det 1e-11 (usable) and an inverse transpose of 1e21 along z */
+    for (int k = 0; k < 9; ++k) s->bones[12 * 4 + k] = 0.0f;
+    s->bones[12 * 4] = s->bones[12 * 4 + 4] = 1e5f;
+    s->bones[12 * 4 + 8] = 1e-21f;
+    size_t sparse = 0;
+    for (size_t v = 0; v < n; v += 3) s->sparse[sparse++] = (uint32_t)v;
+    s->targets[0].position_deltas = s->dp;
+    s->targets[0].normal_deltas = s->dn;
+    s->targets[1].position_deltas = s->dp;
+    s->targets[1].tangent_deltas = s->dn;
+    s->targets[1].sparse_indices = s->sparse;
+    s->targets[1].sparse_count = sparse;
+    s->alpha[0] = 0.7f;
+    s->alpha[1] = -0.4f;
+    sf_mesh_desc* d = &s->d;
+    d->vertex_count = n;
+    d->triangle_count = F;
+    d->indices = s->idx;
+    d->positions.data = s->pos;
+    d->normals.data = s->nrm;
+    d->tangents.data = s->tan;
+    d->uvs.data = uvs ? s->uv : NULL;
+    d->influence_count = K;
+    d->joints = K ? s->j : NULL;
+    d->weights = K ? s->w : NULL;
+    d->bone_count = K ? B : 0;
+    d->weight_policy = SF_WEIGHTS_RENORMALIZE;
+    d->zero_weight_policy = SF_ZERO_WEIGHTS_REST;
+    d->targets = s->targets;
+    d->target_count = n ? 2 : 0;
+    s->pose.bone_matrices = K ? s->bones : NULL;
+    s->pose.bone_count = K ? B : 0;
+    s->pose.morph_weights = n ? s->alpha : NULL;
+    s->pose.morph_weight_count = n ? 2 : 0;
+}
+
+static void synth_free(synth* s)
+{
+    free(s->pos), free(s->nrm), free(s->tan), free(s->uv), free(s->w), free(s->j), free(s->idx), free(s->bones);
+    free(s->alpha), free(s->dp), free(s->dn), free(s->sparse);
+}
+
+static void counts_and_slots(void)
+{
+    const size_t counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 13, 15, 16, 17, 31, 33, 2047, 2049, 4103};
+    const uint32_t slots[] = {0, 1, 2, 3, 4, 5, 8};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c)
+        for (size_t k = 0; k < sizeof slots / sizeof slots[0]; ++k)
+            for (int uvs = 0; uvs < 2; ++uvs) {
+                synth s;
+                synth_make(&s, counts[c], slots[k], uvs);
+                sf_topology* topo = NULL;
+                sf_topology_opts o;
+                memset(&o, 0, sizeof o);
+                o.skip_gradients = 1;
+                sf_error err;
+                CHECK_OK(sf_topology_create(&s.d, &o, NULL, &topo, &err));
+                char where[128];
+                snprintf(where, sizeof where, "%zu vertices, %u slots, %s", counts[c], slots[k],
+                         uvs ? "uvs" : "no uvs");
+                if (topo) compare_levels(topo, &s.pose, where);
+                sf_topology_destroy(topo);
+                synth_free(&s);
+            }
+}
+
+/* The edge cases are there: mirrored, singular and degenerate vertices counted, and the rescaled branch taken. */
+static void edge_cases_occur(void)
+{
+    synth s;
+    synth_make(&s, 2049, 1, 1);
+    sf_topology* topo = NULL;
+    sf_error err;
+    CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
+    frame_bits f;
+    frame_alloc(&f, 2049);
+    frame_run(topo, &s.pose, ws, SF_METHOD_INVERSE_TRANSPOSE, SF_MORPH_DIRECTIONS_DELTAS, &f);
+    CHECK(f.r == SF_OK);
+    CHECK(f.rep.mirrored_vertices > 0);
+    CHECK(f.rep.singular_vertices > 0);
+    CHECK(f.rep.degenerate_normals > 0);
+    /* bone 4's inverse makes |cof(A) n / det|^2 pass FLT_MAX somewhere: sfk_safe_unit's rescaled branch */
+    const sf_topology* t = topo;
+    int rescaled = 0;
+    for (size_t v = 0; v < 2049 && !rescaled; ++v) {
+        const float* m = s.bones + 12 * 4;
+        if (t->joints[v] != 4 || t->weights[v] == 0.0f) continue;
+        float c[3];
+        sfk_mat_cofactor_dir(m, t->rest_normals + 3 * v, c);
+        float d = sfk_mat_det(m), x = c[0] / d, y = c[1] / d, z = c[2] / d;
+        rescaled = x * x + y * y + z * z > FLT_MAX;
+    }
+    CHECK(rescaled);
+    frame_free(&f);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    synth_free(&s);
+}
+
+/* ---------------------------------------------------------------- threads and chunk order */
+
+typedef struct fake_pool {
+    int mode; /* 0 reverse chunk order, 1 odd chunks then even, 2 real threads */
+    int threads;
+} fake_pool;
+
+typedef struct thread_arg {
+    size_t count, grain, first, step;
+    sf_range_fn* fn;
+    void* ctx;
+} thread_arg;
+
+static void* thread_main(void* p)
+{
+    thread_arg* a = (thread_arg*)p;
+    size_t chunks = (a->count + a->grain - 1) / a->grain;
+    for (size_t k = a->first; k < chunks; k += a->step) {
+        size_t b = k * a->grain;
+        a->fn(a->ctx, b, a->count - b < a->grain ? a->count : b + a->grain);
+    }
+    return NULL;
+}
+
+static void fake_parallel_for(void* user, size_t count, size_t grain, sf_range_fn* fn, void* ctx)
+{
+    const fake_pool* fp = (const fake_pool*)user;
+    size_t chunks = (count + grain - 1) / grain;
+    if (fp->mode == 0) {
+        for (size_t k = chunks; k-- > 0;) fn(ctx, k * grain, count - k * grain < grain ? count : (k + 1) * grain);
+    } else if (fp->mode == 1) {
+        for (size_t pass = 0; pass < 2; ++pass)
+            for (size_t k = 1 - pass; k < chunks; k += 2)
+                fn(ctx, k * grain, count - k * grain < grain ? count : (k + 1) * grain);
+    } else {
+        pthread_t th[8];
+        thread_arg args[8];
+        int T = fp->threads;
+        for (int i = 0; i < T; ++i) {
+            args[i] = (thread_arg){count, grain, (size_t)i, (size_t)T, fn, ctx};
+            if (pthread_create(&th[i], NULL, thread_main, &args[i]) != 0) thread_main(&args[i]), th[i] = 0;
+        }
+        for (int i = 0; i < T; ++i)
+            if (th[i]) pthread_join(th[i], NULL);
+    }
+}
+
+static void any_thread_count(void)
+{
+    synth s;
+    synth_make(&s, 50001, 4, 1);
+    sf_error err;
+    frame_bits serial[3];
+    sf_topology* topo = NULL;
+    CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
+    for (int m = 0; m < 3; ++m) {
+        frame_alloc(&serial[m], 50001);
+        frame_run(topo, &s.pose, ws, per_vertex[m], SF_MORPH_DIRECTIONS_DELTAS, &serial[m]);
+    }
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    const fake_pool pools[] = {{0, 1}, {1, 1}, {2, 2}, {2, 3}, {2, 8}};
+    for (size_t p = 0; p < sizeof pools / sizeof pools[0]; ++p) {
+        sf_env env;
+        memset(&env, 0, sizeof env);
+        env.threads.parallel_for = fake_parallel_for;
+        env.threads.user = (void*)&pools[p];
+        CHECK_OK(sf_topology_create(&s.d, NULL, &env, &topo, &err));
+        CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
+        for (int m = 0; m < 3; ++m) {
+            char where[96];
+            snprintf(where, sizeof where, "%s, pool mode %d, %d threads", sf_method_name(per_vertex[m]),
+                     pools[p].mode, pools[p].threads);
+            frame_bits f;
+            frame_alloc(&f, 50001);
+            frame_run(topo, &s.pose, ws, per_vertex[m], SF_MORPH_DIRECTIONS_DELTAS, &f);
+            same_bits(f.p, serial[m].p, 3 * 50001, "position", where);
+            same_bits(f.n, serial[m].n, 3 * 50001, "normal", where);
+            same_bits(f.t, serial[m].t, 4 * 50001, "tangent", where);
+            same_bits(f.dp, serial[m].dp, 3 * 50001, "sf_deform_positions", where);
+            CHECK(memcmp(&f.rep, &serial[m].rep, sizeof f.rep) == 0);
+            frame_free(&f);
+        }
+        sf_workspace_destroy(ws);
+        sf_topology_destroy(topo);
+    }
+    for (int m = 0; m < 3; ++m) frame_free(&serial[m]);
+    synth_free(&s);
+}
+
+/* Frames allocate nothing: every array is the topology's or the workspace's. */
+static void no_allocation_per_frame(void)
+{
+    synth s;
+    synth_make(&s, 3001, 4, 1);
+    sft_alloc_counter c;
+    memset(&c, 0, sizeof c);
+    sf_env env = sft_counting_env(&c);
+    sf_error err;
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_topology_create(&s.d, NULL, &env, &topo, &err));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
+    frame_bits f;
+    frame_alloc(&f, 3001);
+    for (int level = SFI_SIMD_SCALAR; level <= sfi_simd_level(topo); ++level) {
+        sfi_simd_force(level);
+        size_t before = c.calls;
+        for (int m = 0; m < SF_METHOD_COUNT; ++m) frame_run(topo, &s.pose, ws, (sf_method)m, SF_MORPH_DIRECTIONS_DELTAS, &f);
+        CHECK(c.calls == before);
+    }
+    sfi_simd_force(-1);
+    frame_free(&f);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    CHECK(c.live == 0);
+    synth_free(&s);
+}
+
+/* On x86-64 the fast path is taken (a CPU there has SSE2 at least). */
+static void level_detected(void)
+{
+    synth s;
+    synth_make(&s, 9, 2, 1);
+    sf_topology* topo = NULL;
+    sf_error err;
+    CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
+#if defined(__x86_64__)
+    CHECK(sfi_simd_level(topo) >= SFI_SIMD_SSE2);
+#endif
+    sfi_simd_force(SFI_SIMD_SCALAR);
+    CHECK(sfi_simd_level(topo) == SFI_SIMD_SCALAR);
+    sfi_simd_force(-1);
+    sf_topology_destroy(topo);
+    synth_free(&s);
+}
+
+int main(int argc, char** argv)
+{
+    static const sft_case cases[] = {
+        {"level_detected", level_detected},
+        {"counts_and_slots", counts_and_slots},
+        {"edge_cases_occur", edge_cases_occur},
+        {"every_scene", every_scene},
+        {"every_asset", every_asset},
+        {"any_thread_count", any_thread_count},
+        {"no_allocation_per_frame", no_allocation_per_frame},
+    };
+    return SFT_RUN(cases, argc, argv);
+}
