@@ -803,6 +803,11 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
     SF_CHECK(ws && ws->cuda, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX, "is not a CUDA workspace");
     sfi_cuda* c = ws->cuda;
     SF_CHECK(row < c->rows || row == SF_METHOD_COUNT, SF_ERROR_INVALID_ARGUMENT, err, "row", row, "of %zu", c->rows);
+    // a row the GPU could not run has no counters: its status first
+    if (row != SF_METHOD_COUNT && c->row_status[row] != SF_OK) {
+        if (err) *err = c->row_detail[row];
+        return c->row_status[row];
+    }
     if (report) {
         memset(report, 0, sizeof *report);
         if (c->with_report) {
@@ -812,13 +817,11 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
                 err);
             SFC_CHECK(cudaStreamSynchronize(c->stream), err);
             sf_method m = row == SF_METHOD_COUNT ? SF_METHOD_RECOMPUTE : c->row_method[row];
-            if (c->row_status[row < c->rows ? row : 0] == SF_OK || row == SF_METHOD_COUNT) {
-                report->mirrored_vertices = (size_t)k[SFC_MIRRORED];
-                report->singular_vertices = m == SF_METHOD_INVERSE_TRANSPOSE ? (size_t)k[SFC_SINGULAR] : 0;
-                report->degenerate_normals = (size_t)k[SFC_DEGENERATE_N];
-                report->degenerate_tangents = (size_t)k[SFC_DEGENERATE_T];
-                report->jacobian_capped = m == SF_METHOD_JACOBIAN ? (size_t)k[SFC_CAPPED] : 0;
-            }
+            report->mirrored_vertices = (size_t)k[SFC_MIRRORED];
+            report->singular_vertices = m == SF_METHOD_INVERSE_TRANSPOSE ? (size_t)k[SFC_SINGULAR] : 0;
+            report->degenerate_normals = (size_t)k[SFC_DEGENERATE_N];
+            report->degenerate_tangents = (size_t)k[SFC_DEGENERATE_T];
+            report->jacobian_capped = m == SF_METHOD_JACOBIAN ? (size_t)k[SFC_CAPPED] : 0;
             if (k[SFC_NONFINITE])
                 return sf_error_set(err, SF_ERROR_TOO_LARGE, "out", (size_t)(k[SFC_FIRST_BAD] % (c->t.n ? c->t.n : 1)),
                                     "`%s` came out non-finite on the GPU: a magnitude bound is missing (please report)",
@@ -826,10 +829,6 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
         }
     }
     if (row == SF_METHOD_COUNT) return SF_OK;
-    if (c->row_status[row] != SF_OK) {
-        if (err) *err = c->row_detail[row];
-        return c->row_status[row];
-    }
     size_t n = c->t.n ? c->t.n : 1;
     unsigned long long e[SFC_E_COUNTS];
     SFC_CHECK(cudaMemcpyAsync(e, c->e_counts + SFC_E_COUNTS * row, sizeof e, cudaMemcpyDeviceToHost, c->stream), err);
