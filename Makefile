@@ -3,6 +3,8 @@
 #   make test            build (build/) and run every test but the benchmarks
 #   make demo            the article's demo: pictures and tables in out/
 #   make test-sanitize   the tests under clang ASan + UBSan (build-sanitize/), plus 60 s of fuzzing
+#   make test-cuda       the CUDA backend built with nvcc (build-cuda/) and its tests (they skip without a GPU);
+#                        nothing to do where there is no nvcc
 #   make golden          rewrite tests/golden/*.png from the current renderer
 #   make install PREFIX=/usr/local   cmake --install of build/ (headers, libraries, CMake package, pkg-config)
 #   make wasm-core       the core and scenes layer for wasm32-wasi (build-wasm/), checked against native
@@ -21,8 +23,10 @@ WASM_FLAGS ?=
 VIEWER_BUILD ?= build-web
 VIEWER_PORT ?= 5173
 BASE ?= HEAD
+CUDA_BUILD ?= build-cuda
+NVCC ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
 
-.PHONY: all bootstrap build test bench demo test-sanitize golden install wasm-core check-outputs clean viewer viewer-dist viewer-wasm test-viewer
+.PHONY: all bootstrap build test bench demo test-sanitize test-cuda golden install wasm-core check-outputs clean viewer viewer-dist viewer-wasm test-viewer
 
 all: build
 
@@ -54,6 +58,15 @@ test-sanitize:
 	cmake --build build-sanitize -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir build-sanitize --output-on-failure -LE bench -j $(JOBS)
+
+# The CUDA backend (cuda/, -DSF_WITH_CUDA=ON for Hopper, docs/cuda.md) wherever nvcc is installed: it must
+# compile everywhere, and its GPU tests skip (exit 77) on a machine without a GPU.
+test-cuda: bootstrap
+	@if [ -z "$(NVCC)" ]; then echo "test-cuda: no nvcc found (/usr/local/cuda/bin/nvcc): skipped"; exit 0; fi; \
+	set -e; \
+	cmake -S . -B $(CUDA_BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DSF_WITH_CUDA=ON -DCMAKE_CUDA_COMPILER=$(NVCC) $(CMAKE_FLAGS); \
+	cmake --build $(CUDA_BUILD) -j $(JOBS); \
+	ctest --test-dir $(CUDA_BUILD) --output-on-failure -j $(JOBS) -R 'test_(cuda|workspace|evaluate|cli|core)$$'
 
 # Rewrites tests/golden/*.png from the current renderer (review the images before committing them).
 golden: build

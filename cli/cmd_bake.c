@@ -175,7 +175,8 @@ int cmd_bake(int argc, char** argv)
         code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
     cli_gltf_unit* units = NULL;
     size_t count = 0;
-    if (code == CLI_EXIT_OK) code = cli_gltf_units_create(path, g, 1u << method, &env, &units, &count);
+    if (code == CLI_EXIT_OK)
+        code = cli_gltf_units_create(path, g, 1u << method, args.backend, &env, &units, &count);
     for (size_t k = 0; code == CLI_EXIT_OK && k < count; ++k) {
         const sf_gltf_primitive* pr = &g->primitives[units[k].primitive];
         if (pr->tangents == SF_GLTF_TANGENTS_SUPPLIED && !units[k].tangents)

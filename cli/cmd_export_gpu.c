@@ -223,7 +223,8 @@ static int export_gltf(export_ctx* x, const char* path, const char* anim_spec, d
     if (code == CLI_EXIT_OK && anim == SF_GLTF_NONE && g->animation_count) anim = 0;
     if (code == CLI_EXIT_OK && anim != SF_GLTF_NONE && sf_gltf_pose_sample(pose, anim, t, &err) != SF_OK)
         code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
-    if (code == CLI_EXIT_OK) code = cli_gltf_units_create(path, g, (1u << SF_METHOD_COUNT) - 1u, &env, &units, &unit_count);
+    if (code == CLI_EXIT_OK)
+        code = cli_gltf_units_create(path, g, (1u << SF_METHOD_COUNT) - 1u, SF_BACKEND_CPU, &env, &units, &unit_count);
     if (code == CLI_EXIT_OK && unit >= unit_count)
         code = cli_fail(CLI_EXIT_USAGE, "--unit: %zu, the file has %zu primitive instance(s)", unit, unit_count);
     if (code == CLI_EXIT_OK) code = cli_gltf_unit_pose(pose, &units[unit], NULL);

@@ -90,6 +90,10 @@ void eval_method_frame_start(eval_method* m);
  * track_worst. CLI exit status. */
 int eval_method_add(eval_method* m, const float* normal_deg, const float* tangent_deg, size_t n, size_t unit,
                     size_t frame, bool track_worst);
+/* The same from row k of the evaluation's last run, by its summary and sf_evaluation_accumulate (a run that
+ * stayed on the GPU: nothing per vertex). CLI exit status. */
+int eval_method_add_summary(eval_method* m, const sf_evaluation* ev, size_t k, bool tangents, size_t unit,
+                            size_t frame, bool track_worst);
 /* Closes the frame: the worst frame so far; the frame's means and maxima for the CSV. */
 void eval_method_frame_end(eval_method* m, size_t frame);
 /* The clip's statistics into normal/tangent, or rest_normal/rest_tangent. CLI exit status. */

@@ -36,11 +36,20 @@ static void asset_free(asset_ctx* c)
     sf_gltf_destroy(c->g);
 }
 
+/* The unit's statistics stay on the GPU (sf_evaluation_run without buffers, then sf_evaluation_accumulate):
+ * a CUDA workspace, and tangents measured per vertex (per-corner MikkTSpace tangents are compared on the CPU). */
+static bool stats_on_gpu(const asset_ctx* c, const cli_gltf_unit* u)
+{
+    bool corners = u->tangents && c->ref_opts.tangents == SF_TANGENTS_MIKKTSPACE &&
+                   c->ref_opts.reference == SF_REFERENCE_REBUILT;
+    return c->o->args.backend == SF_BACKEND_CUDA && !corners;
+}
+
 static int build_units(asset_ctx* c)
 {
     const cli_scene_args* args = &c->o->args;
     uint32_t mask = cli_scene_args_methods_mask(args) | eval_variants_methods_mask(c->o);
-    int code = cli_gltf_units_create(c->path, c->g, mask, &c->env, &c->units, &c->unit_count);
+    int code = cli_gltf_units_create(c->path, c->g, mask, args->backend, &c->env, &c->units, &c->unit_count);
     if (code != CLI_EXIT_OK) return code;
     c->evals = calloc(c->unit_count + 1, sizeof *c->evals);
     if (!c->evals) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
@@ -52,10 +61,12 @@ static int build_units(asset_ctx* c)
     desc.method_count = args->method_count;
     desc.method_opts = c->method_opts;
     desc.reference_opts = c->ref_opts;
-    desc.flags = SF_EVAL_NO_STATISTICS;
     for (size_t i = 0; i < c->unit_count; ++i) {
         const cli_gltf_unit* u = &c->units[i];
         sf_error err;
+        /* On the GPU the statistics stay there: each run's summary (sum, max, worst vertex) and the histogram
+         * merged into the accumulators, no angle copied back. */
+        desc.flags = stats_on_gpu(c, u) ? 0 : SF_EVAL_NO_STATISTICS;
         sf_result r = sf_evaluation_create(u->topo, &desc, NULL, &c->evals[i], &err);
         if (r == SF_ERROR_OUT_OF_MEMORY) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
         if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "evaluation: %s", err.message);
@@ -84,7 +95,8 @@ static int run_unit(asset_ctx* c, size_t i, size_t frame, bool track_worst)
         b.rows[k].tangent_deg = u->tangents ? mine + c->max_n : NULL;
     }
     sf_error err;
-    if (sf_evaluation_run(c->evals[i], &u->pose, u->ws, &b, &err) != SF_OK) {
+    bool gpu = stats_on_gpu(c, u);
+    if (sf_evaluation_run(c->evals[i], &u->pose, u->ws, gpu ? NULL : &b, &err) != SF_OK) {
         if (res->failed == SF_EVAL_STAGE_METHOD)
             return cli_fail(CLI_EXIT_FAILURE, "%s: %s", sf_method_name(res->failed_method), err.message);
         return cli_fail(CLI_EXIT_FAILURE, "reference (recompute): %s", err.message);
@@ -99,7 +111,8 @@ static int run_unit(asset_ctx* c, size_t i, size_t frame, bool track_worst)
             continue;
         }
         m->handedness += row->errors.handedness_mismatches;
-        int code = eval_method_add(m, b.rows[k].normal_deg, b.rows[k].tangent_deg, u->n, i, frame, track_worst);
+        int code = gpu ? eval_method_add_summary(m, c->evals[i], k, u->tangents, i, frame, track_worst)
+                       : eval_method_add(m, b.rows[k].normal_deg, b.rows[k].tangent_deg, u->n, i, frame, track_worst);
         if (code != CLI_EXIT_OK) return code;
     }
     return CLI_EXIT_OK;

@@ -87,6 +87,36 @@ int eval_method_add(eval_method* m, const float* normal_deg, const float* tangen
     return CLI_EXIT_OK;
 }
 
+int eval_method_add_summary(eval_method* m, const sf_evaluation* ev, size_t k, bool tangents, size_t unit,
+                            size_t frame, bool track_worst)
+{
+    const sf_error_summary* e = &sf_evaluation_results(ev)->rows[k].errors;
+    m->frame_sn += e->normal.mean * (double)e->normal.count;
+    if (e->normal.max > m->frame_mn) m->frame_mn = (float)e->normal.max;
+    if (track_worst && e->normal.count && e->normal.max > m->worst_n) {
+        m->worst_n = e->normal.max;
+        m->worst_n_unit = unit;
+        m->worst_n_vertex = e->worst_normal_vertex;
+        m->worst_n_frame = frame;
+    }
+    if (tangents) {
+        m->frame_st += e->tangent.mean * (double)e->tangent.count;
+        if (e->tangent.max > m->frame_mt) m->frame_mt = (float)e->tangent.max;
+        if (track_worst && e->tangent.count && e->tangent.max > m->worst_t) {
+            m->worst_t = e->tangent.max;
+            m->worst_t_unit = unit;
+            m->worst_t_vertex = e->worst_tangent_vertex;
+            m->worst_t_frame = frame;
+        }
+        m->frame_ct += e->tangent.count;
+    }
+    m->frame_cn += e->normal.count;
+    sf_error err;
+    if (sf_evaluation_accumulate(ev, k, m->normal_acc, tangents ? m->tangent_acc : NULL, &err) != SF_OK)
+        return cli_fail(CLI_EXIT_FAILURE, "statistics: %s", err.message);
+    return CLI_EXIT_OK;
+}
+
 void eval_method_frame_end(eval_method* m, size_t frame)
 {
     double mean = m->frame_cn ? m->frame_sn / (double)m->frame_cn : 0.0;

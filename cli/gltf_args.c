@@ -179,7 +179,7 @@ void cli_gltf_units_free(cli_gltf_unit* units, size_t count)
 }
 
 static int unit_create(const char* path, const sf_gltf* g, size_t instance, size_t primitive, uint32_t methods,
-                       const sf_env* env, cli_gltf_unit* u)
+                       sf_backend backend, const sf_env* env, cli_gltf_unit* u)
 {
     const sf_gltf_instance* in = &g->instances[instance];
     size_t targets = g->meshes[in->mesh].target_count;
@@ -191,7 +191,7 @@ static int unit_create(const char* path, const sf_gltf* g, size_t instance, size
     memset(&topts, 0, sizeof topts);
     /* only the jacobian methods need them */
     topts.skip_gradients = !(methods & ((1u << SF_METHOD_JACOBIAN) | (1u << SF_METHOD_JACOBIAN_FAN)));
-    sf_workspace_opts wopts = {methods | (1u << SF_METHOD_RECOMPUTE), SF_BACKEND_CPU}; /* the reference runs too */
+    sf_workspace_opts wopts = {methods | (1u << SF_METHOD_RECOMPUTE), backend}; /* the reference runs too */
     if (sf_gltf_instance_mesh(g, instance, primitive, &desc, &err) == SF_OK) {
         desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST; /* counted as a data problem instead */
         if (sf_topology_create(&desc, &topts, env, &u->topo, &err) == SF_OK) sf_workspace_create(u->topo, &wopts, &u->ws, &err);
@@ -212,8 +212,8 @@ static int unit_create(const char* path, const sf_gltf* g, size_t instance, size
     return CLI_EXIT_OK;
 }
 
-int cli_gltf_units_create(const char* path, const sf_gltf* gltf, uint32_t methods, const sf_env* env,
-                          cli_gltf_unit** out, size_t* count)
+int cli_gltf_units_create(const char* path, const sf_gltf* gltf, uint32_t methods, sf_backend backend,
+                          const sf_env* env, cli_gltf_unit** out, size_t* count)
 {
     *out = NULL;
     *count = 0;
@@ -240,7 +240,7 @@ int cli_gltf_units_create(const char* path, const sf_gltf* gltf, uint32_t method
     for (size_t i = 0; code == CLI_EXIT_OK && i < gltf->instance_count; ++i) {
         const sf_gltf_mesh* m = &gltf->meshes[gltf->instances[i].mesh];
         for (size_t p = m->first_primitive; code == CLI_EXIT_OK && p < m->first_primitive + m->primitive_count; ++p)
-            code = unit_create(path, gltf, i, p, methods, env, &units[k++]);
+            code = unit_create(path, gltf, i, p, methods, backend, env, &units[k++]);
     }
     if (code != CLI_EXIT_OK) {
         cli_gltf_units_free(units, k);

@@ -60,13 +60,14 @@ typedef struct cli_gltf_unit {
 } cli_gltf_unit;
 
 /* Every (instance, primitive) of the scene in order, with topology and workspace for `methods` (bit 1u << m
- * per sf_method; the reference, recompute, is always included; the jacobian's gradients only when asked).
+ * per sf_method; the reference, recompute, is always included; the jacobian's gradients only when asked),
+ * the workspaces on `backend`.
  * None is an error (CLI_EXIT_FAILURE, saying why: no meshes, no triangle primitives, a scene that draws no
  * mesh).
  * Vertices whose weights sum to zero stay at rest (a data problem, not an error). On failure prints a
  * one-line error naming path and the primitive, frees what was built and returns CLI_EXIT_FAILURE. */
-int cli_gltf_units_create(const char* path, const sf_gltf* gltf, uint32_t methods, const sf_env* env,
-                          cli_gltf_unit** out, size_t* count);
+int cli_gltf_units_create(const char* path, const sf_gltf* gltf, uint32_t methods, sf_backend backend,
+                          const sf_env* env, cli_gltf_unit** out, size_t* count);
 void cli_gltf_units_free(cli_gltf_unit* units, size_t count);
 /* A topology of unit u's primitive keeping at most max_influences (joint, weight) pairs per vertex (the
  * largest, renormalised: sf_influences_truncate), and a workspace of it for methods (the reference added).

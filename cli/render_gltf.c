@@ -147,7 +147,8 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
     gltf_combined c;
     memset(&c, 0, sizeof c);
     if (code == CLI_EXIT_OK)
-        code = cli_gltf_units_create(path, g, cli_scene_args_methods_mask(args), NULL, &units, &unit_count);
+        code = cli_gltf_units_create(path, g, cli_scene_args_methods_mask(args), args->backend, NULL, &units,
+                                     &unit_count);
     if (code == CLI_EXIT_OK && !(places = calloc(unit_count + 1, sizeof *places)))
         code = cli_fail(CLI_EXIT_FAILURE, "out of memory");
     if (code == CLI_EXIT_OK) code = gltf_place_units(gp, units, unit_count, places, &c);

@@ -49,7 +49,7 @@ int cli_run_compare(const cli_scene_args* args, const sf_env* env, const cli_ass
     r = sf_evaluation_create(run->topo, &desc, env, &run->eval, &err);
     if (r == SF_ERROR_OUT_OF_MEMORY) return cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", run->vertex_count);
     if (r != SF_OK) return lib_fail("evaluation", r, &err);
-    sf_workspace_opts ws_opts = {sf_evaluation_methods_mask(run->eval), SF_BACKEND_CPU}; /* scratch for these only */
+    sf_workspace_opts ws_opts = {sf_evaluation_methods_mask(run->eval), args->backend}; /* scratch for these only */
     r = sf_workspace_create(run->topo, &ws_opts, &run->ws, &err);
     if (r != SF_OK) return lib_fail("workspace", r, &err);
     r = sf_evaluation_run(run->eval, &run->scene->pose, run->ws, NULL, &err);

@@ -173,6 +173,14 @@ int cli_scene_args_parse(cli_scene_args* args, int argc, char** argv, int* i)
         args->jacobian_cap = (float)cap;
         return 1;
     }
+    if ((r = cli_flag_value(argc, argv, i, "--backend", &v)) != 0) {
+        if (r < 0) return r;
+        if (sf_backend_parse(v, &args->backend) != SF_OK) {
+            cli_fail(CLI_EXIT_USAGE, "--backend: '%s' is not a backend (cpu, cuda)", v);
+            return -1;
+        }
+        return 1;
+    }
     if ((r = cli_flag_value(argc, argv, i, "--threads", &v)) != 0) {
         if (r < 0) return r;
         if (!cli_parse_size(v, 1, 1024, &args->threads)) {
@@ -376,7 +384,9 @@ void cli_scene_args_usage(FILE* f)
           "                                directions carried by the rebuilt frame's rotation\n"
           "  --jacobian-cap X              cap the jacobian's weight-gradient correction at X times the\n"
           "                                blended matrix (Tarini et al. 2014; default 0 = off)\n"
-          "  --threads N                   worker threads (default: one per core)\n",
+          "  --threads N                   worker threads (default: one per core)\n"
+          "  --backend cpu|cuda            where frames are computed (default cpu; cuda needs a build with\n"
+          "                                -DSF_WITH_CUDA=ON and an NVIDIA GPU)\n",
           f);
 }
 

@@ -2,7 +2,7 @@
  *   --scene NAME  --preset NAME  --set k=v[,k=v]  --morph target=w[,target=w]
  *   --morph-directions none|deltas|normals  --method all|NAME[,NAME]  --weighting area|angle|uniform
  *   --weld none|position|position-normal  --tangents uv|mikktspace  --reference rebuilt|authored
- *   --jacobian-cap X  --threads N
+ *   --jacobian-cap X  --threads N  --backend cpu|cuda
  * Parse them with cli_scene_args_parse in the command's flag loop, then cli_scene_args_finish. */
 #ifndef SF_CLI_SCENE_ARGS_H
 #define SF_CLI_SCENE_ARGS_H
@@ -30,6 +30,7 @@ typedef struct cli_scene_args {
     sf_reference reference; /* --reference rebuilt|authored */
     float jacobian_cap;     /* --jacobian-cap X (0 = off) */
     size_t threads; /* 0 = one per core */
+    sf_backend backend; /* --backend cpu|cuda (default cpu) */
 } cli_scene_args;
 
 /* Defaults: no scene, all methods, deltas, area (unless the scene says otherwise), no weld, uv tangents. */

@@ -1,47 +1,660 @@
-// The CUDA backend (SF_WITH_CUDA=ON). For now it only reports whether a device can be used; frame
-// computation on the GPU is not implemented yet and says so. Every CUDA runtime call is checked, and a
-// failing one is named in the error message.
-#include "sf_backend.h"
+// The CUDA backend (SF_WITH_CUDA=ON): a CUDA workspace uploads its topology once, keeps scratch for a batch
+// of instances on the device, and runs every method and the reference through cuda/kernels.cu. Every CUDA
+// runtime call is checked, the failing call named in the error. MikkTSpace tangents (a graph algorithm over
+// the whole mesh) stay on the CPU: the GPU's positions and normals are copied back for them.
+#include "cuda_internal.h"
 #include "sf_kernels.h"
 
-#include <cuda_runtime.h>
-#include <stdint.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-// The formulas of the CPU loops, compiled here as device code so nvcc checks the kernels header on every
-// CUDA build. Never launched.
-__global__ void sfk_device_compile_check(const float* in, float* out)
-{
-    float m[12], det, p[3], n[3], t[4], fn[3], ft[3], fb[3], w[3];
-    uint32_t joint = 0, corners[3] = {0u, 1u, 2u};
-    float weight = 1.0f;
-    sfk_deform_vertex(in, in + 3, in + 6, &joint, in, in, in, 0u, in, 1, in, &joint, &weight, 1u, p, n, t, m, &det,
-                      out);
-    sfk_vertex_frame(SFK_METHOD_INVERSE_TRANSPOSE, m, det, n, t, 1.0f, out, out + 3);
-    sfk_recompute_face(in, in + 3, in + 6, in + 9, in + 11, in + 13, 1.0f, -1.0f, 1.0f, SFK_WEIGHTING_ANGLE, fn, ft,
-                       fb, w);
-    sfk_recompute_vertex(fn, ft, fb, w, corners, 0u, 1u, corners, 0u, 1u, SFK_WEIGHTING_AREA, -1.0f, out, out + 3);
-    sfk_authored_vertex(in, in + 3, in + 7, in + 10, in + 14, in + 17, 1, in, in + 3, in + 6, in + 9, out, out + 3);
-    uint32_t flags = sfk_mikk_triangle(in, in + 3, in + 6, in + 9, in + 11, in + 13, sfk_mikk_uv_flags(in[15]), fn, ft);
-    sfk_mikk_corner_term(in, fn, in + 3, in + 6, in + 9, out);
-    out[7] = sfk_mikk_vertex_w((float)flags, -1.0f, det) + (float)sfk_mikk_compatible(in, in + 6);
-    sfk_jacobian_vertex(in, m, det, p, out, n, t, &joint, in, 1u, &joint, in, 1u, in, 0.5f, out + 8, out + 11);
-    sfk_jacobian_fan_vertex(in, m, det, p, out, n, t, in + 3, &joint, in, 1u, &joint, in, 1u, in, 0.5f, out + 8,
-                            out + 11);
-}
+#define SFC_MAX_ALLOCS 48
+#define SFC_HEADROOM ((size_t)256 << 20) // left free on the device for the runtime and other work
 
-static sf_result cuda_failed(sf_error* err, const char* call, cudaError_t e)
+struct sfi_cuda {
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    sfc_topo t;
+    void* allocs[SFC_MAX_ALLOCS]; // the topology's device arrays
+    size_t alloc_count, topo_bytes;
+    sfi_cuda_recompute variant;
+    // per instance, for up to cap instances
+    uint32_t cap, count;      // capacity, instances of the last upload
+    size_t fit;               // the most instances the device memory holds (0 = not measured yet)
+    float *bones, *alpha;     // cap * 12 * bones, cap * targets
+    float *h_bones, *h_alpha; // pinned staging
+    int with_alpha;           // the last upload had morph weights
+    float pose_scale;         // bound on the bones' growth of lengths (fixed-point scatter)
+    float *pos, *det, *nrm, *tan, *ref_n, *ref_t, *face, *pose_n, *pose_t;
+    void* acc;
+    // the authored reference's rest rebuild (one instance), cached per option set
+    float *auth_n, *auth_t;
+    int auth_cached;
+    sf_frames_opts auth_opts;
+    unsigned long long* counters; // SFC_COUNTERS
+    // device statistics: a normal and a tangent series per row, and the summary counts per row
+    sfc_stats stats[2 * SF_METHOD_COUNT];
+    unsigned long long* e_counts;     // SFC_E_COUNTS per row
+    unsigned long long* row_counters; // SFC_COUNTERS per row, then the reference's
+    int with_report;                  // the last evaluation counted the reports
+    size_t partial_blocks;
+    size_t rows;
+    sf_method row_method[SF_METHOD_COUNT];
+    sf_result row_status[SF_METHOD_COUNT];
+    sf_error row_detail[SF_METHOD_COUNT];
+    unsigned long long* h_bins;     // pinned SFK_ANGLE_BIN_COUNT
+    sf_angle_accumulator* read_acc; // one series read back (sfi_cuda_eval_read)
+};
+
+sf_result sfc_failed(sf_error* err, const char* call, cudaError_t e)
 {
-    return sf_error_set(err, SF_ERROR_UNSUPPORTED, "backend", SIZE_MAX, "cuda: %s failed: %s (%s)", call,
+    return sf_error_set(err, SF_ERROR_UNSUPPORTED, "backend", SFI_NO_INDEX, "cuda: %s failed: %s (%s)", call,
                         cudaGetErrorName(e), cudaGetErrorString(e));
 }
 
 extern "C" sf_result sfi_cuda_check(sf_error* err)
 {
     int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess) return cuda_failed(err, "cudaGetDeviceCount", e);
+    SFC_CHECK(cudaGetDeviceCount(&count), err);
     if (count <= 0)
-        return sf_error_set(err, SF_ERROR_UNSUPPORTED, "backend", SIZE_MAX, "cuda: no CUDA device is present");
+        return sf_error_set(err, SF_ERROR_UNSUPPORTED, "backend", SFI_NO_INDEX, "cuda: no CUDA device is present");
+    return SF_OK;
+}
+
+extern "C" const char* sfi_cuda_recompute_name(sfi_cuda_recompute v)
+{
+    static const char* const names[] = {"face-gather", "gather", "scatter-fixed", "scatter-float", "one-pass"};
+    return (unsigned)v < SFI_CUDA_RECOMPUTE_COUNT ? names[v] : "?";
+}
+
+extern "C" void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute v)
+{
+    if (ws && ws->cuda && (unsigned)v < SFI_CUDA_RECOMPUTE_COUNT) ws->cuda->variant = v;
+}
+
+// ---------------------------------------------------------------- memory
+
+static sf_result too_big(sf_error* err, const char* what, size_t need, size_t free_bytes, size_t n, size_t count)
+{
+    return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "backend", SFI_NO_INDEX,
+                        "cuda: %s of %zu vertices x %zu instances needs %.1f MB of GPU memory, %.1f MB free", what, n,
+                        count, (double)need / 1048576.0, (double)free_bytes / 1048576.0);
+}
+
+static sf_result topo_alloc(sfi_cuda* c, size_t bytes, void** out, sf_error* err)
+{
+    *out = NULL;
+    if (bytes == 0) return SF_OK;
+    if (c->alloc_count == SFC_MAX_ALLOCS)
+        return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "backend", SFI_NO_INDEX, "cuda: too many arrays");
+    SFC_CHECK(cudaMalloc(out, bytes), err);
+    c->allocs[c->alloc_count++] = *out;
+    c->topo_bytes += bytes;
+    return SF_OK;
+}
+
+template <class T> static sf_result upload(sfi_cuda* c, const T* host, size_t count, const T** out, sf_error* err)
+{
+    *out = NULL;
+    if (!host || count == 0) return SF_OK;
+    void* d = NULL;
+    sf_result r = topo_alloc(c, count * sizeof(T), &d, err);
+    if (r != SF_OK) return r;
+    SFC_CHECK(cudaMemcpy(d, host, count * sizeof(T), cudaMemcpyHostToDevice), err);
+    *out = static_cast<const T*>(d);
+    return SF_OK;
+}
+
+static size_t round_slots(uint32_t k) { return k == 0 ? 0 : k <= 4 ? 4 : k <= 8 ? 8 : 16; }
+
+// Bytes the device copy of topo takes (the same arrays upload_topology makes).
+static size_t topology_bytes(const sf_topology* topo)
+{
+    size_t n = topo->vertex_count, F = topo->triangle_count, K = round_slots(topo->influence_count);
+    size_t e = n ? topo->morph_offsets[n] : 0;
+    size_t b =
+        4 * (3 * n + 3 * n + 4 * n + (topo->uvs ? 2 * n : 0) + 3 * F + (n + 1) + 3 * F + K * n + (n + 1) + e * 10 + n);
+    b += 2 * K * n;
+    for (int k = 0; k < 2; ++k)
+        if (topo->weld[k].group) b += 4 * (n + topo->weld[k].group_count + 1 + 3 * F);
+    sfi_gradients_view g;
+    if (sfi_gradients_get(topo, SF_METHOD_JACOBIAN, &g)) {
+        size_t s = g.slot_offsets[n], m = g.morph_offsets[n];
+        b += 4 * ((n + 1) + s * (1 + g.slot_floats) + (n + 1) + m * 7);
+    }
+    return b;
+}
+
+// The jacobian's precomputed data: uploaded here and nowhere else, so a change of its layout (gradients.c,
+// sfi_gradients_view) changes this one function.
+static sf_result upload_gradients(sfi_cuda* c, const sf_topology* topo, sf_error* err)
+{
+    sfi_gradients_view g;
+    if (!sfi_gradients_get(topo, SF_METHOD_JACOBIAN, &g)) return SF_OK;
+    size_t n = topo->vertex_count, s = g.slot_offsets[n], m = g.morph_offsets[n];
+    c->t.slot_floats = g.slot_floats;
+    sf_result r = upload(c, g.slot_offsets, n + 1, &c->t.slot_offsets, err);
+    if (r == SF_OK) r = upload(c, g.slot_joint, s, &c->t.slot_joint, err);
+    if (r == SF_OK) r = upload(c, g.slot_coef, (size_t)g.slot_floats * s, &c->t.slot_coef, err);
+    if (r == SF_OK) r = upload(c, g.morph_offsets, n + 1, &c->t.grad_morph_offsets, err);
+    if (r == SF_OK) r = upload(c, g.morph_target, m, &c->t.grad_morph_target, err);
+    if (r == SF_OK) r = upload(c, g.morph_duv, 6 * m, &c->t.grad_morph_duv, err);
+    return r;
+}
+
+// Bounds of the fixed-point scatter's terms at rest (sfc_scatter): per weighting, the largest component of a
+// normal term and of a tangent or bitangent term.
+static void fixed_bounds(const sf_topology* topo, sfc_topo* t)
+{
+    double bn = 0.0, bt = 0.0, btn = 0.0;
+    for (size_t f = 0; f < topo->triangle_count; ++f) {
+        const uint32_t* tri = topo->indices + 3 * f;
+        const float* P = topo->rest_positions;
+        float fn[3], ft[3], fb[3];
+        const float* uv[3] = {NULL, NULL, NULL};
+        if (topo->uvs)
+            for (int c = 0; c < 3; ++c) uv[c] = topo->uvs + 2 * tri[c];
+        sfk_face_frame(P + 3 * tri[0], P + 3 * tri[1], P + 3 * tri[2], uv[0], uv[1], uv[2], fn, ft, fb);
+        double a = sfk_length(fn), mt = fmax(sfk_max_abs3(ft), sfk_max_abs3(fb));
+        bn = fmax(bn, sfk_max_abs3(fn));
+        bt = fmax(bt, mt);
+        btn = fmax(btn, mt * a);
+    }
+    // 2x headroom for morphs and stretching beyond the bones' bound
+    t->fixed_bound[SFK_WEIGHTING_AREA][0] = (float)(2.0 * bn);
+    t->fixed_bound[SFK_WEIGHTING_AREA][1] = (float)fmin(2.0 * btn, FLT_MAX);
+    t->fixed_bound[SFK_WEIGHTING_ANGLE][0] = (float)(2.0 * M_PI);
+    t->fixed_bound[SFK_WEIGHTING_ANGLE][1] = (float)fmin(2.0 * M_PI * bt, FLT_MAX);
+    t->fixed_bound[SFK_WEIGHTING_UNIFORM][0] = 2.0f;
+    t->fixed_bound[SFK_WEIGHTING_UNIFORM][1] = (float)fmin(2.0 * bt, FLT_MAX);
+    uint32_t valence = 0;
+    for (size_t v = 0; v < topo->vertex_count; ++v) {
+        uint32_t d = topo->adj_offsets[v + 1] - topo->adj_offsets[v];
+        if (d > valence) valence = d;
+    }
+    for (int k = 0; k < 2; ++k)
+        for (size_t g = 0; topo->weld[k].group && g < topo->weld[k].group_count; ++g) {
+            uint32_t d = topo->weld[k].corner_offsets[g + 1] - topo->weld[k].corner_offsets[g];
+            if (d > valence) valence = d;
+        }
+    t->max_valence = valence;
+}
+
+static sf_result upload_topology(sfi_cuda* c, const sf_topology* topo, sf_error* err)
+{
+    size_t n = topo->vertex_count, F = topo->triangle_count;
+    if (n > UINT32_MAX / 16 || F > UINT32_MAX / 3)
+        return sf_error_set(err, SF_ERROR_UNSUPPORTED, "backend", SFI_NO_INDEX,
+                            "cuda: %zu vertices / %zu triangles are beyond the kernels' 32-bit indices", n, F);
+    if (topo->influence_count > 16 || topo->bone_count > 65535)
+        return sf_error_set(err, SF_ERROR_UNSUPPORTED, "backend", SFI_NO_INDEX,
+                            "cuda: %u influences per vertex over %zu bones; the GPU takes at most 16 over 65535",
+                            (unsigned)topo->influence_count, topo->bone_count);
+    size_t free_b = 0, total_b = 0, need = topology_bytes(topo);
+    SFC_CHECK(cudaMemGetInfo(&free_b, &total_b), err);
+    if (need + SFC_HEADROOM > free_b) return too_big(err, "the topology", need, free_b, n, 1);
+    sfc_topo& t = c->t;
+    t.n = (uint32_t)n, t.F = (uint32_t)F, t.bones = (uint32_t)topo->bone_count,
+    t.targets = (uint32_t)topo->target_count;
+    t.has_uvs = topo->has_uvs;
+    t.bitangent_sign = topo->bitangent_sign;
+    size_t e = n ? topo->morph_offsets[n] : 0;
+    sf_result r = upload(c, topo->rest_positions, 3 * n, &t.rest_p, err);
+    if (r == SF_OK) r = upload(c, topo->rest_normals, 3 * n, &t.rest_n, err);
+    if (r == SF_OK) r = upload(c, topo->rest_tangents, 4 * n, &t.rest_t, err);
+    if (r == SF_OK) r = upload(c, topo->uvs, 2 * n, &t.uvs, err);
+    if (r == SF_OK) r = upload(c, topo->indices, 3 * F, &t.indices, err);
+    if (r == SF_OK) r = upload(c, topo->adj_offsets, n + 1, &t.adj_offsets, err);
+    if (r == SF_OK) r = upload(c, topo->adj_corners, 3 * F, &t.adj_corners, err);
+    if (r == SF_OK) r = upload(c, topo->morph_offsets, n + 1, &t.morph_offsets, err);
+    if (r == SF_OK) r = upload(c, topo->morph_target, e, &t.morph_target, err);
+    if (r == SF_OK) r = upload(c, topo->morph_dp, 3 * e, &t.morph_dp, err);
+    if (r == SF_OK) r = upload(c, topo->morph_dn, 3 * e, &t.morph_dn, err);
+    if (r == SF_OK) r = upload(c, topo->morph_dt, 3 * e, &t.morph_dt, err);
+    for (int k = 0; r == SF_OK && k < 2; ++k) {
+        const sfi_weld* w = &topo->weld[k];
+        if (!w->group) continue;
+        r = upload(c, w->group, n, &t.weld[k].group, err);
+        if (r == SF_OK) r = upload(c, w->corner_offsets, w->group_count + 1, &t.weld[k].corner_offsets, err);
+        if (r == SF_OK) r = upload(c, w->corners, 3 * F, &t.weld[k].corners, err);
+    }
+    if (r == SF_OK) r = upload_gradients(c, topo, err);
+    if (r != SF_OK) return r;
+    // influences packed to 16-bit joints, K slots
+    size_t K = round_slots(topo->influence_count), k0 = topo->influence_count;
+    t.K = (uint32_t)K;
+    if (K) {
+        uint16_t* j = (uint16_t*)calloc(K * n, sizeof(uint16_t));
+        float* w = (float*)calloc(K * n, sizeof(float));
+        if (!j || !w) {
+            free(j);
+            free(w);
+            return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "backend", SFI_NO_INDEX, "cuda: influence staging");
+        }
+        for (size_t v = 0; v < n; ++v)
+            for (size_t k = 0; k < k0; ++k) {
+                j[K * v + k] = (uint16_t)topo->joints[k0 * v + k];
+                w[K * v + k] = topo->weights[k0 * v + k];
+            }
+        r = upload(c, j, K * n, &t.joints, err);
+        if (r == SF_OK) r = upload(c, w, K * n, &t.weights, err);
+        free(j);
+        free(w);
+        if (r != SF_OK) return r;
+    }
+    float* ones = (float*)malloc((n ? n : 1) * sizeof(float));
+    if (!ones) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "backend", SFI_NO_INDEX, "cuda: staging");
+    for (size_t v = 0; v < n; ++v) ones[v] = 1.0f;
+    r = upload(c, ones, n, &t.ones, err);
+    free(ones);
+    if (r != SF_OK) return r;
+    fixed_bounds(topo, &t);
+    return SF_OK;
+}
+
+static void free_instances(sfi_cuda* c)
+{
+    void* d[] = {c->bones, c->alpha, c->pos,  c->det,    c->nrm,    c->tan,
+                 c->ref_n, c->ref_t, c->face, c->pose_n, c->pose_t, c->acc};
+    for (size_t k = 0; k < sizeof d / sizeof d[0]; ++k) cudaFree(d[k]);
+    cudaFreeHost(c->h_bones);
+    cudaFreeHost(c->h_alpha);
+    c->bones = c->alpha = c->pos = c->det = c->nrm = c->tan = c->ref_n = c->ref_t = c->face = NULL;
+    c->pose_n = c->pose_t = c->h_bones = c->h_alpha = NULL;
+    c->acc = NULL;
+    c->cap = 0;
+}
+
+static size_t instance_bytes(const sfc_topo& t)
+{
+    size_t n = t.n, F = t.F;
+    return 4 * (12 * (size_t)t.bones + t.targets + 3 * n + n + 3 * n + 4 * n + 3 * n + 4 * n + 12 * F + 3 * n + 4 * n +
+                9 * n);
+}
+
+template <class T> static sf_result dev_alloc(T** p, size_t count, sf_error* err)
+{
+    *p = NULL;
+    if (count == 0) return SF_OK;
+    SFC_CHECK(cudaMalloc((void**)p, count * sizeof(T)), err);
+    return SF_OK;
+}
+
+// Scratch for count instances (at most fit: the caller chunks).
+static sf_result ensure_instances(sfi_cuda* c, uint32_t count, sf_error* err)
+{
+    if (count <= c->cap) return SF_OK;
+    free_instances(c);
+    const sfc_topo& t = c->t;
+    size_t n = t.n, F = t.F, m = count;
+    sf_result r = dev_alloc(&c->bones, m * 12 * t.bones, err);
+    if (r == SF_OK) r = dev_alloc(&c->alpha, m * t.targets, err);
+    if (r == SF_OK) r = dev_alloc(&c->pos, m * 3 * n, err);
+    if (r == SF_OK) r = dev_alloc(&c->det, m * n, err);
+    if (r == SF_OK) r = dev_alloc(&c->nrm, m * 3 * n, err);
+    if (r == SF_OK) r = dev_alloc(&c->tan, m * 4 * n, err);
+    if (r == SF_OK) r = dev_alloc(&c->ref_n, m * 3 * n, err);
+    if (r == SF_OK) r = dev_alloc(&c->ref_t, m * 4 * n, err);
+    if (r == SF_OK) r = dev_alloc(&c->face, m * 12 * F, err);
+    if (r == SF_OK) r = dev_alloc(&c->pose_n, m * 3 * n, err);
+    if (r == SF_OK) r = dev_alloc(&c->pose_t, m * 4 * n, err);
+    if (r == SF_OK) r = dev_alloc((float**)&c->acc, m * 9 * n, err);
+    if (r == SF_OK && t.bones) SFC_CHECK(cudaMallocHost((void**)&c->h_bones, m * 12 * t.bones * sizeof(float)), err);
+    if (r == SF_OK && t.targets) SFC_CHECK(cudaMallocHost((void**)&c->h_alpha, m * t.targets * sizeof(float)), err);
+    if (r != SF_OK) {
+        free_instances(c);
+        return r;
+    }
+    c->cap = count;
+    return SF_OK;
+}
+
+// The most instances one launch may take: what the free device memory holds, and 32-bit indices.
+static sf_result instances_fit(sfi_cuda* c, size_t count, size_t* out, sf_error* err)
+{
+    size_t per = instance_bytes(c->t);
+    if (c->fit == 0) {
+        size_t free_b = 0, total_b = 0;
+        SFC_CHECK(cudaMemGetInfo(&free_b, &total_b), err);
+        size_t have = free_b > SFC_HEADROOM ? free_b - SFC_HEADROOM : 0;
+        have += (size_t)c->cap * per; // what this workspace already holds can be reused
+        c->fit = per ? have / per : SIZE_MAX;
+        if (c->fit == 0) return too_big(err, "one instance", per, free_b, c->t.n, 1);
+        size_t index_limit = c->t.n ? (size_t)UINT32_MAX / c->t.n : SIZE_MAX;
+        if (c->fit > index_limit) c->fit = index_limit;
+        if (c->fit > 65535) c->fit = 65535; // gridDim.y
+    }
+    *out = count < c->fit ? count : c->fit;
+    return SF_OK;
+}
+
+static void free_stats(sfi_cuda* c)
+{
+    for (size_t k = 0; k < 2 * SF_METHOD_COUNT; ++k) {
+        cudaFree(c->stats[k].bins);
+        cudaFree(c->stats[k].counts);
+        cudaFree(c->stats[k].sums);
+        cudaFree(c->stats[k].partial);
+        memset(&c->stats[k], 0, sizeof c->stats[k]);
+    }
+    cudaFree(c->e_counts);
+    cudaFree(c->row_counters);
+    cudaFreeHost(c->h_bins);
+    sf_angle_accumulator_destroy(c->read_acc);
+    c->read_acc = NULL;
+    c->e_counts = NULL;
+    c->row_counters = NULL;
+    c->h_bins = NULL;
+    c->partial_blocks = 0;
+}
+
+// The statistics' device buffers (allocated at the first evaluation; partials sized per batch).
+static sf_result ensure_stats(sfi_cuda* c, uint32_t count, sf_error* err)
+{
+    size_t blocks = sfc_error_blocks(&c->t, count);
+    if (c->e_counts && blocks <= c->partial_blocks) return SF_OK;
+    if (!c->e_counts) {
+        for (size_t k = 0; k < 2 * SF_METHOD_COUNT; ++k) {
+            sfc_stats& s = c->stats[k];
+            SFC_CHECK(cudaMalloc((void**)&s.bins, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long)), err);
+            SFC_CHECK(cudaMalloc((void**)&s.counts, SFC_STAT_COUNTS * sizeof(unsigned long long)), err);
+            SFC_CHECK(cudaMalloc((void**)&s.sums, 2 * sizeof(double)), err);
+        }
+        SFC_CHECK(cudaMalloc((void**)&c->e_counts, SF_METHOD_COUNT * SFC_E_COUNTS * sizeof(unsigned long long)), err);
+        SFC_CHECK(
+            cudaMalloc((void**)&c->row_counters, (SF_METHOD_COUNT + 1) * SFC_COUNTERS * sizeof(unsigned long long)),
+            err);
+        SFC_CHECK(cudaMallocHost((void**)&c->h_bins, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long)), err);
+        sf_result r = sf_angle_accumulator_create(NULL, &c->read_acc, err);
+        if (r != SF_OK) return r;
+    }
+    for (size_t k = 0; k < 2 * SF_METHOD_COUNT; ++k) {
+        cudaFree(c->stats[k].partial);
+        c->stats[k].partial = NULL;
+        SFC_CHECK(cudaMalloc((void**)&c->stats[k].partial, 2 * blocks * sizeof(double)), err);
+    }
+    c->partial_blocks = blocks;
+    return SF_OK;
+}
+
+static void cuda_free(sfi_cuda* c)
+{
+    if (!c) return;
+    free_instances(c);
+    free_stats(c);
+    for (size_t k = 0; k < c->alloc_count; ++k) cudaFree(c->allocs[k]);
+    cudaFree(c->counters);
+    cudaFree(c->auth_n);
+    cudaFree(c->auth_t);
+    if (c->start) cudaEventDestroy(c->start);
+    if (c->stop) cudaEventDestroy(c->stop);
+    if (c->stream) cudaStreamDestroy(c->stream);
+    free(c);
+}
+
+extern "C" void sfi_cuda_workspace_free(sf_workspace* ws)
+{
+    if (!ws) return;
+    cuda_free(ws->cuda);
+    ws->cuda = NULL;
+}
+
+extern "C" sf_result sfi_cuda_workspace_init(sf_workspace* ws, sf_error* err)
+{
+    sfi_cuda* c = (sfi_cuda*)calloc(1, sizeof *c);
+    if (!c) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "cuda state");
+    ws->cuda = c;
+    SFC_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), err);
+    SFC_CHECK(cudaEventCreate(&c->start), err);
+    SFC_CHECK(cudaEventCreate(&c->stop), err);
+    SFC_CHECK(cudaMalloc((void**)&c->counters, SFC_COUNTERS * sizeof(unsigned long long)), err);
+    sf_result r = upload_topology(c, ws->topo, err);
+    if (r != SF_OK) return r;
+    size_t n = ws->topo->vertex_count;
+    r = dev_alloc(&c->auth_n, 3 * n, err);
+    if (r == SF_OK) r = dev_alloc(&c->auth_t, 4 * n, err);
+    if (r == SF_OK) r = ensure_instances(c, 1, err);
+    if (r == SF_OK) r = ensure_stats(c, 1, err); // so that an evaluation's runs allocate nothing
+    return r;
+}
+
+// ---------------------------------------------------------------- poses and frames
+
+// Bound on how much a pose's bones stretch lengths (the largest row sum of |A|), at least 1.
+static float bone_scale(const sf_topology* topo, const float* m)
+{
+    float s = 1.0f;
+    for (size_t b = 0; b < topo->bone_count; ++b) {
+        if (!topo->bone_used[b]) continue;
+        const float* a = m + 12 * b;
+        for (int i = 0; i < 3; ++i) {
+            float r = fabsf(a[i]) + fabsf(a[3 + i]) + fabsf(a[6 + i]);
+            if (r > s) s = r;
+        }
+    }
+    return s;
+}
+
+static sf_result upload_poses(sfi_cuda* c, const sf_topology* topo, const sf_pose* poses, uint32_t count, sf_error* err)
+{
+    sf_result r = ensure_instances(c, count, err);
+    if (r != SF_OK) return r;
+    size_t B = topo->bone_count, T = topo->target_count;
+    c->with_alpha = 0;
+    c->pose_scale = 1.0f;
+    for (uint32_t i = 0; i < count; ++i) {
+        if (B) {
+            memcpy(c->h_bones + 12 * B * i, poses[i].bone_matrices, 12 * B * sizeof(float));
+            float s = bone_scale(topo, poses[i].bone_matrices);
+            if (s > c->pose_scale) c->pose_scale = s;
+        }
+        if (T) {
+            if (poses[i].morph_weights) {
+                memcpy(c->h_alpha + T * i, poses[i].morph_weights, T * sizeof(float));
+                c->with_alpha = 1;
+            } else {
+                memset(c->h_alpha + T * i, 0, T * sizeof(float));
+            }
+        }
+    }
+    if (B)
+        SFC_CHECK(
+            cudaMemcpyAsync(c->bones, c->h_bones, 12 * B * count * sizeof(float), cudaMemcpyHostToDevice, c->stream),
+            err);
+    if (T && c->with_alpha)
+        SFC_CHECK(cudaMemcpyAsync(c->alpha, c->h_alpha, T * count * sizeof(float), cudaMemcpyHostToDevice, c->stream),
+                  err);
+    c->count = count;
+    return SF_OK;
+}
+
+static sfc_batch batch_of(const sfi_cuda* c)
+{
+    sfc_batch b;
+    b.count = c->count;
+    b.bones = c->t.bones ? c->bones : NULL;
+    b.alpha = c->with_alpha ? c->alpha : NULL;
+    b.bone_stride = 12 * (size_t)c->t.bones;
+    b.alpha_stride = c->t.targets;
+    return b;
+}
+
+static int weld_index(sf_weld w) { return w == SF_WELD_NONE ? -1 : (w == SF_WELD_POSITION ? 0 : 1); }
+
+// The rebuilt frames of the current positions (c->pos, c->det) into nrm / tan by variant; the one-pass
+// variant skins the positions itself (writing c->pos and c->det).
+static sf_result rebuild(sfi_cuda* c, const sf_frames_opts* o, sfi_cuda_recompute variant, uint32_t count, float* nrm,
+                         float* tan, sf_error* err)
+{
+    const sfc_topo* t = &c->t;
+    int weld = weld_index(o->weld), weighting = (int)o->weighting;
+    sfc_batch b = batch_of(c);
+    b.count = count;
+    switch (variant) {
+    case SFI_CUDA_GATHER: return sfc_gather_direct(t, count, c->pos, c->det, weld, weighting, nrm, tan, c->stream, err);
+    case SFI_CUDA_SCATTER_FIXED:
+    case SFI_CUDA_SCATTER_FLOAT:
+        return sfc_scatter(t, count, c->pos, c->det, weld, weighting, variant == SFI_CUDA_SCATTER_FIXED,
+                           2.0f * c->pose_scale, c->acc, nrm, tan, c->stream, err);
+    case SFI_CUDA_ONE_PASS: return sfc_one_pass(t, &b, 0, weld, weighting, c->pos, c->det, nrm, tan, c->stream, err);
+    default: {
+        sf_result r = sfc_faces(t, count, c->pos, c->det, weighting, c->face, c->stream, err);
+        return r == SF_OK ? sfc_gather(t, count, c->face, weld, weighting, nrm, tan, c->stream, err) : r;
+    }
+    }
+}
+
+static sf_result deform(sfi_cuda* c, sf_error* err)
+{
+    sfc_batch b = batch_of(c);
+    return sfc_vertex_frames(&c->t, &b, SF_METHOD_UNCHANGED, 0, 0.0f, c->pos, c->det, NULL, NULL, NULL, c->stream, err);
+}
+
+// One method for the uploaded instances into nrm / tan (positions and determinants into c->pos / c->det).
+static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method method, const sf_frames_opts* o,
+                            sfi_cuda_recompute variant, float* nrm, float* tan, sf_error* err)
+{
+    const sfc_topo* t = &c->t;
+    sfc_batch b = batch_of(c);
+    int with_dirs = o->morph_directions == SF_MORPH_DIRECTIONS_DELTAS;
+    if (method == SF_METHOD_JACOBIAN) {
+        SF_CHECK(topo->gradients != NULL, SF_ERROR_UNSUPPORTED, err, "topology", SFI_NO_INDEX,
+                 "built with skip_gradients = 1; the jacobian method needs its gradients");
+        SF_CHECK(isfinite(o->jacobian_cap) && o->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
+                 "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)", (double)o->jacobian_cap);
+        return sfc_vertex_frames(t, &b, method, with_dirs, o->jacobian_cap, c->pos, c->det, nrm, tan, c->counters,
+                                 c->stream, err);
+    }
+    if (method == SF_METHOD_UNCHANGED || method == SF_METHOD_SKINNED || method == SF_METHOD_INVERSE_TRANSPOSE)
+        return sfc_vertex_frames(t, &b, method, with_dirs, 0.0f, c->pos, c->det, nrm, tan, NULL, c->stream, err);
+    if (method != SF_METHOD_RECOMPUTE) // a method added since: refused rather than run as another
+        return sf_error_set(err, SF_ERROR_UNSUPPORTED, "method", SFI_NO_INDEX, "cuda: `%s` has no GPU form yet",
+                            sf_method_name(method));
+    int weld = weld_index(o->weld);
+    SF_CHECK(weld < 0 || topo->weld[weld].group != NULL, SF_ERROR_UNSUPPORTED, err, "opts.weld", SFI_NO_INDEX,
+             "weld groups were not built for this topology");
+    if (o->reference == SF_REFERENCE_AUTHORED) {
+        SF_CHECK(o->tangents != SF_TANGENTS_MIKKTSPACE || !topo->has_uvs, SF_ERROR_UNSUPPORTED, err, "opts.tangents",
+                 SFI_NO_INDEX, "cuda: the authored reference over MikkTSpace tangents runs on the CPU backend only");
+        sf_result r = deform(c, err);
+        sf_frames_opts ro = *o;
+        ro.reference = SF_REFERENCE_REBUILT;
+        if (r == SF_OK && (!c->auth_cached || c->auth_opts.weighting != ro.weighting || c->auth_opts.weld != ro.weld)) {
+            // the rest rebuild: rest positions, unit determinants, instance 0's face scratch
+            r = sfc_faces(t, 1, t->rest_p, t->ones, (int)ro.weighting, c->face, c->stream, err);
+            if (r == SF_OK)
+                r = sfc_gather(t, 1, c->face, weld, (int)ro.weighting, c->auth_n, c->auth_t, c->stream, err);
+            c->auth_cached = r == SF_OK;
+            c->auth_opts = ro;
+        }
+        if (r == SF_OK) r = rebuild(c, &ro, SFI_CUDA_FACE_GATHER, c->count, c->pose_n, c->pose_t, err);
+        if (r == SF_OK)
+            r = sfc_authored(t, c->count, c->auth_n, c->auth_t, c->pose_n, c->pose_t, c->pos, nrm, tan, c->stream, err);
+        return r;
+    }
+    sf_result r = variant == SFI_CUDA_ONE_PASS ? SF_OK : deform(c, err);
+    return r == SF_OK ? rebuild(c, o, variant, c->count, nrm, tan, err) : r;
+}
+
+// MikkTSpace tangents of the reference on the CPU from the GPU's positions and normals (per instance), then
+// back to the device. outs: the caller's outputs (NULL = none).
+static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, sf_workspace* ws, float* nrm, float* tan,
+                                    const sf_frames_out* outs, sf_error* err)
+{
+    size_t n = topo->vertex_count;
+    float* normals = sfi_mikktspace_scratch_normals(ws->mikktspace);
+    float* tangents = ws->authored ? ws->authored->pose_t : NULL; // 4n host scratch
+    if (!normals || !tangents)
+        return sf_error_set(err, SF_ERROR_INVALID_ARGUMENT, "workspace", SFI_NO_INDEX, "no MikkTSpace scratch");
+    for (uint32_t i = 0; i < c->count; ++i) {
+        SFC_CHECK(cudaMemcpyAsync(ws->final_pos, c->pos + 3 * n * i, 3 * n * sizeof(float), cudaMemcpyDeviceToHost,
+                                  c->stream),
+                  err);
+        SFC_CHECK(cudaMemcpyAsync(ws->det, c->det + n * i, n * sizeof(float), cudaMemcpyDeviceToHost, c->stream), err);
+        SFC_CHECK(cudaMemcpyAsync(normals, nrm + 3 * n * i, 3 * n * sizeof(float), cudaMemcpyDeviceToHost, c->stream),
+                  err);
+        SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+        float* out_t = outs && outs[i].tangents ? outs[i].tangents : tangents;
+        sf_result r = sfi_mikktspace_tangents(topo, ws->final_pos, normals, ws, out_t, err);
+        if (r != SF_OK) return r;
+        SFC_CHECK(cudaMemcpyAsync(tan + 4 * n * i, out_t, 4 * n * sizeof(float), cudaMemcpyHostToDevice, c->stream),
+                  err);
+        SFC_CHECK(cudaStreamSynchronize(c->stream), err); // out_t may be reused by the next instance
+    }
+    return SF_OK;
+}
+
+static bool mikk_reference(const sf_topology* topo, sf_method method, const sf_frames_opts* o)
+{
+    return method == SF_METHOD_RECOMPUTE && o->tangents == SF_TANGENTS_MIKKTSPACE &&
+           o->reference == SF_REFERENCE_REBUILT && topo->has_uvs && topo->triangle_count > 0;
+}
+
+static sf_result reset_counters(sfi_cuda* c, sf_error* err)
+{
+    SFC_CHECK(cudaMemsetAsync(c->counters, 0, SFC_COUNTERS * sizeof(unsigned long long), c->stream), err);
+    SFC_CHECK(cudaMemsetAsync(c->counters + SFC_FIRST_BAD, 0xff, sizeof(unsigned long long), c->stream), err);
+    return SF_OK;
+}
+
+extern "C" sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pose* poses, size_t count,
+                                           sf_method method, const sf_frames_opts* opts, sf_workspace* ws,
+                                           const sf_frames_out* outs, sf_error* err)
+{
+    sfi_cuda* c = ws->cuda;
+    if (!c) return sf_error_set(err, SF_ERROR_INVALID_ARGUMENT, "workspace", SFI_NO_INDEX, "has no CUDA state");
+    size_t n = topo->vertex_count;
+    memset(&ws->report, 0, sizeof ws->report);
+    unsigned long long total[SFC_COUNTERS];
+    memset(total, 0, sizeof total);
+    bool want_n = false, want_t = false;
+    for (size_t i = 0; i < count; ++i) want_n |= outs[i].normals != NULL, want_t |= outs[i].tangents != NULL;
+    for (size_t start = 0; start < count;) {
+        size_t m = 0;
+        sf_result r = instances_fit(c, count - start, &m, err);
+        if (r == SF_OK) r = upload_poses(c, topo, poses + start, (uint32_t)m, err);
+        if (r == SF_OK) r = reset_counters(c, err);
+        if (r == SF_OK) r = run_method(c, topo, method, opts, c->variant, c->nrm, c->tan, err);
+        if (r == SF_OK && want_t && mikk_reference(topo, method, opts))
+            r = mikktspace_on_host(c, topo, ws, c->nrm, c->tan, outs + start, err);
+        if (r == SF_OK)
+            r = sfc_report(&c->t, (uint32_t)m, method, c->pos, c->det, c->nrm, c->tan, c->counters, c->stream, err);
+        if (r != SF_OK) return r;
+        unsigned long long got[SFC_COUNTERS];
+        SFC_CHECK(cudaMemcpyAsync(got, c->counters, sizeof got, cudaMemcpyDeviceToHost, c->stream), err);
+        for (size_t i = 0; i < m; ++i) {
+            const sf_frames_out* o = &outs[start + i];
+            if (o->positions)
+                SFC_CHECK(cudaMemcpyAsync(o->positions, c->pos + 3 * n * i, 3 * n * sizeof(float),
+                                          cudaMemcpyDeviceToHost, c->stream),
+                          err);
+            if (o->normals)
+                SFC_CHECK(cudaMemcpyAsync(o->normals, c->nrm + 3 * n * i, 3 * n * sizeof(float), cudaMemcpyDeviceToHost,
+                                          c->stream),
+                          err);
+            if (o->tangents && !mikk_reference(topo, method, opts))
+                SFC_CHECK(cudaMemcpyAsync(o->tangents, c->tan + 4 * n * i, 4 * n * sizeof(float),
+                                          cudaMemcpyDeviceToHost, c->stream),
+                          err);
+        }
+        SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+        if (got[SFC_NONFINITE])
+            return sf_error_set(
+                err, SF_ERROR_TOO_LARGE, "out", (size_t)(got[SFC_FIRST_BAD] % (n ? n : 1)),
+                "`%s` came out non-finite at vertex %llu of instance %llu on the GPU: a magnitude bound "
+                "is missing (please report)",
+                sf_method_name(method), got[SFC_FIRST_BAD] % (n ? n : 1), start + got[SFC_FIRST_BAD] / (n ? n : 1));
+        for (int k = 0; k < SFC_COUNTERS; ++k) total[k] += got[k];
+        start += m;
+    }
+    ws->report.mirrored_vertices = (size_t)total[SFC_MIRRORED];
+    ws->report.singular_vertices = method == SF_METHOD_INVERSE_TRANSPOSE ? (size_t)total[SFC_SINGULAR] : 0;
+    ws->report.degenerate_normals = want_n ? (size_t)total[SFC_DEGENERATE_N] : 0;
+    ws->report.degenerate_tangents = want_t ? (size_t)total[SFC_DEGENERATE_T] : 0;
+    ws->report.jacobian_capped = method == SF_METHOD_JACOBIAN ? (size_t)total[SFC_CAPPED] : 0;
     return SF_OK;
 }
 
@@ -49,8 +662,362 @@ extern "C" sf_result sfi_cuda_frames(const sf_topology* topo, const sf_pose* pos
                                      const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out,
                                      sf_error* err)
 {
-    (void)topo, (void)pose, (void)opts, (void)ws, (void)out;
-    return sf_error_set(err, SF_ERROR_UNSUPPORTED, "backend", SIZE_MAX,
-                        "cuda: frame computation on the GPU is not implemented yet (method %s); use SF_BACKEND_CPU",
-                        sf_method_name(method));
+    return sfi_cuda_frames_batch(topo, pose, 1, method, opts, ws, out, err);
+}
+
+// ---------------------------------------------------------------- evaluation on the device
+
+static sf_result reset_stats(sfi_cuda* c, size_t rows, sf_error* err)
+{
+    for (size_t k = 0; k < 2 * rows; ++k) {
+        sfc_stats& s = c->stats[k];
+        SFC_CHECK(cudaMemsetAsync(s.bins, 0, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long), c->stream), err);
+        SFC_CHECK(cudaMemsetAsync(s.counts, 0, SFC_STAT_COUNTS * sizeof(unsigned long long), c->stream), err);
+        SFC_CHECK(cudaMemsetAsync(s.counts + SFC_MIN_BITS, 0xff, sizeof(unsigned long long), c->stream), err);
+        SFC_CHECK(cudaMemsetAsync(s.sums, 0, 2 * sizeof(double), c->stream), err);
+    }
+    SFC_CHECK(cudaMemsetAsync(c->e_counts, 0, SF_METHOD_COUNT * SFC_E_COUNTS * sizeof(unsigned long long), c->stream),
+              err);
+    return SF_OK;
+}
+
+// One evaluation of the uploaded instances: reference into ref_n/ref_t, each row into nrm/tan, its angles
+// into the row's series.
+// The report of one method's frames added to slot k of the rows' counters.
+static sf_result count_report(sfi_cuda* c, size_t k, sf_method method, const float* n, const float* t, sf_error* err)
+{
+    sf_result r = sfc_report(&c->t, c->count, method, c->pos, c->det, n, t, c->counters, c->stream, err);
+    if (r != SF_OK) return r;
+    SFC_CHECK(cudaMemcpyAsync(c->row_counters + SFC_COUNTERS * k, c->counters,
+                              SFC_COUNTERS * sizeof(unsigned long long), cudaMemcpyDeviceToDevice, c->stream),
+              err);
+    return SF_OK;
+}
+
+static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo, const sf_method* methods, size_t rows,
+                          const sf_frames_opts* mo, const sf_frames_opts* ro, int with_report, sf_error* err)
+{
+    sf_result r = with_report ? reset_counters(c, err) : SF_OK;
+    if (r == SF_OK) r = run_method(c, topo, SF_METHOD_RECOMPUTE, ro, c->variant, c->ref_n, c->ref_t, err);
+    if (r == SF_OK && mikk_reference(topo, SF_METHOD_RECOMPUTE, ro))
+        r = mikktspace_on_host(c, topo, ws, c->ref_n, c->ref_t, NULL, err);
+    if (r == SF_OK && with_report) r = count_report(c, SF_METHOD_COUNT, SF_METHOD_RECOMPUTE, c->ref_n, c->ref_t, err);
+    if (r != SF_OK) return r;
+    // the per-vertex rows in one fused pass (no frames written), the recompute row against itself
+    int fused[4];
+    size_t fused_rows[4], nf = 0;
+    for (size_t k = 0; k < rows; ++k) {
+        c->row_status[k] = SF_OK;
+        sf_error_clear(&c->row_detail[k]);
+        if (methods[k] == SF_METHOD_JACOBIAN && !topo->gradients) {
+            c->row_status[k] = sf_error_set(&c->row_detail[k], SF_ERROR_UNSUPPORTED, "topology", SFI_NO_INDEX,
+                                            "built with skip_gradients = 1; the jacobian method needs its gradients");
+            continue;
+        }
+        if (methods[k] == SF_METHOD_JACOBIAN)
+            SF_CHECK(isfinite(mo->jacobian_cap) && mo->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
+                     "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)",
+                     (double)mo->jacobian_cap);
+        if (methods[k] != SF_METHOD_RECOMPUTE && methods[k] != SF_METHOD_JACOBIAN &&
+            methods[k] != SF_METHOD_UNCHANGED && methods[k] != SF_METHOD_SKINNED &&
+            methods[k] != SF_METHOD_INVERSE_TRANSPOSE) {
+            c->row_status[k] = sf_error_set(&c->row_detail[k], SF_ERROR_UNSUPPORTED, "method", SFI_NO_INDEX,
+                                            "cuda: `%s` has no GPU form yet", sf_method_name(methods[k]));
+            continue;
+        }
+        if (methods[k] == SF_METHOD_RECOMPUTE) {
+            if (with_report)
+                SFC_CHECK(cudaMemcpyAsync(
+                              c->row_counters + SFC_COUNTERS * k, c->row_counters + SFC_COUNTERS * SF_METHOD_COUNT,
+                              SFC_COUNTERS * sizeof(unsigned long long), cudaMemcpyDeviceToDevice, c->stream),
+                          err);
+            r = sfc_errors(&c->t, c->count, c->ref_n, c->ref_t, c->ref_n, c->ref_t, &c->stats[2 * k],
+                           &c->stats[2 * k + 1], c->e_counts + SFC_E_COUNTS * k, c->stream, err);
+            if (r != SF_OK) return r;
+            continue;
+        }
+        fused[nf] = (int)methods[k];
+        fused_rows[nf++] = k;
+    }
+    if (nf == 0) return SF_OK;
+    sfc_stats *sn[4], *st[4];
+    unsigned long long *ec[4], *rc[4];
+    for (size_t f = 0; f < nf; ++f) {
+        size_t k = fused_rows[f];
+        sn[f] = &c->stats[2 * k];
+        st[f] = &c->stats[2 * k + 1];
+        ec[f] = c->e_counts + SFC_E_COUNTS * k;
+        rc[f] = c->row_counters + SFC_COUNTERS * k;
+        if (with_report) {
+            SFC_CHECK(cudaMemsetAsync(rc[f], 0, SFC_COUNTERS * sizeof(unsigned long long), c->stream), err);
+            SFC_CHECK(cudaMemsetAsync(rc[f] + SFC_FIRST_BAD, 0xff, sizeof(unsigned long long), c->stream), err);
+        }
+    }
+    sfc_batch b = batch_of(c);
+    return sfc_rows_errors(&c->t, &b, fused, nf, mo->morph_directions == SF_MORPH_DIRECTIONS_DELTAS, mo->jacobian_cap,
+                           c->ref_n, c->ref_t, sn, st, ec, with_report ? rc : NULL, c->stream, err);
+}
+
+extern "C" sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* poses, size_t count,
+                                           const sf_method* methods, size_t method_count,
+                                           const sf_frames_opts* method_opts, const sf_frames_opts* reference_opts,
+                                           sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(ws && ws->cuda, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX, "is not a CUDA workspace");
+    SF_CHECK(method_count <= SF_METHOD_COUNT && (methods || !method_count), SF_ERROR_INVALID_ARGUMENT, err, "methods",
+             SFI_NO_INDEX, "%zu methods", method_count);
+    sfi_cuda* c = ws->cuda;
+    const sf_topology* topo = ws->topo;
+    for (size_t i = 0; i < count; ++i) {
+        sf_result r = sf_pose_validate(topo, &poses[i], err);
+        if (r != SF_OK) return r;
+    }
+    sf_frames_opts mo, ro;
+    memset(&mo, 0, sizeof mo);
+    memset(&ro, 0, sizeof ro);
+    if (method_opts) mo = *method_opts;
+    if (reference_opts) ro = *reference_opts;
+    size_t fit = 0;
+    sf_result r = instances_fit(c, count, &fit, err);
+    if (r != SF_OK) return r;
+    if (r == SF_OK) r = ensure_stats(c, (uint32_t)fit, err);
+    if (r == SF_OK) r = reset_stats(c, method_count, err);
+    c->rows = method_count;
+    c->with_report = 0;
+    memcpy(c->row_method, methods, method_count * sizeof *methods);
+    for (size_t start = 0; r == SF_OK && start < count; start += fit) {
+        size_t m = count - start < fit ? count - start : fit;
+        r = upload_poses(c, topo, poses + start, (uint32_t)m, err);
+        if (r == SF_OK) r = evaluate(c, ws, topo, methods, method_count, &mo, &ro, count == m, err);
+        c->with_report = count == m; // reports of a single launch only
+    }
+    return r;
+}
+
+extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_summary* summary,
+                                        sf_frames_report* report, sf_angle_accumulator* normal_acc,
+                                        sf_angle_accumulator* tangent_acc, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(ws && ws->cuda, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX, "is not a CUDA workspace");
+    sfi_cuda* c = ws->cuda;
+    SF_CHECK(row < c->rows || row == SF_METHOD_COUNT, SF_ERROR_INVALID_ARGUMENT, err, "row", row, "of %zu", c->rows);
+    // a row the GPU could not run has no counters: its status first
+    if (row != SF_METHOD_COUNT && c->row_status[row] != SF_OK) {
+        if (err) *err = c->row_detail[row];
+        return c->row_status[row];
+    }
+    if (report) {
+        memset(report, 0, sizeof *report);
+        if (c->with_report) {
+            unsigned long long k[SFC_COUNTERS];
+            SFC_CHECK(
+                cudaMemcpyAsync(k, c->row_counters + SFC_COUNTERS * row, sizeof k, cudaMemcpyDeviceToHost, c->stream),
+                err);
+            SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+            sf_method m = row == SF_METHOD_COUNT ? SF_METHOD_RECOMPUTE : c->row_method[row];
+            report->mirrored_vertices = (size_t)k[SFC_MIRRORED];
+            report->singular_vertices = m == SF_METHOD_INVERSE_TRANSPOSE ? (size_t)k[SFC_SINGULAR] : 0;
+            report->degenerate_normals = (size_t)k[SFC_DEGENERATE_N];
+            report->degenerate_tangents = (size_t)k[SFC_DEGENERATE_T];
+            report->jacobian_capped = m == SF_METHOD_JACOBIAN ? (size_t)k[SFC_CAPPED] : 0;
+            if (k[SFC_NONFINITE])
+                return sf_error_set(err, SF_ERROR_TOO_LARGE, "out", (size_t)(k[SFC_FIRST_BAD] % (c->t.n ? c->t.n : 1)),
+                                    "`%s` came out non-finite on the GPU: a magnitude bound is missing (please report)",
+                                    sf_method_name(m));
+        }
+    }
+    if (row == SF_METHOD_COUNT) return SF_OK;
+    size_t n = c->t.n ? c->t.n : 1;
+    unsigned long long e[SFC_E_COUNTS];
+    SFC_CHECK(cudaMemcpyAsync(e, c->e_counts + SFC_E_COUNTS * row, sizeof e, cudaMemcpyDeviceToHost, c->stream), err);
+    sf_error_summary s;
+    memset(&s, 0, sizeof s);
+    for (int side = 0; side < 2; ++side) {
+        if (side == 1 && !c->t.has_uvs) break;
+        const sfc_stats& st = c->stats[2 * row + side];
+        unsigned long long counts[SFC_STAT_COUNTS];
+        double sums[2];
+        SFC_CHECK(cudaMemcpyAsync(counts, st.counts, sizeof counts, cudaMemcpyDeviceToHost, c->stream), err);
+        SFC_CHECK(cudaMemcpyAsync(sums, st.sums, sizeof sums, cudaMemcpyDeviceToHost, c->stream), err);
+        SFC_CHECK(cudaMemcpyAsync(c->h_bins, st.bins, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long),
+                                  cudaMemcpyDeviceToHost, c->stream),
+                  err);
+        SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+        sfi_angle_bins bins;
+        bins.count = counts[SFC_COUNT];
+        bins.over_1 = counts[SFC_OVER1], bins.over_5 = counts[SFC_OVER5], bins.over_45 = counts[SFC_OVER45];
+        bins.sum = sums[0], bins.sum2 = sums[1];
+        uint32_t max_bits = (uint32_t)(counts[SFC_MAX_KEY] >> 32), min_bits = (uint32_t)counts[SFC_MIN_BITS];
+        float mx, mn;
+        memcpy(&mx, &max_bits, 4);
+        memcpy(&mn, &min_bits, 4);
+        bins.max = bins.count ? mx : 0.0;
+        bins.min = bins.count ? mn : 0.0;
+        bins.bins = reinterpret_cast<const uint64_t*>(c->h_bins);
+        size_t worst = (size_t)(0xffffffffu - (uint32_t)counts[SFC_MAX_KEY]);
+        sf_angle_accumulator* acc = side == 0 ? normal_acc : tangent_acc;
+        sf_angle_accumulator_reset(c->read_acc);
+        sf_result r = sfi_angle_accumulator_add_bins(c->read_acc, &bins, err);
+        if (r == SF_OK) r = sf_angle_accumulator_finish(c->read_acc, side == 0 ? &s.normal : &s.tangent, err);
+        if (r == SF_OK && acc) r = sf_angle_accumulator_merge(acc, c->read_acc, err);
+        if (r != SF_OK) return r;
+        if (side == 0)
+            s.worst_normal_vertex = bins.count ? worst % n : 0;
+        else
+            s.worst_tangent_vertex = bins.count ? worst % n : 0;
+    }
+    s.degenerate_normals = (size_t)e[SFC_E_DEGEN_N];
+    s.degenerate_tangents = (size_t)e[SFC_E_DEGEN_T];
+    s.degenerate = (size_t)e[SFC_E_DEGEN];
+    s.handedness_mismatches = (size_t)e[SFC_E_HANDED];
+    if (summary) *summary = s;
+    return SF_OK;
+}
+
+// ---------------------------------------------------------------- benchmarks
+
+extern "C" sf_result sfi_cuda_bench_upload(sf_workspace* ws, const sf_pose* poses, size_t count, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(ws && ws->cuda, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX, "is not a CUDA workspace");
+    size_t fit = 0;
+    sf_result r = instances_fit(ws->cuda, count, &fit, err);
+    if (r != SF_OK) return r;
+    if (fit < count)
+        return too_big(err, "the batch", count * instance_bytes(ws->cuda->t), fit * instance_bytes(ws->cuda->t),
+                       ws->topo->vertex_count, count);
+    r = upload_poses(ws->cuda, ws->topo, poses, (uint32_t)count, err);
+    if (r == SF_OK) r = ensure_stats(ws->cuda, (uint32_t)count, err);
+    if (r == SF_OK) r = deform(ws->cuda, err);
+    if (r == SF_OK) SFC_CHECK(cudaStreamSynchronize(ws->cuda->stream), err);
+    return r;
+}
+
+static sf_result run_stage(sf_workspace* ws, sfi_cuda_stage stage, sf_method method, const sf_frames_opts* o,
+                           sfi_cuda_recompute variant, sf_error* err)
+{
+    sfi_cuda* c = ws->cuda;
+    const sf_topology* topo = ws->topo;
+    switch (stage) {
+    case SFI_STAGE_DEFORM: return deform(c, err);
+    case SFI_STAGE_METHOD: return run_method(c, topo, method, o, variant, c->nrm, c->tan, err);
+    case SFI_STAGE_REBUILD: return rebuild(c, o, variant, c->count, c->ref_n, c->ref_t, err);
+    case SFI_STAGE_RECOMPUTE: return run_method(c, topo, SF_METHOD_RECOMPUTE, o, variant, c->ref_n, c->ref_t, err);
+    case SFI_STAGE_ERRORS:
+        return sfc_errors(&c->t, c->count, c->nrm, c->tan, c->ref_n, c->ref_t, &c->stats[0], &c->stats[1], c->e_counts,
+                          c->stream, err);
+    case SFI_STAGE_EVAL: { // the methods with a GPU form: the reference and the four per-vertex rows
+        static const sf_method all[] = {SF_METHOD_UNCHANGED, SF_METHOD_SKINNED, SF_METHOD_INVERSE_TRANSPOSE,
+                                        SF_METHOD_JACOBIAN, SF_METHOD_RECOMPUTE};
+        const size_t rows = sizeof all / sizeof all[0];
+        sfi_cuda_recompute keep = c->variant;
+        c->variant = variant;
+        sf_frames_opts mo;
+        memset(&mo, 0, sizeof mo);
+        c->rows = rows;
+        memcpy(c->row_method, all, sizeof all);
+        sf_result r = evaluate(c, ws, topo, all, rows, &mo, o, 0, err);
+        c->variant = keep;
+        return r;
+    }
+    }
+    return sf_error_set(err, SF_ERROR_INVALID_ARGUMENT, "stage", SFI_NO_INDEX, "%d", (int)stage);
+}
+
+static int compare_doubles(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+extern "C" sf_result sfi_cuda_bench_time(sf_workspace* const* wss, size_t k, sfi_cuda_stage stage, sf_method method,
+                                         const sf_frames_opts* opts, sfi_cuda_recompute variant, int reps,
+                                         double* median_ms, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(wss && k && reps > 0 && median_ms, SF_ERROR_INVALID_ARGUMENT, err, "arguments", SFI_NO_INDEX, "missing");
+    sf_frames_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts) o = *opts;
+    double* t = (double*)calloc((size_t)reps, sizeof(double));
+    if (!t) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "times", SFI_NO_INDEX, "%d", reps);
+    sf_result r = SF_OK;
+    for (int w = 0; r == SF_OK && w < 2 * (int)k; ++w)
+        r = run_stage(wss[w % k], stage, method, &o, variant, err); // warm-up
+    for (int i = 0; r == SF_OK && i < reps; ++i) {
+        sfi_cuda* c = wss[i % k]->cuda;
+        float ms = 0.0f;
+        cudaError_t e = cudaEventRecord(c->start, c->stream);
+        if (e != cudaSuccess) r = sfc_failed(err, "cudaEventRecord", e);
+        if (r == SF_OK) r = run_stage(wss[i % k], stage, method, &o, variant, err);
+        if (r == SF_OK && (e = cudaEventRecord(c->stop, c->stream)) != cudaSuccess)
+            r = sfc_failed(err, "cudaEventRecord", e);
+        if (r == SF_OK && (e = cudaEventSynchronize(c->stop)) != cudaSuccess)
+            r = sfc_failed(err, "cudaEventSynchronize", e);
+        if (r == SF_OK && (e = cudaEventElapsedTime(&ms, c->start, c->stop)) != cudaSuccess)
+            r = sfc_failed(err, "cudaEventElapsedTime", e);
+        t[i] = ms;
+    }
+    if (r == SF_OK) {
+        qsort(t, (size_t)reps, sizeof *t, compare_doubles);
+        *median_ms = t[reps / 2];
+    }
+    free(t);
+    return r;
+}
+
+extern "C" sf_result sfi_cuda_bench_copy(size_t bytes, int reps, double* median_ms, sf_error* err)
+{
+    sf_error_clear(err);
+    void *a = NULL, *b = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    double* t = (double*)calloc((size_t)(reps > 0 ? reps : 1), sizeof(double));
+    sf_result r = t ? SF_OK : sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "times", SFI_NO_INDEX, "%d", reps);
+    cudaError_t e = cudaSuccess;
+#define SFC_STEP(call)                                                                                                 \
+    do {                                                                                                               \
+        if (r == SF_OK && (e = (call)) != cudaSuccess) r = sfc_failed(err, #call, e);                                  \
+    } while (0)
+    SFC_STEP(cudaMalloc(&a, bytes));
+    SFC_STEP(cudaMalloc(&b, bytes));
+    SFC_STEP(cudaMemset(a, 0x3f, bytes));
+    SFC_STEP(cudaEventCreate(&e0));
+    SFC_STEP(cudaEventCreate(&e1));
+    SFC_STEP(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
+    for (int i = 0; r == SF_OK && i < reps; ++i) {
+        float ms = 0.0f;
+        SFC_STEP(cudaEventRecord(e0));
+        SFC_STEP(cudaMemcpyAsync(i & 1 ? a : b, i & 1 ? b : a, bytes, cudaMemcpyDeviceToDevice));
+        SFC_STEP(cudaEventRecord(e1));
+        SFC_STEP(cudaEventSynchronize(e1));
+        SFC_STEP(cudaEventElapsedTime(&ms, e0, e1));
+        t[i] = ms;
+    }
+#undef SFC_STEP
+    if (r == SF_OK) {
+        qsort(t, (size_t)reps, sizeof *t, compare_doubles);
+        *median_ms = t[reps / 2];
+    }
+    cudaFree(a);
+    cudaFree(b);
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    free(t);
+    return r;
+}
+
+extern "C" sf_result sfi_cuda_describe(char* out, size_t size, sf_error* err)
+{
+    int dev = 0, driver = 0, runtime = 0;
+    cudaDeviceProp p;
+    SFC_CHECK(cudaGetDevice(&dev), err);
+    SFC_CHECK(cudaGetDeviceProperties(&p, dev), err);
+    SFC_CHECK(cudaDriverGetVersion(&driver), err);
+    SFC_CHECK(cudaRuntimeGetVersion(&runtime), err);
+    snprintf(out, size, "%s, sm_%d%d, %d SMs, %.1f GiB, L2 %.0f MB, driver API %d.%d, runtime %d.%d", p.name, p.major,
+             p.minor, p.multiProcessorCount, (double)p.totalGlobalMem / 1073741824.0, (double)p.l2CacheSize / 1e6,
+             driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
+    return SF_OK;
 }

@@ -417,6 +417,14 @@ typedef struct sf_frames_out {
 sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_method method,
                             const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, sf_error* err);
 
+/* A crowd: count poses of one topology, outs[i] for poses[i] (each sf_frames_out as above). On a CUDA
+ * workspace every stage is one launch over all instances (the topology shared, split into as many launches
+ * as GPU memory needs); elsewhere it is sf_frames_compute per pose. The workspace's last report sums the
+ * instances. A failing pose stops the batch (err names it). */
+sf_result sf_frames_compute_batch(const sf_topology* topo, const sf_pose* poses, size_t count, sf_method method,
+                                  const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* outs,
+                                  sf_error* err);
+
 /* Final positions only (morph, then linear blend skinning). out: float3 * vertex_count. */
 sf_result sf_deform_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out, sf_error* err);
 
@@ -628,6 +636,12 @@ sf_result sf_angle_accumulator_finish(const sf_angle_accumulator* acc, sf_angle_
  * sf_tangents_split over reference_corner_tangents (reference_split_vertices counts it).
  * Otherwise (uv tangents, the authored reference, no UVs) the tangent error is per vertex, as
  * sf_direction_errors measures it, and the per-corner fields are NULL / 0.
+ *
+ * On a CUDA workspace (sf_workspace_opts.backend) with neither SF_EVAL_KEEP_* flags nor buffers nor per-corner
+ * tangents, the whole run stays on the GPU and nothing per vertex is copied back: the results' positions,
+ * reference frames and row arrays are NULL, the statistics are reduced on the GPU into the histogram of
+ * sf_angle_accumulator (p50 / p95 within its resolution of the exact values; mean, max, counts and shares
+ * exact up to summation order). Otherwise each stage's frames come back and are measured as on the CPU.
  */
 typedef struct sf_evaluation sf_evaluation;
 
@@ -763,6 +777,14 @@ sf_result sf_evaluation_run_against(sf_evaluation* ev, const sf_evaluation* refe
 /* The results of the last run (rows with zero summaries before the first). After a failed run only failed,
  * failed_method and runs are meaningful. Never NULL for a valid ev; stays at the same address. */
 const sf_eval_results* sf_evaluation_results(const sf_evaluation* ev);
+/* Adds the angles of row `row` of the last successful run to the accumulators (either may be NULL; tangents
+ * only with a tangent frame); a row the backend could not run adds nothing. After a run on a CUDA workspace
+ * that stayed on the GPU (see above) the GPU's histogram is merged and nothing per vertex is copied; otherwise
+ * the row's per-vertex angles are added, which the run must have kept (SF_EVAL_KEEP_ANGLES, or buffers for
+ * them; else SF_ERROR_INVALID_ARGUMENT naming "row"). Under per-corner tangents the per-vertex (worst corner)
+ * tangent angles are added. */
+sf_result sf_evaluation_accumulate(const sf_evaluation* ev, size_t row, sf_angle_accumulator* normal_acc,
+                                   sf_angle_accumulator* tangent_acc, sf_error* err);
 /* The row of `method`, or NULL when the desc did not ask for it. */
 const sf_eval_row* sf_evaluation_row(const sf_evaluation* ev, sf_method method);
 /* Bit (1u << method) of the reference (recompute) and of every row: sf_workspace_opts.methods for a
@@ -794,7 +816,11 @@ typedef struct sf_gpu_buffer {
 size_t sf_topology_gpu_buffers(const sf_topology* topo, sf_gpu_buffer* out, size_t cap);
 
 /* ---------------------------------------------------------------- CUDA (cuda/, src/core/backend_cuda_stub.c) */
-/* Reached through sf_backend and sf_workspace_opts.backend above; the kernels themselves are not written yet. */
+/* Reached through sf_backend and sf_workspace_opts.backend above (docs/cuda.md). A CUDA workspace uploads
+ * its topology to the GPU once at creation (SF_ERROR_OUT_OF_MEMORY naming the sizes when it does not fit),
+ * and every method, the reference and the error statistics run there; MikkTSpace tangents are computed on
+ * the CPU from the GPU's positions and normals. A failing CUDA call is SF_ERROR_UNSUPPORTED naming the call.
+ * Results match the CPU backend within float rounding (the GPU contracts multiply-adds). */
 
 #ifdef __cplusplus
 }

@@ -34,18 +34,31 @@ libm='(a?(sin|cos|tan)h?|atan2|sincos|exp|exp2|expm1|log|log2|log10|log1p|logb|i
 libc='malloc|calloc|realloc|free|aligned_alloc|mem(cpy|move|set|cmp|chr)|str(len|nlen|cmp|ncmp|chr|rchr|str|cpy|ncpy|cat|ncat|spn|cspn|pbrk|dup|ndup|to[dfl]|tol[dl]?|toull?|toimax|toumax)|v?sn?printf|qsort|bsearch|l?l?abs|l?l?div'
 core_allowed="^($libc|$libm)\$"
 
+# A core built with the CUDA backend (SF_WITH_CUDA) holds cuda/*.cu objects, which use the CUDA and C++
+# runtimes: the rule applies to its C objects, which may call the backend's sfi_cuda_ entry points.
+core_c=${lib[core]:-}
+cuda_members=0
+if [ -n "$core_c" ] && [ -f "$core_c" ] && ar t "$core_c" 2>/dev/null | grep -q '\.cu\.o$'; then
+  cuda_members=1
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  abs=$(realpath "$core_c")
+  (cd "$tmp" && ar x "$abs" && rm -f ./*.cu.o && ar rc c_objects.a ./*.o)
+  core_c=$tmp/c_objects.a
+fi
 if [ -n "${lib[core]:-}" ]; then
   [ -f "${lib[core]}" ] || bad "core library ${lib[core]} missing"
   while read -r s; do
     [ -z "$s" ] && continue
     [[ $s =~ $runtime ]] && continue
     [[ $s =~ $core_allowed ]] && continue
+    [[ $cuda_members = 1 && $s == sfi_cuda_* ]] && continue
     case $s in
       sfi_* | sf_*) bad "core library $(basename "${lib[core]}") needs $s, which the core does not define" ;;
       cJSON_* | stbi* | deflate* | compress* | inflate* | crc32 | adler32) bad "core library needs $s (a host library of an upper layer)" ;;
       *) bad "core library $(basename "${lib[core]}") needs $s, which is not on the libc/libm allowlist" ;;
     esac
-  done < <(external "${lib[core]}")
+  done < <(external "$core_c")
 fi
 
 # sf_ symbols each layer may take from the layers below it.

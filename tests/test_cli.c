@@ -493,6 +493,8 @@ static void test_usage_errors(void)
         "compare --scene sheet --weighting heavy",
         "compare --scene sheet --threads 0",
         "compare --scene sheet --threads two",
+        "compare --scene sheet --backend gpu",
+        "eval --backend CUDA x.glb",
         "compare --scene sheet --no-such-flag",
         "compare --scene sheet stray",
         "compare --scene",
@@ -529,6 +531,27 @@ static void test_usage_errors(void)
     }
 }
 
+/* --backend cuda in a build without CUDA (or on a machine without a GPU) fails the work with one line that
+ * says why; --backend cpu is the default's output exactly. */
+static void test_backend_flag(void)
+{
+    sft_cli_out a = sft_run_cli("compare --scene sheet --preset bone-twist --json");
+    sft_cli_out b = sft_run_cli("compare --scene sheet --preset bone-twist --json --backend cpu");
+    CHECK(a.status == 0 && b.status == 0);
+    CHECK(strcmp(a.out, b.out) == 0);
+    sft_cli_out_free(&a);
+    sft_cli_out_free(&b);
+    sf_error err;
+    if (sf_backend_check(SF_BACKEND_CUDA, &err) == SF_OK) return; /* tests/test_cuda.c runs it */
+    sft_cli_out c = sft_run_cli("compare --scene sheet --backend cuda");
+    int status = c.status;
+    bool says = strstr(c.err, "cuda") != NULL && count_lines(c.err) == 1;
+    if (status != 1 || !says) fprintf(stderr, "  compare --backend cuda: exit %d, stderr:\n%s", status, c.err);
+    sft_cli_out_free(&c);
+    CHECK(status == 1);
+    CHECK(says);
+}
+
 /* Every flag once (except --set and --morph, which add up): a repetition is bad usage naming the flag, by
  * any of its spellings; an empty value is bad usage too. */
 static void test_flags_once(void)
@@ -542,6 +565,7 @@ static void test_flags_once(void)
         {"compare --scene sheet --weld none --weld=position", "--weld"},
         {"compare --scene sheet --json --json", "--json"},
         {"compare --scene sheet --threads 1 --threads 2", "--threads"},
+        {"compare --scene sheet --backend cpu --backend cpu", "--backend"},
         {"render --scene tip --method skinned -o a.png --out b.png", "-o"},
         {"render --scene tip --all-methods --stage -o pics", "--all-methods"},
         {"render --scene tip --method skinned --rig --rig -o a.png", "--rig"},
@@ -665,6 +689,7 @@ int main(int argc, char** argv)
         {"threads_identical", test_threads_identical},
         {"usage_errors", test_usage_errors},
         {"flags_once", test_flags_once},
+        {"backend_flag", test_backend_flag},
         {"demo", test_demo},
     };
     int rc = SFT_RUN(cases, argc, argv);

@@ -16,3 +16,67 @@ sf_result sfi_cuda_frames(const sf_topology* topo, const sf_pose* pose, sf_metho
     (void)topo, (void)pose, (void)method, (void)opts, (void)ws, (void)out;
     return no_cuda(err);
 }
+
+sf_result sfi_cuda_workspace_init(sf_workspace* ws, sf_error* err)
+{
+    (void)ws;
+    return no_cuda(err);
+}
+
+void sfi_cuda_workspace_free(sf_workspace* ws) { (void)ws; }
+
+sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pose* poses, size_t count, sf_method method,
+                                const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* outs, sf_error* err)
+{
+    (void)topo, (void)poses, (void)count, (void)method, (void)opts, (void)ws, (void)outs;
+    return no_cuda(err);
+}
+
+const char* sfi_cuda_recompute_name(sfi_cuda_recompute variant)
+{
+    (void)variant;
+    return "?";
+}
+
+void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute variant) { (void)ws, (void)variant; }
+
+sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, const sf_method* methods,
+                                size_t method_count, const sf_frames_opts* method_opts,
+                                const sf_frames_opts* reference_opts, sf_error* err)
+{
+    (void)ws, (void)poses, (void)count, (void)methods, (void)method_count, (void)method_opts, (void)reference_opts;
+    return no_cuda(err);
+}
+
+sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_summary* summary, sf_frames_report* report, sf_angle_accumulator* normal_acc,
+                             sf_angle_accumulator* tangent_acc, sf_error* err)
+{
+    (void)ws, (void)row, (void)summary, (void)report, (void)normal_acc, (void)tangent_acc;
+    return no_cuda(err);
+}
+
+sf_result sfi_cuda_bench_upload(sf_workspace* ws, const sf_pose* poses, size_t count, sf_error* err)
+{
+    (void)ws, (void)poses, (void)count;
+    return no_cuda(err);
+}
+
+sf_result sfi_cuda_bench_time(sf_workspace* const* wss, size_t k, sfi_cuda_stage stage, sf_method method,
+                              const sf_frames_opts* opts, sfi_cuda_recompute variant, int reps, double* median_ms,
+                              sf_error* err)
+{
+    (void)wss, (void)k, (void)stage, (void)method, (void)opts, (void)variant, (void)reps, (void)median_ms;
+    return no_cuda(err);
+}
+
+sf_result sfi_cuda_bench_copy(size_t bytes, int reps, double* median_ms, sf_error* err)
+{
+    (void)bytes, (void)reps, (void)median_ms;
+    return no_cuda(err);
+}
+
+sf_result sfi_cuda_describe(char* out, size_t size, sf_error* err)
+{
+    if (out && size) out[0] = 0;
+    return no_cuda(err);
+}

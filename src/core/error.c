@@ -1,68 +1,21 @@
 /* Error metrics: per-vertex angles against the reference, statistics. */
 #include "sf_internal.h"
+#include "sf_kernels.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define RAD_TO_DEG 57.29577951308232
 
 static double length2(const float v[3]) { return (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]; }
 
 /* Zero as sf_angle_deg sees it (the article's SafeUnit threshold): 180 degrees and flagged degenerate. */
 static bool degenerate3(const float v[3]) { return !(length2(v) >= 1e-24); }
 
-/* atan(k / 8) for k = 0..8: the centres of the reduction below. */
-static const double atan_eighths[9] = {0.0,
-                                       0.12435499454676144,
-                                       0.24497866312686414,
-                                       0.35877067027057225,
-                                       0.46364760900080609,
-                                       0.55859931534356244,
-                                       0.64350110879328437,
-                                       0.71882999962162453,
-                                       0.78539816339744828};
-
-/* atan2(y, x) for y >= 0, in [0, pi], within 5e-16 relative of libm's: the ratio t in [0, 1] of the smaller to
- * the larger magnitude is moved next to the nearest k / 8 (atan t = atan(k/8) + atan u, |u| <= 1/16), where
- * seven odd Taylor terms are exact to double precision. Cheaper than libm's general atan2, which was most of
- * the cost of measuring a frame in wasm. */
-static double atan2_nonneg(double y, double x)
-{
-    double ax = fabs(x);
-    bool swap = y > ax;
-    double num = swap ? ax : y, den = swap ? y : ax;
-    double t = den > 0.0 ? num / den : 0.0;
-    int k = (int)(t * 8.0 + 0.5);
-    double c = 0.125 * k;
-    double u = (t - c) / (1.0 + t * c); /* exactly t when k = 0: small angles keep their relative precision */
-    double u2 = u * u;
-    double p = -1.0 / 15.0;
-    p = p * u2 + 1.0 / 13.0;
-    p = p * u2 - 1.0 / 11.0;
-    p = p * u2 + 1.0 / 9.0;
-    p = p * u2 - 1.0 / 7.0;
-    p = p * u2 + 1.0 / 5.0;
-    p = p * u2 - 1.0 / 3.0;
-    double r = atan_eighths[k] + (u + u * u2 * p);
-    if (swap) r = 1.5707963267948966 - r;
-    if (x < 0.0) r = 3.141592653589793 - r;
-    return r;
-}
-
-/* The angle from |a x b| and a . b: no normalisation (atan2 takes their ratio) and no acos, which loses
- * precision near 0 degrees. Products of floats are exact in double: a direction's cross product with itself
- * is exactly 0. */
+/* The angle from |a x b| and a . b (sfk_angle_deg, shared with the GPU's error pass). */
 static double angle_deg(const float a[3], const float b[3], bool* degenerate)
 {
-    double la = length2(a), lb = length2(b);
-    *degenerate = !(la >= 1e-24) || !(lb >= 1e-24);
-    if (*degenerate) return 180.0;
-    double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2];
-    double cx = (double)a[1] * b[2] - (double)a[2] * b[1];
-    double cy = (double)a[2] * b[0] - (double)a[0] * b[2];
-    double cz = (double)a[0] * b[1] - (double)a[1] * b[0];
-    return atan2_nonneg(sqrt(cx * cx + cy * cy + cz * cz), d) * RAD_TO_DEG;
+    *degenerate = !(length2(a) >= 1e-24) || !(length2(b) >= 1e-24);
+    return sfk_angle_deg(a, b);
 }
 
 double sf_angle_deg(const float a[3], const float b[3])

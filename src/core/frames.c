@@ -154,3 +154,49 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
         memcpy(out->positions, ws->final_pos, 3 * topo->vertex_count * sizeof(float));
     return count_report(topo, ws, method, out, err);
 }
+
+sf_result sf_frames_compute_batch(const sf_topology* topo, const sf_pose* poses, size_t count, sf_method method,
+                                  const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* outs,
+                                  sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(count == 0 || (poses && outs), SF_ERROR_INVALID_ARGUMENT, err, poses ? "outs" : "poses", SFI_NO_INDEX,
+             "is NULL");
+    if (!ws || ws->backend != SF_BACKEND_CUDA || count == 0) {
+        sf_frames_report total;
+        memset(&total, 0, sizeof total);
+        for (size_t i = 0; i < count; ++i) {
+            sf_result r = sf_frames_compute(topo, &poses[i], method, opts, ws, &outs[i], err);
+            if (r != SF_OK) {
+                if (err) err->index = err->index == SFI_NO_INDEX ? i : err->index;
+                return r;
+            }
+            total.mirrored_vertices += ws->report.mirrored_vertices;
+            total.singular_vertices += ws->report.singular_vertices;
+            total.degenerate_normals += ws->report.degenerate_normals;
+            total.degenerate_tangents += ws->report.degenerate_tangents;
+            total.jacobian_capped += ws->report.jacobian_capped;
+        }
+        if (ws && count) ws->report = total;
+        return SF_OK;
+    }
+    /* the checks of sf_frames_compute, once per pose; then one launch per stage for every instance */
+    for (size_t i = 0; i < count; ++i) {
+        sf_result r = sf_pose_validate(topo, &poses[i], err);
+        if (r != SF_OK) return r;
+    }
+    SF_CHECK((unsigned)method < SF_METHOD_COUNT, SF_ERROR_INVALID_ARGUMENT, err, "method", SFI_NO_INDEX,
+             "%d is not a method", (int)method);
+    SF_CHECK(ws->topo == topo, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "was not created for this topology");
+    SF_CHECK(ws->methods & (1u << method), SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "was created without `%s` in sf_workspace_opts.methods", sf_method_name(method));
+    sf_frames_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts) o = *opts;
+    SF_CHECK((unsigned)o.morph_directions <= SF_MORPH_DIRECTIONS_NONE && (unsigned)o.weighting <= SF_WEIGHTING_UNIFORM &&
+                 (unsigned)o.weld <= SF_WELD_POSITION_NORMAL && (unsigned)o.tangents <= SF_TANGENTS_MIKKTSPACE &&
+                 (unsigned)o.reference <= SF_REFERENCE_AUTHORED,
+             SF_ERROR_INVALID_ARGUMENT, err, "opts", SFI_NO_INDEX, "an option is out of range");
+    return sfi_cuda_frames_batch(topo, poses, count, method, &o, ws, outs, err);
+}

@@ -14,6 +14,60 @@ sf_result sfi_cuda_check(sf_error* err);
 sf_result sfi_cuda_frames(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
                           sf_workspace* ws, const sf_frames_out* out, sf_error* err);
 
+/* A CUDA workspace's device side: the topology uploaded once, scratch for one instance (grown for batches).
+ * init fails with SF_ERROR_OUT_OF_MEMORY naming the sizes when the GPU cannot hold it. free: NULL-safe. */
+sf_result sfi_cuda_workspace_init(sf_workspace* ws, sf_error* err);
+void sfi_cuda_workspace_free(sf_workspace* ws);
+/* sf_frames_compute_batch on a CUDA workspace: every instance in one launch per stage (chunked to fit). */
+sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pose* poses, size_t count, sf_method method,
+                                const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* outs,
+                                sf_error* err);
+
+/* The GPU's ways to rebuild the reference (`recompute`); all give the CPU's frames within rounding, the
+ * gathers bit-identical run to run. */
+typedef enum sfi_cuda_recompute {
+    SFI_CUDA_FACE_GATHER = 0, /* default: a face pass, then a per-vertex gather over the adjacency */
+    SFI_CUDA_GATHER,          /* the gather alone, each vertex recomputing its faces from the final positions */
+    SFI_CUDA_SCATTER_FIXED,   /* per-face scatter into 32-bit fixed point (integer atomics), then normalise */
+    SFI_CUDA_SCATTER_FLOAT,   /* per-face scatter with float atomics, then normalise (order varies) */
+    SFI_CUDA_ONE_PASS,        /* one launch: each vertex skins its one-ring itself and gathers */
+    SFI_CUDA_RECOMPUTE_COUNT
+} sfi_cuda_recompute;
+const char* sfi_cuda_recompute_name(sfi_cuda_recompute variant);
+/* Selects the variant of later recompute frames on ws (a CUDA workspace; ignored otherwise). */
+void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute variant);
+
+/* Device-resident evaluation of count instances (crowds, benchmarks, eval): the reference and each method
+ * on the GPU, their angles reduced on the GPU into statistics; nothing per vertex comes back. enqueue only
+ * queues the work (no wait); read waits and gives row k's summary (p50 / p95 from the histogram, as
+ * sf_angle_accumulator computes them) and its report (row SF_METHOD_COUNT: the reference's); normal_acc /
+ * tangent_acc (may be NULL) receive the row's angles. */
+sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, const sf_method* methods,
+                                size_t method_count, const sf_frames_opts* method_opts,
+                                const sf_frames_opts* reference_opts, sf_error* err);
+sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_summary* summary, sf_frames_report* report,
+                             sf_angle_accumulator* normal_acc, sf_angle_accumulator* tangent_acc, sf_error* err);
+
+/* Benchmark stages on a CUDA workspace, over the poses of the last sfi_cuda_bench_upload. */
+typedef enum sfi_cuda_stage {
+    SFI_STAGE_DEFORM = 0, /* morph + skin: positions and determinants */
+    SFI_STAGE_METHOD,     /* one per-vertex method (or the jacobian), fused with morph + skin */
+    SFI_STAGE_REBUILD,    /* the reference from the last deform's positions (one-pass: from the pose) */
+    SFI_STAGE_RECOMPUTE,  /* deform + rebuild: the reference from the pose */
+    SFI_STAGE_ERRORS,     /* angles of the last method against the last reference, into statistics */
+    SFI_STAGE_EVAL        /* the reference, every method, each one's errors */
+} sfi_cuda_stage;
+sf_result sfi_cuda_bench_upload(sf_workspace* ws, const sf_pose* poses, size_t count, sf_error* err);
+/* Median GPU time (CUDA events) of reps runs of stage, rotating over the k workspaces (inputs and outputs
+ * apart, so that small sizes are not timed out of the L2 cache). */
+sf_result sfi_cuda_bench_time(sf_workspace* const* wss, size_t k, sfi_cuda_stage stage, sf_method method,
+                              const sf_frames_opts* opts, sfi_cuda_recompute variant, int reps, double* median_ms,
+                              sf_error* err);
+/* Median time of a device-to-device copy of bytes (read + write = 2 bytes moved per byte). */
+sf_result sfi_cuda_bench_copy(size_t bytes, int reps, double* median_ms, sf_error* err);
+/* The device's name, driver and runtime versions, memory and L2 size, as one line. */
+sf_result sfi_cuda_describe(char* out, size_t size, sf_error* err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -290,6 +290,7 @@ struct sf_workspace {
     size_t chunk_count;
     sf_frames_report report;
     sfi_blocks blocks; /* every array above */
+    struct sfi_cuda* cuda; /* SF_BACKEND_CUDA: the device buffers (cuda/), else NULL */
 };
 
 /* ---------------------------------------------------------------- fast paths (simd.c, skin.c) */
@@ -391,5 +392,15 @@ sf_result sfi_corner_tangent_errors(const sf_topology* topo, const float* method
                                     const float* ref_tangents, const float* ref_corners, float* corner_deg,
                                     float* vertex_deg, uint8_t* flags, float* sort_scratch, sf_error_summary* summary,
                                     sf_error* err);
+
+/* Angles counted elsewhere (the GPU's histogram) in the accumulator's own bins (sfk_angle_bin,
+ * SFK_ANGLE_BIN_COUNT of them), with their exact count, sums, extremes and shares. */
+typedef struct sfi_angle_bins {
+    uint64_t count, over_1, over_5, over_45;
+    double sum, sum2, min, max;
+    const uint64_t* bins; /* SFK_ANGLE_BIN_COUNT */
+} sfi_angle_bins;
+/* Adds them to acc as sf_angle_accumulator_merge would (the bins must hold count angles). */
+sf_result sfi_angle_accumulator_add_bins(sf_angle_accumulator* acc, const sfi_angle_bins* add, sf_error* err);
 
 #endif /* SF_INTERNAL_H */

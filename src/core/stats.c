@@ -1,27 +1,20 @@
 /* Streaming angle statistics: sf_angle_accumulator, a fixed-size histogram over [0, 180] degrees beside exact
  * count, sums, extremes and shares, so that any number of frames costs the same memory. */
 #include "sf_internal.h"
+#include "sf_kernels.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Bin layout (skinframe.h documents the resulting resolution):
- *   bin 0                 exactly 0
- *   bin 1                 (0, 2^LOG_MIN_EXP)
- *   log bins              [2^e, 2^(e+1)) for e in [LOG_MIN_EXP, LINEAR_EXP), each split into 2^LOG_BITS bins:
- *                         the float's exponent and top mantissa bits, so width / value <= 2^-LOG_BITS
- *   linear bins           [2^LINEAR_EXP, 180] in steps of 2^-LINEAR_BITS degrees
- * The log bins of the last octave below 2^LINEAR_EXP are narrower than the linear bins, so the width never
- * grows with the value below 180 degrees. */
-#define LOG_MIN_EXP (-20)
-#define LINEAR_EXP (-2)
-#define LOG_BITS 8
-#define LINEAR_BITS 10
-#define LOG_BINS (((size_t)(LINEAR_EXP - LOG_MIN_EXP)) << LOG_BITS)
-#define LINEAR_FIRST (2 + LOG_BINS)
-#define LINEAR_START 0.25 /* 2^LINEAR_EXP */
-#define LINEAR_BINS (((size_t)180 << LINEAR_BITS) - ((size_t)1 << (LINEAR_BITS + LINEAR_EXP))) /* (180 - 0.25) * 1024 */
-#define BIN_COUNT (LINEAR_FIRST + LINEAR_BINS)
+/* The bins are sf_kernels.h's (sfk_angle_bin), which the GPU histogram fills too. The log bins of the last
+ * octave below 2^LINEAR_EXP are narrower than the linear bins, so the width never grows with the value below
+ * 180 degrees. */
+#define LOG_MIN_EXP SFK_ANGLE_LOG_MIN_EXP
+#define LOG_BITS SFK_ANGLE_LOG_BITS
+#define LINEAR_BITS SFK_ANGLE_LINEAR_BITS
+#define LINEAR_FIRST ((size_t)SFK_ANGLE_LINEAR_FIRST)
+#define LINEAR_START SFK_ANGLE_LINEAR_START
+#define BIN_COUNT ((size_t)SFK_ANGLE_BIN_COUNT)
 
 struct sf_angle_accumulator {
     sf_env env;
@@ -30,20 +23,7 @@ struct sf_angle_accumulator {
     uint64_t bins[BIN_COUNT];
 };
 
-static size_t bin_of(float a)
-{
-    if (a == 0.0f) return 0;
-    if (a < LINEAR_START) {
-        if (a < 0x1p-20f) return 1; /* 2^LOG_MIN_EXP */
-        uint32_t bits;
-        memcpy(&bits, &a, sizeof bits);
-        int e = (int)((bits >> 23) & 0xffu) - 127;
-        size_t mantissa = (bits >> (23 - LOG_BITS)) & ((1u << LOG_BITS) - 1u);
-        return 2 + ((size_t)(e - LOG_MIN_EXP) << LOG_BITS) + mantissa;
-    }
-    size_t k = (size_t)(((double)a - LINEAR_START) * (1 << LINEAR_BITS)); /* exact: a power-of-two scale */
-    return LINEAR_FIRST + (k < LINEAR_BINS ? k : LINEAR_BINS - 1);           /* 180 itself: the last bin */
-}
+static size_t bin_of(float a) { return sfk_angle_bin(a); }
 
 /* [lo, hi) of bin b in degrees. */
 static void bin_range(size_t b, double* lo, double* hi)
@@ -142,6 +122,24 @@ sf_result sf_angle_accumulator_merge(sf_angle_accumulator* dst, const sf_angle_a
     dst->sum += src->sum, dst->sum2 += src->sum2;
     dst->over_1 += src->over_1, dst->over_5 += src->over_5, dst->over_45 += src->over_45;
     for (size_t b = 0; b < BIN_COUNT; ++b) dst->bins[b] += src->bins[b];
+    return SF_OK;
+}
+
+sf_result sfi_angle_accumulator_add_bins(sf_angle_accumulator* acc, const sfi_angle_bins* add, sf_error* err)
+{
+    SF_CHECK(acc && add, SF_ERROR_INVALID_ARGUMENT, err, acc ? "bins" : "acc", SFI_NO_INDEX, "is NULL");
+    if (add->count == 0) return SF_OK;
+    uint64_t total = 0;
+    for (size_t b = 0; b < BIN_COUNT; ++b) total += add->bins[b];
+    SF_CHECK(total == add->count && add->min >= 0.0 && add->max <= 180.0 && add->min <= add->max, SF_ERROR_INVALID_ARGUMENT,
+             err, "bins", SFI_NO_INDEX, "%llu angles in the bins, %llu counted, range [%g, %g]",
+             (unsigned long long)total, (unsigned long long)add->count, add->min, add->max);
+    if (acc->count == 0 || add->min < acc->min) acc->min = add->min;
+    if (acc->count == 0 || add->max > acc->max) acc->max = add->max;
+    acc->count += add->count;
+    acc->sum += add->sum, acc->sum2 += add->sum2;
+    acc->over_1 += add->over_1, acc->over_5 += add->over_5, acc->over_45 += add->over_45;
+    for (size_t b = 0; b < BIN_COUNT; ++b) acc->bins[b] += add->bins[b];
     return SF_OK;
 }
 

@@ -106,6 +106,10 @@ sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* 
         return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "%zu vertices, %zu triangles",
                             topo->vertex_count, topo->triangle_count);
     }
+    if (o.backend == SF_BACKEND_CUDA && (r = sfi_cuda_workspace_init(ws, err)) != SF_OK) {
+        sf_workspace_destroy(ws);
+        return r;
+    }
     if (ws->authored) { /* the authored reference's rest "pose": rest positions, unit determinants */
         size_t n = topo->vertex_count;
         if (n) memcpy(ws->authored->rest_pos, topo->rest_positions, 3 * n * sizeof(float));
@@ -119,6 +123,7 @@ void sf_workspace_destroy(sf_workspace* ws)
 {
     if (!ws) return;
     const sf_env* env = &ws->topo->env;
+    sfi_cuda_workspace_free(ws);
     sfi_blocks_free(&ws->blocks);
     sf_env_free(env, ws, sizeof *ws);
 }

@@ -1,0 +1,356 @@
+/* GPU benchmark (not a test; needs the CUDA backend and a GPU): every stage of the CUDA backend on grid
+ * meshes of about 100k, 1M and 10M vertices (4 influences over 16 bones, UVs, a dense and a sparse morph
+ * target) and on a crowd of 1000 instances of a 20k-vertex grid. Per stage: the median GPU time (CUDA
+ * events, after warm-up, inputs and outputs rotated over several workspaces while a set fits in L2), the
+ * fewest bytes it must move (each input read once, each output written once, packed: float3 positions and
+ * normals, float4 tangents, 4 x u16 joints, 4 x f32 weights, plus the stage's own data: morph entries,
+ * gradients, indices, adjacency), the achieved GB/s over those bytes, and the ratio of the time to the time
+ * those bytes take at the device-to-device copy bandwidth measured in the same run. One JSON line per
+ * result, then a table.
+ *
+ * usage: bench_cuda [max_vertices=11000000] [reps=30] [crowd=1000] */
+#define _POSIX_C_SOURCE 200809L
+#include "sf_internal.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_util.h"
+
+/* ---------------------------------------------------------------- threads for the CPU-side topology build */
+
+typedef struct pool_job {
+    sf_range_fn* fn;
+    void* ctx;
+    size_t count, grain, next;
+    pthread_mutex_t lock;
+} pool_job;
+
+static void* pool_worker(void* arg)
+{
+    pool_job* j = (pool_job*)arg;
+    for (;;) {
+        pthread_mutex_lock(&j->lock);
+        size_t b = j->next;
+        j->next = b + j->grain < j->count ? b + j->grain : j->count;
+        pthread_mutex_unlock(&j->lock);
+        if (b >= j->count) return NULL;
+        j->fn(j->ctx, b, b + j->grain < j->count ? b + j->grain : j->count);
+    }
+}
+
+/* Ranges are disjoint and each result depends only on its range, so the order of the threads is free. */
+static void pool_for(void* user, size_t count, size_t grain, sf_range_fn* fn, void* ctx)
+{
+    (void)user;
+    pool_job j = {fn, ctx, count, grain ? grain : 1, 0, PTHREAD_MUTEX_INITIALIZER};
+    pthread_t t[16];
+    int k = 0;
+    for (; k < 16 && count > grain; ++k)
+        if (pthread_create(&t[k], NULL, pool_worker, &j) != 0) break;
+    pool_worker(&j);
+    for (int i = 0; i < k; ++i) pthread_join(t[i], NULL);
+}
+
+/* ---------------------------------------------------------------- the mesh */
+
+typedef struct grid {
+    size_t r, n, F;
+    float *pos, *uv, *w, *dp, *dn, *dt, *sdp, *bones, *morph;
+    uint32_t *idx, *j, *sidx;
+    sf_morph_target_desc targets[2];
+    sf_mesh_desc mesh;
+    sf_pose pose;
+} grid;
+
+#define BONES 16
+
+static void grid_free(grid* g)
+{
+    free(g->pos), free(g->uv), free(g->w), free(g->dp), free(g->dn), free(g->dt), free(g->sdp), free(g->bones);
+    free(g->morph), free(g->idx), free(g->j), free(g->sidx);
+}
+
+/* r x r quads over [0,1]^2 with a wave, 4 influences each from the 4 nearest of 16 bones along x, a dense
+ * target (every vertex: position, normal, tangent deltas) and a sparse one (every 10th vertex). */
+static int grid_make(grid* g, size_t r)
+{
+    memset(g, 0, sizeof *g);
+    size_t n = (r + 1) * (r + 1), F = 2 * r * r, s = (n + 9) / 10;
+    g->r = r, g->n = n, g->F = F;
+    g->pos = malloc(12 * n), g->uv = malloc(8 * n), g->w = malloc(16 * n), g->j = malloc(16 * n);
+    g->dp = malloc(12 * n), g->dn = malloc(12 * n), g->dt = malloc(12 * n), g->idx = malloc(12 * F);
+    g->sdp = malloc(12 * s), g->sidx = malloc(4 * s), g->bones = malloc(48 * BONES), g->morph = malloc(8);
+    if (!g->pos || !g->uv || !g->w || !g->j || !g->dp || !g->dn || !g->dt || !g->idx || !g->sdp || !g->sidx) return 1;
+    for (size_t y = 0; y <= r; ++y)
+        for (size_t x = 0; x <= r; ++x) {
+            size_t v = y * (r + 1) + x;
+            float u = (float)x / (float)r, t = (float)y / (float)r;
+            g->pos[3 * v] = u, g->pos[3 * v + 1] = t, g->pos[3 * v + 2] = 0.02f * sinf(12.0f * u) * cosf(9.0f * t);
+            g->uv[2 * v] = u, g->uv[2 * v + 1] = t;
+            float b = u * (BONES - 1);
+            int b0 = (int)b - 1;
+            if (b0 < 0) b0 = 0;
+            if (b0 > BONES - 4) b0 = BONES - 4;
+            float sum = 0.0f, w[4];
+            for (int k = 0; k < 4; ++k) {
+                float d = fabsf(b - (float)(b0 + k));
+                w[k] = d < 2.0f ? (2.0f - d) * (2.0f - d) : 0.0f;
+                w[k] += 1e-3f;
+                sum += w[k];
+            }
+            for (int k = 0; k < 4; ++k) g->j[4 * v + k] = (uint32_t)(b0 + k), g->w[4 * v + k] = w[k] / sum;
+            g->dp[3 * v] = 0.0f, g->dp[3 * v + 1] = 0.0f, g->dp[3 * v + 2] = 0.05f * sinf(20.0f * u + 7.0f * t);
+            g->dn[3 * v] = -0.1f * cosf(20.0f * u), g->dn[3 * v + 1] = 0.0f, g->dn[3 * v + 2] = 0.0f;
+            g->dt[3 * v] = 0.0f, g->dt[3 * v + 1] = 0.0f, g->dt[3 * v + 2] = 0.1f * cosf(20.0f * u);
+        }
+    for (size_t k = 0; k < s; ++k) {
+        g->sidx[k] = (uint32_t)(10 * k);
+        g->sdp[3 * k] = 0.01f, g->sdp[3 * k + 1] = -0.01f, g->sdp[3 * k + 2] = 0.02f;
+    }
+    for (size_t y = 0; y < r; ++y)
+        for (size_t x = 0; x < r; ++x) {
+            uint32_t a = (uint32_t)(y * (r + 1) + x), b = a + 1, c = a + (uint32_t)(r + 1), d = c + 1;
+            uint32_t* q = g->idx + 6 * (y * r + x);
+            q[0] = a, q[1] = b, q[2] = d, q[3] = a, q[4] = d, q[5] = c;
+        }
+    g->targets[0] = (sf_morph_target_desc){"dense", g->dp, g->dn, g->dt, NULL, 0};
+    g->targets[1] = (sf_morph_target_desc){"sparse", g->sdp, NULL, NULL, g->sidx, s};
+    sf_mesh_desc* m = &g->mesh;
+    memset(m, 0, sizeof *m);
+    m->vertex_count = n, m->triangle_count = F, m->indices = g->idx;
+    m->positions.data = g->pos, m->uvs.data = g->uv;
+    m->influence_count = 4, m->joints = g->j, m->weights = g->w, m->bone_count = BONES;
+    m->targets = g->targets, m->target_count = 2;
+    return 0;
+}
+
+static void pose_make(float phase, sf_pose* out, float* bones, float* morph)
+{
+    for (int b = 0; b < BONES; ++b) {
+        float a = phase * (float)b / BONES, c = cosf(a), s = sinf(a), sc = 1.0f + 0.05f * sinf(phase + (float)b);
+        float cx = (float)b / (BONES - 1); /* rotate about the bone's x position's axis through (cx, 0.5, 0) */
+        float* m = bones + 12 * b;
+        float A[9] = {sc, 0, 0, 0, c * sc, s * sc, 0, -s * sc, c * sc};
+        memcpy(m, A, sizeof A);
+        float p[3] = {cx, 0.5f, 0.0f};
+        for (int i = 0; i < 3; ++i) m[9 + i] = p[i] - (A[i] * p[0] + A[3 + i] * p[1] + A[6 + i] * p[2]);
+    }
+    morph[0] = 0.5f + 0.4f * sinf(phase), morph[1] = 0.7f;
+    *out = (sf_pose){bones, BONES, morph, 2};
+}
+
+/* ---------------------------------------------------------------- results */
+
+static double copy_gbps; /* this run's device-to-device copy, bytes read + written per second / 1e9 */
+
+typedef struct row {
+    char name[64];
+    size_t n, instances;
+    double ms, floor_mb;
+} row;
+static row rows[256];
+static size_t row_count;
+
+static void report(const char* scene, size_t n, size_t inst, const char* stage, const char* variant, double ms,
+                   double floor_bytes)
+{
+    double gbps = floor_bytes / (ms * 1e-3) / 1e9, floor_ms = floor_bytes / (copy_gbps * 1e9) * 1e3;
+    printf(
+        "{\"bench\":\"cuda\",\"scene\":\"%s\",\"vertices\":%zu,\"instances\":%zu,\"stage\":\"%s\",\"variant\":\"%s\","
+        "\"median_ms\":%.4f,\"floor_mb\":%.2f,\"floor_gbps\":%.1f,\"copy_gbps\":%.1f,\"x_floor\":%.3f}\n",
+        scene, n, inst, stage, variant, ms, floor_bytes / 1e6, gbps, copy_gbps, ms / floor_ms);
+    fflush(stdout);
+    if (row_count < 256) {
+        row* r = &rows[row_count++];
+        snprintf(r->name, sizeof r->name, "%s %s", stage, variant);
+        r->n = n, r->instances = inst, r->ms = ms, r->floor_mb = floor_bytes / 1e6;
+    }
+}
+
+/* Byte floors per instance (skinframe's packed layout; docs/benchmarks.md lists the terms). */
+typedef struct floors {
+    double skin_in, dir_in, morph_pos, morph_dirs, grads, faces, out_pos, out_frame;
+} floors;
+
+static floors floors_of(const sf_topology* topo)
+{
+    size_t n = topo->vertex_count, e = topo->morph_offsets[n];
+    floors f;
+    f.skin_in = n * (12.0 + 8.0 + 16.0);            /* rest position, 4 x u16 joints, 4 x f32 weights */
+    f.dir_in = n * (12.0 + 16.0);                   /* rest normal, rest tangent */
+    f.morph_pos = 4.0 * (n + 1) + e * (4.0 + 12.0); /* CSR offsets, (target, position delta) per entry */
+    f.morph_dirs = e * 24.0;                        /* normal and tangent deltas */
+    sfi_gradients_view g;
+    f.grads = 0.0;
+    if (sfi_gradients_get(topo, SF_METHOD_JACOBIAN, &g))
+        f.grads = 4.0 * (n + 1) * 2 + g.slot_offsets[n] * (4.0 + 4.0 * g.slot_floats) + g.morph_offsets[n] * 28.0;
+    f.faces = topo->triangle_count * 12.0 + 4.0 * (n + 1) + topo->triangle_count * 12.0 +
+              n * 8.0; /* indices, adjacency, uvs */
+    f.out_pos = n * 12.0;
+    f.out_frame = n * 28.0; /* float3 normal + float4 tangent */
+    return f;
+}
+
+static int fail(const char* what, const sf_error* err)
+{
+    fprintf(stderr, "bench_cuda: %s: %s\n", what, err->message);
+    return 1;
+}
+
+/* Every stage on k workspaces of one topology with inst instances each. */
+/* A pose per phase: the bones rotated about x by angles growing along the sheet, scaled a little. */
+static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int reps)
+{
+    size_t n = topo->vertex_count;
+    floors fl = floors_of(topo);
+    double set_bytes = (fl.skin_in + fl.dir_in + fl.morph_pos + fl.morph_dirs + fl.grads + fl.faces) +
+                       inst * (fl.out_pos + 2 * fl.out_frame + 12.0 * topo->triangle_count * 4);
+    size_t k = set_bytes > 200e6 ? 1 : (size_t)ceil(200e6 / set_bytes); /* rotate until 200 MB (> 60 MB L2) */
+    if (k > 8) k = 8;
+    sf_workspace* ws[8] = {NULL};
+    sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
+    sf_error err;
+    sf_pose* poses = calloc(inst, sizeof *poses);
+    float* bones = calloc(inst * 12 * BONES, sizeof(float));
+    float* morph = calloc(inst * 2, sizeof(float));
+    int code = 0;
+    for (size_t i = 0; i < inst; ++i)
+        pose_make(1.0f + 0.37f * (float)i, &poses[i], bones + 12 * BONES * i, morph + 2 * i);
+    for (size_t w = 0; w < k && !code; ++w) {
+        if (sf_workspace_create(topo, &wo, &ws[w], &err) != SF_OK ||
+            sfi_cuda_bench_upload(ws[w], poses, inst, &err) != SF_OK)
+            code = fail("workspace", &err);
+    }
+    sf_frames_opts o;
+    memset(&o, 0, sizeof o);
+    double ms = 0.0;
+    double I = (double)inst;
+#define TIME(stage, method, variant, label, vname, bytes)                                                              \
+    do {                                                                                                               \
+        if (!code) {                                                                                                   \
+            if (sfi_cuda_bench_time(ws, k, stage, method, &o, variant, reps, &ms, &err) != SF_OK)                      \
+                code = fail(label, &err);                                                                              \
+            else                                                                                                       \
+                report(scene, n, inst, label, vname, ms, bytes);                                                       \
+        }                                                                                                              \
+    } while (0)
+    /* the reference first, so that the error stage has one to compare against */
+    TIME(SFI_STAGE_DEFORM, SF_METHOD_UNCHANGED, 0, "deform", "",
+         (fl.skin_in + fl.morph_pos) + I * (fl.out_pos + 4.0 * n));
+    double skin_dirs = fl.skin_in + fl.dir_in + fl.morph_pos + fl.morph_dirs;
+    static const sf_method per_vertex[] = {SF_METHOD_UNCHANGED, SF_METHOD_SKINNED, SF_METHOD_INVERSE_TRANSPOSE,
+                                           SF_METHOD_JACOBIAN}; /* the per-vertex methods with a GPU form */
+    for (size_t q = 0; q < sizeof per_vertex / sizeof per_vertex[0]; ++q) {
+        sf_method m = per_vertex[q];
+        double in = m == SF_METHOD_JACOBIAN ? fl.skin_in + fl.dir_in + fl.morph_pos + fl.grads : skin_dirs;
+        TIME(SFI_STAGE_METHOD, (sf_method)m, 0, "skin+method", sf_method_name((sf_method)m),
+             in + I * (fl.out_pos + fl.out_frame));
+    }
+    double rebuild_in = I * (fl.out_pos + 4.0 * n) + fl.faces, rebuild_out = I * fl.out_frame;
+    for (int v = 0; v < SFI_CUDA_RECOMPUTE_COUNT; ++v) {
+        double in = v == SFI_CUDA_ONE_PASS ? fl.skin_in + fl.morph_pos + fl.faces : rebuild_in;
+        TIME(SFI_STAGE_REBUILD, SF_METHOD_RECOMPUTE, (sfi_cuda_recompute)v, "rebuild",
+             sfi_cuda_recompute_name((sfi_cuda_recompute)v),
+             in + rebuild_out + (v == SFI_CUDA_ONE_PASS ? I * fl.out_pos : 0.0));
+    }
+    for (int v = 0; v < SFI_CUDA_RECOMPUTE_COUNT; ++v)
+        TIME(SFI_STAGE_RECOMPUTE, SF_METHOD_RECOMPUTE, (sfi_cuda_recompute)v, "skin+reference",
+             sfi_cuda_recompute_name((sfi_cuda_recompute)v),
+             fl.skin_in + fl.morph_pos + fl.faces + I * (fl.out_pos + fl.out_frame));
+    /* errors: a method's frames and the reference's read once */
+    if (!code && sfi_cuda_bench_time(ws, k, SFI_STAGE_METHOD, SF_METHOD_SKINNED, &o, 0, 1, &ms, &err) != SF_OK)
+        code = fail("skinned", &err);
+    TIME(SFI_STAGE_ERRORS, SF_METHOD_SKINNED, 0, "errors", "", I * 2 * fl.out_frame);
+    double all_in = fl.skin_in + fl.dir_in + fl.morph_pos + fl.morph_dirs + fl.grads + fl.faces;
+    /* the evaluation keeps the positions and the reference's frames; the methods' frames go straight into the
+     * statistics, so they are no output */
+    TIME(SFI_STAGE_EVAL, SF_METHOD_RECOMPUTE, SFI_CUDA_FACE_GATHER, "pipeline", "face-gather",
+         all_in + I * (fl.out_pos + fl.out_frame));
+    TIME(SFI_STAGE_EVAL, SF_METHOD_RECOMPUTE, SFI_CUDA_GATHER, "pipeline", "gather",
+         all_in + I * (fl.out_pos + fl.out_frame));
+#undef TIME
+    if (!code && inst > 1) { /* the crowd's statistics, as a check that they are there and sane */
+        sf_error_summary s;
+        static const sf_method all[] = {SF_METHOD_UNCHANGED, SF_METHOD_SKINNED, SF_METHOD_INVERSE_TRANSPOSE,
+                                        SF_METHOD_JACOBIAN, SF_METHOD_RECOMPUTE}; /* those with a GPU form */
+        const int nrows = (int)(sizeof all / sizeof all[0]);
+        if (sfi_cuda_eval_enqueue(ws[0], poses, inst, all, (size_t)nrows, NULL, NULL, &err) != SF_OK)
+            code = fail("crowd evaluation", &err);
+        for (int m = 0; !code && m < nrows; ++m) {
+            if (sfi_cuda_eval_read(ws[0], (size_t)m, &s, NULL, NULL, NULL, &err) != SF_OK) {
+                code = fail("crowd statistics", &err);
+                break;
+            }
+            printf("crowd %s: %zu normals, mean %.4f p50 %.4f p95 %.4f max %.3f deg; tangents mean %.4f max %.3f\n",
+                   sf_method_name(all[m]), s.normal.count, s.normal.mean, s.normal.p50, s.normal.p95,
+                   s.normal.max, s.tangent.mean, s.tangent.max);
+        }
+    }
+    for (size_t w = 0; w < k; ++w) sf_workspace_destroy(ws[w]);
+    free(poses), free(bones), free(morph);
+    return code;
+}
+
+static int bench_grid(size_t r, size_t inst, int reps, const sf_env* env)
+{
+    grid g;
+    if (grid_make(&g, r)) {
+        grid_free(&g);
+        fprintf(stderr, "bench_cuda: out of memory for r = %zu\n", r);
+        return 1;
+    }
+    sf_topology* topo = NULL;
+    sf_error err;
+    double t0 = now_s();
+    if (sf_topology_create(&g.mesh, NULL, env, &topo, &err) != SF_OK) {
+        grid_free(&g);
+        return fail("topology", &err);
+    }
+    fprintf(stderr, "bench_cuda: %zu vertices, topology in %.1f s\n", g.n, now_s() - t0);
+    int code = bench_topology(inst > 1 ? "crowd-grid" : "grid", topo, inst, reps);
+    sf_topology_destroy(topo);
+    grid_free(&g);
+    return code;
+}
+
+int main(int argc, char** argv)
+{
+    size_t max_n = argc > 1 ? strtoull(argv[1], NULL, 10) : 11000000;
+    int reps = argc > 2 ? atoi(argv[2]) : 30;
+    size_t crowd = argc > 3 ? strtoull(argv[3], NULL, 10) : 1000;
+    if (reps < 1) reps = 1;
+    sf_error err;
+    char desc[256];
+    if (sf_backend_check(SF_BACKEND_CUDA, &err) != SF_OK || sfi_cuda_describe(desc, sizeof desc, &err) != SF_OK) {
+        fprintf(stderr, "bench_cuda: %s\n", err.message);
+        return 77;
+    }
+    double copy_ms = 0.0;
+    size_t copy_bytes = (size_t)1 << 30;
+    if (sfi_cuda_bench_copy(copy_bytes, 20, &copy_ms, &err) != SF_OK) return fail("copy", &err);
+    copy_gbps = 2.0 * (double)copy_bytes / (copy_ms * 1e-3) / 1e9;
+    printf("{\"bench\":\"cuda\",\"device\":\"%s\",\"copy_gbps\":%.1f}\n", desc, copy_gbps);
+    sf_env env;
+    memset(&env, 0, sizeof env);
+    env.threads.parallel_for = pool_for;
+    static const size_t sizes[] = {315, 999, 3161}; /* (r+1)^2: 99856, 1000000, 10000000 vertices */
+    for (size_t s = 0; s < 3; ++s) {
+        if ((sizes[s] + 1) * (sizes[s] + 1) > max_n) break;
+        if (bench_grid(sizes[s], 1, reps, &env)) return 1;
+    }
+    if (crowd && bench_grid(140, crowd, reps, &env)) return 1; /* 141^2 = 19881 vertices each */
+    printf("\n%-28s %10s %9s %9s %10s %8s %8s\n", "stage", "vertices", "instances", "ms", "floor MB", "GB/s",
+           "x floor");
+    for (size_t k = 0; k < row_count; ++k) {
+        const row* r = &rows[k];
+        double floor_ms = r->floor_mb * 1e6 / (copy_gbps * 1e9) * 1e3;
+        printf("%-28s %10zu %9zu %9.4f %10.1f %8.0f %8.2f\n", r->name, r->n, r->instances, r->ms, r->floor_mb,
+               r->floor_mb * 1e6 / (r->ms * 1e-3) / 1e9, r->ms / floor_ms);
+    }
+    printf("device: %s; device-to-device copy %.0f GB/s (read + write)\n", desc, copy_gbps);
+    return 0;
+}

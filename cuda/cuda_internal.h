@@ -1,0 +1,123 @@
+// The CUDA backend's private declarations: the device copy of a topology, a workspace's device buffers,
+// and the launchers of cuda/kernels.cu. Only cuda/*.cu include this.
+#ifndef SF_CUDA_INTERNAL_H
+#define SF_CUDA_INTERNAL_H
+
+#include <cuda_runtime.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+extern "C" {
+#include "sf_internal.h" // C declarations
+}
+
+// Every CUDA call goes through this: a failure is returned as SF_ERROR_UNSUPPORTED naming the call.
+sf_result sfc_failed(sf_error* err, const char* call, cudaError_t e);
+#define SFC_CHECK(call, err)                                                                                           \
+    do {                                                                                                               \
+        cudaError_t sfc_e_ = (call);                                                                                   \
+        if (sfc_e_ != cudaSuccess) return sfc_failed((err), #call, sfc_e_);                                            \
+    } while (0)
+// After a launch: the launch error (bad configuration) named by the kernel.
+#define SFC_LAUNCHED(name, err)                                                                                        \
+    do {                                                                                                               \
+        cudaError_t sfc_e_ = cudaGetLastError();                                                                       \
+        if (sfc_e_ != cudaSuccess) return sfc_failed((err), "launch " name, sfc_e_);                                   \
+    } while (0)
+
+// Weld groups on the device: the normal's corners per group (sfi_weld).
+struct sfc_weld {
+    const uint32_t *group, *corner_offsets, *corners;
+};
+
+// The topology as the kernels read it (device pointers). Joints are packed to 16 bits and padded with zero
+// weights to K = 0, 4, 8 or 16 slots (sfk_blend_matrix skips zero weights, so the padding changes nothing).
+struct sfc_topo {
+    uint32_t n, F, K, bones, targets;
+    int has_uvs;
+    float bitangent_sign;
+    const float *rest_p, *rest_n, *rest_t, *uvs; // 3n, 3n, 4n, 2n (NULL without UVs)
+    const uint32_t *indices, *adj_offsets, *adj_corners;
+    const uint16_t* joints; // K n
+    const float* weights;   // K n
+    const uint32_t *morph_offsets, *morph_target;
+    const float *morph_dp, *morph_dn, *morph_dt;
+    sfc_weld weld[2]; // SF_WELD_POSITION, SF_WELD_POSITION_NORMAL (NULL where not built)
+    // jacobian gradients (sfi_gradients_view), NULL when skipped
+    const uint32_t *slot_offsets, *slot_joint;
+    const float* slot_coef; // slot_floats per slot
+    uint32_t slot_floats;
+    const uint32_t *grad_morph_offsets, *grad_morph_target;
+    const float* grad_morph_duv;
+    const float* ones; // n determinants of the rest pose (the authored reference's rest rebuild)
+    // fixed-point scatter: bounds of the accumulated terms at rest (see kernels.cu)
+    float fixed_bound[3][2]; // [weighting][0 normal term, 1 tangent/bitangent term]
+    uint32_t max_valence;    // corners of the largest vertex or weld group
+};
+
+// Device counters of one batch (sf_frames_report, and the first non-finite output).
+enum {
+    SFC_MIRRORED,
+    SFC_SINGULAR,
+    SFC_DEGENERATE_N,
+    SFC_DEGENERATE_T,
+    SFC_CAPPED,
+    SFC_NONFINITE,
+    SFC_FIRST_BAD,
+    SFC_COUNTERS
+};
+
+// The running statistics of one series of angles on the device: what sf_angle_accumulator holds.
+struct sfc_stats {
+    unsigned long long* bins;   // SFK_ANGLE_BIN_COUNT
+    unsigned long long* counts; // count, over_1, over_5, over_45, max key (bits << 32 | ~index), min bits
+    double* sums;               // sum, sum2 (running, added in a fixed order)
+    double* partial;            // 2 per block of the last run
+};
+enum { SFC_COUNT, SFC_OVER1, SFC_OVER5, SFC_OVER45, SFC_MAX_KEY, SFC_MIN_BITS, SFC_STAT_COUNTS };
+
+// The per-vertex summary counts of a row on the device (sf_error_summary's).
+enum { SFC_E_DEGEN_N, SFC_E_DEGEN_T, SFC_E_DEGEN, SFC_E_HANDED, SFC_E_COUNTS };
+
+// A frame's launch parameters: which instances, which outputs.
+struct sfc_batch {
+    uint32_t count;     // instances in this launch
+    const float* bones; // count * 12 * bones
+    const float* alpha; // count * targets, or NULL (no morph)
+    size_t bone_stride, alpha_stride;
+};
+
+// Launchers (kernels.cu); each returns the launch's error. Outputs are per instance: 3n / n / 3n / 4n floats.
+sf_result sfc_vertex_frames(const sfc_topo* t, const sfc_batch* b, int method, int with_dirs, float cap, float* pos,
+                            float* det, float* nrm, float* tan, unsigned long long* counters, cudaStream_t s,
+                            sf_error* err);
+sf_result sfc_faces(const sfc_topo* t, uint32_t count, const float* pos, const float* det, int weighting, float* face,
+                    cudaStream_t s, sf_error* err);
+sf_result sfc_gather(const sfc_topo* t, uint32_t count, const float* face, int weld, int weighting, float* nrm,
+                     float* tan, cudaStream_t s, sf_error* err);
+sf_result sfc_gather_direct(const sfc_topo* t, uint32_t count, const float* pos, const float* det, int weld,
+                            int weighting, float* nrm, float* tan, cudaStream_t s, sf_error* err);
+sf_result sfc_scatter(const sfc_topo* t, uint32_t count, const float* pos, const float* det, int weld, int weighting,
+                      int fixed, float pose_scale, void* acc, float* nrm, float* tan, cudaStream_t s, sf_error* err);
+sf_result sfc_one_pass(const sfc_topo* t, const sfc_batch* b, int with_dirs, int weld, int weighting, float* pos,
+                       float* det, float* nrm, float* tan, cudaStream_t s, sf_error* err);
+sf_result sfc_authored(const sfc_topo* t, uint32_t count, const float* rest_n, const float* rest_t, const float* pose_n,
+                       const float* pose_t, const float* pos, float* nrm, float* tan, cudaStream_t s, sf_error* err);
+sf_result sfc_report(const sfc_topo* t, uint32_t count, int method, const float* pos, const float* det,
+                     const float* nrm, const float* tan, unsigned long long* counters, cudaStream_t s, sf_error* err);
+// Angles of (nrm, tan) against (ref_n, ref_t) over count instances into the two series; e_counts: SFC_E_COUNTS.
+sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const float* tan, const float* ref_n,
+                     const float* ref_t, const sfc_stats* normal, const sfc_stats* tangent,
+                     unsigned long long* e_counts, cudaStream_t s, sf_error* err);
+__global__ void sfc_header_compile_check(const float* in, float* out);
+// The per-vertex rows (at most 4 of unchanged, skinned, inverse-transpose, jacobian) of an evaluation in one
+// pass from the pose: each row's angles against ref_n / ref_t into its series, its summary counts, and with
+// counters its report; no frame is written.
+sf_result sfc_rows_errors(const sfc_topo* t, const sfc_batch* b, const int* methods, size_t count, int with_dirs,
+                          float cap, const float* ref_n, const float* ref_t, sfc_stats* const* normal,
+                          sfc_stats* const* tangent, unsigned long long* const* e_counts,
+                          unsigned long long* const* counters, cudaStream_t s, sf_error* err);
+// Blocks sfc_errors launches for count instances (the size of sfc_stats.partial: 2 doubles each).
+size_t sfc_error_blocks(const sfc_topo* t, uint32_t count);
+
+#endif // SF_CUDA_INTERNAL_H

@@ -1,0 +1,566 @@
+// LABELS: unit;cuda
+/* The CUDA backend against the CPU backend: every method and reference option set, every built-in scene and
+ * staged glTF asset, fresh random poses each run; directions within 1e-3 degrees, positions within 1e-5 of
+ * the mesh's size. Where the answer itself is ill-conditioned (a sum of face normals that nearly cancels, a
+ * near-collapsed face under the uniform weighting), rounding alone moves it: there the CPU is run a second
+ * time on a pose changed by about one float step, and the GPU may differ by 20 times what that moved. Outputs are
+ * poisoned (NaN) before each GPU run, so an element the GPU leaves unwritten fails. The deterministic variants of the
+ * reference (the gathers, the one pass, fixed-point atomics) are bit-identical run to run. Also: crowds (one launch for
+ * many poses) against per-pose CPU frames, and the evaluation's statistics reduced on the GPU against the CPU's.
+ * Without a GPU (or a CUDA build) it skips with code 77. */
+#include "sf_test.h"
+
+#include "sf_backend.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOL_DEG 1e-3
+#define TOL_POS 1e-5
+/* Fixed point quantises each face term to 2^-30 of the mesh's largest: small faces lose digits. */
+#define TOL_FIXED_DEG 0.05
+/* A vertex whose CPU answer moves this far under a float-step nudge has no answer to compare. */
+#define UNDEFINED_DEG 1.0
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static size_t compared, worst_case_count, ill_conditioned, bit_identical, vertices_compared, within_tol;
+static double raw_worst, raw_worst_conditioned; /* before any allowance: all vertices, well-conditioned ones */
+
+static double rnd(void) /* [0, 1) */
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+/* A random pose near `base`: each bone's linear part and translation perturbed, morph weights in [0, 1]. */
+typedef struct posed {
+    float* bones;
+    float* morph;
+    sf_pose pose;
+} posed;
+
+static void random_pose(const sf_pose* base, size_t targets, float extent, posed* out)
+{
+    size_t B = base->bone_count;
+    out->bones = calloc(12 * (B ? B : 1), sizeof(float));
+    out->morph = calloc(targets ? targets : 1, sizeof(float));
+    for (size_t b = 0; b < B; ++b)
+        for (int k = 0; k < 12; ++k) {
+            float v = base->bone_matrices ? base->bone_matrices[12 * b + k] : (k == 0 || k == 4 || k == 8);
+            out->bones[12 * b + k] = v + (float)((rnd() - 0.5) * (k < 9 ? 0.1 : 0.05 * extent));
+        }
+    for (size_t t = 0; t < targets; ++t) out->morph[t] = (float)rnd();
+    out->pose = *base;
+    out->pose.bone_matrices = B ? out->bones : NULL;
+    out->pose.morph_weights = targets ? out->morph : NULL;
+    out->pose.morph_weight_count = targets;
+}
+
+static void posed_free(posed* p)
+{
+    free(p->bones);
+    free(p->morph);
+}
+
+typedef struct frames {
+    float *p, *n, *t;
+} frames;
+
+static frames frames_alloc(size_t n)
+{
+    frames f = {malloc(3 * n * sizeof(float) + 4), malloc(3 * n * sizeof(float) + 4),
+                malloc(4 * n * sizeof(float) + 4)};
+    return f;
+}
+
+static void frames_free(frames* f) { free(f->p), free(f->n), free(f->t); }
+
+static void poison(frames* f, size_t n)
+{
+    float nan = nanf("");
+    for (size_t i = 0; i < 3 * n; ++i) f->p[i] = f->n[i] = nan;
+    for (size_t i = 0; i < 4 * n; ++i) f->t[i] = nan;
+}
+
+static int is_zero3(const float* v) { return v[0] == 0.0f && v[1] == 0.0f && v[2] == 0.0f; }
+
+/* Per vertex, how far the CPU's own directions move (degrees) between pose and the pose nudged by about a
+ * float step (every element of every bone's linear part and every morph weight times 1 +- 2^-22, the signs
+ * at random): the answer's sensitivity to rounding. */
+static void sensitivity(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
+                        sf_workspace* cpu, const frames* fc, frames* scratch, double* sens)
+{
+    size_t n = sf_topology_vertex_count(topo), B = pose->bone_count,
+           T = pose->morph_weights ? pose->morph_weight_count : 0;
+    float* bones = calloc(12 * B + 1, sizeof(float));
+    float* morph = calloc(T + 1, sizeof(float));
+    if (B) memcpy(bones, pose->bone_matrices, 12 * B * sizeof(float));
+    if (T) memcpy(morph, pose->morph_weights, T * sizeof(float));
+    for (size_t b = 0; b < B; ++b)
+        for (int k = 0; k < 9; ++k) bones[12 * b + k] *= 1.0f + (rnd() < 0.5 ? -0x1p-22f : 0x1p-22f);
+    for (size_t t = 0; t < T; ++t) morph[t] *= 1.0f + (rnd() < 0.5 ? -0x1p-22f : 0x1p-22f);
+    sf_pose p = *pose;
+    p.bone_matrices = B ? bones : NULL;
+    p.morph_weights = T ? morph : NULL;
+    sf_frames_out o = {scratch->p, scratch->n, scratch->t};
+    int uvs = sf_topology_has_tangent_frame(topo);
+    if (sf_frames_compute(topo, &p, method, opts, cpu, &o, NULL) != SF_OK) {
+        for (size_t v = 0; v < n; ++v) sens[v] = 180.0;
+    } else {
+        for (size_t v = 0; v < n; ++v) {
+            double a = is_zero3(fc->n + 3 * v) && is_zero3(scratch->n + 3 * v)
+                           ? 0.0
+                           : sf_angle_deg(fc->n + 3 * v, scratch->n + 3 * v);
+            if (uvs && !(is_zero3(fc->t + 4 * v) && is_zero3(scratch->t + 4 * v))) {
+                double at = sf_angle_deg(fc->t + 4 * v, scratch->t + 4 * v);
+                if (fc->t[4 * v + 3] != scratch->t[4 * v + 3]) at = 180.0;
+                if (at > a) a = at;
+            }
+            sens[v] = a;
+        }
+    }
+    free(bones);
+    free(morph);
+}
+
+/* Worst direction angle (degrees) of the GPU against the CPU, less what the vertex's sensitivity allows
+ * (tol + 20 sens: the result <= tol passes), and the position error; -1 on a NaN (an unwritten element). */
+static double frames_diff(const sf_topology* topo, const frames* gpu, const frames* cpu, const double* sens, double tol,
+                          double* pos_err, size_t* worst_vertex, size_t* ill)
+{
+    size_t n = sf_topology_vertex_count(topo);
+    int uvs = sf_topology_has_tangent_frame(topo);
+    double worst = 0.0, extent = 1.0, perr = 0.0;
+    for (size_t i = 0; i < 3 * n; ++i) extent = fmax(extent, fabs(cpu->p[i]));
+    *worst_vertex = 0;
+    for (size_t v = 0; v < n; ++v) {
+        for (int k = 0; k < 3; ++k) {
+            if (isnan(gpu->p[3 * v + k]) || isnan(gpu->n[3 * v + k]) || isnan(gpu->t[4 * v + k])) return -1.0;
+            perr = fmax(perr, fabs(gpu->p[3 * v + k] - cpu->p[3 * v + k]) / extent);
+        }
+        if (isnan(gpu->t[4 * v + 3])) return -1.0;
+        double a = 0.0;
+        if (!(is_zero3(gpu->n + 3 * v) && is_zero3(cpu->n + 3 * v))) a = sf_angle_deg(gpu->n + 3 * v, cpu->n + 3 * v);
+        if (uvs && !(is_zero3(gpu->t + 4 * v) && is_zero3(cpu->t + 4 * v))) {
+            double at = sf_angle_deg(gpu->t + 4 * v, cpu->t + 4 * v);
+            if (gpu->t[4 * v + 3] != cpu->t[4 * v + 3]) at = 180.0;
+            if (at > a) a = at;
+        }
+        if (tol <= TOL_DEG && a > raw_worst) raw_worst = a; /* the fixed-point scatter apart */
+        if (tol <= TOL_DEG && sens[v] * 20.0 <= tol && a > raw_worst_conditioned) raw_worst_conditioned = a;
+        within_tol += a <= tol;
+        if (sens[v] >= UNDEFINED_DEG) { /* rounding decides the answer: nothing to compare */
+            (*ill)++;
+            a = 0.0;
+        } else if (sens[v] * 20.0 > tol) {
+            (*ill)++;
+            a = a - 20.0 * sens[v] > 0.0 ? tol + (a - 20.0 * sens[v]) : 0.0;
+        }
+        if (memcmp(gpu->n + 3 * v, cpu->n + 3 * v, 12) == 0 && memcmp(gpu->t + 4 * v, cpu->t + 4 * v, 16) == 0)
+            bit_identical++;
+        if (a > worst) worst = a, *worst_vertex = v;
+    }
+    *pos_err = perr;
+    vertices_compared += n;
+    return worst;
+}
+
+typedef struct option_set {
+    const char* name;
+    sf_method method;
+    sf_frames_opts opts;
+} option_set;
+
+/* Every method with defaults, then the reference's options: each weighting, each weld, MikkTSpace tangents,
+ * the authored reference, morph directions off. */
+static size_t option_sets(option_set* out)
+{
+    size_t k = 0;
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) {
+        memset(&out[k], 0, sizeof out[k]);
+        out[k].name = sf_method_name((sf_method)m);
+        out[k++].method = (sf_method)m;
+    }
+    static const char* const names[] = {
+        "recompute angle",      "recompute uniform",  "recompute weld position",       "recompute weld position+normal",
+        "recompute mikktspace", "recompute authored", "recompute authored angle weld", "skinned no morph dirs",
+        "jacobian cap 0.5"};
+    for (int s = 0; s < 9; ++s) {
+        option_set* o = &out[k++];
+        memset(o, 0, sizeof *o);
+        o->name = names[s];
+        o->method = s == 7 ? SF_METHOD_SKINNED : s == 8 ? SF_METHOD_JACOBIAN : SF_METHOD_RECOMPUTE;
+        if (s == 0 || s == 6) o->opts.weighting = SF_WEIGHTING_ANGLE;
+        if (s == 1) o->opts.weighting = SF_WEIGHTING_UNIFORM;
+        if (s == 2) o->opts.weld = SF_WELD_POSITION;
+        if (s == 3 || s == 6) o->opts.weld = SF_WELD_POSITION_NORMAL;
+        if (s == 4) o->opts.tangents = SF_TANGENTS_MIKKTSPACE;
+        if (s == 5 || s == 6) o->opts.reference = SF_REFERENCE_AUTHORED;
+        if (s == 7) o->opts.morph_directions = SF_MORPH_DIRECTIONS_NONE;
+        if (s == 8) o->opts.jacobian_cap = 0.5f;
+    }
+    return k;
+}
+
+static int gpu_ready(void)
+{
+#ifdef SF_TEST_WITH_CUDA
+    sf_error err;
+    if (sf_backend_check(SF_BACKEND_CUDA, &err) == SF_OK) return 1;
+    printf("skipped: %s\n", err.message);
+#else
+    printf("skipped: built without the CUDA backend (-DSF_WITH_CUDA=ON)\n");
+#endif
+    return 0;
+}
+
+static double worst_seen[SFI_CUDA_RECOMPUTE_COUNT + 1];
+
+/* One mesh: every option set, a fresh random pose each; every recompute variant; run-to-run identity. */
+static void check_mesh(const char* label, const sf_mesh_desc* mesh, const sf_pose* base)
+{
+    sf_topology* topo = NULL;
+    sf_error err;
+    sf_result r = sf_topology_create(mesh, NULL, NULL, &topo, &err);
+    if (r != SF_OK) {
+        printf("%s: no topology (%s), skipped\n", label, err.message);
+        return;
+    }
+    size_t n = sf_topology_vertex_count(topo);
+    float extent = 1.0f;
+    const float* rp = sf_topology_rest_positions(topo);
+    for (size_t i = 0; i < 3 * n; ++i) extent = fmaxf(extent, fabsf(rp[i]));
+    sf_workspace *cpu = NULL, *gpu = NULL;
+    sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
+    CHECK_OK(sf_workspace_create(topo, NULL, &cpu, &err));
+    r = sf_workspace_create(topo, &wo, &gpu, &err);
+    if (r != SF_OK) printf("%s: %s\n", label, err.message);
+    CHECK_OK(r);
+    frames fc = frames_alloc(n), fg = frames_alloc(n), f2 = frames_alloc(n);
+    double* sens = calloc(n + 1, sizeof(double));
+    option_set sets[SF_METHOD_COUNT + 16];
+    size_t set_count = option_sets(sets);
+    for (size_t s = 0; s < set_count; ++s) {
+        for (int variant = 0;
+             variant <
+             (sets[s].method == SF_METHOD_RECOMPUTE && s < SF_METHOD_COUNT + 4 ? SFI_CUDA_RECOMPUTE_COUNT : 1);
+             ++variant) {
+            posed p;
+            random_pose(base, mesh->target_count, extent, &p);
+            sfi_cuda_set_recompute(gpu, (sfi_cuda_recompute)variant);
+            sf_frames_out oc = {fc.p, fc.n, fc.t}, og = {fg.p, fg.n, fg.t};
+            sf_error ec, eg;
+            sf_result rc = sf_frames_compute(topo, &p.pose, sets[s].method, &sets[s].opts, cpu, &oc, &ec);
+            poison(&fg, n);
+            sf_result rg = sf_frames_compute(topo, &p.pose, sets[s].method, &sets[s].opts, gpu, &og, &eg);
+            if (rc != rg)
+                printf("%s, %s: cpu %s (%s), gpu %s (%s)\n", label, sets[s].name, sf_result_string(rc), ec.message,
+                       sf_result_string(rg), eg.message);
+            /* refused on the GPU by name: the authored reference over MikkTSpace, a method without a GPU form */
+            CHECK(rc == rg || (rg == SF_ERROR_UNSUPPORTED && ((sets[s].opts.reference == SF_REFERENCE_AUTHORED &&
+                                                               sets[s].opts.tangents == SF_TANGENTS_MIKKTSPACE) ||
+                                                              strstr(eg.message, "no GPU form") != NULL)));
+            if (rc != SF_OK || rg != SF_OK) {
+                posed_free(&p);
+                continue;
+            }
+            sf_frames_report rep_c, rep_g;
+            sf_workspace_last_report(cpu, &rep_c);
+            sf_workspace_last_report(gpu, &rep_g);
+            double perr = 0.0;
+            size_t wv = 0, ill = 0;
+            double tol = variant == SFI_CUDA_SCATTER_FIXED ? TOL_FIXED_DEG : TOL_DEG;
+            sensitivity(topo, &p.pose, sets[s].method, &sets[s].opts, cpu, &fc, &f2, sens);
+            double a = frames_diff(topo, &fg, &fc, sens, tol, &perr, &wv, &ill);
+            ill_conditioned += ill;
+            if (!(a >= 0.0 && a <= tol && perr <= TOL_POS))
+                sft_failf(__FILE__, __LINE__,
+                          "%s, %s, %s: worst %.6g deg at vertex %zu (gpu n %g %g %g, cpu %g %g %g; "
+                          "sensitivity %.3g), position %.3g",
+                          label, sets[s].name, sfi_cuda_recompute_name((sfi_cuda_recompute)variant), a, wv,
+                          (double)fg.n[3 * wv], (double)fg.n[3 * wv + 1], (double)fg.n[3 * wv + 2],
+                          (double)fc.n[3 * wv], (double)fc.n[3 * wv + 1], (double)fc.n[3 * wv + 2], sens[wv], perr);
+            /* counters agree; degenerate counts may differ where rounding decides a zero */
+            CHECK(rep_c.mirrored_vertices == rep_g.mirrored_vertices);
+            int idx = sets[s].method == SF_METHOD_RECOMPUTE ? variant : SFI_CUDA_RECOMPUTE_COUNT;
+            if (a > worst_seen[idx]) worst_seen[idx] = a;
+            compared++;
+            if (variant != SFI_CUDA_SCATTER_FLOAT) { /* the deterministic ones: bit for bit again */
+                sf_frames_out o2 = {f2.p, f2.n, f2.t};
+                poison(&f2, n);
+                CHECK_OK(sf_frames_compute(topo, &p.pose, sets[s].method, &sets[s].opts, gpu, &o2, &eg));
+                if (memcmp(f2.n, fg.n, 3 * n * sizeof(float)) || memcmp(f2.t, fg.t, 4 * n * sizeof(float)) ||
+                    memcmp(f2.p, fg.p, 3 * n * sizeof(float)))
+                    sft_failf(__FILE__, __LINE__, "%s, %s, %s: two runs differ", label, sets[s].name,
+                              sfi_cuda_recompute_name((sfi_cuda_recompute)variant));
+            }
+            posed_free(&p);
+        }
+    }
+    frames_free(&fc), frames_free(&fg), frames_free(&f2);
+    free(sens);
+    sf_workspace_destroy(cpu);
+    sf_workspace_destroy(gpu);
+    sf_topology_destroy(topo);
+    worst_case_count++;
+}
+
+static void test_scenes(void)
+{
+    if (!gpu_ready()) return;
+    for (size_t i = 0; i < sf_scene_count(); ++i) {
+        const sf_scene_info* info = sf_scene_info_at(i);
+        for (size_t pr = 0; pr <= info->preset_count && pr < 3; ++pr) {
+            const char* preset = pr ? info->presets[pr - 1].name : NULL;
+            sf_scene* sc = NULL;
+            sf_error err;
+            CHECK_OK(sf_scene_create(info->name, preset, NULL, 0, NULL, &sc, &err));
+            char label[128];
+            snprintf(label, sizeof label, "scene %s/%s", info->name, preset ? preset : "rest");
+            check_mesh(label, &sc->mesh, &sc->pose);
+            sf_scene_destroy(sc);
+            if (sft_failed_now) return;
+        }
+    }
+}
+
+static const char* const assets[] = {"gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb",
+                                     "gltf/AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf",
+                                     "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",
+                                     "gltf/Fox/glTF-Binary/Fox.glb",
+                                     "gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb",
+                                     "gltf/MorphStressTest/glTF-Binary/MorphStressTest.glb",
+                                     "gltf/NormalTangentMirrorTest/glTF-Binary/NormalTangentMirrorTest.glb",
+                                     "gltf/NormalTangentTest/glTF-Binary/NormalTangentTest.glb",
+                                     "gltf/SimpleMorph/glTF/SimpleMorph.gltf",
+                                     "gltf/SimpleSkin/glTF/SimpleSkin.gltf",
+                                     "gltf/SimpleSparseAccessor/glTF/SimpleSparseAccessor.gltf"};
+
+static void test_assets(void)
+{
+    if (!gpu_ready()) return;
+    for (size_t a = 0; a < sizeof assets / sizeof assets[0]; ++a) {
+        char buf[1024];
+        const char* path = sft_asset(assets[a], buf, sizeof buf);
+        if (!path) {
+            printf("assets not found, skipped\n");
+            return;
+        }
+        sf_gltf* g = NULL;
+        sf_gltf_pose* gp = NULL;
+        sf_error err;
+        CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &g, &err));
+        CHECK_OK(sf_gltf_pose_create(g, NULL, &gp, &err));
+        for (size_t i = 0; i < g->instance_count; ++i) {
+            const sf_gltf_instance* in = &g->instances[i];
+            const sf_gltf_mesh* m = &g->meshes[in->mesh];
+            for (size_t p = m->first_primitive; p < m->first_primitive + m->primitive_count; ++p) {
+                sf_mesh_desc desc;
+                if (sf_gltf_instance_mesh(g, i, p, &desc, &err) != SF_OK) continue;
+                desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST;
+                size_t anim = g->animation_count ? (size_t)(rnd() * (double)g->animation_count) : SIZE_MAX;
+                CHECK_OK(sf_gltf_pose_sample(gp, anim, rnd() * 2.0, &err));
+                float* bones = calloc(12 * in->bone_count, sizeof(float));
+                float* morph = calloc(desc.target_count + 1, sizeof(float));
+                CHECK_OK(sf_gltf_pose_instance(gp, i, bones, morph, NULL, &err));
+                sf_pose base = {bones, in->bone_count, desc.target_count ? morph : NULL, desc.target_count};
+                char label[1100];
+                snprintf(label, sizeof label, "%s instance %zu primitive %zu", assets[a], i, p);
+                check_mesh(label, &desc, &base);
+                free(bones);
+                free(morph);
+                if (sft_failed_now) break;
+            }
+        }
+        sf_gltf_pose_destroy(gp);
+        sf_gltf_destroy(g);
+        if (sft_failed_now) return;
+    }
+    printf("compared %zu frame sets on %zu meshes; worst angle: ", compared, worst_case_count);
+    for (int v = 0; v < SFI_CUDA_RECOMPUTE_COUNT; ++v)
+        printf("%s %.3g, ", sfi_cuda_recompute_name((sfi_cuda_recompute)v), worst_seen[v]);
+    printf(
+        "per-vertex methods %.3g deg (beyond the rounding allowance); %zu of %zu vertex results ill-conditioned, "
+        "%zu bit-identical to the CPU, %zu within the tolerance as they are; before allowances the worst is %.3g deg, "
+        "%.3g deg where well-conditioned (fixed point apart)\n",
+        worst_seen[SFI_CUDA_RECOMPUTE_COUNT], ill_conditioned, vertices_compared, bit_identical, within_tol, raw_worst,
+        raw_worst_conditioned);
+}
+
+/* A crowd of 9 poses in one call against the CPU pose by pose. */
+static void test_crowd(void)
+{
+    if (!gpu_ready()) return;
+    const sf_scene_setting set[] = {{"resolution", 40}, {"twist", 60}, {"ripples", 0.5}};
+    sf_scene* sc = NULL;
+    sf_error err;
+    CHECK_OK(sf_scene_create("sheet", NULL, set, 3, NULL, &sc, &err));
+    sf_topology* topo = NULL;
+    CHECK_OK(sf_topology_create(&sc->mesh, NULL, NULL, &topo, &err));
+    size_t n = sf_topology_vertex_count(topo);
+    sf_workspace *cpu = NULL, *gpu = NULL;
+    sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
+    CHECK_OK(sf_workspace_create(topo, NULL, &cpu, &err));
+    CHECK_OK(sf_workspace_create(topo, &wo, &gpu, &err));
+    enum { I = 9 };
+    posed p[I];
+    sf_pose poses[I];
+    frames fc[I], fg[I], fs = frames_alloc(n);
+    double* sens = calloc(n + 1, sizeof(double));
+    sf_frames_out oc[I], og[I];
+    for (int i = 0; i < I; ++i) {
+        random_pose(&sc->pose, sc->mesh.target_count, 1.0f, &p[i]);
+        poses[i] = p[i].pose;
+        fc[i] = frames_alloc(n), fg[i] = frames_alloc(n);
+        poison(&fg[i], n);
+        oc[i] = (sf_frames_out){fc[i].p, fc[i].n, fc[i].t};
+        og[i] = (sf_frames_out){fg[i].p, fg[i].n, fg[i].t};
+    }
+    for (int m = 0; m < SF_METHOD_COUNT && !sft_failed_now; ++m) {
+        CHECK_OK(sf_frames_compute_batch(topo, poses, I, (sf_method)m, NULL, cpu, oc, &err));
+        sf_result r = sf_frames_compute_batch(topo, poses, I, (sf_method)m, NULL, gpu, og, &err);
+        if (r == SF_ERROR_UNSUPPORTED && strstr(err.message, "no GPU form")) continue; /* refused by name */
+        CHECK_OK(r);
+        for (int i = 0; i < I; ++i) {
+            double perr;
+            size_t wv, ill = 0;
+            sensitivity(topo, &poses[i], (sf_method)m, NULL, cpu, &fc[i], &fs, sens);
+            double a = frames_diff(topo, &fg[i], &fc[i], sens, TOL_DEG, &perr, &wv, &ill);
+            if (!(a >= 0.0 && a <= TOL_DEG && perr <= TOL_POS))
+                sft_failf(__FILE__, __LINE__, "crowd %s instance %d: %.6g deg, position %.3g",
+                          sf_method_name((sf_method)m), i, a, perr);
+            poison(&fg[i], n);
+        }
+    }
+    for (int i = 0; i < I; ++i) posed_free(&p[i]), frames_free(&fc[i]), frames_free(&fg[i]);
+    frames_free(&fs);
+    free(sens);
+    sf_workspace_destroy(cpu);
+    sf_workspace_destroy(gpu);
+    sf_topology_destroy(topo);
+    sf_scene_destroy(sc);
+}
+
+/* The evaluation on a CUDA workspace (statistics reduced on the GPU) against the CPU's. */
+static void test_evaluation(void)
+{
+    if (!gpu_ready()) return;
+    const char* names[] = {"sheet", "elbow"};
+    for (int s = 0; s < 2; ++s) {
+        sf_scene* sc = NULL;
+        sf_error err;
+        if (sf_scene_create(names[s], NULL, NULL, 0, NULL, &sc, &err) != SF_OK) continue;
+        sf_topology* topo = NULL;
+        CHECK_OK(sf_topology_create(&sc->mesh, NULL, NULL, &topo, &err));
+        sf_workspace *cpu = NULL, *gpu = NULL;
+        sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
+        CHECK_OK(sf_workspace_create(topo, NULL, &cpu, &err));
+        CHECK_OK(sf_workspace_create(topo, &wo, &gpu, &err));
+        sf_evaluation *ec = NULL, *eg = NULL;
+        CHECK_OK(sf_evaluation_create(topo, NULL, NULL, &ec, &err));
+        CHECK_OK(sf_evaluation_create(topo, NULL, NULL, &eg, &err));
+        posed p;
+        random_pose(&sc->pose, sc->mesh.target_count, 1.0f, &p);
+        CHECK_OK(sf_evaluation_run(ec, &p.pose, cpu, NULL, &err));
+        sf_result r = sf_evaluation_run(eg, &p.pose, gpu, NULL, &err);
+        if (r != SF_OK) printf("%s\n", err.message);
+        CHECK_OK(r);
+        const sf_eval_results *rc = sf_evaluation_results(ec), *rg = sf_evaluation_results(eg);
+        CHECK(rg->positions == NULL); /* nothing per vertex came back */
+        CHECK(rc->reference_report.mirrored_vertices == rg->reference_report.mirrored_vertices);
+        for (size_t k = 0; k < rc->row_count; ++k) {
+            if (rg->rows[k].status == SF_ERROR_UNSUPPORTED) { /* a method without a GPU form, refused by name */
+                CHECK(strstr(rg->rows[k].detail.message, "no GPU form") != NULL);
+                continue;
+            }
+            const sf_error_summary *a = &rc->rows[k].errors, *b = &rg->rows[k].errors;
+            const char* m = sf_method_name(rc->rows[k].method);
+            printf("%s %s: cpu mean %.6f p50 %.6f p95 %.6f max %.6f; gpu mean %.6f p50 %.6f p95 %.6f max %.6f\n",
+                   names[s], m, a->normal.mean, a->normal.p50, a->normal.p95, a->normal.max, b->normal.mean,
+                   b->normal.p50, b->normal.p95, b->normal.max);
+            CHECK(a->normal.count == b->normal.count && a->tangent.count == b->tangent.count);
+            CHECK_NEAR(a->normal.mean, b->normal.mean, TOL_DEG);
+            CHECK_NEAR(a->normal.max, b->normal.max, TOL_DEG);
+            CHECK_NEAR(a->normal.p50, b->normal.p50, TOL_DEG + 0.000977);
+            CHECK_NEAR(a->normal.p95, b->normal.p95, TOL_DEG + 0.000977);
+            CHECK_NEAR(a->tangent.mean, b->tangent.mean, TOL_DEG);
+            CHECK_NEAR(a->tangent.max, b->tangent.max, TOL_DEG);
+            CHECK_NEAR(a->normal.over_1, b->normal.over_1, 0.01);
+            CHECK(rc->rows[k].report.mirrored_vertices == rg->rows[k].report.mirrored_vertices);
+        }
+        posed_free(&p);
+        sf_evaluation_destroy(ec);
+        sf_evaluation_destroy(eg);
+        sf_workspace_destroy(cpu);
+        sf_workspace_destroy(gpu);
+        sf_topology_destroy(topo);
+        sf_scene_destroy(sc);
+    }
+}
+
+/* Every number after `"key":` in a JSON text, in order (at most max). */
+static size_t json_numbers(const char* text, const char* key, double* out, size_t max)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    size_t k = 0;
+    for (const char* p = strstr(text, pat); p && k < max; p = strstr(p + 1, pat)) {
+        const char* v = p + strlen(pat);
+        while (*v == ' ' || *v == '\t') ++v;
+        out[k++] = strtod(v, NULL);
+    }
+    return k;
+}
+
+/* The command line with --backend cuda: compare and eval print what the CPU prints, within rounding (the
+ * percentiles within the histogram's resolution). */
+static void test_cli_backend(void)
+{
+    if (!gpu_ready()) return;
+    char path[1024];
+    const char* asset = sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", path, sizeof path);
+    /* the methods with a GPU form */
+#define GPU_METHODS " --method unchanged,skinned,inverse-transpose,jacobian,recompute"
+    static const char* const commands[] = {"compare --scene sheet --preset bone-twist --json" GPU_METHODS,
+                                           "compare --scene elbow --weld position --json" GPU_METHODS,
+                                           "eval %s --json --tangents uv" GPU_METHODS, "eval %s --json" GPU_METHODS};
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; ++c) {
+        if (strstr(commands[c], "%s") && !asset) continue;
+        char cmd[1400], gpu_cmd[1500];
+        snprintf(cmd, sizeof cmd, commands[c], asset ? asset : "");
+        snprintf(gpu_cmd, sizeof gpu_cmd, "%s --backend cuda", cmd);
+        sft_cli_out a = sft_run_cli(cmd), b = sft_run_cli(gpu_cmd);
+        if (a.status == -1) {
+            printf("SF_CLI not set: skipped\n");
+            sft_cli_out_free(&a), sft_cli_out_free(&b);
+            return;
+        }
+        if (b.status != 0) printf("`%s`: exit %d: %s\n", gpu_cmd, b.status, b.err);
+        CHECK(a.status == 0 && b.status == 0);
+        static const char* const keys[] = {"mean", "max", "p50", "p95"};
+        for (int k = 0; k < 4; ++k) {
+            double x[256], y[256];
+            size_t nx = json_numbers(a.out, keys[k], x, 256), ny = json_numbers(b.out, keys[k], y, 256);
+            CHECK(nx == ny && nx > 0);
+            for (size_t i = 0; i < nx; ++i)
+                if (!(fabs(x[i] - y[i]) <= (k == 0 ? 2e-3 : 1e-2)))
+                    sft_failf(__FILE__, __LINE__, "`%s`: %s #%zu: cpu %.6f, gpu %.6f", gpu_cmd, keys[k], i, x[i], y[i]);
+        }
+        sft_cli_out_free(&a), sft_cli_out_free(&b);
+    }
+}
+
+int main(int argc, char** argv)
+{
+    if (!gpu_ready()) return 77;
+    static const sft_case cases[] = {{"scenes", test_scenes},
+                                     {"assets", test_assets},
+                                     {"crowd", test_crowd},
+                                     {"evaluation", test_evaluation},
+                                     {"cli_backend", test_cli_backend}};
+    return SFT_RUN(cases, argc, argv);
+}
