@@ -20,12 +20,13 @@ static void usage(FILE* f)
                "  Writes the topology of one mesh (a glTF's primitive instance N, default 0, posed at T seconds of the\n"
                "  animation, default its first at 0; or a built-in scene) as the shaders in shaders/ read it: one .bin\n"
                "  per buffer (packed little-endian f32 or u32: positions, normals, tangents, UVs, indices, joints,\n"
-               "  weights, morph deltas per vertex, vertex -> corner adjacency, the jacobian's gradients), the pose\n"
-               "  (bones.bin: 12 floats per bone, column-major 3x4; morph_weights.bin), params.bin (u32 counts for\n"
-               "  programs: see layout.json), and the library's results at that pose (expected_<method>_normals.bin,\n"
-               "  _tangents.bin, expected_positions.bin; recompute with area weighting, no weld, UV tangents: what\n"
-               "  the gather shader computes). layout.json describes every file. DIR is created; it must be empty\n"
-               "  or hold an earlier export (or --force). Files are written atomically.\n");
+               "  weights, morph deltas per vertex, vertex -> corner adjacency, the gradients of jacobian and\n"
+               "  jacobian-fan), the pose (bones.bin: 12 floats per bone, column-major 3x4; morph_weights.bin),\n"
+               "  params.bin (u32 counts for programs: see layout.json), and the library's results at that pose\n"
+               "  (expected_<method>_normals.bin, _tangents.bin, expected_positions.bin; recompute with area\n"
+               "  weighting, no weld, UV tangents: what the gather shader computes). layout.json describes every\n"
+               "  file. DIR is created; it must be empty or hold an earlier export (or --force). Files are written\n"
+               "  atomically.\n");
 }
 
 typedef struct export_ctx {

@@ -812,7 +812,8 @@ typedef struct sf_gpu_buffer {
 #define SF_GPU_MAX_BUFFERS 32
 
 /* Fills out with up to cap buffers and returns how many the topology has (at most SF_GPU_MAX_BUFFERS), in a
- * fixed order; the jacobian's gradients are absent (count 0) when the topology skipped them. */
+ * fixed order; the gradients of jacobian and jacobian-fan (grad_* and fan_*) are absent (count 0) when the
+ * topology skipped them. */
 size_t sf_topology_gpu_buffers(const sf_topology* topo, sf_gpu_buffer* out, size_t cap);
 
 /* ---------------------------------------------------------------- CUDA (cuda/, src/core/backend_cuda_stub.c) */

@@ -71,6 +71,7 @@ struct sfw_view {
     float frame[4]; /* scene camera hint: center xyz, radius */
     const sf_mesh_desc* source; /* the mesh the topology was made from (the scene's or v->mesh) */
     size_t split_vertices;      /* vertices of a caller's mesh that the MikkTSpace split copied (sfw_mesh_commit) */
+    uint32_t gpu_table[1 + 5 * SF_GPU_MAX_BUFFERS]; /* sfw_view_gpu_buffers */
 };
 
 static sf_error g_err;
@@ -649,6 +650,25 @@ SFW_EXPORT(sfw_view_target_deltas) const float* sfw_view_target_deltas(const sfw
     return k < m->target_count && !m->targets[k].sparse_indices ? m->targets[k].position_deltas : NULL;
 }
 SFW_EXPORT(sfw_view_uv_convention) int sfw_view_uv_convention(const sfw_view* v) { return (int)v->source->uv_convention; }
+/* The topology's arrays in the shaders' layout (sf_topology_gpu_buffers, what the page's WebGPU passes read):
+ * uint32 count, then per buffer name (C string), type (0 f32, 1 u32), count, components, data; the pointers
+ * are the topology's (valid while the view's mesh lives). */
+SFW_EXPORT(sfw_view_gpu_buffers) const uint32_t* sfw_view_gpu_buffers(sfw_view* v)
+{
+    sf_gpu_buffer bufs[SF_GPU_MAX_BUFFERS];
+    size_t count = sf_topology_gpu_buffers(v->topo, bufs, SF_GPU_MAX_BUFFERS);
+    uint32_t* t = v->gpu_table;
+    t[0] = (uint32_t)count;
+    for (size_t i = 0; i < count; ++i) {
+        uint32_t* e = t + 1 + 5 * i;
+        e[0] = (uint32_t)(uintptr_t)bufs[i].name;
+        e[1] = (uint32_t)bufs[i].type;
+        e[2] = (uint32_t)bufs[i].count;
+        e[3] = bufs[i].components;
+        e[4] = (uint32_t)(uintptr_t)bufs[i].data;
+    }
+    return t;
+}
 SFW_EXPORT(sfw_view_table) const uint32_t* sfw_view_table(const sfw_view* v) { return v->table; }
 SFW_EXPORT(sfw_view_stats) const double* sfw_view_stats(const sfw_view* v) { return v->stats; }
 

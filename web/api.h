@@ -44,6 +44,7 @@ const float* sfw_view_weights(const sfw_view* v);
 const float* sfw_view_target_deltas(const sfw_view* v, size_t k);
 int sfw_view_uv_convention(const sfw_view* v);
 const uint32_t* sfw_view_table(const sfw_view* v);
+const uint32_t* sfw_view_gpu_buffers(sfw_view* v);
 const double* sfw_view_stats(const sfw_view* v);
 int sfw_view_run(sfw_view* v);
 int sfw_view_deform(sfw_view* v, float* out);

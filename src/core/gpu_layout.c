@@ -2,6 +2,7 @@
  * them. A change to what the topology stores (the jacobian's gradients, say) changes this table and
  * shaders/README.md with it. */
 #include "sf_internal.h"
+#include "sf_kernels.h"
 
 #include <string.h>
 
@@ -13,6 +14,9 @@ size_t sf_topology_gpu_buffers(const sf_topology* topo, sf_gpu_buffer* out, size
     sfi_gradients_view g;
     int has_g = sfi_gradients_get(topo, SF_METHOD_JACOBIAN, &g); /* (g.u, g.v): 2 floats per slot */
     size_t S = has_g ? g.slot_offsets[n] : 0, M = has_g ? g.morph_offsets[n] : 0;
+    sfi_gradients_view f; /* jacobian-fan: SFK_JACOBIAN_FAN_SLOT_FLOATS per slot, in the basis of fan_normal */
+    int has_f = sfi_gradients_get(topo, SF_METHOD_JACOBIAN_FAN, &f);
+    size_t FS = has_f ? f.slot_offsets[n] : 0, FM = has_f ? f.morph_offsets[n] : 0;
     const sf_gpu_buffer list[] = {
         {"rest_positions", "rest position xyz", SF_GPU_F32, n, 3, topo->rest_positions},
         {"rest_normals", "rest normal xyz (unit, or rebuilt)", SF_GPU_F32, n, 3, topo->rest_normals},
@@ -44,9 +48,24 @@ size_t sf_topology_gpu_buffers(const sf_topology* topo, sf_gpu_buffer* out, size
          has_g ? g.morph_target : NULL},
         {"grad_morph_duv", "jacobian morph entry: (grad d) u xyz, (grad d) v xyz", SF_GPU_F32, M, 6,
          has_g ? g.morph_duv : NULL},
+        {"fan_slot_offsets", "jacobian-fan: vertex v's weight slots [fan_slot_offsets[v], [v+1])", SF_GPU_U32,
+         has_f ? n + 1 : 0, 1, has_f ? f.slot_offsets : NULL},
+        {"fan_slot_joint", "jacobian-fan slot: its joint, 0xFFFFFFFF = the identity (rest) transform", SF_GPU_U32, FS,
+         1, has_f ? f.slot_joint : NULL},
+        {"fan_slot_coef", "jacobian-fan slot: g.u, g.v, K_uu, K_uv, K_vu, K_vv in the basis of the vertex's fan normal",
+         SF_GPU_F32, FS, 6, has_f ? f.slot_coef : NULL},
+        {"fan_morph_offsets", "jacobian-fan: vertex v's morph-gradient entries [fan_morph_offsets[v], [v+1])",
+         SF_GPU_U32, has_f ? n + 1 : 0, 1, has_f ? f.morph_offsets : NULL},
+        {"fan_morph_target", "jacobian-fan morph entry: its target index", SF_GPU_U32, FM, 1,
+         has_f ? f.morph_target : NULL},
+        {"fan_morph_duv", "jacobian-fan morph entry: (grad d) u xyz, (grad d) v xyz in the fan normal's basis",
+         SF_GPU_F32, FM, 6, has_f ? f.morph_duv : NULL},
+        {"fan_normal", "jacobian-fan: the rest normal of the vertex's welded fan (the basis of its coefficients)",
+         SF_GPU_F32, has_f ? n : 0, 3, has_f ? f.fan_normal : NULL},
     };
     size_t count = sizeof list / sizeof list[0];
     _Static_assert(sizeof list / sizeof list[0] <= SF_GPU_MAX_BUFFERS, "SF_GPU_MAX_BUFFERS");
+    _Static_assert(SFK_JACOBIAN_FAN_SLOT_FLOATS == 6, "fan_slot_coef's components");
     for (size_t i = 0; out && i < count && i < cap; ++i) {
         out[i] = list[i];
         if (out[i].count == 0) out[i].data = NULL;

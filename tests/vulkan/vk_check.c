@@ -2,8 +2,10 @@
  * wrote, and compares every method's normals and tangents with the library's (expected_*.bin): the largest angle
  * must stay within 1e-3 degrees and every handedness must match.
  *   vk_check SPV_DIR EXPORT_DIR...
- * SPV_DIR holds deform.spv, frames_vertex.spv, jacobian.spv, recompute_faces.spv, recompute_gather.spv (without
- * jacobian.spv, or without exported gradients, the jacobian is reported as not checked). Exit status 0 when every export matches, 1 otherwise, 77 when no Vulkan device can run compute.
+ * SPV_DIR holds deform.spv, frames_vertex.spv, jacobian.spv, jacobian_fan.spv, recompute_faces.spv,
+ * recompute_gather.spv, recompute_fused.spv (without jacobian.spv / jacobian_fan.spv / recompute_fused.spv, or
+ * without exported gradients, that method is reported as not checked). recompute-fused is compared with the
+ * library's recompute (its frames are recompute's bit for bit). Exit status 0 when every export matches, 1 otherwise, 77 when no Vulkan device can run compute.
  * Plain C and libvulkan only: it reads the export's params.bin and raw buffers, no JSON. */
 #include <math.h>
 #include <stdint.h>
@@ -13,11 +15,16 @@
 #include <vulkan/vulkan.h>
 
 #define TOLERANCE_DEG 1e-3
-#define BINDINGS 26
+/* Descriptor bindings 0..26 (shaders/README.md); buffers 27..32 are jacobian-fan's slots and morph gradients, bound
+ * at 20..25 in a second descriptor set for jacobian_fan.spv. 27 bindings stay within every device's 32 storage
+ * buffers per stage (lavapipe's limit). */
+#define BINDINGS 27
+#define BUFFERS 33
 
 enum { B_REST_P, B_REST_N, B_REST_T, B_JOINTS, B_WEIGHTS, B_MORPH_OFF, B_MORPH_TGT, B_MORPH_DP, B_MORPH_DN, B_MORPH_DT,
        B_BONES, B_MORPH_W, B_STATE, B_NORMALS, B_TANGENTS, B_FACE, B_ADJ_OFF, B_ADJ_CORNERS, B_UVS, B_INDICES,
-       B_GRAD_SLOT_OFF, B_GRAD_SLOT_JOINT, B_GRAD_SLOT_GUV, B_GRAD_MORPH_OFF, B_GRAD_MORPH_TGT, B_GRAD_MORPH_DUV };
+       B_GRAD_SLOT_OFF, B_GRAD_SLOT_JOINT, B_GRAD_SLOT_GUV, B_GRAD_MORPH_OFF, B_GRAD_MORPH_TGT, B_GRAD_MORPH_DUV,
+       B_FAN_NORMAL, B_FAN_SLOT_OFF, B_FAN_SLOT_JOINT, B_FAN_SLOT_COEF, B_FAN_MORPH_OFF, B_FAN_MORPH_TGT, B_FAN_MORPH_DUV };
 
 typedef struct params {
     uint32_t vertex_count, influences, morph_dirs, method;
@@ -218,9 +225,10 @@ static double angle_deg(const float* a, const float* b)
     return atan2(s, d) * 180.0 / 3.14159265358979323846;
 }
 
-/* The method's frames against expected_<stem>_normals/_tangents.bin; prints one line; returns 1 when off. */
-static int compare(const char* dir, const char* stem, const buffer* normals, const buffer* tangents, uint32_t n,
-                   int has_uv)
+/* The method's frames against expected_<stem>_normals/_tangents.bin; prints one line under `label`; returns 1
+ * when off. */
+static int compare(const char* dir, const char* label, const char* stem, const buffer* normals,
+                   const buffer* tangents, uint32_t n, int has_uv)
 {
     char name[256];
     size_t sn = 0, st = 0;
@@ -229,7 +237,7 @@ static int compare(const char* dir, const char* stem, const buffer* normals, con
     snprintf(name, sizeof name, "expected_%s_tangents.bin", stem);
     float* et = read_file(dir, name, &st);
     if (!en || !et || sn != 12u * n || st != 16u * n) {
-        printf("  %-22s missing or wrong-sized expected files\n", stem);
+        printf("  %-22s missing or wrong-sized expected files\n", label);
         free(en);
         free(et);
         return 1;
@@ -248,7 +256,7 @@ static int compare(const char* dir, const char* stem, const buffer* normals, con
     }
     int bad = worst_n > TOLERANCE_DEG || worst_t > TOLERANCE_DEG || hand;
     printf("  %-22s normals max %.2e deg (vertex %u)  tangents max %.2e deg (vertex %u)  handedness mismatches %u  %s\n",
-           stem, worst_n, wn, worst_t, wt, hand, bad ? "FAIL" : "ok");
+           label, worst_n, wn, worst_t, wt, hand, bad ? "FAIL" : "ok");
     free(en);
     free(et);
     return bad;
@@ -268,20 +276,21 @@ static int check_export(gpu* g, const char* spv_dir, const char* dir)
     memcpy(&sign, &pr[10], sizeof sign);
     free(pr);
     printf("%s: %u vertices, %u triangles, %u influences per vertex\n", dir, n, F, K);
-    static const char* const files[BINDINGS] = {
+    static const char* const files[BUFFERS] = {
         "rest_positions", "rest_normals", "rest_tangents", "joints", "weights", "morph_offsets", "morph_target",
         "morph_dp", "morph_dn", "morph_dt", "bones", "morph_weights", NULL, NULL, NULL, NULL, "adj_offsets",
         "adj_corners", "uvs", "indices", "grad_slot_offsets", "grad_slot_joint", "grad_slot_guv",
-        "grad_morph_offsets", "grad_morph_target", "grad_morph_duv"};
-    size_t scratch[BINDINGS] = {0};
+        "grad_morph_offsets", "grad_morph_target", "grad_morph_duv", "fan_normal", "fan_slot_offsets", "fan_slot_joint",
+        "fan_slot_coef", "fan_morph_offsets", "fan_morph_target", "fan_morph_duv"};
+    size_t scratch[BUFFERS] = {0};
     scratch[B_STATE] = 32u * 4u * n;
     scratch[B_NORMALS] = 12u * n;
     scratch[B_TANGENTS] = 16u * n;
     scratch[B_FACE] = 48u * F;
-    buffer bufs[BINDINGS];
+    buffer bufs[BUFFERS];
     memset(bufs, 0, sizeof bufs);
     int bad = 0;
-    for (int i = 0; i < BINDINGS && !bad; ++i) {
+    for (int i = 0; i < BUFFERS && !bad; ++i) {
         void* data = NULL;
         size_t bytes = scratch[i];
         if (files[i]) {
@@ -292,19 +301,24 @@ static int check_export(gpu* g, const char* spv_dir, const char* dir)
         bad = buffer_make(g, bytes, data, &bufs[i]);
         free(data);
     }
-    VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL, g->pool, 1, &g->dsl};
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    if (!bad && vkAllocateDescriptorSets(g->dev, &ai, &set) != VK_SUCCESS) bad = fail("vkAllocateDescriptorSets", 0);
-    VkDescriptorBufferInfo info[BINDINGS];
-    VkWriteDescriptorSet w[BINDINGS];
-    for (int i = 0; i < BINDINGS && !bad; ++i) {
-        VkDescriptorBufferInfo bi = {bufs[i].buf, 0, VK_WHOLE_SIZE};
-        info[i] = bi;
-        VkWriteDescriptorSet x = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, set, (uint32_t)i, 0, 1,
-                                  VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &info[i], NULL};
-        w[i] = x;
-    }
-    if (!bad) vkUpdateDescriptorSets(g->dev, BINDINGS, w, 0, NULL);
+    /* sets[0]: every binding its own buffer; sets[1]: the same with jacobian-fan's data at 20..25 */
+    VkDescriptorSetLayout layouts[2] = {g->dsl, g->dsl};
+    VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL, g->pool, 2, layouts};
+    VkDescriptorSet sets[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+    if (!bad && vkAllocateDescriptorSets(g->dev, &ai, sets) != VK_SUCCESS) bad = fail("vkAllocateDescriptorSets", 0);
+    VkDescriptorSet set = sets[0];
+    VkDescriptorBufferInfo info[2 * BINDINGS];
+    VkWriteDescriptorSet w[2 * BINDINGS];
+    for (int k = 0; k < 2 && !bad; ++k)
+        for (int i = 0; i < BINDINGS; ++i) {
+            int b = k == 1 && i >= B_GRAD_SLOT_OFF && i <= B_GRAD_MORPH_DUV ? i - B_GRAD_SLOT_OFF + B_FAN_SLOT_OFF : i;
+            VkDescriptorBufferInfo bi = {bufs[b].buf, 0, VK_WHOLE_SIZE};
+            info[k * BINDINGS + i] = bi;
+            VkWriteDescriptorSet x = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[k], (uint32_t)i, 0, 1,
+                                      VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &info[k * BINDINGS + i], NULL};
+            w[k * BINDINGS + i] = x;
+        }
+    if (!bad) vkUpdateDescriptorSets(g->dev, 2 * BINDINGS, w, 0, NULL);
     VkPipeline p_deform = pipeline(g, spv_dir, "deform.spv"), p_vertex = pipeline(g, spv_dir, "frames_vertex.spv");
     VkPipeline p_faces = pipeline(g, spv_dir, "recompute_faces.spv"), p_gather = pipeline(g, spv_dir, "recompute_gather.spv");
     if (!bad && (!p_deform || !p_vertex || !p_faces || !p_gather)) {
@@ -317,23 +331,46 @@ static int check_export(gpu* g, const char* spv_dir, const char* dir)
     for (uint32_t m = 0; m < 4 && !bad; ++m) {
         prm.method = m;
         if (run_pass(g, p_vertex, set, &prm, n)) bad = 1;
-        bad |= compare(dir, vertex_methods[m], &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
+        bad |= compare(dir, vertex_methods[m], vertex_methods[m], &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
     }
-    VkPipeline p_jacobian = pipeline(g, spv_dir, "jacobian.spv");
-    if (!bad && p_jacobian && bufs[B_GRAD_SLOT_OFF].size >= 4u * (n + 1u)) {
-        bad = run_pass(g, p_jacobian, set, &prm, n);
-        if (!bad) bad = compare(dir, "jacobian", &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
-    } else if (!bad) {
-        printf("  %-22s not checked (%s)\n", "jacobian", p_jacobian ? "no gradients exported" : "no jacobian.spv");
+    /* the passes after deform.comp that need data or SPIR-V an export may lack */
+    static const struct optional_pass {
+        const char *spv, *label, *stem;
+        int need; /* the buffer whose CSR offsets must be there */
+        int set;  /* which descriptor set */
+    } optional[] = {{"jacobian.spv", "jacobian", "jacobian", B_GRAD_SLOT_OFF, 0},
+                    {"jacobian_fan.spv", "jacobian_fan", "jacobian_fan", B_FAN_SLOT_OFF, 1}};
+    for (size_t k = 0; k < sizeof optional / sizeof optional[0] && !bad; ++k) {
+        const struct optional_pass* o = &optional[k];
+        VkPipeline p = pipeline(g, spv_dir, o->spv);
+        if (p && bufs[o->need].size >= 4u * (n + 1u)) {
+            bad = run_pass(g, p, sets[o->set], &prm, n);
+            if (!bad) bad = compare(dir, o->label, o->stem, &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
+        } else {
+            printf("  %-22s not checked (%s)\n", o->label, p ? "no gradients exported" : "no SPIR-V");
+        }
+        if (p) vkDestroyPipeline(g->dev, p, NULL);
     }
-    if (p_jacobian) vkDestroyPipeline(g->dev, p_jacobian, NULL);
     if (!bad) bad = run_pass(g, p_faces, set, &prm, F) || run_pass(g, p_gather, set, &prm, n);
-    if (!bad) bad = compare(dir, "recompute", &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
+    if (!bad) bad = compare(dir, "recompute", "recompute", &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
+    /* recompute-fused reads no state and no face buffer: clear both, so a pass that did would show */
+    VkPipeline p_fused = pipeline(g, spv_dir, "recompute_fused.spv");
+    if (!bad && p_fused) {
+        memset(bufs[B_STATE].map, 0, bufs[B_STATE].size);
+        memset(bufs[B_FACE].map, 0, bufs[B_FACE].size);
+        memset(bufs[B_NORMALS].map, 0, bufs[B_NORMALS].size);
+        memset(bufs[B_TANGENTS].map, 0, bufs[B_TANGENTS].size);
+        bad = run_pass(g, p_fused, set, &prm, n);
+        if (!bad) bad = compare(dir, "recompute_fused", "recompute", &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
+    } else if (!bad) {
+        printf("  %-22s not checked (no SPIR-V)\n", "recompute_fused");
+    }
+    if (p_fused) vkDestroyPipeline(g->dev, p_fused, NULL);
     VkPipeline pipes[4] = {p_deform, p_vertex, p_faces, p_gather};
     for (int i = 0; i < 4; ++i)
         if (pipes[i]) vkDestroyPipeline(g->dev, pipes[i], NULL);
-    if (set) vkFreeDescriptorSets(g->dev, g->pool, 1, &set);
-    for (int i = 0; i < BINDINGS; ++i) buffer_free(g, &bufs[i]);
+    if (sets[0]) vkFreeDescriptorSets(g->dev, g->pool, 2, sets);
+    for (int i = 0; i < BUFFERS; ++i) buffer_free(g, &bufs[i]);
     return bad;
 }
 

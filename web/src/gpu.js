@@ -1,12 +1,34 @@
-// The reference on the GPU where the browser offers WebGPU: the skinning pass, the face pass and the gather
-// (shaders/*.wgsl) over the precomputed vertex -> corner adjacency, no atomics. Each run reads the result
-// back and measures it against the wasm core's reference (the page shows the largest angle; it must stay
-// within 1e-3 degrees). Options the shaders do not cover (weld, MikkTSpace, authored) are left to the wasm.
-import skinWgsl from '../../shaders/skin.wgsl?raw';
+// Every method the GPU computes per vertex, and the reference, on the GPU where the browser offers WebGPU: the
+// WGSL passes of shaders/ (each after shaders/common.wgsl) over the topology's arrays as
+// sf_topology_gpu_buffers lists them (the wasm core's, packed into one buffer). Each run reads the frames back
+// and measures every pass against the wasm core's result for that method (the page shows the largest angle; it
+// must stay within 1e-3 degrees). Reference options the shaders do not cover (weld, MikkTSpace, authored) leave
+// the reference (recompute, recompute-fused) to the wasm; the per-vertex methods do not depend on them.
+import commonWgsl from '../../shaders/common.wgsl?raw';
+import deformWgsl from '../../shaders/deform.wgsl?raw';
+import framesVertexWgsl from '../../shaders/frames_vertex.wgsl?raw';
+import jacobianWgsl from '../../shaders/jacobian.wgsl?raw';
+import jacobianFanWgsl from '../../shaders/jacobian_fan.wgsl?raw';
 import facesWgsl from '../../shaders/recompute_faces.wgsl?raw';
 import gatherWgsl from '../../shaders/recompute_gather.wgsl?raw';
+import fusedWgsl from '../../shaders/recompute_fused.wgsl?raw';
+import { METHODS } from './skinframe.js';
 
 const S = globalThis.GPUBufferUsage || {};
+const TOLERANCE_DEG = 1e-3;
+// common.wgsl's Params: 12 words of settings, then the word offset of each array in `topo`, by its name in
+// sf_topology_gpu_buffers (src/core/gpu_layout.c), then one pad word.
+const SETTINGS = 12;
+const ARRAYS = ['rest_positions', 'rest_normals', 'rest_tangents', 'uvs', 'indices', 'joints', 'weights',
+  'morph_offsets', 'morph_target', 'morph_dp', 'morph_dn', 'morph_dt', 'adj_offsets', 'adj_corners',
+  'grad_slot_offsets', 'grad_slot_joint', 'grad_slot_guv', 'grad_morph_offsets', 'grad_morph_target',
+  'grad_morph_duv', 'fan_slot_offsets', 'fan_slot_joint', 'fan_slot_coef', 'fan_morph_offsets', 'fan_morph_target',
+  'fan_morph_duv', 'fan_normal'];
+const PARAM_WORDS = SETTINGS + ARRAYS.length + 1;
+const BLOCK = 256; // bytes per dispatch's Params (WebGPU's minUniformBufferOffsetAlignment)
+// sf_morph_directions (0 deltas, 1 none, 2 normals) -> the shaders' morph_dirs (0 none, 1 both, 2 normals)
+const MORPH_DIRS = [1, 0, 2];
+const M = Object.fromEntries(METHODS.map((name, i) => [name, i]));
 
 function angleDeg(a, ai, b, bi) {
   const ax = a[ai], ay = a[ai + 1], az = a[ai + 2], bx = b[bi], by = b[bi + 1], bz = b[bi + 2];
@@ -24,11 +46,15 @@ export class GpuReference {
       const adapter = await navigator.gpu.requestAdapter();
       if (!adapter) return null;
       const device = await adapter.requestDevice();
+      device.addEventListener?.('uncapturederror', (e) => report(`WebGPU: ${e.error.message}`, true));
+      device.pushErrorScope('validation');
       const g = new GpuReference(device, page, report);
+      const err = await device.popErrorScope();
+      if (err) throw new Error(err.message);
       g.adapterInfo = adapter.info ? `${adapter.info.vendor} ${adapter.info.architecture} ${adapter.info.description}`.trim() : '';
       return g;
     } catch (e) {
-      report(`WebGPU: ${e.message}`, false);
+      report(`WebGPU: ${e.message}`, true);
       return null;
     }
   }
@@ -38,10 +64,18 @@ export class GpuReference {
     this.page = page;
     this.report = report;
     this.lastMs = null;
-    const mk = (code) => device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code }), entryPoint: 'main' } });
-    this.skin = mk(skinWgsl);
-    this.faces = mk(facesWgsl);
-    this.gather = mk(gatherWgsl);
+    const storage = (type) => ({ buffer: { type } });
+    this.layout = device.createBindGroupLayout({
+      entries: [
+        { buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: 4 * PARAM_WORDS } },
+        storage('read-only-storage'), storage('read-only-storage'), storage('storage'), storage('storage'), storage('storage'),
+      ].map((e, binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, ...e })),
+    });
+    const pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.layout] });
+    const mk = (code) => device.createComputePipeline({ layout: pipelineLayout,
+      compute: { module: device.createShaderModule({ code: `${commonWgsl}\n${code}` }), entryPoint: 'main' } });
+    this.pipes = { deform: mk(deformWgsl), vertex: mk(framesVertexWgsl), jacobian: mk(jacobianWgsl),
+      jacobianFan: mk(jacobianFanWgsl), faces: mk(facesWgsl), gather: mk(gatherWgsl), fused: mk(fusedWgsl) };
     this.busy = false;
     this.mesh = null;
     this.runs = 0;
@@ -54,60 +88,45 @@ export class GpuReference {
     return b;
   }
 
-  // Buffers and the adjacency of a new mesh (once per mesh).
+  // The topology's arrays, packed, and the buffers of a new mesh (once per mesh).
   setMesh(view) {
     if (this.mesh) for (const b of this.mesh.buffers) b.destroy();
-    const sf = view.sf, e = sf.exports, mem = () => sf.memory.buffer;
+    const arrays = view.gpuBuffers();
     const n = view.vertexCount, F = view.triangleCount;
-    const influences = e.sfw_view_influence_count(view.ptr);
-    const targets = view.targetCount;
-    const deltas = new Float32Array(Math.max(1, 3 * n * targets));
-    let sparse = false;
-    for (let k = 0; k < targets; ++k) {
-      const p = e.sfw_view_target_deltas(view.ptr, k);
-      if (!p) { sparse = true; continue; }
-      deltas.set(new Float32Array(mem(), p, 3 * n), 3 * n * k);
+    const offsets = new Uint32Array(ARRAYS.length);
+    let words = 0;
+    for (const [i, name] of ARRAYS.entries()) {
+      if (!arrays[name]) throw new Error(`the core lists no GPU array ${name}`);
+      offsets[i] = words;
+      words += arrays[name].words.length;
     }
-    const jp = e.sfw_view_joints(view.ptr), wp = e.sfw_view_weights(view.ptr);
-    const joints = influences ? Uint32Array.from(new Uint32Array(mem(), jp, influences * n)) : new Uint32Array(1);
-    const weights = influences ? Float32Array.from(new Float32Array(mem(), wp, influences * n)) : new Float32Array(1);
-    // vertex -> corners, in corner order (the core's adjacency order)
-    const idx = view.indices;
-    const offsets = new Uint32Array(n + 1);
-    for (let c = 0; c < 3 * F; ++c) offsets[idx[c] + 1]++;
-    for (let v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
-    const fill = offsets.slice(0, n);
-    const corners = new Uint32Array(Math.max(1, 3 * F));
-    for (let c = 0; c < 3 * F; ++c) corners[fill[idx[c]]++] = c;
+    const topo = new Uint32Array(Math.max(4, words));
+    for (const [i, name] of ARRAYS.entries()) topo.set(arrays[name].words, offsets[i]);
+    const poseWords = 12 * view.boneCount + view.targetCount;
     const m = {
-      n, F, influences, targets, sparse, bitangentSign: e.sfw_view_uv_convention(view.ptr) === 0 ? -1 : 1,
-      hasUv: !!view.uvs,
-      rest: this.buffer(Float32Array.from(view.restPositions)), joints: this.buffer(joints), weights: this.buffer(weights),
-      bones: this.buffer(new Float32Array(Math.max(12, 12 * view.boneCount))), deltas: this.buffer(deltas),
-      morph: this.buffer(new Float32Array(Math.max(1, targets))), skinned: this.buffer(new Float32Array(4 * n)),
-      indices: this.buffer(Uint32Array.from(idx)), uvs: this.buffer(view.uvs ? Float32Array.from(view.uvs) : new Float32Array(2 * n)),
-      face: this.buffer(new Float32Array(12 * Math.max(1, F))), offsets: this.buffer(offsets), corners: this.buffer(corners),
-      frames: this.buffer(new Float32Array(7 * n), S.STORAGE | S.COPY_SRC),
-      read: this.device.createBuffer({ size: 28 * n, usage: S.MAP_READ | S.COPY_DST }),
-      params: [0, 1, 2].map(() => this.device.createBuffer({ size: 16, usage: S.UNIFORM | S.COPY_DST })),
-      out: new Float32Array(7 * n),
+      n, F, offsets, influences: arrays.joints.components, hasUv: arrays.uvs.count > 0,
+      hasJacobian: arrays.grad_slot_offsets.count > 0, hasFan: arrays.fan_slot_offsets.count > 0,
+      morphBase: 12 * view.boneCount,
+      bitangentSign: view.sf.exports.sfw_view_uv_convention(view.ptr) === 0 ? -1 : 1,
+      topo: this.buffer(topo), pose: this.buffer(new Float32Array(Math.max(4, poseWords))),
+      state: this.buffer(new Float32Array(32 * Math.max(1, n))), face: this.buffer(new Float32Array(12 * Math.max(1, F))),
+      frames: this.buffer(new Float32Array(7 * n * METHODS.length), S.STORAGE | S.COPY_SRC),
+      read: this.device.createBuffer({ size: Math.max(16, 28 * n * METHODS.length), usage: S.MAP_READ | S.COPY_DST }),
+      params: this.device.createBuffer({ size: BLOCK * 16, usage: S.UNIFORM | S.COPY_DST }),
+      out: new Float32Array(7 * n * METHODS.length),
     };
-    m.buffers = [m.rest, m.joints, m.weights, m.bones, m.deltas, m.morph, m.skinned, m.indices, m.uvs, m.face, m.offsets, m.corners, m.frames, m.read, ...m.params];
-    const group = (pipeline, list) => this.device.createBindGroup({ layout: pipeline.getBindGroupLayout(0),
-      entries: list.map((buffer, binding) => ({ binding, resource: { buffer } })) });
-    m.groups = [
-      group(this.skin, [m.params[0], m.rest, m.joints, m.weights, m.bones, m.deltas, m.morph, m.skinned]),
-      group(this.faces, [m.params[1], m.indices, m.uvs, m.skinned, m.face]),
-      group(this.gather, [m.params[2], m.offsets, m.corners, m.face, m.frames]),
-    ];
+    m.buffers = [m.topo, m.pose, m.state, m.face, m.frames, m.read, m.params];
+    m.group = this.device.createBindGroup({ layout: this.layout, entries: [
+      { binding: 0, resource: { buffer: m.params, size: 4 * PARAM_WORDS } },
+      ...[m.topo, m.pose, m.state, m.frames, m.face].map((buffer, i) => ({ binding: i + 1, resource: { buffer } })),
+    ] });
     this.mesh = m;
     this.pending = null;
   }
 
-  // What the shaders cannot do, or null.
-  unsupported(view, weighting) {
+  // Why the reference passes cannot run with these options, or null.
+  referenceOff(view, weighting) {
     const o = view.options;
-    if (this.mesh?.sparse) return 'sparse morph targets';
     if (o.weld !== 0) return 'weld';
     if (o.tangents !== 0) return 'MikkTSpace tangents';
     if (o.reference !== 0) return 'authored reference';
@@ -115,50 +134,86 @@ export class GpuReference {
     return null;
   }
 
-  // Runs the three passes for the view's pose and compares with view.refNormals / refTangents. One run at a
-  // time; a request while one is in flight runs after it with the newest pose.
+  // Runs the passes for the view's pose and compares each with the wasm core's frames of its method. One run at
+  // a time; a request while one is in flight runs after it with the newest pose.
   run(view, weighting) {
     if (!this.mesh || this.mesh.n !== view.vertexCount) return;
     if (this.busy) { this.pending = [view, weighting]; return; }
-    const why = this.unsupported(view, weighting);
-    if (why) { this.lastMs = null; this.page.gpu.check = null; this.report(`GPU reference: off for ${why} (the wasm core computes it)`); return; }
     this.busy = true;
-    const m = this.mesh, d = this.device, q = d.queue;
+    const m = this.mesh, d = this.device, q = d.queue, n = m.n;
+    const refOff = this.referenceOff(view, weighting);
     const t0 = performance.now();
-    q.writeBuffer(m.bones, 0, Float32Array.from(view.bones));
-    if (m.targets) q.writeBuffer(m.morph, 0, Float32Array.from(view.morph));
-    q.writeBuffer(m.params[0], 0, new Uint32Array([m.n, m.influences, m.targets, 0]));
-    q.writeBuffer(m.params[1], 0, new Uint32Array([m.n, m.F, weighting, m.hasUv ? 1 : 0]));
-    const p2 = new ArrayBuffer(16);
-    new Uint32Array(p2, 0, 2).set([m.n, weighting]);
-    new Float32Array(p2, 8, 1)[0] = m.bitangentSign;
-    q.writeBuffer(m.params[2], 0, p2);
+    const pose = new Float32Array(Math.max(4, m.morphBase + view.targetCount));
+    pose.set(view.bones);
+    if (view.targetCount) pose.set(view.morph, m.morphBase);
+    q.writeBuffer(m.pose, 0, pose);
+    // [pipeline, threads, method (P.method and the output slot; -1: none)]
+    const passes = [[this.pipes.deform, n, -1]];
+    for (const name of ['unchanged', 'skinned', 'inverse-transpose', 'bone-normal-matrices']) passes.push([this.pipes.vertex, n, M[name]]);
+    if (m.hasJacobian) passes.push([this.pipes.jacobian, n, M.jacobian]);
+    if (m.hasFan) passes.push([this.pipes.jacobianFan, n, M['jacobian-fan']]);
+    if (!refOff) passes.push([this.pipes.faces, m.F, -1], [this.pipes.gather, n, M.recompute], [this.pipes.fused, n, M['recompute-fused']]);
+    const block = new ArrayBuffer(BLOCK * passes.length);
+    const cap = view.options.jacobianCap || 0;
+    passes.forEach(([, , method], k) => {
+      const u = new Uint32Array(block, BLOCK * k, PARAM_WORDS), f = new Float32Array(block, BLOCK * k, PARAM_WORDS);
+      u.set([n, m.F, m.influences, MORPH_DIRS[view.options.morphDirections] ?? 1, Math.max(0, method),
+        Math.max(0, weighting), m.hasUv ? 1 : 0, 7 * n * Math.max(0, method)]);
+      f[8] = m.bitangentSign; f[9] = cap;
+      u[10] = m.morphBase;
+      u.set(m.offsets, SETTINGS);
+    });
+    q.writeBuffer(m.params, 0, block);
     const enc = d.createCommandEncoder();
     const pass = enc.beginComputePass();
-    for (const [pipe, group, count] of [[this.skin, m.groups[0], m.n], [this.faces, m.groups[1], m.F], [this.gather, m.groups[2], m.n]]) {
-      pass.setPipeline(pipe); pass.setBindGroup(0, group); pass.dispatchWorkgroups(Math.ceil(count / 64));
-    }
+    passes.forEach(([pipe, threads], k) => {
+      if (!threads) return;
+      pass.setPipeline(pipe); pass.setBindGroup(0, m.group, [BLOCK * k]); pass.dispatchWorkgroups(Math.ceil(threads / 64));
+    });
     pass.end();
-    enc.copyBufferToBuffer(m.frames, 0, m.read, 0, 28 * m.n);
+    enc.copyBufferToBuffer(m.frames, 0, m.read, 0, 28 * n * METHODS.length);
     q.submit([enc.finish()]);
-    const refN = Float32Array.from(view.refNormals), refT = view.refTangents ? Float32Array.from(view.refTangents) : null;
+    // what the wasm core computed for this pose, copied before the next run replaces it
+    const tangents = view.hasTangentFrame && m.hasUv;
+    const want = passes.filter((p) => p[2] >= 0).map(([, , method]) => {
+      const ref = method === M.recompute;
+      const row = view.rows[method];
+      return { method, normals: Float32Array.from(ref ? view.refNormals : row.normals),
+        tangents: tangents ? Float32Array.from(ref ? view.refTangents : row.tangents) : null };
+    });
     m.read.mapAsync(GPUMapMode.READ).then(() => {
       this.lastMs = performance.now() - t0;
       m.out.set(new Float32Array(m.read.getMappedRange()));
       m.read.unmap();
-      let maxN = 0, maxT = 0;
-      for (let v = 0; v < m.n; ++v) {
-        maxN = Math.max(maxN, angleDeg(m.out, 3 * v, refN, 3 * v));
-        if (refT && m.hasUv) maxT = Math.max(maxT, angleDeg(m.out, 3 * m.n + 4 * v, refT, 4 * v));
+      const methods = {};
+      let maxN = 0, maxT = 0, hand = 0, worst = '';
+      for (const w of want) {
+        const base = 7 * n * w.method;
+        let mn = 0, mt = 0, h = 0;
+        for (let v = 0; v < n; ++v) {
+          mn = Math.max(mn, angleDeg(m.out, base + 3 * v, w.normals, 3 * v));
+          if (!w.tangents) continue;
+          const g = base + 3 * n + 4 * v;
+          mt = Math.max(mt, angleDeg(m.out, g, w.tangents, 4 * v));
+          h += m.out[g + 3] !== w.tangents[4 * v + 3];
+        }
+        const name = METHODS[w.method];
+        methods[name] = { normalDeg: mn, tangentDeg: w.tangents ? mt : null, handedness: w.tangents ? h : null };
+        if (Math.max(mn, mt) >= Math.max(maxN, maxT)) worst = name;
+        maxN = Math.max(maxN, mn); maxT = Math.max(maxT, mt); hand += h;
       }
-      // without UVs neither side has tangents: not measured (null), not 0
-      const tangents = refT && m.hasUv;
-      const ok = maxN <= 1e-3 && (!tangents || maxT <= 1e-3);
-      this.page.gpu.check = { maxNormalDeg: maxN, maxTangentDeg: tangents ? maxT : null, ok, runs: ++this.runs };
-      this.page.gpu.normals = m.out;
-      this.report(`GPU reference (WebGPU ${this.adapterInfo}): largest angle to the wasm reference ${maxN.toExponential(2)}° normals, ` +
-        `${tangents ? maxT.toExponential(2) + '° tangents' : 'tangents not measured (no UVs)'} — ${ok ? 'equal within 1e-3°' : 'DIFFERENT (over 1e-3°)'}`, !ok);
-    }).catch((e) => this.report(`GPU reference: ${e.message}`, true)).finally(() => {
+      const ok = maxN <= TOLERANCE_DEG && (!tangents || maxT <= TOLERANCE_DEG) && hand === 0;
+      const reference = methods.recompute || null;
+      this.page.gpu.check = { maxNormalDeg: maxN, maxTangentDeg: tangents ? maxT : null, handedness: tangents ? hand : null,
+        ok, runs: ++this.runs, methods, reference, referenceOff: refOff };
+      this.page.gpu.frames = m.out; // METHODS order, 7n floats each (3n normals, 4n tangents); unrun slots stale
+      this.page.gpu.normals = reference ? m.out.subarray(7 * n * M.recompute, 7 * n * M.recompute + 3 * n) : null;
+      this.report(`GPU (WebGPU ${this.adapterInfo}): ${want.length} methods against the wasm core, largest angle ` +
+        `${maxN.toExponential(2)}° normals, ${tangents ? maxT.toExponential(2) + '° tangents' : 'tangents not measured (no UVs)'}` +
+        `${worst ? ` (${worst})` : ''}${tangents && hand ? `, ${hand} handedness differences` : ''}` +
+        ` — ${ok ? 'equal within 1e-3°' : 'DIFFERENT (over 1e-3°)'}` +
+        `${refOff ? `; reference off for ${refOff} (the wasm core computes it)` : ''}`, !ok);
+    }).catch((e) => this.report(`GPU: ${e.message}`, true)).finally(() => {
       this.busy = false;
       if (this.pending) { const [v, w] = this.pending; this.pending = null; this.run(v, w); }
     });

@@ -281,6 +281,26 @@ export class View {
     return out;
   }
 
+  // The topology's arrays in the shaders' layout (sf_topology_gpu_buffers): name -> {type ('f32' or 'u32'),
+  // count, components, words: a Uint32Array copy of the values' bits}. An absent array has count 0.
+  gpuBuffers() {
+    const e = this.sf.exports, buffer = this.sf.memory.buffer;
+    const at = e.sfw_view_gpu_buffers(this.ptr);
+    const count = new Uint32Array(buffer, at, 1)[0];
+    const t = new Uint32Array(buffer, at + 4, 5 * count);
+    const bytes = new Uint8Array(buffer);
+    const out = {};
+    for (let i = 0; i < count; ++i) {
+      const [name, type, n, components, data] = t.subarray(5 * i, 5 * i + 5);
+      let end = name;
+      while (bytes[end]) ++end;
+      const key = new TextDecoder().decode(bytes.subarray(name, end));
+      const words = n && data ? Uint32Array.from(new Uint32Array(buffer, data, n * components)) : new Uint32Array(0);
+      out[key] = { type: type === 0 ? 'f32' : 'u32', count: n, components, words };
+    }
+    return out;
+  }
+
   stat(m, field) { return this.stats[m * STAT_STRIDE + field]; }
 
   // The statistics of method m as an object (reused: copy what you keep).

@@ -3,7 +3,7 @@
 // SwiftShader). Screenshots go to $SF_ARTIFACTS (default build-web/browser-artifacts).
 //   node web/test/browser.mjs [webgpu|webgl2|both]
 // Exit 77 (CTest's skip) when chromium or web/node_modules is missing; 1 on a failed check.
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,18 +98,29 @@ async function run(mode) {
       console.log(`  # ${mode}: ${backend}; WebGL2: ${await page.evaluate(() => !!document.createElement('canvas').getContext('webgl2'))}`);
       if (mode === 'webgpu') assert.equal(backend, 'webgpu'); else assert.match(backend, /wasm$/);
     });
-    const gpuCheck = async (what) => {
+    // Every WGSL pass against the wasm core: the per-vertex methods always, the reference and recompute-fused
+    // where the shaders cover the reference options (`reference`: true).
+    const gpuCheck = async (what, reference = true) => {
       if (mode !== 'webgpu') return;
       await page.waitForFunction((r) => (window.sfPage.gpu.check?.runs || 0) > r, gpuRuns, { timeout: 30000 }).catch(async (e) => {
         throw new Error(`${e.message}: ${await page.$eval('#gpu-check', (el) => el.textContent)} ${logs.join('; ')}`);
       });
       const c = await page.evaluate(() => window.sfPage.gpu.check);
       gpuRuns = c.runs;
-      const t = c.maxTangentDeg === null ? 'tangents not measured' : `${c.maxTangentDeg.toExponential(2)} deg tangents`;
-      console.log(`  # ${what}: WebGPU reference vs wasm: ${c.maxNormalDeg.toExponential(2)} deg normals, ${t}`);
-      assert.ok(c.maxNormalDeg <= 1e-3 && (c.maxTangentDeg === null || c.maxTangentDeg <= 1e-3), JSON.stringify(c));
+      const deg = (x) => (x === null ? 'not measured' : `${x.toExponential(2)} deg`);
+      const line = Object.entries(c.methods).map(([m, r]) => `${m} ${deg(r.normalDeg)}/${deg(r.tangentDeg)}`).join(', ');
+      console.log(`  # ${what}: WebGPU vs wasm (normals/tangents): ${line}`);
+      gpuLog.push({ what, methods: c.methods });
+      const want = METHODS.filter((m) => reference || !m.startsWith('recompute'));
+      assert.deepEqual(Object.keys(c.methods).sort(), want.sort(), 'every method has its GPU pass');
+      for (const [m, r] of Object.entries(c.methods)) {
+        assert.ok(r.normalDeg <= 1e-3 && (r.tangentDeg === null || r.tangentDeg <= 1e-3), `${m}: ${JSON.stringify(r)}`);
+        assert.ok(!r.handedness, `${m}: ${r.handedness} handedness differences`);
+      }
+      assert.ok(c.ok, JSON.stringify(c));
     };
     let gpuRuns = 0;
+    const gpuLog = [];
     await page.selectOption('#preset', 'bone-twist');
     await settle(page);
     await shot('sheet-bone-twist');
@@ -194,6 +205,42 @@ async function run(mode) {
       assert.ok(Math.max(...un.values) > 10);
       await page.locator('#chart').screenshot({ path: join(artifacts, `${mode}-chart-twist.png`) });
     });
+    await check('every scene and preset: each GPU pass within 1e-3 deg of the wasm core', async () => {
+      if (mode !== 'webgpu') return;
+      const scenes = await page.$$eval('#scene option', (os) => os.map((o) => o.value));
+      assert.ok(scenes.length >= 5, scenes.join());
+      for (const scene of scenes) {
+        await page.selectOption('#scene', scene);
+        await settle(page);
+        const presets = (await page.$$eval('#preset option', (os) => os.map((o) => o.value))).filter(Boolean);
+        for (const preset of presets.length ? presets : ['']) {
+          await page.selectOption('#preset', preset);
+          await settle(page);
+          await gpuCheck(`${scene} ${preset || 'rest'}`);
+        }
+      }
+      // the sheet's morph targets at once (normal and tangent deltas on): morph gradients in both jacobians
+      await page.selectOption('#scene', 'sheet');
+      await settle(page);
+      for (const [name, value] of [['towel-twist', 0.7], ['swirl', 0.5], ['ripples', 0.6], ['twist', 60]]) await setSlider(page, name, value);
+      await gpuCheck('sheet towel-twist 0.7, swirl 0.5, ripples 0.6, twist 60');
+      // the comparison sees a difference: the GPU's skinned normals against the wasm's unchanged ones
+      const apart = await page.evaluate((skinned) => {
+        const v = window.sfPage.view(), n = v.vertexCount, g = window.sfPage.gpu.frames, w = v.rows[0].normals;
+        let most = 0;
+        for (let i = 0; i < n; ++i) {
+          const a = g.subarray(7 * n * skinned + 3 * i, 7 * n * skinned + 3 * i + 3), b = w.subarray(3 * i, 3 * i + 3);
+          const d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+          most = Math.max(most, Math.acos(Math.min(1, Math.max(-1, d))) * 180 / Math.PI);
+        }
+        return most;
+      }, METHODS.indexOf('skinned'));
+      assert.ok(apart > 1, `GPU skinned vs wasm unchanged: ${apart} deg`);
+      for (const name of ['towel-twist', 'swirl', 'ripples']) await setSlider(page, name, 0);
+      await page.selectOption('#scene', 'sheet');
+      await page.selectOption('#preset', 'bone-twist');
+      await settle(page);
+    });
     await check('a malformed file keeps the scene and shows the loader message', async () => {
       const before = await page.evaluate(() => window.sfPage.view().vertexCount);
       await page.setInputFiles('#file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('glTF\x02\x00\x00\x00garbage') });
@@ -231,9 +278,12 @@ async function run(mode) {
       assert.match(await page.$eval('#time', (e) => e.textContent), /s$/);
       const stats = await page.evaluate(() => window.sfPage.stats);
       assert.ok(stats.recompute.normalMax < 1e-3);
-      // the GPU passes cover no weld and UV tangents: switch the reference to them for the comparison
+      // eval's reference (weld, MikkTSpace) is the wasm's: the per-vertex passes are checked all the same; then
+      // the reference the GPU passes cover (no weld, UV tangents) for the reference and recompute-fused
+      await page.$eval('#scrub', (el) => { el.value = '0.4'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+      await gpuCheck('CesiumMan at 0.4 of its clip, eval\'s reference', false);
       await page.selectOption('#weld', '0'); await page.selectOption('#tangents', '0');
-      await gpuCheck('CesiumMan at t = 1 s');
+      await gpuCheck('CesiumMan at 0.5 of its clip');
       await shot('cesium-man');
     });
     await check('the scrubber\'s end is the clip\'s last pose, not its first', async () => {
@@ -273,6 +323,7 @@ async function run(mode) {
       if (mode === 'webgpu') assert.match(await page.$eval('#gpu-check', (e) => e.textContent), /tangents not measured/);
       await shot('no-uvs');
     });
+    if (gpuLog.length) writeFileSync(join(artifacts, `${mode}-gpu-check.json`), JSON.stringify(gpuLog, null, 1));
   } finally {
     await browser.close();
   }
