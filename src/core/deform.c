@@ -125,7 +125,7 @@ sf_result sf_deform_positions(const sf_topology* topo, const sf_pose* pose, sf_w
     SF_CHECK(out != NULL || topo->vertex_count == 0, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
     if (!ws->final_pos) return sfi_fused_positions(topo, pose, ws, out); /* a recompute-fused workspace */
     const sf_frames_out fast = {out, NULL, NULL};
-    if (sfi_skin_fused(topo, pose, -1, SF_MORPH_DIRECTIONS_NONE, ws, &fast, NULL, NULL)) return SF_OK;
+    if (sfi_skin_fused(topo, pose, -1, SF_MORPH_DIRECTIONS_NONE, ws, &fast, NULL, NULL, NULL)) return SF_OK;
     sfi_deform(topo, pose, SF_MORPH_DIRECTIONS_NONE, ws);
     if (topo->vertex_count) memcpy(out, ws->final_pos, 3 * topo->vertex_count * sizeof(float));
     return SF_OK;

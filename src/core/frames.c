@@ -125,13 +125,19 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
         /* the per-vertex methods in one fused pass where the CPU has a fast path (skin.c) */
         size_t bad;
         sf_frames_report rep;
-        if (sfi_skin_fused(topo, pose, (int)method, o.morph_directions, ws, out, &rep, &bad)) {
+        if (sfi_skin_fused(topo, pose, (int)method, o.morph_directions, ws, out, NULL, &rep, &bad)) {
             ws->report = rep;
             return bad == SIZE_MAX ? SF_OK : not_finite(method, bad, err);
         }
     }
     if (method == SF_METHOD_RECOMPUTE_FUSED) {
         r = sfi_fused_frames(topo, pose, &o, ws, out, deformed, err);
+    } else if (!deformed && method == SF_METHOD_RECOMPUTE &&
+               sfi_skin_fused(topo, pose, -1, o.morph_directions, ws, &(sf_frames_out){ws->final_pos, NULL, NULL},
+                              ws->det, NULL, NULL)) {
+        /* the reference reads the final positions and determinants only: the fast path's, the other deform
+           arrays left stale (so not marked deformed) */
+        ws->deformed_dirs = -1;
     } else if (!deformed) {
         sfi_deform(topo, pose, o.morph_directions, ws);
     }

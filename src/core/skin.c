@@ -33,7 +33,7 @@ static void skin_range(void* ctx, size_t begin, size_t end)
 }
 
 int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_morph_directions dirs,
-                   sf_workspace* ws, const sf_frames_out* out, sf_frames_report* report, size_t* bad)
+                   sf_workspace* ws, const sf_frames_out* out, float* det, sf_frames_report* report, size_t* bad)
 {
     int level = sfi_simd_level(topo);
     if (level == SFI_SIMD_SCALAR || !ws->palette || !ws->chunk_counts) return 0;
@@ -60,7 +60,8 @@ int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_
                         topo->has_uvs,
                         out->positions,
                         method < 0 ? NULL : out->normals,
-                        method < 0 ? NULL : out->tangents};
+                        method < 0 ? NULL : out->tangents,
+                        method < 0 ? det : NULL};
     skin_run run = {&job, ws->chunk_counts, level};
     sf_env_parallel_for(&topo->env, n, SFI_SKIN_GRAIN, skin_range, &run);
     size_t first = SIZE_MAX;

@@ -149,6 +149,16 @@ SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t 
         }
     }
     if (method == SFI_SKIN_POSITIONS_ONLY) {
+        if (job->det) { /* sfk_mat_det: m0 . (m3 x m6) */
+            SK_V d = sk_dot3(m[0], m[1], m[2], sk_sub(sk_mul(m[4], m[8]), sk_mul(m[5], m[7])),
+                             sk_sub(sk_mul(m[5], m[6]), sk_mul(m[3], m[8])), sk_sub(sk_mul(m[3], m[7]), sk_mul(m[4], m[6])));
+            if (valid == SK_W) {
+                sk_store(job->det + v0, d);
+            } else {
+                sk_store(tmp, d);
+                memcpy(job->det + v0, tmp, valid * sizeof(float));
+            }
+        }
         unsigned badm = (unsigned)sk_mask(bad) & ((1u << valid) - 1u);
         if (badm) {
             size_t first = v0;

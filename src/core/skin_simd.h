@@ -20,6 +20,7 @@ typedef struct sfi_skin_job {
     int method;             /* SFK_METHOD_UNCHANGED / SKINNED / INVERSE_TRANSPOSE or SFI_SKIN_POSITIONS_ONLY */
     int has_uvs;            /* 0: tangent xyz written as zero and not counted */
     float *positions, *normals, *tangents; /* 3n, 3n, 4n; each may be NULL */
+    float* det;             /* n determinants of the blended matrices, positions only; may be NULL */
 } sfi_skin_job;
 
 /* Blocks [b0, b1) of the job; adds to *counts (first_bad: the smallest). */
