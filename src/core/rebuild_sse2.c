@@ -140,13 +140,6 @@ static void tangent_sums_wide(const float* records, const uint32_t* corners, uin
     sfk_direction_from_double(bb, B);
 }
 
-static inline float lane(__m128 v, int k)
-{
-    float f[4];
-    _mm_storeu_ps(f, v);
-    return f[k];
-}
-
 /* sfk_safe_unit on 4 lanes; *big gets the lanes past FLT_MAX (redone in scalar). */
 static inline void safe_unit4(__m128* x, __m128* y, __m128* z, __m128* big)
 {
@@ -159,60 +152,71 @@ static inline void safe_unit4(__m128* x, __m128* y, __m128* z, __m128* big)
     *z = _mm_and_ps(ok, _mm_mul_ps(*z, inv));
 }
 
+/* Lanes where x * 0 is not 0: infinite or NaN. */
+static inline int not_finite_mask(__m128 x)
+{
+    return _mm_movemask_ps(_mm_cmpneq_ps(_mm_mul_ps(x, _mm_setzero_ps()), _mm_setzero_ps()));
+}
+
+/* One corner's record added: lanes 0-2 of a0 the normal times m (1 under the area weighting, else w), the
+ * rest the tangent and bitangent times w. */
+#define SF_CORNER(c, a0, a1, a2)                                                   \
+    do {                                                                                     \
+        const float* r_ = records + SFI_FACE_FLOATS * (size_t)((c) / 3u);                    \
+        __m128 w_ = _mm_set1_ps(r_[9 + (c) % 3u]);                                           \
+        a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_loadu_ps(r_), _mm_or_ps(_mm_andnot_ps(keep_one, w_), one_kept))); \
+        a1 = _mm_add_ps(a1, _mm_mul_ps(_mm_loadu_ps(r_ + 4), w_));                           \
+        a2 = _mm_add_ps(a2, _mm_mul_ps(_mm_loadu_ps(r_ + 8), w_));                           \
+    } while (0)
+
 void sfi_rebuild_gather_sse2(const sf_topology* topo, const sfi_weld* weld, const float* records, int weighting,
                              size_t v0, size_t v1, float* normals, float* tangents)
 {
     const uint32_t *adj = topo->adj_corners, *off = topo->adj_offsets;
-    __m128 wn_mask = weighting == SFK_WEIGHTING_AREA ? _mm_castsi128_ps(_mm_setr_epi32(0, 0, 0, -1))
-                                                     : _mm_castsi128_ps(_mm_set1_epi32(-1));
-    __m128 one = _mm_set1_ps(1.0f);
+    /* the lanes of a0 that add the normal unweighted: 0-2 under the area weighting, none otherwise */
+    __m128 keep_one = weighting == SFK_WEIGHTING_AREA ? _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0))
+                                                      : _mm_setzero_ps();
+    __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    __m128 one_kept = _mm_and_ps(keep_one, one);
     for (size_t v = v0; v < v1; v += 4) {
         size_t count = v1 - v < 4 ? v1 - v : 4;
-        float S[9][4]; /* N, T, B rows of the 4 vertices */
-        unsigned redo = 0;
-        memset(S, 0, sizeof S);
-        for (size_t l = 0; l < count; ++l) {
-            uint32_t b = off[v + l], e = off[v + l + 1];
-            __m128 a0 = _mm_setzero_ps(), a1 = a0, a2 = a0, an = a0;
-            if (!weld) { /* one walk: N in lanes 0-2 of a0, T and B in the rest (each lane its own sum) */
-                for (uint32_t a = b; a < e; ++a) {
-                    uint32_t c = adj[a];
-                    const float* r = records + SFI_FACE_FLOATS * (size_t)(c / 3u);
-                    __m128 w = _mm_set1_ps(r[9 + c % 3u]);
-                    __m128 m = _mm_or_ps(_mm_and_ps(wn_mask, w), _mm_andnot_ps(wn_mask, one));
-                    a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_loadu_ps(r), m));
-                    a1 = _mm_add_ps(a1, _mm_mul_ps(_mm_loadu_ps(r + 4), w));
-                    a2 = _mm_add_ps(a2, _mm_mul_ps(_mm_loadu_ps(r + 8), w));
+        __m128 AN[4], A0[4], A1[4], A2[4];
+        for (size_t l = 0; l < 4; ++l) {
+            __m128 a0 = zero, a1 = zero, a2 = zero, an = zero;
+            if (l < count) {
+                uint32_t b = off[v + l], e = off[v + l + 1];
+                if (!weld) { /* one walk: the normal in lanes 0-2 of a0, tangent and bitangent in the rest */
+                    for (uint32_t a = b; a < e; ++a) SF_CORNER(adj[a], a0, a1, a2);
+                    an = a0;
+                } else { /* the normal over the weld group's corners, the tangents over the vertex's own */
+                    uint32_t g = weld->group[v + l];
+                    for (uint32_t a = weld->corner_offsets[g]; a < weld->corner_offsets[g + 1]; ++a) {
+                        uint32_t c = weld->corners[a];
+                        const float* r = records + SFI_FACE_FLOATS * (size_t)(c / 3u);
+                        __m128 wc = _mm_set1_ps(r[9 + c % 3u]);
+                        an = _mm_add_ps(an, _mm_mul_ps(_mm_loadu_ps(r), _mm_or_ps(_mm_andnot_ps(keep_one, wc), one_kept)));
+                    }
+                    for (uint32_t a = b; a < e; ++a) SF_CORNER(adj[a], a0, a1, a2) /* lanes 0-2 unused */;
                 }
-                an = a0;
-            } else { /* the normal over the weld group's corners, the tangents over the vertex's own */
-                uint32_t g = weld->group[v + l];
-                for (uint32_t a = weld->corner_offsets[g]; a < weld->corner_offsets[g + 1]; ++a) {
-                    uint32_t c = weld->corners[a];
-                    const float* r = records + SFI_FACE_FLOATS * (size_t)(c / 3u);
-                    __m128 w = _mm_set1_ps(r[9 + c % 3u]);
-                    __m128 m = _mm_or_ps(_mm_and_ps(wn_mask, w), _mm_andnot_ps(wn_mask, one));
-                    an = _mm_add_ps(an, _mm_mul_ps(_mm_loadu_ps(r), m));
-                }
-                for (uint32_t a = b; a < e; ++a) {
-                    uint32_t c = adj[a];
-                    const float* r = records + SFI_FACE_FLOATS * (size_t)(c / 3u);
-                    __m128 w = _mm_set1_ps(r[9 + c % 3u]);
-                    a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_loadu_ps(r), w));
-                    a1 = _mm_add_ps(a1, _mm_mul_ps(_mm_loadu_ps(r + 4), w));
-                    a2 = _mm_add_ps(a2, _mm_mul_ps(_mm_loadu_ps(r + 8), w));
+                if ((not_finite_mask(a0) & 8) | not_finite_mask(a1) | (not_finite_mask(a2) & 1)) {
+                    float f0[4], f1[4], f2[4], T[3], B[3];
+                    _mm_storeu_ps(f0, a0), _mm_storeu_ps(f1, a1), _mm_storeu_ps(f2, a2);
+                    tangent_sums_wide(records, adj, b, e, T, B);
+                    f0[3] = T[0], f1[0] = T[1], f1[1] = T[2], f1[2] = B[0], f1[3] = B[1], f2[0] = B[2];
+                    a0 = _mm_loadu_ps(f0), a1 = _mm_loadu_ps(f1), a2 = _mm_loadu_ps(f2);
                 }
             }
-            float fn[4], f0[4], f1[4], f2[4];
-            _mm_storeu_ps(fn, an), _mm_storeu_ps(f0, a0), _mm_storeu_ps(f1, a1), _mm_storeu_ps(f2, a2);
-            float T[3] = {f0[3], f1[0], f1[1]}, B[3] = {f1[2], f1[3], f2[0]};
-            if (!(sfk_finite3(T) && sfk_finite3(B))) tangent_sums_wide(records, adj, b, e, T, B);
-            for (int k = 0; k < 3; ++k) S[k][l] = fn[k], S[3 + k][l] = T[k], S[6 + k][l] = B[k];
+            AN[l] = an, A0[l] = a0, A1[l] = a1, A2[l] = a2;
         }
+        /* to rows: N x y z; T = (a0.3, a1.0, a1.1), B = (a1.2, a1.3, a2.0) */
+        _MM_TRANSPOSE4_PS(AN[0], AN[1], AN[2], AN[3]);
+        _MM_TRANSPOSE4_PS(A0[0], A0[1], A0[2], A0[3]);
+        _MM_TRANSPOSE4_PS(A1[0], A1[1], A1[2], A1[3]);
+        _MM_TRANSPOSE4_PS(A2[0], A2[1], A2[2], A2[3]);
+        __m128 Nx = AN[0], Ny = AN[1], Nz = AN[2], Tx = A0[3], Ty = A1[0], Tz = A1[1], Bx = A1[2], By = A1[3],
+               Bz = A2[0];
         /* sfk_finish_frame on 4 lanes */
-        __m128 Nx = _mm_loadu_ps(S[0]), Ny = _mm_loadu_ps(S[1]), Nz = _mm_loadu_ps(S[2]);
-        __m128 Tx = _mm_loadu_ps(S[3]), Ty = _mm_loadu_ps(S[4]), Tz = _mm_loadu_ps(S[5]);
-        __m128 big = _mm_setzero_ps();
+        __m128 N0x = Nx, N0y = Ny, N0z = Nz, big = zero;
         safe_unit4(&Nx, &Ny, &Nz, &big);
         __m128 d = dot3(Nx, Ny, Nz, Tx, Ty, Tz);
         __m128 ox = _mm_sub_ps(Tx, _mm_mul_ps(Nx, d)), oy = _mm_sub_ps(Ty, _mm_mul_ps(Ny, d)),
@@ -221,23 +225,29 @@ void sfi_rebuild_gather_sse2(const sf_topology* topo, const sfi_weld* weld, cons
         __m128 cx = _mm_sub_ps(_mm_mul_ps(Ny, oz), _mm_mul_ps(Nz, oy));
         __m128 cy = _mm_sub_ps(_mm_mul_ps(Nz, ox), _mm_mul_ps(Nx, oz));
         __m128 cz = _mm_sub_ps(_mm_mul_ps(Nx, oy), _mm_mul_ps(Ny, ox));
-        __m128 side = _mm_mul_ps(dot3(cx, cy, cz, _mm_loadu_ps(S[6]), _mm_loadu_ps(S[7]), _mm_loadu_ps(S[8])),
-                                 _mm_set1_ps(topo->bitangent_sign));
-        __m128 w = _mm_or_ps(_mm_and_ps(_mm_cmplt_ps(side, _mm_setzero_ps()), _mm_set1_ps(-0.0f)), one);
-        redo |= (unsigned)_mm_movemask_ps(big);
-        for (size_t l = 0; l < count; ++l) {
-            float n[3], t[4];
-            if (redo >> l & 1u) {
-                float N[3] = {S[0][l], S[1][l], S[2][l]}, T[3] = {S[3][l], S[4][l], S[5][l]},
-                      B[3] = {S[6][l], S[7][l], S[8][l]};
-                sfk_finish_frame(N, T, B, topo->bitangent_sign, n, t);
-            } else {
-                int k = (int)l;
-                n[0] = lane(Nx, k), n[1] = lane(Ny, k), n[2] = lane(Nz, k);
-                t[0] = lane(ox, k), t[1] = lane(oy, k), t[2] = lane(oz, k), t[3] = lane(w, k);
+        __m128 side = _mm_mul_ps(dot3(cx, cy, cz, Bx, By, Bz), _mm_set1_ps(topo->bitangent_sign));
+        __m128 w = _mm_or_ps(_mm_and_ps(_mm_cmplt_ps(side, zero), _mm_set1_ps(-0.0f)), one);
+        unsigned redo = (unsigned)_mm_movemask_ps(big);
+        float n4[4][4], t4[4][4];
+        __m128 n0 = Nx, n1 = Ny, n2 = Nz, n3 = zero;
+        _MM_TRANSPOSE4_PS(n0, n1, n2, n3);
+        _MM_TRANSPOSE4_PS(ox, oy, oz, w);
+        _mm_storeu_ps(n4[0], n0), _mm_storeu_ps(n4[1], n1), _mm_storeu_ps(n4[2], n2), _mm_storeu_ps(n4[3], n3);
+        _mm_storeu_ps(t4[0], ox), _mm_storeu_ps(t4[1], oy), _mm_storeu_ps(t4[2], oz), _mm_storeu_ps(t4[3], w);
+        if (redo) { /* those lanes by the scalar kernel from their sums */
+            float R[9][4];
+            __m128 rows[9] = {N0x, N0y, N0z, Tx, Ty, Tz, Bx, By, Bz};
+            for (int k = 0; k < 9; ++k) _mm_storeu_ps(R[k], rows[k]);
+            for (size_t l = 0; l < count; ++l) {
+                if (!(redo >> l & 1u)) continue;
+                float N[3] = {R[0][l], R[1][l], R[2][l]}, T[3] = {R[3][l], R[4][l], R[5][l]},
+                      B[3] = {R[6][l], R[7][l], R[8][l]};
+                sfk_finish_frame(N, T, B, topo->bitangent_sign, n4[l], t4[l]);
             }
-            if (normals) memcpy(normals + 3 * (v + l), n, sizeof n);
-            if (tangents) memcpy(tangents + 4 * (v + l), t, sizeof t);
+        }
+        for (size_t l = 0; l < count; ++l) {
+            if (normals) memcpy(normals + 3 * (v + l), n4[l], 12);
+            if (tangents) memcpy(tangents + 4 * (v + l), t4[l], 16);
         }
     }
 }
