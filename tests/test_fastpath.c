@@ -97,6 +97,43 @@ static int same_bits(const float* a, const float* b, size_t count, const char* w
     return 1;
 }
 
+/* sfi_deform's arrays (what jacobian, bone-normal-matrices and the authored reference read) by the fast path
+ * against the scalar loop, every morph-direction mode. */
+static void compare_deform(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, const char* where)
+{
+    size_t n = sf_topology_vertex_count(topo);
+    size_t m = n ? n : 1;
+    float* ref = malloc(25 * m * sizeof(float));
+    int top = sfi_simd_level(topo);
+    for (int d = 0; d < 3; ++d) {
+        sf_morph_directions dirs = d == 0 ? SF_MORPH_DIRECTIONS_DELTAS : d == 1 ? SF_MORPH_DIRECTIONS_NONE
+                                                                                : SF_MORPH_DIRECTIONS_NORMALS;
+        float* arrays[6] = {ws->morph_pos, ws->morph_nrm, ws->morph_tan, ws->blend, ws->det, ws->final_pos};
+        const size_t sizes[6] = {3, 3, 3, 12, 1, 3};
+        const char* names[6] = {"morph_pos", "morph_nrm", "morph_tan", "blend", "det", "final_pos"};
+        sfi_simd_force(SFI_SIMD_SCALAR);
+        sfi_deform(topo, pose, dirs, ws);
+        size_t at = 0;
+        for (int a = 0; a < 6; ++a) memcpy(ref + at, arrays[a], sizes[a] * n * sizeof(float)), at += sizes[a] * n;
+        for (int level = SFI_SIMD_SSE2; level <= top; ++level) {
+            for (int a = 0; a < 6; ++a)
+                for (size_t i = 0; i < sizes[a] * n; ++i) arrays[a][i] = NAN;
+            sfi_simd_force(level);
+            sfi_deform(topo, pose, dirs, ws);
+            CHECK(ws->deformed_dirs == (int)dirs);
+            at = 0;
+            for (int a = 0; a < 6; ++a) {
+                char w[256];
+                snprintf(w, sizeof w, "%s, sfi_deform, morph directions %d, level %d", where, (int)dirs, level);
+                same_bits(arrays[a], ref + at, sizes[a] * n, names[a], w);
+                at += sizes[a] * n;
+            }
+        }
+    }
+    sfi_simd_force(-1);
+    free(ref);
+}
+
 /* Every per-vertex method and both morph-direction modes at every instruction set the CPU has, against the
  * scalar loops. Returns the number of comparisons made. */
 static int compare_levels(const sf_topology* topo, const sf_pose* pose, const char* where)
@@ -109,6 +146,7 @@ static int compare_levels(const sf_topology* topo, const sf_pose* pose, const ch
         return 0;
     }
     int top = sfi_simd_level(topo), compared = 0;
+    compare_deform(topo, pose, ws, where);
     for (size_t mi = 0; mi < FAST_CASES; ++mi)
         for (int d = 0; d < 2; ++d) {
             sf_frames_opts o;

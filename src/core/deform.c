@@ -108,8 +108,10 @@ static void deform_range(void* ctx, size_t begin, size_t end)
 
 sf_result sfi_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_directions dirs, sf_workspace* ws)
 {
-    deform_job job = {topo, pose, dirs, ws};
-    sf_env_parallel_for(&topo->env, topo->vertex_count, DEFORM_GRAIN, deform_range, &job);
+    if (!sfi_skin_deform(topo, pose, dirs, ws)) {
+        deform_job job = {topo, pose, dirs, ws};
+        sf_env_parallel_for(&topo->env, topo->vertex_count, DEFORM_GRAIN, deform_range, &job);
+    }
     ws->deformed_dirs = (int)dirs;
     return SF_OK;
 }

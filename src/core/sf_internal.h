@@ -335,6 +335,9 @@ void sfi_rebuild_faces_sse2(const sf_topology* topo, const float* positions, con
 void sfi_rebuild_gather_sse2(const sf_topology* topo, const sfi_weld* weld, const float* records, int weighting,
                              size_t v0, size_t v1, float* normals, float* tangents);
 
+/* sfi_deform's arrays by the fast path, bit for bit; 0 when it cannot run (the caller takes the scalar loop). */
+int sfi_skin_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_directions dirs, sf_workspace* ws);
+
 /* ---------------------------------------------------------------- frame stages */
 
 /* Morph, blend and skin into ws (morph_pos/nrm/tan, blend, det, final_pos). */
