@@ -20,8 +20,10 @@
  *   simd.c skin_sse2.c skin_avx2.c
  *                                 the instruction set chosen at run time; the per-vertex fast paths (skin_body.h)
  *   skin.c                        the fused per-vertex pass (deform + unchanged / skinned / inverse-transpose +
- *                                 report) over the lanes, threaded; the scalar loops stay the reference
+ *                                 report, or the deform's arrays alone) over the lanes, threaded; the scalar
+ *                                 loops stay the reference
  *   deform.c                      morph + skin into the workspace; pose validation
+ *   rebuild_sse2.c                the face pass and gather with SSE2 over face records (rebuild.c's fast path)
  *   rebuild.c                     the rebuilt frames (face pass + gather, MikkTSpace tangents) for given
  *                                 positions and determinants
  *   authored.c                    the authored-normals reference (rebuilds at rest and posed, rotates)
