@@ -9,7 +9,8 @@
  *            and tangents, no morph targets;
  *   sheet    the `sheet` scene at resolution 447 (1,001,728 vertices, 5 bones twisted, 3 dense targets on);
  *   cesium   tests/assets/gltf/CesiumMan posed at 1 s of its animation (needs the glTF layer).
- * Stages: `positions` (sf_deform_positions), `frames` per method (sf_frames_compute, which includes the deform
+ * Stages: `positions` (sf_deform_positions), `frames` per method (sf_frames_compute, every method of the core:
+ * unchanged to recompute-fused, which includes the deform
  * and the report), `frames recompute-mikktspace` (recompute with MikkTSpace tangents), `error` (sf_direction_errors
  * with statistics, skinned against recompute), `yardstick` (4 influences only).
  *
@@ -390,13 +391,18 @@ static int bench_mesh_threads(bench_state* s, int runs, int parallel, size_t thr
         printf("%-8s %-30s %7zu %12.2f %12.2f\n", s->bm->name, cases[c].label, threads,
                1e9 * cases[c].tm.median / (double)n, 1e9 * cases[c].tm.best / (double)n);
     printf("ratios of medians (%s, %zu thread%s): skinned/yardstick %.2f  positions/yardstick %.2f  "
-           "inverse-transpose/skinned %.2f  jacobian/skinned %.2f  recompute/skinned %.2f  "
-           "mikktspace/recompute %.2f\n\n",
+           "inverse-transpose/skinned %.2f  bone-normal-matrices/skinned %.2f  jacobian/skinned %.2f  "
+           "jacobian-fan/skinned %.2f  recompute/skinned %.2f  recompute-fused/skinned %.2f  "
+           "recompute-fused/recompute %.2f  mikktspace/recompute %.2f\n\n",
            s->bm->name, threads, threads == 1 ? "" : "s", ratio(cases, count, "frames skinned", "yardstick"),
            ratio(cases, count, "positions", "yardstick"),
            ratio(cases, count, "frames inverse-transpose", "frames skinned"),
+           ratio(cases, count, "frames bone-normal-matrices", "frames skinned"),
            ratio(cases, count, "frames jacobian", "frames skinned"),
+           ratio(cases, count, "frames jacobian-fan", "frames skinned"),
            ratio(cases, count, "frames recompute", "frames skinned"),
+           ratio(cases, count, "frames recompute-fused", "frames skinned"),
+           ratio(cases, count, "frames recompute-fused", "frames recompute"),
            ratio(cases, count, "frames recompute-mikktspace", "frames recompute"));
     fflush(stdout);
     return 0;

@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const sf_method per_vertex[3] = {SF_METHOD_UNCHANGED, SF_METHOD_SKINNED, SF_METHOD_INVERSE_TRANSPOSE};
+static const sf_method per_vertex[4] = {SF_METHOD_UNCHANGED, SF_METHOD_SKINNED, SF_METHOD_INVERSE_TRANSPOSE,
+                                        SF_METHOD_RECOMPUTE};
 
 typedef struct frame_bits {
     float *p, *n, *t, *dp; /* frames (3n, 3n, 4n) and sf_deform_positions (3n) */
@@ -40,18 +41,44 @@ static void frame_alloc(frame_bits* f, size_t n)
 
 static void frame_free(frame_bits* f) { free(f->p), free(f->n), free(f->t), free(f->dp); }
 
-static void frame_run(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, sf_method m,
-                      sf_morph_directions dirs, frame_bits* f)
+static void frame_run_opts(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, sf_method m,
+                           sf_frames_opts o, frame_bits* f)
 {
-    sf_frames_opts o;
-    memset(&o, 0, sizeof o);
-    o.morph_directions = dirs;
     sf_frames_out out = {f->p, f->n, f->t};
     sf_error err;
     f->r = sf_frames_compute(topo, pose, m, &o, ws, &out, &err);
     sf_workspace_last_report(ws, &f->rep);
     CHECK_OK(sf_deform_positions(topo, pose, ws, f->dp, &err));
 }
+
+static void frame_run(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, sf_method m,
+                      sf_morph_directions dirs, frame_bits* f)
+{
+    sf_frames_opts o;
+    memset(&o, 0, sizeof o);
+    o.morph_directions = dirs;
+    frame_run_opts(topo, pose, ws, m, o, f);
+}
+
+/* The methods with fast paths and their options: the per-vertex ones, then recompute under every weighting and
+ * weld (its face pass and gather, rebuild_sse2.c). */
+typedef struct fast_case {
+    sf_method method;
+    sf_weighting weighting;
+    sf_weld weld;
+} fast_case;
+static const fast_case fast_cases[] = {
+    {SF_METHOD_UNCHANGED, SF_WEIGHTING_AREA, SF_WELD_NONE},
+    {SF_METHOD_SKINNED, SF_WEIGHTING_AREA, SF_WELD_NONE},
+    {SF_METHOD_INVERSE_TRANSPOSE, SF_WEIGHTING_AREA, SF_WELD_NONE},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_AREA, SF_WELD_NONE},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_ANGLE, SF_WELD_NONE},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_UNIFORM, SF_WELD_NONE},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_AREA, SF_WELD_POSITION},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_UNIFORM, SF_WELD_POSITION_NORMAL},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_ANGLE, SF_WELD_POSITION_NORMAL},
+};
+#define FAST_CASES (sizeof fast_cases / sizeof fast_cases[0])
 
 static int same_bits(const float* a, const float* b, size_t count, const char* what, const char* where)
 {
@@ -70,6 +97,43 @@ static int same_bits(const float* a, const float* b, size_t count, const char* w
     return 1;
 }
 
+/* sfi_deform's arrays (what jacobian, bone-normal-matrices and the authored reference read) by the fast path
+ * against the scalar loop, every morph-direction mode. */
+static void compare_deform(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, const char* where)
+{
+    size_t n = sf_topology_vertex_count(topo);
+    size_t m = n ? n : 1;
+    float* ref = malloc(25 * m * sizeof(float));
+    int top = sfi_simd_level(topo);
+    for (int d = 0; d < 3; ++d) {
+        sf_morph_directions dirs = d == 0 ? SF_MORPH_DIRECTIONS_DELTAS : d == 1 ? SF_MORPH_DIRECTIONS_NONE
+                                                                                : SF_MORPH_DIRECTIONS_NORMALS;
+        float* arrays[6] = {ws->morph_pos, ws->morph_nrm, ws->morph_tan, ws->blend, ws->det, ws->final_pos};
+        const size_t sizes[6] = {3, 3, 3, 12, 1, 3};
+        const char* names[6] = {"morph_pos", "morph_nrm", "morph_tan", "blend", "det", "final_pos"};
+        sfi_simd_force(SFI_SIMD_SCALAR);
+        sfi_deform(topo, pose, dirs, ws);
+        size_t at = 0;
+        for (int a = 0; a < 6; ++a) memcpy(ref + at, arrays[a], sizes[a] * n * sizeof(float)), at += sizes[a] * n;
+        for (int level = SFI_SIMD_SSE2; level <= top; ++level) {
+            for (int a = 0; a < 6; ++a)
+                for (size_t i = 0; i < sizes[a] * n; ++i) arrays[a][i] = NAN;
+            sfi_simd_force(level);
+            sfi_deform(topo, pose, dirs, ws);
+            CHECK(ws->deformed_dirs == (int)dirs);
+            at = 0;
+            for (int a = 0; a < 6; ++a) {
+                char w[256];
+                snprintf(w, sizeof w, "%s, sfi_deform, morph directions %d, level %d", where, (int)dirs, level);
+                same_bits(arrays[a], ref + at, sizes[a] * n, names[a], w);
+                at += sizes[a] * n;
+            }
+        }
+    }
+    sfi_simd_force(-1);
+    free(ref);
+}
+
 /* Every per-vertex method and both morph-direction modes at every instruction set the CPU has, against the
  * scalar loops. Returns the number of comparisons made. */
 static int compare_levels(const sf_topology* topo, const sf_pose* pose, const char* where)
@@ -82,21 +146,27 @@ static int compare_levels(const sf_topology* topo, const sf_pose* pose, const ch
         return 0;
     }
     int top = sfi_simd_level(topo), compared = 0;
-    for (int mi = 0; mi < 3; ++mi)
+    compare_deform(topo, pose, ws, where);
+    for (size_t mi = 0; mi < FAST_CASES; ++mi)
         for (int d = 0; d < 2; ++d) {
-            sf_morph_directions dirs = d ? SF_MORPH_DIRECTIONS_NONE : SF_MORPH_DIRECTIONS_DELTAS;
+            sf_frames_opts o;
+            memset(&o, 0, sizeof o);
+            o.morph_directions = d ? SF_MORPH_DIRECTIONS_NONE : SF_MORPH_DIRECTIONS_DELTAS;
+            o.weighting = fast_cases[mi].weighting;
+            o.weld = fast_cases[mi].weld;
             frame_bits ref;
             frame_alloc(&ref, n);
             sfi_simd_force(SFI_SIMD_SCALAR);
-            frame_run(topo, pose, ws, per_vertex[mi], dirs, &ref);
+            frame_run_opts(topo, pose, ws, fast_cases[mi].method, o, &ref);
             for (int level = SFI_SIMD_SSE2; level <= top; ++level) {
                 char w[256];
-                snprintf(w, sizeof w, "%s, %s, %s, level %d", where, sf_method_name(per_vertex[mi]),
+                snprintf(w, sizeof w, "%s, %s (weighting %d, weld %d), %s, level %d", where,
+                         sf_method_name(fast_cases[mi].method), (int)o.weighting, (int)o.weld,
                          d ? "no direction deltas" : "direction deltas", level);
                 frame_bits f;
                 frame_alloc(&f, n);
                 sfi_simd_force(level);
-                frame_run(topo, pose, ws, per_vertex[mi], dirs, &f);
+                frame_run_opts(topo, pose, ws, fast_cases[mi].method, o, &f);
                 if (f.r != ref.r) sft_failf(__FILE__, __LINE__, "%s: result %d against %d", w, (int)f.r, (int)ref.r);
                 if (ref.r == SF_OK) {
                     same_bits(f.p, ref.p, 3 * n, "position", w);
@@ -421,12 +491,12 @@ static void any_thread_count(void)
     synth s;
     synth_make(&s, 50001, 4, 1);
     sf_error err;
-    frame_bits serial[3];
+    frame_bits serial[4];
     sf_topology* topo = NULL;
     CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
     sf_workspace* ws = NULL;
     CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
-    for (int m = 0; m < 3; ++m) {
+    for (int m = 0; m < 4; ++m) {
         frame_alloc(&serial[m], 50001);
         frame_run(topo, &s.pose, ws, per_vertex[m], SF_MORPH_DIRECTIONS_DELTAS, &serial[m]);
     }
@@ -440,7 +510,7 @@ static void any_thread_count(void)
         env.threads.user = (void*)&pools[p];
         CHECK_OK(sf_topology_create(&s.d, NULL, &env, &topo, &err));
         CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
-        for (int m = 0; m < 3; ++m) {
+        for (int m = 0; m < 4; ++m) {
             char where[96];
             snprintf(where, sizeof where, "%s, pool mode %d, %d threads", sf_method_name(per_vertex[m]),
                      pools[p].mode, pools[p].threads);
@@ -457,7 +527,7 @@ static void any_thread_count(void)
         sf_workspace_destroy(ws);
         sf_topology_destroy(topo);
     }
-    for (int m = 0; m < 3; ++m) frame_free(&serial[m]);
+    for (int m = 0; m < 4; ++m) frame_free(&serial[m]);
     synth_free(&s);
 }
 

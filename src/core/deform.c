@@ -108,8 +108,10 @@ static void deform_range(void* ctx, size_t begin, size_t end)
 
 sf_result sfi_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_directions dirs, sf_workspace* ws)
 {
-    deform_job job = {topo, pose, dirs, ws};
-    sf_env_parallel_for(&topo->env, topo->vertex_count, DEFORM_GRAIN, deform_range, &job);
+    if (!sfi_skin_deform(topo, pose, dirs, ws)) {
+        deform_job job = {topo, pose, dirs, ws};
+        sf_env_parallel_for(&topo->env, topo->vertex_count, DEFORM_GRAIN, deform_range, &job);
+    }
     ws->deformed_dirs = (int)dirs;
     return SF_OK;
 }
@@ -125,7 +127,7 @@ sf_result sf_deform_positions(const sf_topology* topo, const sf_pose* pose, sf_w
     SF_CHECK(out != NULL || topo->vertex_count == 0, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
     if (!ws->final_pos) return sfi_fused_positions(topo, pose, ws, out); /* a recompute-fused workspace */
     const sf_frames_out fast = {out, NULL, NULL};
-    if (sfi_skin_fused(topo, pose, -1, SF_MORPH_DIRECTIONS_NONE, ws, &fast, NULL, NULL)) return SF_OK;
+    if (sfi_skin_fused(topo, pose, -1, SF_MORPH_DIRECTIONS_NONE, ws, &fast, NULL, NULL, NULL)) return SF_OK;
     sfi_deform(topo, pose, SF_MORPH_DIRECTIONS_NONE, ws);
     if (topo->vertex_count) memcpy(out, ws->final_pos, 3 * topo->vertex_count * sizeof(float));
     return SF_OK;

@@ -69,6 +69,36 @@ static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_meth
     memset(rep, 0, sizeof *rep);
     rep->jacobian_capped = method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN ? capped : 0;
     rep->fused_two_pass = method == SF_METHOD_RECOMPUTE_FUSED ? two_pass : 0;
+    /* one branch-free loop per stream (the compiler vectorises them); the finiteness only flagged here, the first
+       bad vertex found by the exact loop below when a flag is up */
+    size_t n = topo->vertex_count, mirrored = 0, singular = 0, dn = 0, dt = 0;
+    unsigned bad = 0;
+    const float* det = ws->det;
+    for (size_t v = 0; v < n; ++v) mirrored += det[v] < 0.0f;
+    if (method == SF_METHOD_INVERSE_TRANSPOSE)
+        for (size_t v = 0; v < n; ++v) singular += !(det[v] >= SF_SINGULAR_DET_EPS || det[v] <= -SF_SINGULAR_DET_EPS);
+    if (normals)
+        for (size_t v = 0; v < n; ++v) {
+            const float* x = normals + 3 * v;
+            dn += sfk_dot(x, x) == 0.0f;
+            bad |= !(fabsf(x[0]) <= FLT_MAX) | !(fabsf(x[1]) <= FLT_MAX) | !(fabsf(x[2]) <= FLT_MAX);
+        }
+    if (tangents)
+        for (size_t v = 0; v < n; ++v) {
+            const float* x = tangents + 4 * v;
+            dt += sfk_dot(x, x) == 0.0f;
+            bad |= !(fabsf(x[0]) <= FLT_MAX) | !(fabsf(x[1]) <= FLT_MAX) | !(fabsf(x[2]) <= FLT_MAX) |
+                   !(fabsf(x[3]) <= FLT_MAX);
+        }
+    if (positions)
+        for (size_t v = 0; v < 3 * n; ++v) bad |= !(fabsf(positions[v]) <= FLT_MAX);
+    if (!bad) {
+        rep->mirrored_vertices = mirrored;
+        rep->singular_vertices = singular;
+        rep->degenerate_normals = dn;
+        rep->degenerate_tangents = topo->has_uvs ? dt : 0;
+        return SF_OK;
+    }
     for (size_t v = 0; v < topo->vertex_count; ++v) {
         float d = ws->det[v];
         if (d < 0.0f) rep->mirrored_vertices++;
@@ -125,13 +155,19 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
         /* the per-vertex methods in one fused pass where the CPU has a fast path (skin.c) */
         size_t bad;
         sf_frames_report rep;
-        if (sfi_skin_fused(topo, pose, (int)method, o.morph_directions, ws, out, &rep, &bad)) {
+        if (sfi_skin_fused(topo, pose, (int)method, o.morph_directions, ws, out, NULL, &rep, &bad)) {
             ws->report = rep;
             return bad == SIZE_MAX ? SF_OK : not_finite(method, bad, err);
         }
     }
     if (method == SF_METHOD_RECOMPUTE_FUSED) {
         r = sfi_fused_frames(topo, pose, &o, ws, out, deformed, err);
+    } else if (!deformed && method == SF_METHOD_RECOMPUTE &&
+               sfi_skin_fused(topo, pose, -1, o.morph_directions, ws, &(sf_frames_out){ws->final_pos, NULL, NULL},
+                              ws->det, NULL, NULL)) {
+        /* the reference reads the final positions and determinants only: the fast path's, the other deform
+           arrays left stale (so not marked deformed) */
+        ws->deformed_dirs = -1;
     } else if (!deformed) {
         sfi_deform(topo, pose, o.morph_directions, ws);
     }

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#define FACE_GRAIN 2048
+#define FACE_GRAIN 2048 /* a multiple of 4: the fast path's steps */
 #define GATHER_GRAIN 1024
 
 typedef struct rebuild_job {
@@ -18,6 +18,7 @@ typedef struct rebuild_job {
     const float* det;       /* n: determinants of the corners' blended matrices */
     float* normals;
     float* tangents;
+    int fast; /* the SSE2 loops over face records (rebuild_sse2.c) */
 } rebuild_job;
 
 _Static_assert(SFK_WEIGHTING_AREA == SF_WEIGHTING_AREA && SFK_WEIGHTING_ANGLE == SF_WEIGHTING_ANGLE &&
@@ -34,6 +35,10 @@ static void face_range(void* ctx, size_t begin, size_t end)
     const float* P = job->positions;
     const float* det = job->det;
     int weighting = (int)job->opts->weighting;
+    if (job->fast) {
+        sfi_rebuild_faces_sse2(topo, P, det, weighting, ws->faces, begin, end);
+        return;
+    }
     for (size_t f = begin; f < end; ++f) {
         const uint32_t* tri = topo->indices + 3 * f;
         const float* uv[3] = {NULL, NULL, NULL};
@@ -53,6 +58,11 @@ static void gather_range(void* ctx, size_t begin, size_t end)
     const sf_workspace* ws = job->ws;
     int weld = job->opts->weld == SF_WELD_NONE ? -1 : (job->opts->weld == SF_WELD_POSITION ? 0 : 1);
     int weighting = (int)job->opts->weighting;
+    if (job->fast) {
+        sfi_rebuild_gather_sse2(topo, weld >= 0 ? &topo->weld[weld] : NULL, ws->faces, weighting, begin, end,
+                                job->normals, job->tangents);
+        return;
+    }
     for (size_t v = begin; v < end; ++v) {
         /* Welded: the normal gathers over the corners of every member of the vertex's group, listed once
          * per group at topology creation (same order as walking the members). */
@@ -124,7 +134,7 @@ sf_result sfi_rebuild(const sf_topology* topo, const sf_frames_opts* opts, sf_wo
     /* MikkTSpace needs the normals even when the caller wants none: workspace scratch then. */
     bool mikk = opts->tangents == SF_TANGENTS_MIKKTSPACE && tangents;
     if (mikk && !normals && topo->has_uvs) normals = sfi_mikktspace_scratch_normals(ws->mikktspace);
-    rebuild_job job = {topo, opts, ws, positions, det, normals, tangents};
+    rebuild_job job = {topo, opts, ws, positions, det, normals, tangents, sfi_simd_level(topo) >= SFI_SIMD_SSE2};
     sf_env_parallel_for(&topo->env, topo->triangle_count, FACE_GRAIN, face_range, &job);
     sf_env_parallel_for(&topo->env, topo->vertex_count, GATHER_GRAIN, gather_range, &job);
     if (mikk) return mikktspace_vertex_tangents(topo, positions, normals, det, ws, tangents, err);

@@ -20,8 +20,10 @@
  *   simd.c skin_sse2.c skin_avx2.c
  *                                 the instruction set chosen at run time; the per-vertex fast paths (skin_body.h)
  *   skin.c                        the fused per-vertex pass (deform + unchanged / skinned / inverse-transpose +
- *                                 report) over the lanes, threaded; the scalar loops stay the reference
+ *                                 report, or the deform's arrays alone) over the lanes, threaded; the scalar
+ *                                 loops stay the reference
  *   deform.c                      morph + skin into the workspace; pose validation
+ *   rebuild_sse2.c                the face pass and gather with SSE2 over face records (rebuild.c's fast path)
  *   rebuild.c                     the rebuilt frames (face pass + gather, MikkTSpace tangents) for given
  *                                 positions and determinants
  *   authored.c                    the authored-normals reference (rebuilds at rest and posed, rotates)
@@ -279,6 +281,8 @@ struct sf_workspace {
     float* face_t;    /* 3F */
     float* face_b;    /* 3F */
     float* corner_w;  /* 3F: each face corner's weight in the recompute gather (0 for a collapsed face) */
+    float* faces;     /* the block of the four arrays above (12F), which the fast path (rebuild_sse2.c) uses
+                         instead as one record of SFI_FACE_FLOATS per face */
     struct sfi_mikktspace_scratch* mikktspace; /* with UVs */
     sfi_authored_scratch* authored;
     /* `jacobian` only, and only when the topology has gradients. */
@@ -316,12 +320,26 @@ typedef struct sfi_skin_counts {
 size_t sfi_skin_chunk_count(size_t vertex_count);
 
 /* The fused per-vertex pass: morph, blend, skin and one of unchanged / skinned / inverse-transpose (method < 0:
- * positions only) straight into out (each stream may be NULL), with the report. Bit for bit the scalar
+ * positions only, and the blended matrices' determinants into det (n) unless NULL) straight into out (each
+ * stream may be NULL), with the report. Bit for bit the scalar
  * sfi_deform + sfk_vertex_frame + report of frames.c. Returns 0 when it cannot run (no fast path for this CPU);
  * the caller then takes the scalar loops. On 1, *bad is the first vertex with a non-finite output or SIZE_MAX.
  * Leaves the workspace's deform arrays as they were. */
 int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_morph_directions dirs,
-                   sf_workspace* ws, const sf_frames_out* out, sf_frames_report* report, size_t* bad);
+                   sf_workspace* ws, const sf_frames_out* out, float* det, sf_frames_report* report, size_t* bad);
+
+/* The rebuilt frames' face pass and gather with SSE2 (rebuild_sse2.c), bit for bit rebuild.c's loops: faces
+ * [f0, f1) from positions (3n) and determinants (n) into records (SFI_FACE_FLOATS per face: face_n, face_t,
+ * face_b, the 3 corner weights, as sfk_recompute_face writes them); vertices [v0, v1) gathered from them
+ * (weld: the normal's groups, NULL = none) into normals (3n) / tangents (4n), either may be NULL. */
+#define SFI_FACE_FLOATS 12
+void sfi_rebuild_faces_sse2(const sf_topology* topo, const float* positions, const float* det, int weighting,
+                            float* records, size_t f0, size_t f1);
+void sfi_rebuild_gather_sse2(const sf_topology* topo, const sfi_weld* weld, const float* records, int weighting,
+                             size_t v0, size_t v1, float* normals, float* tangents);
+
+/* sfi_deform's arrays by the fast path, bit for bit; 0 when it cannot run (the caller takes the scalar loop). */
+int sfi_skin_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_directions dirs, sf_workspace* ws);
 
 /* ---------------------------------------------------------------- frame stages */
 

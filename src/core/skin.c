@@ -32,13 +32,14 @@ static void skin_range(void* ctx, size_t begin, size_t end)
     else sfi_skin_blocks_sse2(run->job, b0, b1, c);
 }
 
-int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_morph_directions dirs,
-                   sf_workspace* ws, const sf_frames_out* out, sf_frames_report* report, size_t* bad)
+/* One pass of the job's method over every vertex; 0 when this CPU has no fast path or the workspace no palette. */
+static int skin_pass(const sf_topology* topo, const sf_pose* pose, int job_method, sf_morph_directions dirs,
+                     sf_workspace* ws, const sf_frames_out* out, float* det)
 {
     int level = sfi_simd_level(topo);
     if (level == SFI_SIMD_SCALAR || !ws->palette || !ws->chunk_counts) return 0;
     /* normal deltas without tangent deltas (three.js's morphs): the scalar loops */
-    if (method >= 0 && dirs == SF_MORPH_DIRECTIONS_NORMALS) return 0;
+    if (job_method != SFI_SKIN_POSITIONS_ONLY && dirs == SF_MORPH_DIRECTIONS_NORMALS) return 0;
     size_t n = topo->vertex_count, B = topo->bone_count;
     /* the bones padded to 16 floats (the 4 after the 12 stay zero) and the identity last */
     for (size_t b = 0; b < B; ++b) memcpy(ws->palette + 16 * b, pose->bone_matrices + 12 * b, 12 * sizeof(float));
@@ -46,6 +47,7 @@ int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_
     memset(identity, 0, 16 * sizeof(float));
     identity[0] = identity[4] = identity[8] = 1.0f;
     int has_morph = pose->morph_weights != NULL && topo->target_count > 0;
+    int per_vertex = job_method < SFI_SKIN_POSITIONS_ONLY;
     sfi_skin_job job = {&topo->lanes,
                         ws->palette,
                         n,
@@ -56,13 +58,29 @@ int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_
                         topo->morph_dp,
                         topo->morph_dn,
                         topo->morph_dt,
-                        method < 0 ? SFI_SKIN_POSITIONS_ONLY : method,
+                        job_method,
                         topo->has_uvs,
-                        out->positions,
-                        method < 0 ? NULL : out->normals,
-                        method < 0 ? NULL : out->tangents};
+                        out ? out->positions : NULL,
+                        per_vertex ? out->normals : NULL,
+                        per_vertex ? out->tangents : NULL,
+                        job_method == SFI_SKIN_POSITIONS_ONLY ? det : NULL,
+                        job_method == SFI_SKIN_DEFORM ? ws : NULL};
     skin_run run = {&job, ws->chunk_counts, level};
     sf_env_parallel_for(&topo->env, n, SFI_SKIN_GRAIN, skin_range, &run);
+    return 1;
+}
+
+int sfi_skin_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_directions dirs, sf_workspace* ws)
+{
+    if (!ws->morph_pos || !ws->blend || !ws->final_pos) return 0;
+    return skin_pass(topo, pose, SFI_SKIN_DEFORM, dirs, ws, NULL, NULL);
+}
+
+int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_morph_directions dirs,
+                   sf_workspace* ws, const sf_frames_out* out, float* det, sf_frames_report* report, size_t* bad)
+{
+    if (!skin_pass(topo, pose, method < 0 ? SFI_SKIN_POSITIONS_ONLY : method, dirs, ws, out, det)) return 0;
+    size_t n = topo->vertex_count;
     size_t first = SIZE_MAX;
     sf_frames_report r;
     memset(&r, 0, sizeof r);

@@ -138,6 +138,32 @@ SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t 
     for (int k = 0; k < 3; ++k) fp[k] = sk_add(sk_dot3(m[k], m[3 + k], m[6 + k], p[0], p[1], p[2]), m[9 + k]);
     SK_V bad = sk_set1(0.0f);
     float tmp[4 * SK_W];
+    if (method == SFI_SKIN_DEFORM) {
+        sf_workspace* ws = job->deform;
+        SK_V d = sk_dot3(m[0], m[1], m[2], sk_sub(sk_mul(m[4], m[8]), sk_mul(m[5], m[7])),
+                         sk_sub(sk_mul(m[5], m[6]), sk_mul(m[3], m[8])), sk_sub(sk_mul(m[3], m[7]), sk_mul(m[4], m[6])));
+        float M[12][SK_W];
+        for (int k = 0; k < 12; ++k) sk_store(M[k], m[k]);
+        for (size_t l = 0; l < valid; ++l)
+            for (int k = 0; k < 12; ++k) ws->blend[12 * (v0 + l) + (size_t)k] = M[k][l];
+        float* dst[4] = {ws->final_pos, ws->morph_pos, ws->morph_nrm, ws->morph_tan};
+        const SK_V* src[4] = {fp, p, mn, mt};
+        for (int a = 0; a < 4; ++a) {
+            if (valid == SK_W) {
+                sk_store3(dst[a] + 3 * v0, src[a][0], src[a][1], src[a][2]);
+            } else {
+                sk_store3(tmp, src[a][0], src[a][1], src[a][2]);
+                memcpy(dst[a] + 3 * v0, tmp, 3 * valid * sizeof(float));
+            }
+        }
+        if (valid == SK_W) {
+            sk_store(ws->det + v0, d);
+        } else {
+            sk_store(tmp, d);
+            memcpy(ws->det + v0, tmp, valid * sizeof(float));
+        }
+        return;
+    }
     if (job->positions) {
         if (method == SFI_SKIN_POSITIONS_ONLY)
             for (int k = 0; k < 3; ++k) bad = sk_or(bad, sk_not_finite(fp[k]));
@@ -149,6 +175,16 @@ SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t 
         }
     }
     if (method == SFI_SKIN_POSITIONS_ONLY) {
+        if (job->det) { /* sfk_mat_det: m0 . (m3 x m6) */
+            SK_V d = sk_dot3(m[0], m[1], m[2], sk_sub(sk_mul(m[4], m[8]), sk_mul(m[5], m[7])),
+                             sk_sub(sk_mul(m[5], m[6]), sk_mul(m[3], m[8])), sk_sub(sk_mul(m[3], m[7]), sk_mul(m[4], m[6])));
+            if (valid == SK_W) {
+                sk_store(job->det + v0, d);
+            } else {
+                sk_store(tmp, d);
+                memcpy(job->det + v0, tmp, valid * sizeof(float));
+            }
+        }
         unsigned badm = (unsigned)sk_mask(bad) & ((1u << valid) - 1u);
         if (badm) {
             size_t first = v0;
@@ -263,6 +299,7 @@ SK_INLINE void sk_blocks(const sfi_skin_job* job, size_t b0, size_t b1, uint32_t
     case SFK_METHOD_INVERSE_TRANSPOSE:                                                    \
         sk_blocks(job, b0, b1, K, SFK_METHOD_INVERSE_TRANSPOSE, c);                       \
         break;                                                                            \
+    case SFI_SKIN_DEFORM: sk_blocks(job, b0, b1, K, SFI_SKIN_DEFORM, c); break;           \
     default: sk_blocks(job, b0, b1, K, SFI_SKIN_POSITIONS_ONLY, c); break;                \
     }
 

@@ -7,6 +7,8 @@
 
 /* method values of a job beside the kernels' SFK_METHOD_* */
 #define SFI_SKIN_POSITIONS_ONLY 3
+/* sfi_deform's arrays (morph_pos, morph_nrm, morph_tan, blend, det, final_pos into `deform`), nothing counted */
+#define SFI_SKIN_DEFORM 4
 
 typedef struct sfi_skin_job {
     const sfi_lanes* lanes;
@@ -20,6 +22,8 @@ typedef struct sfi_skin_job {
     int method;             /* SFK_METHOD_UNCHANGED / SKINNED / INVERSE_TRANSPOSE or SFI_SKIN_POSITIONS_ONLY */
     int has_uvs;            /* 0: tangent xyz written as zero and not counted */
     float *positions, *normals, *tangents; /* 3n, 3n, 4n; each may be NULL */
+    float* det;             /* n determinants of the blended matrices, positions only; may be NULL */
+    sf_workspace* deform;   /* SFI_SKIN_DEFORM: the workspace whose deform arrays are written */
 } sfi_skin_job;
 
 /* Blocks [b0, b1) of the job; adds to *counts (first_bad: the smallest). */

@@ -43,10 +43,14 @@ static void take_blocks(const sf_topology* topo, uint32_t methods, sf_workspace*
         TAKE(b, ws->chunk_counts, ws->chunk_count ? ws->chunk_count : 1);
     }
     if (methods & (1u << SF_METHOD_RECOMPUTE)) {
-        TAKE(b, ws->face_n, 3 * F);
-        TAKE(b, ws->face_t, 3 * F);
-        TAKE(b, ws->face_b, 3 * F);
-        TAKE(b, ws->corner_w, 3 * F);
+        /* one block: four arrays of 3F for the scalar loops, or records of 12 floats for the fast path */
+        TAKE(b, ws->faces, 12 * F);
+        if (ws->faces) {
+            ws->face_n = ws->faces;
+            ws->face_t = ws->faces + 3 * F;
+            ws->face_b = ws->faces + 6 * F;
+            ws->corner_w = ws->faces + 9 * F;
+        }
         /* MikkTSpace tangents exist only with UVs */
         if (topo->mikk_uv_flags) ws->mikktspace = sfi_mikktspace_scratch_take(b, n, F);
         /* the authored reference: one block of 3 + 1 + 3 + 4 + 3 + 4 floats per vertex */
