@@ -146,7 +146,7 @@ static int demo_case_outputs(const demo_case* c, const cli_run* run, const char*
 
 static void print_head(FILE* f)
 {
-    fprintf(f, "%-44s%-8s%-18s%9s%9s%9s%9s%7s\n", "case", "morph", "method", "n.mean", "n.max", "t.mean", "t.max",
+    fprintf(f, "%-44s%-8s%-21s%9s%9s%9s%9s%7s\n", "case", "morph", "method", "n.mean", "n.max", "t.mean", "t.max",
             "hand");
 }
 
@@ -158,7 +158,7 @@ static void print_case(FILE* f, const demo_case* c, const cli_run* run)
         const cli_method_result* m = &run->methods[k];
         if (m->skipped) continue;
         const sf_error_summary* s = &m->summary;
-        fprintf(f, "%-44s%-8s%-18s%9.3f%9.3f", first ? c->label : "",
+        fprintf(f, "%-44s%-8s%-21s%9.3f%9.3f", first ? c->label : "",
                 first ? (c->morph_count ? cli_morph_directions_name(c->dirs) : "-") : "", sf_method_name(m->method),
                 s->normal.mean, s->normal.max);
         if (frame)

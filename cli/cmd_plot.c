@@ -105,7 +105,7 @@ int cmd_plot(int argc, char** argv)
     for (size_t k = 0; k < 4 * mc * steps; ++k) ys[k] = NAN;
     sf_env env = cli_env();
     bool frame = true, skipped[SF_METHOD_COUNT] = {false};
-    printf("%-14s%-18s%9s%9s%9s%9s\n", sw.name, "method", "n.mean", "n.max", "t.mean", "t.max");
+    printf("%-14s%-21s%9s%9s%9s%9s\n", sw.name, "method", "n.mean", "n.max", "t.mean", "t.max");
     for (size_t s = 0; s < steps && code == CLI_EXIT_OK; ++s) {
         double v = cli_sweep_value(&sw, s);
         xs[s] = v;
@@ -127,7 +127,7 @@ int cmd_plot(int argc, char** argv)
                 double vals[4] = {r->summary.normal.mean, r->summary.normal.max, r->summary.tangent.mean,
                                   r->summary.tangent.max};
                 for (int q = 0; q < 4; ++q) ys[(m * 4 + (size_t)q) * steps + s] = vals[q];
-                printf("%-14g%-18s%9.3f%9.3f", v, sf_method_name(r->method), vals[0], vals[1]);
+                printf("%-14g%-21s%9.3f%9.3f", v, sf_method_name(r->method), vals[0], vals[1]);
                 if (frame)
                     printf("%9.3f%9.3f\n", vals[2], vals[3]);
                 else

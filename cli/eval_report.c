@@ -34,15 +34,15 @@ void eval_report_tangent_note(FILE* f, size_t vertices, size_t tangent_vertices)
 void eval_report_table(const eval_asset_view* c, const eval_method* accs, const char* title, const eval_plan* plan)
 {
     printf("%s\n", title);
-    printf("  %-17s%24s |%24s |%32s | %s\n", "", "normal error, deg", "tangent error, deg", "rest-pose error, deg",
+    printf("  %-20s%24s |%24s |%32s | %s\n", "", "normal error, deg", "tangent error, deg", "rest-pose error, deg",
            "worst");
-    printf("  %-17s%8s%8s%8s |%8s%8s%8s |%8s%8s%8s%8s | %s\n", "method", "mean", "p95", "max", "mean", "p95", "max",
+    printf("  %-20s%8s%8s%8s |%8s%8s%8s |%8s%8s%8s%8s | %s\n", "method", "mean", "p95", "max", "mean", "p95", "max",
            "N mean", "N max", "T mean", "T max", "frame @ t");
     for (size_t k = 0; k < c->args->method_count; ++k) {
         sf_method m = c->args->method_order[k];
         const eval_method* a = &accs[m];
         if (a->skipped) {
-            printf("  %-17s skipped: %s\n", sf_method_name(m), a->reason);
+            printf("  %-20s skipped: %s\n", sf_method_name(m), a->reason);
             continue;
         }
         char b[11][32];
@@ -57,7 +57,7 @@ void eval_report_table(const eval_asset_view* c, const eval_method* accs, const 
         fmt_deg(b[7], 32, &a->rest_normal, a->rest_normal.max, true);
         fmt_deg(b[8], 32, &a->rest_tangent, a->rest_tangent.mean, tan);
         fmt_deg(b[9], 32, &a->rest_tangent, a->rest_tangent.max, tan);
-        printf("  %-17s%8s%8s%8s |%8s%8s%8s |%8s%8s%8s%8s | %zu @ %.3fs\n", sf_method_name(m), b[0], b[1], b[2],
+        printf("  %-20s%8s%8s%8s |%8s%8s%8s |%8s%8s%8s%8s | %zu @ %.3fs\n", sf_method_name(m), b[0], b[1], b[2],
                b[3], b[4], b[5], b[6], b[7], b[8], b[9], a->worst_frame, eval_plan_time(plan, a->worst_frame));
     }
     for (size_t k = 0; k < c->args->method_count; ++k) {

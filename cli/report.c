@@ -145,7 +145,7 @@ void report_print_context(FILE* f, const cli_run* run)
 void report_print_table_head(FILE* f, const char* lead_title)
 {
     if (lead_title) fprintf(f, "%-*s", LEAD_WIDTH, lead_title);
-    fprintf(f, "%-18s%-8s%8s%8s%8s%8s%8s%8s%8s%8s%7s%7s\n", "method", "dir", "mean", "rms", "p50", "p95", "max",
+    fprintf(f, "%-21s%-8s%8s%8s%8s%8s%8s%8s%8s%8s%7s%7s\n", "method", "dir", "mean", "rms", "p50", "p95", "max",
             "over 1", "over 5", "over45", "hand", "degen");
 }
 
@@ -153,7 +153,7 @@ static void print_stats_line(FILE* f, const char* lead, const char* method, cons
                              const char* hand, size_t degen)
 {
     if (lead) fprintf(f, "%-*s", LEAD_WIDTH, lead);
-    fprintf(f, "%-18s%-8s%8.3f%8.3f%8.3f%8.3f%8.3f%7.1f%%%7.1f%%%7.1f%%%7s%7zu\n", method, dir, st->mean, st->rms,
+    fprintf(f, "%-21s%-8s%8.3f%8.3f%8.3f%8.3f%8.3f%7.1f%%%7.1f%%%7.1f%%%7s%7zu\n", method, dir, st->mean, st->rms,
             st->p50, st->p95, st->max, 100.0 * st->over_1, 100.0 * st->over_5, 100.0 * st->over_45, hand, degen);
 }
 
@@ -165,7 +165,7 @@ void report_print_table_rows(FILE* f, const cli_run* run, const char* lead)
         const char* name = sf_method_name(m->method);
         if (m->skipped) {
             if (lead) fprintf(f, "%-*s", LEAD_WIDTH, lead);
-            fprintf(f, "%-18s(skipped: %s)\n", name, sf_result_string(SF_ERROR_UNSUPPORTED));
+            fprintf(f, "%-21s(skipped: %s)\n", name, sf_result_string(SF_ERROR_UNSUPPORTED));
             continue;
         }
         const sf_error_summary* s = &m->summary;
@@ -176,7 +176,7 @@ void report_print_table_rows(FILE* f, const cli_run* run, const char* lead)
             print_stats_line(f, lead ? "" : NULL, "", "tangent", &s->tangent, hand, s->degenerate_tangents);
         } else {
             if (lead) fprintf(f, "%-*s", LEAD_WIDTH, "");
-            fprintf(f, "%-18s%-8s(tangents not measured: no TEXCOORD)\n", "", "tangent");
+            fprintf(f, "%-21s%-8s(tangents not measured: no TEXCOORD)\n", "", "tangent");
         }
     }
 }
