@@ -12,7 +12,7 @@ import jacobianFanWgsl from '../../shaders/jacobian_fan.wgsl?raw';
 import facesWgsl from '../../shaders/recompute_faces.wgsl?raw';
 import gatherWgsl from '../../shaders/recompute_gather.wgsl?raw';
 import fusedWgsl from '../../shaders/recompute_fused.wgsl?raw';
-import { METHODS } from './skinframe.js';
+import { ALL_METHODS } from './skinframe.js';
 
 const S = globalThis.GPUBufferUsage || {};
 const TOLERANCE_DEG = 1e-3;
@@ -28,7 +28,9 @@ const PARAM_WORDS = SETTINGS + ARRAYS.length + 1;
 const BLOCK = 256; // bytes per dispatch's Params (WebGPU's minUniformBufferOffsetAlignment)
 // sf_morph_directions (0 deltas, 1 none, 2 normals) -> the shaders' morph_dirs (0 none, 1 both, 2 normals)
 const MORPH_DIRS = [1, 0, 2];
-const M = Object.fromEntries(METHODS.map((name, i) => [name, i]));
+// Output slots in sf_method order, recompute-fused included (a view evaluates it only on request: its GPU pass
+// is checked against the wasm reference, whose frames it equals bit for bit).
+const M = Object.fromEntries(ALL_METHODS.map((name, i) => [name, i]));
 
 function angleDeg(a, ai, b, bi) {
   const ax = a[ai], ay = a[ai + 1], az = a[ai + 2], bx = b[bi], by = b[bi + 1], bz = b[bi + 2];
@@ -110,10 +112,10 @@ export class GpuReference {
       bitangentSign: view.sf.exports.sfw_view_uv_convention(view.ptr) === 0 ? -1 : 1,
       topo: this.buffer(topo), pose: this.buffer(new Float32Array(Math.max(4, poseWords))),
       state: this.buffer(new Float32Array(32 * Math.max(1, n))), face: this.buffer(new Float32Array(12 * Math.max(1, F))),
-      frames: this.buffer(new Float32Array(7 * n * METHODS.length), S.STORAGE | S.COPY_SRC),
-      read: this.device.createBuffer({ size: Math.max(16, 28 * n * METHODS.length), usage: S.MAP_READ | S.COPY_DST }),
+      frames: this.buffer(new Float32Array(7 * n * ALL_METHODS.length), S.STORAGE | S.COPY_SRC),
+      read: this.device.createBuffer({ size: Math.max(16, 28 * n * ALL_METHODS.length), usage: S.MAP_READ | S.COPY_DST }),
       params: this.device.createBuffer({ size: BLOCK * 16, usage: S.UNIFORM | S.COPY_DST }),
-      out: new Float32Array(7 * n * METHODS.length),
+      out: new Float32Array(7 * n * ALL_METHODS.length),
     };
     m.buffers = [m.topo, m.pose, m.state, m.face, m.frames, m.read, m.params];
     m.group = this.device.createBindGroup({ layout: this.layout, entries: [
@@ -171,12 +173,12 @@ export class GpuReference {
       pass.setPipeline(pipe); pass.setBindGroup(0, m.group, [BLOCK * k]); pass.dispatchWorkgroups(Math.ceil(threads / 64));
     });
     pass.end();
-    enc.copyBufferToBuffer(m.frames, 0, m.read, 0, 28 * n * METHODS.length);
+    enc.copyBufferToBuffer(m.frames, 0, m.read, 0, 28 * n * ALL_METHODS.length);
     q.submit([enc.finish()]);
     // what the wasm core computed for this pose, copied before the next run replaces it
     const tangents = view.hasTangentFrame && m.hasUv;
     const want = passes.filter((p) => p[2] >= 0).map(([, , method]) => {
-      const ref = method === M.recompute;
+      const ref = method === M.recompute || method === M['recompute-fused'];
       const row = view.rows[method];
       return { method, normals: Float32Array.from(ref ? view.refNormals : row.normals),
         tangents: tangents ? Float32Array.from(ref ? view.refTangents : row.tangents) : null };
@@ -197,7 +199,7 @@ export class GpuReference {
           mt = Math.max(mt, angleDeg(m.out, g, w.tangents, 4 * v));
           h += m.out[g + 3] !== w.tangents[4 * v + 3];
         }
-        const name = METHODS[w.method];
+        const name = ALL_METHODS[w.method];
         methods[name] = { normalDeg: mn, tangentDeg: w.tangents ? mt : null, handedness: w.tangents ? h : null };
         if (Math.max(mn, mt) >= Math.max(maxN, maxT)) worst = name;
         maxN = Math.max(maxN, mn); maxT = Math.max(maxT, mt); hand += h;
@@ -206,7 +208,7 @@ export class GpuReference {
       const reference = methods.recompute || null;
       this.page.gpu.check = { maxNormalDeg: maxN, maxTangentDeg: tangents ? maxT : null, handedness: tangents ? hand : null,
         ok, runs: ++this.runs, methods, reference, referenceOff: refOff };
-      this.page.gpu.frames = m.out; // METHODS order, 7n floats each (3n normals, 4n tangents); unrun slots stale
+      this.page.gpu.frames = m.out; // ALL_METHODS order, 7n floats each (3n normals, 4n tangents); unrun slots stale
       this.page.gpu.normals = reference ? m.out.subarray(7 * n * M.recompute, 7 * n * M.recompute + 3 * n) : null;
       this.report(`GPU (WebGPU ${this.adapterInfo}): ${want.length} methods against the wasm core, largest angle ` +
         `${maxN.toExponential(2)}° normals, ${tangents ? maxT.toExponential(2) + '° tangents' : 'tangents not measured (no UVs)'}` +
