@@ -355,6 +355,33 @@ static const float* row_corners(const sf_evaluation* ev, const sf_workspace* ws)
     return ev->ref_ct;
 }
 
+/* A method this build cannot run: the row says so and holds nothing. */
+static void skip_row(sf_eval_row* row)
+{
+    row->status = SF_ERROR_UNSUPPORTED;
+    memset(&row->errors, 0, sizeof row->errors);
+    memset(&row->report, 0, sizeof row->report);
+    memset(&row->position, 0, sizeof row->position);
+    row->normals = row->tangents = row->normal_deg = row->tangent_deg = row->tangent_corner_deg = NULL;
+    row->flags = NULL;
+}
+
+/* A method that failed ends the run: its detail becomes the run's error. */
+static sf_result fail_row(sf_evaluation* ev, sf_eval_row* row, sf_result r, sf_error* err)
+{
+    if (err) *err = row->detail;
+    sf_error_clear(&row->detail);
+    ev->res.failed = SF_EVAL_STAGE_METHOD;
+    ev->res.failed_method = row->method;
+    return r;
+}
+
+/* recompute-fused whose MikkTSpace tangents ran two-pass: the workspace holds its own corner tangents. */
+static bool fused_mikktspace(const sf_eval_row* row)
+{
+    return row->method == SF_METHOD_RECOMPUTE_FUSED && (row->report.fused_two_pass & SF_FUSED_TWO_PASS_TANGENTS);
+}
+
 sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, const sf_eval_buffers* buffers,
                             sf_error* err)
 {
@@ -419,25 +446,15 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
         int deformed = (int)row->opts.morph_directions == ws->deformed_dirs;
         r = sfi_frames_compute(topo, pose, row->method, &row->opts, ws, &out, deformed, &row->detail);
         if (r == SF_ERROR_UNSUPPORTED) {
-            row->status = r;
-            memset(&row->errors, 0, sizeof row->errors);
-            memset(&row->report, 0, sizeof row->report);
-            row->normals = row->tangents = row->normal_deg = row->tangent_deg = row->tangent_corner_deg = NULL;
-            row->flags = NULL;
+            skip_row(row);
             continue;
         }
-        if (r != SF_OK) {
-            if (err) *err = row->detail;
-            sf_error_clear(&row->detail);
-            res->failed = SF_EVAL_STAGE_METHOD;
-            res->failed_method = row->method;
-            return r;
-        }
+        if (r != SF_OK) return fail_row(ev, row, r, err);
         sf_workspace_last_report(ws, &row->report);
         /* Shared scratch is overwritten by the next row: not a result. */
         row->normals = given_n || ev->row_n[k] ? out.normals : NULL;
         row->tangents = given_t || ev->row_t[k] ? out.tangents : NULL;
-        bool own_corners = row->method == SF_METHOD_RECOMPUTE_FUSED && (row->report.fused_two_pass & SF_FUSED_TWO_PASS_TANGENTS);
+        bool own_corners = fused_mikktspace(row);
         memset(&row->position, 0, sizeof row->position);
         measure_row(ev, k, rb, &out, &ref_dirs, own_corners ? row_corners(ev, ws) : NULL, ev->ref_ct);
     }
@@ -542,29 +559,18 @@ sf_result sf_evaluation_run_against(sf_evaluation* ev, const sf_evaluation* refe
         int deformed = (int)row->opts.morph_directions == ws->deformed_dirs;
         r = sfi_frames_compute(topo, pose, row->method, &row->opts, ws, &out, deformed, &row->detail);
         if (r == SF_ERROR_UNSUPPORTED) {
-            row->status = r;
-            memset(&row->errors, 0, sizeof row->errors);
-            memset(&row->report, 0, sizeof row->report);
-            memset(&row->position, 0, sizeof row->position);
-            row->normals = row->tangents = row->normal_deg = row->tangent_deg = row->tangent_corner_deg = NULL;
-            row->flags = NULL;
+            skip_row(row);
             ws->deformed_dirs = -1;
             continue;
         }
-        if (r != SF_OK) {
-            if (err) *err = row->detail;
-            sf_error_clear(&row->detail);
-            res->failed = SF_EVAL_STAGE_METHOD;
-            res->failed_method = row->method;
-            return r;
-        }
+        if (r != SF_OK) return fail_row(ev, row, r, err);
         sf_workspace_last_report(ws, &row->report);
         row->position = position_error(positions, full->positions, n);
         row->normals = given_n || rec || ev->row_n[k] ? out.normals : NULL;
         row->tangents = given_t || rec || ev->row_t[k] ? out.tangents : NULL;
         /* recompute's own corners (this deformation's MikkTSpace), converted as the reference's are; so are
          * recompute-fused's where its tangents ran two-pass */
-        bool mikk = rec || (row->method == SF_METHOD_RECOMPUTE_FUSED && (row->report.fused_two_pass & SF_FUSED_TWO_PASS_TANGENTS));
+        bool mikk = rec || fused_mikktspace(row);
         const float* corners = mikk && take_corners(ev, ws) ? ev->ref_ct : NULL;
         measure_row(ev, k, rb, &out, &ref_dirs, corners, full->reference_corner_tangents);
     }
