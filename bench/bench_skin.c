@@ -10,9 +10,10 @@
  *   sheet    the `sheet` scene at resolution 447 (1,001,728 vertices, 5 bones twisted, 3 dense targets on);
  *   cesium   tests/assets/gltf/CesiumMan posed at 1 s of its animation (needs the glTF layer).
  * Stages: `positions` (sf_deform_positions), `frames` per method (sf_frames_compute, every method of the core:
- * unchanged to recompute-fused, which includes the deform
- * and the report), `frames recompute-mikktspace` (recompute with MikkTSpace tangents), `error` (sf_direction_errors
- * with statistics, skinned against recompute), `yardstick` (4 influences only).
+ * unchanged to recompute-fused, which includes the deform and the report), `frames recompute-mikktspace`
+ * (recompute with MikkTSpace tangents), `error` (sf_direction_errors with statistics, skinned against recompute),
+ * `yardstick` (4 influences only), `memory floor` (memory_floor.c: the bytes `positions` and `skinned` move, and
+ * nothing else: the bound of this core's bandwidth).
  *
  * usage: bench_skin [--runs R (21)] [--threads T (0 = every core)] [--mesh grid|sheet|cesium|all] [--source DIR]
  *                   [--skip WORD[,WORD...]] (leave out the cases whose label contains a word, e.g. mikktspace)
@@ -31,6 +32,7 @@
 #include <string.h>
 
 #include "bench_util.h"
+#include "memory_floor.h"
 #include "yardstick.h"
 
 /* cli/pool.c (linked in): the command's thread pool. */
@@ -242,11 +244,19 @@ static void free_mesh(bench_mesh* bm)
 
 /* ---------------------------------------------------------------- cases */
 
-enum { KIND_POSITIONS, KIND_FRAMES, KIND_MIKK, KIND_ERROR, KIND_YARDSTICK };
+enum { KIND_POSITIONS, KIND_FRAMES, KIND_MIKK, KIND_ERROR, KIND_YARDSTICK, KIND_FLOOR };
+
+/* The bytes per vertex the fast passes must move (the topology's blocked rest rows, 4 joints and 4 weights of 4
+ * bytes in; the caller's packed outputs): `skinned` reads 10 + 4 + 4 floats and writes 3 + 3 + 4, `positions`
+ * reads 3 + 4 + 4 and writes 3. */
+#define FLOOR_SKINNED_IN 18
+#define FLOOR_SKINNED_OUT 10
+#define FLOOR_POSITIONS_IN 11
+#define FLOOR_POSITIONS_OUT 3
 
 typedef struct bench_case {
     int kind;
-    sf_method method;
+    sf_method method; /* KIND_FRAMES; KIND_FLOOR: SF_METHOD_SKINNED or (positions) SF_METHOD_UNCHANGED */
     char label[64];
     double t[MAX_RUNS];
     timing tm;
@@ -260,6 +270,7 @@ typedef struct bench_state {
     /* the yardstick's inputs (the topology's normalised influences, uint16 joints as ozz stores them) */
     uint16_t* y_joints;
     const float *y_weights, *y_pos, *y_nrm, *y_tan;
+    float *floor_in, *floor_out; /* the memory floor's streams, FLOOR_SKINNED_IN / _OUT floats per vertex */
 } bench_state;
 
 static int run_case(bench_state* s, const bench_case* c)
@@ -287,6 +298,12 @@ static int run_case(bench_state* s, const bench_case* c)
         r = sf_direction_errors(s->topo, &m, &ref, s->ang, s->ang + n, NULL, &sum, &err);
         break;
     }
+    case KIND_FLOOR:
+        if (c->method == SF_METHOD_SKINNED)
+            memory_floor(n, FLOOR_SKINNED_IN, s->floor_in, FLOOR_SKINNED_OUT, s->floor_out);
+        else
+            memory_floor(n, FLOOR_POSITIONS_IN, s->floor_in, FLOOR_POSITIONS_OUT, s->floor_out);
+        break;
     case KIND_YARDSTICK:
         yardstick_skin4(n, s->bm->pose.bone_matrices, s->y_joints, s->y_weights, s->y_pos, s->y_nrm, s->y_tan, s->pos,
                         s->nrm, s->tan);
@@ -353,6 +370,14 @@ static int bench_mesh_threads(bench_state* s, int runs, int parallel, size_t thr
         cases[count].kind = KIND_YARDSTICK;
         snprintf(cases[count++].label, sizeof cases[0].label, "yardstick");
     }
+    if (!parallel) {
+        cases[count].kind = KIND_FLOOR;
+        cases[count].method = SF_METHOD_UNCHANGED;
+        snprintf(cases[count++].label, sizeof cases[0].label, "memory floor positions");
+        cases[count].kind = KIND_FLOOR;
+        cases[count].method = SF_METHOD_SKINNED;
+        snprintf(cases[count++].label, sizeof cases[0].label, "memory floor skinned");
+    }
     int kept = 0;
     for (int c = 0; c < count; ++c)
         if (!skipped(cases[c].label)) cases[kept++] = cases[c];
@@ -391,11 +416,14 @@ static int bench_mesh_threads(bench_state* s, int runs, int parallel, size_t thr
         printf("%-8s %-30s %7zu %12.2f %12.2f\n", s->bm->name, cases[c].label, threads,
                1e9 * cases[c].tm.median / (double)n, 1e9 * cases[c].tm.best / (double)n);
     printf("ratios of medians (%s, %zu thread%s): skinned/yardstick %.2f  positions/yardstick %.2f  "
+           "skinned/memory-floor %.2f  positions/memory-floor %.2f  "
            "inverse-transpose/skinned %.2f  bone-normal-matrices/skinned %.2f  jacobian/skinned %.2f  "
            "jacobian-fan/skinned %.2f  recompute/skinned %.2f  recompute-fused/skinned %.2f  "
            "recompute-fused/recompute %.2f  mikktspace/recompute %.2f\n\n",
            s->bm->name, threads, threads == 1 ? "" : "s", ratio(cases, count, "frames skinned", "yardstick"),
            ratio(cases, count, "positions", "yardstick"),
+           ratio(cases, count, "frames skinned", "memory floor skinned"),
+           ratio(cases, count, "positions", "memory floor positions"),
            ratio(cases, count, "frames inverse-transpose", "frames skinned"),
            ratio(cases, count, "frames bone-normal-matrices", "frames skinned"),
            ratio(cases, count, "frames jacobian", "frames skinned"),
@@ -432,6 +460,11 @@ static int bench_one(bench_mesh* bm, int runs, size_t threads)
     s.ref_t = malloc(4 * n * sizeof(float));
     s.ang = malloc(2 * n * sizeof(float));
     if (!s.pos || !s.nrm || !s.tan || !s.ref_n || !s.ref_t || !s.ang) goto done;
+    size_t padded = (n + 15) / 16 * 16;
+    s.floor_in = malloc(FLOOR_SKINNED_IN * padded * sizeof(float));
+    s.floor_out = malloc(FLOOR_SKINNED_OUT * padded * sizeof(float));
+    if (!s.floor_in || !s.floor_out) goto done;
+    for (size_t i = 0; i < FLOOR_SKINNED_IN * padded; ++i) s.floor_in[i] = (float)rnd();
     if (bm->desc.influence_count == 4 && bm->desc.bone_count <= 65536) {
         s.y_joints = malloc(4 * n * sizeof(uint16_t));
         if (!s.y_joints) goto done;
@@ -448,6 +481,7 @@ static int bench_one(bench_mesh* bm, int runs, size_t threads)
     rc = 0;
 done:
     free(s.pos), free(s.nrm), free(s.tan), free(s.ref_n), free(s.ref_t), free(s.ang), free(s.y_joints);
+    free(s.floor_in), free(s.floor_out);
     sf_workspace_destroy(s.ws);
     sf_topology_destroy(s.topo);
     return rc;

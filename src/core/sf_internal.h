@@ -157,11 +157,11 @@ sf_result sfi_rest_frames(size_t vertex_count, size_t triangle_count, const uint
 /* ---------------------------------------------------------------- blocked layout (lanes.c) */
 
 /* The rest streams and influences regrouped in blocks of SFI_LANES vertices, one component per row (structure of
- * arrays inside a block), for the SIMD fast paths (skin_body.h): 4 or 8 vertices per step load a row at once.
+ * arrays inside a block), for the SIMD fast paths (skin_body.h): 4, 8 or 16 vertices per step load a row at once.
  * Built once with the topology from its packed streams. Lanes past vertex_count are zero. A vertex without
  * weight points its first slot at the identity (joint bone_count, weight 1): the blend then gives the identity
  * bit for bit as sfk_blend_matrix's fallback does. */
-#define SFI_LANES 8
+#define SFI_LANES 16
 #define SFI_LANE_ROWS 10 /* px py pz nx ny nz tx ty tz tw */
 typedef struct sfi_lanes {
     size_t block_count;
@@ -300,11 +300,12 @@ struct sf_workspace {
 /* ---------------------------------------------------------------- fast paths (simd.c, skin.c) */
 
 /* Instruction sets of the fast paths, chosen at run time (cpuid): none (the scalar reference), SSE2 (every x86-64),
- * AVX2. sfi_simd_detect: the best this CPU has (the topology keeps it); sfi_simd_level: the topology's, capped by
+ * AVX2, AVX-512 (F and DQ). sfi_simd_detect: the best this CPU has (the topology keeps it); sfi_simd_level: the topology's, capped by
  * sfi_simd_force (for tests; -1 = no cap; set it only while no frame is running). */
 #define SFI_SIMD_SCALAR 0
 #define SFI_SIMD_SSE2 1
 #define SFI_SIMD_AVX2 2
+#define SFI_SIMD_AVX512 3
 int sfi_simd_detect(void);
 int sfi_simd_level(const sf_topology* topo);
 void sfi_simd_force(int level);

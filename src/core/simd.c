@@ -1,6 +1,7 @@
 /* The instruction set of the fast paths, chosen at run time: the build needs no -march flag. x86-64 always has
- * SSE2; AVX2 is taken when cpuid reports it and the operating system saves the ymm registers (xgetbv). Other
- * CPUs and WebAssembly run the scalar reference. */
+ * SSE2; AVX2 is taken when cpuid reports it and the operating system saves the ymm registers (xgetbv), AVX-512
+ * when cpuid reports F and DQ and the operating system also saves the opmask and zmm registers. Other CPUs and
+ * WebAssembly run the scalar reference. */
 #include "sf_internal.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -25,7 +26,11 @@ static int detect(void)
     if ((lo & 6u) != 6u) return SFI_SIMD_SSE2; /* xmm and ymm state saved by the OS */
     if (__get_cpuid_max(0, NULL) < 7) return SFI_SIMD_SSE2;
     __cpuid_count(7, 0, a, b, c, d);
-    return (b & (1u << 5)) ? SFI_SIMD_AVX2 : SFI_SIMD_SSE2;
+    if (!(b & (1u << 5))) return SFI_SIMD_SSE2;
+    const unsigned avx512f = 1u << 16, avx512dq = 1u << 17;
+    const unsigned zmm_state = 0xe0u; /* opmask, upper halves of zmm0-15, zmm16-31 */
+    if ((b & (avx512f | avx512dq)) == (avx512f | avx512dq) && (lo & zmm_state) == zmm_state) return SFI_SIMD_AVX512;
+    return SFI_SIMD_AVX2;
 }
 #endif
 

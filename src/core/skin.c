@@ -1,6 +1,6 @@
 /* The fused per-vertex pass (sfi_skin_fused): the deform and a per-vertex method in one pass over the topology's
- * lanes, SSE2 or AVX2 by the CPU (simd.c), threaded through sf_env.threads in chunks of SFI_SKIN_GRAIN vertices.
- * Each chunk counts its own report, summed in chunk order afterwards: the same bits and counts for any thread
+ * lanes, SSE2, AVX2 or AVX-512 by the CPU (simd.c), threaded through sf_env.threads in chunks of SFI_SKIN_GRAIN
+ * vertices. Each chunk counts its own report, summed in chunk order afterwards: the same bits and counts for any thread
  * count. Nothing is allocated: the palette and the chunk reports are the workspace's. */
 #include "skin_simd.h"
 #include "sf_kernels.h"
@@ -28,7 +28,8 @@ static void skin_range(void* ctx, size_t begin, size_t end)
     memset(c, 0, sizeof *c);
     c->first_bad = SIZE_MAX;
     size_t b0 = begin / SFI_LANES, b1 = end / SFI_LANES + (end % SFI_LANES != 0);
-    if (run->level >= SFI_SIMD_AVX2) sfi_skin_blocks_avx2(run->job, b0, b1, c);
+    if (run->level >= SFI_SIMD_AVX512) sfi_skin_blocks_avx512(run->job, b0, b1, c);
+    else if (run->level >= SFI_SIMD_AVX2) sfi_skin_blocks_avx2(run->job, b0, b1, c);
     else sfi_skin_blocks_sse2(run->job, b0, b1, c);
 }
 

@@ -52,12 +52,13 @@ static inline SK_V sk_safe_unit(SK_V* x, SK_V* y, SK_V* z, SK_V* big)
 /* Lanes where x * 0 is not 0: infinite or NaN. */
 static inline SK_V sk_not_finite(SK_V x) { return sk_andnot(sk_eq(sk_mul(x, sk_set1(0.0f)), sk_set1(0.0f)), sk_set1(-0.0f)); }
 
-/* Bits set in a lane mask (at most 8 bits), branch-free. */
+/* Bits set in a lane mask (at most 16 bits), branch-free. */
 static inline int sk_popcount(unsigned m)
 {
-    m = m - ((m >> 1) & 0x55u);
-    m = (m & 0x33u) + ((m >> 2) & 0x33u);
-    return (int)((m + (m >> 4)) & 0x0fu);
+    m = m - ((m >> 1) & 0x5555u);
+    m = (m & 0x3333u) + ((m >> 2) & 0x3333u);
+    m = (m + (m >> 4)) & 0x0f0fu;
+    return (int)((m + (m >> 8)) & 0x1fu);
 }
 
 /* Morph of one step's lanes in scalar (sfk_deform_vertex's loop): rows p, n, t are updated in place. */

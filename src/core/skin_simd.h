@@ -29,5 +29,6 @@ typedef struct sfi_skin_job {
 /* Blocks [b0, b1) of the job; adds to *counts (first_bad: the smallest). */
 void sfi_skin_blocks_sse2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
 void sfi_skin_blocks_avx2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
+void sfi_skin_blocks_avx512(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
 
 #endif

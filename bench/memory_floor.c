@@ -1,0 +1,18 @@
+/* The memory floor loop (memory_floor.h). */
+#include "memory_floor.h"
+
+#define BLOCK 16
+
+void memory_floor(size_t n, size_t in_floats, const float* in, size_t out_floats, float* out)
+{
+    size_t I = in_floats * BLOCK, O = out_floats * BLOCK;
+    for (size_t b = 0; b < (n + BLOCK - 1) / BLOCK; ++b) {
+        const float* a = in + b * I;
+        float* o = out + b * O;
+        for (size_t k = 0; k < O; ++k) o[k] = a[k];
+        for (size_t base = O; base < I; base += O) {
+            size_t len = I - base < O ? I - base : O;
+            for (size_t k = 0; k < len; ++k) o[k] += a[base + k];
+        }
+    }
+}

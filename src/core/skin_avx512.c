@@ -1,0 +1,140 @@
+/* The fused per-vertex pass with AVX-512 (F and DQ): 16 vertices per step (skin_body.h). As skin_avx2.c, the file's
+ * functions are compiled for the instruction set by a target pragma (no build flag) and called only where cpuid
+ * reports it and the operating system saves the zmm state (simd.c). AVX-512 implies FMA, so contraction is
+ * switched off here explicitly: each lane must stay the scalar reference's bits. A 16-float bone fills one zmm,
+ * which halves the per-lane blend of the AVX2 pass (one load, multiply and add per slot instead of two). Compares
+ * give AVX-512 masks; they are widened to all-ones lanes (vpmovm2d) so that skin_body.h's vector-mask logic holds. */
+#include "skin_simd.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512dq"))), apply_to = function)
+#pragma STDC FP_CONTRACT OFF
+#else
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq")
+#pragma GCC optimize("fp-contract=off")
+#endif
+#include <immintrin.h>
+
+#define SK_W 16
+#define SK_V __m512
+#define SK_ENTRY sfi_skin_blocks_avx512
+
+static inline __m512 sk_load(const float* p) { return _mm512_loadu_ps(p); }
+static inline void sk_store(float* p, __m512 v) { _mm512_storeu_ps(p, v); }
+static inline __m512 sk_set1(float f) { return _mm512_set1_ps(f); }
+static inline __m512 sk_add(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
+static inline __m512 sk_sub(__m512 a, __m512 b) { return _mm512_sub_ps(a, b); }
+static inline __m512 sk_mul(__m512 a, __m512 b) { return _mm512_mul_ps(a, b); }
+static inline __m512 sk_div(__m512 a, __m512 b) { return _mm512_div_ps(a, b); }
+static inline __m512 sk_sqrt(__m512 a) { return _mm512_sqrt_ps(a); }
+static inline __m512 sk_and(__m512 a, __m512 b) { return _mm512_and_ps(a, b); }
+static inline __m512 sk_andnot(__m512 a, __m512 b) { return _mm512_andnot_ps(a, b); }
+static inline __m512 sk_or(__m512 a, __m512 b) { return _mm512_or_ps(a, b); }
+static inline __m512 sk_lanes(__mmask16 m) { return _mm512_castsi512_ps(_mm512_movm_epi32(m)); }
+static inline __m512 sk_lt(__m512 a, __m512 b) { return sk_lanes(_mm512_cmp_ps_mask(a, b, _CMP_LT_OQ)); }
+static inline __m512 sk_ge(__m512 a, __m512 b) { return sk_lanes(_mm512_cmp_ps_mask(a, b, _CMP_GE_OQ)); }
+static inline __m512 sk_gt(__m512 a, __m512 b) { return sk_lanes(_mm512_cmp_ps_mask(a, b, _CMP_GT_OQ)); }
+static inline __m512 sk_eq(__m512 a, __m512 b) { return sk_lanes(_mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ)); }
+static inline int sk_mask(__m512 a) { return (int)_mm512_movepi32_mask(_mm512_castps_si512(a)); }
+
+static inline __m512 sk_unpacklo_pd(__m512 a, __m512 b)
+{
+    return _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(a), _mm512_castps_pd(b)));
+}
+static inline __m512 sk_unpackhi_pd(__m512 a, __m512 b)
+{
+    return _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(a), _mm512_castps_pd(b)));
+}
+
+/* Sixteen lanes' blended matrices (the 16 padded floats of each in a zmm), transposed to 12 rows. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint32_t K, __m512* m)
+{
+    const uint32_t* J = job->lanes->joints + block * K * SFI_LANES + (size_t)sub * 16;
+    const float* W = job->lanes->weights + block * K * SFI_LANES + (size_t)sub * 16;
+    __m512 r[16];
+    for (int l = 0; l < 16; ++l) {
+        __m512 a = _mm512_setzero_ps();
+        for (uint32_t i = 0; i < K; ++i) {
+            const float* b = job->palette + 16 * (size_t)J[i * SFI_LANES + l];
+            a = _mm512_add_ps(a, _mm512_mul_ps(_mm512_set1_ps(W[i * SFI_LANES + l]), _mm512_loadu_ps(b)));
+        }
+        r[l] = a;
+    }
+    /* lane pairs, then quads, within each 128-bit block: u[4g + e] holds, in block q, element e + 4q of lanes
+       4g .. 4g + 3 */
+    __m512 t[16], u[16];
+    for (int i = 0; i < 8; ++i) {
+        t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int g = 0; g < 4; ++g) {
+        u[4 * g] = sk_unpacklo_pd(t[4 * g], t[4 * g + 2]);
+        u[4 * g + 1] = sk_unpackhi_pd(t[4 * g], t[4 * g + 2]);
+        u[4 * g + 2] = sk_unpacklo_pd(t[4 * g + 1], t[4 * g + 3]);
+        u[4 * g + 3] = sk_unpackhi_pd(t[4 * g + 1], t[4 * g + 3]);
+    }
+    /* row e + 4q = block q of u[e], u[4 + e], u[8 + e], u[12 + e] (rows 12-15, the padding, are not built) */
+    for (int e = 0; e < 4; ++e) {
+        __m512 ab01 = _mm512_shuffle_f32x4(u[e], u[4 + e], _MM_SHUFFLE(1, 0, 1, 0));
+        __m512 cd01 = _mm512_shuffle_f32x4(u[8 + e], u[12 + e], _MM_SHUFFLE(1, 0, 1, 0));
+        __m512 ab23 = _mm512_shuffle_f32x4(u[e], u[4 + e], _MM_SHUFFLE(3, 2, 3, 2));
+        __m512 cd23 = _mm512_shuffle_f32x4(u[8 + e], u[12 + e], _MM_SHUFFLE(3, 2, 3, 2));
+        m[e] = _mm512_shuffle_f32x4(ab01, cd01, _MM_SHUFFLE(2, 0, 2, 0));
+        m[4 + e] = _mm512_shuffle_f32x4(ab01, cd01, _MM_SHUFFLE(3, 1, 3, 1));
+        m[8 + e] = _mm512_shuffle_f32x4(ab23, cd23, _MM_SHUFFLE(2, 0, 2, 0));
+    }
+}
+
+/* x y z rows of 16 vertices to 48 interleaved floats: output vector r, element p is float g = 16 r + p, i.e.
+   component g % 3 of vertex g / 3. First x and y are placed (index v for x, 16 + v for y, 0 where z goes), then z
+   (16 + v) is merged into the rest (kept at p). */
+static const int sk_xy_index[3][16] = {{0, 16, 0, 1, 17, 0, 2, 18, 0, 3, 19, 0, 4, 20, 0, 5},
+                                       {21, 0, 6, 22, 0, 7, 23, 0, 8, 24, 0, 9, 25, 0, 10, 26},
+                                       {0, 11, 27, 0, 12, 28, 0, 13, 29, 0, 14, 30, 0, 15, 31, 0}};
+static const int sk_z_index[3][16] = {{0, 1, 16, 3, 4, 17, 6, 7, 18, 9, 10, 19, 12, 13, 20, 15},
+                                      {0, 21, 2, 3, 22, 5, 6, 23, 8, 9, 24, 11, 12, 25, 14, 15},
+                                      {26, 1, 2, 27, 4, 5, 28, 7, 8, 29, 10, 11, 30, 13, 14, 31}};
+
+static inline void sk_store3(float* out, __m512 x, __m512 y, __m512 z)
+{
+    for (int r = 0; r < 3; ++r) {
+        __m512 xy = _mm512_permutex2var_ps(x, _mm512_loadu_si512(sk_xy_index[r]), y);
+        _mm512_storeu_ps(out + 16 * r, _mm512_permutex2var_ps(xy, _mm512_loadu_si512(sk_z_index[r]), z));
+    }
+}
+
+/* x y z w rows of 16 vertices to 64 interleaved floats: per 128-bit block q, a/b/c/d hold vertices 4q .. 4q + 3,
+   whose blocks are then gathered four by four. */
+static inline void sk_store4(float* out, __m512 x, __m512 y, __m512 z, __m512 w)
+{
+    __m512 xy_lo = _mm512_unpacklo_ps(x, y), xy_hi = _mm512_unpackhi_ps(x, y);
+    __m512 zw_lo = _mm512_unpacklo_ps(z, w), zw_hi = _mm512_unpackhi_ps(z, w);
+    __m512 a = sk_unpacklo_pd(xy_lo, zw_lo), b = sk_unpackhi_pd(xy_lo, zw_lo);
+    __m512 c = sk_unpacklo_pd(xy_hi, zw_hi), d = sk_unpackhi_pd(xy_hi, zw_hi);
+    __m512 ab02 = _mm512_shuffle_f32x4(a, b, _MM_SHUFFLE(2, 0, 2, 0)), cd02 = _mm512_shuffle_f32x4(c, d, _MM_SHUFFLE(2, 0, 2, 0));
+    __m512 ab13 = _mm512_shuffle_f32x4(a, b, _MM_SHUFFLE(3, 1, 3, 1)), cd13 = _mm512_shuffle_f32x4(c, d, _MM_SHUFFLE(3, 1, 3, 1));
+    _mm512_storeu_ps(out, _mm512_shuffle_f32x4(ab02, cd02, _MM_SHUFFLE(2, 0, 2, 0)));      /* v0 .. v3 */
+    _mm512_storeu_ps(out + 16, _mm512_shuffle_f32x4(ab13, cd13, _MM_SHUFFLE(2, 0, 2, 0))); /* v4 .. v7 */
+    _mm512_storeu_ps(out + 32, _mm512_shuffle_f32x4(ab02, cd02, _MM_SHUFFLE(3, 1, 3, 1))); /* v8 .. v11 */
+    _mm512_storeu_ps(out + 48, _mm512_shuffle_f32x4(ab13, cd13, _MM_SHUFFLE(3, 1, 3, 1))); /* v12 .. v15 */
+}
+
+#include "skin_body.h"
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+
+#else
+void sfi_skin_blocks_avx512(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts)
+{
+    (void)job, (void)b0, (void)b1, (void)counts; /* never called: sfi_simd_level stays below AVX-512 here */
+}
+#endif
