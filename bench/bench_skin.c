@@ -246,12 +246,12 @@ static void free_mesh(bench_mesh* bm)
 
 enum { KIND_POSITIONS, KIND_FRAMES, KIND_MIKK, KIND_ERROR, KIND_YARDSTICK, KIND_FLOOR };
 
-/* The bytes per vertex the fast passes must move (the topology's blocked rest rows, 4 joints and 4 weights of 4
- * bytes in; the caller's packed outputs): `skinned` reads 10 + 4 + 4 floats and writes 3 + 3 + 4, `positions`
- * reads 3 + 4 + 4 and writes 3. */
-#define FLOOR_SKINNED_IN 18
+/* The bytes per vertex the fast passes must move, counted in floats (the topology's blocked rest rows, 4 16-bit
+ * joints = 2 floats' bytes and 4 weights in; the caller's packed outputs): `skinned` reads 10 + 2 + 4 and writes
+ * 3 + 3 + 4, `positions` reads 3 + 2 + 4 and writes 3. */
+#define FLOOR_SKINNED_IN 16
 #define FLOOR_SKINNED_OUT 10
-#define FLOOR_POSITIONS_IN 11
+#define FLOOR_POSITIONS_IN 9
 #define FLOOR_POSITIONS_OUT 3
 
 typedef struct bench_case {

@@ -560,6 +560,34 @@ static void no_allocation_per_frame(void)
     synth_free(&s);
 }
 
+/* More bones than the blocked copy's 16-bit joints hold: joints past 65535 (whose low 16 bits name other, different
+ * bones) give the scalar loops' bits, the mesh taking those loops. */
+static void more_bones_than_16_bits(void)
+{
+    synth s;
+    synth_make(&s, 33, 2, 1);
+    size_t B = 70000;
+    float* bones = malloc(12 * B * sizeof(float));
+    for (size_t b = 0; b < B; ++b) {
+        for (int k = 0; k < 12; ++k) bones[12 * b + k] = 0.3f * frand();
+        bones[12 * b] += 1.0f, bones[12 * b + 4] += 1.0f, bones[12 * b + 8] += 1.0f;
+    }
+    for (size_t i = 0; i < 2 * 33; ++i) s.j[i] += 65536u;
+    s.d.bone_count = B;
+    s.pose.bone_matrices = bones;
+    s.pose.bone_count = B;
+    sf_topology* topo = NULL;
+    sf_error err;
+    CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
+    if (topo) {
+        CHECK(topo->lanes.rest == NULL);
+        CHECK(compare_levels(topo, &s.pose, "70000 bones") > 0 || sfi_simd_level(topo) == SFI_SIMD_SCALAR);
+    }
+    sf_topology_destroy(topo);
+    free(bones);
+    synth_free(&s);
+}
+
 /* On x86-64 the fast path is taken (a CPU there has SSE2 at least). */
 static void level_detected(void)
 {
@@ -584,6 +612,7 @@ int main(int argc, char** argv)
         {"level_detected", level_detected},
         {"counts_and_slots", counts_and_slots},
         {"edge_cases_occur", edge_cases_occur},
+        {"more_bones_than_16_bits", more_bones_than_16_bits},
         {"every_scene", every_scene},
         {"every_asset", every_asset},
         {"any_thread_count", any_thread_count},

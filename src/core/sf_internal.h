@@ -160,14 +160,17 @@ sf_result sfi_rest_frames(size_t vertex_count, size_t triangle_count, const uint
  * arrays inside a block), for the SIMD fast paths (skin_body.h): 4, 8 or 16 vertices per step load a row at once.
  * Built once with the topology from its packed streams. Lanes past vertex_count are zero. A vertex without
  * weight points its first slot at the identity (joint bone_count, weight 1): the blend then gives the identity
- * bit for bit as sfk_blend_matrix's fallback does. */
+ * bit for bit as sfk_blend_matrix's fallback does. Joints are 16-bit, as engines and the GPU upload store them
+ * (a quarter of the pass's input bytes saved against 32-bit: the pass is bound by memory); a mesh of more than
+ * SFI_LANES_MAX_BONES bones gets no blocked copy (rest NULL) and takes the scalar loops. */
 #define SFI_LANES 16
 #define SFI_LANE_ROWS 10 /* px py pz nx ny nz tx ty tz tw */
+#define SFI_LANES_MAX_BONES 65535u /* the identity's index, bone_count, must fit 16 bits */
 typedef struct sfi_lanes {
     size_t block_count;
     uint32_t influences; /* slots per vertex, at least 1 */
     float* rest;         /* SFI_LANE_ROWS * SFI_LANES per block */
-    uint32_t* joints;    /* influences * SFI_LANES per block (slot-major) */
+    uint16_t* joints;    /* influences * SFI_LANES per block (slot-major) */
     float* weights;      /* influences * SFI_LANES per block */
 } sfi_lanes;
 /* From packed arrays: positions/normals 3n, tangents 4n, K joints/weights per vertex (K = 0: the identity). */

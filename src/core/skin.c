@@ -38,7 +38,7 @@ static int skin_pass(const sf_topology* topo, const sf_pose* pose, int job_metho
                      sf_workspace* ws, const sf_frames_out* out, float* det)
 {
     int level = sfi_simd_level(topo);
-    if (level == SFI_SIMD_SCALAR || !ws->palette || !ws->chunk_counts) return 0;
+    if (level == SFI_SIMD_SCALAR || !topo->lanes.rest || !ws->palette || !ws->chunk_counts) return 0;
     /* normal deltas without tangent deltas (three.js's morphs): the scalar loops */
     if (job_method != SFI_SKIN_POSITIONS_ONLY && dirs == SF_MORPH_DIRECTIONS_NORMALS) return 0;
     size_t n = topo->vertex_count, B = topo->bone_count;

@@ -39,7 +39,7 @@ __attribute__((always_inline))
 #endif
 static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint32_t K, __m256* m)
 {
-    const uint32_t* J = job->lanes->joints + block * K * SFI_LANES + (size_t)sub * 8;
+    const uint16_t* J = job->lanes->joints + block * K * SFI_LANES + (size_t)sub * 8;
     const float* W = job->lanes->weights + block * K * SFI_LANES + (size_t)sub * 8;
     __m256 lo[8];
     __m128 hi[8];

@@ -54,7 +54,7 @@ __attribute__((always_inline))
 #endif
 static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint32_t K, __m512* m)
 {
-    const uint32_t* J = job->lanes->joints + block * K * SFI_LANES + (size_t)sub * 16;
+    const uint16_t* J = job->lanes->joints + block * K * SFI_LANES + (size_t)sub * 16;
     const float* W = job->lanes->weights + block * K * SFI_LANES + (size_t)sub * 16;
     __m512 r[16];
     for (int l = 0; l < 16; ++l) {
