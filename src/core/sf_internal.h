@@ -172,11 +172,26 @@ typedef struct sfi_lanes {
     float* rest;         /* SFI_LANE_ROWS * SFI_LANES per block */
     uint16_t* joints;    /* influences * SFI_LANES per block (slot-major) */
     float* weights;      /* influences * SFI_LANES per block */
+    /* The morph deltas of the blocks whose lanes mostly share their targets (a dense target), by block and
+     * target: entries morph_offsets[b] .. [b + 1] of block b, each a target, the lanes that have a delta for it
+     * (bit l = lane l) and 9 rows of SFI_LANES (position, normal, tangent deltas; 0 where a lane has none). A
+     * block that has morph entries but none here (a sparse target's few lanes, or a vertex listing a target
+     * twice) takes the per-vertex CSR of the topology. NULL when the mesh has no morph entries. */
+    uint32_t* morph_offsets;  /* block_count + 1 */
+    uint32_t* morph_target;   /* per entry */
+    uint32_t* morph_lanes;    /* per entry: lane bits */
+    float* morph_rows;        /* per entry: SFI_MORPH_ROWS * SFI_LANES */
 } sfi_lanes;
+#define SFI_MORPH_ROWS 9
 /* From packed arrays: positions/normals 3n, tangents 4n, K joints/weights per vertex (K = 0: the identity). */
 sf_result sfi_lanes_build(size_t vertex_count, const float* positions, const float* normals, const float* tangents,
                           uint32_t influence_count, const uint32_t* joints, const float* weights, size_t bone_count,
                           sfi_store* store, sfi_lanes* out, sf_error* err);
+/* The blocked morph (after sfi_lanes_build) from the topology's per-vertex CSR: offsets n + 1, target, 3 floats of
+ * position / normal / tangent deltas per entry (entries of a vertex in increasing target order). */
+sf_result sfi_lanes_build_morph(size_t vertex_count, size_t target_count, const uint32_t* offsets,
+                                const uint32_t* target, const float* dp, const float* dn, const float* dt,
+                                sfi_store* store, sfi_lanes* lanes, sf_error* err);
 void sfi_lanes_free(const sfi_store* store, sfi_lanes* lanes);
 
 /* ---------------------------------------------------------------- topology */

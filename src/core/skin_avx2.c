@@ -32,6 +32,11 @@ static inline __m256 sk_ge(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP
 static inline __m256 sk_gt(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
 static inline __m256 sk_eq(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
 static inline int sk_mask(__m256 a) { return _mm256_movemask_ps(a); }
+static inline __m256 sk_from_bits(unsigned bits)
+{
+    const __m256i b = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)bits), b), b));
+}
 
 /* Eight lanes' blended matrices (elements 0-7 in a ymm, 8-11 in an xmm per lane), transposed to 12 rows. */
 #if defined(__GNUC__) || defined(__clang__)

@@ -38,6 +38,7 @@ static inline __m512 sk_ge(__m512 a, __m512 b) { return sk_lanes(_mm512_cmp_ps_m
 static inline __m512 sk_gt(__m512 a, __m512 b) { return sk_lanes(_mm512_cmp_ps_mask(a, b, _CMP_GT_OQ)); }
 static inline __m512 sk_eq(__m512 a, __m512 b) { return sk_lanes(_mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ)); }
 static inline int sk_mask(__m512 a) { return (int)_mm512_movepi32_mask(_mm512_castps_si512(a)); }
+static inline __m512 sk_from_bits(unsigned bits) { return sk_lanes((__mmask16)bits); }
 
 static inline __m512 sk_unpacklo_pd(__m512 a, __m512 b)
 {

@@ -10,7 +10,7 @@
  * The includer defines: SK_W (lanes per step, dividing SFI_LANES), SK_V (vector type), SK_ENTRY (the entry
  * point's name) and static inline functions sk_load/sk_store (SK_W floats, unaligned), sk_set1, sk_add, sk_sub,
  * sk_mul, sk_div, sk_sqrt, sk_and, sk_andnot (~a & b), sk_or, sk_lt, sk_ge, sk_gt, sk_eq (ordered compares giving
- * all-ones lanes), sk_mask (one bit per lane), sk_blend (the blended matrices of one step as 12 rows) and
+ * all-ones lanes), sk_mask (one bit per lane), sk_from_bits (its inverse), sk_blend (the blended matrices of one step as 12 rows) and
  * sk_store3 / sk_store4 (SK_W vertices of 3 / 4 rows to interleaved memory). */
 #include "sf_kernels.h"
 
@@ -90,6 +90,29 @@ static inline void sk_morph(const sfi_skin_job* job, size_t v0, size_t valid, SK
     }
 }
 
+/* Morph of one step from the block's blocked deltas (lanes.c), a row per component: the scalar loop's p + d * a
+ * per entry in the same target order; lanes without a delta for a target are left as they are (a select, not
+ * an added zero, which would turn -0 into +0). */
+static inline void sk_morph_blocked(const sfi_skin_job* job, size_t block, int sub, SK_V* p, SK_V* n, SK_V* t)
+{
+    const sfi_lanes* L = job->lanes;
+    const unsigned all = (1u << SK_W) - 1u;
+    for (uint32_t e = L->morph_offsets[block]; e < L->morph_offsets[block + 1]; ++e) {
+        float a = job->alpha[L->morph_target[e]];
+        unsigned bits = (L->morph_lanes[e] >> (sub * SK_W)) & all;
+        if (a == 0.0f || !bits) continue;
+        const float* r = L->morph_rows + (size_t)e * SFI_MORPH_ROWS * SFI_LANES + (size_t)sub * SK_W;
+        SK_V av = sk_set1(a), keep = sk_from_bits(bits);
+        int rows = job->with_dirs ? 3 : 1;
+        SK_V* dst[3] = {p, n, t};
+        for (int g = 0; g < rows; ++g)
+            for (int k = 0; k < 3; ++k) {
+                SK_V v = sk_add(dst[g][k], sk_mul(sk_load(r + (3 * g + k) * SFI_LANES), av));
+                dst[g][k] = bits == all ? v : sk_select(keep, v, dst[g][k]);
+            }
+    }
+}
+
 /* The lanes in `big` redone by the scalar kernel from the step's blended matrices and morphed directions. */
 static inline void sk_redo(int method, unsigned big, const SK_V* m, SK_V det, const SK_V* mn, const SK_V* mt, SK_V rw,
                            SK_V* n, SK_V* t)
@@ -130,7 +153,11 @@ SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t 
         mn[k] = sk_load(R + (3 + k) * SFI_LANES);
         mt[k] = sk_load(R + (6 + k) * SFI_LANES);
     }
-    if (job->alpha && job->morph_offsets[v0 + valid] > job->morph_offsets[v0]) sk_morph(job, v0, valid, p, mn, mt);
+    if (job->alpha) {
+        const uint32_t* mo = job->lanes->morph_offsets;
+        if (mo && mo[block + 1] > mo[block]) sk_morph_blocked(job, block, sub, p, mn, mt);
+        else if (job->morph_offsets[v0 + valid] > job->morph_offsets[v0]) sk_morph(job, v0, valid, p, mn, mt);
+    }
     SK_V m[12];
     sk_blend(job, block, sub, K, m);
 

@@ -24,6 +24,11 @@ static inline __m128 sk_ge(__m128 a, __m128 b) { return _mm_cmpge_ps(a, b); }
 static inline __m128 sk_gt(__m128 a, __m128 b) { return _mm_cmpgt_ps(a, b); }
 static inline __m128 sk_eq(__m128 a, __m128 b) { return _mm_cmpeq_ps(a, b); }
 static inline int sk_mask(__m128 a) { return _mm_movemask_ps(a); }
+static inline __m128 sk_from_bits(unsigned bits)
+{
+    const __m128i b = _mm_setr_epi32(1, 2, 4, 8);
+    return _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)bits), b), b));
+}
 
 /* Four lanes' blended matrices (3 rows of 4 floats each per lane), transposed to 12 rows of 4 lanes. */
 #if defined(__GNUC__) || defined(__clang__)

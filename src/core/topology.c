@@ -372,6 +372,9 @@ static sf_result build_derived(sf_topology* topo, const sf_topology_opts* o, sf_
     store.bytes = 0;
     r = sfi_lanes_build(topo->vertex_count, topo->rest_positions, topo->rest_normals, topo->rest_tangents,
                         topo->influence_count, topo->joints, topo->weights, topo->bone_count, &store, &topo->lanes, err);
+    if (r == SF_OK)
+        r = sfi_lanes_build_morph(topo->vertex_count, topo->target_count, topo->morph_offsets, topo->morph_target,
+                                  topo->morph_dp, topo->morph_dn, topo->morph_dt, &store, &topo->lanes, err);
     topo->bytes += store.bytes;
     if (r != SF_OK) return r;
     if (topo->uvs) {
