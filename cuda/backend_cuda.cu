@@ -402,6 +402,35 @@ extern "C" void sfi_cuda_workspace_free(sf_workspace* ws)
     ws->cuda = NULL;
 }
 
+// The statistics' device buffers (ensure_stats) for partials of `blocks` blocks.
+static size_t stats_bytes(size_t blocks)
+{
+    size_t ull = sizeof(unsigned long long);
+    return 2 * SF_METHOD_COUNT * (SFK_ANGLE_BIN_COUNT * ull + SFC_STAT_COUNTS * ull + 2 * sizeof(double) +
+                                  2 * blocks * sizeof(double)) +
+           SF_METHOD_COUNT * SFC_E_COUNTS * ull + (SF_METHOD_COUNT + 1) * SFC_COUNTERS * ull;
+}
+
+// What sfi_cuda_workspace_init allocates (and ensure_instances for more instances), from the same sizes.
+extern "C" size_t sfi_cuda_workspace_bytes(const sf_topology* topo, size_t instances)
+{
+    sfc_topo t;
+    memset(&t, 0, sizeof t);
+    t.n = (uint32_t)topo->vertex_count, t.F = (uint32_t)topo->triangle_count;
+    t.bones = (uint32_t)topo->bone_count, t.targets = (uint32_t)topo->target_count;
+    size_t n = topo->vertex_count;
+    return topology_bytes(topo) + SFC_COUNTERS * sizeof(unsigned long long) + 7 * n * sizeof(float) +
+           instances * instance_bytes(t) + stats_bytes(sfc_error_blocks(&t, (uint32_t)instances));
+}
+
+extern "C" sf_result sfi_cuda_free_memory(size_t* free_bytes, sf_error* err)
+{
+    size_t total = 0;
+    *free_bytes = 0;
+    SFC_CHECK(cudaMemGetInfo(free_bytes, &total), err);
+    return SF_OK;
+}
+
 extern "C" sf_result sfi_cuda_workspace_init(sf_workspace* ws, sf_error* err)
 {
     sfi_cuda* c = (sfi_cuda*)calloc(1, sizeof *c);
@@ -566,7 +595,7 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, sf_wor
 {
     size_t n = topo->vertex_count;
     float* normals = sfi_mikktspace_scratch_normals(ws->mikktspace);
-    float* tangents = ws->authored ? ws->authored->pose_t : NULL; // 4n host scratch
+    float* tangents = ws->host_tangents;
     if (!normals || !tangents)
         return sf_error_set(err, SF_ERROR_INVALID_ARGUMENT, "workspace", SFI_NO_INDEX, "no MikkTSpace scratch");
     for (uint32_t i = 0; i < c->count; ++i) {

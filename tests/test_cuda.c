@@ -554,6 +554,53 @@ static void test_cli_backend(void)
     }
 }
 
+/* sf_workspace_device_size against the device's free memory: what creating a workspace takes, and what a
+ * batch of 8 adds (cudaMalloc rounds arrays up to its pages: the topology's many arrays loosely, the
+ * instances' few large ones within 2%). */
+static void test_device_size(void)
+{
+    if (!gpu_ready()) return;
+    const sf_scene_setting set[] = {{"resolution", 512}};
+    sf_scene* sc = NULL;
+    sf_error err;
+    CHECK_OK(sf_scene_create("sheet", NULL, set, 1, NULL, &sc, &err));
+    sf_topology* topo = NULL;
+    CHECK_OK(sf_topology_create(&sc->mesh, NULL, NULL, &topo, &err));
+    size_t n = sf_topology_vertex_count(topo);
+    sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
+    sf_workspace* ws = NULL;
+    size_t f0 = 0, f1 = 0, f2 = 0;
+    CHECK_OK(sf_workspace_create(topo, &wo, &ws, &err)); /* the context and kernels loaded first */
+    sf_workspace_destroy(ws);
+    CHECK_OK(sfi_cuda_free_memory(&f0, &err));
+    CHECK_OK(sf_workspace_create(topo, &wo, &ws, &err));
+    CHECK_OK(sfi_cuda_free_memory(&f1, &err));
+    enum { I = 8 };
+    posed p[I];
+    sf_pose poses[I];
+    sf_frames_out outs[I];
+    float* nrm = malloc(3 * n * I * sizeof(float));
+    for (int i = 0; i < I; ++i) {
+        random_pose(&sc->pose, sc->mesh.target_count, 1.0f, &p[i]);
+        poses[i] = p[i].pose;
+        outs[i] = (sf_frames_out){NULL, nrm + 3 * n * i, NULL};
+    }
+    CHECK_OK(sf_frames_compute_batch(topo, poses, I, SF_METHOD_SKINNED, NULL, ws, outs, &err));
+    CHECK_OK(sfi_cuda_free_memory(&f2, &err));
+    double want1 = (double)sf_workspace_device_size(topo, &wo, 1), want8 = (double)sf_workspace_device_size(topo, &wo, I);
+    double got1 = (double)f0 - (double)f1, grow = (double)f1 - (double)f2, MiB = 1048576.0;
+    printf("device size: %zu vertices, predicted %.1f MB (+ %.1f MB for %d instances), took %.1f MB (+ %.1f MB)\n",
+           n, want1 / MiB, (want8 - want1) / MiB, I, got1 / MiB, grow / MiB);
+    CHECK(want1 > 0.0 && want8 > want1);
+    CHECK(got1 >= want1 - 2.0 * MiB && got1 <= 1.25 * want1 + 64.0 * MiB);
+    CHECK(fabs(grow - (want8 - want1)) <= 0.02 * (want8 - want1) + 24.0 * MiB);
+    for (int i = 0; i < I; ++i) posed_free(&p[i]);
+    free(nrm);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    sf_scene_destroy(sc);
+}
+
 int main(int argc, char** argv)
 {
     if (!gpu_ready()) return 77;
@@ -561,6 +608,7 @@ int main(int argc, char** argv)
                                      {"assets", test_assets},
                                      {"crowd", test_crowd},
                                      {"evaluation", test_evaluation},
+                                     {"device_size", test_device_size},
                                      {"cli_backend", test_cli_backend}};
     return SFT_RUN(cases, argc, argv);
 }

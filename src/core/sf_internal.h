@@ -285,6 +285,7 @@ struct sf_workspace {
                          instead as one record of SFI_FACE_FLOATS per face */
     struct sfi_mikktspace_scratch* mikktspace; /* with UVs */
     sfi_authored_scratch* authored;
+    float* host_tangents; /* SF_BACKEND_CUDA with MikkTSpace tangents: 4n, the CPU's before they go up */
     /* `jacobian` only, and only when the topology has gradients. */
     sfi_jacobian_scratch* jacobian;
     /* The fast paths (skin.c): the pose's bones padded to 16 floats each and the identity after them
