@@ -60,7 +60,7 @@ typedef enum sfi_cuda_stage {
     SFI_STAGE_REBUILD,    /* the reference from the last deform's positions (one-pass: from the pose) */
     SFI_STAGE_RECOMPUTE,  /* deform + rebuild: the reference from the pose */
     SFI_STAGE_ERRORS,     /* angles of the last method against the last reference, into statistics */
-    SFI_STAGE_EVAL        /* the reference, every method, each one's errors */
+    SFI_STAGE_EVAL        /* the reference, the default methods (SF_METHOD_DEFAULT_COUNT), each one's errors */
 } sfi_cuda_stage;
 sf_result sfi_cuda_bench_upload(sf_workspace* ws, const sf_pose* poses, size_t count, sf_error* err);
 /* Median GPU time (CUDA events) of reps runs of stage, rotating over the k workspaces (inputs and outputs

@@ -378,6 +378,12 @@ sf_result sfi_recompute(const sf_topology* topo, const sf_frames_opts* opts, sf_
 sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts, sf_workspace* ws,
                            const sf_frames_out* out, int deformed, sf_error* err);
 
+/* recompute-fused's plan for opts (the CPU's and the GPU's): *two_pass as sf_frames_report.fused_two_pass
+ * (tangents: the caller wants tangents), refused when the two-pass part needs `recompute` and ws lacks it, or
+ * the weld groups asked for were not built. */
+sf_result sfi_fused_plan(const sf_topology* topo, const sf_frames_opts* opts, const sf_workspace* ws, bool tangents,
+                         uint32_t* two_pass, sf_error* err);
+
 /* Final positions (3n) vertex by vertex, as sfi_deform writes them, for a workspace without the deformation. */
 sf_result sfi_fused_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out);
 
