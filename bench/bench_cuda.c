@@ -173,7 +173,7 @@ static void report(const char* scene, size_t n, size_t inst, const char* stage, 
 
 /* Byte floors per instance (skinframe's packed layout; docs/benchmarks.md lists the terms). */
 typedef struct floors {
-    double skin_in, dir_in, morph_pos, morph_dirs, grads, faces, out_pos, out_frame;
+    double skin_in, dir_in, morph_pos, morph_dirs, grads, fan_grads, faces, out_pos, out_frame;
 } floors;
 
 static floors floors_of(const sf_topology* topo)
@@ -185,9 +185,13 @@ static floors floors_of(const sf_topology* topo)
     f.morph_pos = 4.0 * (n + 1) + e * (4.0 + 12.0); /* CSR offsets, (target, position delta) per entry */
     f.morph_dirs = e * 24.0;                        /* normal and tangent deltas */
     sfi_gradients_view g;
-    f.grads = 0.0;
+    f.grads = f.fan_grads = 0.0;
     if (sfi_gradients_get(topo, SF_METHOD_JACOBIAN, &g))
         f.grads = 4.0 * (n + 1) * 2 + g.slot_offsets[n] * (4.0 + 4.0 * g.slot_floats) + g.morph_offsets[n] * 28.0;
+    /* jacobian-fan's own: its slots (joint + 6 coefficients), morph gradients and each vertex's fan normal */
+    if (sfi_gradients_get(topo, SF_METHOD_JACOBIAN_FAN, &g))
+        f.fan_grads = 4.0 * (n + 1) * 2 + g.slot_offsets[n] * (4.0 + 4.0 * g.slot_floats) + g.morph_offsets[n] * 28.0 +
+                      n * 12.0;
     f.faces = topo->triangle_count * 12.0 + 4.0 * (n + 1) + topo->triangle_count * 12.0 +
               n * 8.0; /* indices, adjacency, uvs */
     f.out_pos = n * 12.0;
@@ -207,7 +211,7 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
 {
     size_t n = topo->vertex_count;
     floors fl = floors_of(topo);
-    double set_bytes = (fl.skin_in + fl.dir_in + fl.morph_pos + fl.morph_dirs + fl.grads + fl.faces) +
+    double set_bytes = (fl.skin_in + fl.dir_in + fl.morph_pos + fl.morph_dirs + fl.grads + fl.fan_grads + fl.faces) +
                        inst * (fl.out_pos + 2 * fl.out_frame + 12.0 * topo->triangle_count * 4);
     size_t k = set_bytes > 200e6 ? 1 : (size_t)ceil(200e6 / set_bytes); /* rotate until 200 MB (> 60 MB L2) */
     if (k > 8) k = 8;
@@ -242,13 +246,15 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
     TIME(SFI_STAGE_DEFORM, SF_METHOD_UNCHANGED, 0, "deform", "",
          (fl.skin_in + fl.morph_pos) + I * (fl.out_pos + 4.0 * n));
     double skin_dirs = fl.skin_in + fl.dir_in + fl.morph_pos + fl.morph_dirs;
-    static const sf_method per_vertex[] = {SF_METHOD_UNCHANGED, SF_METHOD_SKINNED, SF_METHOD_INVERSE_TRANSPOSE,
-                                           SF_METHOD_JACOBIAN}; /* the per-vertex methods with a GPU form */
-    for (size_t q = 0; q < sizeof per_vertex / sizeof per_vertex[0]; ++q) {
-        sf_method m = per_vertex[q];
-        double in = m == SF_METHOD_JACOBIAN ? fl.skin_in + fl.dir_in + fl.morph_pos + fl.grads : skin_dirs;
-        TIME(SFI_STAGE_METHOD, (sf_method)m, 0, "skin+method", sf_method_name((sf_method)m),
-             in + I * (fl.out_pos + fl.out_frame));
+    /* every method but the reference, from the pose; recompute-fused reads what the reference reads */
+    for (int q = 0; q < SF_METHOD_COUNT; ++q) {
+        sf_method m = (sf_method)q;
+        if (m == SF_METHOD_RECOMPUTE) continue;
+        double in = m == SF_METHOD_JACOBIAN           ? fl.skin_in + fl.dir_in + fl.morph_pos + fl.grads
+                    : m == SF_METHOD_JACOBIAN_FAN     ? fl.skin_in + fl.dir_in + fl.morph_pos + fl.fan_grads
+                    : m == SF_METHOD_RECOMPUTE_FUSED ? fl.skin_in + fl.morph_pos + fl.faces
+                                                      : skin_dirs;
+        TIME(SFI_STAGE_METHOD, m, 0, "skin+method", sf_method_name(m), in + I * (fl.out_pos + fl.out_frame));
     }
     double rebuild_in = I * (fl.out_pos + 4.0 * n) + fl.faces, rebuild_out = I * fl.out_frame;
     for (int v = 0; v < SFI_CUDA_RECOMPUTE_COUNT; ++v) {
@@ -265,7 +271,7 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
     if (!code && sfi_cuda_bench_time(ws, k, SFI_STAGE_METHOD, SF_METHOD_SKINNED, &o, 0, 1, &ms, &err) != SF_OK)
         code = fail("skinned", &err);
     TIME(SFI_STAGE_ERRORS, SF_METHOD_SKINNED, 0, "errors", "", I * 2 * fl.out_frame);
-    double all_in = fl.skin_in + fl.dir_in + fl.morph_pos + fl.morph_dirs + fl.grads + fl.faces;
+    double all_in = fl.skin_in + fl.dir_in + fl.morph_pos + fl.morph_dirs + fl.grads + fl.fan_grads + fl.faces;
     /* the evaluation keeps the positions and the reference's frames; the methods' frames go straight into the
      * statistics, so they are no output */
     TIME(SFI_STAGE_EVAL, SF_METHOD_RECOMPUTE, SFI_CUDA_FACE_GATHER, "pipeline", "face-gather",
@@ -275,9 +281,9 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
 #undef TIME
     if (!code && inst > 1) { /* the crowd's statistics, as a check that they are there and sane */
         sf_error_summary s;
-        static const sf_method all[] = {SF_METHOD_UNCHANGED, SF_METHOD_SKINNED, SF_METHOD_INVERSE_TRANSPOSE,
-                                        SF_METHOD_JACOBIAN, SF_METHOD_RECOMPUTE}; /* those with a GPU form */
-        const int nrows = (int)(sizeof all / sizeof all[0]);
+        sf_method all[SF_METHOD_COUNT];
+        for (int m = 0; m < SF_METHOD_COUNT; ++m) all[m] = (sf_method)m;
+        const int nrows = SF_METHOD_COUNT;
         if (sfi_cuda_eval_enqueue(ws[0], poses, inst, all, (size_t)nrows, NULL, NULL, &err) != SF_OK)
             code = fail("crowd evaluation", &err);
         for (int m = 0; !code && m < nrows; ++m) {

@@ -42,10 +42,13 @@ static void usage(FILE* f)
 static void finish_case(demo_case* c)
 {
     char morphs[64] = "";
-    for (size_t k = 0; k < c->morph_count; ++k) {
-        char item[80];
-        snprintf(item, sizeof item, "%s%s=%g", k ? "," : "", c->morphs[k].name, c->morphs[k].value);
-        strncat(morphs, item, sizeof morphs - strlen(morphs) - 1);
+    /* each item written at the end of what is there, cut where the buffer ends */
+    size_t used = 0;
+    for (size_t k = 0; k < c->morph_count && used + 1 < sizeof morphs; ++k) {
+        int w = snprintf(morphs + used, sizeof morphs - used, "%s%s=%g", k ? "," : "", c->morphs[k].name,
+                         c->morphs[k].value);
+        if (w < 0) break;
+        used += (size_t)w < sizeof morphs - used ? (size_t)w : sizeof morphs - used - 1;
     }
     if (c->morph_count) {
         snprintf(c->label, sizeof c->label, "%s %s", c->scene->name, morphs);

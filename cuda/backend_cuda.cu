@@ -45,6 +45,7 @@ struct sfi_cuda {
     sf_method row_method[SF_METHOD_COUNT];
     sf_result row_status[SF_METHOD_COUNT];
     sf_error row_detail[SF_METHOD_COUNT];
+    uint32_t row_two_pass[SF_METHOD_COUNT]; // recompute-fused rows: sf_frames_report.fused_two_pass
     unsigned long long* h_bins;     // pinned SFK_ANGLE_BIN_COUNT
     sf_angle_accumulator* read_acc; // one series read back (sfi_cuda_eval_read)
 };
@@ -120,28 +121,33 @@ static size_t topology_bytes(const sf_topology* topo)
     b += 2 * K * n;
     for (int k = 0; k < 2; ++k)
         if (topo->weld[k].group) b += 4 * (n + topo->weld[k].group_count + 1 + 3 * F);
-    sfi_gradients_view g;
-    if (sfi_gradients_get(topo, SF_METHOD_JACOBIAN, &g)) {
+    static const sf_method jacobians[] = {SF_METHOD_JACOBIAN, SF_METHOD_JACOBIAN_FAN};
+    for (int k = 0; k < 2; ++k) {
+        sfi_gradients_view g;
+        if (!sfi_gradients_get(topo, jacobians[k], &g)) continue;
         size_t s = g.slot_offsets[n], m = g.morph_offsets[n];
-        b += 4 * ((n + 1) + s * (1 + g.slot_floats) + (n + 1) + m * 7);
+        b += 4 * ((n + 1) + s * (1 + g.slot_floats) + (n + 1) + m * 7 + (g.fan_normal ? 3 * n : 0));
     }
     return b;
 }
 
-// The jacobian's precomputed data: uploaded here and nowhere else, so a change of its layout (gradients.c,
+// The jacobians' precomputed data: uploaded here and nowhere else, so a change of its layout (gradients.c,
 // sfi_gradients_view) changes this one function.
-static sf_result upload_gradients(sfi_cuda* c, const sf_topology* topo, sf_error* err)
+static sf_result upload_gradients(sfi_cuda* c, const sf_topology* topo, sf_method method, sf_error* err)
 {
     sfi_gradients_view g;
-    if (!sfi_gradients_get(topo, SF_METHOD_JACOBIAN, &g)) return SF_OK;
+    if (!sfi_gradients_get(topo, method, &g)) return SF_OK;
     size_t n = topo->vertex_count, s = g.slot_offsets[n], m = g.morph_offsets[n];
-    c->t.slot_floats = g.slot_floats;
-    sf_result r = upload(c, g.slot_offsets, n + 1, &c->t.slot_offsets, err);
-    if (r == SF_OK) r = upload(c, g.slot_joint, s, &c->t.slot_joint, err);
-    if (r == SF_OK) r = upload(c, g.slot_coef, (size_t)g.slot_floats * s, &c->t.slot_coef, err);
-    if (r == SF_OK) r = upload(c, g.morph_offsets, n + 1, &c->t.grad_morph_offsets, err);
-    if (r == SF_OK) r = upload(c, g.morph_target, m, &c->t.grad_morph_target, err);
-    if (r == SF_OK) r = upload(c, g.morph_duv, 6 * m, &c->t.grad_morph_duv, err);
+    sfc_topo& t = c->t;
+    bool fan = method == SF_METHOD_JACOBIAN_FAN;
+    if (!fan) t.slot_floats = g.slot_floats;
+    sf_result r = upload(c, g.slot_offsets, n + 1, fan ? &t.fan.slot_offsets : &t.slot_offsets, err);
+    if (r == SF_OK) r = upload(c, g.slot_joint, s, fan ? &t.fan.slot_joint : &t.slot_joint, err);
+    if (r == SF_OK) r = upload(c, g.slot_coef, (size_t)g.slot_floats * s, fan ? &t.fan.slot_coef : &t.slot_coef, err);
+    if (r == SF_OK) r = upload(c, g.morph_offsets, n + 1, fan ? &t.fan.morph_offsets : &t.grad_morph_offsets, err);
+    if (r == SF_OK) r = upload(c, g.morph_target, m, fan ? &t.fan.morph_target : &t.grad_morph_target, err);
+    if (r == SF_OK) r = upload(c, g.morph_duv, 6 * m, fan ? &t.fan.morph_duv : &t.grad_morph_duv, err);
+    if (r == SF_OK && fan) r = upload(c, g.fan_normal, 3 * n, &t.fan.fan_normal, err);
     return r;
 }
 
@@ -221,7 +227,8 @@ static sf_result upload_topology(sfi_cuda* c, const sf_topology* topo, sf_error*
         if (r == SF_OK) r = upload(c, w->corner_offsets, w->group_count + 1, &t.weld[k].corner_offsets, err);
         if (r == SF_OK) r = upload(c, w->corners, 3 * F, &t.weld[k].corners, err);
     }
-    if (r == SF_OK) r = upload_gradients(c, topo, err);
+    if (r == SF_OK) r = upload_gradients(c, topo, SF_METHOD_JACOBIAN, err);
+    if (r == SF_OK) r = upload_gradients(c, topo, SF_METHOD_JACOBIAN_FAN, err);
     if (r != SF_OK) return r;
     // influences packed to 16-bit joints, K slots
     size_t K = round_slots(topo->influence_count), k0 = topo->influence_count;
@@ -402,6 +409,35 @@ extern "C" void sfi_cuda_workspace_free(sf_workspace* ws)
     ws->cuda = NULL;
 }
 
+// The statistics' device buffers (ensure_stats) for partials of `blocks` blocks.
+static size_t stats_bytes(size_t blocks)
+{
+    size_t ull = sizeof(unsigned long long);
+    return 2 * SF_METHOD_COUNT * (SFK_ANGLE_BIN_COUNT * ull + SFC_STAT_COUNTS * ull + 2 * sizeof(double) +
+                                  2 * blocks * sizeof(double)) +
+           SF_METHOD_COUNT * SFC_E_COUNTS * ull + (SF_METHOD_COUNT + 1) * SFC_COUNTERS * ull;
+}
+
+// What sfi_cuda_workspace_init allocates (and ensure_instances for more instances), from the same sizes.
+extern "C" size_t sfi_cuda_workspace_bytes(const sf_topology* topo, size_t instances)
+{
+    sfc_topo t;
+    memset(&t, 0, sizeof t);
+    t.n = (uint32_t)topo->vertex_count, t.F = (uint32_t)topo->triangle_count;
+    t.bones = (uint32_t)topo->bone_count, t.targets = (uint32_t)topo->target_count;
+    size_t n = topo->vertex_count;
+    return topology_bytes(topo) + SFC_COUNTERS * sizeof(unsigned long long) + 7 * n * sizeof(float) +
+           instances * instance_bytes(t) + stats_bytes(sfc_error_blocks(&t, (uint32_t)instances));
+}
+
+extern "C" sf_result sfi_cuda_free_memory(size_t* free_bytes, sf_error* err)
+{
+    size_t total = 0;
+    *free_bytes = 0;
+    SFC_CHECK(cudaMemGetInfo(free_bytes, &total), err);
+    return SF_OK;
+}
+
 extern "C" sf_result sfi_cuda_workspace_init(sf_workspace* ws, sf_error* err)
 {
     sfi_cuda* c = (sfi_cuda*)calloc(1, sizeof *c);
@@ -513,6 +549,8 @@ static sf_result deform(sfi_cuda* c, sf_error* err)
     return sfc_vertex_frames(&c->t, &b, SF_METHOD_UNCHANGED, 0, 0.0f, c->pos, c->det, NULL, NULL, NULL, c->stream, err);
 }
 
+static bool mikk_reference(const sf_topology* topo, sf_method method, const sf_frames_opts* o);
+
 // One method for the uploaded instances into nrm / tan (positions and determinants into c->pos / c->det).
 static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method method, const sf_frames_opts* o,
                             sfi_cuda_recompute variant, float* nrm, float* tan, sf_error* err)
@@ -530,12 +568,25 @@ static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method meth
     }
     if (method == SF_METHOD_UNCHANGED || method == SF_METHOD_SKINNED || method == SF_METHOD_INVERSE_TRANSPOSE)
         return sfc_vertex_frames(t, &b, method, with_dirs, 0.0f, c->pos, c->det, nrm, tan, NULL, c->stream, err);
-    if (method != SF_METHOD_RECOMPUTE) // a method added since: refused rather than run as another
+    if (method == SF_METHOD_JACOBIAN_FAN) {
+        SF_CHECK(topo->fan_gradients != NULL, SF_ERROR_UNSUPPORTED, err, "topology", SFI_NO_INDEX,
+                 "built with skip_gradients = 1; the jacobian-fan method needs its gradients");
+        SF_CHECK(isfinite(o->jacobian_cap) && o->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
+                 "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)", (double)o->jacobian_cap);
+    }
+    if (method == SF_METHOD_BONE_NORMAL_MATRICES || method == SF_METHOD_JACOBIAN_FAN)
+        return sfc_method_frames(t, &b, method, with_dirs, o->jacobian_cap, c->pos, c->det, nrm, tan, c->counters,
+                                 c->stream, err);
+    if (method != SF_METHOD_RECOMPUTE && method != SF_METHOD_RECOMPUTE_FUSED) // a method added since: refused
         return sf_error_set(err, SF_ERROR_UNSUPPORTED, "method", SFI_NO_INDEX, "cuda: `%s` has no GPU form yet",
                             sf_method_name(method));
     int weld = weld_index(o->weld);
     SF_CHECK(weld < 0 || topo->weld[weld].group != NULL, SF_ERROR_UNSUPPORTED, err, "opts.weld", SFI_NO_INDEX,
              "weld groups were not built for this topology");
+    if (method == SF_METHOD_RECOMPUTE_FUSED && o->reference != SF_REFERENCE_AUTHORED)
+        return sfc_recompute_fused(t, &b, weld, (int)o->weighting, !mikk_reference(topo, method, o), c->pos, c->det,
+                                   nrm, tan, c->stream, err);
+    // recompute, and recompute-fused's authored reference (two-pass, as on the CPU)
     if (o->reference == SF_REFERENCE_AUTHORED) {
         SF_CHECK(o->tangents != SF_TANGENTS_MIKKTSPACE || !topo->has_uvs, SF_ERROR_UNSUPPORTED, err, "opts.tangents",
                  SFI_NO_INDEX, "cuda: the authored reference over MikkTSpace tangents runs on the CPU backend only");
@@ -566,7 +617,7 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, sf_wor
 {
     size_t n = topo->vertex_count;
     float* normals = sfi_mikktspace_scratch_normals(ws->mikktspace);
-    float* tangents = ws->authored ? ws->authored->pose_t : NULL; // 4n host scratch
+    float* tangents = ws->host_tangents;
     if (!normals || !tangents)
         return sf_error_set(err, SF_ERROR_INVALID_ARGUMENT, "workspace", SFI_NO_INDEX, "no MikkTSpace scratch");
     for (uint32_t i = 0; i < c->count; ++i) {
@@ -589,7 +640,7 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, sf_wor
 
 static bool mikk_reference(const sf_topology* topo, sf_method method, const sf_frames_opts* o)
 {
-    return method == SF_METHOD_RECOMPUTE && o->tangents == SF_TANGENTS_MIKKTSPACE &&
+    return (method == SF_METHOD_RECOMPUTE || method == SF_METHOD_RECOMPUTE_FUSED) && o->tangents == SF_TANGENTS_MIKKTSPACE &&
            o->reference == SF_REFERENCE_REBUILT && topo->has_uvs && topo->triangle_count > 0;
 }
 
@@ -612,6 +663,11 @@ extern "C" sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pos
     memset(total, 0, sizeof total);
     bool want_n = false, want_t = false;
     for (size_t i = 0; i < count; ++i) want_n |= outs[i].normals != NULL, want_t |= outs[i].tangents != NULL;
+    uint32_t two_pass = 0;
+    if (method == SF_METHOD_RECOMPUTE_FUSED) {
+        sf_result r = sfi_fused_plan(topo, opts, ws, want_t, &two_pass, err);
+        if (r != SF_OK) return r;
+    }
     for (size_t start = 0; start < count;) {
         size_t m = 0;
         sf_result r = instances_fit(c, count - start, &m, err);
@@ -654,7 +710,9 @@ extern "C" sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pos
     ws->report.singular_vertices = method == SF_METHOD_INVERSE_TRANSPOSE ? (size_t)total[SFC_SINGULAR] : 0;
     ws->report.degenerate_normals = want_n ? (size_t)total[SFC_DEGENERATE_N] : 0;
     ws->report.degenerate_tangents = want_t ? (size_t)total[SFC_DEGENERATE_T] : 0;
-    ws->report.jacobian_capped = method == SF_METHOD_JACOBIAN ? (size_t)total[SFC_CAPPED] : 0;
+    ws->report.jacobian_capped =
+        method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN ? (size_t)total[SFC_CAPPED] : 0;
+    ws->report.fused_two_pass = two_pass;
     return SF_OK;
 }
 
@@ -694,6 +752,23 @@ static sf_result count_report(sfi_cuda* c, size_t k, sf_method method, const flo
     return SF_OK;
 }
 
+// A row of its own pass (bone-normal-matrices, jacobian-fan, recompute-fused over the reference's options):
+// its frames into c->nrm / c->tan, its report into slot k, its angles into the row's series.
+static sf_result own_row(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo, size_t k, sf_method m,
+                         const sf_frames_opts* mo, const sf_frames_opts* ro, int with_report, sf_error* err)
+{
+    const sf_frames_opts* o = m == SF_METHOD_RECOMPUTE_FUSED ? ro : mo;
+    sf_result r = with_report ? reset_counters(c, err) : SF_OK;
+    if (r == SF_OK && m == SF_METHOD_RECOMPUTE_FUSED) r = sfi_fused_plan(topo, o, ws, true, &c->row_two_pass[k], err);
+    if (r == SF_OK) r = run_method(c, topo, m, o, c->variant, c->nrm, c->tan, err);
+    if (r == SF_OK && mikk_reference(topo, m, o)) r = mikktspace_on_host(c, topo, ws, c->nrm, c->tan, NULL, err);
+    if (r == SF_OK && with_report) r = count_report(c, k, m, c->nrm, c->tan, err);
+    if (r == SF_OK)
+        r = sfc_errors(&c->t, c->count, c->nrm, c->tan, c->ref_n, c->ref_t, &c->stats[2 * k], &c->stats[2 * k + 1],
+                       c->e_counts + SFC_E_COUNTS * k, c->stream, err);
+    return r;
+}
+
 static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo, const sf_method* methods, size_t rows,
                           const sf_frames_opts* mo, const sf_frames_opts* ro, int with_report, sf_error* err)
 {
@@ -709,15 +784,24 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
     for (size_t k = 0; k < rows; ++k) {
         c->row_status[k] = SF_OK;
         sf_error_clear(&c->row_detail[k]);
-        if (methods[k] == SF_METHOD_JACOBIAN && !topo->gradients) {
+        c->row_two_pass[k] = 0;
+        if ((methods[k] == SF_METHOD_JACOBIAN && !topo->gradients) ||
+            (methods[k] == SF_METHOD_JACOBIAN_FAN && !topo->fan_gradients)) {
             c->row_status[k] = sf_error_set(&c->row_detail[k], SF_ERROR_UNSUPPORTED, "topology", SFI_NO_INDEX,
-                                            "built with skip_gradients = 1; the jacobian method needs its gradients");
+                                            "built with skip_gradients = 1; the %s method needs its gradients",
+                                            sf_method_name(methods[k]));
             continue;
         }
         if (methods[k] == SF_METHOD_JACOBIAN)
             SF_CHECK(isfinite(mo->jacobian_cap) && mo->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
                      "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)",
                      (double)mo->jacobian_cap);
+        if (methods[k] == SF_METHOD_BONE_NORMAL_MATRICES || methods[k] == SF_METHOD_JACOBIAN_FAN ||
+            methods[k] == SF_METHOD_RECOMPUTE_FUSED) {
+            r = own_row(c, ws, topo, k, methods[k], mo, ro, with_report, err);
+            if (r != SF_OK) return r;
+            continue;
+        }
         if (methods[k] != SF_METHOD_RECOMPUTE && methods[k] != SF_METHOD_JACOBIAN &&
             methods[k] != SF_METHOD_UNCHANGED && methods[k] != SF_METHOD_SKINNED &&
             methods[k] != SF_METHOD_INVERSE_TRANSPOSE) {
@@ -821,7 +905,9 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
             report->singular_vertices = m == SF_METHOD_INVERSE_TRANSPOSE ? (size_t)k[SFC_SINGULAR] : 0;
             report->degenerate_normals = (size_t)k[SFC_DEGENERATE_N];
             report->degenerate_tangents = (size_t)k[SFC_DEGENERATE_T];
-            report->jacobian_capped = m == SF_METHOD_JACOBIAN ? (size_t)k[SFC_CAPPED] : 0;
+            report->jacobian_capped =
+                m == SF_METHOD_JACOBIAN || m == SF_METHOD_JACOBIAN_FAN ? (size_t)k[SFC_CAPPED] : 0;
+            report->fused_two_pass = row == SF_METHOD_COUNT ? 0 : c->row_two_pass[row];
             if (k[SFC_NONFINITE])
                 return sf_error_set(err, SF_ERROR_TOO_LARGE, "out", (size_t)(k[SFC_FIRST_BAD] % (c->t.n ? c->t.n : 1)),
                                     "`%s` came out non-finite on the GPU: a magnitude bound is missing (please report)",
@@ -908,10 +994,10 @@ static sf_result run_stage(sf_workspace* ws, sfi_cuda_stage stage, sf_method met
     case SFI_STAGE_ERRORS:
         return sfc_errors(&c->t, c->count, c->nrm, c->tan, c->ref_n, c->ref_t, &c->stats[0], &c->stats[1], c->e_counts,
                           c->stream, err);
-    case SFI_STAGE_EVAL: { // the methods with a GPU form: the reference and the four per-vertex rows
-        static const sf_method all[] = {SF_METHOD_UNCHANGED, SF_METHOD_SKINNED, SF_METHOD_INVERSE_TRANSPOSE,
-                                        SF_METHOD_JACOBIAN, SF_METHOD_RECOMPUTE};
-        const size_t rows = sizeof all / sizeof all[0];
+    case SFI_STAGE_EVAL: { // the reference and the evaluation's default methods (what `eval` runs)
+        sf_method all[SF_METHOD_DEFAULT_COUNT];
+        for (int m = 0; m < SF_METHOD_DEFAULT_COUNT; ++m) all[m] = (sf_method)m;
+        const size_t rows = SF_METHOD_DEFAULT_COUNT;
         sfi_cuda_recompute keep = c->variant;
         c->variant = variant;
         sf_frames_opts mo;

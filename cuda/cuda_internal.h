@@ -49,6 +49,13 @@ struct sfc_topo {
     uint32_t slot_floats;
     const uint32_t *grad_morph_offsets, *grad_morph_target;
     const float* grad_morph_duv;
+    // jacobian-fan's (sfi_gradients_view of SF_METHOD_JACOBIAN_FAN), slot_offsets NULL when skipped
+    struct {
+        const uint32_t *slot_offsets, *slot_joint;
+        const float* slot_coef; // SFK_JACOBIAN_FAN_SLOT_FLOATS per slot
+        const uint32_t *morph_offsets, *morph_target;
+        const float *morph_duv, *fan_normal; // 6 per entry; 3n
+    } fan;
     const float* ones; // n determinants of the rest pose (the authored reference's rest rebuild)
     // fixed-point scatter: bounds of the accumulated terms at rest (see kernels.cu)
     float fixed_bound[3][2]; // [weighting][0 normal term, 1 tangent/bitangent term]
@@ -110,6 +117,14 @@ sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const 
                      const float* ref_t, const sfc_stats* normal, const sfc_stats* tangent,
                      unsigned long long* e_counts, cudaStream_t s, sf_error* err);
 __global__ void sfc_header_compile_check(const float* in, float* out);
+// cuda/kernels_methods.cu: bone-normal-matrices and jacobian-fan fused with morph + skin (method one of the
+// two; counters: SFC_CAPPED for jacobian-fan, may be NULL), and recompute-fused (the reference per vertex
+// from the pose, sfk_recompute_fused_vertex; tangents 0: normals only, as for MikkTSpace).
+sf_result sfc_method_frames(const sfc_topo* t, const sfc_batch* b, int method, int with_dirs, float cap, float* pos,
+                            float* det, float* nrm, float* tan, unsigned long long* counters, cudaStream_t s,
+                            sf_error* err);
+sf_result sfc_recompute_fused(const sfc_topo* t, const sfc_batch* b, int weld, int weighting, int tangents,
+                              float* pos, float* det, float* nrm, float* tan, cudaStream_t s, sf_error* err);
 // The per-vertex rows (at most 4 of unchanged, skinned, inverse-transpose, jacobian) of an evaluation in one
 // pass from the pose: each row's angles against ref_n / ref_t into its series, its summary counts, and with
 // counters its report; no frame is written.

@@ -312,8 +312,15 @@ typedef struct sf_workspace_opts {
 sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* opts, sf_workspace** out,
                               sf_error* err);
 /* Bytes sf_workspace_create allocates for topo and opts (the same rule, without allocating); 0 when topo is
- * NULL or opts is invalid. */
+ * NULL or opts is invalid. Host memory only: a SF_BACKEND_CUDA workspace keeps the CPU's scratch on the GPU
+ * and holds on the host only the 8n floats (+ MikkTSpace's scratch with UVs) that MikkTSpace tangents, run on
+ * the CPU, read back. */
 size_t sf_workspace_size(const sf_topology* topo, const sf_workspace_opts* opts);
+/* GPU memory in bytes a SF_BACKEND_CUDA workspace for topo takes: the topology's device copy, the statistics
+ * and the scratch of `instances` instances (0 = 1: what sf_workspace_create allocates; a batch of m grows it to
+ * m, chunked to what the GPU holds). 0 for the CPU backend, an invalid opts or a build without CUDA. No GPU is
+ * needed to ask. */
+size_t sf_workspace_device_size(const sf_topology* topo, const sf_workspace_opts* opts, size_t instances);
 void sf_workspace_destroy(sf_workspace* ws);
 
 /* Checks a pose against the topology: counts, NaN/Inf in matrices or weights (SF_ERROR_NOT_FINITE), and the

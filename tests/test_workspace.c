@@ -363,6 +363,53 @@ static void test_cuda_backend(void)
     sf_scene_destroy(scene);
 }
 
+/* A CUDA workspace keeps on the host only what MikkTSpace tangents (run on the CPU) read back: positions,
+ * determinants, outgoing tangents (8 floats per vertex) and MikkTSpace's scratch, whatever the methods; the
+ * CPU's deformation, face arrays and authored scratch live on the GPU. Its GPU memory is counted apart. */
+static void test_cuda_host_scratch(void)
+{
+    sf_scene* scene = posed_sheet();
+    CHECK(scene);
+    sf_topology* topo = NULL;
+    CHECK_OK(sf_topology_create(&scene->mesh, NULL, NULL, &topo, NULL));
+    size_t n = sf_topology_vertex_count(topo);
+    CHECK(sf_topology_has_tangent_frame(topo)); /* the sheet has UVs: MikkTSpace's scratch with the reference */
+    sf_workspace_opts o = ws_opts(BIT(SF_METHOD_SKINNED) | BIT(SF_METHOD_JACOBIAN));
+    o.backend = SF_BACKEND_CUDA;
+    size_t no_mikk = sf_workspace_size(topo, &o);
+    CHECK(no_mikk == sizeof(sf_workspace) + 4 * sizeof(float) * n); /* positions + determinants */
+    o.methods = BIT(SF_METHOD_RECOMPUTE);
+    size_t with_mikk = sf_workspace_size(topo, &o);
+    o.methods = BIT(SF_METHOD_RECOMPUTE_FUSED);
+    CHECK(sf_workspace_size(topo, &o) == with_mikk);
+    o.methods = 0;
+    size_t all = sf_workspace_size(topo, &o);
+    CHECK(all == with_mikk);
+    sf_workspace_opts cpu = ws_opts(0);
+    size_t mikk_scratch = all - no_mikk - 4 * sizeof(float) * n; /* what MikkTSpace adds beyond its tangents */
+    CHECK(all > no_mikk + 4 * sizeof(float) * n);
+    /* the CPU's all-method workspace holds that scratch too, and far more */
+    CHECK(sf_workspace_size(topo, &cpu) > sizeof(sf_workspace) + mikk_scratch + 25 * sizeof(float) * n);
+    /* the GPU's side: none on the CPU backend; with CUDA built the device copy and per-instance scratch,
+     * linear in the instances (no GPU needed to ask) */
+    CHECK(sf_workspace_device_size(topo, &cpu, 1) == 0);
+    size_t d1 = sf_workspace_device_size(topo, &o, 1), d2 = sf_workspace_device_size(topo, &o, 2);
+    CHECK(sf_workspace_device_size(topo, &o, 0) == d1);
+#ifdef SF_TEST_WITH_CUDA
+    /* per instance at least poses, positions, determinants, the method's and the reference's frames */
+    CHECK(d2 > d1 && d2 - d1 >= (3 + 1 + 7 + 7) * sizeof(float) * n);
+    CHECK(sf_workspace_device_size(topo, &o, 10) == d1 + 9 * (d2 - d1));
+    /* the topology's device copy is at least its rest streams and triangles */
+    CHECK(d1 - (d2 - d1) >= (3 + 3 + 4) * sizeof(float) * n + 3 * sizeof(uint32_t) * sf_topology_triangle_count(topo));
+    printf("cuda workspace: host %zu bytes (cpu %zu), device %zu + %zu per instance\n", all,
+           sf_workspace_size(topo, &cpu), d1 - (d2 - d1), d2 - d1);
+#else
+    CHECK(d1 == 0 && d2 == 0);
+#endif
+    sf_topology_destroy(topo);
+    sf_scene_destroy(scene);
+}
+
 /* ---------------------------------------------------------------- kernels per element = the CPU loops */
 
 /* Runs the ranges back to front, in small pieces: results must not depend on the order. */
@@ -645,6 +692,7 @@ int main(int argc, char** argv)
         {"minimal_equals_full", test_minimal_equals_full},
         {"backend_names", test_backend_names},
         {"cuda_backend", test_cuda_backend},
+        {"cuda_host_scratch", test_cuda_host_scratch},
         {"kernels_match_loops", test_kernels_match_loops},
         {"kernel_pieces", test_kernel_pieces},
         {"tangents_generate_matches_reference", test_tangents_generate_matches_reference},

@@ -25,6 +25,18 @@ sf_result sfi_cuda_workspace_init(sf_workspace* ws, sf_error* err)
 
 void sfi_cuda_workspace_free(sf_workspace* ws) { (void)ws; }
 
+sf_result sfi_cuda_free_memory(size_t* free_bytes, sf_error* err)
+{
+    *free_bytes = 0;
+    return no_cuda(err);
+}
+
+size_t sfi_cuda_workspace_bytes(const sf_topology* topo, size_t instances)
+{
+    (void)topo, (void)instances;
+    return 0;
+}
+
 sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pose* poses, size_t count, sf_method method,
                                 const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* outs, sf_error* err)
 {

@@ -51,17 +51,17 @@ static void fused_range(void* ctx, size_t begin, size_t end)
 static sfk_rest_mesh rest_mesh(const sf_topology* topo)
 {
     sfk_rest_mesh m = {topo->rest_positions, topo->morph_offsets, topo->morph_target, topo->morph_dp, topo->joints,
-                       topo->weights, topo->influence_count, topo->indices, topo->uvs};
+                       NULL, topo->weights, topo->influence_count, topo->indices, topo->uvs};
     return m;
 }
 
-sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts, sf_workspace* ws,
-                           const sf_frames_out* out, int deformed, sf_error* err)
+sf_result sfi_fused_plan(const sf_topology* topo, const sf_frames_opts* opts, const sf_workspace* ws, bool tangents,
+                         uint32_t* two_pass, sf_error* err)
 {
     bool authored = opts->reference == SF_REFERENCE_AUTHORED;
-    bool mikk = !authored && opts->tangents == SF_TANGENTS_MIKKTSPACE && out->tangents && topo->mikk_uv_flags;
-    uint32_t two_pass = authored ? SF_FUSED_TWO_PASS_ALL : mikk ? SF_FUSED_TWO_PASS_TANGENTS : 0;
-    SF_CHECK(!two_pass || (ws->methods & (1u << SF_METHOD_RECOMPUTE)), SF_ERROR_INVALID_ARGUMENT, err, "workspace",
+    bool mikk = !authored && opts->tangents == SF_TANGENTS_MIKKTSPACE && tangents && topo->mikk_uv_flags;
+    *two_pass = authored ? SF_FUSED_TWO_PASS_ALL : mikk ? SF_FUSED_TWO_PASS_TANGENTS : 0;
+    SF_CHECK(!*two_pass || (ws->methods & (1u << SF_METHOD_RECOMPUTE)), SF_ERROR_INVALID_ARGUMENT, err, "workspace",
              SFI_NO_INDEX,
              "`recompute-fused` runs %s as the two-pass `recompute`, and this workspace has no `recompute` in "
              "sf_workspace_opts.methods",
@@ -71,7 +71,16 @@ sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const s
         SF_CHECK(topo->weld[k].group != NULL, SF_ERROR_UNSUPPORTED, err, "opts.weld", SFI_NO_INDEX,
                  "weld groups were not built for this topology");
     }
-    sf_result r = SF_OK;
+    return SF_OK;
+}
+
+sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts, sf_workspace* ws,
+                           const sf_frames_out* out, int deformed, sf_error* err)
+{
+    uint32_t two_pass = 0;
+    sf_result r = sfi_fused_plan(topo, opts, ws, out->tangents != NULL, &two_pass, err);
+    if (r != SF_OK) return r;
+    bool authored = two_pass == SF_FUSED_TWO_PASS_ALL, mikk = two_pass == SF_FUSED_TWO_PASS_TANGENTS;
     if (authored) {
         if (!deformed) sfi_deform(topo, pose, opts->morph_directions, ws);
         r = sfi_recompute(topo, opts, ws, out->normals, out->tangents, err);

@@ -18,6 +18,11 @@ sf_result sfi_cuda_frames(const sf_topology* topo, const sf_pose* pose, sf_metho
  * init fails with SF_ERROR_OUT_OF_MEMORY naming the sizes when the GPU cannot hold it. free: NULL-safe. */
 sf_result sfi_cuda_workspace_init(sf_workspace* ws, sf_error* err);
 void sfi_cuda_workspace_free(sf_workspace* ws);
+/* GPU bytes sfi_cuda_workspace_init allocates for topo, with its per-instance scratch grown to instances
+ * (sf_workspace_device_size); 0 in a build without CUDA. */
+size_t sfi_cuda_workspace_bytes(const sf_topology* topo, size_t instances);
+/* The device's free memory now (cudaMemGetInfo), for tests of the above. */
+sf_result sfi_cuda_free_memory(size_t* free_bytes, sf_error* err);
 /* sf_frames_compute_batch on a CUDA workspace: every instance in one launch per stage (chunked to fit). */
 sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pose* poses, size_t count, sf_method method,
                                 const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* outs,
@@ -55,7 +60,7 @@ typedef enum sfi_cuda_stage {
     SFI_STAGE_REBUILD,    /* the reference from the last deform's positions (one-pass: from the pose) */
     SFI_STAGE_RECOMPUTE,  /* deform + rebuild: the reference from the pose */
     SFI_STAGE_ERRORS,     /* angles of the last method against the last reference, into statistics */
-    SFI_STAGE_EVAL        /* the reference, every method, each one's errors */
+    SFI_STAGE_EVAL        /* the reference, the default methods (SF_METHOD_DEFAULT_COUNT), each one's errors */
 } sfi_cuda_stage;
 sf_result sfi_cuda_bench_upload(sf_workspace* ws, const sf_pose* poses, size_t count, sf_error* err);
 /* Median GPU time (CUDA events) of reps runs of stage, rotating over the k workspaces (inputs and outputs

@@ -303,6 +303,7 @@ struct sf_workspace {
                          instead as one record of SFI_FACE_FLOATS per face */
     struct sfi_mikktspace_scratch* mikktspace; /* with UVs */
     sfi_authored_scratch* authored;
+    float* host_tangents; /* SF_BACKEND_CUDA with MikkTSpace tangents: 4n, the CPU's before they go up */
     /* `jacobian` only, and only when the topology has gradients. */
     sfi_jacobian_scratch* jacobian;
     /* The fast paths (skin.c): the pose's bones padded to 16 floats each and the identity after them
@@ -395,6 +396,12 @@ sf_result sfi_recompute(const sf_topology* topo, const sf_frames_opts* opts, sf_
  * reference; ws->report.fused_two_pass says which). deformed as sfi_frames_compute's. */
 sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts, sf_workspace* ws,
                            const sf_frames_out* out, int deformed, sf_error* err);
+
+/* recompute-fused's plan for opts (the CPU's and the GPU's): *two_pass as sf_frames_report.fused_two_pass
+ * (tangents: the caller wants tangents), refused when the two-pass part needs `recompute` and ws lacks it, or
+ * the weld groups asked for were not built. */
+sf_result sfi_fused_plan(const sf_topology* topo, const sf_frames_opts* opts, const sf_workspace* ws, bool tangents,
+                         uint32_t* two_pass, sf_error* err);
 
 /* Final positions (3n) vertex by vertex, as sfi_deform writes them, for a workspace without the deformation. */
 sf_result sfi_fused_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out);

@@ -23,9 +23,22 @@ static sf_result resolve_opts(const sf_workspace_opts* opts, sf_workspace_opts* 
 
 /* Every block a workspace for these methods holds, in one fixed order. ws receives the pointers (all NULL
  * while measuring). */
-static void take_blocks(const sf_topology* topo, uint32_t methods, sf_workspace* ws, sfi_blocks* b)
+static void take_blocks(const sf_topology* topo, uint32_t methods, sf_backend backend, sf_workspace* ws,
+                        sfi_blocks* b)
 {
     size_t n = topo->vertex_count, F = topo->triangle_count;
+    if (backend == SF_BACKEND_CUDA) {
+        /* the GPU keeps everything else on the device (sf_workspace_device_size); the host holds what MikkTSpace
+         * tangents, a graph algorithm run on the CPU, read back: positions, determinants, normals (in its
+         * scratch) and the tangents before they go back up */
+        TAKE(b, ws->det, n);
+        TAKE(b, ws->final_pos, 3 * n);
+        if ((methods & ((1u << SF_METHOD_RECOMPUTE) | (1u << SF_METHOD_RECOMPUTE_FUSED))) && topo->mikk_uv_flags) {
+            ws->mikktspace = sfi_mikktspace_scratch_take(b, n, F);
+            TAKE(b, ws->host_tangents, 4 * n);
+        }
+        return;
+    }
     /* the deformation: every method reads it but recompute-fused, which deforms in its own pass and keeps
      * only the determinants (the frames report reads them) */
     if (methods & ~(1u << SF_METHOD_RECOMPUTE_FUSED)) {
@@ -82,9 +95,16 @@ size_t sf_workspace_size(const sf_topology* topo, const sf_workspace_opts* opts)
     memset(&dummy, 0, sizeof dummy);
     sfi_blocks measure;
     memset(&measure, 0, sizeof measure);
-    take_blocks(topo, o.methods, &dummy, &measure);
+    take_blocks(topo, o.methods, o.backend, &dummy, &measure);
     if (measure.failed || measure.bytes > SIZE_MAX - sizeof(sf_workspace)) return 0;
     return sizeof(sf_workspace) + measure.bytes;
+}
+
+size_t sf_workspace_device_size(const sf_topology* topo, const sf_workspace_opts* opts, size_t instances)
+{
+    sf_workspace_opts o;
+    if (!topo || resolve_opts(opts, &o, NULL) != SF_OK || o.backend != SF_BACKEND_CUDA) return 0;
+    return sfi_cuda_workspace_bytes(topo, instances ? instances : 1);
 }
 
 sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* opts, sf_workspace** out,
@@ -104,7 +124,7 @@ sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* 
     ws->backend = o.backend;
     ws->deformed_dirs = -1;
     ws->blocks.env = &topo->env;
-    take_blocks(topo, o.methods, ws, &ws->blocks);
+    take_blocks(topo, o.methods, o.backend, ws, &ws->blocks);
     if (ws->blocks.failed) {
         sf_workspace_destroy(ws);
         return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "%zu vertices, %zu triangles",

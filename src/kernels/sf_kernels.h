@@ -518,7 +518,8 @@ typedef struct sfk_rest_mesh {
     const uint32_t* morph_offsets; /* n + 1: vertex v's morph entries are [morph_offsets[v], morph_offsets[v+1]) */
     const uint32_t* morph_target;  /* entry -> target */
     const float* morph_dp;         /* 3 per entry */
-    const uint32_t* joints;        /* influence_count per vertex */
+    const uint32_t* joints;        /* influence_count per vertex (NULL when joints16 holds them) */
+    const uint16_t* joints16;      /* or 16-bit joints (the GPU's upload), influence_count <= SFK_JOINTS16_MAX */
     const float* weights;          /* influence_count per vertex */
     uint32_t influence_count;
     const uint32_t* indices; /* 3F */
@@ -527,14 +528,23 @@ typedef struct sfk_rest_mesh {
 
 /* Vertex v's final position and its blended matrix's determinant, as sfk_deform_vertex gives them. bones:
  * the pose's matrices (unused without influences); alpha: morph weights (NULL = none). */
+#define SFK_JOINTS16_MAX 16u
 SF_HD void sfk_fused_position(const sfk_rest_mesh* mesh, const float* bones, const float* alpha, uint32_t v,
                               float final_p[3], float* det)
 {
     uint32_t e0 = mesh->morph_offsets[v], K = mesh->influence_count;
     float p[3], m[12];
+    uint32_t wide[SFK_JOINTS16_MAX];
+    const uint32_t* joints = K ? mesh->joints + K * v : NULL;
+    if (K && mesh->joints16) { /* widened for sfk_blend_matrix; the same joints, so the same bits */
+        uint32_t k;
+        for (k = 0; k < K && k < SFK_JOINTS16_MAX; ++k) wide[k] = mesh->joints16[K * v + k];
+        joints = wide;
+        if (K > SFK_JOINTS16_MAX) K = SFK_JOINTS16_MAX;
+    }
     sfk_deform_position(mesh->positions + 3u * v, mesh->morph_target + e0, mesh->morph_dp + 3u * e0,
-                        mesh->morph_offsets[v + 1] - e0, alpha, K ? bones : NULL, K ? mesh->joints + K * v : NULL,
-                        K ? mesh->weights + K * v : NULL, K, p, m, det, final_p);
+                        mesh->morph_offsets[v + 1] - e0, alpha, K ? bones : NULL, joints,
+                        K ? mesh->weights + mesh->influence_count * v : NULL, K, p, m, det, final_p);
 }
 
 /* Final positions already deformed in one vertex's pass (each face's other corners recur around a fan): a
