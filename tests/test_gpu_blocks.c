@@ -71,6 +71,7 @@ static void check_blocks(const sf_topology* topo, int weld, uint32_t max_own, ui
             CHECK(u < n && local_of[u] == 0); /* distinct */
             local_of[u] = i + 1;
             if (i < q1 - q0) CHECK(u == g.order[q0 + i]); /* owned first, in order */
+            if (i > 0 && i != q1 - q0) CHECK(g.locals[L0 + i - 1] < u); /* each part in public order */
         }
         /* the halo is exactly the owned vertices' corner faces' other vertices */
         unsigned char* reached = calloc(L ? L : 1, 1);

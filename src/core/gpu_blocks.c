@@ -1,11 +1,13 @@
 /* The GPU's locality blocks (sfi_gpu_blocks): the vertices in Morton order of their rest positions, cut
- * greedily into blocks of at most max_own vertices whose faces and one-ring fit the limits, each block with
+ * greedily into blocks of at most max_own vertices whose faces and one-ring fit the limits (inside a block the
+ * vertices are then taken in public order), each block with
  * its halo (the corners' vertices it does not own) and its faces and corners in block-local indices. A GPU
  * thread block then reads or skins its vertices and halo once into shared memory and gathers from there.
  * Built on request of the CUDA backend only (never per frame); the vertices' public order is unchanged. */
 #include "sf_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MORTON_BITS 10 /* per axis: 2^30 cells, ties kept in index order */
@@ -53,6 +55,12 @@ static void morton_order(const sf_topology* topo, uint32_t* key, uint32_t* order
         for (size_t i = 0; i < n; ++i) tmp[count[(key[order[i]] >> sh) & 255u]++] = order[i];
         memcpy(order, tmp, n * sizeof *order);
     }
+}
+
+static int compare_u32(const void* a, const void* b)
+{
+    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    return (x > y) - (x < y);
 }
 
 /* Vertex v's corner lists: the normal's (its weld group's; none without a weld), then its own. */
@@ -196,7 +204,8 @@ sf_result sfi_gpu_blocks_build(const sf_topology* topo, int weld, uint32_t max_o
         r = sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "gpu blocks", SFI_NO_INDEX, "%zu blocks", blocks);
         goto done;
     }
-    /* the blocks written out with fresh stamps: own vertices first, then the halo as the faces reach it */
+    /* the blocks written out with fresh stamps: owned vertices first, then the halo, each in public order (so
+     * that a warp's reads and writes fall into few rows of memory), then the faces as the corners reach them */
     {
         size_t L0 = 0, F0 = 0, C0 = 0;
         const uint32_t* idx = topo->indices;
@@ -204,10 +213,25 @@ sf_result sfi_gpu_blocks_build(const sf_topology* topo, int weld, uint32_t max_o
             uint32_t s = (uint32_t)(blocks + 1 + k), L = 0, NF = 0;
             out->local_offsets[k] = (uint32_t)L0, out->face_offsets[k] = (uint32_t)F0;
             uint32_t q0 = out->own_offsets[k], q1 = out->own_offsets[k + 1];
+            qsort(out->order + q0, q1 - q0, sizeof *out->order, compare_u32);
             for (uint32_t q = q0; q < q1; ++q) {
                 uint32_t u = out->order[q];
-                b.vstamp[u] = s, vlocal[u] = L, out->locals[L0 + L++] = u;
+                b.vstamp[u] = s, out->locals[L0 + L++] = u;
             }
+            for (uint32_t q = q0; q < q1; ++q) {
+                lists l = lists_of(topo, weld, out->order[q]);
+                for (int part = 0; part < 2; ++part) {
+                    const uint32_t* c = part ? l.b : l.a;
+                    uint32_t m = part ? l.nb : l.na;
+                    for (uint32_t i = 0; i < m; ++i)
+                        for (int e = 0; e < 3; ++e) {
+                            uint32_t u = idx[c[i] - c[i] % 3u + (uint32_t)e];
+                            if (b.vstamp[u] != s) b.vstamp[u] = s, out->locals[L0 + L++] = u;
+                        }
+                }
+            }
+            qsort(out->locals + L0 + (q1 - q0), L - (q1 - q0), sizeof *out->locals, compare_u32);
+            for (uint32_t i = 0; i < L; ++i) vlocal[out->locals[L0 + i]] = i;
             for (uint32_t q = q0; q < q1; ++q) {
                 lists l = lists_of(topo, weld, out->order[q]);
                 out->corner_offsets[q] = (uint32_t)C0;
@@ -218,11 +242,8 @@ sf_result sfi_gpu_blocks_build(const sf_topology* topo, int weld, uint32_t max_o
                         uint32_t f = c[i] / 3u;
                         if (b.fstamp[f] != s) {
                             b.fstamp[f] = s, flocal[f] = NF;
-                            for (int e = 0; e < 3; ++e) {
-                                uint32_t u = idx[3 * f + e];
-                                if (b.vstamp[u] != s) b.vstamp[u] = s, vlocal[u] = L, out->locals[L0 + L++] = u;
-                                out->face_locals[3 * (F0 + NF) + e] = (uint16_t)vlocal[u];
-                            }
+                            for (int e = 0; e < 3; ++e)
+                                out->face_locals[3 * (F0 + NF) + e] = (uint16_t)vlocal[idx[3 * f + e]];
                             NF++;
                         }
                         out->corners[C0++] = (uint16_t)(3u * flocal[f] + (c[i] - 3u * f));

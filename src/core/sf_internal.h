@@ -426,8 +426,9 @@ sf_result sfi_angle_accumulator_add_bins(sf_angle_accumulator* acc, const sfi_an
 
 /* The vertices in Morton order of their rest positions, cut into blocks of at most max_own vertices whose
  * faces (every face of an owned vertex's corners, and of its weld group's with weld >= 0) and their vertices
- * fit max_faces / max_locals. Block k owns order[own_offsets[k] .. own_offsets[k+1]); its local vertices
- * (public indices) are locals[local_offsets[k] ..]: the owned ones first, in order, then its halo; its faces
+ * fit max_faces / max_locals. Block k owns order[own_offsets[k] .. own_offsets[k+1]) (ascending inside a block);
+ * its local vertices (public indices) are locals[local_offsets[k] ..]: the owned ones first, in order, then its
+ * halo (ascending); its faces
  * are face_locals[3 * face_offsets[k] ..], three local indices each. The owned vertex at order position q
  * has corners[corner_offsets[q] .. corner_offsets[q+1]), each 3 * block face + corner (0, 1, 2): its weld
  * group's normal corners then its own corners (in the adjacency's order; without a weld its own corners
