@@ -333,6 +333,7 @@ int main(int argc, char** argv)
     int reps = argc > 2 ? atoi(argv[2]) : 30;
     size_t crowd = argc > 3 ? strtoull(argv[3], NULL, 10) : 1000;
     if (reps < 1) reps = 1;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each result out at once: a run stopped early keeps what it measured */
     sf_error err;
     char desc[256];
     if (sf_backend_check(SF_BACKEND_CUDA, &err) != SF_OK || sfi_cuda_describe(desc, sizeof desc, &err) != SF_OK) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define SFC_HALO_THREADS SFI_CUDA_HALO_OWN // a thread per owned vertex
+#define SFC_HALO_SLOTS ((SFI_CUDA_HALO_LOCALS + SFC_HALO_THREADS - 1) / SFC_HALO_THREADS) // local vertices a thread loads
 
 namespace {
 
@@ -68,7 +69,7 @@ template <int K> __device__ __forceinline__ void skin(const sfc_topo& t, const f
 // SKIN: the local vertices skinned from the pose (writing the owned ones' positions and determinants when
 // pos / det are given); else read from pos / det.
 template <int K, bool SKIN>
-__global__ void __launch_bounds__(SFC_HALO_THREADS)
+__global__ void __launch_bounds__(SFC_HALO_THREADS, 4)
     k_halo(sfc_topo t, sfc_halo h, sfc_batch b, const float* in_pos, const float* in_det, int weld, int weighting,
            float* pos, float* det, float* nrm, float* tan)
 {
@@ -81,26 +82,34 @@ __global__ void __launch_bounds__(SFC_HALO_THREADS)
     size_t base = (size_t)i * t.n;
     const float* bones = SKIN && b.bones ? b.bones + i * b.bone_stride : NULL;
     const float* alpha = SKIN && b.alpha ? b.alpha + i * b.alpha_stride : NULL;
-    for (uint32_t l = threadIdx.x; l < L; l += SFC_HALO_THREADS) {
-        uint32_t u = h.locals[L0 + l];
-        float p[3], d;
+    // every load of a thread's local vertices issued before the first store (no dependence between them)
+    float p[SFC_HALO_SLOTS][3], d[SFC_HALO_SLOTS];
+    float2 uv[SFC_HALO_SLOTS];
+#pragma unroll
+    for (int r = 0; r < SFC_HALO_SLOTS; ++r) {
+        uint32_t l = threadIdx.x + r * SFC_HALO_THREADS;
+        if (l >= L) continue;
+        uint32_t u = __ldg(h.locals + L0 + l);
         if (SKIN) {
-            skin<K>(t, bones, alpha, u, p, &d);
-            if (l < own) {
-                size_t o = base + u;
-                if (pos) pos[3 * o] = p[0], pos[3 * o + 1] = p[1], pos[3 * o + 2] = p[2];
-                if (det) det[o] = d;
-            }
+            skin<K>(t, bones, alpha, u, p[r], &d[r]);
         } else {
             const float* P = in_pos + 3 * (base + u);
-            p[0] = P[0], p[1] = P[1], p[2] = P[2];
-            d = in_det[base + u];
+            p[r][0] = __ldg(P), p[r][1] = __ldg(P + 1), p[r][2] = __ldg(P + 2);
+            d[r] = __ldg(in_det + base + u);
         }
-        s.px[l] = p[0], s.py[l] = p[1], s.pz[l] = p[2], s.d[l] = d;
-        if (t.uvs) {
-            float2 uv = reinterpret_cast<const float2*>(t.uvs)[u];
-            s.u[l] = uv.x, s.v[l] = uv.y;
-        }
+        uv[r] = t.uvs ? __ldg(reinterpret_cast<const float2*>(t.uvs) + u) : make_float2(0.0f, 0.0f);
+    }
+#pragma unroll
+    for (int r = 0; r < SFC_HALO_SLOTS; ++r) {
+        uint32_t l = threadIdx.x + r * SFC_HALO_THREADS;
+        if (l >= L) continue;
+        s.px[l] = p[r][0], s.py[l] = p[r][1], s.pz[l] = p[r][2], s.d[l] = d[r];
+        s.u[l] = uv[r].x, s.v[l] = uv[r].y;
+    }
+    if (SKIN && threadIdx.x < own) { // the owned vertices are the first: slot 0
+        size_t o = base + h.locals[L0 + threadIdx.x];
+        if (pos) pos[3 * o] = p[0][0], pos[3 * o + 1] = p[0][1], pos[3 * o + 2] = p[0][2];
+        if (det) det[o] = d[0];
     }
     __syncthreads();
     for (uint32_t f = threadIdx.x; f < NF; f += SFC_HALO_THREADS) {
