@@ -258,10 +258,10 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
     }
     double rebuild_in = I * (fl.out_pos + 4.0 * n) + fl.faces, rebuild_out = I * fl.out_frame;
     for (int v = 0; v < SFI_CUDA_RECOMPUTE_COUNT; ++v) {
-        double in = v == SFI_CUDA_ONE_PASS ? fl.skin_in + fl.morph_pos + fl.faces : rebuild_in;
+        int one = v == SFI_CUDA_ONE_PASS || v == SFI_CUDA_ONE_PASS_NAIVE; /* skins too: skin+reference's bytes */
+        double in = one ? fl.skin_in + fl.morph_pos + fl.faces : rebuild_in;
         TIME(SFI_STAGE_REBUILD, SF_METHOD_RECOMPUTE, (sfi_cuda_recompute)v, "rebuild",
-             sfi_cuda_recompute_name((sfi_cuda_recompute)v),
-             in + rebuild_out + (v == SFI_CUDA_ONE_PASS ? I * fl.out_pos : 0.0));
+             sfi_cuda_recompute_name((sfi_cuda_recompute)v), in + rebuild_out + (one ? I * fl.out_pos : 0.0));
     }
     for (int v = 0; v < SFI_CUDA_RECOMPUTE_COUNT; ++v)
         TIME(SFI_STAGE_RECOMPUTE, SF_METHOD_RECOMPUTE, (sfi_cuda_recompute)v, "skin+reference",
@@ -317,6 +317,16 @@ static int bench_grid(size_t r, size_t inst, int reps, const sf_env* env)
         return fail("topology", &err);
     }
     fprintf(stderr, "bench_cuda: %zu vertices, topology in %.1f s\n", g.n, now_s() - t0);
+    t0 = now_s();
+    sfi_gpu_blocks hb; /* the locality blocks of halo-gather / one-pass, measured on the host */
+    if (sfi_gpu_blocks_build(topo, -1, SFI_CUDA_HALO_OWN, SFI_CUDA_HALO_LOCALS, SFI_CUDA_HALO_FACES, &hb, &err) ==
+        SF_OK) {
+        printf("halo blocks, %zu vertices: %u blocks, halo ratio %.3f (halo vertices per vertex), %.3f faces per "
+               "triangle, largest block %u vertices / %u faces, built in %.2f s\n",
+               g.n, hb.block_count, (double)hb.halo_count / (double)g.n, (double)hb.face_count / (double)g.F,
+               hb.max_locals, hb.max_faces, now_s() - t0);
+        sfi_gpu_blocks_free(&hb);
+    }
     int code = bench_topology(inst > 1 ? "crowd-grid" : "grid", topo, inst, reps);
     sf_topology_destroy(topo);
     grid_free(&g);
@@ -329,6 +339,7 @@ int main(int argc, char** argv)
     int reps = argc > 2 ? atoi(argv[2]) : 30;
     size_t crowd = argc > 3 ? strtoull(argv[3], NULL, 10) : 1000;
     if (reps < 1) reps = 1;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each result out at once: a run stopped early keeps what it measured */
     sf_error err;
     char desc[256];
     if (sf_backend_check(SF_BACKEND_CUDA, &err) != SF_OK || sfi_cuda_describe(desc, sizeof desc, &err) != SF_OK) {

@@ -21,6 +21,8 @@ struct sfi_cuda {
     void* allocs[SFC_MAX_ALLOCS]; // the topology's device arrays
     size_t alloc_count, topo_bytes;
     sfi_cuda_recompute variant;
+    const sf_topology* topo;
+    sfc_halo halo[3]; // the locality blocks per weld mode (none, position, position + normal), built on first use
     // per instance, for up to cap instances
     uint32_t cap, count;      // capacity, instances of the last upload
     size_t fit;               // the most instances the device memory holds (0 = not measured yet)
@@ -67,7 +69,9 @@ extern "C" sf_result sfi_cuda_check(sf_error* err)
 
 extern "C" const char* sfi_cuda_recompute_name(sfi_cuda_recompute v)
 {
-    static const char* const names[] = {"face-gather", "gather", "scatter-fixed", "scatter-float", "one-pass"};
+    static const char* const names[] = {"face-gather",   "gather",   "halo-gather",   "scatter-fixed",
+                                        "scatter-float", "one-pass", "one-pass-naive"};
+    static_assert(sizeof names / sizeof names[0] == SFI_CUDA_RECOMPUTE_COUNT, "a name per variant");
     return (unsigned)v < SFI_CUDA_RECOMPUTE_COUNT ? names[v] : "?";
 }
 
@@ -392,6 +396,7 @@ static void cuda_free(sfi_cuda* c)
     if (!c) return;
     free_instances(c);
     free_stats(c);
+    for (int k = 0; k < 3; ++k) sfc_halo_free(&c->halo[k]);
     for (size_t k = 0; k < c->alloc_count; ++k) cudaFree(c->allocs[k]);
     cudaFree(c->counters);
     cudaFree(c->auth_n);
@@ -443,6 +448,7 @@ extern "C" sf_result sfi_cuda_workspace_init(sf_workspace* ws, sf_error* err)
     sfi_cuda* c = (sfi_cuda*)calloc(1, sizeof *c);
     if (!c) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "cuda state");
     ws->cuda = c;
+    c->topo = ws->topo;
     SFC_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), err);
     SFC_CHECK(cudaEventCreate(&c->start), err);
     SFC_CHECK(cudaEventCreate(&c->stop), err);
@@ -529,13 +535,24 @@ static sf_result rebuild(sfi_cuda* c, const sf_frames_opts* o, sfi_cuda_recomput
     int weld = weld_index(o->weld), weighting = (int)o->weighting;
     sfc_batch b = batch_of(c);
     b.count = count;
+    if (variant == SFI_CUDA_HALO_GATHER || variant == SFI_CUDA_ONE_PASS) {
+        sfc_halo* h = &c->halo[weld + 1];
+        if (!h->base) {
+            sf_result r = sfc_halo_upload(c->topo, weld, h, err);
+            if (r != SF_OK) return r;
+        }
+        if (variant == SFI_CUDA_HALO_GATHER)
+            return sfc_halo_gather(t, h, count, c->pos, c->det, weld, weighting, nrm, tan, c->stream, err);
+        return sfc_halo_one_pass(t, h, &b, weld, weighting, c->pos, c->det, nrm, tan, c->stream, err);
+    }
     switch (variant) {
     case SFI_CUDA_GATHER: return sfc_gather_direct(t, count, c->pos, c->det, weld, weighting, nrm, tan, c->stream, err);
     case SFI_CUDA_SCATTER_FIXED:
     case SFI_CUDA_SCATTER_FLOAT:
         return sfc_scatter(t, count, c->pos, c->det, weld, weighting, variant == SFI_CUDA_SCATTER_FIXED,
                            2.0f * c->pose_scale, c->acc, nrm, tan, c->stream, err);
-    case SFI_CUDA_ONE_PASS: return sfc_one_pass(t, &b, 0, weld, weighting, c->pos, c->det, nrm, tan, c->stream, err);
+    case SFI_CUDA_ONE_PASS_NAIVE:
+        return sfc_one_pass(t, &b, 0, weld, weighting, c->pos, c->det, nrm, tan, c->stream, err);
     default: {
         sf_result r = sfc_faces(t, count, c->pos, c->det, weighting, c->face, c->stream, err);
         return r == SF_OK ? sfc_gather(t, count, c->face, weld, weighting, nrm, tan, c->stream, err) : r;
@@ -606,7 +623,7 @@ static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method meth
             r = sfc_authored(t, c->count, c->auth_n, c->auth_t, c->pose_n, c->pose_t, c->pos, nrm, tan, c->stream, err);
         return r;
     }
-    sf_result r = variant == SFI_CUDA_ONE_PASS ? SF_OK : deform(c, err);
+    sf_result r = variant == SFI_CUDA_ONE_PASS || variant == SFI_CUDA_ONE_PASS_NAIVE ? SF_OK : deform(c, err);
     return r == SF_OK ? rebuild(c, o, variant, c->count, nrm, tan, err) : r;
 }
 

@@ -132,6 +132,24 @@ sf_result sfc_rows_errors(const sfc_topo* t, const sfc_batch* b, const int* meth
                           float cap, const float* ref_n, const float* ref_t, sfc_stats* const* normal,
                           sfc_stats* const* tangent, unsigned long long* const* e_counts,
                           unsigned long long* const* counters, cudaStream_t s, sf_error* err);
+// The locality blocks of one weld mode on the device (sfi_gpu_blocks, src/core/gpu_blocks.c), in one
+// allocation (base); the kernels of cuda/kernels_halo.cu read them.
+struct sfc_halo {
+    void* base;
+    uint32_t blocks, max_locals, max_faces;
+    const uint32_t *own_offsets, *local_offsets, *locals, *face_offsets, *corner_offsets;
+    const uint16_t *face_locals, *corners;
+};
+// Builds topo's blocks for weld (-1, 0, 1) and uploads them; a block that the device's shared memory cannot
+// hold is SF_ERROR_UNSUPPORTED naming the sizes. free: NULL-safe, zeroes it.
+sf_result sfc_halo_upload(const sf_topology* topo, int weld, sfc_halo* out, sf_error* err);
+void sfc_halo_free(sfc_halo* h);
+// The rebuilt frames over the blocks: from the position buffers (halo-gather), or skinned in the same launch
+// (one-pass, writing pos / det where given). h must be the layout of weld.
+sf_result sfc_halo_gather(const sfc_topo* t, const sfc_halo* h, uint32_t count, const float* pos, const float* det,
+                          int weld, int weighting, float* nrm, float* tan, cudaStream_t s, sf_error* err);
+sf_result sfc_halo_one_pass(const sfc_topo* t, const sfc_halo* h, const sfc_batch* b, int weld, int weighting,
+                            float* pos, float* det, float* nrm, float* tan, cudaStream_t s, sf_error* err);
 // Blocks sfc_errors launches for count instances (the size of sfc_stats.partial: 2 doubles each).
 size_t sfc_error_blocks(const sfc_topo* t, uint32_t count);
 

@@ -33,12 +33,20 @@ sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pose* poses, s
 typedef enum sfi_cuda_recompute {
     SFI_CUDA_FACE_GATHER = 0, /* default: a face pass, then a per-vertex gather over the adjacency */
     SFI_CUDA_GATHER,          /* the gather alone, each vertex recomputing its faces from the final positions */
+    SFI_CUDA_HALO_GATHER,     /* the gather over locality blocks: each block's vertices + halo read once into shared
+                               * memory, its faces rebuilt once there (src/core/gpu_blocks.c, cuda/kernels_halo.cu) */
     SFI_CUDA_SCATTER_FIXED,   /* per-face scatter into 32-bit fixed point (integer atomics), then normalise */
     SFI_CUDA_SCATTER_FLOAT,   /* per-face scatter with float atomics, then normalise (order varies) */
-    SFI_CUDA_ONE_PASS,        /* one launch: each vertex skins its one-ring itself and gathers */
+    SFI_CUDA_ONE_PASS,        /* one launch: each block skins its vertices + halo once into shared memory, gathers */
+    SFI_CUDA_ONE_PASS_NAIVE,  /* one launch: each vertex skins its one-ring itself and gathers */
     SFI_CUDA_RECOMPUTE_COUNT
 } sfi_cuda_recompute;
 const char* sfi_cuda_recompute_name(sfi_cuda_recompute variant);
+/* The limits halo-gather and one-pass cut the locality blocks to (sfi_gpu_blocks_build): owned vertices (one
+ * per GPU thread), local vertices and faces of a block (24 B and 48 B of shared memory each: 64 KB at most). */
+#define SFI_CUDA_HALO_OWN 256
+#define SFI_CUDA_HALO_LOCALS 640
+#define SFI_CUDA_HALO_FACES 1024
 /* Selects the variant of later recompute frames on ws (a CUDA workspace; ignored otherwise). */
 void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute variant);
 

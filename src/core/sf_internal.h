@@ -33,6 +33,7 @@
  *                                 through recompute.c where it cannot be one)
  *   frames.c                      sf_frames_compute: the per-vertex methods and the dispatch
  *   gpu_layout.c                  the topology's arrays as the shaders read them (sf_topology_gpu_buffers)
+ *   gpu_blocks.c                  the CUDA backend's locality blocks with their halos (sfi_gpu_blocks)
  *   error.c                       angle errors and statistics
  *   stats.c                       streaming angle statistics (sf_angle_accumulator)
  */
@@ -446,5 +447,29 @@ typedef struct sfi_angle_bins {
 } sfi_angle_bins;
 /* Adds them to acc as sf_angle_accumulator_merge would (the bins must hold count angles). */
 sf_result sfi_angle_accumulator_add_bins(sf_angle_accumulator* acc, const sfi_angle_bins* add, sf_error* err);
+
+/* ---------------------------------------------------------------- GPU locality blocks (gpu_blocks.c) */
+
+/* The vertices in Morton order of their rest positions, cut into blocks of at most max_own vertices whose
+ * faces (every face of an owned vertex's corners, and of its weld group's with weld >= 0) and their vertices
+ * fit max_faces / max_locals. Block k owns order[own_offsets[k] .. own_offsets[k+1]) (ascending inside a block);
+ * its local vertices (public indices) are locals[local_offsets[k] ..]: the owned ones first, in order, then its
+ * halo (ascending); its faces
+ * are face_locals[3 * face_offsets[k] ..], three local indices each. The owned vertex at order position q
+ * has corners[corner_offsets[q] .. corner_offsets[q+1]), each 3 * block face + corner (0, 1, 2): its weld
+ * group's normal corners then its own corners (in the adjacency's order; without a weld its own corners
+ * serve both). Arrays through the topology's env; built on request (the CUDA backend), never per frame. */
+typedef struct sfi_gpu_blocks {
+    sfi_store store;
+    uint32_t block_count, max_locals, max_faces; /* the largest block's local vertices and faces */
+    size_t halo_count, face_count;               /* halo vertices and faces over all blocks */
+    uint32_t *order, *own_offsets, *local_offsets, *locals, *face_offsets, *corner_offsets;
+    uint16_t *face_locals, *corners;
+} sfi_gpu_blocks;
+/* weld: -1 none, 0 SF_WELD_POSITION, 1 SF_WELD_POSITION_NORMAL. SF_ERROR_UNSUPPORTED naming the vertex and the
+ * sizes when one vertex's faces alone exceed the limits (max_locals <= 65535, max_faces <= 21845). */
+sf_result sfi_gpu_blocks_build(const sf_topology* topo, int weld, uint32_t max_own, uint32_t max_locals,
+                               uint32_t max_faces, sfi_gpu_blocks* out, sf_error* err);
+void sfi_gpu_blocks_free(sfi_gpu_blocks* blocks); /* NULL-safe; zeroes it */
 
 #endif /* SF_INTERNAL_H */

@@ -1,0 +1,202 @@
+// LABELS: unit
+/* The CUDA backend's locality blocks (sfi_gpu_blocks, src/core/gpu_blocks.c), checked on the CPU against the
+ * topology they come from: the blocks own every vertex once, each block's local vertices are its own ones
+ * then exactly its one-ring halo, every corner entry names the face corner it stands for, the limits hold,
+ * and a vertex whose faces alone exceed them is refused naming the sizes. Prints the halo ratio (halo
+ * vertices per owned vertex) of a 141 x 141 grid (the crowd's), a 999 x 999 grid and CesiumMan. */
+#include "sf_internal.h"
+#include "sf_test.h"
+
+#include "skinframe_gltf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct grid {
+    size_t n, F;
+    float *pos, *uv;
+    uint32_t* idx;
+    sf_mesh_desc mesh;
+} grid;
+
+static void grid_make(grid* g, size_t r)
+{
+    memset(g, 0, sizeof *g);
+    g->n = (r + 1) * (r + 1), g->F = 2 * r * r;
+    g->pos = malloc(12 * g->n), g->uv = malloc(8 * g->n), g->idx = malloc(12 * g->F);
+    for (size_t y = 0; y <= r; ++y)
+        for (size_t x = 0; x <= r; ++x) {
+            size_t v = y * (r + 1) + x;
+            g->pos[3 * v] = (float)x / (float)r, g->pos[3 * v + 1] = (float)y / (float)r, g->pos[3 * v + 2] = 0.0f;
+            g->uv[2 * v] = g->pos[3 * v], g->uv[2 * v + 1] = g->pos[3 * v + 1];
+        }
+    for (size_t y = 0; y < r; ++y)
+        for (size_t x = 0; x < r; ++x) {
+            uint32_t a = (uint32_t)(y * (r + 1) + x), b = a + 1, c = a + (uint32_t)(r + 1), d = c + 1;
+            uint32_t* q = g->idx + 6 * (y * r + x);
+            q[0] = a, q[1] = b, q[2] = d, q[3] = a, q[4] = d, q[5] = c;
+        }
+    memset(&g->mesh, 0, sizeof g->mesh);
+    g->mesh.vertex_count = g->n, g->mesh.triangle_count = g->F, g->mesh.indices = g->idx;
+    g->mesh.positions.data = g->pos, g->mesh.uvs.data = g->uv;
+}
+
+static void grid_free(grid* g) { free(g->pos), free(g->uv), free(g->idx); }
+
+static double faces_per_triangle; /* of the last blocks checked: block faces over the mesh's triangles */
+
+/* Every invariant of the blocks of topo under weld; *ratio: the halo ratio (-1 on a failure). */
+static void check_blocks(const sf_topology* topo, int weld, uint32_t max_own, uint32_t max_locals,
+                         uint32_t max_faces, double* ratio)
+{
+    sfi_gpu_blocks g;
+    sf_error err;
+    *ratio = -1.0;
+    CHECK_OK(sfi_gpu_blocks_build(topo, weld, max_own, max_locals, max_faces, &g, &err));
+    size_t n = topo->vertex_count;
+    unsigned char* seen = calloc(n ? n : 1, 1);
+    uint32_t* local_of = calloc(n ? n : 1, sizeof *local_of); /* 1 + local index in the block being checked */
+    for (size_t q = 0; q < n; ++q) seen[g.order[q]]++;
+    for (size_t v = 0; v < n; ++v) CHECK(seen[v] == 1);
+    CHECK(g.own_offsets[0] == 0 && g.own_offsets[g.block_count] == n);
+    size_t halo = 0;
+    for (uint32_t k = 0; k < g.block_count && !sft_failed_now; ++k) {
+        uint32_t q0 = g.own_offsets[k], q1 = g.own_offsets[k + 1], L0 = g.local_offsets[k];
+        uint32_t L = g.local_offsets[k + 1] - L0, F0 = g.face_offsets[k], NF = g.face_offsets[k + 1] - F0;
+        CHECK(q1 > q0 && q1 - q0 <= max_own && L <= max_locals && L <= g.max_locals && NF <= max_faces &&
+              NF <= g.max_faces);
+        for (uint32_t i = 0; i < L; ++i) {
+            uint32_t u = g.locals[L0 + i];
+            CHECK(u < n && local_of[u] == 0); /* distinct */
+            local_of[u] = i + 1;
+            if (i < q1 - q0) CHECK(u == g.order[q0 + i]); /* owned first, in order */
+            if (i > 0 && i != q1 - q0) CHECK(g.locals[L0 + i - 1] < u); /* each part in public order */
+        }
+        /* the halo is exactly the owned vertices' corner faces' other vertices */
+        unsigned char* reached = calloc(L ? L : 1, 1);
+        for (uint32_t i = 0; i < q1 - q0; ++i) reached[i] = 1;
+        for (uint32_t q = q0; q < q1; ++q) {
+            uint32_t v = g.order[q], ab = topo->adj_offsets[v], ae = topo->adj_offsets[v + 1];
+            uint32_t c0 = g.corner_offsets[q], c1 = g.corner_offsets[q + 1], na = 0;
+            const uint32_t* wc = NULL;
+            if (weld >= 0) {
+                uint32_t grp = topo->weld[weld].group[v];
+                wc = topo->weld[weld].corners + topo->weld[weld].corner_offsets[grp];
+                na = topo->weld[weld].corner_offsets[grp + 1] - topo->weld[weld].corner_offsets[grp];
+            }
+            CHECK(c1 - c0 == na + (ae - ab));
+            for (uint32_t e = c0; e < c1 && e - c0 < na + (ae - ab); ++e) {
+                uint32_t want = e - c0 < na ? wc[e - c0] : topo->adj_corners[ab + (e - c0 - na)];
+                uint32_t lf = g.corners[e] / 3u, c = g.corners[e] % 3u, f = want / 3u;
+                CHECK(lf < NF && c == want % 3u);
+                for (int j = 0; j < 3 && lf < NF; ++j) {
+                    uint32_t l = g.face_locals[3 * (F0 + lf) + j];
+                    CHECK(l < L && g.locals[L0 + l] == topo->indices[3 * f + j]);
+                    if (l < L) reached[l] = 1;
+                }
+                if (e - c0 >= na) CHECK(topo->indices[3 * f + c] == v); /* its own corner */
+            }
+        }
+        for (uint32_t i = 0; i < L; ++i) CHECK(reached[i]);
+        free(reached);
+        for (uint32_t i = 0; i < L; ++i) local_of[g.locals[L0 + i]] = 0;
+        halo += L - (q1 - q0);
+    }
+    CHECK(halo == g.halo_count);
+    faces_per_triangle = topo->triangle_count ? (double)g.face_count / (double)topo->triangle_count : 0.0;
+    free(seen), free(local_of);
+    sfi_gpu_blocks_free(&g);
+    if (!sft_failed_now) *ratio = n ? (double)halo / (double)n : 0.0;
+}
+
+static void grids(void)
+{
+    size_t sizes[] = {1, 7, 141, 999};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        grid g;
+        grid_make(&g, sizes[s]);
+        sf_topology* topo = NULL;
+        sf_error err;
+        CHECK_OK(sf_topology_create(&g.mesh, NULL, NULL, &topo, &err));
+        double h, hw;
+        check_blocks(topo, -1, SFI_CUDA_HALO_OWN, SFI_CUDA_HALO_LOCALS, SFI_CUDA_HALO_FACES, &h);
+        double fpt = faces_per_triangle;
+        for (int w = 0; w < 2 && sizes[s] < 999; ++w) {
+            check_blocks(topo, w, SFI_CUDA_HALO_OWN, SFI_CUDA_HALO_LOCALS, SFI_CUDA_HALO_FACES, &hw);
+            CHECK(hw >= 0.0);
+        }
+        if (sizes[s] < 999) { /* small limits cut the blocks short without breaking them */
+            check_blocks(topo, 0, 32, 64, 40, &hw);
+            CHECK(hw >= 0.0);
+        }
+        printf("grid %zu x %zu (%zu vertices): halo ratio %.3f, %.3f block faces per triangle\n", sizes[s], sizes[s],
+               g.n, h, fpt);
+        /* compact blocks: a 16 x 16 tile's one-ring is about 66 vertices, a run of 256 vertices of one row
+         * about 2 x 258; the Morton blocks stay well under half a row run's */
+        if (sizes[s] >= 141) CHECK(h > 0.0 && h < 0.5);
+        sf_topology_destroy(topo);
+        grid_free(&g);
+    }
+}
+
+static void refused_by_size(void)
+{
+    grid g;
+    grid_make(&g, 4);
+    sf_topology* topo = NULL;
+    sf_error err;
+    CHECK_OK(sf_topology_create(&g.mesh, NULL, NULL, &topo, &err));
+    sfi_gpu_blocks b;
+    CHECK(sfi_gpu_blocks_build(topo, -1, 256, 1024, 1, &b, &err) == SF_ERROR_UNSUPPORTED); /* every vertex has 2+ */
+    CHECK(strstr(err.message, "faces") && strstr(err.message, "at most 1 faces"));
+    CHECK(b.order == NULL && b.block_count == 0);
+    CHECK(sfi_gpu_blocks_build(topo, -1, 0, 1024, 64, &b, &err) == SF_ERROR_INVALID_ARGUMENT);
+    CHECK(sfi_gpu_blocks_build(topo, -1, 256, 70000, 64, &b, &err) == SF_ERROR_INVALID_ARGUMENT);
+    sfi_gpu_blocks_free(&b); /* zeroed: freeing again is harmless */
+    sf_topology_destroy(topo);
+    grid_free(&g);
+}
+
+static void cesium_man(void)
+{
+    char buf[1024];
+    const char* path = sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", buf, sizeof buf);
+    if (!path) {
+        printf("CesiumMan not found, skipped\n");
+        return;
+    }
+    sf_gltf* g = NULL;
+    sf_error err;
+    CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &g, &err));
+    if (sft_failed_now) return;
+    sf_mesh_desc desc;
+    CHECK_OK(sf_gltf_instance_mesh(g, 0, g->meshes[g->instances[0].mesh].first_primitive, &desc, &err));
+    desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST;
+    sf_topology* topo = NULL;
+    CHECK_OK(sf_topology_create(&desc, NULL, NULL, &topo, &err));
+    if (topo) {
+        double h, hw;
+        check_blocks(topo, -1, SFI_CUDA_HALO_OWN, SFI_CUDA_HALO_LOCALS, SFI_CUDA_HALO_FACES, &h);
+        double fpt = faces_per_triangle;
+        for (int w = 0; w < 2; ++w) {
+            check_blocks(topo, w, SFI_CUDA_HALO_OWN, SFI_CUDA_HALO_LOCALS, SFI_CUDA_HALO_FACES, &hw);
+            CHECK(hw >= 0.0);
+        }
+        printf("CesiumMan (%zu vertices): halo ratio %.3f, %.3f block faces per triangle\n", topo->vertex_count, h,
+               fpt);
+        CHECK(h > 0.0 && h < 1.0);
+    }
+    sf_topology_destroy(topo);
+    sf_gltf_destroy(g);
+}
+
+int main(int argc, char** argv)
+{
+    static const sft_case cases[] = {
+        {"grids", grids},
+        {"refused_by_size", refused_by_size},
+        {"cesium_man", cesium_man},
+    };
+    return SFT_RUN(cases, argc, argv);
+}
