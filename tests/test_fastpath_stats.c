@@ -201,6 +201,57 @@ static void cases_occur(void)
     dirs_free(&s);
 }
 
+/* ---------------------------------------------------------------- percentiles against a sorted copy */
+
+static int cmp_float(const void* a, const void* b)
+{
+    float x = *(const float*)a, y = *(const float*)b;
+    return (x > y) - (x < y);
+}
+
+/* sf_angle_stats' percentile from a sorted copy: linear between the order statistics around q * (n - 1). */
+static double sorted_percentile(const float* sorted, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)pos;
+    if (lo + 1 >= n) return sorted[lo];
+    return (double)sorted[lo] + ((double)sorted[lo + 1] - (double)sorted[lo]) * (pos - (double)lo);
+}
+
+/* Large arrays take the binned order statistics (sign bits clear) or the whole-array selection (a negative
+ * value, or the ranks' bins holding most values): p50 and p95 the sorted copy's to the bit either way. */
+static void percentiles_against_sort(void)
+{
+    const size_t counts[] = {16383, 16384, 16385, 100003, 262144};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c)
+        for (int kind = 0; kind < 7; ++kind) {
+            size_t n = counts[c];
+            float* a = malloc(n * sizeof(float));
+            float* sorted = malloc(n * sizeof(float));
+            for (size_t i = 0; i < n; ++i) {
+                float u = 0.5f * (frand() + 1.0f); /* [0, 1) */
+                switch (kind) {
+                case 0: a[i] = 180.0f * u; break;                                  /* uniform */
+                case 1: a[i] = i % 10 ? 0.0f : 180.0f * u; break;                  /* mostly exact zeros */
+                case 2: a[i] = 1.0f + 0.1f * u; break;                             /* one bin: the fallback */
+                case 3: a[i] = i % 2 ? 0.01f * u : 90.0f + u; break;               /* two clusters */
+                case 4: a[i] = (float)ldexp(1.0, -(int)(i % 40)) * (1.0f + u); break; /* every octave */
+                case 5: a[i] = 42.0f; break;                                       /* all equal */
+                default: a[i] = i == n / 3 ? -1.0f : 30.0f * u; break;             /* a negative value */
+                }
+            }
+            memcpy(sorted, a, n * sizeof(float));
+            qsort(sorted, n, sizeof(float), cmp_float);
+            sf_angle_stats st;
+            CHECK_OK(sf_angle_stats_compute(a, n, NULL, NULL, &st, NULL));
+            double p50 = sorted_percentile(sorted, n, 0.50), p95 = sorted_percentile(sorted, n, 0.95);
+            if (memcmp(&st.p50, &p50, sizeof p50) != 0 || memcmp(&st.p95, &p95, sizeof p95) != 0)
+                sft_failf(__FILE__, __LINE__, "%zu angles, kind %d: p50 %.17g p95 %.17g, sorted %.17g %.17g", n, kind,
+                          st.p50, st.p95, p50, p95);
+            free(a), free(sorted);
+        }
+}
+
 /* ---------------------------------------------------------------- scenes, assets, the evaluation */
 
 /* The evaluation's rows (angles, flags, statistics) at every level against the scalar run. */
@@ -435,6 +486,7 @@ int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
         {"cases_occur", cases_occur},
+        {"percentiles_against_sort", percentiles_against_sort},
         {"odd_counts_and_tails", odd_counts_and_tails},
         {"every_scene", every_scene},
         {"every_asset", every_asset},

@@ -168,6 +168,89 @@ static void percentiles(float* s, size_t n, double* p50, double* p95)
     *p95 = percentile_of(v95, next95, n, 0.95);
 }
 
+/* Order statistics at ranks[0..count) (ascending, each < m) of c[0..m) (reordered) into out: each selected among the
+ * values after the one before it; the next rank by the minimum of those. */
+static void order_stats(float* c, size_t m, const size_t* ranks, float* out, size_t count)
+{
+    size_t lo = 0;
+    for (size_t i = 0; i < count; ++i) {
+        size_t r = ranks[i];
+        if (i > 0 && r == ranks[i - 1]) {
+            out[i] = out[i - 1];
+            continue;
+        }
+        if (i > 0 && r == ranks[i - 1] + 1) { /* the smallest after the last: moved to its place */
+            size_t at = lo;
+            for (size_t j = lo + 1; j < m; ++j)
+                if (c[j] < c[at]) at = j;
+            swap_floats(&c[lo], &c[at]);
+        } else {
+            sfi_select_floats(c + lo, m - lo, r - lo, sfi_select_depth(m - lo));
+        }
+        out[i] = c[r];
+        lo = r + 1;
+    }
+}
+
+/* From this many angles, percentiles_binned when every angle has its sign bit clear. */
+#define BINNED_MIN 16384
+/* The bins of percentiles_binned: a float's top 11 bits (exponent and 3 mantissa bits; the sign is clear), so that
+ * the bins follow the values' order. */
+#define BINNED_SHIFT 20
+#define BINNED_BINS 2048
+
+static uint32_t float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* percentiles() of s[0..n) (reordered) with clear sign bits, from their order statistics found in passes over the
+ * bins of their top bits: a histogram, then the values of the bins that hold the four ranks moved to the front (a
+ * branch-free swap per value, so s stays a permutation) and selected there. The same order statistics, so the same
+ * doubles, as selecting in the whole array. */
+static void percentiles_binned(float* s, size_t n, double* p50, double* p95)
+{
+    uint32_t hist[BINNED_BINS];
+    memset(hist, 0, sizeof hist);
+    for (size_t i = 0; i < n; ++i) hist[float_bits(s[i]) >> BINNED_SHIFT]++;
+    size_t k50 = percentile_index(n, 0.50), k95 = percentile_index(n, 0.95);
+    size_t ranks[4] = {k50, k50 + 1 < n ? k50 + 1 : k50, k95, k95 + 1 < n ? k95 + 1 : k95};
+    size_t bin[4] = {0, 0, 0, 0}, below[4] = {0, 0, 0, 0}; /* each rank's bin, the count of values before it */
+    size_t cum = 0, r = 0;
+    for (size_t b = 0; b < BINNED_BINS && r < 4; ++b) {
+        while (r < 4 && ranks[r] < cum + hist[b]) bin[r] = b, below[r] = cum, ++r;
+        cum += hist[b];
+    }
+    /* one range of bins, or two when the ranks of p95 lie past the bins of p50 */
+    size_t groups = bin[2] > bin[1] ? 2 : 1;
+    size_t lo_bin[2] = {bin[0], bin[2]}, hi_bin[2] = {groups == 2 ? bin[1] : bin[3], bin[3]};
+    size_t base[2] = {below[0], below[2]};
+    float v[4];
+    size_t front = 0;
+    for (size_t g = 0; g < groups; ++g) {
+        size_t count = 0;
+        for (size_t b = lo_bin[g]; b <= hi_bin[g]; ++b) count += hist[b];
+        uint32_t lo = (uint32_t)lo_bin[g], span = (uint32_t)(hi_bin[g] - lo_bin[g]);
+        size_t f = front;
+        for (size_t i = front; i < n && f < front + count; ++i) {
+            float t = s[i];
+            size_t take = (float_bits(t) >> BINNED_SHIFT) - lo <= span;
+            s[i] = s[f];
+            s[f] = t;
+            f += take;
+        }
+        size_t first = groups == 2 ? 2 * g : 0, k = groups == 2 ? 2 : 4;
+        size_t local[4];
+        for (size_t i = 0; i < k; ++i) local[i] = ranks[first + i] - base[g];
+        order_stats(s + front, count, local, v + first, k);
+        front += count;
+    }
+    *p50 = percentile_of(v[0], v[1], n, 0.50);
+    *p95 = percentile_of(v[2], v[3], n, 0.95);
+}
+
 sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* scratch, const sf_env* env,
                                  sf_angle_stats* out, sf_error* err)
 {
@@ -180,9 +263,11 @@ sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* s
      * dependency chain each, in the angles' order); the exact loop names a non-finite angle. */
     size_t over1 = 0, over5 = 0, over45 = 0;
     unsigned bad = 0;
+    uint32_t signs = 0;
     for (size_t i = 0; i < count; ++i) {
         float a = angles_deg[i];
         bad |= !(fabsf(a) <= FLT_MAX);
+        signs |= float_bits(a);
         over1 += a > 1.0f;
         over5 += a > 5.0f;
         over45 += a > 45.0f;
@@ -194,7 +279,6 @@ sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* s
     sf_env e = sf_env_defaults(env);
     float* work = scratch ? scratch : sf_env_alloc(&e, count * sizeof(float));
     if (!work) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "scratch", SFI_NO_INDEX, "%zu angles", count);
-    memcpy(work, angles_deg, count * sizeof(float));
     float max = angles_deg[0];
     for (size_t i = 1; i < count; ++i)
         if (angles_deg[i] > max) max = angles_deg[i];
@@ -207,7 +291,9 @@ sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* s
     out->count = count;
     out->mean = sum / (double)count;
     out->rms = sqrt(sum2 / (double)count);
-    percentiles(work, count, &out->p50, &out->p95);
+    memcpy(work, angles_deg, count * sizeof(float));
+    if (count >= BINNED_MIN && count <= UINT32_MAX && !(signs >> 31)) percentiles_binned(work, count, &out->p50, &out->p95);
+    else percentiles(work, count, &out->p50, &out->p95);
     out->max = max;
     out->over_1 = (double)over1 / (double)count;
     out->over_5 = (double)over5 / (double)count;
