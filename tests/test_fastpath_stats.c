@@ -157,7 +157,7 @@ static void odd_counts_and_tails(void)
 {
     const size_t counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 13, 31, 4095, 4096, 4097, 8193, 50001, 1048579};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i)
-        for (int uvs = 0; uvs < 2; ++uvs) {
+        for (int uvs = 1; uvs >= 0; --uvs) {
             dirs s;
             dirs_make(&s, counts[i], uvs);
             if (!s.topo) continue;
@@ -165,6 +165,10 @@ static void odd_counts_and_tails(void)
             sf_frames_out m = {NULL, s.mn, s.mt}, ref = {NULL, s.rn, s.rt};
             snprintf(where, sizeof where, "%zu vertices, %s", counts[i], uvs ? "tangents" : "no tangent frame");
             CHECK(compare_levels(s.topo, &m, &ref, where) > 0 || sfi_simd_detect() == SFI_SIMD_SCALAR);
+            if (counts[i] > 100000) { /* the chunks past 4,096 vertices: once is enough (slow under sanitizers) */
+                dirs_free(&s);
+                break;
+            }
             /* the arrays shared: the reference against itself */
             snprintf(where, sizeof where, "%zu vertices, shared arrays", counts[i]);
             compare_levels(s.topo, &ref, &ref, where);
