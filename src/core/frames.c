@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define FRAMES_GRAIN 1024
+#define FINISH_GRAIN 16384
 
 typedef struct vertex_job {
     const sf_topology* topo;
@@ -57,8 +58,55 @@ static sf_result not_finite(sf_method method, size_t v, sf_error* err)
                         sf_method_name(method), v);
 }
 
+/* The report's counts over [begin, end) (first_bad: begin when a non-finite output is flagged, else SIZE_MAX): one
+ * branch-free loop per stream, which the compiler vectorises. */
+typedef struct report_job {
+    const float *det, *normals, *tangents, *positions;
+    size_t n;
+    int singular;
+    sfi_skin_counts* counts; /* one per chunk of SFI_SKIN_GRAIN vertices */
+} report_job;
+
+static void count_range(const report_job* job, size_t begin, size_t end, sfi_skin_counts* c)
+{
+    const float *det = job->det, *normals = job->normals, *tangents = job->tangents, *positions = job->positions;
+    size_t mirrored = 0, singular = 0, dn = 0, dt = 0;
+    unsigned bad = 0;
+    for (size_t v = begin; v < end; ++v) mirrored += det[v] < 0.0f;
+    if (job->singular)
+        for (size_t v = begin; v < end; ++v)
+            singular += !(det[v] >= SF_SINGULAR_DET_EPS || det[v] <= -SF_SINGULAR_DET_EPS);
+    if (normals)
+        for (size_t v = begin; v < end; ++v) {
+            const float* x = normals + 3 * v;
+            dn += sfk_dot(x, x) == 0.0f;
+            bad |= !(fabsf(x[0]) <= FLT_MAX) | !(fabsf(x[1]) <= FLT_MAX) | !(fabsf(x[2]) <= FLT_MAX);
+        }
+    if (tangents)
+        for (size_t v = begin; v < end; ++v) {
+            const float* x = tangents + 4 * v;
+            dt += sfk_dot(x, x) == 0.0f;
+            bad |= !(fabsf(x[0]) <= FLT_MAX) | !(fabsf(x[1]) <= FLT_MAX) | !(fabsf(x[2]) <= FLT_MAX) |
+                   !(fabsf(x[3]) <= FLT_MAX);
+        }
+    if (positions)
+        for (size_t v = 3 * begin; v < 3 * end; ++v) bad |= !(fabsf(positions[v]) <= FLT_MAX);
+    *c = (sfi_skin_counts){mirrored, singular, dn, dt, bad ? begin : SIZE_MAX};
+}
+
+/* Chunks [k0, k1): the parallel loop runs over chunk numbers, so each chunk is counted whole by one call. */
+static void report_range(void* ctx, size_t k0, size_t k1)
+{
+    const report_job* job = (const report_job*)ctx;
+    for (size_t k = k0; k < k1; ++k) {
+        size_t begin = k * SFI_SKIN_GRAIN, end = job->n - begin < SFI_SKIN_GRAIN ? job->n : begin + SFI_SKIN_GRAIN;
+        count_range(job, begin, end, &job->counts[k]);
+    }
+}
+
 /* Counts the report and checks that every output element is finite: the input bounds make that so
- * (docs/magnitudes.md); a failure here is a missing bound, reported rather than returned as data. */
+ * (docs/magnitudes.md); a failure here is a missing bound, reported rather than returned as data. The counts run
+ * in the workspace's chunks through the parallel loop (summed in chunk order), or in one range without them. */
 static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_method method, const sf_frames_out* out,
                               sf_error* err)
 {
@@ -69,49 +117,46 @@ static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_meth
     memset(rep, 0, sizeof *rep);
     rep->jacobian_capped = method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN ? capped : 0;
     rep->fused_two_pass = method == SF_METHOD_RECOMPUTE_FUSED ? two_pass : 0;
-    /* one branch-free loop per stream (the compiler vectorises them); the finiteness only flagged here, the first
-       bad vertex found by the exact loop below when a flag is up */
-    size_t n = topo->vertex_count, mirrored = 0, singular = 0, dn = 0, dt = 0;
-    unsigned bad = 0;
-    const float* det = ws->det;
-    for (size_t v = 0; v < n; ++v) mirrored += det[v] < 0.0f;
-    if (method == SF_METHOD_INVERSE_TRANSPOSE)
-        for (size_t v = 0; v < n; ++v) singular += !(det[v] >= SF_SINGULAR_DET_EPS || det[v] <= -SF_SINGULAR_DET_EPS);
-    if (normals)
-        for (size_t v = 0; v < n; ++v) {
-            const float* x = normals + 3 * v;
-            dn += sfk_dot(x, x) == 0.0f;
-            bad |= !(fabsf(x[0]) <= FLT_MAX) | !(fabsf(x[1]) <= FLT_MAX) | !(fabsf(x[2]) <= FLT_MAX);
-        }
-    if (tangents)
-        for (size_t v = 0; v < n; ++v) {
-            const float* x = tangents + 4 * v;
-            dt += sfk_dot(x, x) == 0.0f;
-            bad |= !(fabsf(x[0]) <= FLT_MAX) | !(fabsf(x[1]) <= FLT_MAX) | !(fabsf(x[2]) <= FLT_MAX) |
-                   !(fabsf(x[3]) <= FLT_MAX);
-        }
-    if (positions)
-        for (size_t v = 0; v < 3 * n; ++v) bad |= !(fabsf(positions[v]) <= FLT_MAX);
-    if (!bad) {
-        rep->mirrored_vertices = mirrored;
-        rep->singular_vertices = singular;
-        rep->degenerate_normals = dn;
-        rep->degenerate_tangents = topo->has_uvs ? dt : 0;
+    size_t n = topo->vertex_count;
+    report_job job = {ws->det, normals, tangents, positions, n, method == SF_METHOD_INVERSE_TRANSPOSE, ws->chunk_counts};
+    sfi_skin_counts one, total = {0, 0, 0, 0, SIZE_MAX};
+    size_t chunks = ws->chunk_counts && ws->chunk_count == sfi_skin_chunk_count(n) ? ws->chunk_count : 0;
+    if (chunks) sf_env_parallel_for(&topo->env, chunks, 1, report_range, &job);
+    else count_range(&job, 0, n, &one);
+    for (size_t k = 0; k < (chunks ? chunks : 1); ++k) {
+        const sfi_skin_counts* c = chunks ? &ws->chunk_counts[k] : &one;
+        total.mirrored += c->mirrored, total.singular += c->singular;
+        total.degenerate_normals += c->degenerate_normals, total.degenerate_tangents += c->degenerate_tangents;
+        if (c->first_bad < total.first_bad) total.first_bad = c->first_bad;
+    }
+    if (total.first_bad == SIZE_MAX) {
+        rep->mirrored_vertices = total.mirrored;
+        rep->singular_vertices = total.singular;
+        rep->degenerate_normals = total.degenerate_normals;
+        rep->degenerate_tangents = topo->has_uvs ? total.degenerate_tangents : 0;
         return SF_OK;
     }
-    for (size_t v = 0; v < topo->vertex_count; ++v) {
-        float d = ws->det[v];
-        if (d < 0.0f) rep->mirrored_vertices++;
-        if (method == SF_METHOD_INVERSE_TRANSPOSE && !(d >= SF_SINGULAR_DET_EPS || d <= -SF_SINGULAR_DET_EPS))
-            rep->singular_vertices++;
-        if (normals && sfk_dot(normals + 3 * v, normals + 3 * v) == 0.0f) rep->degenerate_normals++;
-        if (tangents && topo->has_uvs && sfk_dot(tangents + 4 * v, tangents + 4 * v) == 0.0f)
-            rep->degenerate_tangents++;
+    /* the first bad vertex, by the exact loop from the first flagged chunk */
+    for (size_t v = total.first_bad; v < n; ++v) {
         bool finite = (!normals || sfk_finite3(normals + 3 * v)) && (!positions || sfk_finite3(positions + 3 * v)) &&
                       (!tangents || (sfk_finite3(tangents + 4 * v) && fabsf(tangents[4 * v + 3]) <= FLT_MAX));
         if (!finite) return not_finite(method, v, err);
     }
     return SF_OK;
+}
+
+/* The final positions into out and, without a tangent frame, tangents zeroed: both through the parallel loop. */
+typedef struct finish_job {
+    const float* final_pos;
+    float *positions, *tangents;
+} finish_job;
+
+static void finish_range(void* ctx, size_t begin, size_t end)
+{
+    const finish_job* job = (const finish_job*)ctx;
+    if (job->positions) memcpy(job->positions + 3 * begin, job->final_pos + 3 * begin, 3 * (end - begin) * sizeof(float));
+    if (job->tangents)
+        for (size_t v = begin; v < end; ++v) job->tangents[4 * v] = job->tangents[4 * v + 1] = job->tangents[4 * v + 2] = 0.0f;
 }
 
 sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_method method,
@@ -183,11 +228,10 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
         sf_env_parallel_for(&topo->env, topo->vertex_count, FRAMES_GRAIN, vertex_range, &job);
     }
     if (r != SF_OK) return r;
-    if (out->tangents && !topo->has_uvs) /* no tangent frame: zero tangents, even from supplied ones or deltas */
-        for (size_t v = 0; v < topo->vertex_count; ++v)
-            out->tangents[4 * v] = out->tangents[4 * v + 1] = out->tangents[4 * v + 2] = 0.0f;
-    if (out->positions && topo->vertex_count && method != SF_METHOD_RECOMPUTE_FUSED)
-        memcpy(out->positions, ws->final_pos, 3 * topo->vertex_count * sizeof(float));
+    /* no tangent frame: zero tangents, even from supplied ones or deltas */
+    finish_job fin = {ws->final_pos, method != SF_METHOD_RECOMPUTE_FUSED ? out->positions : NULL,
+                      topo->has_uvs ? NULL : out->tangents};
+    if (fin.positions || fin.tangents) sf_env_parallel_for(&topo->env, topo->vertex_count, FINISH_GRAIN, finish_range, &fin);
     return count_report(topo, ws, method, out, err);
 }
 
