@@ -2,8 +2,9 @@
 /* recompute-fused against recompute: the same positions, normals, tangents and report bit for bit on every
  * built-in scene (presets, morph targets alone and together, coarse grids) and every staged glTF asset
  * (rest and animated poses), under every weighting, weld, tangent mode, morph-direction switch and
- * reference, for 1, 2 and 3 workers of the parallel-for hook; a workspace for it alone holds no positions;
- * its frames never allocate. */
+ * reference, for 1, 2 and 3 workers of the parallel-for hook and every instruction set (the chunked fast path,
+ * the per-vertex kernel); shuffled synthetic grids about the chunk size; a workspace for it alone holds no
+ * position buffer; its frames never allocate. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, opendir */
 #include "sf_internal.h"
 #include "sf_kernels.h"
@@ -643,9 +644,9 @@ static void shuffled_free(shuffled* s) { free(s->pos), free(s->nrm), free(s->uv)
  * recompute's bits under every weighting and weld, for 1 to 3 workers and every instruction set. */
 static void test_chunk_edges(void)
 {
-    /* n = (W + 1)(H + 1) + H + 2 */
-    static const size_t sizes[][2] = {{1, 1}, {2, 1}, {5, 2}, {44, 43}, {45, 43}, {63, 31}, {62, 32}, {100, 60},
-                                      {31, 127}};
+    /* n = (W + 1)(H + 1) + H + 2: 4033, 4096, 4097, 4161 about the chunk of 4096, 9373 over 3 chunks */
+    static const size_t sizes[][2] = {{1, 1}, {2, 1}, {5, 2}, {61, 63}, {63, 62}, {62, 63}, {64, 63}, {130, 70},
+                                      {31, 255}};
     g_frames = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
         for (int shuffle = 0; shuffle < 2; ++shuffle) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define FUSED_GRAIN 512
+_Static_assert(SFI_FUSED_CHUNK % SFI_LANES == 0, "a chunk's own vertices are whole lane blocks");
 
 typedef struct fused_job {
     const sf_topology* topo;

@@ -80,7 +80,7 @@ void sfi_blocks_free(sfi_blocks* blocks);
  * reads, own corners or either weld's. The gathers' corner lists are kept in the chunk's numbering (local face
  * * 3 + corner): own_corners beside adj_corners (same offsets), weld_corners[m] per vertex (CSR weld_offsets[m],
  * the group's corners in the weld's order). max_verts / max_faces: the largest chunk's counts. */
-#define SFI_FUSED_CHUNK 2048
+#define SFI_FUSED_CHUNK 4096
 /* Runs of chunks a frame takes at once (the workspace holds one slot of scratch for each): its threads. */
 #define SFI_FUSED_SLOTS 16
 typedef struct sfi_fused_plan {
