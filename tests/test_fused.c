@@ -2,8 +2,9 @@
 /* recompute-fused against recompute: the same positions, normals, tangents and report bit for bit on every
  * built-in scene (presets, morph targets alone and together, coarse grids) and every staged glTF asset
  * (rest and animated poses), under every weighting, weld, tangent mode, morph-direction switch and
- * reference, for 1, 2 and 3 workers of the parallel-for hook; a workspace for it alone holds no positions;
- * its frames never allocate. */
+ * reference, for 1, 2 and 3 workers of the parallel-for hook and every instruction set (the chunked fast path,
+ * the per-vertex kernel); shuffled synthetic grids about the chunk size; a workspace for it alone holds no
+ * position buffer; its frames never allocate. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, opendir */
 #include "sf_internal.h"
 #include "sf_kernels.h"
@@ -12,6 +13,7 @@
 #include "skinframe_scenes.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -130,22 +132,31 @@ static int compare_frames(fixture* f, const sf_pose* pose, const sf_frames_opts*
     size_t C = 3 * sf_topology_triangle_count(f->topo[0]);
     const float* ref_corners = two_pass == SF_FUSED_TWO_PASS_TANGENTS ? sfi_mikktspace_corner_tangents(f->full[0]) : NULL;
     if (ref_corners) memcpy(f->corners, ref_corners, 4 * C * sizeof(float));
+    /* every instruction set this CPU has: the best (the chunked fast path) under every worker count, the others
+     * (the scalar kernel per vertex) once */
+    int best = sfi_simd_detect();
+    for (int level = best; level >= SFI_SIMD_SCALAR; --level)
     for (int k = 0; k < g_workers; ++k) {
         for (int small = 0; small < 2; ++small) {
             /* the fused-only workspace once; two-pass options under one worker (their tangents are
              * recompute's own code; the fused normals' chunking is shown by the one-pass options) */
             if ((small && (two_pass || k > 0)) || (two_pass && k > 0)) continue;
+            if (level < best && (k > 0 || small || two_pass)) continue;
             sf_workspace* ws = small ? f->small[k] : f->full[k];
             memset(fp, 0xff, 10 * n * sizeof(float)); /* NaN: every element must be written */
             sf_frames_out out = {fp, fn, ft};
-            if (sf_frames_compute(f->topo[k], pose, SF_METHOD_RECOMPUTE_FUSED, o, ws, &out, &err) != SF_OK) {
+            sfi_simd_force(level);
+            sf_result fr = sf_frames_compute(f->topo[k], pose, SF_METHOD_RECOMPUTE_FUSED, o, ws, &out, &err);
+            sfi_simd_force(-1);
+            if (fr != SF_OK) {
                 sft_failf(__FILE__, __LINE__, "%s: recompute-fused: %s", label, err.message);
                 return 0;
             }
             sf_frames_report rep;
             sf_workspace_last_report(ws, &rep);
             char what[1400];
-            snprintf(what, sizeof what, "%s, %d worker(s)%s", label, worker_counts[k], small ? ", fused-only workspace" : "");
+            snprintf(what, sizeof what, "%s, %d worker(s)%s, instruction set %d", label, worker_counts[k],
+                     small ? ", fused-only workspace" : "", level);
             if (!same_bits(rp, fp, 3 * n, what, "positions") || !same_bits(rn, fn, 3 * n, what, "normals") ||
                 !same_bits(rt, ft, 4 * n, what, "tangents"))
                 return 0;
@@ -361,7 +372,8 @@ static sf_scene* twisted_sheet(int resolution)
     return scene;
 }
 
-/* A workspace for recompute-fused alone holds the determinants only: no positions, no face arrays. */
+/* A workspace for recompute-fused alone holds the determinants and, for the fast path, a bounded scratch (at most
+ * SFI_FUSED_SLOTS chunks' vertices and faces, whatever the mesh's size): no position buffer, no face arrays. */
 static void test_workspace_is_small(void)
 {
     sf_scene* scene = twisted_sheet(32);
@@ -375,8 +387,19 @@ static void test_workspace_is_small(void)
     printf("  %zu vertices: workspace %zu bytes for recompute-fused (%.1f per vertex), %zu for recompute (%.1f)\n", n,
            fused_bytes, (double)fused_bytes / (double)n, rec_bytes, (double)rec_bytes / (double)n);
     CHECK(fused_bytes > sizeof(sf_workspace));
-    CHECK(fused_bytes - sizeof(sf_workspace) <= n * sizeof(float) + 64); /* one float per vertex */
-    CHECK(fused_bytes - sizeof(sf_workspace) < 3 * n * sizeof(float));   /* less than one position buffer */
+    const sfi_fused_plan* plan = &topo->fused;
+    size_t slots = plan->chunk_count < SFI_FUSED_SLOTS ? plan->chunk_count : SFI_FUSED_SLOTS;
+    /* the slots and the bones' palette of the per-vertex fast path */
+    size_t scratch = topo->simd_level >= SFI_SIMD_SSE2 ? slots * (4 * plan->max_verts + 4 + 12 * plan->max_faces) +
+                                                             16 * (topo->bone_count + 1)
+                                                       : 0;
+    CHECK(plan->chunk_count == (n + SFI_FUSED_CHUNK - 1) / SFI_FUSED_CHUNK);
+    /* one float per vertex and the slots */
+    CHECK(fused_bytes - sizeof(sf_workspace) <= (n + scratch) * sizeof(float) + 3 * 64);
+    CHECK(4 * fused_bytes < rec_bytes); /* a fraction of recompute's */
+    /* a chunk lists its own vertices and the faces they gather, and little beyond them on this sheet */
+    CHECK(plan->max_verts >= SFI_FUSED_CHUNK && plan->max_verts < 2 * SFI_FUSED_CHUNK);
+    CHECK(plan->max_faces < 3 * SFI_FUSED_CHUNK);
     /* what create allocates is what size says */
     sft_alloc_counter a = {0};
     sf_env env = sft_counting_env(&a);
@@ -387,6 +410,7 @@ static void test_workspace_is_small(void)
     CHECK_OK(sf_workspace_create(counted, &fused, &ws, NULL));
     CHECK(a.bytes - before == fused_bytes);
     CHECK(ws->final_pos == NULL && ws->face_n == NULL && ws->blend == NULL);
+    CHECK(ws->fused_slots == (topo->simd_level >= SFI_SIMD_SSE2 ? slots : 0));
     /* positions alone through it: the deform's bits */
     float* p = calloc(6 * n, sizeof(float));
     CHECK(p);
@@ -479,6 +503,173 @@ static void test_frames_do_not_allocate(void)
     sf_topology_destroy(topo);
     CHECK(a.allocations == a.frees);
     sf_scene_destroy(scene);
+}
+
+/* The fast path runs where the CPU has one, and only there: a frame writes the slots (poisoned with NaN before),
+ * and under the scalar cap leaves them as they were; both give recompute's bits. */
+static void test_fast_path_runs(void)
+{
+    sf_scene* scene = twisted_sheet(32);
+    CHECK(scene);
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_topology_create(&scene->mesh, NULL, NULL, &topo, NULL));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
+    if (topo->simd_level < SFI_SIMD_SSE2) {
+        printf("  (no fast path on this CPU: skipped)\n");
+    } else {
+        size_t n = sf_topology_vertex_count(topo);
+        CHECK(topo->fused.chunk_count >= 2 && ws->fused_slots == topo->fused.chunk_count && ws->fused_scratch);
+        float* buf = calloc(20 * n, sizeof(float));
+        CHECK(buf);
+        sf_frames_out ref = {buf, buf + 3 * n, buf + 6 * n}, out = {buf + 10 * n, buf + 13 * n, buf + 16 * n};
+        sf_frames_opts o;
+        memset(&o, 0, sizeof o);
+        CHECK_OK(sf_frames_compute(topo, &scene->pose, SF_METHOD_RECOMPUTE, &o, ws, &ref, NULL));
+        size_t floats = ws->fused_slots * ws->fused_slot_floats;
+        for (int level = SFI_SIMD_SCALAR; level <= topo->simd_level; ++level) {
+            memset(ws->fused_scratch, 0xff, floats * sizeof(float));
+            sfi_simd_force(level);
+            CHECK_OK(sf_frames_compute(topo, &scene->pose, SF_METHOD_RECOMPUTE_FUSED, &o, ws, &out, NULL));
+            sfi_simd_force(-1);
+            CHECK(memcmp(buf, buf + 10 * n, 10 * n * sizeof(float)) == 0);
+            /* each slot's first vertices are its first chunk's own */
+            size_t written = 0;
+            for (size_t s = 0; s < ws->fused_slots; ++s)
+                for (size_t i = 0; i < 4 * 16; ++i) written += ws->fused_scratch[s * ws->fused_slot_floats + i] ==
+                                                               ws->fused_scratch[s * ws->fused_slot_floats + i];
+            CHECK(written == (level >= SFI_SIMD_SSE2 ? ws->fused_slots * 4 * 16 : 0));
+        }
+        free(buf);
+    }
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    sf_scene_destroy(scene);
+}
+
+/* ---------------------------------------------------------------- chunk edges: synthetic meshes */
+
+static uint64_t g_rng = 0x2545F4914F6CDD1Dull;
+static float frand(void) /* [-1, 1) */
+{
+    g_rng = g_rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (float)((double)(g_rng >> 40) / (double)(1ull << 24)) * 2.0f - 1.0f;
+}
+
+/* A (W+1) x (H+1) grid bent over 3 bones (one mirrors), a UV seam down its middle (the right half's faces use
+ * copies of the seam's vertices: weld groups), one vertex in no face, and the vertex numbers shuffled so a chunk's
+ * faces reach vertices and weld partners anywhere in the mesh. */
+typedef struct shuffled {
+    sf_mesh_desc d;
+    sf_pose pose;
+    float *pos, *nrm, *uv, *w, bones[36];
+    uint32_t *idx, *j;
+} shuffled;
+
+static void shuffled_make(shuffled* s, size_t W, size_t H, int shuffle)
+{
+    memset(s, 0, sizeof *s);
+    size_t grid = (W + 1) * (H + 1), seam = H + 1, n = grid + seam + 1, F = 2 * W * H;
+    s->pos = calloc(3 * n, sizeof(float));
+    s->nrm = calloc(3 * n, sizeof(float));
+    s->uv = calloc(2 * n, sizeof(float));
+    s->w = calloc(2 * n, sizeof(float));
+    s->j = calloc(2 * n, sizeof(uint32_t));
+    s->idx = calloc(3 * F, sizeof(uint32_t));
+    uint32_t* perm = calloc(n, sizeof(uint32_t));
+    size_t mid = W / 2;
+    for (size_t v = 0; v < n; ++v) perm[v] = (uint32_t)v;
+    for (size_t v = n; shuffle && v > 1; --v) {
+        size_t k = (size_t)((frand() + 1.0f) * 0.5f * (float)v) % v;
+        uint32_t t = perm[v - 1];
+        perm[v - 1] = perm[k], perm[k] = t;
+    }
+    for (size_t v = 0; v < n; ++v) {
+        size_t g = v < grid ? v : v < grid + seam ? (v - grid) * (W + 1) + mid : 0; /* seam copies, the loner */
+        float x = (float)(g % (W + 1)), y = (float)(g / (W + 1));
+        uint32_t p = perm[v];
+        s->pos[3 * p] = x + 0.05f * frand();
+        s->pos[3 * p + 1] = y + 0.05f * frand();
+        s->pos[3 * p + 2] = 0.3f * sinf(0.7f * x) * cosf(0.4f * y);
+        if (v == n - 1) s->pos[3 * p + 2] += 5.0f;
+        /* the seam's copies turned away: a hard edge (position groups join them, position+normal ones not) */
+        s->nrm[3 * p] = v >= grid ? 0.5f : 0.05f * frand();
+        s->nrm[3 * p + 1] = 0.05f * frand();
+        s->nrm[3 * p + 2] = v >= grid ? 0.8f : 1.0f;
+        s->uv[2 * p] = x / (float)(W + 1) + (v >= grid ? 0.5f : 0.0f);
+        s->uv[2 * p + 1] = y / (float)(H + 1);
+        s->j[2 * p] = (uint32_t)(x < (float)mid ? 0 : 1);
+        s->j[2 * p + 1] = 2;
+        s->w[2 * p] = (g % 17 == 3) ? 0.0f : 0.5f + 0.4f * frand();
+        s->w[2 * p + 1] = (g % 17 == 3) ? 0.0f : 0.5f + 0.4f * frand(); /* weightless: the rest pose */
+        if (v >= grid) s->pos[3 * p] = s->pos[3 * perm[g]], s->pos[3 * p + 1] = s->pos[3 * perm[g] + 1],
+                       s->pos[3 * p + 2] = s->pos[3 * perm[g] + 2];
+    }
+    size_t f = 0;
+    for (size_t y = 0; y < H; ++y)
+        for (size_t x = 0; x < W; ++x) {
+            size_t c[4] = {y * (W + 1) + x, y * (W + 1) + x + 1, (y + 1) * (W + 1) + x + 1, (y + 1) * (W + 1) + x};
+            if (x == mid) c[0] = grid + y, c[3] = grid + y + 1; /* the right of the seam: its copies */
+            const int tri[6] = {0, 1, 2, 0, 2, 3};
+            for (int k = 0; k < 6; ++k) s->idx[3 * f + (size_t)k] = perm[c[tri[k]]];
+            f += 2;
+        }
+    free(perm);
+    for (int b = 0; b < 3; ++b) {
+        float* m = s->bones + 12 * b;
+        for (int k = 0; k < 12; ++k) m[k] = 0.2f * frand();
+        m[0] += 1.0f, m[4] += 1.0f, m[8] += 1.0f;
+    }
+    for (int k = 0; k < 3; ++k) s->bones[12 + k] *= -1.0f; /* bone 1 mirrors */
+    sf_mesh_desc* d = &s->d;
+    d->vertex_count = n;
+    d->triangle_count = F;
+    d->indices = s->idx;
+    d->positions.data = s->pos;
+    d->normals.data = s->nrm;
+    d->uvs.data = s->uv;
+    d->influence_count = 2;
+    d->joints = s->j;
+    d->weights = s->w;
+    d->bone_count = 3;
+    d->weight_policy = SF_WEIGHTS_RENORMALIZE;
+    d->zero_weight_policy = SF_ZERO_WEIGHTS_REST;
+    s->pose.bone_matrices = s->bones;
+    s->pose.bone_count = 3;
+}
+
+static void shuffled_free(shuffled* s) { free(s->pos), free(s->nrm), free(s->uv), free(s->w), free(s->j), free(s->idx); }
+
+/* Vertex counts around the chunk size and the 4-vertex steps (tails of 1 to 3), grids in order and shuffled:
+ * recompute's bits under every weighting and weld, for 1 to 3 workers and every instruction set. */
+static void test_chunk_edges(void)
+{
+    /* n = (W + 1)(H + 1) + H + 2: 4033, 4096, 4097, 4161 about the chunk of 4096, 9373 over 3 chunks */
+    static const size_t sizes[][2] = {{1, 1}, {2, 1}, {5, 2}, {61, 63}, {63, 62}, {62, 63}, {64, 63}, {130, 70},
+                                      {31, 255}};
+    g_frames = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
+        for (int shuffle = 0; shuffle < 2; ++shuffle) {
+            shuffled s;
+            shuffled_make(&s, sizes[i][0], sizes[i][1], shuffle);
+            char label[128];
+            snprintf(label, sizeof label, "%zu vertices%s", s.d.vertex_count, shuffle ? ", shuffled" : "");
+            fixture f;
+            g_two_pass = 0;
+            int ok = fixture_init(&f, &s.d) && compare_all_options(&f, &s.pose, label);
+            g_two_pass = 1;
+            if (ok && shuffle && f.topo[0]->fused.chunk_count >= 3) /* far vertices listed in the chunks */
+                CHECK(f.topo[0]->fused.max_verts > SFI_FUSED_CHUNK + SFI_FUSED_CHUNK / 2);
+            if (ok) { /* the two welds differ at the seam */
+                sf_topology_stats st;
+                sf_topology_get_stats(f.topo[0], &st);
+                CHECK(st.weld_position_groups > st.weld_groups);
+            }
+            fixture_free(&f);
+            shuffled_free(&s);
+            CHECK(ok);
+        }
+    printf("  %zu frame pairs bit for bit\n", g_frames);
 }
 
 /* In the evaluation the row runs with the reference's options and measures 0 degrees, its frames the
@@ -637,6 +828,8 @@ int main(int argc, char** argv)
         {"workspace_is_small", test_workspace_is_small},
         {"two_pass_needs_recompute_scratch", test_two_pass_needs_recompute_scratch},
         {"frames_do_not_allocate", test_frames_do_not_allocate},
+        {"fast_path_runs", test_fast_path_runs},
+        {"chunk_edges", test_chunk_edges},
         {"evaluation_row", test_evaluation_row},
         {"command_line", test_command_line},
         {"every_scene", test_every_scene},

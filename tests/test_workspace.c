@@ -77,13 +77,19 @@ static void test_size_equals_allocation(void)
         if (!size_matches(topo, &c, masks[i], &size[i])) goto done;
     }
     /* 0 = every method; the deformation alone is the smallest; recompute carries the face arrays, MikkTSpace
-     * and authored scratch; jacobian its per-vertex flags */
+     * and authored scratch; jacobian its per-vertex flags; recompute-fused its fast path's slots */
     CHECK(size[0] == size[6]);
     CHECK(size[1] == size[2]);
     CHECK(size[3] > size[1] && size[3] - size[1] < 2 * topo->vertex_count + 64);
     CHECK(size[4] > size[3]);
-    CHECK(size[5] == size[6]);
-    CHECK(size[4] + size[3] - size[1] == size[6]);
+    /* recompute-fused's fast path adds its slots (its palette is the deformation's) */
+    const sfi_fused_plan* plan = &topo->fused;
+    size_t slots = plan->chunk_count < SFI_FUSED_SLOTS ? plan->chunk_count : SFI_FUSED_SLOTS;
+    size_t fused = topo->simd_level >= SFI_SIMD_SSE2 && slots
+                       ? slots * (4 * plan->max_verts + 4 + SFI_FACE_FLOATS * plan->max_faces) * sizeof(float)
+                       : 0;
+    CHECK(size[5] + fused == size[6]);
+    CHECK(size[4] + size[3] - size[1] + fused == size[6]);
     /* NULL opts = every method */
     CHECK(sf_workspace_size(topo, NULL) == size[0]);
     /* a workspace always holds the deformation: 6 arrays of (3+3+3+12+1+3) floats per vertex */

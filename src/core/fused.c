@@ -5,10 +5,12 @@
  * they run as the two-pass `recompute` (rebuild.c, authored.c), reported in fused_two_pass. */
 #include "sf_internal.h"
 #include "sf_kernels.h"
+#include "skin_simd.h"
 
 #include <string.h>
 
 #define FUSED_GRAIN 512
+_Static_assert(SFI_FUSED_CHUNK % SFI_LANES == 0, "a chunk's own vertices are whole lane blocks");
 
 typedef struct fused_job {
     const sf_topology* topo;
@@ -46,6 +48,85 @@ static void fused_range(void* ctx, size_t begin, size_t end)
         if (job->normals) memcpy(job->normals + 3 * v, n, sizeof n);
         if (job->tangents_out) memcpy(job->tangents_out + 4 * v, t, sizeof t);
     }
+}
+
+/* The fast path (SSE2, the topology's chunks, fused_plan.c): a chunk deforms each vertex its faces touch once into
+ * its slot (its own vertices by the per-vertex fast path, skin_body.h, the others by the scalar kernel: the same
+ * bits), rebuilds those faces once as the face pass's records (rebuild_sse2.c) and gathers its own vertices from
+ * them with the operations of the face pass and gather in their order, so the same bits as `recompute`. Slot s
+ * takes the chunks [s K / S, (s + 1) K / S): which thread runs a slot changes nothing. A slot holds, for
+ * V = max_verts: positions (3 V + 4 floats), determinants (V), face records (SFI_FACE_FLOATS max_faces). */
+typedef struct chunk_job {
+    const fused_job* f;
+    float* scratch;
+    size_t slots, slot_floats;
+    const float* palette;
+    int level;
+} chunk_job;
+
+static void chunk_frames(const chunk_job* job, float* slot, size_t k)
+{
+    const fused_job* f = job->f;
+    const sf_topology* topo = f->topo;
+    const sfi_fused_plan* plan = &topo->fused;
+    const float* bones = f->pose->bone_matrices;
+    const float* alpha = f->pose->morph_weights;
+    const uint32_t* verts = plan->verts + plan->vert_offsets[k];
+    size_t nv = plan->vert_offsets[k + 1] - plan->vert_offsets[k];
+    size_t v0 = k * SFI_FUSED_CHUNK, own = topo->vertex_count - v0 < SFI_FUSED_CHUNK ? topo->vertex_count - v0 : SFI_FUSED_CHUNK;
+    float* P = slot;
+    float* det = slot + 3 * plan->max_verts + 4;
+    float* records = det + plan->max_verts;
+    /* the chunk's own vertices: whole lane blocks from v0 (a multiple of SFI_LANES), as a job over a view of them */
+    const sfi_lanes* L = &topo->lanes;
+    size_t b0 = v0 / SFI_LANES, K = L->influences;
+    sfi_lanes view = {own / SFI_LANES + (own % SFI_LANES != 0), L->influences, L->rest + b0 * SFI_LANE_ROWS * SFI_LANES,
+                      L->joints + b0 * K * SFI_LANES, L->weights + b0 * K * SFI_LANES};
+    sfi_skin_job sj;
+    memset(&sj, 0, sizeof sj);
+    sj.lanes = &view;
+    sj.palette = job->palette;
+    sj.vertex_count = own;
+    sj.alpha = alpha && topo->target_count ? alpha : NULL;
+    sj.morph_offsets = topo->morph_offsets + v0;
+    sj.morph_target = topo->morph_target;
+    sj.morph_dp = topo->morph_dp, sj.morph_dn = topo->morph_dn, sj.morph_dt = topo->morph_dt;
+    sj.method = SFI_SKIN_POSITIONS_ONLY;
+    sj.has_uvs = topo->has_uvs;
+    sj.positions = P;
+    sj.det = det;
+    sfi_skin_counts counts;
+    memset(&counts, 0, sizeof counts);
+    counts.first_bad = SIZE_MAX;
+    if (job->level >= SFI_SIMD_AVX2) sfi_skin_blocks_avx2(&sj, 0, view.block_count, &counts);
+    else sfi_skin_blocks_sse2(&sj, 0, view.block_count, &counts);
+    for (size_t l = own; l < nv; ++l) sfk_fused_position(&f->mesh, bones, alpha, verts[l], P + 3 * l, det + l);
+    size_t f0 = plan->face_offsets[k];
+    /* the UV part only where tangents are gathered (the normals do not read it) */
+    sfi_rebuild_chunk_faces_sse2(P, det, plan->tris + 3 * f0, plan->face_offsets[k + 1] - f0,
+                                 f->tangents ? topo->uvs : NULL, verts, f->weighting, records);
+    sfi_rebuild_chunk_gather_sse2(topo, f->weld, records, f->weighting, v0, v0 + own, f->normals, f->tangents_out);
+    if (f->positions) memcpy(f->positions + 3 * v0, P, 3 * own * sizeof(float));
+    memcpy(f->det + v0, det, own * sizeof(float));
+}
+
+static void slot_range(void* ctx, size_t begin, size_t end)
+{
+    const chunk_job* job = (const chunk_job*)ctx;
+    size_t K = job->f->topo->fused.chunk_count;
+    for (size_t s = begin; s < end; ++s)
+        for (size_t k = s * K / job->slots; k < (s + 1) * K / job->slots; ++k)
+            chunk_frames(job, job->scratch + s * job->slot_floats, k);
+}
+
+/* The per-vertex fast path's palette (as skin.c's): each bone padded to 16 floats, the identity after them. */
+static void fill_palette(const sf_topology* topo, const sf_pose* pose, float* palette)
+{
+    size_t B = topo->bone_count;
+    for (size_t b = 0; b < B; ++b) memcpy(palette + 16 * b, pose->bone_matrices + 12 * b, 12 * sizeof(float));
+    float* identity = palette + 16 * B;
+    memset(identity, 0, 16 * sizeof(float));
+    identity[0] = identity[4] = identity[8] = 1.0f;
 }
 
 static sfk_rest_mesh rest_mesh(const sf_topology* topo)
@@ -92,7 +173,14 @@ sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const s
         if (mikk && !normals) normals = sfi_mikktspace_scratch_normals(ws->mikktspace);
         fused_job job = {topo, pose, rest_mesh(topo), opts->weld == SF_WELD_NONE ? -1 : (opts->weld == SF_WELD_POSITION ? 0 : 1),
                          (int)opts->weighting, !mikk, ws->det, out->positions, normals, mikk ? NULL : out->tangents};
-        sf_env_parallel_for(&topo->env, topo->vertex_count, FUSED_GRAIN, fused_range, &job);
+        int level = sfi_simd_level(topo);
+        if (ws->fused_scratch && ws->palette && level >= SFI_SIMD_SSE2) {
+            fill_palette(topo, pose, ws->palette);
+            chunk_job cj = {&job, ws->fused_scratch, ws->fused_slots, ws->fused_slot_floats, ws->palette, level};
+            sf_env_parallel_for(&topo->env, ws->fused_slots, 1, slot_range, &cj);
+        } else {
+            sf_env_parallel_for(&topo->env, topo->vertex_count, FUSED_GRAIN, fused_range, &job);
+        }
         if (mikk) {
             /* the final positions again, as the deform writes them, for MikkTSpace's whole-mesh pass */
             if (!deformed) sfi_deform(topo, pose, opts->morph_directions, ws);

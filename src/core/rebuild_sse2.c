@@ -40,19 +40,11 @@ static inline __m128 dot3(__m128 ax, __m128 ay, __m128 az, __m128 bx, __m128 by,
     return _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_mul_ps(az, bz));
 }
 
-/* Faces f .. f+3 (all valid). */
-static void face_step(const sf_topology* topo, const float* P, const float* det, int weighting, size_t f, float* rec)
+/* 4 faces from their corners' coordinates x y z, determinants d and UVs u v (uv 0: none) into the 4 records
+ * at o; returns the lanes to redo in scalar (a normal's square past FLT_MAX, uniform weighting). */
+static inline unsigned face_core(const __m128 x[3], const __m128 y[3], const __m128 z[3], const __m128 d[3],
+                                 const __m128 u[3], const __m128 v[3], int uv, int weighting, float* o)
 {
-    size_t n = topo->vertex_count;
-    const uint32_t* I = topo->indices + 3 * f;
-    __m128 x[3], y[3], z[3], d[3];
-    for (int c = 0; c < 3; ++c) {
-        __m128 a = load_point(P, I[c], n), b = load_point(P, I[3 + c], n), e = load_point(P, I[6 + c], n),
-               g = load_point(P, I[9 + c], n);
-        _MM_TRANSPOSE4_PS(a, b, e, g);
-        x[c] = a, y[c] = b, z[c] = e;
-        d[c] = _mm_setr_ps(det[I[c]], det[I[3 + c]], det[I[6 + c]], det[I[9 + c]]);
-    }
     __m128 e1x = _mm_sub_ps(x[1], x[0]), e1y = _mm_sub_ps(y[1], y[0]), e1z = _mm_sub_ps(z[1], z[0]);
     __m128 e2x = _mm_sub_ps(x[2], x[0]), e2y = _mm_sub_ps(y[2], y[0]), e2z = _mm_sub_ps(z[2], z[0]);
     __m128 nx = _mm_sub_ps(_mm_mul_ps(e1y, e2z), _mm_mul_ps(e1z, e2y));
@@ -60,13 +52,7 @@ static void face_step(const sf_topology* topo, const float* P, const float* det,
     __m128 nz = _mm_sub_ps(_mm_mul_ps(e1x, e2y), _mm_mul_ps(e1y, e2x));
     __m128 zero = _mm_setzero_ps(), sign = _mm_set1_ps(-0.0f);
     __m128 tx = zero, ty = zero, tz = zero, bx = zero, by = zero, bz = zero;
-    if (topo->uvs) {
-        const float* U = topo->uvs;
-        __m128 u[3], v[3];
-        for (int c = 0; c < 3; ++c) {
-            u[c] = _mm_setr_ps(U[2 * I[c]], U[2 * I[3 + c]], U[2 * I[6 + c]], U[2 * I[9 + c]]);
-            v[c] = _mm_setr_ps(U[2 * I[c] + 1], U[2 * I[3 + c] + 1], U[2 * I[6 + c] + 1], U[2 * I[9 + c] + 1]);
-        }
+    if (uv) {
         __m128 du1 = _mm_sub_ps(u[1], u[0]), dv1 = _mm_sub_ps(v[1], v[0]);
         __m128 du2 = _mm_sub_ps(u[2], u[0]), dv2 = _mm_sub_ps(v[2], v[0]);
         __m128 uvdet = _mm_sub_ps(_mm_mul_ps(du1, dv2), _mm_mul_ps(du2, dv1));
@@ -109,11 +95,32 @@ static void face_step(const sf_topology* topo, const float* P, const float* det,
     _MM_TRANSPOSE4_PS(s0, s1, s2, s3);
     __m128 q0 = bz, q1 = w, q2 = w, q3 = w;
     _MM_TRANSPOSE4_PS(q0, q1, q2, q3);
-    float* o = rec + SFI_FACE_FLOATS * f;
     _mm_storeu_ps(o, r0), _mm_storeu_ps(o + 4, s0), _mm_storeu_ps(o + 8, q0);
     _mm_storeu_ps(o + 12, r1), _mm_storeu_ps(o + 16, s1), _mm_storeu_ps(o + 20, q1);
     _mm_storeu_ps(o + 24, r2), _mm_storeu_ps(o + 28, s2), _mm_storeu_ps(o + 32, q2);
     _mm_storeu_ps(o + 36, r3), _mm_storeu_ps(o + 40, s3), _mm_storeu_ps(o + 44, q3);
+    return big;
+}
+
+/* Faces f .. f+3 (all valid). */
+static void face_step(const sf_topology* topo, const float* P, const float* det, int weighting, size_t f, float* rec)
+{
+    size_t n = topo->vertex_count;
+    const uint32_t* I = topo->indices + 3 * f;
+    __m128 x[3], y[3], z[3], d[3], u[3], v[3];
+    for (int c = 0; c < 3; ++c) {
+        __m128 a = load_point(P, I[c], n), b = load_point(P, I[3 + c], n), e = load_point(P, I[6 + c], n),
+               g = load_point(P, I[9 + c], n);
+        _MM_TRANSPOSE4_PS(a, b, e, g);
+        x[c] = a, y[c] = b, z[c] = e;
+        d[c] = _mm_setr_ps(det[I[c]], det[I[3 + c]], det[I[6 + c]], det[I[9 + c]]);
+    }
+    const float* U = topo->uvs;
+    for (int c = 0; U && c < 3; ++c) {
+        u[c] = _mm_setr_ps(U[2 * I[c]], U[2 * I[3 + c]], U[2 * I[6 + c]], U[2 * I[9 + c]]);
+        v[c] = _mm_setr_ps(U[2 * I[c] + 1], U[2 * I[3 + c] + 1], U[2 * I[6 + c] + 1], U[2 * I[9 + c] + 1]);
+    }
+    unsigned big = face_core(x, y, z, d, u, v, U != NULL, weighting, rec + SFI_FACE_FLOATS * f);
     for (int l = 0; l < 4; ++l)
         if (big >> l & 1u) face_scalar(topo, P, det, weighting, f + (size_t)l, rec + SFI_FACE_FLOATS * (f + (size_t)l));
 }
@@ -125,6 +132,48 @@ void sfi_rebuild_faces_sse2(const sf_topology* topo, const float* positions, con
     if (weighting != SFK_WEIGHTING_ANGLE)
         for (; f + 4 <= f1; f += 4) face_step(topo, positions, det, weighting, f, records);
     for (; f < f1; ++f) face_scalar(topo, positions, det, weighting, f, records + SFI_FACE_FLOATS * f);
+}
+
+/* One face of a chunk (sfi_rebuild_chunk_faces_sse2) by the scalar kernel. */
+static void chunk_face_scalar(const float* P, const float* det, const uint32_t* tri, const float* uvs,
+                              const uint32_t* verts, int weighting, float* rec)
+{
+    const float* uv[3] = {NULL, NULL, NULL};
+    if (uvs)
+        for (int c = 0; c < 3; ++c) uv[c] = uvs + 2 * (size_t)verts[tri[c]];
+    sfk_recompute_face(P + 3 * (size_t)tri[0], P + 3 * (size_t)tri[1], P + 3 * (size_t)tri[2], uv[0], uv[1], uv[2],
+                       det[tri[0]], det[tri[1]], det[tri[2]], weighting, rec, rec + 3, rec + 6, rec + 9);
+}
+
+void sfi_rebuild_chunk_faces_sse2(const float* P, const float* det, const uint32_t* tris, size_t face_count,
+                                  const float* uvs, const uint32_t* verts, int weighting, float* records)
+{
+    size_t f = 0;
+    if (weighting != SFK_WEIGHTING_ANGLE)
+        for (; f + 4 <= face_count; f += 4) {
+            const uint32_t* I = tris + 3 * f;
+            __m128 x[3], y[3], z[3], d[3], u[3], v[3];
+            for (int c = 0; c < 3; ++c) { /* P has a float to spare after its last vertex */
+                __m128 a = _mm_loadu_ps(P + 3 * (size_t)I[c]), b = _mm_loadu_ps(P + 3 * (size_t)I[3 + c]),
+                       e = _mm_loadu_ps(P + 3 * (size_t)I[6 + c]), g = _mm_loadu_ps(P + 3 * (size_t)I[9 + c]);
+                _MM_TRANSPOSE4_PS(a, b, e, g);
+                x[c] = a, y[c] = b, z[c] = e;
+                d[c] = _mm_setr_ps(det[I[c]], det[I[3 + c]], det[I[6 + c]], det[I[9 + c]]);
+            }
+            for (int c = 0; uvs && c < 3; ++c) {
+                const float *a = uvs + 2 * (size_t)verts[I[c]], *b = uvs + 2 * (size_t)verts[I[3 + c]],
+                            *e = uvs + 2 * (size_t)verts[I[6 + c]], *g = uvs + 2 * (size_t)verts[I[9 + c]];
+                u[c] = _mm_setr_ps(a[0], b[0], e[0], g[0]);
+                v[c] = _mm_setr_ps(a[1], b[1], e[1], g[1]);
+            }
+            unsigned big = face_core(x, y, z, d, u, v, uvs != NULL, weighting, records + SFI_FACE_FLOATS * f);
+            for (int l = 0; l < 4; ++l)
+                if (big >> l & 1u)
+                    chunk_face_scalar(P, det, I + 3 * l, uvs, verts, weighting,
+                                      records + SFI_FACE_FLOATS * (f + (size_t)l));
+        }
+    for (; f < face_count; ++f)
+        chunk_face_scalar(P, det, tris + 3 * f, uvs, verts, weighting, records + SFI_FACE_FLOATS * f);
 }
 
 /* The tangent sums again in double over the records (sfk_tangent_sums_wide's terms, same order). */
@@ -169,10 +218,18 @@ static inline int not_finite_mask(__m128 x)
         a2 = _mm_add_ps(a2, _mm_mul_ps(_mm_loadu_ps(r_ + 8), w_));                           \
     } while (0)
 
-void sfi_rebuild_gather_sse2(const sf_topology* topo, const sfi_weld* weld, const float* records, int weighting,
-                             size_t v0, size_t v1, float* normals, float* tangents)
+/* The gather's corner lists: vertex v's tangent corners t_corners[t_offsets[v] ..), its normal corners
+ * n_corners[n_offsets[i] ..) with i = n_group[v] (n_group NULL: i = v; n_offsets NULL: the tangent corners, in
+ * one walk). Corners index the records (record corner / 3). */
+typedef struct gather_lists {
+    const uint32_t *t_offsets, *t_corners;
+    const uint32_t *n_group, *n_offsets, *n_corners;
+} gather_lists;
+
+static void gather(const gather_lists* L, const float* records, int weighting, float bitangent_sign, size_t v0,
+                   size_t v1, float* normals, float* tangents)
 {
-    const uint32_t *adj = topo->adj_corners, *off = topo->adj_offsets;
+    const uint32_t *adj = L->t_corners, *off = L->t_offsets;
     /* the lanes of a0 that add the normal unweighted: 0-2 under the area weighting, none otherwise */
     __m128 keep_one = weighting == SFK_WEIGHTING_AREA ? _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0))
                                                       : _mm_setzero_ps();
@@ -185,13 +242,13 @@ void sfi_rebuild_gather_sse2(const sf_topology* topo, const sfi_weld* weld, cons
             __m128 a0 = zero, a1 = zero, a2 = zero, an = zero;
             if (l < count) {
                 uint32_t b = off[v + l], e = off[v + l + 1];
-                if (!weld) { /* one walk: the normal in lanes 0-2 of a0, tangent and bitangent in the rest */
+                if (!L->n_offsets) { /* one walk: the normal in lanes 0-2 of a0, tangent and bitangent in the rest */
                     for (uint32_t a = b; a < e; ++a) SF_CORNER(adj[a], a0, a1, a2);
                     an = a0;
                 } else { /* the normal over the weld group's corners, the tangents over the vertex's own */
-                    uint32_t g = weld->group[v + l];
-                    for (uint32_t a = weld->corner_offsets[g]; a < weld->corner_offsets[g + 1]; ++a) {
-                        uint32_t c = weld->corners[a];
+                    size_t g = L->n_group ? L->n_group[v + l] : v + l;
+                    for (uint32_t a = L->n_offsets[g]; a < L->n_offsets[g + 1]; ++a) {
+                        uint32_t c = L->n_corners[a];
                         const float* r = records + SFI_FACE_FLOATS * (size_t)(c / 3u);
                         __m128 wc = _mm_set1_ps(r[9 + c % 3u]);
                         an = _mm_add_ps(an, _mm_mul_ps(_mm_loadu_ps(r), _mm_or_ps(_mm_andnot_ps(keep_one, wc), one_kept)));
@@ -225,7 +282,7 @@ void sfi_rebuild_gather_sse2(const sf_topology* topo, const sfi_weld* weld, cons
         __m128 cx = _mm_sub_ps(_mm_mul_ps(Ny, oz), _mm_mul_ps(Nz, oy));
         __m128 cy = _mm_sub_ps(_mm_mul_ps(Nz, ox), _mm_mul_ps(Nx, oz));
         __m128 cz = _mm_sub_ps(_mm_mul_ps(Nx, oy), _mm_mul_ps(Ny, ox));
-        __m128 side = _mm_mul_ps(dot3(cx, cy, cz, Bx, By, Bz), _mm_set1_ps(topo->bitangent_sign));
+        __m128 side = _mm_mul_ps(dot3(cx, cy, cz, Bx, By, Bz), _mm_set1_ps(bitangent_sign));
         __m128 w = _mm_or_ps(_mm_and_ps(_mm_cmplt_ps(side, zero), _mm_set1_ps(-0.0f)), one);
         unsigned redo = (unsigned)_mm_movemask_ps(big);
         float n4[4][4], t4[4][4];
@@ -242,7 +299,7 @@ void sfi_rebuild_gather_sse2(const sf_topology* topo, const sfi_weld* weld, cons
                 if (!(redo >> l & 1u)) continue;
                 float N[3] = {R[0][l], R[1][l], R[2][l]}, T[3] = {R[3][l], R[4][l], R[5][l]},
                       B[3] = {R[6][l], R[7][l], R[8][l]};
-                sfk_finish_frame(N, T, B, topo->bitangent_sign, n4[l], t4[l]);
+                sfk_finish_frame(N, T, B, bitangent_sign, n4[l], t4[l]);
             }
         }
         for (size_t l = 0; l < count; ++l) {
@@ -250,6 +307,23 @@ void sfi_rebuild_gather_sse2(const sf_topology* topo, const sfi_weld* weld, cons
             if (tangents) memcpy(tangents + 4 * (v + l), t4[l], 16);
         }
     }
+}
+
+void sfi_rebuild_gather_sse2(const sf_topology* topo, const sfi_weld* weld, const float* records, int weighting,
+                             size_t v0, size_t v1, float* normals, float* tangents)
+{
+    gather_lists L = {topo->adj_offsets, topo->adj_corners, weld ? weld->group : NULL,
+                      weld ? weld->corner_offsets : NULL, weld ? weld->corners : NULL};
+    gather(&L, records, weighting, topo->bitangent_sign, v0, v1, normals, tangents);
+}
+
+void sfi_rebuild_chunk_gather_sse2(const sf_topology* topo, int weld, const float* records, int weighting, size_t v0,
+                                   size_t v1, float* normals, float* tangents)
+{
+    const sfi_fused_plan* p = &topo->fused;
+    gather_lists L = {topo->adj_offsets, p->own_corners, NULL, weld >= 0 ? p->weld_offsets[weld] : NULL,
+                      weld >= 0 ? p->weld_corners[weld] : NULL};
+    gather(&L, records, weighting, topo->bitangent_sign, v0, v1, normals, tangents);
 }
 
 #else
@@ -260,6 +334,16 @@ void sfi_rebuild_faces_sse2(const sf_topology* topo, const float* positions, con
 }
 void sfi_rebuild_gather_sse2(const sf_topology* topo, const sfi_weld* weld, const float* records, int weighting,
                              size_t v0, size_t v1, float* normals, float* tangents)
+{
+    (void)topo, (void)weld, (void)records, (void)weighting, (void)v0, (void)v1, (void)normals, (void)tangents;
+}
+void sfi_rebuild_chunk_faces_sse2(const float* P, const float* det, const uint32_t* tris, size_t face_count,
+                                  const float* uvs, const uint32_t* verts, int weighting, float* records)
+{
+    (void)P, (void)det, (void)tris, (void)face_count, (void)uvs, (void)verts, (void)weighting, (void)records;
+}
+void sfi_rebuild_chunk_gather_sse2(const sf_topology* topo, int weld, const float* records, int weighting, size_t v0,
+                                   size_t v1, float* normals, float* tangents)
 {
     (void)topo, (void)weld, (void)records, (void)weighting, (void)v0, (void)v1, (void)normals, (void)tangents;
 }

@@ -13,6 +13,7 @@
  *   tangents.c                    rest frames from plain arrays (the topology's generated normals and
  *                                 tangents); sf_tangents_generate over them and mikktspace.c
  *   lanes.c                       the blocked rest streams and influences of the per-vertex fast paths
+ *   fused_plan.c                  the chunks of recompute-fused's fast path (their faces and vertices)
  *   topology.c                    sf_topology: validates, copies, calls the builders above, owns their output
  *   backend.c backend_cuda_stub.c (or cuda/backend_cuda.cu)
  *                                 backend names and availability; the CUDA entry points
@@ -74,6 +75,25 @@ void sfi_blocks_free(sfi_blocks* blocks);
 
 /* ---------------------------------------------------------------- builders over plain arrays */
 
+/* recompute-fused's fast path in chunks of SFI_FUSED_CHUNK vertices (fused_plan.c): chunk k's local vertices
+ * are verts[vert_offsets[k] ..) (its own vertices first, in order, then the others its faces touch) and its
+ * local faces tris[3 face_offsets[k] ..) (3 local vertex indices each): every face one of its vertices' gathers
+ * reads, own corners or either weld's. The gathers' corner lists are kept in the chunk's numbering (local face
+ * * 3 + corner): own_corners beside adj_corners (same offsets), weld_corners[m] per vertex (CSR weld_offsets[m],
+ * the group's corners in the weld's order). max_verts / max_faces: the largest chunk's counts. */
+#define SFI_FUSED_CHUNK 4096
+/* Runs of chunks a frame takes at once (the workspace holds one slot of scratch for each): its threads. */
+#define SFI_FUSED_SLOTS 16
+typedef struct sfi_fused_plan {
+    size_t chunk_count;
+    size_t *vert_offsets, *face_offsets; /* chunk_count + 1 */
+    uint32_t *verts, *tris;
+    uint32_t* own_corners;     /* 3F */
+    uint32_t* weld_offsets[2]; /* n + 1 */
+    uint32_t* weld_corners[2];
+    size_t max_verts, max_faces;
+} sfi_fused_plan;
+
 /* The rest mesh as packed arrays, as the topology holds them: what the builders read. */
 typedef struct sfi_mesh_view {
     size_t vertex_count, triangle_count;
@@ -102,6 +122,11 @@ typedef struct sfi_weld {
 sf_result sfi_weld_build(const sfi_mesh_view* mesh, float normal_cos, bool split_by_normal, sfi_store* store,
                          sfi_weld weld[2], sf_topology_stats* stats, sf_error* err);
 void sfi_weld_free(const sfi_store* store, sfi_weld weld[2]);
+/* From the indices (3F), the vertex -> corner adjacency and both welds (after sfi_weld_build). */
+sf_result sfi_fused_plan_build(size_t n, size_t F, const uint32_t* indices, const uint32_t* adj_offsets,
+                               const uint32_t* adj_corners, const sfi_weld weld[2], sfi_store* store,
+                               sfi_fused_plan* out, sf_error* err);
+void sfi_fused_plan_free(const sfi_store* store, sfi_fused_plan* plan);
 
 /* Precomputed data of the `jacobian` and `jacobian-fan` methods (gradients.c), CSR over vertices: vertex v's
  * weight slots are [slot_offsets[v], slot_offsets[v+1]) with slot_joint (or SFK_REST_JOINT) and slot_floats
@@ -236,6 +261,7 @@ struct sf_topology {
 
     sfi_lanes lanes;          /* the blocked copies of the fast paths */
     sfi_weld weld[2];         /* SF_WELD_POSITION, SF_WELD_POSITION_NORMAL */
+    sfi_fused_plan fused;     /* recompute-fused's chunks */
     sfi_gradients* gradients;     /* `jacobian`, NULL when skipped */
     sfi_gradients* fan_gradients; /* `jacobian-fan`, NULL when skipped */
     uint8_t* mikk_uv_flags;   /* F, NULL without UVs */
@@ -312,6 +338,11 @@ struct sf_workspace {
     float* palette;
     struct sfi_skin_counts* chunk_counts;
     size_t chunk_count;
+    /* recompute-fused's fast path: fused_slots slots of fused_slot_floats, one per run of chunks in flight (each
+       a chunk's deformed vertices, 3 floats each and one to spare, their determinants, then its face records;
+       fused.c lays them out) */
+    float* fused_scratch;
+    size_t fused_slots, fused_slot_floats;
     sf_frames_report report;
     sfi_blocks blocks; /* every array above */
     struct sfi_cuda* cuda; /* SF_BACKEND_CUDA: the device buffers (cuda/), else NULL */
@@ -358,6 +389,14 @@ void sfi_rebuild_faces_sse2(const sf_topology* topo, const float* positions, con
                             float* records, size_t f0, size_t f1);
 void sfi_rebuild_gather_sse2(const sf_topology* topo, const sfi_weld* weld, const float* records, int weighting,
                              size_t v0, size_t v1, float* normals, float* tangents);
+/* The same for one chunk of recompute-fused (topo->fused): its face_count faces tris (local vertex indices) from
+ * P (3 floats per local vertex and one more after the last, read but unused) and det (one per local vertex; uvs,
+ * 2n or NULL, read through verts: local -> mesh vertex) into records; its vertices [v0, v1) gathered from them
+ * over the plan's corner lists (weld: -1 none, else the weld index). */
+void sfi_rebuild_chunk_faces_sse2(const float* P, const float* det, const uint32_t* tris, size_t face_count,
+                                  const float* uvs, const uint32_t* verts, int weighting, float* records);
+void sfi_rebuild_chunk_gather_sse2(const sf_topology* topo, int weld, const float* records, int weighting, size_t v0,
+                                   size_t v1, float* normals, float* tangents);
 
 /* sfi_deform's arrays by the fast path, bit for bit; 0 when it cannot run (the caller takes the scalar loop). */
 int sfi_skin_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_directions dirs, sf_workspace* ws);

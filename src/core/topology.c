@@ -377,6 +377,11 @@ static sf_result build_derived(sf_topology* topo, const sf_topology_opts* o, sf_
                                   topo->morph_dp, topo->morph_dn, topo->morph_dt, &store, &topo->lanes, err);
     topo->bytes += store.bytes;
     if (r != SF_OK) return r;
+    store.bytes = 0;
+    r = sfi_fused_plan_build(topo->vertex_count, topo->triangle_count, topo->indices, topo->adj_offsets,
+                             topo->adj_corners, topo->weld, &store, &topo->fused, err);
+    topo->bytes += store.bytes;
+    if (r != SF_OK) return r;
     if (topo->uvs) {
         store.bytes = 0;
         r = sfi_mikktspace_uv_flags_build(topo->indices, topo->uvs, topo->triangle_count, &store, &topo->mikk_uv_flags,
@@ -502,6 +507,7 @@ void sf_topology_destroy(sf_topology* topo)
     sfi_gradients_free(&store, topo->fan_gradients);
     sfi_weld_free(&store, topo->weld);
     sfi_lanes_free(&store, &topo->lanes);
+    sfi_fused_plan_free(&store, &topo->fused);
     topo_free(topo, topo->mikk_uv_flags);
     void* arrays[] = {topo->rest_positions, topo->rest_normals, topo->rest_tangents, topo->uvs,
                       topo->indices,        topo->joints,       topo->weights,       topo->morph_offsets,

@@ -55,6 +55,16 @@ static void take_blocks(const sf_topology* topo, uint32_t methods, sf_backend ba
         ws->chunk_count = sfi_skin_chunk_count(n);
         TAKE(b, ws->chunk_counts, ws->chunk_count ? ws->chunk_count : 1);
     }
+    if ((methods & (1u << SF_METHOD_RECOMPUTE_FUSED)) && topo->simd_level >= SFI_SIMD_SSE2 &&
+        topo->fused.chunk_count) {
+        /* recompute-fused's fast path: a slot per run of chunks in flight, bounded whatever the mesh's size */
+        const sfi_fused_plan* p = &topo->fused;
+        ws->fused_slots = p->chunk_count < SFI_FUSED_SLOTS ? p->chunk_count : SFI_FUSED_SLOTS;
+        ws->fused_slot_floats = 4 * p->max_verts + 4 + SFI_FACE_FLOATS * p->max_faces;
+        TAKE(b, ws->fused_scratch, ws->fused_slots * ws->fused_slot_floats);
+        /* it deforms by the per-vertex fast path too */
+        if (!(methods & ~(1u << SF_METHOD_RECOMPUTE_FUSED))) TAKE(b, ws->palette, 16 * (topo->bone_count + 1));
+    }
     if (methods & (1u << SF_METHOD_RECOMPUTE)) {
         /* one block: four arrays of 3F for the scalar loops, or records of 12 floats for the fast path */
         TAKE(b, ws->faces, 12 * F);
