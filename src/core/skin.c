@@ -50,6 +50,7 @@ static int skin_pass(const sf_topology* topo, const sf_pose* pose, int job_metho
     int per_vertex = job_method < SFI_SKIN_POSITIONS_ONLY;
     sfi_skin_job job = {&topo->lanes,
                         ws->palette,
+                        (uint32_t)B,
                         n,
                         has_morph ? pose->morph_weights : NULL,
                         dirs == SF_MORPH_DIRECTIONS_DELTAS,
@@ -64,7 +65,11 @@ static int skin_pass(const sf_topology* topo, const sf_pose* pose, int job_metho
                         per_vertex ? out->normals : NULL,
                         per_vertex ? out->tangents : NULL,
                         job_method == SFI_SKIN_POSITIONS_ONLY ? det : NULL,
-                        job_method == SFI_SKIN_DEFORM ? ws : NULL};
+                        job_method == SFI_SKIN_DEFORM ? ws : NULL,
+                        B ? pose->bone_matrices : NULL,
+                        topo->joints,
+                        topo->weights,
+                        (uint32_t)topo->influence_count};
     skin_run run = {&job, ws->chunk_counts, level};
     sf_env_parallel_for(&topo->env, n, SFI_SKIN_GRAIN, skin_range, &run);
     return 1;

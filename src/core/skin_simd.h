@@ -5,25 +5,32 @@
 
 #include "sf_internal.h"
 
-/* method values of a job beside the kernels' SFK_METHOD_* */
-#define SFI_SKIN_POSITIONS_ONLY 3
+/* method values of a job beside the kernels' SFK_METHOD_* (0 to 3 for the per-vertex methods) */
+#define SFI_SKIN_POSITIONS_ONLY 16
 /* sfi_deform's arrays (morph_pos, morph_nrm, morph_tan, blend, det, final_pos into `deform`), nothing counted */
-#define SFI_SKIN_DEFORM 4
+#define SFI_SKIN_DEFORM 17
 
 typedef struct sfi_skin_job {
     const sfi_lanes* lanes;
     const float* palette; /* 16 floats per bone (12 used), then the identity */
+    uint32_t identity;    /* the identity's index in the palette (the bone count) */
     size_t vertex_count;
     /* morph (alpha NULL = none): the topology's CSR */
     const float* alpha;
     int with_dirs;
     const uint32_t *morph_offsets, *morph_target;
     const float *morph_dp, *morph_dn, *morph_dt;
-    int method;             /* SFK_METHOD_UNCHANGED / SKINNED / INVERSE_TRANSPOSE or SFI_SKIN_POSITIONS_ONLY */
+    int method;             /* SFK_METHOD_UNCHANGED / SKINNED / INVERSE_TRANSPOSE / BONE_NORMAL_MATRICES or
+                               SFI_SKIN_POSITIONS_ONLY / SFI_SKIN_DEFORM */
     int has_uvs;            /* 0: tangent xyz written as zero and not counted */
     float *positions, *normals, *tangents; /* 3n, 3n, 4n; each may be NULL */
     float* det;             /* n determinants of the blended matrices, positions only; may be NULL */
     sf_workspace* deform;   /* SFI_SKIN_DEFORM: the workspace whose deform arrays are written */
+    /* bone-normal-matrices' scalar redo: the pose's bones (12 floats each) and the topology's influences */
+    const float* bones;
+    const uint32_t* joints;
+    const float* weights;
+    uint32_t influence_count;
 } sfi_skin_job;
 
 /* Blocks [b0, b1) of the job; adds to *counts (first_bad: the smallest). */

@@ -25,6 +25,16 @@ static inline __m128 sk_gt(__m128 a, __m128 b) { return _mm_cmpgt_ps(a, b); }
 static inline __m128 sk_eq(__m128 a, __m128 b) { return _mm_cmpeq_ps(a, b); }
 static inline int sk_mask(__m128 a) { return _mm_movemask_ps(a); }
 
+/* Four lanes' 3 x 4 floats to 12 rows of 4 lanes. */
+static inline void sk_transpose12(__m128 a[4][3], __m128* m)
+{
+    for (int r = 0; r < 3; ++r) {
+        __m128 r0 = a[0][r], r1 = a[1][r], r2 = a[2][r], r3 = a[3][r];
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        m[4 * r] = r0, m[4 * r + 1] = r1, m[4 * r + 2] = r2, m[4 * r + 3] = r3;
+    }
+}
+
 /* Four lanes' blended matrices (3 rows of 4 floats each per lane), transposed to 12 rows of 4 lanes. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
@@ -45,11 +55,16 @@ static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint
         }
         a[l][0] = a0, a[l][1] = a1, a[l][2] = a2;
     }
-    for (int r = 0; r < 3; ++r) {
-        __m128 r0 = a[0][r], r1 = a[1][r], r2 = a[2][r], r3 = a[3][r];
-        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-        m[4 * r] = r0, m[4 * r + 1] = r1, m[4 * r + 2] = r2, m[4 * r + 3] = r3;
-    }
+    sk_transpose12(a, m);
+}
+
+/* Four lanes' 12-float records (a bone of the palette, a blended matrix) as 12 rows; each record is read whole. */
+static inline void sk_gather(const float* const rec[4], __m128* m)
+{
+    __m128 a[4][3];
+    for (int l = 0; l < 4; ++l)
+        for (int r = 0; r < 3; ++r) a[l][r] = _mm_loadu_ps(rec[l] + 4 * r);
+    sk_transpose12(a, m);
 }
 
 /* x y z rows of 4 vertices to x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3. */
