@@ -32,6 +32,17 @@ static void skin_range(void* ctx, size_t begin, size_t end)
     else sfi_skin_blocks_sse2(run->job, b0, b1, c);
 }
 
+uint32_t sfi_skin_palette(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws)
+{
+    size_t B = topo->bone_count;
+    /* the bones padded to 16 floats (the 4 after the 12 stay zero) and the identity last */
+    for (size_t b = 0; b < B; ++b) memcpy(ws->palette + 16 * b, pose->bone_matrices + 12 * b, 12 * sizeof(float));
+    float* identity = ws->palette + 16 * B;
+    memset(identity, 0, 16 * sizeof(float));
+    identity[0] = identity[4] = identity[8] = 1.0f;
+    return (uint32_t)B;
+}
+
 /* One pass of the job's method over every vertex; 0 when this CPU has no fast path or the workspace no palette. */
 static int skin_pass(const sf_topology* topo, const sf_pose* pose, int job_method, sf_morph_directions dirs,
                      sf_workspace* ws, const sf_frames_out* out, float* det)
@@ -40,12 +51,7 @@ static int skin_pass(const sf_topology* topo, const sf_pose* pose, int job_metho
     if (level == SFI_SIMD_SCALAR || !ws->palette || !ws->chunk_counts) return 0;
     /* normal deltas without tangent deltas (three.js's morphs): the scalar loops */
     if (job_method != SFI_SKIN_POSITIONS_ONLY && dirs == SF_MORPH_DIRECTIONS_NORMALS) return 0;
-    size_t n = topo->vertex_count, B = topo->bone_count;
-    /* the bones padded to 16 floats (the 4 after the 12 stay zero) and the identity last */
-    for (size_t b = 0; b < B; ++b) memcpy(ws->palette + 16 * b, pose->bone_matrices + 12 * b, 12 * sizeof(float));
-    float* identity = ws->palette + 16 * B;
-    memset(identity, 0, 16 * sizeof(float));
-    identity[0] = identity[4] = identity[8] = 1.0f;
+    size_t n = topo->vertex_count, B = sfi_skin_palette(topo, pose, ws);
     int has_morph = pose->morph_weights != NULL && topo->target_count > 0;
     int per_vertex = job_method < SFI_SKIN_POSITIONS_ONLY;
     sfi_skin_job job = {&topo->lanes,

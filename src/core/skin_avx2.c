@@ -130,6 +130,8 @@ static inline void sk_store4(float* out, __m256 x, __m256 y, __m256 z, __m256 w)
 }
 
 #include "skin_body.h"
+#define SJ_ENTRY sfi_jacobian_range_avx2
+#include "jacobian_body.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop
@@ -141,5 +143,10 @@ static inline void sk_store4(float* out, __m256 x, __m256 y, __m256 z, __m256 w)
 void sfi_skin_blocks_avx2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts)
 {
     (void)job, (void)b0, (void)b1, (void)counts; /* never called: sfi_simd_level stays below AVX2 here */
+}
+
+void sfi_jacobian_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end)
+{
+    (void)job, (void)begin, (void)end; /* never called, as above */
 }
 #endif

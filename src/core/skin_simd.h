@@ -33,6 +33,29 @@ typedef struct sfi_skin_job {
     uint32_t influence_count;
 } sfi_skin_job;
 
+/* The jacobian method over vertices (jacobian.c, jacobian_body.h): the arguments of sfk_jacobian_vertex /
+ * sfk_jacobian_fan_vertex from the topology's gradients and the workspace's deform arrays. */
+typedef struct sfi_jacobian_job {
+    const sf_topology* topo;
+    const sfi_gradients* g;
+    const float* bones; /* the pose's, 12 floats each */
+    const float* alpha; /* the pose's morph weights, NULL = none */
+    float cap;
+    sf_workspace* ws;   /* deformed; capped is written here */
+    float *normals, *tangents; /* 3n, 4n; each may be NULL */
+    const float* palette;      /* the fast path: sfi_skin_palette's */
+    uint32_t identity;         /* the identity's index in the palette */
+} sfi_jacobian_job;
+
+/* One vertex by the scalar kernel (jacobian.c): outputs and capped[v]. */
+void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v);
+/* Vertices [begin, end) of the jacobian (not jacobian-fan) with SSE2 / AVX2. */
+void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end);
+void sfi_jacobian_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end);
+
+/* The pose's bones into the workspace's palette (16 floats each, the identity last); returns the identity's index. */
+uint32_t sfi_skin_palette(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws);
+
 /* Blocks [b0, b1) of the job; adds to *counts (first_bad: the smallest). */
 void sfi_skin_blocks_sse2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
 void sfi_skin_blocks_avx2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);

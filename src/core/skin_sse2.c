@@ -89,10 +89,17 @@ static inline void sk_store4(float* out, __m128 x, __m128 y, __m128 z, __m128 w)
 }
 
 #include "skin_body.h"
+#define SJ_ENTRY sfi_jacobian_range_sse2
+#include "jacobian_body.h"
 
 #else
 void sfi_skin_blocks_sse2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts)
 {
     (void)job, (void)b0, (void)b1, (void)counts; /* never called: sfi_simd_level is scalar here */
+}
+
+void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end)
+{
+    (void)job, (void)begin, (void)end; /* never called, as above */
 }
 #endif
