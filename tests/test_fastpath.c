@@ -325,6 +325,10 @@ static void synth_make(synth* s, size_t n, uint32_t K, int uvs)
         if (v % 11 == 5) s->nrm[3 * v] = s->nrm[3 * v + 1] = s->nrm[3 * v + 2] = 0.0f; /* a zero normal */
         for (int k = 0; k < 3; ++k) s->tan[4 * v + k] = frand();
         s->tan[4 * v + 3] = v % 3 ? 1.0f : -1.0f;
+        if (v % 17 == 9) { /* a tangent along the normal: none of it in the rest plane (the jacobian's fallback) */
+            s->nrm[3 * v] = s->nrm[3 * v + 1] = s->tan[4 * v] = s->tan[4 * v + 1] = 0.0f;
+            s->nrm[3 * v + 2] = s->tan[4 * v + 2] = 1.0f;
+        }
         s->uv[2 * v] = s->pos[3 * v];
         s->uv[2 * v + 1] = s->pos[3 * v + 1];
         for (uint32_t i = 0; i < K; ++i) {
