@@ -19,9 +19,10 @@
  *   workspace.c                   sf_workspace: scratch planned from sf_workspace_opts (size query = create)
  *   simd.c skin_sse2.c skin_avx2.c
  *                                 the instruction set chosen at run time; the per-vertex fast paths (skin_body.h)
- *   skin.c                        the fused per-vertex pass (deform + unchanged / skinned / inverse-transpose +
- *                                 report, or the deform's arrays alone) over the lanes, threaded; the scalar
- *                                 loops stay the reference
+ *                                 and the jacobian's (jacobian_body.h)
+ *   skin.c                        the fused per-vertex pass (deform + unchanged / skinned / inverse-transpose /
+ *                                 bone-normal-matrices + report, or the deform's arrays alone) over the lanes,
+ *                                 threaded; the scalar loops stay the reference
  *   deform.c                      morph + skin into the workspace; pose validation
  *   rebuild_sse2.c                the face pass and gather with SSE2 over face records (rebuild.c's fast path)
  *   rebuild.c                     the rebuilt frames (face pass + gather, MikkTSpace tangents) for given

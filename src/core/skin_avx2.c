@@ -1,6 +1,7 @@
-/* The fused per-vertex pass with AVX2: 8 vertices per step (skin_body.h). The file's functions are compiled for
- * AVX2 by a target pragma (no build flag: compiling the core files by hand gives the same library), and called only
- * where cpuid reports AVX2 (simd.c). AVX2 without FMA: nothing can be contracted into a fused multiply-add. */
+/* The fused per-vertex pass and the jacobian with AVX2: 8 vertices per step (skin_body.h, jacobian_body.h). The
+ * file's functions are compiled for AVX2 by a target pragma (no build flag: compiling the core files by hand gives
+ * the same library), and called only where cpuid reports AVX2 (simd.c). AVX2 without FMA: nothing can be
+ * contracted into a fused multiply-add. */
 #include "skin_simd.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

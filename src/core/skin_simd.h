@@ -1,5 +1,6 @@
-/* The fused per-vertex pass shared by skin.c and the instruction-set files (skin_sse2.c, skin_avx2.c, each
- * instantiating skin_body.h): one job over blocks of the topology's lanes. */
+/* The fast paths shared by skin.c, jacobian.c and the instruction-set files (skin_sse2.c, skin_avx2.c, each
+ * instantiating skin_body.h and jacobian_body.h): the fused pass's job over blocks of the topology's lanes, and
+ * the jacobian's over vertex ranges. */
 #ifndef SF_SKIN_SIMD_H
 #define SF_SKIN_SIMD_H
 

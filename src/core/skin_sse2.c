@@ -1,4 +1,5 @@
-/* The fused per-vertex pass with SSE2 (every x86-64 CPU): 4 vertices per step (skin_body.h). */
+/* The fused per-vertex pass and the jacobian with SSE2 (every x86-64 CPU): 4 vertices per step (skin_body.h,
+ * jacobian_body.h). */
 #include "skin_simd.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
