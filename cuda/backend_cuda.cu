@@ -682,7 +682,7 @@ extern "C" sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pos
     for (size_t i = 0; i < count; ++i) want_n |= outs[i].normals != NULL, want_t |= outs[i].tangents != NULL;
     uint32_t two_pass = 0;
     if (method == SF_METHOD_RECOMPUTE_FUSED) {
-        sf_result r = sfi_fused_plan(topo, opts, ws, want_t, &two_pass, err);
+        sf_result r = sfi_fused_two_pass(topo, opts, ws, want_t, &two_pass, err);
         if (r != SF_OK) return r;
     }
     for (size_t start = 0; start < count;) {
@@ -776,7 +776,7 @@ static sf_result own_row(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo,
 {
     const sf_frames_opts* o = m == SF_METHOD_RECOMPUTE_FUSED ? ro : mo;
     sf_result r = with_report ? reset_counters(c, err) : SF_OK;
-    if (r == SF_OK && m == SF_METHOD_RECOMPUTE_FUSED) r = sfi_fused_plan(topo, o, ws, true, &c->row_two_pass[k], err);
+    if (r == SF_OK && m == SF_METHOD_RECOMPUTE_FUSED) r = sfi_fused_two_pass(topo, o, ws, true, &c->row_two_pass[k], err);
     if (r == SF_OK) r = run_method(c, topo, m, o, c->variant, c->nrm, c->tan, err);
     if (r == SF_OK && mikk_reference(topo, m, o)) r = mikktspace_on_host(c, topo, ws, c->nrm, c->tan, NULL, err);
     if (r == SF_OK && with_report) r = count_report(c, k, m, c->nrm, c->tan, err);

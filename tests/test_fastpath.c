@@ -1,7 +1,8 @@
 // LABELS: unit
 /* The per-vertex fast paths (src/core/skin.c, skin_body.h) against the scalar reference they replace: the same
  * bits for positions, normals, tangents and the report on every scene and glTF asset, every instruction set the
- * CPU has, odd vertex counts and tails, every slot count, mirrored, singular and weightless vertices, morph
+ * CPU has (jacobian and bone-normal-matrices too, the jacobian with and without its cap), odd vertex counts and
+ * tails, every slot count, mirrored, singular and weightless vertices, morph
  * targets with and without direction deltas; the same bits for any order of the parallel chunks and any thread
  * count; no allocation per frame. */
 #define _POSIX_C_SOURCE 200809L
@@ -18,8 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const sf_method per_vertex[4] = {SF_METHOD_UNCHANGED, SF_METHOD_SKINNED, SF_METHOD_INVERSE_TRANSPOSE,
-                                        SF_METHOD_RECOMPUTE};
+static const sf_method per_vertex[6] = {SF_METHOD_UNCHANGED,           SF_METHOD_SKINNED,
+                                        SF_METHOD_INVERSE_TRANSPOSE,   SF_METHOD_RECOMPUTE,
+                                        SF_METHOD_BONE_NORMAL_MATRICES, SF_METHOD_JACOBIAN};
+#define PER_VERTEX (sizeof per_vertex / sizeof per_vertex[0])
 
 typedef struct frame_bits {
     float *p, *n, *t, *dp; /* frames (3n, 3n, 4n) and sf_deform_positions (3n) */
@@ -61,22 +64,28 @@ static void frame_run(const sf_topology* topo, const sf_pose* pose, sf_workspace
 }
 
 /* The methods with fast paths and their options: the per-vertex ones, then recompute under every weighting and
- * weld (its face pass and gather, rebuild_sse2.c). */
+ * weld (its face pass and gather, rebuild_sse2.c), then the jacobian with and without the cap (jacobian_sse2.h;
+ * a cap of 0.05 fires on many vertices of every mesh). */
 typedef struct fast_case {
     sf_method method;
     sf_weighting weighting;
     sf_weld weld;
+    float cap;
 } fast_case;
 static const fast_case fast_cases[] = {
-    {SF_METHOD_UNCHANGED, SF_WEIGHTING_AREA, SF_WELD_NONE},
-    {SF_METHOD_SKINNED, SF_WEIGHTING_AREA, SF_WELD_NONE},
-    {SF_METHOD_INVERSE_TRANSPOSE, SF_WEIGHTING_AREA, SF_WELD_NONE},
-    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_AREA, SF_WELD_NONE},
-    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_ANGLE, SF_WELD_NONE},
-    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_UNIFORM, SF_WELD_NONE},
-    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_AREA, SF_WELD_POSITION},
-    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_UNIFORM, SF_WELD_POSITION_NORMAL},
-    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_ANGLE, SF_WELD_POSITION_NORMAL},
+    {SF_METHOD_UNCHANGED, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
+    {SF_METHOD_SKINNED, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
+    {SF_METHOD_INVERSE_TRANSPOSE, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
+    {SF_METHOD_BONE_NORMAL_MATRICES, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
+    {SF_METHOD_JACOBIAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
+    {SF_METHOD_JACOBIAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.05f},
+    {SF_METHOD_JACOBIAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 4.0f},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_ANGLE, SF_WELD_NONE, 0.0f},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_UNIFORM, SF_WELD_NONE, 0.0f},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_AREA, SF_WELD_POSITION, 0.0f},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_UNIFORM, SF_WELD_POSITION_NORMAL, 0.0f},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_ANGLE, SF_WELD_POSITION_NORMAL, 0.0f},
 };
 #define FAST_CASES (sizeof fast_cases / sizeof fast_cases[0])
 
@@ -154,14 +163,15 @@ static int compare_levels(const sf_topology* topo, const sf_pose* pose, const ch
             o.morph_directions = d ? SF_MORPH_DIRECTIONS_NONE : SF_MORPH_DIRECTIONS_DELTAS;
             o.weighting = fast_cases[mi].weighting;
             o.weld = fast_cases[mi].weld;
+            o.jacobian_cap = fast_cases[mi].cap;
             frame_bits ref;
             frame_alloc(&ref, n);
             sfi_simd_force(SFI_SIMD_SCALAR);
             frame_run_opts(topo, pose, ws, fast_cases[mi].method, o, &ref);
             for (int level = SFI_SIMD_SSE2; level <= top; ++level) {
                 char w[256];
-                snprintf(w, sizeof w, "%s, %s (weighting %d, weld %d), %s, level %d", where,
-                         sf_method_name(fast_cases[mi].method), (int)o.weighting, (int)o.weld,
+                snprintf(w, sizeof w, "%s, %s (weighting %d, weld %d, cap %g), %s, level %d", where,
+                         sf_method_name(fast_cases[mi].method), (int)o.weighting, (int)o.weld, (double)o.jacobian_cap,
                          d ? "no direction deltas" : "direction deltas", level);
                 frame_bits f;
                 frame_alloc(&f, n);
@@ -174,10 +184,12 @@ static int compare_levels(const sf_topology* topo, const sf_pose* pose, const ch
                     same_bits(f.t, ref.t, 4 * n, "tangent", w);
                     if (memcmp(&f.rep, &ref.rep, sizeof f.rep) != 0)
                         sft_failf(__FILE__, __LINE__,
-                                  "%s: report mirrored %zu singular %zu degenerate %zu/%zu against %zu %zu %zu/%zu", w,
-                                  f.rep.mirrored_vertices, f.rep.singular_vertices, f.rep.degenerate_normals,
-                                  f.rep.degenerate_tangents, ref.rep.mirrored_vertices, ref.rep.singular_vertices,
-                                  ref.rep.degenerate_normals, ref.rep.degenerate_tangents);
+                                  "%s: report mirrored %zu singular %zu degenerate %zu/%zu capped %zu against %zu %zu "
+                                  "%zu/%zu %zu",
+                                  w, f.rep.mirrored_vertices, f.rep.singular_vertices, f.rep.degenerate_normals,
+                                  f.rep.degenerate_tangents, f.rep.jacobian_capped, ref.rep.mirrored_vertices,
+                                  ref.rep.singular_vertices, ref.rep.degenerate_normals, ref.rep.degenerate_tangents,
+                                  ref.rep.jacobian_capped);
                 }
                 same_bits(f.dp, ref.dp, 3 * n, "sf_deform_positions", w);
                 frame_free(&f);
@@ -205,7 +217,6 @@ static void every_scene(void)
         sf_topology* topo = NULL;
         sf_topology_opts o;
         memset(&o, 0, sizeof o);
-        o.skip_gradients = 1;
         CHECK_OK(sf_topology_create(&sc->mesh, &o, NULL, &topo, &err));
         if (topo) CHECK(compare_levels(topo, &sc->pose, info->name) > 0 || sfi_simd_level(topo) == SFI_SIMD_SCALAR);
         sf_topology_destroy(topo);
@@ -251,7 +262,6 @@ static void every_asset(void)
                 sf_topology* topo = NULL;
                 sf_topology_opts o;
                 memset(&o, 0, sizeof o);
-                o.skip_gradients = 1;
                 if (sf_topology_create(&d, &o, NULL, &topo, &err) != SF_OK) continue;
                 size_t B = g->instances[i].bone_count;
                 float* bones = calloc(12 * B + 1, sizeof(float));
@@ -315,6 +325,10 @@ static void synth_make(synth* s, size_t n, uint32_t K, int uvs)
         if (v % 11 == 5) s->nrm[3 * v] = s->nrm[3 * v + 1] = s->nrm[3 * v + 2] = 0.0f; /* a zero normal */
         for (int k = 0; k < 3; ++k) s->tan[4 * v + k] = frand();
         s->tan[4 * v + 3] = v % 3 ? 1.0f : -1.0f;
+        if (v % 17 == 9) { /* a tangent along the normal: none of it in the rest plane (the jacobian's fallback) */
+            s->nrm[3 * v] = s->nrm[3 * v + 1] = s->tan[4 * v] = s->tan[4 * v + 1] = 0.0f;
+            s->nrm[3 * v + 2] = s->tan[4 * v + 2] = 1.0f;
+        }
         s->uv[2 * v] = s->pos[3 * v];
         s->uv[2 * v + 1] = s->pos[3 * v + 1];
         for (uint32_t i = 0; i < K; ++i) {
@@ -392,7 +406,6 @@ static void counts_and_slots(void)
                 sf_topology* topo = NULL;
                 sf_topology_opts o;
                 memset(&o, 0, sizeof o);
-                o.skip_gradients = 1;
                 sf_error err;
                 CHECK_OK(sf_topology_create(&s.d, &o, NULL, &topo, &err));
                 char where[128];
@@ -433,6 +446,13 @@ static void edge_cases_occur(void)
         rescaled = x * x + y * y + z * z > FLT_MAX;
     }
     CHECK(rescaled);
+    /* the jacobian's cap fires on some vertices, not all (lanes of one step take both ways) */
+    sf_frames_opts jo;
+    memset(&jo, 0, sizeof jo);
+    jo.jacobian_cap = 0.05f;
+    frame_run_opts(topo, &s.pose, ws, SF_METHOD_JACOBIAN, jo, &f);
+    CHECK(f.r == SF_OK);
+    CHECK(f.rep.jacobian_capped > 0 && f.rep.jacobian_capped < 2049);
     frame_free(&f);
     sf_workspace_destroy(ws);
     sf_topology_destroy(topo);
@@ -491,12 +511,12 @@ static void any_thread_count(void)
     synth s;
     synth_make(&s, 50001, 4, 1);
     sf_error err;
-    frame_bits serial[4];
+    frame_bits serial[PER_VERTEX];
     sf_topology* topo = NULL;
     CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
     sf_workspace* ws = NULL;
     CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
-    for (int m = 0; m < 4; ++m) {
+    for (size_t m = 0; m < PER_VERTEX; ++m) {
         frame_alloc(&serial[m], 50001);
         frame_run(topo, &s.pose, ws, per_vertex[m], SF_MORPH_DIRECTIONS_DELTAS, &serial[m]);
     }
@@ -510,7 +530,7 @@ static void any_thread_count(void)
         env.threads.user = (void*)&pools[p];
         CHECK_OK(sf_topology_create(&s.d, NULL, &env, &topo, &err));
         CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
-        for (int m = 0; m < 4; ++m) {
+        for (size_t m = 0; m < PER_VERTEX; ++m) {
             char where[96];
             snprintf(where, sizeof where, "%s, pool mode %d, %d threads", sf_method_name(per_vertex[m]),
                      pools[p].mode, pools[p].threads);
@@ -527,7 +547,7 @@ static void any_thread_count(void)
         sf_workspace_destroy(ws);
         sf_topology_destroy(topo);
     }
-    for (int m = 0; m < 4; ++m) frame_free(&serial[m]);
+    for (size_t m = 0; m < PER_VERTEX; ++m) frame_free(&serial[m]);
     synth_free(&s);
 }
 

@@ -126,10 +126,6 @@ static void compare_pools(int uvs)
             any.singular_vertices += serial.rep.singular_vertices;
             any.degenerate_normals += serial.rep.degenerate_normals;
             for (size_t p = 0; p < POOLS; ++p) {
-                /* ranges under the grain: the fused per-vertex pass (skin.c) counts its report per range into a
-                   chunk's slot, so it does not hold there yet */
-                int fused = m == SF_METHOD_UNCHANGED || m == SF_METHOD_SKINNED || m == SF_METHOD_INVERSE_TRANSPOSE;
-                if (pools[p].mode == 3 && fused && level > SFI_SIMD_SCALAR) continue;
                 frames f;
                 frames_run(topo[p], &pose, ws[p], (sf_method)m, &f);
                 if (f.r != serial.r || memcmp(f.p, serial.p, 3 * n * sizeof(float)) ||

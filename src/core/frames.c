@@ -195,7 +195,8 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
     const sf_frames_opts o = *opts;
     sf_result r = SF_OK;
     if (ws->backend == SF_BACKEND_CUDA) return sfi_cuda_frames(topo, pose, method, &o, ws, out, err);
-    int per_vertex = method == SF_METHOD_UNCHANGED || method == SF_METHOD_SKINNED || method == SF_METHOD_INVERSE_TRANSPOSE;
+    int per_vertex = method == SF_METHOD_UNCHANGED || method == SF_METHOD_SKINNED ||
+                     method == SF_METHOD_INVERSE_TRANSPOSE || method == SF_METHOD_BONE_NORMAL_MATRICES;
     if (!deformed && per_vertex) {
         /* the per-vertex methods in one fused pass where the CPU has a fast path (skin.c) */
         size_t bad;

@@ -98,8 +98,7 @@ static void chunk_frames(const chunk_job* job, float* slot, size_t k)
     sfi_skin_counts counts;
     memset(&counts, 0, sizeof counts);
     counts.first_bad = SIZE_MAX;
-    if (job->level >= SFI_SIMD_AVX2) sfi_skin_blocks_avx2(&sj, 0, view.block_count, &counts);
-    else sfi_skin_blocks_sse2(&sj, 0, view.block_count, &counts);
+    sfi_skin_blocks(job->level, &sj, 0, view.block_count, &counts);
     for (size_t l = own; l < nv; ++l) sfk_fused_position(&f->mesh, bones, alpha, verts[l], P + 3 * l, det + l);
     size_t f0 = plan->face_offsets[k];
     /* the UV part only where tangents are gathered (the normals do not read it) */
@@ -136,8 +135,8 @@ static sfk_rest_mesh rest_mesh(const sf_topology* topo)
     return m;
 }
 
-sf_result sfi_fused_plan(const sf_topology* topo, const sf_frames_opts* opts, const sf_workspace* ws, bool tangents,
-                         uint32_t* two_pass, sf_error* err)
+sf_result sfi_fused_two_pass(const sf_topology* topo, const sf_frames_opts* opts, const sf_workspace* ws,
+                             bool tangents, uint32_t* two_pass, sf_error* err)
 {
     bool authored = opts->reference == SF_REFERENCE_AUTHORED;
     bool mikk = !authored && opts->tangents == SF_TANGENTS_MIKKTSPACE && tangents && topo->mikk_uv_flags;
@@ -159,7 +158,7 @@ sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const s
                            const sf_frames_out* out, int deformed, sf_error* err)
 {
     uint32_t two_pass = 0;
-    sf_result r = sfi_fused_plan(topo, opts, ws, out->tangents != NULL, &two_pass, err);
+    sf_result r = sfi_fused_two_pass(topo, opts, ws, out->tangents != NULL, &two_pass, err);
     if (r != SF_OK) return r;
     bool authored = two_pass == SF_FUSED_TWO_PASS_ALL, mikk = two_pass == SF_FUSED_TWO_PASS_TANGENTS;
     if (authored) {

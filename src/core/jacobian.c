@@ -3,9 +3,11 @@
  *   jacobian: J = B (I + sum_k alpha_k grad d_k) + sum_j (A_j x + t_j) grad(w_j)^T on the rest tangent plane,
  *     gradients in each vertex's (u, v) basis (sfk_jacobian_vertex);
  *   jacobian-fan: the secant map of the vertex's welded fan, and the authored frame rotated as the fan's
- *     frame turns (sfk_jacobian_fan_vertex). */
-#include "sf_internal.h"
+ *     frame turns (sfk_jacobian_fan_vertex).
+ * Where the CPU has a fast path the jacobian runs SSE2 or AVX2 steps of 4 or 8 vertices (jacobian_body.h), bit for
+ * bit the scalar kernel, which stays the reference (and jacobian-fan's only path). */
 #include "sf_kernels.h"
+#include "skin_simd.h"
 
 #include <math.h>
 #include <string.h>
@@ -29,44 +31,46 @@ int sfi_gradients_get(const sf_topology* topo, sf_method method, sfi_gradients_v
     out->fan_normal = g->fan_normal;
     return 1;
 }
-typedef struct jacobian_job {
-    const sf_topology* topo;
-    const sfi_gradients* g;
-    const sf_pose* pose;
-    float cap;
-    sf_workspace* ws;
-    float* normals;
-    float* tangents;
-} jacobian_job;
-
-static void jacobian_range(void* ctx, size_t begin, size_t end)
+void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v)
 {
-    const jacobian_job* job = (const jacobian_job*)ctx;
     const sf_topology* topo = job->topo;
     const sfi_gradients* g = job->g;
     sf_workspace* ws = job->ws;
-    const float* alpha = job->pose->morph_weights;
-    for (size_t v = begin; v < end; ++v) {
-        uint32_t s0 = g->slot_offsets[v], m0 = g->morph_offsets[v];
-        float n[3], t[4];
-        int capped;
-        if (g->fan_normal)
-            capped = sfk_jacobian_fan_vertex(job->pose->bone_matrices, ws->blend + 12 * v, ws->det[v],
-                                             ws->morph_pos + 3 * v, ws->final_pos + 3 * v,
-                                             topo->rest_normals + 3 * v, topo->rest_tangents + 4 * v,
-                                             g->fan_normal + 3 * v, g->slot_joint + s0,
-                                             g->slot_coef + SFK_JACOBIAN_FAN_SLOT_FLOATS * s0,
-                                             g->slot_offsets[v + 1] - s0, g->morph_target + m0,
-                                             g->morph_duv + 6 * m0, g->morph_offsets[v + 1] - m0, alpha, job->cap, n, t);
-        else
-            capped = sfk_jacobian_vertex(job->pose->bone_matrices, ws->blend + 12 * v, ws->det[v],
-                                         ws->morph_pos + 3 * v, ws->final_pos + 3 * v, topo->rest_normals + 3 * v,
-                                         topo->rest_tangents + 4 * v, g->slot_joint + s0, g->slot_coef + 2 * s0,
-                                         g->slot_offsets[v + 1] - s0, g->morph_target + m0, g->morph_duv + 6 * m0,
-                                         g->morph_offsets[v + 1] - m0, alpha, job->cap, n, t);
-        ws->jacobian->capped[v] = (uint8_t)capped;
-        if (job->normals) memcpy(job->normals + 3 * v, n, sizeof n);
-        if (job->tangents) memcpy(job->tangents + 4 * v, t, sizeof t);
+    uint32_t s0 = g->slot_offsets[v], m0 = g->morph_offsets[v];
+    float n[3], t[4];
+    int capped;
+    if (g->fan_normal)
+        capped = sfk_jacobian_fan_vertex(job->bones, ws->blend + 12 * v, ws->det[v], ws->morph_pos + 3 * v,
+                                         ws->final_pos + 3 * v, topo->rest_normals + 3 * v, topo->rest_tangents + 4 * v,
+                                         g->fan_normal + 3 * v, g->slot_joint + s0,
+                                         g->slot_coef + SFK_JACOBIAN_FAN_SLOT_FLOATS * s0, g->slot_offsets[v + 1] - s0,
+                                         g->morph_target + m0, g->morph_duv + 6 * m0, g->morph_offsets[v + 1] - m0,
+                                         job->alpha, job->cap, n, t);
+    else
+        capped = sfk_jacobian_vertex(job->bones, ws->blend + 12 * v, ws->det[v], ws->morph_pos + 3 * v,
+                                     ws->final_pos + 3 * v, topo->rest_normals + 3 * v, topo->rest_tangents + 4 * v,
+                                     g->slot_joint + s0, g->slot_coef + 2 * s0, g->slot_offsets[v + 1] - s0,
+                                     g->morph_target + m0, g->morph_duv + 6 * m0, g->morph_offsets[v + 1] - m0,
+                                     job->alpha, job->cap, n, t);
+    ws->jacobian->capped[v] = (uint8_t)capped;
+    if (job->normals) memcpy(job->normals + 3 * v, n, sizeof n);
+    if (job->tangents) memcpy(job->tangents + 4 * v, t, sizeof t);
+}
+
+typedef struct jacobian_run {
+    const sfi_jacobian_job* job;
+    int level; /* the jacobian's fast path (skin_sse2.c / skin_avx2.c), SFI_SIMD_SCALAR for the scalar loop */
+} jacobian_run;
+
+static void jacobian_range(void* ctx, size_t begin, size_t end)
+{
+    const jacobian_run* run = (const jacobian_run*)ctx;
+    if (run->level >= SFI_SIMD_AVX2) {
+        sfi_jacobian_range_avx2(run->job, begin, end);
+    } else if (run->level == SFI_SIMD_SSE2) {
+        sfi_jacobian_range_sse2(run->job, begin, end);
+    } else {
+        for (size_t v = begin; v < end; ++v) sfi_jacobian_vertex(run->job, v);
     }
 }
 
@@ -83,8 +87,13 @@ sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, sf_m
              "has no jacobian scratch");
     SF_CHECK(isfinite(opts->jacobian_cap) && opts->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
              "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)", (double)opts->jacobian_cap);
-    jacobian_job job = {topo, g, pose, opts->jacobian_cap, ws, normals, tangents};
-    sf_env_parallel_for(&topo->env, topo->vertex_count, JACOBIAN_GRAIN, jacobian_range, &job);
+    sfi_jacobian_job job = {topo, g, pose->bone_matrices, pose->morph_weights, opts->jacobian_cap, ws, normals,
+                            tangents, ws->palette, 0};
+    /* jacobian-fan keeps the scalar kernel */
+    int level = method == SF_METHOD_JACOBIAN && ws->palette ? sfi_simd_level(topo) : SFI_SIMD_SCALAR;
+    if (level != SFI_SIMD_SCALAR) job.identity = sfi_skin_palette(topo, pose, ws);
+    jacobian_run run = {&job, level};
+    sf_env_parallel_for(&topo->env, topo->vertex_count, JACOBIAN_GRAIN, jacobian_range, &run);
     size_t capped = 0;
     for (size_t v = 0; v < topo->vertex_count; ++v) capped += ws->jacobian->capped[v];
     ws->report.jacobian_capped = capped;

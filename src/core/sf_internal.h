@@ -20,9 +20,10 @@
  *   workspace.c                   sf_workspace: scratch planned from sf_workspace_opts (size query = create)
  *   simd.c skin_sse2.c skin_avx2.c
  *                                 the instruction set chosen at run time; the per-vertex fast paths (skin_body.h)
- *   skin.c                        the fused per-vertex pass (deform + unchanged / skinned / inverse-transpose +
- *                                 report, or the deform's arrays alone) over the lanes, threaded; the scalar
- *                                 loops stay the reference
+ *                                 and the jacobian's (jacobian_body.h)
+ *   skin.c                        the fused per-vertex pass (deform + unchanged / skinned / inverse-transpose /
+ *                                 bone-normal-matrices + report, or the deform's arrays alone) over the lanes,
+ *                                 threaded; the scalar loops stay the reference
  *   deform.c                      morph + skin into the workspace; pose validation
  *   rebuild_sse2.c                the face pass and gather with SSE2 over face records (rebuild.c's fast path)
  *   rebuild.c                     the rebuilt frames (face pass + gather, MikkTSpace tangents) for given
@@ -437,11 +438,11 @@ sf_result sfi_recompute(const sf_topology* topo, const sf_frames_opts* opts, sf_
 sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const sf_frames_opts* opts, sf_workspace* ws,
                            const sf_frames_out* out, int deformed, sf_error* err);
 
-/* recompute-fused's plan for opts (the CPU's and the GPU's): *two_pass as sf_frames_report.fused_two_pass
- * (tangents: the caller wants tangents), refused when the two-pass part needs `recompute` and ws lacks it, or
+/* Whether recompute-fused runs in two passes for opts (the CPU's and the GPU's): *two_pass as
+ * sf_frames_report.fused_two_pass (tangents: the caller wants tangents), refused when the two-pass part needs `recompute` and ws lacks it, or
  * the weld groups asked for were not built. */
-sf_result sfi_fused_plan(const sf_topology* topo, const sf_frames_opts* opts, const sf_workspace* ws, bool tangents,
-                         uint32_t* two_pass, sf_error* err);
+sf_result sfi_fused_two_pass(const sf_topology* topo, const sf_frames_opts* opts, const sf_workspace* ws,
+                             bool tangents, uint32_t* two_pass, sf_error* err);
 
 /* Final positions (3n) vertex by vertex, as sfi_deform writes them, for a workspace without the deformation. */
 sf_result sfi_fused_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out);

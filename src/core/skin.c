@@ -21,16 +21,38 @@ typedef struct skin_run {
     int level;
 } skin_run;
 
+void sfi_skin_blocks(int level, const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts)
+{
+    if (level >= SFI_SIMD_AVX512) sfi_skin_blocks_avx512(job, b0, b1, counts);
+    else if (level >= SFI_SIMD_AVX2) sfi_skin_blocks_avx2(job, b0, b1, counts);
+    else sfi_skin_blocks_sse2(job, b0, b1, counts);
+}
+
+/* Chunks [begin, end): the loop runs over chunk numbers, so that each chunk's report is written whole by one
+   range whatever ranges the pool hands out. */
 static void skin_range(void* ctx, size_t begin, size_t end)
 {
     const skin_run* run = (const skin_run*)ctx;
-    sfi_skin_counts* c = &run->counts[begin / SFI_SKIN_GRAIN];
-    memset(c, 0, sizeof *c);
-    c->first_bad = SIZE_MAX;
-    size_t b0 = begin / SFI_LANES, b1 = end / SFI_LANES + (end % SFI_LANES != 0);
-    if (run->level >= SFI_SIMD_AVX512) sfi_skin_blocks_avx512(run->job, b0, b1, c);
-    else if (run->level >= SFI_SIMD_AVX2) sfi_skin_blocks_avx2(run->job, b0, b1, c);
-    else sfi_skin_blocks_sse2(run->job, b0, b1, c);
+    size_t n = run->job->vertex_count;
+    for (size_t k = begin; k < end; ++k) {
+        sfi_skin_counts* c = &run->counts[k];
+        memset(c, 0, sizeof *c);
+        c->first_bad = SIZE_MAX;
+        size_t v1 = (k + 1) * SFI_SKIN_GRAIN < n ? (k + 1) * SFI_SKIN_GRAIN : n;
+        sfi_skin_blocks(run->level, run->job, k * SFI_SKIN_GRAIN / SFI_LANES,
+                        v1 / SFI_LANES + (v1 % SFI_LANES != 0), c);
+    }
+}
+
+uint32_t sfi_skin_palette(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws)
+{
+    size_t B = topo->bone_count;
+    /* the bones padded to 16 floats (the 4 after the 12 stay zero) and the identity last */
+    for (size_t b = 0; b < B; ++b) memcpy(ws->palette + 16 * b, pose->bone_matrices + 12 * b, 12 * sizeof(float));
+    float* identity = ws->palette + 16 * B;
+    memset(identity, 0, 16 * sizeof(float));
+    identity[0] = identity[4] = identity[8] = 1.0f;
+    return (uint32_t)B;
 }
 
 /* One pass of the job's method over every vertex; 0 when this CPU has no fast path or the workspace no palette. */
@@ -41,16 +63,12 @@ static int skin_pass(const sf_topology* topo, const sf_pose* pose, int job_metho
     if (level == SFI_SIMD_SCALAR || !topo->lanes.rest || !ws->palette || !ws->chunk_counts) return 0;
     /* normal deltas without tangent deltas (three.js's morphs): the scalar loops */
     if (job_method != SFI_SKIN_POSITIONS_ONLY && dirs == SF_MORPH_DIRECTIONS_NORMALS) return 0;
-    size_t n = topo->vertex_count, B = topo->bone_count;
-    /* the bones padded to 16 floats (the 4 after the 12 stay zero) and the identity last */
-    for (size_t b = 0; b < B; ++b) memcpy(ws->palette + 16 * b, pose->bone_matrices + 12 * b, 12 * sizeof(float));
-    float* identity = ws->palette + 16 * B;
-    memset(identity, 0, 16 * sizeof(float));
-    identity[0] = identity[4] = identity[8] = 1.0f;
+    size_t n = topo->vertex_count, B = sfi_skin_palette(topo, pose, ws);
     int has_morph = pose->morph_weights != NULL && topo->target_count > 0;
     int per_vertex = job_method < SFI_SKIN_POSITIONS_ONLY;
     sfi_skin_job job = {&topo->lanes,
                         ws->palette,
+                        (uint32_t)B,
                         n,
                         has_morph ? pose->morph_weights : NULL,
                         dirs == SF_MORPH_DIRECTIONS_DELTAS,
@@ -65,9 +83,13 @@ static int skin_pass(const sf_topology* topo, const sf_pose* pose, int job_metho
                         per_vertex ? out->normals : NULL,
                         per_vertex ? out->tangents : NULL,
                         job_method == SFI_SKIN_POSITIONS_ONLY ? det : NULL,
-                        job_method == SFI_SKIN_DEFORM ? ws : NULL};
+                        job_method == SFI_SKIN_DEFORM ? ws : NULL,
+                        B ? pose->bone_matrices : NULL,
+                        topo->joints,
+                        topo->weights,
+                        (uint32_t)topo->influence_count};
     skin_run run = {&job, ws->chunk_counts, level};
-    sf_env_parallel_for(&topo->env, n, SFI_SKIN_GRAIN, skin_range, &run);
+    sf_env_parallel_for(&topo->env, sfi_skin_chunk_count(n), 1, skin_range, &run);
     return 1;
 }
 

@@ -1,6 +1,7 @@
-/* The fused per-vertex pass with AVX2: 8 vertices per step (skin_body.h). The file's functions are compiled for
- * AVX2 by a target pragma (no build flag: compiling the core files by hand gives the same library), and called only
- * where cpuid reports AVX2 (simd.c). AVX2 without FMA: nothing can be contracted into a fused multiply-add. */
+/* The fused per-vertex pass and the jacobian with AVX2: 8 vertices per step (skin_body.h, jacobian_body.h). The
+ * file's functions are compiled for AVX2 by a target pragma (no build flag: compiling the core files by hand gives
+ * the same library), and called only where cpuid reports AVX2 (simd.c). AVX2 without FMA: nothing can be
+ * contracted into a fused multiply-add. */
 #include "skin_simd.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -38,27 +39,9 @@ static inline __m256 sk_from_bits(unsigned bits)
     return _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)bits), b), b));
 }
 
-/* Eight lanes' blended matrices (elements 0-7 in a ymm, 8-11 in an xmm per lane), transposed to 12 rows. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint32_t K, __m256* m)
+/* Eight lanes' 12 floats (0-7 in lo, 8-11 in hi) to 12 rows of 8 lanes. */
+static inline void sk_transpose12(const __m256 lo[8], const __m128 hi[8], __m256* m)
 {
-    const uint16_t* J = job->lanes->joints + block * K * SFI_LANES + (size_t)sub * 8;
-    const float* W = job->lanes->weights + block * K * SFI_LANES + (size_t)sub * 8;
-    __m256 lo[8];
-    __m128 hi[8];
-    for (int l = 0; l < 8; ++l) {
-        __m256 a = _mm256_setzero_ps();
-        __m128 h = _mm_setzero_ps();
-        for (uint32_t i = 0; i < K; ++i) {
-            const float* b = job->palette + 16 * (size_t)J[i * SFI_LANES + l];
-            float w = W[i * SFI_LANES + l];
-            a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_set1_ps(w), _mm256_loadu_ps(b)));
-            h = _mm_add_ps(h, _mm_mul_ps(_mm_set1_ps(w), _mm_loadu_ps(b + 8)));
-        }
-        lo[l] = a, hi[l] = h;
-    }
     /* 8 x 8 transpose of lo: rows = lanes, to rows = elements 0..7 */
     __m256 t0 = _mm256_unpacklo_ps(lo[0], lo[1]), t1 = _mm256_unpackhi_ps(lo[0], lo[1]);
     __m256 t2 = _mm256_unpacklo_ps(lo[2], lo[3]), t3 = _mm256_unpackhi_ps(lo[2], lo[3]);
@@ -84,6 +67,39 @@ static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint
     m[9] = _mm256_insertf128_ps(_mm256_castps128_ps256(a1), b1, 1);
     m[10] = _mm256_insertf128_ps(_mm256_castps128_ps256(a2), b2, 1);
     m[11] = _mm256_insertf128_ps(_mm256_castps128_ps256(a3), b3, 1);
+}
+
+/* Eight lanes' 12-float records (a bone of the palette, a blended matrix) as 12 rows; each record is read whole. */
+static inline void sk_gather(const float* const rec[8], __m256* m)
+{
+    __m256 lo[8];
+    __m128 hi[8];
+    for (int l = 0; l < 8; ++l) lo[l] = _mm256_loadu_ps(rec[l]), hi[l] = _mm_loadu_ps(rec[l] + 8);
+    sk_transpose12(lo, hi, m);
+}
+
+/* Eight lanes' blended matrices (elements 0-7 in a ymm, 8-11 in an xmm per lane), transposed to 12 rows. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint32_t K, __m256* m)
+{
+    const uint16_t* J = job->lanes->joints + block * K * SFI_LANES + (size_t)sub * 8;
+    const float* W = job->lanes->weights + block * K * SFI_LANES + (size_t)sub * 8;
+    __m256 lo[8];
+    __m128 hi[8];
+    for (int l = 0; l < 8; ++l) {
+        __m256 a = _mm256_setzero_ps();
+        __m128 h = _mm_setzero_ps();
+        for (uint32_t i = 0; i < K; ++i) {
+            const float* b = job->palette + 16 * (size_t)J[i * SFI_LANES + l];
+            float w = W[i * SFI_LANES + l];
+            a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_set1_ps(w), _mm256_loadu_ps(b)));
+            h = _mm_add_ps(h, _mm_mul_ps(_mm_set1_ps(w), _mm_loadu_ps(b + 8)));
+        }
+        lo[l] = a, hi[l] = h;
+    }
+    sk_transpose12(lo, hi, m);
 }
 
 /* 4 vertices of x y z rows to interleaved x0 y0 z0 x1 ... (as skin_sse2.c) */
@@ -120,6 +136,8 @@ static inline void sk_store4(float* out, __m256 x, __m256 y, __m256 z, __m256 w)
 }
 
 #include "skin_body.h"
+#define SJ_ENTRY sfi_jacobian_range_avx2
+#include "jacobian_body.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop
@@ -131,5 +149,10 @@ static inline void sk_store4(float* out, __m256 x, __m256 y, __m256 z, __m256 w)
 void sfi_skin_blocks_avx2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts)
 {
     (void)job, (void)b0, (void)b1, (void)counts; /* never called: sfi_simd_level stays below AVX2 here */
+}
+
+void sfi_jacobian_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end)
+{
+    (void)job, (void)begin, (void)end; /* never called, as above */
 }
 #endif

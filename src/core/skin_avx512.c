@@ -49,6 +49,42 @@ static inline __m512 sk_unpackhi_pd(__m512 a, __m512 b)
     return _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(a), _mm512_castps_pd(b)));
 }
 
+/* Sixteen lanes' 16-float records (elements 12-15 ignored), r[l] = lane l's, to 12 rows of 16 lanes. */
+static inline void sk_transpose12(const __m512 r[16], __m512* m)
+{
+    /* lane pairs, then quads, within each 128-bit block: u[4g + e] holds, in block q, element e + 4q of lanes
+       4g .. 4g + 3 */
+    __m512 t[16], u[16];
+    for (int i = 0; i < 8; ++i) {
+        t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int g = 0; g < 4; ++g) {
+        u[4 * g] = sk_unpacklo_pd(t[4 * g], t[4 * g + 2]);
+        u[4 * g + 1] = sk_unpackhi_pd(t[4 * g], t[4 * g + 2]);
+        u[4 * g + 2] = sk_unpacklo_pd(t[4 * g + 1], t[4 * g + 3]);
+        u[4 * g + 3] = sk_unpackhi_pd(t[4 * g + 1], t[4 * g + 3]);
+    }
+    /* row e + 4q = block q of u[e], u[4 + e], u[8 + e], u[12 + e] (rows 12-15 are not built) */
+    for (int e = 0; e < 4; ++e) {
+        __m512 ab01 = _mm512_shuffle_f32x4(u[e], u[4 + e], _MM_SHUFFLE(1, 0, 1, 0));
+        __m512 cd01 = _mm512_shuffle_f32x4(u[8 + e], u[12 + e], _MM_SHUFFLE(1, 0, 1, 0));
+        __m512 ab23 = _mm512_shuffle_f32x4(u[e], u[4 + e], _MM_SHUFFLE(3, 2, 3, 2));
+        __m512 cd23 = _mm512_shuffle_f32x4(u[8 + e], u[12 + e], _MM_SHUFFLE(3, 2, 3, 2));
+        m[e] = _mm512_shuffle_f32x4(ab01, cd01, _MM_SHUFFLE(2, 0, 2, 0));
+        m[4 + e] = _mm512_shuffle_f32x4(ab01, cd01, _MM_SHUFFLE(3, 1, 3, 1));
+        m[8 + e] = _mm512_shuffle_f32x4(ab23, cd23, _MM_SHUFFLE(2, 0, 2, 0));
+    }
+}
+
+/* Sixteen lanes' 12-float records (a bone of the palette) as 12 rows; a masked load reads no float past 12. */
+static inline void sk_gather(const float* const rec[16], __m512* m)
+{
+    __m512 r[16];
+    for (int l = 0; l < 16; ++l) r[l] = _mm512_maskz_loadu_ps((__mmask16)0x0fff, rec[l]);
+    sk_transpose12(r, m);
+}
+
 /* Sixteen lanes' blended matrices (the 16 padded floats of each in a zmm), transposed to 12 rows. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
@@ -66,29 +102,7 @@ static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint
         }
         r[l] = a;
     }
-    /* lane pairs, then quads, within each 128-bit block: u[4g + e] holds, in block q, element e + 4q of lanes
-       4g .. 4g + 3 */
-    __m512 t[16], u[16];
-    for (int i = 0; i < 8; ++i) {
-        t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-        t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-    }
-    for (int g = 0; g < 4; ++g) {
-        u[4 * g] = sk_unpacklo_pd(t[4 * g], t[4 * g + 2]);
-        u[4 * g + 1] = sk_unpackhi_pd(t[4 * g], t[4 * g + 2]);
-        u[4 * g + 2] = sk_unpacklo_pd(t[4 * g + 1], t[4 * g + 3]);
-        u[4 * g + 3] = sk_unpackhi_pd(t[4 * g + 1], t[4 * g + 3]);
-    }
-    /* row e + 4q = block q of u[e], u[4 + e], u[8 + e], u[12 + e] (rows 12-15, the padding, are not built) */
-    for (int e = 0; e < 4; ++e) {
-        __m512 ab01 = _mm512_shuffle_f32x4(u[e], u[4 + e], _MM_SHUFFLE(1, 0, 1, 0));
-        __m512 cd01 = _mm512_shuffle_f32x4(u[8 + e], u[12 + e], _MM_SHUFFLE(1, 0, 1, 0));
-        __m512 ab23 = _mm512_shuffle_f32x4(u[e], u[4 + e], _MM_SHUFFLE(3, 2, 3, 2));
-        __m512 cd23 = _mm512_shuffle_f32x4(u[8 + e], u[12 + e], _MM_SHUFFLE(3, 2, 3, 2));
-        m[e] = _mm512_shuffle_f32x4(ab01, cd01, _MM_SHUFFLE(2, 0, 2, 0));
-        m[4 + e] = _mm512_shuffle_f32x4(ab01, cd01, _MM_SHUFFLE(3, 1, 3, 1));
-        m[8 + e] = _mm512_shuffle_f32x4(ab23, cd23, _MM_SHUFFLE(2, 0, 2, 0));
-    }
+    sk_transpose12(r, m);
 }
 
 /* x y z rows of 16 vertices to 48 interleaved floats: output vector r, element p is float g = 16 r + p, i.e.

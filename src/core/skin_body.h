@@ -113,9 +113,22 @@ static inline void sk_morph_blocked(const sfi_skin_job* job, size_t block, int s
     }
 }
 
-/* The lanes in `big` redone by the scalar kernel from the step's blended matrices and morphed directions. */
-static inline void sk_redo(int method, unsigned big, const SK_V* m, SK_V det, const SK_V* mn, const SK_V* mt, SK_V rw,
-                           SK_V* n, SK_V* t)
+/* cof(A) v = [a1 x a2, a2 x a0, a0 x a1] v (sfk_mat_cofactor_dir) of the rows m (only the 9 linear ones read). */
+static inline void sk_cofactor_dir(const SK_V* m, const SK_V* v, SK_V* out)
+{
+    SK_V r0[3] = {sk_sub(sk_mul(m[4], m[8]), sk_mul(m[5], m[7])), sk_sub(sk_mul(m[5], m[6]), sk_mul(m[3], m[8])),
+                  sk_sub(sk_mul(m[3], m[7]), sk_mul(m[4], m[6]))};
+    SK_V r1[3] = {sk_sub(sk_mul(m[7], m[2]), sk_mul(m[8], m[1])), sk_sub(sk_mul(m[8], m[0]), sk_mul(m[6], m[2])),
+                  sk_sub(sk_mul(m[6], m[1]), sk_mul(m[7], m[0]))};
+    SK_V r2[3] = {sk_sub(sk_mul(m[1], m[5]), sk_mul(m[2], m[4])), sk_sub(sk_mul(m[2], m[3]), sk_mul(m[0], m[5])),
+                  sk_sub(sk_mul(m[0], m[4]), sk_mul(m[1], m[3]))};
+    for (int k = 0; k < 3; ++k) out[k] = sk_dot3(r0[k], r1[k], r2[k], v[0], v[1], v[2]);
+}
+
+/* The lanes in `big` redone by the scalar kernel from the step's blended matrices and morphed directions
+ * (bone-normal-matrices: from the pose's bones and vertex v0 + lane's influences). */
+static inline void sk_redo(const sfi_skin_job* job, size_t v0, int method, unsigned big, const SK_V* m, SK_V det,
+                           const SK_V* mn, const SK_V* mt, SK_V rw, SK_V* n, SK_V* t)
 {
     float M[12][SK_W], D[SK_W], MN[3][SK_W], MT[3][SK_W], RW[SK_W], NO[3][SK_W], TO[4][SK_W];
     for (int k = 0; k < 12; ++k) sk_store(M[k], m[k]);
@@ -132,7 +145,13 @@ static inline void sk_redo(int method, unsigned big, const SK_V* m, SK_V det, co
         if (!(big >> l & 1u)) continue;
         float ml[12], mnl[3] = {MN[0][l], MN[1][l], MN[2][l]}, mtl[3] = {MT[0][l], MT[1][l], MT[2][l]}, no[3], to[4];
         for (int k = 0; k < 12; ++k) ml[k] = M[k][l];
-        sfk_vertex_frame(method, ml, D[l], mnl, mtl, RW[l], no, to);
+        if (method == SFK_METHOD_BONE_NORMAL_MATRICES) {
+            size_t K = job->influence_count, v = v0 + (size_t)l;
+            sfk_bone_normal_frame(job->bones, K ? job->joints + K * v : NULL, K ? job->weights + K * v : NULL,
+                                  (uint32_t)K, ml, D[l], mnl, mtl, RW[l], no, to);
+        } else {
+            sfk_vertex_frame(method, ml, D[l], mnl, mtl, RW[l], no, to);
+        }
         for (int k = 0; k < 3; ++k) NO[k][l] = no[k];
         for (int k = 0; k < 4; ++k) TO[k][l] = to[k];
     }
@@ -241,6 +260,26 @@ SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t 
         t[3] = sk_select(mirrored, sk_mul(rw, sk_set1(-1.0f)), rw);
         if (method == SFK_METHOD_SKINNED) {
             for (int k = 0; k < 3; ++k) n[k] = sk_dot3(m[k], m[3 + k], m[6 + k], mn[0], mn[1], mn[2]);
+        } else if (method == SFK_METHOD_BONE_NORMAL_MATRICES) {
+            /* sum_i w_i cof(A_i) n from +0: a zero weight adds +-0, the scalar's skip of that slot; a weightless
+               vertex (the identity in slot 0, lanes.c) takes n itself, as the scalar does */
+            const uint16_t* J = job->lanes->joints + block * K * SFI_LANES + (size_t)sub * SK_W;
+            const float* W = job->lanes->weights + block * K * SFI_LANES + (size_t)sub * SK_W;
+            const uint32_t identity = job->identity;
+            for (int k = 0; k < 3; ++k) n[k] = zero;
+            for (uint32_t i = 0; i < K; ++i) {
+                const float* rec[SK_W];
+                for (int l = 0; l < SK_W; ++l) rec[l] = job->palette + 16 * (size_t)J[i * SFI_LANES + l];
+                SK_V a[12], cn[3];
+                sk_gather(rec, a);
+                sk_cofactor_dir(a, mn, cn);
+                SK_V w = sk_load(W + i * SFI_LANES);
+                for (int k = 0; k < 3; ++k) n[k] = sk_add(n[k], sk_mul(cn[k], w));
+            }
+            float rest[SK_W];
+            for (int l = 0; l < SK_W; ++l) rest[l] = J[l] == identity ? 1.0f : 0.0f;
+            SK_V weightless = sk_eq(sk_load(rest), sk_set1(1.0f));
+            for (int k = 0; k < 3; ++k) n[k] = sk_select(weightless, mn[k], n[k]);
         } else {
             SK_V r1[3] = {sk_sub(sk_mul(m[7], m[2]), sk_mul(m[8], m[1])), sk_sub(sk_mul(m[8], m[0]), sk_mul(m[6], m[2])),
                           sk_sub(sk_mul(m[6], m[1]), sk_mul(m[7], m[0]))};
@@ -263,7 +302,7 @@ SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t 
     if (want_t) t_ok = sk_safe_unit(&t[0], &t[1], &t[2], &big);
     unsigned bigm = (unsigned)sk_mask(big) & live;
     if (bigm) { /* redone lanes: their degenerate tests on the values themselves */
-        sk_redo(method, bigm, m, det, mn, mt, rw, n, t);
+        sk_redo(job, v0, method, bigm, m, det, mn, mt, rw, n, t);
         n_ok = sk_andnot(sk_eq(sk_dot3(n[0], n[1], n[2], n[0], n[1], n[2]), zero), sk_set1(-0.0f));
         t_ok = sk_andnot(sk_eq(sk_dot3(t[0], t[1], t[2], t[0], t[1], t[2]), zero), sk_set1(-0.0f));
     }
@@ -324,6 +363,9 @@ SK_INLINE void sk_blocks(const sfi_skin_job* job, size_t b0, size_t b1, uint32_t
     switch (job->method) {                                                                \
     case SFK_METHOD_UNCHANGED: sk_blocks(job, b0, b1, K, SFK_METHOD_UNCHANGED, c); break; \
     case SFK_METHOD_SKINNED: sk_blocks(job, b0, b1, K, SFK_METHOD_SKINNED, c); break;     \
+    case SFK_METHOD_BONE_NORMAL_MATRICES:                                                 \
+        sk_blocks(job, b0, b1, K, SFK_METHOD_BONE_NORMAL_MATRICES, c);                    \
+        break;                                                                            \
     case SFK_METHOD_INVERSE_TRANSPOSE:                                                    \
         sk_blocks(job, b0, b1, K, SFK_METHOD_INVERSE_TRANSPOSE, c);                       \
         break;                                                                            \

@@ -1,33 +1,66 @@
-/* The fused per-vertex pass shared by skin.c and the instruction-set files (skin_sse2.c, skin_avx2.c, each
- * instantiating skin_body.h): one job over blocks of the topology's lanes. */
+/* The fast paths shared by skin.c, jacobian.c and the instruction-set files (skin_sse2.c, skin_avx2.c, each
+ * instantiating skin_body.h and jacobian_body.h): the fused pass's job over blocks of the topology's lanes, and
+ * the jacobian's over vertex ranges. */
 #ifndef SF_SKIN_SIMD_H
 #define SF_SKIN_SIMD_H
 
 #include "sf_internal.h"
 
-/* method values of a job beside the kernels' SFK_METHOD_* */
-#define SFI_SKIN_POSITIONS_ONLY 3
+/* method values of a job beside the kernels' SFK_METHOD_* (0 to 3 for the per-vertex methods) */
+#define SFI_SKIN_POSITIONS_ONLY 16
 /* sfi_deform's arrays (morph_pos, morph_nrm, morph_tan, blend, det, final_pos into `deform`), nothing counted */
-#define SFI_SKIN_DEFORM 4
+#define SFI_SKIN_DEFORM 17
 
 typedef struct sfi_skin_job {
     const sfi_lanes* lanes;
     const float* palette; /* 16 floats per bone (12 used), then the identity */
+    uint32_t identity;    /* the identity's index in the palette (the bone count) */
     size_t vertex_count;
     /* morph (alpha NULL = none): the topology's CSR */
     const float* alpha;
     int with_dirs;
     const uint32_t *morph_offsets, *morph_target;
     const float *morph_dp, *morph_dn, *morph_dt;
-    int method;             /* SFK_METHOD_UNCHANGED / SKINNED / INVERSE_TRANSPOSE or SFI_SKIN_POSITIONS_ONLY */
+    int method;             /* SFK_METHOD_UNCHANGED / SKINNED / INVERSE_TRANSPOSE / BONE_NORMAL_MATRICES or
+                               SFI_SKIN_POSITIONS_ONLY / SFI_SKIN_DEFORM */
     int has_uvs;            /* 0: tangent xyz written as zero and not counted */
     float *positions, *normals, *tangents; /* 3n, 3n, 4n; each may be NULL */
     float* det;             /* n determinants of the blended matrices, positions only; may be NULL */
     sf_workspace* deform;   /* SFI_SKIN_DEFORM: the workspace whose deform arrays are written */
+    /* bone-normal-matrices' scalar redo: the pose's bones (12 floats each) and the topology's influences */
+    const float* bones;
+    const uint32_t* joints;
+    const float* weights;
+    uint32_t influence_count;
 } sfi_skin_job;
+
+/* The jacobian method over vertices (jacobian.c, jacobian_body.h): the arguments of sfk_jacobian_vertex /
+ * sfk_jacobian_fan_vertex from the topology's gradients and the workspace's deform arrays. */
+typedef struct sfi_jacobian_job {
+    const sf_topology* topo;
+    const sfi_gradients* g;
+    const float* bones; /* the pose's, 12 floats each */
+    const float* alpha; /* the pose's morph weights, NULL = none */
+    float cap;
+    sf_workspace* ws;   /* deformed; capped is written here */
+    float *normals, *tangents; /* 3n, 4n; each may be NULL */
+    const float* palette;      /* the fast path: sfi_skin_palette's */
+    uint32_t identity;         /* the identity's index in the palette */
+} sfi_jacobian_job;
+
+/* One vertex by the scalar kernel (jacobian.c): outputs and capped[v]. */
+void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v);
+/* Vertices [begin, end) of the jacobian (not jacobian-fan) with SSE2 / AVX2. */
+void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end);
+void sfi_jacobian_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end);
+
+/* The pose's bones into the workspace's palette (16 floats each, the identity last); returns the identity's index. */
+uint32_t sfi_skin_palette(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws);
 
 /* Blocks [b0, b1) of the job; adds to *counts (first_bad: the smallest). */
 void sfi_skin_blocks_sse2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
+/* The entry of the instruction set `level` (SFI_SIMD_SSE2 and up). */
+void sfi_skin_blocks(int level, const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
 void sfi_skin_blocks_avx2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
 void sfi_skin_blocks_avx512(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
 

@@ -1,4 +1,5 @@
-/* The fused per-vertex pass with SSE2 (every x86-64 CPU): 4 vertices per step (skin_body.h). */
+/* The fused per-vertex pass and the jacobian with SSE2 (every x86-64 CPU): 4 vertices per step (skin_body.h,
+ * jacobian_body.h). */
 #include "skin_simd.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -30,6 +31,16 @@ static inline __m128 sk_from_bits(unsigned bits)
     return _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)bits), b), b));
 }
 
+/* Four lanes' 3 x 4 floats to 12 rows of 4 lanes. */
+static inline void sk_transpose12(__m128 a[4][3], __m128* m)
+{
+    for (int r = 0; r < 3; ++r) {
+        __m128 r0 = a[0][r], r1 = a[1][r], r2 = a[2][r], r3 = a[3][r];
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        m[4 * r] = r0, m[4 * r + 1] = r1, m[4 * r + 2] = r2, m[4 * r + 3] = r3;
+    }
+}
+
 /* Four lanes' blended matrices (3 rows of 4 floats each per lane), transposed to 12 rows of 4 lanes. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
@@ -50,11 +61,16 @@ static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint
         }
         a[l][0] = a0, a[l][1] = a1, a[l][2] = a2;
     }
-    for (int r = 0; r < 3; ++r) {
-        __m128 r0 = a[0][r], r1 = a[1][r], r2 = a[2][r], r3 = a[3][r];
-        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-        m[4 * r] = r0, m[4 * r + 1] = r1, m[4 * r + 2] = r2, m[4 * r + 3] = r3;
-    }
+    sk_transpose12(a, m);
+}
+
+/* Four lanes' 12-float records (a bone of the palette, a blended matrix) as 12 rows; each record is read whole. */
+static inline void sk_gather(const float* const rec[4], __m128* m)
+{
+    __m128 a[4][3];
+    for (int l = 0; l < 4; ++l)
+        for (int r = 0; r < 3; ++r) a[l][r] = _mm_loadu_ps(rec[l] + 4 * r);
+    sk_transpose12(a, m);
 }
 
 /* x y z rows of 4 vertices to x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3. */
@@ -79,10 +95,17 @@ static inline void sk_store4(float* out, __m128 x, __m128 y, __m128 z, __m128 w)
 }
 
 #include "skin_body.h"
+#define SJ_ENTRY sfi_jacobian_range_sse2
+#include "jacobian_body.h"
 
 #else
 void sfi_skin_blocks_sse2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts)
 {
     (void)job, (void)b0, (void)b1, (void)counts; /* never called: sfi_simd_level is scalar here */
+}
+
+void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end)
+{
+    (void)job, (void)begin, (void)end; /* never called, as above */
 }
 #endif

@@ -1,0 +1,167 @@
+/* The jacobian method (sfk_jacobian_vertex) over SK_W vertices per step, written once for every instruction set:
+ * skin_sse2.c and skin_avx2.c include it after skin_body.h (whose vector operations and helpers it uses) with
+ * SJ_ENTRY set to the entry point's name. It reads the workspace's deform arrays as the scalar loop does. Every
+ * value is computed with the scalar kernel's operations in its order, without fused multiply-add, so each lane
+ * is bit for bit the scalar result:
+ *   - the weight-gradient slots of a step run to the largest slot count of its lanes; a lane past its own count
+ *     adds a slot of the identity with zero coefficients, which adds +-0 to sums that are never -0 (they start
+ *     from +0): the scalar's shorter loop. SFK_REST_JOINT is the palette's identity, whose transform of x gives
+ *     x but for the sign of a zero, which the product with the coefficient then adds as +-0 alike;
+ *   - lanes that take a rare branch of the kernel are redone by the scalar kernel: a zero rest normal, the cap
+ *     firing (or its squares passing FLT_MAX), J u or J v past SFK_JACOBIAN_SCALE_ABOVE, and a direction whose
+ *     squared length passes FLT_MAX (sfk_safe_unit's rescaled branch). */
+
+/* SK_W vertices' 3 floats each (interleaved) as 3 rows. */
+static inline void sj_load3(const float* p, SK_V* out)
+{
+    float a[3][SK_W];
+    for (int l = 0; l < SK_W; ++l)
+        for (int k = 0; k < 3; ++k) a[k][l] = p[3 * l + k];
+    for (int k = 0; k < 3; ++k) out[k] = sk_load(a[k]);
+}
+
+static inline void sj_load4(const float* p, SK_V* out)
+{
+    float a[4][SK_W];
+    for (int l = 0; l < SK_W; ++l)
+        for (int k = 0; k < 4; ++k) a[k][l] = p[4 * l + k];
+    for (int k = 0; k < 4; ++k) out[k] = sk_load(a[k]);
+}
+
+/* Lanes that sfk_jacobian_cap(c, base, cap) leaves alone without its overflow branch: squares within float and
+ * |c|^2 not above (cap |base|)^2. The others are redone. */
+static inline SK_V sj_cap_quiet(const SK_V* c, const SK_V* base, SK_V cap)
+{
+    SK_V lc2 = sk_dot3(c[0], c[1], c[2], c[0], c[1], c[2]);
+    SK_V lb2 = sk_dot3(base[0], base[1], base[2], base[0], base[1], base[2]);
+    SK_V lim = sk_mul(cap, sk_sqrt(lb2));
+    SK_V lim2 = sk_mul(lim, lim), fmax = sk_set1(FLT_MAX);
+    SK_V in_range = sk_and(sk_and(sk_ge(fmax, lc2), sk_ge(fmax, lb2)), sk_ge(fmax, lim2));
+    return sk_and(in_range, sk_ge(lim2, lc2)); /* !(lc2 > lim2) on finite values */
+}
+
+/* One step of SK_W vertices from v0, all real. Returns the lanes to redo in scalar. */
+SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0)
+{
+    const sf_workspace* ws = job->ws;
+    const sfi_gradients* g = job->g;
+    const SK_V zero = sk_set1(0.0f), one = sk_set1(1.0f), minus = sk_set1(-1.0f), all = sk_eq(zero, zero);
+    SK_V n0[3], t0[4], x[3], P[3], m[12];
+    sj_load3(job->topo->rest_normals + 3 * v0, n0);
+    sj_load4(job->topo->rest_tangents + 4 * v0, t0);
+    sj_load3(ws->morph_pos + 3 * v0, x);
+    sj_load3(ws->final_pos + 3 * v0, P);
+    const float* rec[SK_W];
+    for (int l = 0; l < SK_W; ++l) rec[l] = ws->blend + 12 * (v0 + (size_t)l);
+    sk_gather(rec, m);
+    SK_V det = sk_load(ws->det + v0);
+    SK_V mirrored = sk_lt(det, zero);
+
+    /* sfk_rest_basis: the unit rest normal, then sfk_tangent_basis */
+    SK_V big = zero, nu[3] = {n0[0], n0[1], n0[2]};
+    SK_V redo = sk_andnot(sk_safe_unit(&nu[0], &nu[1], &nu[2], &big), all);
+    SK_V s = sk_select(sk_ge(nu[2], zero), one, minus);
+    SK_V a = sk_div(minus, sk_add(s, nu[2]));
+    SK_V b = sk_mul(sk_mul(nu[0], nu[1]), a);
+    SK_V u[3] = {sk_add(one, sk_mul(sk_mul(sk_mul(s, nu[0]), nu[0]), a)), sk_mul(s, b),
+                 sk_mul(sk_mul(s, minus), nu[0])};
+    SK_V v[3] = {b, sk_add(s, sk_mul(sk_mul(nu[1], nu[1]), a)), sk_mul(nu[1], minus)};
+
+    /* u' = u + sum alpha_k D_k u (likewise v), per lane in scalar as the kernel's loop */
+    SK_V mu[3] = {u[0], u[1], u[2]}, mv[3] = {v[0], v[1], v[2]};
+    const uint32_t* mo = g->morph_offsets;
+    if (job->alpha && mo[v0 + SK_W] > mo[v0]) {
+        float MU[3][SK_W], MV[3][SK_W];
+        for (int k = 0; k < 3; ++k) sk_store(MU[k], mu[k]), sk_store(MV[k], mv[k]);
+        for (int l = 0; l < SK_W; ++l)
+            for (uint32_t e = mo[v0 + (size_t)l]; e < mo[v0 + (size_t)l + 1]; ++e) {
+                float al = job->alpha[g->morph_target[e]];
+                if (al == 0.0f) continue;
+                const float* d = g->morph_duv + 6 * (size_t)e;
+                for (int k = 0; k < 3; ++k) MU[k][l] += d[k] * al, MV[k][l] += d[3 + k] * al;
+            }
+        for (int k = 0; k < 3; ++k) mu[k] = sk_load(MU[k]), mv[k] = sk_load(MV[k]);
+    }
+    SK_V ju[3], jv[3];
+    for (int k = 0; k < 3; ++k) {
+        ju[k] = sk_dot3(m[k], m[3 + k], m[6 + k], mu[0], mu[1], mu[2]);
+        jv[k] = sk_dot3(m[k], m[3 + k], m[6 + k], mv[0], mv[1], mv[2]);
+    }
+
+    /* the weight-gradient term: per slot (A_j x + t_j - P) (g.u, g.v) */
+    uint32_t so[SK_W], cnt[SK_W], most = 0;
+    for (int l = 0; l < SK_W; ++l) {
+        so[l] = g->slot_offsets[v0 + (size_t)l];
+        cnt[l] = g->slot_offsets[v0 + (size_t)l + 1] - so[l];
+        most = cnt[l] > most ? cnt[l] : most;
+    }
+    SK_V cu[3] = {zero, zero, zero}, cv[3] = {zero, zero, zero};
+    const float* identity = job->palette + 16 * (size_t)job->identity;
+    for (uint32_t i = 0; i < most; ++i) {
+        float GU[SK_W], GV[SK_W];
+        for (int l = 0; l < SK_W; ++l) {
+            if (i < cnt[l]) {
+                uint32_t e = so[l] + i, j = g->slot_joint[e];
+                rec[l] = j == SFK_REST_JOINT ? identity : job->palette + 16 * (size_t)j;
+                GU[l] = g->slot_coef[2 * (size_t)e];
+                GV[l] = g->slot_coef[2 * (size_t)e + 1];
+            } else {
+                rec[l] = identity;
+                GU[l] = GV[l] = 0.0f;
+            }
+        }
+        SK_V bm[12];
+        sk_gather(rec, bm);
+        SK_V gu = sk_load(GU), gv = sk_load(GV);
+        for (int k = 0; k < 3; ++k) {
+            SK_V pj = sk_sub(sk_add(sk_dot3(bm[k], bm[3 + k], bm[6 + k], x[0], x[1], x[2]), bm[9 + k]), P[k]);
+            cu[k] = sk_add(cu[k], sk_mul(pj, gu));
+            cv[k] = sk_add(cv[k], sk_mul(pj, gv));
+        }
+    }
+    if (job->cap > 0.0f) {
+        SK_V cap = sk_set1(job->cap);
+        redo = sk_or(redo, sk_andnot(sk_and(sj_cap_quiet(cu, ju, cap), sj_cap_quiet(cv, jv, cap)), all));
+    }
+    for (int k = 0; k < 3; ++k) ju[k] = sk_add(ju[k], cu[k]), jv[k] = sk_add(jv[k], cv[k]);
+    /* past SFK_JACOBIAN_SCALE_ABOVE the kernel rescales: redone */
+    SK_V sign = sk_set1(-0.0f), above = sk_set1(SFK_JACOBIAN_SCALE_ABOVE);
+    for (int k = 0; k < 3; ++k)
+        redo = sk_or(redo, sk_or(sk_gt(sk_andnot(sign, ju[k]), above), sk_gt(sk_andnot(sign, jv[k]), above)));
+
+    /* normal: sign(det) J u x J v */
+    SK_V N[3] = {sk_sub(sk_mul(ju[1], jv[2]), sk_mul(ju[2], jv[1])), sk_sub(sk_mul(ju[2], jv[0]), sk_mul(ju[0], jv[2])),
+                 sk_sub(sk_mul(ju[0], jv[1]), sk_mul(ju[1], jv[0]))};
+    for (int k = 0; k < 3; ++k) N[k] = sk_select(mirrored, sk_mul(N[k], minus), N[k]);
+    sk_safe_unit(&N[0], &N[1], &N[2], &big);
+    /* tangent: J t0 in the rest plane, Gram-Schmidt against the normal; `skinned`'s where nothing is left */
+    SK_V tu = sk_dot3(t0[0], t0[1], t0[2], u[0], u[1], u[2]), tv = sk_dot3(t0[0], t0[1], t0[2], v[0], v[1], v[2]);
+    SK_V T[4];
+    for (int k = 0; k < 3; ++k) T[k] = sk_add(sk_mul(ju[k], tu), sk_mul(jv[k], tv));
+    SK_V d = sk_dot3(N[0], N[1], N[2], T[0], T[1], T[2]);
+    for (int k = 0; k < 3; ++k) T[k] = sk_sub(T[k], sk_mul(N[k], d));
+    SK_V t_ok = sk_safe_unit(&T[0], &T[1], &T[2], &big);
+    if ((unsigned)sk_mask(t_ok) != (1u << SK_W) - 1u) {
+        SK_V ts[3];
+        for (int k = 0; k < 3; ++k) ts[k] = sk_dot3(m[k], m[3 + k], m[6 + k], t0[0], t0[1], t0[2]);
+        sk_safe_unit(&ts[0], &ts[1], &ts[2], &big);
+        for (int k = 0; k < 3; ++k) T[k] = sk_select(t_ok, T[k], ts[k]);
+    }
+    T[3] = sk_select(mirrored, sk_mul(t0[3], minus), t0[3]);
+    if (job->normals) sk_store3(job->normals + 3 * v0, N[0], N[1], N[2]);
+    if (job->tangents) sk_store4(job->tangents + 4 * v0, T[0], T[1], T[2], T[3]);
+    memset(ws->jacobian->capped + v0, 0, SK_W);
+    return (unsigned)sk_mask(sk_or(redo, big));
+}
+
+/* Vertices [begin, end): whole steps, then the tail and the redone lanes by the scalar kernel. */
+void SJ_ENTRY(const sfi_jacobian_job* job, size_t begin, size_t end)
+{
+    size_t v = begin;
+    for (; end - v >= SK_W; v += SK_W) {
+        unsigned redo = sj_step(job, v);
+        for (int l = 0; redo; ++l, redo >>= 1)
+            if (redo & 1u) sfi_jacobian_vertex(job, v + (size_t)l);
+    }
+    for (; v < end; ++v) sfi_jacobian_vertex(job, v);
+}
