@@ -1527,6 +1527,190 @@ static void test_npm_bake_round_trip(void)
     rmdir(dir);
 }
 
+/* ---------------------------------------------------------------- frames reusing the last frame's structure */
+
+typedef struct reuse_stats {
+    size_t frames, meshes, differing;
+} reuse_stats;
+
+/* The frames of one mesh computed in turn on one workspace (which reuses what an earlier frame built when
+ * the shared vertices, degenerate triangles and flags are unchanged) against each frame on a workspace of
+ * its own (numbered from scratch): tangents and per-corner tangents bit for bit, and no allocation on the
+ * reused workspace. */
+static void reuse_check(const sf_mesh_desc* mesh, const sf_pose* poses, size_t frame_count, sf_weld weld,
+                        const char* label, reuse_stats* st)
+{
+    sft_alloc_counter a = {0};
+    sf_env env = sft_counting_env(&a);
+    sf_topology* topo = NULL;
+    sf_workspace *ws = NULL, *fresh = NULL;
+    CHECK_OK(sf_topology_create(mesh, NULL, &env, &topo, NULL));
+    if (!topo) return;
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
+    size_t n = mesh->vertex_count, F = mesh->triangle_count;
+    float *pos = malloc((3 * n + 1) * sizeof(float)), *nrm = malloc((3 * n + 1) * sizeof(float));
+    float *tan_a = malloc((4 * n + 1) * sizeof(float)), *tan_b = malloc((4 * n + 1) * sizeof(float));
+    float* corners_a = malloc((12 * F + 1) * sizeof(float));
+    CHECK(pos && nrm && tan_a && tan_b && corners_a);
+    sf_frames_opts o;
+    memset(&o, 0, sizeof o);
+    o.weld = weld;
+    o.tangents = SF_TANGENTS_MIKKTSPACE;
+    int differs = 0;
+    for (size_t f = 0; f < frame_count; ++f) {
+        sf_frames_out out = {pos, nrm, tan_a};
+        size_t calls = a.calls;
+        CHECK_OK(sf_frames_compute(topo, &poses[f], SF_METHOD_RECOMPUTE, &o, ws, &out, NULL));
+        CHECK(a.calls == calls); /* the workspace owns every scratch array */
+        const float* c = sfi_mikktspace_corner_tangents(ws);
+        CHECK(c != NULL);
+        if (c) memcpy(corners_a, c, 12 * F * sizeof(float));
+        CHECK_OK(sf_workspace_create(topo, NULL, &fresh, NULL));
+        out.tangents = tan_b;
+        CHECK_OK(sf_frames_compute(topo, &poses[f], SF_METHOD_RECOMPUTE, &o, fresh, &out, NULL));
+        const float* cb = sfi_mikktspace_corner_tangents(fresh);
+        int same = memcmp(tan_a, tan_b, 4 * n * sizeof(float)) == 0 && cb &&
+                   memcmp(corners_a, cb, 12 * F * sizeof(float)) == 0;
+        if (!same && !differs) printf("  %s: frame %zu differs from a fresh workspace\n", label, f);
+        differs |= !same;
+        CHECK(same);
+        sf_workspace_destroy(fresh);
+        fresh = NULL;
+        st->frames++;
+    }
+    st->meshes++;
+    st->differing += (size_t)differs;
+    free(pos), free(nrm), free(tan_a), free(tan_b), free(corners_a);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    CHECK(a.allocations == a.frees);
+}
+
+/* Random meshes on coarse lattices (shared vertices across indices, degenerate, non-manifold and duplicate
+ * triangles, zero UV areas), half the vertices on a second bone that moves by lattice steps, so that
+ * vertices join and separate, triangles collapse and open and edges gain and lose triangles from frame to
+ * frame. */
+static void test_reuse_random(void)
+{
+    enum { MESHES = 300, MAX_V = 40, MAX_T = 90, FRAMES = 7 };
+    uint32_t seed = 777u;
+#define NEXT_RANDOM(mod) ((seed = seed * 1664525u + 1013904223u), (seed >> 8) % (mod))
+    float bones[FRAMES][24];
+    sf_pose poses[FRAMES];
+    static const float moves[FRAMES][3] = {{0, 0, 0}, {1, 0, 0}, {1, 0, 0}, {0, 0, 0}, {0.5f, 0, 0}, {0, 1, 1}, {0, 0, 0}};
+    for (int f = 0; f < FRAMES; ++f) {
+        memset(bones[f], 0, sizeof bones[f]);
+        for (int b = 0; b < 2; ++b) bones[f][12 * b] = bones[f][12 * b + 4] = bones[f][12 * b + 8] = 1.0f;
+        memcpy(bones[f] + 12 + 9, moves[f], sizeof moves[f]);
+        poses[f] = (sf_pose){bones[f], 2, NULL, 0};
+    }
+    reuse_stats st = {0};
+    for (int mesh_i = 0; mesh_i < MESHES; ++mesh_i) {
+        const int V = 6 + mesh_i % (MAX_V - 5), T = 4 + (mesh_i * 7) % (MAX_T - 3);
+        float positions[MAX_V * 3], uvs[MAX_V * 2], weights[MAX_V];
+        uint32_t indices[MAX_T * 3], joints[MAX_V];
+        for (int v = 0; v < V; ++v) {
+            for (int k = 0; k < 3; ++k) positions[3 * v + k] = (float)NEXT_RANDOM(3u);
+            for (int k = 0; k < 2; ++k) uvs[2 * v + k] = 0.5f * (float)NEXT_RANDOM(3u);
+            joints[v] = NEXT_RANDOM(2u);
+            weights[v] = 1.0f;
+        }
+        for (int v = V - 3; v < V; ++v) {
+            int src = (int)NEXT_RANDOM((uint32_t)(V - 3));
+            memcpy(positions + 3 * v, positions + 3 * src, 12);
+            memcpy(uvs + 2 * v, uvs + 2 * src, 8);
+        }
+        for (int i = 0; i < 3 * T; ++i) indices[i] = NEXT_RANDOM((uint32_t)V);
+        sf_mesh_desc m = uv_mesh(positions, uvs, (size_t)V, indices, (size_t)T);
+        m.influence_count = 1;
+        m.joints = joints;
+        m.weights = weights;
+        m.bone_count = 2;
+        char label[64];
+        snprintf(label, sizeof label, "random mesh %d", mesh_i);
+        reuse_check(&m, poses, FRAMES, mesh_i % 2 ? SF_WELD_POSITION_NORMAL : SF_WELD_NONE, label, &st);
+    }
+#undef NEXT_RANDOM
+    printf("  %zu random meshes, %zu frames: %zu differ from fresh workspaces\n", st.meshes, st.frames, st.differing);
+    CHECK(st.differing == 0);
+}
+
+/* Every built-in scene and preset (rest, posed, rest, posed) and every staged glTF asset's primitives with
+ * UVs (rest, the first 2 s of each animation at 30 frames per second, rest), as reuse_check. */
+static void test_reuse_scenes_assets(void)
+{
+    reuse_stats st = {0};
+    for (size_t s = 0; s < sf_scene_count(); ++s) {
+        const sf_scene_info* info = sf_scene_info_at(s);
+        for (size_t p = 0; p <= info->preset_count; ++p) {
+            const char* preset = p ? info->presets[p - 1].name : NULL;
+            sf_scene* scene = NULL;
+            CHECK_OK(sf_scene_create(info->name, preset, NULL, 0, NULL, &scene, NULL));
+            if (!scene) continue;
+            if (scene->mesh.uvs.data) {
+                size_t B = scene->pose.bone_count;
+                float* rest = calloc(12 * B + 1, sizeof(float));
+                CHECK(rest != NULL);
+                for (size_t b = 0; b < B; ++b) rest[12 * b] = rest[12 * b + 4] = rest[12 * b + 8] = 1.0f;
+                sf_pose rp = {B ? rest : NULL, B, NULL, 0};
+                sf_pose poses[4] = {rp, scene->pose, rp, scene->pose};
+                char label[96];
+                snprintf(label, sizeof label, "scene %s %s", info->name, preset ? preset : "(default)");
+                reuse_check(&scene->mesh, poses, 4, SF_WELD_POSITION_NORMAL, label, &st);
+                free(rest);
+            }
+            sf_scene_destroy(scene);
+        }
+    }
+    char path[1024];
+    for (size_t i = 0; i < sizeof assets / sizeof assets[0]; ++i) {
+        if (!sft_asset(assets[i], path, sizeof path)) continue;
+        sf_gltf* gltf = NULL;
+        CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &gltf, NULL));
+        sf_gltf_pose* gp = NULL;
+        CHECK_OK(sf_gltf_pose_create(gltf, NULL, &gp, NULL));
+        for (size_t in = 0; gltf && gp && in < gltf->instance_count; ++in) {
+            const sf_gltf_instance* inst = &gltf->instances[in];
+            const sf_gltf_mesh* gm = &gltf->meshes[inst->mesh];
+            /* rest, every animation at 30 frames per second (its first 2 s), rest */
+            enum { PER_ANIM = 60, MAX_ANIMS = 8 };
+            size_t anims = gltf->animation_count < MAX_ANIMS ? gltf->animation_count : MAX_ANIMS;
+            size_t FRAMES = 2 + anims * PER_ANIM, B = inst->bone_count, T = gm->target_count;
+            float* bones = calloc(FRAMES * 12 * B + 1, sizeof(float));
+            float* morph = calloc(FRAMES * T + 1, sizeof(float));
+            sf_pose* poses = calloc(FRAMES, sizeof *poses);
+            CHECK(bones && morph && poses);
+            size_t used = 0;
+            for (size_t f = 0; f < FRAMES; ++f) {
+                int animated = f > 0 && f < FRAMES - 1;
+                size_t anim = animated ? (f - 1) / PER_ANIM : SF_GLTF_NONE;
+                double t = animated ? gltf->animations[anim].start_s + (double)((f - 1) % PER_ANIM) / 30.0 : 0.0;
+                if (animated && t > gltf->animations[anim].end_s) continue;
+                float *fb = bones + used * 12 * B, *fm = morph + used * T;
+                CHECK_OK(sf_gltf_pose_sample(gp, anim, t, NULL));
+                CHECK_OK(sf_gltf_pose_instance(gp, in, fb, fm, NULL, NULL));
+                poses[used++] = (sf_pose){fb, B, T ? fm : NULL, T};
+            }
+            for (size_t p = 0; p < gm->primitive_count; ++p) {
+                sf_mesh_desc mesh;
+                CHECK_OK(sf_gltf_instance_mesh(gltf, in, gm->first_primitive + p, &mesh, NULL));
+                if (!mesh.uvs.data || mesh.triangle_count == 0) continue;
+                char label[1100];
+                snprintf(label, sizeof label, "%s instance %zu primitive %zu", assets[i], in, p);
+                reuse_check(&mesh, poses, used, SF_WELD_POSITION_NORMAL, label, &st);
+            }
+            free(bones);
+            free(morph);
+            free(poses);
+        }
+        sf_gltf_pose_destroy(gp);
+        sf_gltf_destroy(gltf);
+    }
+    printf("  scenes and assets: %zu meshes, %zu frames: %zu differ from fresh workspaces\n", st.meshes, st.frames,
+           st.differing);
+    CHECK(st.meshes > 0 && st.differing == 0);
+}
+
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
@@ -1545,6 +1729,8 @@ int main(int argc, char** argv)
         {"npm_loaded_tangents", test_npm_loaded_tangents},
         {"npm_bake_round_trip", test_npm_bake_round_trip},
         {"npm_reference_corners", test_npm_reference_corners},
+        {"reuse_random", test_reuse_random},
+        {"reuse_scenes_assets", test_reuse_scenes_assets},
     };
     int rc = SFT_RUN(cases, argc, argv);
     if (rc == 0 && node_state == -1) {

@@ -25,11 +25,12 @@
  * decides which triangles pair across non-manifold or coincident edges, so it is reproduced here
  * (shared_vertices, sort_edges) rather than replaced by a plain sort.
  *
- * Precomputed at topology creation: the UV flags. The neighbour structure only changes when the shared
- * vertex numbering or the degenerate triangles change: it is cached in the scratch and rebuilt,
- * without allocating, when they do. Per frame: shared vertices, triangle tangents, groups, sub-groups,
- * all in the scratch. Everything here works on plain arrays (sfi_mikk_input); the per-vertex output over
- * the topology's adjacency is in rebuild.c.
+ * Precomputed at topology creation: the UV flags. The neighbours only change when the shared vertex
+ * numbering or the degenerate triangles change, the groups (kept sorted, as corners) when the neighbours or
+ * the triangles' flags do: both are cached in the scratch and rebuilt, without allocating, when they do.
+ * Per frame: triangle tangents (in parallel), shared vertices, and the groups' sums (in parallel), all in
+ * the scratch. Everything here works on plain arrays (sfi_mikk_input);
+ * the per-vertex output over the topology's adjacency is in rebuild.c.
  *
  * Handedness: MikkTSpace's own sign is +1 for a positive UV area, i.e. cross(n, t) along +dP/dv (v up).
  * The per-vertex output (rebuild.c) converts it to the mesh's uv convention exactly as the `uv` tangents
@@ -91,6 +92,10 @@ struct sfi_mikktspace_scratch {
     uint32_t* first_corner; /* 4F: first good corner of each shared vertex */
     float* normals;         /* 3n: scratch normals for callers that want none */
     int has_corners;
+    int groups_valid;       /* the groups below belong to the cached neighbours and cached_flags */
+    size_t group_count;
+    uint8_t* cached_flags;  /* F: the flags the groups were built from */
+    uint8_t* group_flags;   /* F: the same after grouping (group-with-any triangles oriented) */
 };
 
 /* ---------------------------------------------------------------- topology precomputation */
@@ -148,6 +153,8 @@ struct sfi_mikktspace_scratch* sfi_mikktspace_scratch_take(sfi_blocks* b, size_t
     s->corners = sfi_blocks_take(b, 12 * F, sizeof(float));
     TAKE(first_corner, 4 * F);
     s->normals = sfi_blocks_take(b, 3 * n, sizeof(float));
+    TAKE(cached_flags, F);
+    TAKE(group_flags, F);
 #undef TAKE
     return b->failed ? NULL : taken;
 }
@@ -318,6 +325,9 @@ static void triangle_range(void* ctx, size_t begin, size_t end)
         s->flags[f] = (uint8_t)sfk_mikk_triangle(m->P + 3 * tri[0], m->P + 3 * tri[1], m->P + 3 * tri[2],
                                                  in->uvs + 2 * tri[0], in->uvs + 2 * tri[1], in->uvs + 2 * tri[2],
                                                  in->uv_flags[f], s->face_os + 3 * f, s->face_ot + 3 * f);
+        /* MikkTSpace's default for corners no group reaches: tangent (1, 0, 0), w = -1 */
+        float* t = s->corners + 12 * f;
+        for (int c = 0; c < 3; ++c, t += 4) t[0] = 1.0f, t[1] = t[2] = 0.0f, t[3] = -1.0f;
     }
 }
 
@@ -446,19 +456,21 @@ static void build_neighbors(const mikk_frame* m)
     }
 }
 
-/* Rebuilds the neighbours only when the shared vertices or the degenerate triangles changed. */
-static void update_neighbors(const mikk_frame* m)
+/* Rebuilds the neighbours only when the shared vertices or the degenerate triangles changed; returns
+ * whether it did. */
+static int update_neighbors(const mikk_frame* m)
 {
     const sfi_mikk_input* in = m->in;
     struct sfi_mikktspace_scratch* s = m->s;
     size_t F = in->triangle_count;
     int same = s->cached && memcmp(s->cid, s->cached_cid, 3 * F * sizeof(uint32_t)) == 0;
     for (size_t f = 0; same && f < F; ++f) same = (s->flags[f] & MK_DEGEN) == s->cached_degen[f];
-    if (same) return;
+    if (same) return 0;
     build_neighbors(m);
     memcpy(s->cached_cid, s->cid, 3 * F * sizeof(uint32_t));
     for (size_t f = 0; f < F; ++f) s->cached_degen[f] = (uint8_t)(s->flags[f] & MK_DEGEN);
     s->cached = 1;
+    return 1;
 }
 
 /* The corner of triangle f at shared vertex rep, or -1. */
@@ -496,6 +508,23 @@ static void grow_group(const mikk_frame* m, uint32_t g, uint32_t first, uint32_t
     }
 }
 
+/* Ascending; groups are small (the triangles around one vertex), so insertion sort. */
+static void sort_faces(uint32_t* a, size_t n)
+{
+    for (size_t i = 1; i < n; ++i) {
+        uint32_t x = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1] > x) {
+            a[j] = a[j - 1];
+            --j;
+        }
+        a[j] = x;
+    }
+}
+
+/* Each group's triangles, found depth first, then kept ascending (the order MikkTSpace sums a sub-group
+ * in) as the corner at the group's vertex (3 f + c), so that a frame that reuses them sorts and searches
+ * nothing. */
 static size_t build_groups(const mikk_frame* m)
 {
     const sfi_mikk_input* in = m->in;
@@ -520,39 +549,69 @@ static size_t build_groups(const mikk_frame* m)
         }
     }
     s->group_start[groups] = end;
+    for (size_t g = 0; g < groups; ++g) {
+        uint32_t* faces = s->group_faces + s->group_start[g];
+        size_t k = s->group_start[g + 1] - s->group_start[g];
+        sort_faces(faces, k);
+        for (size_t i = 0; i < k; ++i) faces[i] = 3 * faces[i] + (uint32_t)corner_at(m, faces[i], s->group_rep[g]);
+    }
     return groups;
 }
 
-/* Step 6: the angle-weighted tangent of a sub-group (faces ascending) at shared vertex rep. */
-static void eval_tangent(const mikk_frame* m, const uint32_t* faces, size_t count, uint32_t rep, float out[3])
+/* Step 6: the angle-weighted tangent of a sub-group (members: indices into the group's corners, ascending
+ * by triangle) at the group's vertex, whose normal is n. proj: the group's projected os, ot per corner.
+ * Each corner's term projects onto the corner's own normal: where its bits are n's, the group's
+ * projections serve (sfk_mikk_corner_term's operations, shared). */
+static void eval_tangent(const mikk_frame* m, const uint32_t* corners, const uint32_t* members, size_t count,
+                         const float* n, const float* proj, float out[3])
 {
     struct sfi_mikktspace_scratch* s = m->s;
     const uint32_t* idx = m->in->indices;
     out[0] = out[1] = out[2] = 0.0f;
     for (size_t i = 0; i < count; ++i) {
-        size_t f = faces[i];
+        size_t corner = corners[members[i]], f = corner / 3, c = corner % 3;
         if (s->flags[f] & MK_ANY) continue;
-        int c = corner_at(m, f, rep);
-        if (c < 0) continue;
-        sfk_mikk_corner_term(m->N + 3 * (size_t)idx[3 * f + (size_t)c], s->face_os + 3 * f,
-                             m->P + 3 * (size_t)idx[3 * f + (size_t)((c + 2) % 3)], m->P + 3 * (size_t)idx[3 * f + (size_t)c],
-                             m->P + 3 * (size_t)idx[3 * f + (size_t)((c + 1) % 3)], out);
+        uint32_t vp = idx[3 * f + (c + 2) % 3], v = idx[corner], vn = idx[3 * f + (c + 1) % 3];
+        const float* nc = m->N + 3 * (size_t)v;
+        if (nc == n || memcmp(nc, n, 3 * sizeof(float)) == 0) {
+            float e1[3], e2[3], v1[3], v2[3];
+            sfk_sub(m->P + 3 * (size_t)vp, m->P + 3 * (size_t)v, e1);
+            sfk_sub(m->P + 3 * (size_t)vn, m->P + 3 * (size_t)v, e2);
+            sfk_mikk_project(n, e1, v1);
+            sfk_mikk_project(n, e2, v2);
+            sfk_mikk_angle_term(proj + 6 * members[i], v1, v2, out);
+        } else {
+            sfk_mikk_corner_term(nc, s->face_os + 3 * f, m->P + 3 * (size_t)vp, m->P + 3 * (size_t)v,
+                                 m->P + 3 * (size_t)vn, out);
+        }
     }
     sfk_mikk_normalize(out);
 }
 
-/* Ascending; sub-groups are small (the triangles around one vertex), so insertion sort. */
-static void sort_faces(uint32_t* a, size_t n)
+/* Whether every two corners of a group share a sub-group (then it is the whole group, the usual case).
+ * First a sufficient test in one pass: the projections are unit vectors (or, where MikkTSpace's normalising
+ * keeps them, smaller than FLT_MIN in every component); when each is within 83 degrees of the first usable
+ * corner's (dot >= 0.125), any two are within 167 degrees, so their dot product is above -0.97 and
+ * sfk_mikk_compatible holds (NaN fails the test). Else every pair (the test is symmetric). */
+static int all_compatible(const uint8_t* flags, const uint32_t* corners, const float* proj, size_t k)
 {
-    for (size_t i = 1; i < n; ++i) {
-        uint32_t x = a[i];
-        size_t j = i;
-        while (j > 0 && a[j - 1] > x) {
-            a[j] = a[j - 1];
-            --j;
-        }
-        a[j] = x;
+    size_t r = 0;
+    while (r < k && (flags[corners[r] / 3] & MK_ANY)) ++r;
+    if (r == k) return 1;
+    const float *ro = proj + 6 * r, *rt = ro + 3;
+    int quick = sfk_dot(ro, ro) >= 0.5f && sfk_dot(rt, rt) >= 0.5f;
+    for (size_t i = r + 1; i < k && quick; ++i) {
+        if (flags[corners[i] / 3] & MK_ANY) continue;
+        const float *o = proj + 6 * i, *t = o + 3;
+        quick = (sfk_dot(o, o) < 0.5f || sfk_dot(o, ro) >= 0.125f) && (sfk_dot(t, t) < 0.5f || sfk_dot(t, rt) >= 0.125f);
     }
+    if (quick) return 1;
+    for (size_t i = 0; i < k; ++i) {
+        uint8_t fi = flags[corners[i] / 3];
+        for (size_t j = i + 1; j < k; ++j)
+            if (!((fi | flags[corners[j] / 3]) & MK_ANY) && !sfk_mikk_compatible(proj + 6 * i, proj + 6 * j)) return 0;
+    }
+    return 1;
 }
 
 /* Tangents of every corner of one group: the sub-group rule, with the whole group computed once.
@@ -560,7 +619,7 @@ static void sort_faces(uint32_t* a, size_t n)
 static void group_tangents(const mikk_frame* m, uint32_t g)
 {
     struct sfi_mikktspace_scratch* s = m->s;
-    const uint32_t* faces = s->group_faces + s->group_start[g];
+    const uint32_t* corners = s->group_faces + s->group_start[g];
     uint32_t* members = s->members + s->group_start[g];
     size_t k = s->group_start[g + 1] - s->group_start[g];
     uint32_t rep = s->group_rep[g];
@@ -568,33 +627,37 @@ static void group_tangents(const mikk_frame* m, uint32_t g)
     const float* n = m->N + 3 * (size_t)m->in->indices[(size_t)(rep >> 2) * 3 + (rep & 3u)];
     float* proj = s->proj + 6 * (size_t)s->group_start[g];
     for (size_t i = 0; i < k; ++i) {
-        sfk_mikk_project(n, s->face_os + 3 * (size_t)faces[i], proj + 6 * i);
-        sfk_mikk_project(n, s->face_ot + 3 * (size_t)faces[i], proj + 6 * i + 3);
+        size_t f = corners[i] / 3;
+        sfk_mikk_project(n, s->face_os + 3 * f, proj + 6 * i);
+        sfk_mikk_project(n, s->face_ot + 3 * f, proj + 6 * i + 3);
     }
+    float w = s->group_orient[g] ? 1.0f : -1.0f;
+    int whole_only = all_compatible(s->flags, corners, proj, k);
     float whole[3];
     int have_whole = 0;
-    float w = s->group_orient[g] ? 1.0f : -1.0f;
     for (size_t i = 0; i < k; ++i) {
-        size_t f = faces[i], count = 0;
-        for (size_t j = 0; j < k; ++j) {
-            int any = ((s->flags[f] | s->flags[faces[j]]) & MK_ANY) != 0;
-            if (any || i == j || sfk_mikk_compatible(proj + 6 * i, proj + 6 * j))
-                members[count++] = faces[j];
+        size_t count = 0;
+        if (whole_only) {
+            count = k;
+        } else {
+            uint8_t fi = s->flags[corners[i] / 3];
+            for (size_t j = 0; j < k; ++j) {
+                int any = ((fi | s->flags[corners[j] / 3]) & MK_ANY) != 0;
+                if (any || i == j || sfk_mikk_compatible(proj + 6 * i, proj + 6 * j)) members[count++] = (uint32_t)j;
+            }
         }
         float t[3];
-        if (count == k) { /* the usual case: the whole group, evaluated once */
+        if (count == k) {
             if (!have_whole) {
-                sort_faces(members, count);
-                eval_tangent(m, members, count, rep, whole);
+                for (size_t j = 0; j < k; ++j) members[j] = (uint32_t)j;
+                eval_tangent(m, corners, members, k, n, proj, whole);
             }
             have_whole = 1;
             memcpy(t, whole, sizeof t);
         } else {
-            sort_faces(members, count);
-            eval_tangent(m, members, count, rep, t);
+            eval_tangent(m, corners, members, count, n, proj, t);
         }
-        int c = corner_at(m, f, rep);
-        float* out = s->corners + 4 * (3 * f + (size_t)c);
+        float* out = s->corners + 4 * (size_t)corners[i];
         memcpy(out, t, sizeof t);
         out[3] = w;
     }
@@ -605,20 +668,26 @@ static void group_range(void* ctx, size_t begin, size_t end)
     for (size_t g = begin; g < end; ++g) group_tangents((const mikk_frame*)ctx, (uint32_t)g);
 }
 
+/* Corner tangents. The neighbours depend on the frame through the numbering and the degenerate triangles
+ * (the numbering decides the pairing where three or more triangles meet at an edge, and, through the
+ * order the sort leaves its last run in, at the last lower vertex), the groups through the neighbours and
+ * the triangles' flags: each is rebuilt only when what it depends on changed. */
 const float* sfi_mikktspace_corners(const sfi_mikk_input* in, const sf_env* env, struct sfi_mikktspace_scratch* s)
 {
     size_t F = in->triangle_count;
     mikk_frame m = {in, in->positions, in->normals, s};
-    shared_vertices(&m);
     sf_env_parallel_for(env, F, 2048, triangle_range, &m);
-    update_neighbors(&m);
-    /* MikkTSpace's default for corners no group reaches: tangent (1, 0, 0), w = -1. */
-    for (size_t c = 0; c < 3 * F; ++c) {
-        float* t = s->corners + 4 * c;
-        t[0] = 1.0f, t[1] = t[2] = 0.0f, t[3] = -1.0f;
+    shared_vertices(&m);
+    if (update_neighbors(&m)) s->groups_valid = 0;
+    if (s->groups_valid && memcmp(s->flags, s->cached_flags, F) == 0) {
+        memcpy(s->flags, s->group_flags, F);
+    } else {
+        memcpy(s->cached_flags, s->flags, F);
+        s->group_count = build_groups(&m);
+        memcpy(s->group_flags, s->flags, F);
+        s->groups_valid = 1;
     }
-    size_t groups = build_groups(&m);
-    sf_env_parallel_for(env, groups, 512, group_range, &m);
+    sf_env_parallel_for(env, s->group_count, 512, group_range, &m);
     /* Degenerate triangles: each corner copies the first good corner of its shared vertex. */
     int any_degen = 0;
     for (size_t f = 0; f < F && !any_degen; ++f) any_degen = (s->flags[f] & MK_DEGEN) != 0;

@@ -851,6 +851,14 @@ SF_HD int sfk_mikk_compatible(const float proj_a[6], const float proj_b[6])
     return sfk_dot(proj_a, proj_b) > SFK_MIKK_THRESHOLD_COS && sfk_dot(proj_a + 3, proj_b + 3) > SFK_MIKK_THRESHOLD_COS;
 }
 
+/* acc += os times the angle between the projected edges v1 and v2 (the end of sfk_mikk_corner_term). */
+SF_HD void sfk_mikk_angle_term(const float os[3], const float v1[3], const float v2[3], float acc[3])
+{
+    float cosv = sfk_dot(v1, v2);
+    cosv = cosv > 1.0f ? 1.0f : (cosv < -1.0f ? -1.0f : cosv);
+    sfk_madd(acc, os, acosf(cosv));
+}
+
 /* One corner's term of a group tangent: the face's os projected onto the corner normal n, times the corner
  * angle measured in the tangent plane (p the corner, p_prev and p_next its neighbours in winding order). */
 SF_HD void sfk_mikk_corner_term(const float n[3], const float face_os[3], const float p_prev[3], const float p[3],
@@ -862,9 +870,7 @@ SF_HD void sfk_mikk_corner_term(const float n[3], const float face_os[3], const 
     sfk_sub(p_next, p, e2);
     sfk_mikk_project(n, e1, v1);
     sfk_mikk_project(n, e2, v2);
-    float cosv = sfk_dot(v1, v2);
-    cosv = cosv > 1.0f ? 1.0f : (cosv < -1.0f ? -1.0f : cosv);
-    sfk_madd(acc, os, acosf(cosv));
+    sfk_mikk_angle_term(os, v1, v2, acc);
 }
 
 /* A vertex's handedness from MikkTSpace's own sign (v up): the mesh's uv convention, then mirroring. */
