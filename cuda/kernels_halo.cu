@@ -4,8 +4,7 @@
 // is rebuilt once there (sfk_recompute_face, as the face pass); each owned vertex then sums its corners from
 // shared memory in the gather's order (sfk_recompute_vertex's sums) and writes its frame at its public index.
 // The same formulas in the same order as the face pass + gather: the same bits, no atomics.
-#include "cuda_internal.h"
-#include "sf_kernels.h"
+#include "kernels_common.cuh"
 
 #include <string.h>
 
@@ -28,34 +27,13 @@ struct halo_smem {
     __device__ __forceinline__ float& f(uint32_t k, uint32_t face) const { return fs[k * MF + face]; }
 };
 
-// A vertex's K influence slots (16-bit joints; one 8-byte and one 16-byte load for K = 4).
-template <int K> struct slots {
-    static __device__ __forceinline__ void load(const sfc_topo& t, uint32_t u, uint32_t* j, float* w)
-    {
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-            j[k] = t.joints[(size_t)K * u + k];
-            w[k] = t.weights[(size_t)K * u + k];
-        }
-    }
-};
-template <> struct slots<4> {
-    static __device__ __forceinline__ void load(const sfc_topo& t, uint32_t u, uint32_t* j, float* w)
-    {
-        ushort4 jj = reinterpret_cast<const ushort4*>(t.joints)[u];
-        float4 ww = reinterpret_cast<const float4*>(t.weights)[u];
-        j[0] = jj.x, j[1] = jj.y, j[2] = jj.z, j[3] = jj.w;
-        w[0] = ww.x, w[1] = ww.y, w[2] = ww.z, w[3] = ww.w;
-    }
-};
-
 // Vertex u's final position and determinant, as the deform pass gives them (sfk_deform_position).
 template <int K> __device__ __forceinline__ void skin(const sfc_topo& t, const float* bones, const float* alpha,
                                                       uint32_t u, float fp[3], float* det)
 {
     uint32_t j[K > 0 ? K : 1] = {0};
     float w[K > 0 ? K : 1] = {0.0f};
-    slots<K>::load(t, u, j, w);
+    influences<K>::load(t, u, j, w);
     uint32_t e0 = 0, e1 = 0;
     if (alpha) {
         e0 = t.morph_offsets[u];
