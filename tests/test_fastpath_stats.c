@@ -7,11 +7,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sf_internal.h"
 #include "sf_test.h"
+#include "sft_pool.h"
 #include "skinframe_gltf.h"
 #include "skinframe_scenes.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,52 +402,6 @@ static void every_asset(void)
 
 /* ---------------------------------------------------------------- threads and chunk order */
 
-typedef struct fake_pool {
-    int mode; /* 0 reverse chunk order, 1 odd chunks then even, 2 real threads, 3 ranges of 7 reversed */
-    int threads;
-} fake_pool;
-
-typedef struct thread_arg {
-    size_t count, grain, first, step;
-    sf_range_fn* fn;
-    void* ctx;
-} thread_arg;
-
-static void* thread_main(void* p)
-{
-    thread_arg* a = (thread_arg*)p;
-    size_t chunks = (a->count + a->grain - 1) / a->grain;
-    for (size_t k = a->first; k < chunks; k += a->step) {
-        size_t b = k * a->grain;
-        a->fn(a->ctx, b, a->count - b < a->grain ? a->count : b + a->grain);
-    }
-    return NULL;
-}
-
-static void fake_parallel_for(void* user, size_t count, size_t grain, sf_range_fn* fn, void* ctx)
-{
-    const fake_pool* fp = (const fake_pool*)user;
-    if (fp->mode == 3) grain = grain < 7 ? grain : 7;
-    size_t chunks = (count + grain - 1) / grain;
-    if (fp->mode == 0 || fp->mode == 3) {
-        for (size_t k = chunks; k-- > 0;) fn(ctx, k * grain, count - k * grain < grain ? count : (k + 1) * grain);
-    } else if (fp->mode == 1) {
-        for (size_t pass = 0; pass < 2; ++pass)
-            for (size_t k = 1 - pass; k < chunks; k += 2)
-                fn(ctx, k * grain, count - k * grain < grain ? count : (k + 1) * grain);
-    } else {
-        pthread_t th[8];
-        thread_arg args[8];
-        int T = fp->threads;
-        for (int i = 0; i < T; ++i) {
-            args[i] = (thread_arg){count, grain, (size_t)i, (size_t)T, fn, ctx};
-            if (pthread_create(&th[i], NULL, thread_main, &args[i]) != 0) thread_main(&args[i]), th[i] = 0;
-        }
-        for (int i = 0; i < T; ++i)
-            if (th[i]) pthread_join(th[i], NULL);
-    }
-}
-
 static void any_thread_count(void)
 {
     const size_t n = 300007;
@@ -460,11 +414,11 @@ static void any_thread_count(void)
     errors_run(s.topo, &m, &ref, &base);
     sfi_simd_force(-1);
     CHECK_OK(base.r);
-    const fake_pool pools[] = {{0, 1}, {1, 1}, {2, 2}, {2, 3}, {2, 8}, {3, 1}};
+    const sft_pool pools[] = {{0, 1}, {1, 1}, {2, 2}, {2, 3}, {2, 8}, {3, 1}};
     for (size_t p = 0; p < sizeof pools / sizeof pools[0]; ++p) {
         sf_env env;
         memset(&env, 0, sizeof env);
-        env.threads.parallel_for = fake_parallel_for;
+        env.threads.parallel_for = sft_pool_parallel_for;
         env.threads.user = (void*)&pools[p];
         sf_topology* topo = NULL;
         sf_error err;
