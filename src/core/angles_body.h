@@ -3,6 +3,8 @@
  * an_gt, an_ge, an_lt, an_mask (4 bits), an_cvt (4 floats to AN_D), an_to_float, an_store, an_iota (v, v+1, v+2,
  * v+3) and an_eighths (truncate to int k, give k and table[k]). The float loads and shuffles are SSE in both. */
 
+#include "sf_kernels.h"
+
 #define AN_FN2(a, b) a##_##b
 #define AN_FN(a, b) AN_FN2(a, b)
 
@@ -43,15 +45,7 @@ static inline AN_D AN_FN(an_nonzero, AN_ENTRY)(AN_D x, AN_D y, AN_D z)
 /* sfk_atan2_nonneg, lane by lane. */
 static inline AN_D AN_FN(an_atan2_nonneg, AN_ENTRY)(AN_D y, AN_D x)
 {
-    const double atan_eighths[9] = {0.0,
-                                    0.12435499454676144,
-                                    0.24497866312686414,
-                                    0.35877067027057225,
-                                    0.46364760900080609,
-                                    0.55859931534356244,
-                                    0.64350110879328437,
-                                    0.71882999962162453,
-                                    0.78539816339744828};
+    const double atan_eighths[9] = SFK_ATAN_EIGHTHS;
     AN_D zero = an_set1(0.0);
     AN_D ax = an_andnot(an_set1(-0.0), x);
     AN_D swap = an_gt(y, ax);

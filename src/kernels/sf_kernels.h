@@ -1231,22 +1231,19 @@ SF_HD int sfk_jacobian_fan_vertex(const float* bones, const float blend[12], flo
 
 /* ================================================================ error metrics (src/core/error.c, stats.c) */
 
+/* atan(k / 8) for k = 0..8, the centres of the reduction, as an initialiser (a file-scope array would not be
+ * visible to CUDA device code); the SIMD angle loops (src/core/angles_body.h) use the same. */
+#define SFK_ATAN_EIGHTHS                                                                                        \
+    {0.0, 0.12435499454676144, 0.24497866312686414, 0.35877067027057225, 0.46364760900080609,                   \
+     0.55859931534356244, 0.64350110879328437, 0.71882999962162453, 0.78539816339744828}
+
 /* atan2(y, x) for y >= 0, in [0, pi], within 5e-16 relative of libm's: the ratio t in [0, 1] of the smaller to
  * the larger magnitude is moved next to the nearest k / 8 (atan t = atan(k/8) + atan u, |u| <= 1/16), where
  * seven odd Taylor terms are exact to double precision. Cheaper than libm's general atan2, which was most of
  * the cost of measuring a frame in wasm. */
 SF_HD double sfk_atan2_nonneg(double y, double x)
 {
-    /* atan(k / 8) for k = 0..8: the centres of the reduction */
-    const double atan_eighths[9] = {0.0,
-                                    0.12435499454676144,
-                                    0.24497866312686414,
-                                    0.35877067027057225,
-                                    0.46364760900080609,
-                                    0.55859931534356244,
-                                    0.64350110879328437,
-                                    0.71882999962162453,
-                                    0.78539816339744828};
+    const double atan_eighths[9] = SFK_ATAN_EIGHTHS;
     double ax = fabs(x);
     int swap = y > ax;
     double num = swap ? ax : y, den = swap ? y : ax;
