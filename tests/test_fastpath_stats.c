@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sf_internal.h"
 #include "sf_test.h"
+#include "sft_assets.h"
 #include "sft_pool.h"
 #include "skinframe_gltf.h"
 #include "skinframe_scenes.h"
@@ -345,59 +346,16 @@ static void every_scene(void)
     }
 }
 
+static void asset_primitive(const sf_topology* topo, const sf_pose* pose, const char* where, void* user)
+{
+    (void)user;
+    compare_mesh(topo, pose, where);
+}
+
 static void every_asset(void)
 {
-    const char* files[] = {"gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb",
-                           "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",
-                           "gltf/Fox/glTF-Binary/Fox.glb",
-                           "gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb",
-                           "gltf/MorphStressTest/glTF-Binary/MorphStressTest.glb",
-                           "gltf/NormalTangentMirrorTest/glTF-Binary/NormalTangentMirrorTest.glb",
-                           "gltf/NormalTangentTest/glTF-Binary/NormalTangentTest.glb",
-                           "gltf/SimpleMorph/glTF/SimpleMorph.gltf",
-                           "gltf/SimpleSkin/glTF/SimpleSkin.gltf",
-                           "gltf/SimpleSparseAccessor/glTF/SimpleSparseAccessor.gltf"};
-    int found = 0;
-    for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f) {
-        char path[4096];
-        if (!sft_asset(files[f], path, sizeof path)) continue;
-        found++;
-        sf_gltf* g = NULL;
-        sf_error err;
-        CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &g, &err));
-        if (!g) continue;
-        sf_gltf_pose* gp = NULL;
-        CHECK_OK(sf_gltf_pose_create(g, NULL, &gp, &err));
-        double t = 0.0;
-        if (g->animation_count) {
-            const sf_gltf_animation* a = &g->animations[0];
-            t = 0.5 * (a->start_s + a->end_s);
-        }
-        CHECK_OK(sf_gltf_pose_sample(gp, g->animation_count ? 0 : SF_GLTF_NONE, t, &err));
-        for (size_t i = 0; gp && i < g->instance_count; ++i) {
-            const sf_gltf_mesh* mesh = &g->meshes[g->instances[i].mesh];
-            for (size_t p = mesh->first_primitive; p < mesh->first_primitive + mesh->primitive_count; ++p) {
-                sf_mesh_desc d;
-                if (sf_gltf_instance_mesh(g, i, p, &d, &err) != SF_OK) continue;
-                sf_topology* topo = NULL;
-                if (sf_topology_create(&d, NULL, NULL, &topo, &err) != SF_OK) continue;
-                size_t B = g->instances[i].bone_count;
-                float* bones = calloc(12 * B + 1, sizeof(float));
-                float* morph = calloc(d.target_count + 1, sizeof(float));
-                CHECK_OK(sf_gltf_pose_instance(gp, i, bones, morph, NULL, &err));
-                sf_pose pose = {bones, B, d.target_count ? morph : NULL, d.target_count};
-                char where[512];
-                snprintf(where, sizeof where, "%s instance %zu primitive %zu", files[f], i, p);
-                compare_mesh(topo, &pose, where);
-                free(bones);
-                free(morph);
-                sf_topology_destroy(topo);
-            }
-        }
-        sf_gltf_pose_destroy(gp);
-        sf_gltf_destroy(g);
-    }
-    if (!found) fprintf(stderr, "every_asset: no assets (SF_ASSETS unset): skipped\n");
+    if (!sft_each_staged_primitive(asset_primitive, NULL))
+        fprintf(stderr, "every_asset: no assets (SF_ASSETS unset): skipped\n");
 }
 
 /* ---------------------------------------------------------------- threads and chunk order */
