@@ -255,6 +255,8 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
                     : m == SF_METHOD_RECOMPUTE_FUSED ? fl.skin_in + fl.morph_pos + fl.faces
                                                       : skin_dirs;
         TIME(SFI_STAGE_METHOD, m, 0, "skin+method", sf_method_name(m), in + I * (fl.out_pos + fl.out_frame));
+        if (m != SF_METHOD_RECOMPUTE_FUSED) /* the same pass without the frames report */
+            TIME(SFI_STAGE_PASS, m, 0, "skin+pass", sf_method_name(m), in + I * (fl.out_pos + fl.out_frame));
     }
     double rebuild_in = I * (fl.out_pos + 4.0 * n) + fl.faces, rebuild_out = I * fl.out_frame;
     for (int v = 0; v < SFI_CUDA_RECOMPUTE_COUNT; ++v) {

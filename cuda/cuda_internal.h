@@ -94,7 +94,9 @@ struct sfc_batch {
     size_t bone_stride, alpha_stride;
 };
 
-// Launchers (kernels.cu); each returns the launch's error. Outputs are per instance: 3n / n / 3n / 4n floats.
+// Launchers (kernels.cu); each returns the launch's error. Outputs are per instance: 3n / n / 3n / 4n floats;
+// det may be NULL (not written). sfc_vertex_frames with a method and counters counts the frames report
+// (SFC_COUNTERS) as it makes the frames; sfc_report counts it from frames already written.
 sf_result sfc_vertex_frames(const sfc_topo* t, const sfc_batch* b, int method, int with_dirs, float cap, float* pos,
                             float* det, float* nrm, float* tan, unsigned long long* counters, cudaStream_t s,
                             sf_error* err);
@@ -118,7 +120,7 @@ sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const 
                      unsigned long long* e_counts, cudaStream_t s, sf_error* err);
 __global__ void sfc_header_compile_check(const float* in, float* out);
 // cuda/kernels_methods.cu: bone-normal-matrices and jacobian-fan fused with morph + skin (method one of the
-// two; counters: SFC_CAPPED for jacobian-fan, may be NULL), and recompute-fused (the reference per vertex
+// two; counters: the frames report as sfc_vertex_frames counts it, may be NULL), and recompute-fused (the reference per vertex
 // from the pose, sfk_recompute_fused_vertex; tangents 0: normals only, as for MikkTSpace).
 sf_result sfc_method_frames(const sfc_topo* t, const sfc_batch* b, int method, int with_dirs, float cap, float* pos,
                             float* det, float* nrm, float* tan, unsigned long long* counters, cudaStream_t s,

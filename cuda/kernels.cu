@@ -15,27 +15,26 @@
 namespace {
 
 // MODE 0: positions and determinants only; 1: a per-vertex method (unchanged, skinned, inverse-transpose);
-// 2: the jacobian.
+// 2: the jacobian. With counters, MODE 1 and 2 count the frames report themselves (report_frame); det may be
+// NULL (not written).
 template <int K, int MODE>
 __global__ void __launch_bounds__(SFC_THREADS)
     k_vertex(sfc_topo t, sfc_batch b, int method, int with_dirs, float cap, float* pos, float* det, float* nrm,
              float* tan, unsigned long long* counters)
 {
     uint32_t v = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
-    bool capped = false;
-    if (v < t.n) {
+    bool live = v < t.n, capped = false;
+    size_t o = (size_t)i * t.n + v;
+    float d = 1.0f, fp[3] = {0, 0, 0}, no[3] = {0, 0, 0}, to[4] = {0, 0, 0, 0};
+    if (live) {
         const float* bones = b.bones ? b.bones + i * b.bone_stride : NULL;
         const float* alpha = b.alpha ? b.alpha + i * b.alpha_stride : NULL;
-        float p[3], n[3], tt[3], m[12], d, fp[3], rest_w;
+        float p[3], n[3], tt[3], m[12], rest_w;
         deform<K>(t, bones, alpha, v, MODE == 1 ? with_dirs : 0, p, n, tt, m, &d, fp, &rest_w);
-        size_t o = (size_t)i * t.n + v;
-        if (pos) store3(pos, o, fp);
-        if (det) det[o] = d;
+        // every load before the first store: the outputs could alias the inputs for all the compiler knows, so
+        // a load after a store would wait for it
         if (MODE == 1) {
-            float no[3], to[4];
             sfk_vertex_frame(method, m, d, n, tt, rest_w, no, to);
-            store3(nrm, o, no);
-            store_tan(t, tan, o, to);
         } else if (MODE == 2) {
             uint32_t s0 = t.slot_offsets[v], s1 = t.slot_offsets[v + 1];
             uint32_t m0 = 0, m1 = 0;
@@ -43,18 +42,22 @@ __global__ void __launch_bounds__(SFC_THREADS)
                 m0 = t.grad_morph_offsets[v];
                 m1 = t.grad_morph_offsets[v + 1];
             }
-            float n0[3], no[3], to[4];
+            float n0[3];
             load3(t.rest_n, v, n0);
             float4 r4 = reinterpret_cast<const float4*>(t.rest_t)[v];
             float t0[4] = {r4.x, r4.y, r4.z, r4.w};
             capped = sfk_jacobian_vertex(bones, m, d, p, fp, n0, t0, t.slot_joint + s0, t.slot_coef + (size_t)t.slot_floats * s0,
                                          s1 - s0, t.grad_morph_target + m0, t.grad_morph_duv + 6 * (size_t)m0, m1 - m0,
                                          alpha, cap, no, to) != 0;
+        }
+        if (pos) store3(pos, o, fp);
+        if (det) det[o] = d;
+        if (MODE != 0) {
             store3(nrm, o, no);
             store_tan(t, tan, o, to);
         }
     }
-    if (MODE == 2 && counters) warp_count(counters + SFC_CAPPED, capped);
+    if (MODE != 0 && counters) report_frame(counters, method, t.has_uvs, live, o, d, fp, no, to, capped);
 }
 
 // Per instance: face arrays of 12 F floats: face_n, face_t, face_b (3 F each), corner_w (3 F), as the CPU's.
@@ -342,36 +345,94 @@ __global__ void __launch_bounds__(SFC_THREADS)
     store_tan(t, tan, o, tt);
 }
 
+// The report of frames already written (the kernels that make a frame without counting it: the rebuilt
+// reference, the authored one).
 __global__ void __launch_bounds__(SFC_THREADS)
     k_report(sfc_topo t, int method, const float* pos, const float* det, const float* nrm, const float* tan,
              unsigned long long* counters)
 {
     uint32_t v = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
-    bool mirrored = false, singular = false, dn = false, dt = false, bad = false;
-    if (v < t.n) {
-        size_t o = (size_t)i * t.n + v;
-        float d = det[o];
-        mirrored = d < 0.0f;
-        singular = method == SFK_METHOD_INVERSE_TRANSPOSE && !(d >= SF_SINGULAR_DET_EPS || d <= -SF_SINGULAR_DET_EPS);
-        float n[3], p[3];
+    bool live = v < t.n;
+    size_t o = (size_t)i * t.n + v;
+    float d = 1.0f, p[3] = {0, 0, 0}, n[3] = {0, 0, 0}, tq[4] = {0, 0, 0, 0};
+    if (live) {
+        d = det[o];
         load3(nrm, o, n);
         load3(pos, o, p);
         float4 tv = reinterpret_cast<const float4*>(tan)[o];
-        float tt[3] = {tv.x, tv.y, tv.z};
-        dn = sfk_dot(n, n) == 0.0f;
-        dt = t.has_uvs && sfk_dot(tt, tt) == 0.0f;
-        bad = !(sfk_finite3(n) && sfk_finite3(p) && sfk_finite3(tt) && fabsf(tv.w) <= FLT_MAX);
-        if (bad) atomicMin(counters + SFC_FIRST_BAD, (unsigned long long)o);
+        tq[0] = tv.x, tq[1] = tv.y, tq[2] = tv.z, tq[3] = tv.w;
     }
-    warp_count(counters + SFC_MIRRORED, mirrored);
-    warp_count(counters + SFC_SINGULAR, singular);
-    warp_count(counters + SFC_DEGENERATE_N, dn);
-    warp_count(counters + SFC_DEGENERATE_T, dt);
-    warp_count(counters + SFC_NONFINITE, bad);
+    report_frame(counters, method, t.has_uvs, live, o, d, p, n, tq, false);
 }
 
-// One thread's part of a series: the histogram is added to as it goes (threads of a warp that share a bin
-// add once; exact zeros are only counted), the rest is reduced over the block before one atomic each.
+// The histogram's first SFC_SH_BINS bins (every angle below 1.75 degrees, where the good methods' angles
+// crowd into few bins) are counted in the block's shared memory first, two 16-bit counts to a word, and
+// added to the global bins every SFC_SH_FLUSH rounds and at the end: global atomics on a hot bin serialise
+// at its L2 slice, shared ones stay on the SM. A round adds at most SFC_THREADS to a count, so 255 rounds
+// stay below 2^16. The bins above go straight to the global histogram, as a spread of angles does not
+// contend.
+#define SFC_SH_BINS 6144u
+#define SFC_SH_WORDS (SFC_SH_BINS / 2u)
+#define SFC_SH_FLUSH 255u
+static_assert(SFC_SH_FLUSH * SFC_THREADS < 65536u, "a block's shared count must fit in 16 bits between flushes");
+
+__device__ __forceinline__ void shared_bins_clear(unsigned* w)
+{
+    for (unsigned k = threadIdx.x; k < SFC_SH_WORDS; k += SFC_THREADS) w[k] = 0;
+}
+
+// Every thread of the block calls it, between barriers.
+__device__ __forceinline__ void shared_bins_flush(unsigned* w, unsigned long long* bins)
+{
+    for (unsigned k = threadIdx.x; k < SFC_SH_WORDS; k += SFC_THREADS) {
+        unsigned x = w[k];
+        if (!x) continue;
+        w[k] = 0;
+        if (x & 0xffffu) atomicAdd(bins + 2 * k, (unsigned long long)(x & 0xffffu));
+        if (x >> 16) atomicAdd(bins + 2 * k + 1, (unsigned long long)(x >> 16));
+    }
+}
+
+// A kernel's two series (normals, tangents: bins NULL when it has none) in shared memory.
+struct shared_series_bins {
+    unsigned w[2][SFC_SH_WORDS];
+};
+
+__device__ __forceinline__ void shared_bins_flush(shared_series_bins& sh, unsigned long long* bins0,
+                                                  unsigned long long* bins1)
+{
+    shared_bins_flush(sh.w[0], bins0);
+    if (bins1) shared_bins_flush(sh.w[1], bins1);
+}
+
+// The rounds' periodic flush; uniform across the block (every thread runs the same rounds).
+__device__ __forceinline__ void shared_bins_round(size_t round, shared_series_bins& sh, unsigned long long* bins0,
+                                                  unsigned long long* bins1)
+{
+    if ((round + 1) % SFC_SH_FLUSH != 0) return;
+    __syncthreads();
+    shared_bins_flush(sh, bins0, bins1);
+    __syncthreads();
+}
+
+// Adds a's bin to the histogram; every lane of the warp calls this. Lanes of a warp that share a bin add once;
+// exact zeros (bin 0) are only counted, by the caller.
+__device__ __forceinline__ void histogram_add(unsigned* w, unsigned long long* bins, bool live, float a)
+{
+    bool binned = live && a != 0.0f;
+    unsigned active = __ballot_sync(0xffffffffu, binned);
+    if (!binned) return;
+    uint32_t bin = sfk_angle_bin(a);
+    unsigned same = __match_any_sync(active, bin);
+    if ((unsigned)(__ffs(same) - 1) != (threadIdx.x & 31u)) return;
+    if (bin < SFC_SH_BINS)
+        atomicAdd(w + (bin >> 1), (unsigned)__popc(same) << (16u * (bin & 1u)));
+    else
+        atomicAdd(bins + bin, (unsigned long long)__popc(same));
+}
+
+// One thread's part of a series: the histogram is added to as it goes (histogram_add), the rest is reduced
+// over the block before one atomic each.
 struct series {
     double sum, sum2;
     unsigned long long count, over1, over5, over45, zeros, max_key;
@@ -386,16 +447,10 @@ __device__ __forceinline__ void series_init(series& s)
 }
 
 // Every lane of the warp calls this (live or not).
-__device__ __forceinline__ void series_add(series& s, const sfc_stats& st, bool live, float a, uint32_t index)
+__device__ __forceinline__ void series_add(series& s, unsigned* sh_bins, const sfc_stats& st, bool live, float a,
+                                           uint32_t index)
 {
-    bool binned = live && a != 0.0f;
-    unsigned active = __ballot_sync(0xffffffffu, binned);
-    if (binned) {
-        uint32_t bin = sfk_angle_bin(a);
-        unsigned same = __match_any_sync(active, bin);
-        if ((unsigned)(__ffs(same) - 1) == (threadIdx.x & 31u))
-            atomicAdd(st.bins + bin, (unsigned long long)__popc(same));
-    }
+    histogram_add(sh_bins, st.bins, live, a);
     if (!live) return;
     s.sum += a;
     s.sum2 += (double)a * a;
@@ -487,7 +542,7 @@ __device__ void series_flush(series& s, const sfc_stats& st)
 // sums, and with them the statistics, are the same run to run.
 #define SFC_ERROR_BLOCKS 1056u
 
-__global__ void __launch_bounds__(SFC_THREADS)
+__global__ void __launch_bounds__(SFC_THREADS, 4)
     k_errors(sfc_topo t, uint32_t count, const float* nrm, const float* tan, const float* ref_n, const float* ref_t,
              sfc_stats sn, sfc_stats st, unsigned long long* e_counts)
 {
@@ -495,6 +550,10 @@ __global__ void __launch_bounds__(SFC_THREADS)
     // The reference against itself (the recompute row): a x a is exactly zero, so every angle is 0 but where the
     // direction is zero (180, as sfk_angle_deg says); no need to compute them.
     bool self = nrm == ref_n && tan == ref_t;
+    __shared__ shared_series_bins sh;
+    shared_bins_clear(sh.w[0]);
+    shared_bins_clear(sh.w[1]);
+    __syncthreads();
     series a, b;
     series_init(a);
     series_init(b);
@@ -532,10 +591,13 @@ __global__ void __launch_bounds__(SFC_THREADS)
                 }
             }
         }
-        series_add(a, sn, live, an, (uint32_t)o);
-        if (tangents) series_add(b, st, live, at, (uint32_t)o);
+        series_add(a, sh.w[0], sn, live, an, (uint32_t)o);
+        if (tangents) series_add(b, sh.w[1], st, live, at, (uint32_t)o);
         dn_c += dn, dt_c += dt, d_c += dn || dt, hand_c += hand;
+        shared_bins_round(r, sh, sn.bins, st.bins);
     }
+    __syncthreads();
+    shared_bins_flush(sh, sn.bins, st.bins);
     series_flush(a, sn);
     if (tangents) series_flush(b, st);
     dn_c = warp_sum(dn_c), dt_c = warp_sum(dt_c), d_c = warp_sum(d_c), hand_c = warp_sum(hand_c);
@@ -576,17 +638,10 @@ __device__ __forceinline__ void block_count(unsigned* c, bool pred)
     if ((threadIdx.x & 31u) == 0 && ballot) atomicAdd(c, (unsigned)__popc(ballot));
 }
 
-__device__ __forceinline__ void extremes_add(extremes& e, unsigned* counts, const sfc_stats& st, bool live, float a,
-                                             uint32_t index)
+__device__ __forceinline__ void extremes_add(extremes& e, unsigned* counts, unsigned* sh_bins, const sfc_stats& st,
+                                             bool live, float a, uint32_t index)
 {
-    bool binned = live && a != 0.0f;
-    unsigned active = __ballot_sync(0xffffffffu, binned);
-    if (binned) {
-        uint32_t bin = sfk_angle_bin(a);
-        unsigned same = __match_any_sync(active, bin);
-        if ((unsigned)(__ffs(same) - 1) == (threadIdx.x & 31u))
-            atomicAdd(st.bins + bin, (unsigned long long)__popc(same));
-    }
+    histogram_add(sh_bins, st.bins, live, a);
     block_count(counts + 0, live);
     block_count(counts + 1, live && a > 1.0f);
     block_count(counts + 2, live && a > 5.0f);
@@ -637,11 +692,14 @@ __device__ void extremes_flush(extremes& e, const unsigned* counts, const sfc_st
 }
 
 template <int K>
-__global__ void __launch_bounds__(SFC_THREADS)
+__global__ void __launch_bounds__(SFC_THREADS, 3)
     k_rows(sfc_topo t, sfc_batch b, int with_dirs, float cap, const float* ref_n, const float* ref_t, sfc_rows rows)
 {
     __shared__ unsigned counts[1][SFC_R_COUNTS];
+    __shared__ shared_series_bins sh;
     for (unsigned k = threadIdx.x; k < SFC_R_COUNTS; k += SFC_THREADS) (&counts[0][0])[k] = 0;
+    shared_bins_clear(sh.w[0]);
+    shared_bins_clear(sh.w[1]);
     __syncthreads();
     bool tangents = t.has_uvs != 0;
     extremes en[1], et[1];
@@ -697,8 +755,8 @@ __global__ void __launch_bounds__(SFC_THREADS)
                 hand = (to[3] < 0.0f) != (r4.w < 0.0f);
             }
             unsigned* c = counts[r];
-            extremes_add(en[r], c, rows.normal[r], live, an, (uint32_t)o);
-            if (tangents) extremes_add(et[r], c + SFC_R_SERIES, rows.tangent[r], live, at, (uint32_t)o);
+            extremes_add(en[r], c, sh.w[0], rows.normal[r], live, an, (uint32_t)o);
+            if (tangents) extremes_add(et[r], c + SFC_R_SERIES, sh.w[1], rows.tangent[r], live, at, (uint32_t)o);
             unsigned* e = c + 2 * SFC_R_SERIES;
             block_count(e + SFC_E_DEGEN_N, dn);
             block_count(e + SFC_E_DEGEN_T, dt);
@@ -717,8 +775,10 @@ __global__ void __launch_bounds__(SFC_THREADS)
                 if (bad) atomicMin(rows.counters[r] + SFC_FIRST_BAD, (unsigned long long)o);
             }
         }
+        shared_bins_round(round, sh, rows.normal[0].bins, tangents ? rows.tangent[0].bins : NULL);
     }
     __syncthreads();
+    shared_bins_flush(sh, rows.normal[0].bins, tangents ? rows.tangent[0].bins : NULL);
     {
         const uint32_t r = 0;
         extremes_flush(en[r], counts[r], rows.normal[r]);

@@ -6,6 +6,8 @@
 #include "cuda_internal.h"
 #include "sf_kernels.h"
 
+#include <float.h>
+
 #define SFC_THREADS 256
 
 namespace { // each kernel file its own copy (no relocatable device code)
@@ -81,6 +83,35 @@ __device__ __forceinline__ void warp_count(unsigned long long* counter, bool pre
 {
     unsigned ballot = __ballot_sync(0xffffffffu, pred);
     if ((threadIdx.x & 31u) == 0 && ballot) atomicAdd(counter, (unsigned long long)__popc(ballot));
+}
+
+// One vertex's part of the frames report (SFC_COUNTERS) from the values its outputs hold: the kernel that makes
+// the frame counts it, so the frames need no second pass and the determinant no buffer. Every lane of the warp
+// calls this (live or not); t: the tangent as stored (store_tan), or NULL for a kernel without tangents.
+__device__ __forceinline__ void report_frame(unsigned long long* counters, int method, int has_uvs, bool live,
+                                             size_t o, float d, const float p[3], const float n[3], const float t[4],
+                                             bool capped)
+{
+    bool mirrored = false, singular = false, dn = false, dt = false, bad = false, any = capped;
+    if (live) {
+        float tt[3] = {0.0f, 0.0f, 0.0f}, tw = 0.0f;
+        if (t && has_uvs) tt[0] = t[0], tt[1] = t[1], tt[2] = t[2];
+        if (t) tw = t[3];
+        mirrored = d < 0.0f;
+        singular = method == SFK_METHOD_INVERSE_TRANSPOSE && !(d >= SF_SINGULAR_DET_EPS || d <= -SF_SINGULAR_DET_EPS);
+        dn = sfk_dot(n, n) == 0.0f;
+        dt = has_uvs && sfk_dot(tt, tt) == 0.0f;
+        bad = !(sfk_finite3(n) && sfk_finite3(p) && sfk_finite3(tt) && fabsf(tw) <= FLT_MAX);
+        if (bad) atomicMin(counters + SFC_FIRST_BAD, (unsigned long long)o);
+        any = any || mirrored || singular || dn || dt || bad;
+    }
+    if (!__any_sync(0xffffffffu, any)) return; // the usual warp: one vote, not six
+    warp_count(counters + SFC_MIRRORED, mirrored);
+    warp_count(counters + SFC_SINGULAR, singular);
+    warp_count(counters + SFC_DEGENERATE_N, dn);
+    warp_count(counters + SFC_DEGENERATE_T, dt);
+    warp_count(counters + SFC_NONFINITE, bad);
+    warp_count(counters + SFC_CAPPED, capped);
 }
 
 inline dim3 grid(uint32_t items, uint32_t count) { return dim3((items + SFC_THREADS - 1) / SFC_THREADS, count); }

@@ -11,23 +11,23 @@ namespace {
 
 enum { BONE_NORMAL = 0, FAN = 1 };
 
+// With counters, the frames report is counted here (report_frame); det may be NULL (not written).
 template <int K, int MODE>
 __global__ void __launch_bounds__(SFC_THREADS)
     k_method(sfc_topo t, sfc_batch b, int with_dirs, float cap, float* pos, float* det, float* nrm, float* tan,
              unsigned long long* counters)
 {
     uint32_t v = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
-    bool capped = false;
-    if (v < t.n) {
+    bool live = v < t.n, capped = false;
+    size_t o = (size_t)i * t.n + v;
+    float d = 1.0f, fp[3] = {0, 0, 0}, no[3] = {0, 0, 0}, to[4] = {0, 0, 0, 0};
+    if (live) {
         const float* bones = b.bones ? b.bones + i * b.bone_stride : NULL;
         const float* alpha = b.alpha ? b.alpha + i * b.alpha_stride : NULL;
-        float p[3], n[3], tt[3], m[12], d, fp[3], rest_w, no[3], to[4];
+        float p[3], n[3], tt[3], m[12], rest_w;
         // the jacobians read the rest frame with J's morph gradients, never the direction deltas
         deform<K>(t, bones, alpha, v, MODE == BONE_NORMAL ? with_dirs : 0, p, n, tt, m, &d, fp, &rest_w);
-        size_t o = (size_t)i * t.n + v;
-        if (pos) store3(pos, o, fp);
-        if (det) det[o] = d;
-        if (MODE == BONE_NORMAL) {
+        if (MODE == BONE_NORMAL) { // the stores after every load (k_vertex says why)
             uint32_t j[K > 0 ? K : 1];
             float w[K > 0 ? K : 1];
             influences<K>::load(t, v, j, w); // zero-weight padding is skipped as sfk_blend_matrix skips it
@@ -48,10 +48,13 @@ __global__ void __launch_bounds__(SFC_THREADS)
                                              t.fan.morph_target + m0, t.fan.morph_duv + 6 * (size_t)m0, m1 - m0,
                                              alpha, cap, no, to) != 0;
         }
+        if (pos) store3(pos, o, fp);
+        if (det) det[o] = d;
         store3(nrm, o, no);
         store_tan(t, tan, o, to);
     }
-    if (MODE == FAN && counters) warp_count(counters + SFC_CAPPED, capped);
+    int method = MODE == BONE_NORMAL ? SF_METHOD_BONE_NORMAL_MATRICES : SF_METHOD_JACOBIAN_FAN;
+    if (counters) report_frame(counters, method, t.has_uvs, live, o, d, fp, no, to, capped);
 }
 
 __global__ void __launch_bounds__(SFC_THREADS)

@@ -638,6 +638,68 @@ static void test_device_size(void)
     sf_scene_destroy(sc);
 }
 
+/* The GPU statistics of one launch long enough that each block's shared histogram counts are added to the global
+ * bins during the launch (about 300 rounds of the fixed error grid; kernels.cu) equal those of the same poses
+ * in two launches too short for that: the histogram, and with it every percentile, exactly. Rows: skinned
+ * (the fused per-vertex rows) and bone-normal-matrices (its own pass, then the error kernel). */
+static void stats_read(sf_workspace* ws, size_t rows, sf_angle_accumulator** acc, sf_error* err)
+{
+    for (size_t k = 0; k < rows; ++k) CHECK_OK(sfi_cuda_eval_read(ws, k, NULL, NULL, acc[2 * k], acc[2 * k + 1], err));
+}
+
+static void test_statistics_long_launch(void)
+{
+    if (!gpu_ready()) return;
+    const sf_scene_setting set[] = {{"resolution", 140}, {"twist", 20}}; /* most angles below 1 degree */
+    sf_scene* sc = NULL;
+    sf_error err;
+    CHECK_OK(sf_scene_create("sheet", NULL, set, 2, NULL, &sc, &err));
+    sf_topology* topo = NULL;
+    CHECK_OK(sf_topology_create(&sc->mesh, NULL, NULL, &topo, &err));
+    size_t n = sf_topology_vertex_count(topo);
+    size_t I = (size_t)(300.0 * 1056 * 256 / (double)n) + 1; /* 300 rounds of the error grid */
+    sf_workspace* gpu = NULL;
+    sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
+    CHECK_OK(sf_workspace_create(topo, &wo, &gpu, &err));
+    sf_pose* poses = calloc(I, sizeof *poses); /* one pose: each bin of a block gets many counts */
+    for (size_t i = 0; i < I; ++i) poses[i] = sc->pose;
+    const sf_method methods[] = {SF_METHOD_SKINNED, SF_METHOD_BONE_NORMAL_MATRICES};
+    enum { ROWS = 2 };
+    sf_angle_accumulator *one[2 * ROWS], *two[2 * ROWS];
+    for (int k = 0; k < 2 * ROWS; ++k) {
+        CHECK_OK(sf_angle_accumulator_create(NULL, &one[k], &err));
+        CHECK_OK(sf_angle_accumulator_create(NULL, &two[k], &err));
+    }
+    sf_result r = sfi_cuda_eval_enqueue(gpu, poses, I, methods, ROWS, NULL, NULL, &err);
+    if (r != SF_OK) printf("long launch: %s\n", err.message);
+    CHECK_OK(r);
+    stats_read(gpu, ROWS, one, &err);
+    size_t half = I / 2;
+    CHECK_OK(sfi_cuda_eval_enqueue(gpu, poses, half, methods, ROWS, NULL, NULL, &err));
+    stats_read(gpu, ROWS, two, &err);
+    CHECK_OK(sfi_cuda_eval_enqueue(gpu, poses + half, I - half, methods, ROWS, NULL, NULL, &err));
+    stats_read(gpu, ROWS, two, &err);
+    for (int k = 0; k < 2 * ROWS; ++k) {
+        sf_angle_stats a, b;
+        CHECK_OK(sf_angle_accumulator_finish(one[k], &a, &err));
+        CHECK_OK(sf_angle_accumulator_finish(two[k], &b, &err));
+        printf("long launch %s %s: %zu angles, p50 %.6f p95 %.6f max %.6f; split p50 %.6f p95 %.6f\n",
+               sf_method_name(methods[k / 2]), k % 2 ? "tangents" : "normals", a.count, a.p50, a.p95, a.max, b.p50,
+               b.p95);
+        CHECK(a.count == I * n && b.count == a.count);
+        CHECK(a.p50 == b.p50 && a.p95 == b.p95 && a.max == b.max);
+        CHECK(a.over_1 == b.over_1 && a.over_5 == b.over_5);
+        CHECK_NEAR(a.mean, b.mean, 1e-9 * (a.mean + 1.0));
+        CHECK(a.p50 > 0.0 && a.p50 < 1.75); /* in the bins a block counts in shared memory */
+        sf_angle_accumulator_destroy(one[k]);
+        sf_angle_accumulator_destroy(two[k]);
+    }
+    free(poses);
+    sf_workspace_destroy(gpu);
+    sf_topology_destroy(topo);
+    sf_scene_destroy(sc);
+}
+
 int main(int argc, char** argv)
 {
     if (!gpu_ready()) return 77;
@@ -645,6 +707,7 @@ int main(int argc, char** argv)
                                      {"assets", test_assets},
                                      {"crowd", test_crowd},
                                      {"evaluation", test_evaluation},
+                                     {"statistics_long_launch", test_statistics_long_launch},
                                      {"device_size", test_device_size},
                                      {"cli_backend", test_cli_backend}};
     return SFT_RUN(cases, argc, argv);

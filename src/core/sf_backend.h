@@ -64,7 +64,9 @@ sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_summary* sum
 /* Benchmark stages on a CUDA workspace, over the poses of the last sfi_cuda_bench_upload. */
 typedef enum sfi_cuda_stage {
     SFI_STAGE_DEFORM = 0, /* morph + skin: positions and determinants */
-    SFI_STAGE_METHOD,     /* one per-vertex method (or the jacobian), fused with morph + skin */
+    SFI_STAGE_METHOD,     /* one per-vertex method (or the jacobian), fused with morph + skin, as a frames call
+                             runs it: its report counted in the same pass */
+    SFI_STAGE_PASS,       /* the same pass without the report: what an engine's skinning pass does */
     SFI_STAGE_REBUILD,    /* the reference from the last deform's positions (one-pass: from the pose) */
     SFI_STAGE_RECOMPUTE,  /* deform + rebuild: the reference from the pose */
     SFI_STAGE_ERRORS,     /* angles of the last method against the last reference, into statistics */

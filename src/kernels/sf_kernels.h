@@ -1259,7 +1259,16 @@ SF_HD double sfk_atan2_nonneg(double y, double x)
     p = p * u2 - 1.0 / 7.0;
     p = p * u2 + 1.0 / 5.0;
     p = p * u2 - 1.0 / 3.0;
-    double r = atan_eighths[k] + (u + u * u2 * p);
+#ifdef __CUDA_ARCH__
+    /* selected with constant indices, so that the table stays in registers rather than in each thread's local
+     * memory (a store of the table per call) */
+    double base = atan_eighths[0];
+#pragma unroll
+    for (int i = 1; i < 9; ++i) base = k == i ? atan_eighths[i] : base;
+#else
+    double base = atan_eighths[k];
+#endif
+    double r = base + (u + u * u2 * p);
     if (swap) r = 1.5707963267948966 - r;
     if (x < 0.0) r = 3.141592653589793 - r;
     return r;
