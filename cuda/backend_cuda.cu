@@ -568,6 +568,8 @@ static sf_result deform(sfi_cuda* c, sf_error* err)
 
 static bool mikk_reference(const sf_topology* topo, sf_method method, const sf_frames_opts* o);
 
+#define SFC_FUSED_ROWS_BELOW 1000000u
+
 // The methods whose kernels count the frames report as they make the frames (and write no determinants).
 static bool counts_own_report(sf_method m)
 {
@@ -781,8 +783,9 @@ static sf_result count_report(sfi_cuda* c, size_t k, sf_method method, const flo
     return SF_OK;
 }
 
-// A row of its own pass (bone-normal-matrices, jacobian-fan, recompute-fused over the reference's options):
-// its frames into c->nrm / c->tan, its report into slot k, its angles into the row's series.
+// A row of its own pass (bone-normal-matrices, jacobian-fan, recompute-fused over the reference's options; the other
+// per-vertex methods above SFC_FUSED_ROWS_BELOW): its frames into c->nrm / c->tan, its report into slot k, its
+// angles into the row's series.
 static sf_result own_row(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo, size_t k, sf_method m,
                          const sf_frames_opts* mo, const sf_frames_opts* ro, int with_report, sf_error* err)
 {
@@ -807,7 +810,11 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
         r = mikktspace_on_host(c, topo, ws, c->ref_n, c->ref_t, NULL, err);
     if (r == SF_OK && with_report) r = count_report(c, SF_METHOD_COUNT, SF_METHOD_RECOMPUTE, c->ref_n, c->ref_t, err);
     if (r != SF_OK) return r;
-    // the per-vertex rows in one fused pass (no frames written), the recompute row against itself
+    // The per-vertex rows: below SFC_FUSED_ROWS_BELOW vertices (all instances) each in one fused pass with its
+    // angles (no frames written: there the launches weigh); above, each as its own frames pass and then the
+    // error kernel, which together keep more warps resident than the fused pass's registers allow
+    // (docs/benchmarks.md, GPU run 7). The recompute row is measured against itself.
+    bool split = (size_t)c->count * c->t.n >= SFC_FUSED_ROWS_BELOW;
     int fused[4];
     size_t fused_rows[4], nf = 0;
     for (size_t k = 0; k < rows; ++k) {
@@ -826,7 +833,7 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
                      "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)",
                      (double)mo->jacobian_cap);
         if (methods[k] == SF_METHOD_BONE_NORMAL_MATRICES || methods[k] == SF_METHOD_JACOBIAN_FAN ||
-            methods[k] == SF_METHOD_RECOMPUTE_FUSED) {
+            methods[k] == SF_METHOD_RECOMPUTE_FUSED || (split && counts_own_report(methods[k]))) {
             r = own_row(c, ws, topo, k, methods[k], mo, ro, with_report, err);
             if (r != SF_OK) return r;
             continue;
