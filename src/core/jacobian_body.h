@@ -40,6 +40,19 @@ static inline SK_V sj_cap_quiet(const SK_V* c, const SK_V* base, SK_V cap)
     return sk_and(in_range, sk_ge(lim2, lc2)); /* !(lc2 > lim2) on finite values */
 }
 
+/* One weight-gradient slot of the lanes: (A_j x + t_j - P) (g.u, g.v) added to cu, cv; rec: the lanes' palette
+ * records. */
+SK_INLINE void sj_slot(const float* const* rec, SK_V gu, SK_V gv, const SK_V* x, const SK_V* P, SK_V* cu, SK_V* cv)
+{
+    SK_V bm[12];
+    sk_gather(rec, bm);
+    for (int k = 0; k < 3; ++k) {
+        SK_V pj = sk_sub(sk_add(sk_dot3(bm[k], bm[3 + k], bm[6 + k], x[0], x[1], x[2]), bm[9 + k]), P[k]);
+        cu[k] = sk_add(cu[k], sk_mul(pj, gu));
+        cv[k] = sk_add(cv[k], sk_mul(pj, gv));
+    }
+}
+
 /* One step of SK_W vertices from v0, all real. Returns the lanes to redo in scalar. */
 SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0)
 {
@@ -96,27 +109,33 @@ SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0)
         most = cnt[l] > most ? cnt[l] : most;
     }
     SK_V cu[3] = {zero, zero, zero}, cv[3] = {zero, zero, zero};
-    const float* identity = job->palette + 16 * (size_t)job->identity;
-    for (uint32_t i = 0; i < most; ++i) {
-        float GU[SK_W], GV[SK_W];
-        for (int l = 0; l < SK_W; ++l) {
-            if (i < cnt[l]) {
-                uint32_t e = so[l] + i, j = g->slot_joint[e];
-                rec[l] = j == SFK_REST_JOINT ? identity : job->palette + 16 * (size_t)j;
-                GU[l] = g->slot_coef[2 * (size_t)e];
-                GV[l] = g->slot_coef[2 * (size_t)e + 1];
-            } else {
-                rec[l] = identity;
-                GU[l] = GV[l] = 0.0f;
-            }
+    const sfi_jacobian_lanes* jl = &job->topo->jacobian_lanes;
+    size_t block = v0 / SFI_LANES, r0 = jl->row_offsets ? jl->row_offsets[block] : 0;
+    /* the blocked slots (lane l's slot i at row i, padded as below) where the block has them and the step lies
+     * inside it (a caller's parallel loop may cut ranges anywhere) */
+    if (jl->row_offsets && jl->row_offsets[block + 1] > r0 && v0 % SFI_LANES + SK_W <= SFI_LANES) {
+        const uint16_t* J = jl->joint + r0 * SFI_LANES + v0 % SFI_LANES;
+        const float* C = jl->coef + 2 * r0 * SFI_LANES + v0 % SFI_LANES;
+        for (uint32_t i = 0; i < most; ++i, J += SFI_LANES, C += 2 * SFI_LANES) {
+            for (int l = 0; l < SK_W; ++l) rec[l] = job->palette + 16 * (size_t)J[l];
+            sj_slot(rec, sk_load(C), sk_load(C + SFI_LANES), x, P, cu, cv);
         }
-        SK_V bm[12];
-        sk_gather(rec, bm);
-        SK_V gu = sk_load(GU), gv = sk_load(GV);
-        for (int k = 0; k < 3; ++k) {
-            SK_V pj = sk_sub(sk_add(sk_dot3(bm[k], bm[3 + k], bm[6 + k], x[0], x[1], x[2]), bm[9 + k]), P[k]);
-            cu[k] = sk_add(cu[k], sk_mul(pj, gu));
-            cv[k] = sk_add(cv[k], sk_mul(pj, gv));
+    } else {
+        const float* identity = job->palette + 16 * (size_t)job->identity;
+        for (uint32_t i = 0; i < most; ++i) {
+            float GU[SK_W], GV[SK_W];
+            for (int l = 0; l < SK_W; ++l) {
+                if (i < cnt[l]) {
+                    uint32_t e = so[l] + i, j = g->slot_joint[e];
+                    rec[l] = j == SFK_REST_JOINT ? identity : job->palette + 16 * (size_t)j;
+                    GU[l] = g->slot_coef[2 * (size_t)e];
+                    GV[l] = g->slot_coef[2 * (size_t)e + 1];
+                } else {
+                    rec[l] = identity;
+                    GU[l] = GV[l] = 0.0f;
+                }
+            }
+            sj_slot(rec, sk_load(GU), sk_load(GV), x, P, cu, cv);
         }
     }
     if (job->cap > 0.0f) {
