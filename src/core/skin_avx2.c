@@ -69,13 +69,23 @@ static inline void sk_transpose12(const __m256 lo[8], const __m128 hi[8], __m256
     m[11] = _mm256_insertf128_ps(_mm256_castps128_ps256(a3), b3, 1);
 }
 
-/* Eight lanes' 12-float records (a bone of the palette, a blended matrix) as 12 rows; each record is read whole. */
+/* Eight lanes' 12-float records (a bone of the palette, a blended matrix) as 12 rows; each record is read whole.
+ * Lanes l and l + 4 share a register, 4 floats each, so the transpose is three 4 x 4 ones within the halves
+ * (fewer shuffles than sk_transpose12's, whose inputs come whole from registers). */
 static inline void sk_gather(const float* const rec[8], __m256* m)
 {
-    __m256 lo[8];
-    __m128 hi[8];
-    for (int l = 0; l < 8; ++l) lo[l] = _mm256_loadu_ps(rec[l]), hi[l] = _mm_loadu_ps(rec[l] + 8);
-    sk_transpose12(lo, hi, m);
+    for (int g = 0; g < 3; ++g) {
+        __m256 r[4];
+        for (int l = 0; l < 4; ++l)
+            r[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(rec[l] + 4 * g)),
+                                        _mm_loadu_ps(rec[l + 4] + 4 * g), 1);
+        __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+        __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+        m[4 * g] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+        m[4 * g + 1] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+        m[4 * g + 2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+        m[4 * g + 3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    }
 }
 
 /* Eight lanes' blended matrices (elements 0-7 in a ymm, 8-11 in an xmm per lane), transposed to 12 rows. */
