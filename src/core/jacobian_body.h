@@ -11,15 +11,7 @@
  *     firing (or its squares passing FLT_MAX), J u or J v past SFK_JACOBIAN_SCALE_ABOVE, and a direction whose
  *     squared length passes FLT_MAX (sfk_safe_unit's rescaled branch). */
 
-/* SK_W vertices' 3 floats each (interleaved) as 3 rows. */
-static inline void sj_load3(const float* p, SK_V* out)
-{
-    float a[3][SK_W];
-    for (int l = 0; l < SK_W; ++l)
-        for (int k = 0; k < 3; ++k) a[k][l] = p[3 * l + k];
-    for (int k = 0; k < 3; ++k) out[k] = sk_load(a[k]);
-}
-
+/* SK_W vertices' 4 floats each (interleaved) as 4 rows. */
 static inline void sj_load4(const float* p, SK_V* out)
 {
     float a[4][SK_W];
@@ -60,10 +52,19 @@ SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0)
     const sfi_gradients* g = job->g;
     const SK_V zero = sk_set1(0.0f), one = sk_set1(1.0f), minus = sk_set1(-1.0f), all = sk_eq(zero, zero);
     SK_V n0[3], t0[4], x[3], P[3], m[12];
-    sj_load3(job->topo->rest_normals + 3 * v0, n0);
-    sj_load4(job->topo->rest_tangents + 4 * v0, t0);
-    sj_load3(ws->morph_pos + 3 * v0, x);
-    sj_load3(ws->final_pos + 3 * v0, P);
+    const sfi_lanes* lanes = &job->topo->lanes;
+    const size_t block = v0 / SFI_LANES;
+    const int in_block = v0 % SFI_LANES + SK_W <= SFI_LANES; /* a caller's parallel loop may cut ranges anywhere */
+    if (lanes->rest && in_block) { /* the rest streams' blocked rows: the same floats */
+        const float* R = lanes->rest + block * SFI_LANE_ROWS * SFI_LANES + v0 % SFI_LANES;
+        for (int k = 0; k < 3; ++k) n0[k] = sk_load(R + (3 + k) * SFI_LANES);
+        for (int k = 0; k < 4; ++k) t0[k] = sk_load(R + (6 + k) * SFI_LANES);
+    } else {
+        sk_load3(job->topo->rest_normals + 3 * v0, &n0[0], &n0[1], &n0[2]);
+        sj_load4(job->topo->rest_tangents + 4 * v0, t0);
+    }
+    sk_load3(ws->morph_pos + 3 * v0, &x[0], &x[1], &x[2]);
+    sk_load3(ws->final_pos + 3 * v0, &P[0], &P[1], &P[2]);
     const float* rec[SK_W];
     for (int l = 0; l < SK_W; ++l) rec[l] = ws->blend + 12 * (v0 + (size_t)l);
     sk_gather(rec, m);
@@ -110,10 +111,9 @@ SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0)
     }
     SK_V cu[3] = {zero, zero, zero}, cv[3] = {zero, zero, zero};
     const sfi_jacobian_lanes* jl = &job->topo->jacobian_lanes;
-    size_t block = v0 / SFI_LANES, r0 = jl->row_offsets ? jl->row_offsets[block] : 0;
-    /* the blocked slots (lane l's slot i at row i, padded as below) where the block has them and the step lies
-     * inside it (a caller's parallel loop may cut ranges anywhere) */
-    if (jl->row_offsets && jl->row_offsets[block + 1] > r0 && v0 % SFI_LANES + SK_W <= SFI_LANES) {
+    size_t r0 = jl->row_offsets ? jl->row_offsets[block] : 0;
+    /* the blocked slots (lane l's slot i at row i, padded as below) where the block has them */
+    if (jl->row_offsets && jl->row_offsets[block + 1] > r0 && in_block) {
         const uint16_t* J = jl->joint + r0 * SFI_LANES + v0 % SFI_LANES;
         const float* C = jl->coef + 2 * r0 * SFI_LANES + v0 % SFI_LANES;
         for (uint32_t i = 0; i < most; ++i, J += SFI_LANES, C += 2 * SFI_LANES) {
