@@ -488,18 +488,20 @@ static void edge_cases_occur(void)
 /* ---------------------------------------------------------------- the jacobian's blocked slots */
 
 /* Blocks of both kinds on one mesh: every third block weighted by one bone but for its middle vertex (a few lanes
- * with slots: the CSR), the others random (blocked, some lanes short: weightless vertices, zero normals); an odd
- * tail, both targets, the cap on and off; the scalar kernel's bits at every level and for any split of the loop,
- * ranges of 7 (steps across the blocks' edges) included. */
+ * with slots: the CSR), the others random (blocked, some lanes short: weightless vertices, zero normals) with
+ * mirrored vertices in every lane; an odd tail, both targets, the cap on and off; the scalar kernel's bits and
+ * report at every level and for any split of the loop. */
 static void jacobian_slot_blocks(void)
 {
     const size_t n = 4103;
     const uint32_t K = 4;
     synth s;
     synth_make(&s, n, K, 1);
-    for (size_t v = 0; v < n; ++v)
-        if ((v / SFI_LANES) % 3 == 1 && v % SFI_LANES != 8)
-            for (uint32_t i = 0; i < K; ++i) s.j[K * v + i] = 0, s.w[K * v + i] = i == 0 ? 1.0f : 0.0f;
+    for (size_t v = 0; v < n; ++v) {
+        uint32_t one = (v / SFI_LANES) % 3 == 1 && v % SFI_LANES != 8 ? 0u : v % 5 == 2 ? 1u : UINT32_MAX;
+        if (one != UINT32_MAX) /* one bone: 0 (no slots) or the mirroring 1 (mirrored vertices in every lane) */
+            for (uint32_t i = 0; i < K; ++i) s.j[K * v + i] = one, s.w[K * v + i] = i == 0 ? 1.0f : 0.0f;
+    }
     sf_topology* topo = NULL;
     sf_error err;
     CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
@@ -521,6 +523,7 @@ static void jacobian_slot_blocks(void)
     frame_run_opts(topo, &s.pose, ws, SF_METHOD_JACOBIAN, o, &ref);
     sfi_simd_force(-1);
     CHECK(ref.rep.jacobian_capped > 0);
+    CHECK(ref.rep.mirrored_vertices > 0);
     sf_workspace_destroy(ws);
     sf_topology_destroy(topo);
     const sft_pool pools[] = {{0, 1}, {1, 1}, {2, 3}, {3, 1}};

@@ -45,8 +45,8 @@ SK_INLINE void sj_slot(const float* const* rec, SK_V gu, SK_V gv, const SK_V* x,
     }
 }
 
-/* One step of SK_W vertices from v0, all real. Returns the lanes to redo in scalar. */
-SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0)
+/* One step of SK_W vertices from v0, all real. Returns the lanes to redo in scalar; the others' report added to c. */
+SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0, sfi_skin_counts* c)
 {
     const sf_workspace* ws = job->ws;
     const sfi_gradients* g = job->g;
@@ -170,17 +170,45 @@ SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0)
     if (job->normals) sk_store3(job->normals + 3 * v0, N[0], N[1], N[2]);
     if (job->tangents) sk_store4(job->tangents + 4 * v0, T[0], T[1], T[2], T[3]);
     memset(ws->jacobian->capped + v0, 0, SK_W);
-    return (unsigned)sk_mask(sk_or(redo, big));
+    unsigned redone = (unsigned)sk_mask(sk_or(redo, big)), live = ((1u << SK_W) - 1u) & ~redone;
+
+    /* frames.c's report of the lanes kept (count_range's tests on these values); without UVs the tangents are
+       zeroed afterwards. One finiteness test for the step: a sum of the outputs is finite when every one is (a sum
+       that overflows sends the step to the exact test per lane). */
+    int want_t = job->tangents && job->topo->has_uvs;
+    c->mirrored += (size_t)sk_popcount((unsigned)sk_mask(mirrored) & live);
+    SK_V sum = job->positions ? sk_add(sk_add(P[0], P[1]), P[2]) : zero;
+    if (job->normals) {
+        c->degenerate_normals += (size_t)sk_popcount((unsigned)sk_mask(sk_eq(sk_dot3(N[0], N[1], N[2], N[0], N[1], N[2]), zero)) & live);
+        sum = sk_add(sum, sk_add(sk_add(N[0], N[1]), N[2]));
+    }
+    if (want_t) {
+        c->degenerate_tangents += (size_t)sk_popcount((unsigned)sk_mask(sk_eq(sk_dot3(T[0], T[1], T[2], T[0], T[1], T[2]), zero)) & live);
+        sum = sk_add(sum, sk_add(sk_add(T[0], T[1]), sk_add(T[2], T[3])));
+    }
+    if ((unsigned)sk_mask(sk_not_finite(sum)) & live) {
+        SK_V bad = zero;
+        for (int k = 0; job->positions && k < 3; ++k) bad = sk_or(bad, sk_not_finite(P[k]));
+        for (int k = 0; job->normals && k < 3; ++k) bad = sk_or(bad, sk_not_finite(N[k]));
+        for (int k = 0; want_t && k < 4; ++k) bad = sk_or(bad, sk_not_finite(T[k]));
+        unsigned badm = (unsigned)sk_mask(bad) & live;
+        if (badm) {
+            size_t first = v0;
+            while (!(badm & 1u)) badm >>= 1, ++first;
+            if (first < c->first_bad) c->first_bad = first;
+        }
+    }
+    return redone;
 }
 
-/* Vertices [begin, end): whole steps, then the tail and the redone lanes by the scalar kernel. */
-void SJ_ENTRY(const sfi_jacobian_job* job, size_t begin, size_t end)
+/* Vertices [begin, end): whole steps, then the tail and the redone lanes by the scalar kernel; the report into c. */
+void SJ_ENTRY(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* c)
 {
     size_t v = begin;
     for (; end - v >= SK_W; v += SK_W) {
-        unsigned redo = sj_step(job, v);
+        unsigned redo = sj_step(job, v, c);
         for (int l = 0; redo; ++l, redo >>= 1)
-            if (redo & 1u) sfi_jacobian_vertex(job, v + (size_t)l);
+            if (redo & 1u) sfi_jacobian_vertex(job, v + (size_t)l, c);
     }
-    for (; v < end; ++v) sfi_jacobian_vertex(job, v);
+    for (; v < end; ++v) sfi_jacobian_vertex(job, v, c);
 }

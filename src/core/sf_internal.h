@@ -467,9 +467,11 @@ sf_result sfi_fused_two_pass(const sf_topology* topo, const sf_frames_opts* opts
 /* Final positions (3n) vertex by vertex, as sfi_deform writes them, for a workspace without the deformation. */
 sf_result sfi_fused_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out);
 
-/* jacobian or jacobian-fan frames (method) from ws (after sfi_deform), jacobian.c. */
+/* jacobian or jacobian-fan frames (method) from ws (after sfi_deform) into out's normals and tangents, jacobian.c.
+ * *counted = 1 where the fast path also counted the frame's report (frames.c's counts and finiteness test of
+ * out's streams, out->positions holding ws->final_pos) into ws->chunk_counts. */
 sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, sf_method method,
-                              const sf_frames_opts* opts, sf_workspace* ws, float* normals, float* tangents,
+                              const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, int* counted,
                               sf_error* err);
 
 /* ---------------------------------------------------------------- statistics */

@@ -115,8 +115,8 @@ void sfi_skin_blocks_sse2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_ski
     (void)job, (void)b0, (void)b1, (void)counts; /* never called: sfi_simd_level is scalar here */
 }
 
-void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end)
+void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
 {
-    (void)job, (void)begin, (void)end; /* never called, as above */
+    (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
 }
 #endif
