@@ -1,6 +1,7 @@
 /* The jacobian method (sfk_jacobian_vertex) over SK_W vertices per step, written once for every instruction set:
- * skin_sse2.c and skin_avx2.c include it after skin_body.h (whose vector operations and helpers it uses) with
- * SJ_ENTRY set to the entry point's name. It reads the workspace's deform arrays as the scalar loop does. Every
+ * skin_sse2.c and skin_avx2.c include it after skin_body.h (whose vector operations and helpers it uses, and their
+ * sk_gather of SK_W 12-float records and sk_load3 of SK_W interleaved 3-float vertices) with SJ_ENTRY set to the
+ * entry point's name. It reads the workspace's deform arrays as the scalar loop does. Every
  * value is computed with the scalar kernel's operations in its order, without fused multiply-add, so each lane
  * is bit for bit the scalar result:
  *   - the weight-gradient slots of a step run to the largest slot count of its lanes; a lane past its own count

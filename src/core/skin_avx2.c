@@ -88,6 +88,23 @@ static inline void sk_gather(const float* const rec[8], __m256* m)
     }
 }
 
+/* 12 rows of 8 lanes to the lanes' 12-float records at out, out + 12, ... (sk_gather's inverse: three 4 x 4
+ * transposes within the halves, lane l in the low half and l + 4 in the high one). */
+#define SK_HAS_STORE12 1
+static inline void sk_store12(float* out, const __m256* m)
+{
+    for (int g = 0; g < 3; ++g) {
+        __m256 t0 = _mm256_unpacklo_ps(m[4 * g], m[4 * g + 1]), t1 = _mm256_unpackhi_ps(m[4 * g], m[4 * g + 1]);
+        __m256 t2 = _mm256_unpacklo_ps(m[4 * g + 2], m[4 * g + 3]), t3 = _mm256_unpackhi_ps(m[4 * g + 2], m[4 * g + 3]);
+        __m256 r[4] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
+                       _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
+        for (int l = 0; l < 4; ++l) {
+            _mm_storeu_ps(out + 12 * l + 4 * g, _mm256_castps256_ps128(r[l]));
+            _mm_storeu_ps(out + 12 * (l + 4) + 4 * g, _mm256_extractf128_ps(r[l], 1));
+        }
+    }
+}
+
 /* Eight lanes' blended matrices (elements 0-7 in a ymm, 8-11 in an xmm per lane), transposed to 12 rows. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))

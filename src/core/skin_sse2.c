@@ -74,6 +74,18 @@ static inline void sk_gather(const float* const rec[4], __m128* m)
 }
 
 /* x y z rows of 4 vertices to x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3. */
+/* 12 rows of 4 lanes to the lanes' 12-float records at out, out + 12, ... (sk_transpose12's inverse). */
+#define SK_HAS_STORE12 1
+static inline void sk_store12(float* out, const __m128* m)
+{
+    for (int r = 0; r < 3; ++r) {
+        __m128 r0 = m[4 * r], r1 = m[4 * r + 1], r2 = m[4 * r + 2], r3 = m[4 * r + 3];
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        _mm_storeu_ps(out + 4 * r, r0), _mm_storeu_ps(out + 12 + 4 * r, r1);
+        _mm_storeu_ps(out + 24 + 4 * r, r2), _mm_storeu_ps(out + 36 + 4 * r, r3);
+    }
+}
+
 /* 4 vertices of interleaved x0 y0 z0 x1 ... to x y z rows (sk_store3's inverse). */
 static inline void sk_load3(const float* p, __m128* x, __m128* y, __m128* z)
 {
