@@ -1,13 +1,15 @@
 /* The jacobian method (sfk_jacobian_vertex) over SK_W vertices per step, written once for every instruction set:
  * skin_sse2.c and skin_avx2.c include it after skin_body.h (whose vector operations and helpers it uses, and their
  * sk_gather of SK_W 12-float records and sk_load3 of SK_W interleaved 3-float vertices) with SJ_ENTRY set to the
- * entry point's name. It reads the workspace's deform arrays as the scalar loop does. Every
- * value is computed with the scalar kernel's operations in its order, without fused multiply-add, so each lane
- * is bit for bit the scalar result:
+ * entry point's name. It reads the workspace's deform arrays as the scalar loop does, the rest frame and the
+ * weight-gradient slots from the topology's blocked rows where the step lies in one block (jacobian_lanes.c; the
+ * per-vertex arrays and CSR otherwise), and counts frames.c's report. Every value is computed with the scalar
+ * kernel's operations in its order, without fused multiply-add, so each lane is bit for bit the scalar result:
  *   - the weight-gradient slots of a step run to the largest slot count of its lanes; a lane past its own count
- *     adds a slot of the identity with zero coefficients, which adds +-0 to sums that are never -0 (they start
- *     from +0): the scalar's shorter loop. SFK_REST_JOINT is the palette's identity, whose transform of x gives
- *     x but for the sign of a zero, which the product with the coefficient then adds as +-0 alike;
+ *     adds a slot of the identity with zero coefficients (so padded in the blocked rows too), which adds +-0 to
+ *     sums that are never -0 (they start from +0): the scalar's shorter loop. SFK_REST_JOINT is the palette's
+ *     identity, whose transform of x gives x but for the sign of a zero, which the product with the coefficient
+ *     then adds as +-0 alike;
  *   - lanes that take a rare branch of the kernel are redone by the scalar kernel: a zero rest normal, the cap
  *     firing (or its squares passing FLT_MAX), J u or J v past SFK_JACOBIAN_SCALE_ABOVE, and a direction whose
  *     squared length passes FLT_MAX (sfk_safe_unit's rescaled branch). */
@@ -55,7 +57,8 @@ SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0, sfi_skin_coun
     SK_V n0[3], t0[4], x[3], P[3], m[12];
     const sfi_lanes* lanes = &job->topo->lanes;
     const size_t block = v0 / SFI_LANES;
-    const int in_block = v0 % SFI_LANES + SK_W <= SFI_LANES; /* a caller's parallel loop may cut ranges anywhere */
+    /* jacobian.c's ranges start at chunks of SFI_SKIN_GRAIN, so a step lies in one block; tested for any range */
+    const int in_block = v0 % SFI_LANES + SK_W <= SFI_LANES;
     if (lanes->rest && in_block) { /* the rest streams' blocked rows: the same floats */
         const float* R = lanes->rest + block * SFI_LANE_ROWS * SFI_LANES + v0 % SFI_LANES;
         for (int k = 0; k < 3; ++k) n0[k] = sk_load(R + (3 + k) * SFI_LANES);
