@@ -144,6 +144,76 @@ static void compare_deform(const sf_topology* topo, const sf_pose* pose, sf_work
     free(ref);
 }
 
+/* The jacobian's blocked slots (jacobian_lanes.c). */
+typedef struct slot_blocks {
+    size_t blocked, csr, padded; /* blocks stored blocked, left to the CSR, blocked with a lane short of the rows */
+} slot_blocks;
+
+/* topo->jacobian_lanes against the gradients' CSR it copies: every block blocked exactly when it has slots and its
+ * padded rows are at most twice them, its rows the largest slot count, each lane's slots in order (SFK_REST_JOINT
+ * as the identity), and past a lane's count (or vertex_count) the identity with coefficients of +0 bits. */
+static slot_blocks check_slot_blocks(const sf_topology* topo, const char* where)
+{
+    slot_blocks c = {0, 0, 0};
+    const sfi_gradients* g = topo->gradients;
+    const sfi_jacobian_lanes* jl = &topo->jacobian_lanes;
+    size_t n = topo->vertex_count;
+    if (!g || !jl->row_offsets) {
+        if (g && topo->bone_count <= SFI_LANES_MAX_BONES && g->slot_offsets[n] > 0)
+            sft_failf(__FILE__, __LINE__, "%s: no blocked slots", where);
+        return c;
+    }
+    const uint16_t identity = (uint16_t)topo->bone_count;
+    if (jl->block_count != (n + SFI_LANES - 1) / SFI_LANES || jl->row_offsets[0] != 0) {
+        sft_failf(__FILE__, __LINE__, "%s: %zu blocks from row %u", where, jl->block_count, jl->row_offsets[0]);
+        return c;
+    }
+    for (size_t b = 0; b < jl->block_count; ++b) {
+        size_t v0 = b * SFI_LANES, v1 = v0 + SFI_LANES < n ? v0 + SFI_LANES : n;
+        uint32_t most = 0, rows = jl->row_offsets[b + 1] - jl->row_offsets[b];
+        size_t slots = g->slot_offsets[v1] - g->slot_offsets[v0];
+        for (size_t v = v0; v < v1; ++v)
+            most = g->slot_offsets[v + 1] - g->slot_offsets[v] > most ? g->slot_offsets[v + 1] - g->slot_offsets[v] : most;
+        int want = slots > 0 && (size_t)most * SFI_LANES <= 2 * slots;
+        if (!want) {
+            if (rows != 0) sft_failf(__FILE__, __LINE__, "%s: block %zu has %u rows, wanted the CSR", where, b, rows);
+            c.csr += slots > 0;
+            continue;
+        }
+        if (rows != most) {
+            sft_failf(__FILE__, __LINE__, "%s: block %zu has %u rows for %u slots at most", where, b, rows, most);
+            continue;
+        }
+        c.blocked++;
+        int padded = 0, bad = 0;
+        const uint16_t* J = jl->joint + (size_t)jl->row_offsets[b] * SFI_LANES;
+        const float* C = jl->coef + 2 * (size_t)jl->row_offsets[b] * SFI_LANES;
+        for (size_t l = 0; l < SFI_LANES; ++l) {
+            size_t v = v0 + l;
+            uint32_t count = v < n ? g->slot_offsets[v + 1] - g->slot_offsets[v] : 0;
+            padded |= count < rows;
+            for (uint32_t k = 0; k < rows; ++k) {
+                uint16_t j = J[k * SFI_LANES + l];
+                float gu = C[2 * k * SFI_LANES + l], gv = C[(2 * k + 1) * SFI_LANES + l];
+                float wu = 0.0f, wv = 0.0f;
+                uint16_t wj = identity;
+                if (k < count) {
+                    size_t e = g->slot_offsets[v] + k;
+                    wj = g->slot_joint[e] == SFK_REST_JOINT ? identity : (uint16_t)g->slot_joint[e];
+                    wu = g->slot_coef[2 * e], wv = g->slot_coef[2 * e + 1];
+                }
+                if (!bad && (j != wj || memcmp(&gu, &wu, 4) != 0 || memcmp(&gv, &wv, 4) != 0)) {
+                    sft_failf(__FILE__, __LINE__, "%s: block %zu lane %zu slot %u: joint %u (%g, %g), wanted %u (%g, %g)",
+                              where, b, l, k, j, (double)gu, (double)gv, wj, (double)wu, (double)wv);
+                    bad = 1;
+                }
+            }
+        }
+        c.padded += padded;
+    }
+    return c;
+}
+
 /* Every per-vertex method and both morph-direction modes at every instruction set the CPU has, against the
  * scalar loops. Returns the number of comparisons made. */
 static int compare_levels(const sf_topology* topo, const sf_pose* pose, const char* where)
@@ -156,6 +226,7 @@ static int compare_levels(const sf_topology* topo, const sf_pose* pose, const ch
         return 0;
     }
     int top = sfi_simd_level(topo), compared = 0;
+    check_slot_blocks(topo, where);
     compare_deform(topo, pose, ws, where);
     for (size_t mi = 0; mi < FAST_CASES; ++mi)
         for (int d = 0; d < 2; ++d) {
@@ -414,6 +485,76 @@ static void edge_cases_occur(void)
     synth_free(&s);
 }
 
+/* ---------------------------------------------------------------- the jacobian's blocked slots */
+
+/* Blocks of both kinds on one mesh: every third block weighted by one bone but for its middle vertex (a few lanes
+ * with slots: the CSR), the others random (blocked, some lanes short: weightless vertices, zero normals) with
+ * mirrored vertices in every lane; an odd tail, both targets, the cap on and off; the scalar kernel's bits and
+ * report at every level and for any split of the loop. */
+static void jacobian_slot_blocks(void)
+{
+    const size_t n = 4103;
+    const uint32_t K = 4;
+    synth s;
+    synth_make(&s, n, K, 1);
+    for (size_t v = 0; v < n; ++v) {
+        uint32_t one = (v / SFI_LANES) % 3 == 1 && v % SFI_LANES != 8 ? 0u : v % 5 == 2 ? 1u : UINT32_MAX;
+        if (one != UINT32_MAX) /* one bone: 0 (no slots) or the mirroring 1 (mirrored vertices in every lane) */
+            for (uint32_t i = 0; i < K; ++i) s.j[K * v + i] = one, s.w[K * v + i] = i == 0 ? 1.0f : 0.0f;
+    }
+    sf_topology* topo = NULL;
+    sf_error err;
+    CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
+    if (!topo) return;
+    slot_blocks c = check_slot_blocks(topo, "slot blocks");
+    CHECK(c.blocked > 0);
+    CHECK(c.csr > 0);
+    CHECK(c.padded > 0);
+    CHECK(compare_levels(topo, &s.pose, "slot blocks") > 0 || sfi_simd_level(topo) == SFI_SIMD_SCALAR);
+    /* the scalar kernel's bits under every split of the loop, the cap on */
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
+    sf_frames_opts o;
+    memset(&o, 0, sizeof o);
+    o.jacobian_cap = 0.05f;
+    frame_bits ref;
+    frame_alloc(&ref, n);
+    sfi_simd_force(SFI_SIMD_SCALAR);
+    frame_run_opts(topo, &s.pose, ws, SF_METHOD_JACOBIAN, o, &ref);
+    sfi_simd_force(-1);
+    CHECK(ref.rep.jacobian_capped > 0);
+    CHECK(ref.rep.mirrored_vertices > 0);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    const sft_pool pools[] = {{0, 1}, {1, 1}, {2, 3}, {3, 1}};
+    for (size_t p = 0; p < sizeof pools / sizeof pools[0]; ++p) {
+        sf_env env;
+        memset(&env, 0, sizeof env);
+        env.threads.parallel_for = sft_pool_parallel_for;
+        env.threads.user = (void*)&pools[p];
+        CHECK_OK(sf_topology_create(&s.d, NULL, &env, &topo, &err));
+        CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
+        for (int level = SFI_SIMD_SSE2; level <= sfi_simd_level(topo); ++level) {
+            char where[96];
+            snprintf(where, sizeof where, "slot blocks, pool mode %d, %d threads, level %d", pools[p].mode,
+                     pools[p].threads, level);
+            frame_bits f;
+            frame_alloc(&f, n);
+            sfi_simd_force(level);
+            frame_run_opts(topo, &s.pose, ws, SF_METHOD_JACOBIAN, o, &f);
+            same_bits(f.n, ref.n, 3 * n, "normal", where);
+            same_bits(f.t, ref.t, 4 * n, "tangent", where);
+            CHECK(memcmp(&f.rep, &ref.rep, sizeof f.rep) == 0);
+            frame_free(&f);
+        }
+        sfi_simd_force(-1);
+        sf_workspace_destroy(ws);
+        sf_topology_destroy(topo);
+    }
+    frame_free(&ref);
+    synth_free(&s);
+}
+
 /* ---------------------------------------------------------------- threads and chunk order */
 
 static void any_thread_count(void)
@@ -511,6 +652,7 @@ static void more_bones_than_16_bits(void)
     CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
     if (topo) {
         CHECK(topo->lanes.rest == NULL);
+        CHECK(topo->jacobian_lanes.row_offsets == NULL);
         CHECK(compare_levels(topo, &s.pose, "70000 bones") > 0 || sfi_simd_level(topo) == SFI_SIMD_SCALAR);
     }
     sf_topology_destroy(topo);
@@ -542,6 +684,7 @@ int main(int argc, char** argv)
         {"level_detected", level_detected},
         {"counts_and_slots", counts_and_slots},
         {"edge_cases_occur", edge_cases_occur},
+        {"jacobian_slot_blocks", jacobian_slot_blocks},
         {"more_bones_than_16_bits", more_bones_than_16_bits},
         {"every_scene", every_scene},
         {"every_asset", every_asset},

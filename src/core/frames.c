@@ -106,9 +106,10 @@ static void report_range(void* ctx, size_t k0, size_t k1)
 
 /* Counts the report and checks that every output element is finite: the input bounds make that so
  * (docs/magnitudes.md); a failure here is a missing bound, reported rather than returned as data. The counts run
- * in the workspace's chunks through the parallel loop (summed in chunk order), or in one range without them. */
+ * in the workspace's chunks through the parallel loop (summed in chunk order), or in one range without them;
+ * counted: the method's pass has counted the chunks already (the jacobian's fast path). */
 static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_method method, const sf_frames_out* out,
-                              sf_error* err)
+                              int counted, sf_error* err)
 {
     const float *normals = out->normals, *tangents = out->tangents, *positions = out->positions;
     sf_frames_report* rep = &ws->report;
@@ -121,8 +122,8 @@ static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_meth
     report_job job = {ws->det, normals, tangents, positions, n, method == SF_METHOD_INVERSE_TRANSPOSE, ws->chunk_counts};
     sfi_skin_counts one, total = {0, 0, 0, 0, SIZE_MAX};
     size_t chunks = ws->chunk_counts && ws->chunk_count == sfi_skin_chunk_count(n) ? ws->chunk_count : 0;
-    if (chunks) sf_env_parallel_for(&topo->env, chunks, 1, report_range, &job);
-    else count_range(&job, 0, n, &one);
+    if (!chunks) count_range(&job, 0, n, &one);
+    else if (!counted) sf_env_parallel_for(&topo->env, chunks, 1, report_range, &job);
     for (size_t k = 0; k < (chunks ? chunks : 1); ++k) {
         const sfi_skin_counts* c = chunks ? &ws->chunk_counts[k] : &one;
         total.mirrored += c->mirrored, total.singular += c->singular;
@@ -194,6 +195,7 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
 {
     const sf_frames_opts o = *opts;
     sf_result r = SF_OK;
+    int counted = 0; /* the report already in ws->chunk_counts */
     if (ws->backend == SF_BACKEND_CUDA) return sfi_cuda_frames(topo, pose, method, &o, ws, out, err);
     int per_vertex = method == SF_METHOD_UNCHANGED || method == SF_METHOD_SKINNED ||
                      method == SF_METHOD_INVERSE_TRANSPOSE || method == SF_METHOD_BONE_NORMAL_MATRICES;
@@ -222,7 +224,7 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
     } else if (method == SF_METHOD_RECOMPUTE) {
         r = sfi_recompute(topo, &o, ws, out->normals, out->tangents, err);
     } else if (method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN) {
-        r = sfi_jacobian_frames(topo, pose, method, &o, ws, out->normals, out->tangents, err);
+        r = sfi_jacobian_frames(topo, pose, method, &o, ws, out, &counted, err);
     } else {
         vertex_job job = {topo, ws, topo->influence_count ? pose->bone_matrices : NULL, method, out->normals,
                           out->tangents};
@@ -233,7 +235,7 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
     finish_job fin = {ws->final_pos, method != SF_METHOD_RECOMPUTE_FUSED ? out->positions : NULL,
                       topo->has_uvs ? NULL : out->tangents};
     if (fin.positions || fin.tangents) sf_env_parallel_for(&topo->env, topo->vertex_count, FINISH_GRAIN, finish_range, &fin);
-    return count_report(topo, ws, method, out, err);
+    return count_report(topo, ws, method, out, counted, err);
 }
 
 sf_result sf_frames_compute_batch(const sf_topology* topo, const sf_pose* poses, size_t count, sf_method method,

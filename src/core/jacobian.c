@@ -9,6 +9,7 @@
 #include "sf_kernels.h"
 #include "skin_simd.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -31,7 +32,25 @@ int sfi_gradients_get(const sf_topology* topo, sf_method method, sfi_gradients_v
     out->fan_normal = g->fan_normal;
     return 1;
 }
-void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v)
+/* frames.c's report of one vertex from its outputs (count_range's tests); tangents zeroed afterwards without UVs */
+static void count_vertex(const sfi_jacobian_job* job, size_t v, const float n[3], const float t[4],
+                         sfi_skin_counts* c)
+{
+    int bad = 0;
+    c->mirrored += job->ws->det[v] < 0.0f;
+    if (job->normals) {
+        c->degenerate_normals += sfk_dot(n, n) == 0.0f;
+        bad |= !sfk_finite3(n);
+    }
+    if (job->tangents && job->topo->has_uvs) {
+        c->degenerate_tangents += sfk_dot(t, t) == 0.0f;
+        bad |= !sfk_finite3(t) || !(fabsf(t[3]) <= FLT_MAX);
+    }
+    if (job->positions) bad |= !sfk_finite3(job->ws->final_pos + 3 * v);
+    if (bad && v < c->first_bad) c->first_bad = v;
+}
+
+void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v, sfi_skin_counts* c)
 {
     const sf_topology* topo = job->topo;
     const sfi_gradients* g = job->g;
@@ -55,6 +74,7 @@ void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v)
     ws->jacobian->capped[v] = (uint8_t)capped;
     if (job->normals) memcpy(job->normals + 3 * v, n, sizeof n);
     if (job->tangents) memcpy(job->tangents + 4 * v, t, sizeof t);
+    if (c) count_vertex(job, v, n, t, c);
 }
 
 typedef struct jacobian_run {
@@ -65,21 +85,31 @@ typedef struct jacobian_run {
 static void jacobian_range(void* ctx, size_t begin, size_t end)
 {
     const jacobian_run* run = (const jacobian_run*)ctx;
-    if (run->level >= SFI_SIMD_AVX2) {
-        sfi_jacobian_range_avx2(run->job, begin, end);
-    } else if (run->level == SFI_SIMD_SSE2) {
-        sfi_jacobian_range_sse2(run->job, begin, end);
-    } else {
-        for (size_t v = begin; v < end; ++v) sfi_jacobian_vertex(run->job, v);
+    for (size_t v = begin; v < end; ++v) sfi_jacobian_vertex(run->job, v, NULL);
+}
+
+/* The fast path over chunks [k0, k1) of SFI_SKIN_GRAIN vertices, each counting its own report (the skin pass's
+ * chunks, so the counts are the same for any split of the loop). */
+static void jacobian_chunks(void* ctx, size_t k0, size_t k1)
+{
+    const jacobian_run* run = (const jacobian_run*)ctx;
+    size_t n = run->job->topo->vertex_count;
+    for (size_t k = k0; k < k1; ++k) {
+        size_t begin = k * SFI_SKIN_GRAIN, end = n - begin < SFI_SKIN_GRAIN ? n : begin + SFI_SKIN_GRAIN;
+        sfi_skin_counts* c = &run->job->counts[k];
+        *c = (sfi_skin_counts){0, 0, 0, 0, SIZE_MAX};
+        if (run->level >= SFI_SIMD_AVX2) sfi_jacobian_range_avx2(run->job, begin, end, c);
+        else sfi_jacobian_range_sse2(run->job, begin, end, c);
     }
 }
 
 /* Both use the REST frame with the full J (morph gradients included), so morph normal/tangent deltas are
  * ignored whatever opts->morph_directions says: J already maps rest tangents to morphed ones. */
 sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, sf_method method,
-                              const sf_frames_opts* opts, sf_workspace* ws, float* normals, float* tangents,
+                              const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, int* counted,
                               sf_error* err)
 {
+    *counted = 0;
     const sfi_gradients* g = method == SF_METHOD_JACOBIAN_FAN ? topo->fan_gradients : topo->gradients;
     SF_CHECK(g != NULL, SF_ERROR_UNSUPPORTED, err, "topology", SFI_NO_INDEX,
              "built with skip_gradients = 1; the %s method needs its gradients", sf_method_name(method));
@@ -87,13 +117,21 @@ sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, sf_m
              "has no jacobian scratch");
     SF_CHECK(isfinite(opts->jacobian_cap) && opts->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
              "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)", (double)opts->jacobian_cap);
-    sfi_jacobian_job job = {topo, g, pose->bone_matrices, pose->morph_weights, opts->jacobian_cap, ws, normals,
-                            tangents, ws->palette, 0};
+    sfi_jacobian_job job = {topo, g, pose->bone_matrices, pose->morph_weights, opts->jacobian_cap, ws, out->normals,
+                            out->tangents, ws->palette, 0, out->positions, ws->chunk_counts};
+    size_t chunks = sfi_skin_chunk_count(topo->vertex_count);
     /* jacobian-fan keeps the scalar kernel */
-    int level = method == SF_METHOD_JACOBIAN && ws->palette ? sfi_simd_level(topo) : SFI_SIMD_SCALAR;
-    if (level != SFI_SIMD_SCALAR) job.identity = sfi_skin_palette(topo, pose, ws);
+    int level = method == SF_METHOD_JACOBIAN && ws->palette && ws->chunk_counts && ws->chunk_count == chunks
+                    ? sfi_simd_level(topo)
+                    : SFI_SIMD_SCALAR;
     jacobian_run run = {&job, level};
-    sf_env_parallel_for(&topo->env, topo->vertex_count, JACOBIAN_GRAIN, jacobian_range, &run);
+    if (level != SFI_SIMD_SCALAR) {
+        job.identity = sfi_skin_palette(topo, pose, ws);
+        sf_env_parallel_for(&topo->env, chunks, 1, jacobian_chunks, &run);
+        *counted = 1;
+    } else {
+        sf_env_parallel_for(&topo->env, topo->vertex_count, JACOBIAN_GRAIN, jacobian_range, &run);
+    }
     size_t capped = 0;
     for (size_t v = 0; v < topo->vertex_count; ++v) capped += ws->jacobian->capped[v];
     ws->report.jacobian_capped = capped;

@@ -1,25 +1,20 @@
 /* The jacobian method (sfk_jacobian_vertex) over SK_W vertices per step, written once for every instruction set:
- * skin_sse2.c and skin_avx2.c include it after skin_body.h (whose vector operations and helpers it uses) with
- * SJ_ENTRY set to the entry point's name. It reads the workspace's deform arrays as the scalar loop does. Every
- * value is computed with the scalar kernel's operations in its order, without fused multiply-add, so each lane
- * is bit for bit the scalar result:
+ * skin_sse2.c and skin_avx2.c include it after skin_body.h (whose vector operations and helpers it uses, and their
+ * sk_gather of SK_W 12-float records and sk_load3 of SK_W interleaved 3-float vertices) with SJ_ENTRY set to the
+ * entry point's name. It reads the workspace's deform arrays as the scalar loop does, the rest frame and the
+ * weight-gradient slots from the topology's blocked rows where the step lies in one block (jacobian_lanes.c; the
+ * per-vertex arrays and CSR otherwise), and counts frames.c's report. Every value is computed with the scalar
+ * kernel's operations in its order, without fused multiply-add, so each lane is bit for bit the scalar result:
  *   - the weight-gradient slots of a step run to the largest slot count of its lanes; a lane past its own count
- *     adds a slot of the identity with zero coefficients, which adds +-0 to sums that are never -0 (they start
- *     from +0): the scalar's shorter loop. SFK_REST_JOINT is the palette's identity, whose transform of x gives
- *     x but for the sign of a zero, which the product with the coefficient then adds as +-0 alike;
+ *     adds a slot of the identity with zero coefficients (so padded in the blocked rows too), which adds +-0 to
+ *     sums that are never -0 (they start from +0): the scalar's shorter loop. SFK_REST_JOINT is the palette's
+ *     identity, whose transform of x gives x but for the sign of a zero, which the product with the coefficient
+ *     then adds as +-0 alike;
  *   - lanes that take a rare branch of the kernel are redone by the scalar kernel: a zero rest normal, the cap
  *     firing (or its squares passing FLT_MAX), J u or J v past SFK_JACOBIAN_SCALE_ABOVE, and a direction whose
  *     squared length passes FLT_MAX (sfk_safe_unit's rescaled branch). */
 
-/* SK_W vertices' 3 floats each (interleaved) as 3 rows. */
-static inline void sj_load3(const float* p, SK_V* out)
-{
-    float a[3][SK_W];
-    for (int l = 0; l < SK_W; ++l)
-        for (int k = 0; k < 3; ++k) a[k][l] = p[3 * l + k];
-    for (int k = 0; k < 3; ++k) out[k] = sk_load(a[k]);
-}
-
+/* SK_W vertices' 4 floats each (interleaved) as 4 rows. */
 static inline void sj_load4(const float* p, SK_V* out)
 {
     float a[4][SK_W];
@@ -40,17 +35,40 @@ static inline SK_V sj_cap_quiet(const SK_V* c, const SK_V* base, SK_V cap)
     return sk_and(in_range, sk_ge(lim2, lc2)); /* !(lc2 > lim2) on finite values */
 }
 
-/* One step of SK_W vertices from v0, all real. Returns the lanes to redo in scalar. */
-SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0)
+/* One weight-gradient slot of the lanes: (A_j x + t_j - P) (g.u, g.v) added to cu, cv; rec: the lanes' palette
+ * records. */
+SK_INLINE void sj_slot(const float* const* rec, SK_V gu, SK_V gv, const SK_V* x, const SK_V* P, SK_V* cu, SK_V* cv)
+{
+    SK_V bm[12];
+    sk_gather(rec, bm);
+    for (int k = 0; k < 3; ++k) {
+        SK_V pj = sk_sub(sk_add(sk_dot3(bm[k], bm[3 + k], bm[6 + k], x[0], x[1], x[2]), bm[9 + k]), P[k]);
+        cu[k] = sk_add(cu[k], sk_mul(pj, gu));
+        cv[k] = sk_add(cv[k], sk_mul(pj, gv));
+    }
+}
+
+/* One step of SK_W vertices from v0, all real. Returns the lanes to redo in scalar; the others' report added to c. */
+SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0, sfi_skin_counts* c)
 {
     const sf_workspace* ws = job->ws;
     const sfi_gradients* g = job->g;
     const SK_V zero = sk_set1(0.0f), one = sk_set1(1.0f), minus = sk_set1(-1.0f), all = sk_eq(zero, zero);
     SK_V n0[3], t0[4], x[3], P[3], m[12];
-    sj_load3(job->topo->rest_normals + 3 * v0, n0);
-    sj_load4(job->topo->rest_tangents + 4 * v0, t0);
-    sj_load3(ws->morph_pos + 3 * v0, x);
-    sj_load3(ws->final_pos + 3 * v0, P);
+    const sfi_lanes* lanes = &job->topo->lanes;
+    const size_t block = v0 / SFI_LANES;
+    /* jacobian.c's ranges start at chunks of SFI_SKIN_GRAIN, so a step lies in one block; tested for any range */
+    const int in_block = v0 % SFI_LANES + SK_W <= SFI_LANES;
+    if (lanes->rest && in_block) { /* the rest streams' blocked rows: the same floats */
+        const float* R = lanes->rest + block * SFI_LANE_ROWS * SFI_LANES + v0 % SFI_LANES;
+        for (int k = 0; k < 3; ++k) n0[k] = sk_load(R + (3 + k) * SFI_LANES);
+        for (int k = 0; k < 4; ++k) t0[k] = sk_load(R + (6 + k) * SFI_LANES);
+    } else {
+        sk_load3(job->topo->rest_normals + 3 * v0, &n0[0], &n0[1], &n0[2]);
+        sj_load4(job->topo->rest_tangents + 4 * v0, t0);
+    }
+    sk_load3(ws->morph_pos + 3 * v0, &x[0], &x[1], &x[2]);
+    sk_load3(ws->final_pos + 3 * v0, &P[0], &P[1], &P[2]);
     const float* rec[SK_W];
     for (int l = 0; l < SK_W; ++l) rec[l] = ws->blend + 12 * (v0 + (size_t)l);
     sk_gather(rec, m);
@@ -96,27 +114,32 @@ SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0)
         most = cnt[l] > most ? cnt[l] : most;
     }
     SK_V cu[3] = {zero, zero, zero}, cv[3] = {zero, zero, zero};
-    const float* identity = job->palette + 16 * (size_t)job->identity;
-    for (uint32_t i = 0; i < most; ++i) {
-        float GU[SK_W], GV[SK_W];
-        for (int l = 0; l < SK_W; ++l) {
-            if (i < cnt[l]) {
-                uint32_t e = so[l] + i, j = g->slot_joint[e];
-                rec[l] = j == SFK_REST_JOINT ? identity : job->palette + 16 * (size_t)j;
-                GU[l] = g->slot_coef[2 * (size_t)e];
-                GV[l] = g->slot_coef[2 * (size_t)e + 1];
-            } else {
-                rec[l] = identity;
-                GU[l] = GV[l] = 0.0f;
-            }
+    const sfi_jacobian_lanes* jl = &job->topo->jacobian_lanes;
+    size_t r0 = jl->row_offsets ? jl->row_offsets[block] : 0;
+    /* the blocked slots (lane l's slot i at row i, padded as below) where the block has them */
+    if (jl->row_offsets && jl->row_offsets[block + 1] > r0 && in_block) {
+        const uint16_t* J = jl->joint + r0 * SFI_LANES + v0 % SFI_LANES;
+        const float* C = jl->coef + 2 * r0 * SFI_LANES + v0 % SFI_LANES;
+        for (uint32_t i = 0; i < most; ++i, J += SFI_LANES, C += 2 * SFI_LANES) {
+            for (int l = 0; l < SK_W; ++l) rec[l] = job->palette + 16 * (size_t)J[l];
+            sj_slot(rec, sk_load(C), sk_load(C + SFI_LANES), x, P, cu, cv);
         }
-        SK_V bm[12];
-        sk_gather(rec, bm);
-        SK_V gu = sk_load(GU), gv = sk_load(GV);
-        for (int k = 0; k < 3; ++k) {
-            SK_V pj = sk_sub(sk_add(sk_dot3(bm[k], bm[3 + k], bm[6 + k], x[0], x[1], x[2]), bm[9 + k]), P[k]);
-            cu[k] = sk_add(cu[k], sk_mul(pj, gu));
-            cv[k] = sk_add(cv[k], sk_mul(pj, gv));
+    } else {
+        const float* identity = job->palette + 16 * (size_t)job->identity;
+        for (uint32_t i = 0; i < most; ++i) {
+            float GU[SK_W], GV[SK_W];
+            for (int l = 0; l < SK_W; ++l) {
+                if (i < cnt[l]) {
+                    uint32_t e = so[l] + i, j = g->slot_joint[e];
+                    rec[l] = j == SFK_REST_JOINT ? identity : job->palette + 16 * (size_t)j;
+                    GU[l] = g->slot_coef[2 * (size_t)e];
+                    GV[l] = g->slot_coef[2 * (size_t)e + 1];
+                } else {
+                    rec[l] = identity;
+                    GU[l] = GV[l] = 0.0f;
+                }
+            }
+            sj_slot(rec, sk_load(GU), sk_load(GV), x, P, cu, cv);
         }
     }
     if (job->cap > 0.0f) {
@@ -151,17 +174,45 @@ SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0)
     if (job->normals) sk_store3(job->normals + 3 * v0, N[0], N[1], N[2]);
     if (job->tangents) sk_store4(job->tangents + 4 * v0, T[0], T[1], T[2], T[3]);
     memset(ws->jacobian->capped + v0, 0, SK_W);
-    return (unsigned)sk_mask(sk_or(redo, big));
+    unsigned redone = (unsigned)sk_mask(sk_or(redo, big)), live = ((1u << SK_W) - 1u) & ~redone;
+
+    /* frames.c's report of the lanes kept (count_range's tests on these values); without UVs the tangents are
+       zeroed afterwards. One finiteness test for the step: a sum of the outputs is finite when every one is (a sum
+       that overflows sends the step to the exact test per lane). */
+    int want_t = job->tangents && job->topo->has_uvs;
+    c->mirrored += (size_t)sk_popcount((unsigned)sk_mask(mirrored) & live);
+    SK_V sum = job->positions ? sk_add(sk_add(P[0], P[1]), P[2]) : zero;
+    if (job->normals) {
+        c->degenerate_normals += (size_t)sk_popcount((unsigned)sk_mask(sk_eq(sk_dot3(N[0], N[1], N[2], N[0], N[1], N[2]), zero)) & live);
+        sum = sk_add(sum, sk_add(sk_add(N[0], N[1]), N[2]));
+    }
+    if (want_t) {
+        c->degenerate_tangents += (size_t)sk_popcount((unsigned)sk_mask(sk_eq(sk_dot3(T[0], T[1], T[2], T[0], T[1], T[2]), zero)) & live);
+        sum = sk_add(sum, sk_add(sk_add(T[0], T[1]), sk_add(T[2], T[3])));
+    }
+    if ((unsigned)sk_mask(sk_not_finite(sum)) & live) {
+        SK_V bad = zero;
+        for (int k = 0; job->positions && k < 3; ++k) bad = sk_or(bad, sk_not_finite(P[k]));
+        for (int k = 0; job->normals && k < 3; ++k) bad = sk_or(bad, sk_not_finite(N[k]));
+        for (int k = 0; want_t && k < 4; ++k) bad = sk_or(bad, sk_not_finite(T[k]));
+        unsigned badm = (unsigned)sk_mask(bad) & live;
+        if (badm) {
+            size_t first = v0;
+            while (!(badm & 1u)) badm >>= 1, ++first;
+            if (first < c->first_bad) c->first_bad = first;
+        }
+    }
+    return redone;
 }
 
-/* Vertices [begin, end): whole steps, then the tail and the redone lanes by the scalar kernel. */
-void SJ_ENTRY(const sfi_jacobian_job* job, size_t begin, size_t end)
+/* Vertices [begin, end): whole steps, then the tail and the redone lanes by the scalar kernel; the report into c. */
+void SJ_ENTRY(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* c)
 {
     size_t v = begin;
     for (; end - v >= SK_W; v += SK_W) {
-        unsigned redo = sj_step(job, v);
+        unsigned redo = sj_step(job, v, c);
         for (int l = 0; redo; ++l, redo >>= 1)
-            if (redo & 1u) sfi_jacobian_vertex(job, v + (size_t)l);
+            if (redo & 1u) sfi_jacobian_vertex(job, v + (size_t)l, c);
     }
-    for (; v < end; ++v) sfi_jacobian_vertex(job, v);
+    for (; v < end; ++v) sfi_jacobian_vertex(job, v, c);
 }

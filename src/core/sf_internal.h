@@ -13,6 +13,7 @@
  *   tangents.c                    rest frames from plain arrays (the topology's generated normals and
  *                                 tangents); sf_tangents_generate over them and mikktspace.c
  *   lanes.c                       the blocked rest streams and influences of the per-vertex fast paths
+ *   jacobian_lanes.c              the jacobian's weight-gradient slots in the same blocks
  *   fused_plan.c                  the chunks of recompute-fused's fast path (their faces and vertices)
  *   topology.c                    sf_topology: validates, copies, calls the builders above, owns their output
  *   backend.c backend_cuda_stub.c (or cuda/backend_cuda.cu)
@@ -221,6 +222,24 @@ sf_result sfi_lanes_build_morph(size_t vertex_count, size_t target_count, const 
                                 sfi_store* store, sfi_lanes* lanes, sf_error* err);
 void sfi_lanes_free(const sfi_store* store, sfi_lanes* lanes);
 
+/* The jacobian's weight-gradient slots (the CSR of sfi_gradients, 2 coefficients per slot) in the same blocks of
+ * SFI_LANES vertices, for its fast path (jacobian_body.h): block b's rows row_offsets[b] .. [b + 1], one per slot up
+ * to the block's largest slot count, row k holding every lane's slot k: its palette index (16-bit; SFK_REST_JOINT
+ * as the palette's identity, bone_count) and its g.u and g.v as two rows of floats. A lane past its own count (or
+ * past vertex_count) holds the identity with +0 coefficients: what the step adds for a lane past its count on the
+ * CSR path too, which keeps the scalar kernel's bits. A block without slots, or whose padded rows would pass
+ * twice its CSR slots (a few lanes with many slots among many with few), has no rows and takes the CSR. All NULL
+ * (block_count 0) without gradients, without slots or with more than SFI_LANES_MAX_BONES bones. */
+typedef struct sfi_jacobian_lanes {
+    size_t block_count;
+    uint32_t* row_offsets; /* block_count + 1 */
+    uint16_t* joint;       /* per row: SFI_LANES palette indices */
+    float* coef;           /* per row: 2 * SFI_LANES (the lanes' g.u, then their g.v) */
+} sfi_jacobian_lanes;
+sf_result sfi_jacobian_lanes_build(size_t vertex_count, const sfi_gradients* g, size_t bone_count, sfi_store* store,
+                                   sfi_jacobian_lanes* out, sf_error* err);
+void sfi_jacobian_lanes_free(const sfi_store* store, sfi_jacobian_lanes* jl);
+
 /* ---------------------------------------------------------------- topology */
 
 struct sf_topology {
@@ -265,6 +284,7 @@ struct sf_topology {
     sfi_fused_plan fused;     /* recompute-fused's chunks */
     sfi_gradients* gradients;     /* `jacobian`, NULL when skipped */
     sfi_gradients* fan_gradients; /* `jacobian-fan`, NULL when skipped */
+    sfi_jacobian_lanes jacobian_lanes; /* `jacobian`'s slots blocked for the fast path */
     uint8_t* mikk_uv_flags;   /* F, NULL without UVs */
 
     sf_topology_stats stats;
@@ -447,9 +467,11 @@ sf_result sfi_fused_two_pass(const sf_topology* topo, const sf_frames_opts* opts
 /* Final positions (3n) vertex by vertex, as sfi_deform writes them, for a workspace without the deformation. */
 sf_result sfi_fused_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out);
 
-/* jacobian or jacobian-fan frames (method) from ws (after sfi_deform), jacobian.c. */
+/* jacobian or jacobian-fan frames (method) from ws (after sfi_deform) into out's normals and tangents, jacobian.c.
+ * *counted = 1 where the fast path also counted the frame's report (frames.c's counts and finiteness test of
+ * out's streams, out->positions holding ws->final_pos) into ws->chunk_counts. */
 sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, sf_method method,
-                              const sf_frames_opts* opts, sf_workspace* ws, float* normals, float* tangents,
+                              const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, int* counted,
                               sf_error* err);
 
 /* ---------------------------------------------------------------- statistics */

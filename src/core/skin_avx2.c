@@ -69,13 +69,40 @@ static inline void sk_transpose12(const __m256 lo[8], const __m128 hi[8], __m256
     m[11] = _mm256_insertf128_ps(_mm256_castps128_ps256(a3), b3, 1);
 }
 
-/* Eight lanes' 12-float records (a bone of the palette, a blended matrix) as 12 rows; each record is read whole. */
+/* Eight lanes' 12-float records (a bone of the palette, a blended matrix) as 12 rows; each record is read whole.
+ * Lanes l and l + 4 share a register, 4 floats each, so the transpose is three 4 x 4 ones within the halves
+ * (fewer shuffles than sk_transpose12's, whose inputs come whole from registers). */
 static inline void sk_gather(const float* const rec[8], __m256* m)
 {
-    __m256 lo[8];
-    __m128 hi[8];
-    for (int l = 0; l < 8; ++l) lo[l] = _mm256_loadu_ps(rec[l]), hi[l] = _mm_loadu_ps(rec[l] + 8);
-    sk_transpose12(lo, hi, m);
+    for (int g = 0; g < 3; ++g) {
+        __m256 r[4];
+        for (int l = 0; l < 4; ++l)
+            r[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(rec[l] + 4 * g)),
+                                        _mm_loadu_ps(rec[l + 4] + 4 * g), 1);
+        __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+        __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+        m[4 * g] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+        m[4 * g + 1] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+        m[4 * g + 2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+        m[4 * g + 3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    }
+}
+
+/* 12 rows of 8 lanes to the lanes' 12-float records at out, out + 12, ... (sk_gather's inverse: three 4 x 4
+ * transposes within the halves, lane l in the low half and l + 4 in the high one). */
+#define SK_HAS_STORE12 1
+static inline void sk_store12(float* out, const __m256* m)
+{
+    for (int g = 0; g < 3; ++g) {
+        __m256 t0 = _mm256_unpacklo_ps(m[4 * g], m[4 * g + 1]), t1 = _mm256_unpackhi_ps(m[4 * g], m[4 * g + 1]);
+        __m256 t2 = _mm256_unpacklo_ps(m[4 * g + 2], m[4 * g + 3]), t3 = _mm256_unpackhi_ps(m[4 * g + 2], m[4 * g + 3]);
+        __m256 r[4] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
+                       _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
+        for (int l = 0; l < 4; ++l) {
+            _mm_storeu_ps(out + 12 * l + 4 * g, _mm256_castps256_ps128(r[l]));
+            _mm_storeu_ps(out + 12 * (l + 4) + 4 * g, _mm256_extractf128_ps(r[l], 1));
+        }
+    }
 }
 
 /* Eight lanes' blended matrices (elements 0-7 in a ymm, 8-11 in an xmm per lane), transposed to 12 rows. */
@@ -100,6 +127,20 @@ static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint
         lo[l] = a, hi[l] = h;
     }
     sk_transpose12(lo, hi, m);
+}
+
+/* 8 vertices of interleaved x0 y0 z0 x1 ... to x y z rows (sk_store3's inverse): vertices 0-3 in the low halves,
+ * 4-7 in the high ones, the same shuffles as skin_sse2.c's on both. */
+static inline void sk_load3(const float* p, __m256* x, __m256* y, __m256* z)
+{
+    __m256 a = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(p + 12), 1);
+    __m256 b = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 4)), _mm_loadu_ps(p + 16), 1);
+    __m256 c = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 8)), _mm_loadu_ps(p + 20), 1);
+    *x = _mm256_shuffle_ps(a, _mm256_shuffle_ps(b, c, _MM_SHUFFLE(1, 0, 3, 2)), _MM_SHUFFLE(3, 0, 3, 0));
+    *y = _mm256_shuffle_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1)),
+                           _mm256_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+    *z = _mm256_shuffle_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2)),
+                           _mm256_shuffle_ps(c, c, _MM_SHUFFLE(3, 3, 0, 0)), _MM_SHUFFLE(2, 0, 2, 0));
 }
 
 /* 4 vertices of x y z rows to interleaved x0 y0 z0 x1 ... (as skin_sse2.c) */
@@ -151,8 +192,8 @@ void sfi_skin_blocks_avx2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_ski
     (void)job, (void)b0, (void)b1, (void)counts; /* never called: sfi_simd_level stays below AVX2 here */
 }
 
-void sfi_jacobian_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end)
+void sfi_jacobian_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
 {
-    (void)job, (void)begin, (void)end; /* never called, as above */
+    (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
 }
 #endif

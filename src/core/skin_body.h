@@ -11,7 +11,8 @@
  * point's name) and static inline functions sk_load/sk_store (SK_W floats, unaligned), sk_set1, sk_add, sk_sub,
  * sk_mul, sk_div, sk_sqrt, sk_and, sk_andnot (~a & b), sk_or, sk_lt, sk_ge, sk_gt, sk_eq (ordered compares giving
  * all-ones lanes), sk_mask (one bit per lane), sk_from_bits (its inverse), sk_blend (the blended matrices of one step as 12 rows) and
- * sk_store3 / sk_store4 (SK_W vertices of 3 / 4 rows to interleaved memory). */
+ * sk_store3 / sk_store4 (SK_W vertices of 3 / 4 rows to interleaved memory); optionally sk_store12 (12 rows to
+ * SK_W 12-float records) with SK_HAS_STORE12 defined. */
 #include "sf_kernels.h"
 
 #include <float.h>
@@ -189,10 +190,17 @@ SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t 
         sf_workspace* ws = job->deform;
         SK_V d = sk_dot3(m[0], m[1], m[2], sk_sub(sk_mul(m[4], m[8]), sk_mul(m[5], m[7])),
                          sk_sub(sk_mul(m[5], m[6]), sk_mul(m[3], m[8])), sk_sub(sk_mul(m[3], m[7]), sk_mul(m[4], m[6])));
-        float M[12][SK_W];
-        for (int k = 0; k < 12; ++k) sk_store(M[k], m[k]);
-        for (size_t l = 0; l < valid; ++l)
-            for (int k = 0; k < 12; ++k) ws->blend[12 * (v0 + l) + (size_t)k] = M[k][l];
+#ifdef SK_HAS_STORE12
+        if (valid == SK_W) {
+            sk_store12(ws->blend + 12 * v0, m);
+        } else
+#endif
+        {
+            float M[12][SK_W];
+            for (int k = 0; k < 12; ++k) sk_store(M[k], m[k]);
+            for (size_t l = 0; l < valid; ++l)
+                for (int k = 0; k < 12; ++k) ws->blend[12 * (v0 + l) + (size_t)k] = M[k][l];
+        }
         float* dst[4] = {ws->final_pos, ws->morph_pos, ws->morph_nrm, ws->morph_tan};
         const SK_V* src[4] = {fp, p, mn, mt};
         for (int a = 0; a < 4; ++a) {

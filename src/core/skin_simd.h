@@ -46,13 +46,17 @@ typedef struct sfi_jacobian_job {
     float *normals, *tangents; /* 3n, 4n; each may be NULL */
     const float* palette;      /* the fast path: sfi_skin_palette's */
     uint32_t identity;         /* the identity's index in the palette */
+    const float* positions;    /* the frame's positions (ws->final_pos copied there), NULL = none: the report's
+                                  finiteness test covers them */
+    sfi_skin_counts* counts;   /* the fast path: the report of each chunk of SFI_SKIN_GRAIN vertices */
 } sfi_jacobian_job;
 
-/* One vertex by the scalar kernel (jacobian.c): outputs and capped[v]. */
-void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v);
-/* Vertices [begin, end) of the jacobian (not jacobian-fan) with SSE2 / AVX2. */
-void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end);
-void sfi_jacobian_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end);
+/* One vertex by the scalar kernel (jacobian.c): outputs and capped[v]; with c, the vertex's report added to it as
+ * frames.c counts it from the outputs (first_bad: v where an output is not finite). */
+void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v, sfi_skin_counts* c);
+/* Vertices [begin, end) of the jacobian (not jacobian-fan) with SSE2 / AVX2, their report into *counts. */
+void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
+void sfi_jacobian_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 
 /* The pose's bones into the workspace's palette (16 floats each, the identity last); returns the identity's index. */
 uint32_t sfi_skin_palette(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws);

@@ -74,6 +74,29 @@ static inline void sk_gather(const float* const rec[4], __m128* m)
 }
 
 /* x y z rows of 4 vertices to x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3. */
+/* 12 rows of 4 lanes to the lanes' 12-float records at out, out + 12, ... (sk_transpose12's inverse). */
+#define SK_HAS_STORE12 1
+static inline void sk_store12(float* out, const __m128* m)
+{
+    for (int r = 0; r < 3; ++r) {
+        __m128 r0 = m[4 * r], r1 = m[4 * r + 1], r2 = m[4 * r + 2], r3 = m[4 * r + 3];
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        _mm_storeu_ps(out + 4 * r, r0), _mm_storeu_ps(out + 12 + 4 * r, r1);
+        _mm_storeu_ps(out + 24 + 4 * r, r2), _mm_storeu_ps(out + 36 + 4 * r, r3);
+    }
+}
+
+/* 4 vertices of interleaved x0 y0 z0 x1 ... to x y z rows (sk_store3's inverse). */
+static inline void sk_load3(const float* p, __m128* x, __m128* y, __m128* z)
+{
+    __m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4), c = _mm_loadu_ps(p + 8);
+    *x = _mm_shuffle_ps(a, _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 0, 3, 2)), _MM_SHUFFLE(3, 0, 3, 0));
+    *y = _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1)), _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3)),
+                        _MM_SHUFFLE(2, 0, 2, 0));
+    *z = _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2)), _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 3, 0, 0)),
+                        _MM_SHUFFLE(2, 0, 2, 0));
+}
+
 static inline void sk_store3(float* out, __m128 x, __m128 y, __m128 z)
 {
     __m128 xy_lo = _mm_unpacklo_ps(x, y), xy_hi = _mm_unpackhi_ps(x, y); /* x0 y0 x1 y1, x2 y2 x3 y3 */
@@ -104,8 +127,8 @@ void sfi_skin_blocks_sse2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_ski
     (void)job, (void)b0, (void)b1, (void)counts; /* never called: sfi_simd_level is scalar here */
 }
 
-void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end)
+void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
 {
-    (void)job, (void)begin, (void)end; /* never called, as above */
+    (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
 }
 #endif

@@ -396,6 +396,11 @@ static sf_result build_derived(sf_topology* topo, const sf_topology_opts* o, sf_
         topo->stats.gradient_bytes = store.bytes;
         if (r != SF_OK) return r;
         store.bytes = 0;
+        r = sfi_jacobian_lanes_build(topo->vertex_count, topo->gradients, topo->bone_count, &store,
+                                     &topo->jacobian_lanes, err);
+        topo->bytes += store.bytes;
+        if (r != SF_OK) return r;
+        store.bytes = 0;
         size_t dropped = 0;
         r = sfi_gradients_build(&view, &topo->weld[1], &store, &topo->fan_gradients, &dropped, err);
         topo->bytes += store.bytes;
@@ -505,6 +510,7 @@ void sf_topology_destroy(sf_topology* topo)
     sfi_store store = {&topo->env, 0};
     sfi_gradients_free(&store, topo->gradients);
     sfi_gradients_free(&store, topo->fan_gradients);
+    sfi_jacobian_lanes_free(&store, &topo->jacobian_lanes);
     sfi_weld_free(&store, topo->weld);
     sfi_lanes_free(&store, &topo->lanes);
     sfi_fused_plan_free(&store, &topo->fused);

@@ -1,0 +1,77 @@
+/* The jacobian's weight-gradient slots in the lanes' blocks (sfi_jacobian_lanes, sf_internal.h): the per-vertex
+ * CSR of topo->gradients regrouped once, slot-major inside a block, so that a fast-path step loads a slot's
+ * coefficients with one vector load per row and its lanes' palette indices from one row. */
+#include "sf_internal.h"
+#include "sf_kernels.h"
+
+#include <string.h>
+
+/* Block b's rows (its largest slot count) and whether it is stored blocked: some slots, and its padded rows at
+ * most twice its CSR slots (which bounds the copy's bytes by the CSR's). */
+static int slot_block(const uint32_t* offsets, size_t vertex_count, size_t b, uint32_t* rows)
+{
+    size_t v0 = b * SFI_LANES, v1 = v0 + SFI_LANES < vertex_count ? v0 + SFI_LANES : vertex_count;
+    uint32_t most = 0;
+    for (size_t v = v0; v < v1; ++v) {
+        uint32_t c = offsets[v + 1] - offsets[v];
+        most = c > most ? c : most;
+    }
+    size_t slots = offsets[v1] - offsets[v0];
+    *rows = most;
+    return slots > 0 && (size_t)most * SFI_LANES <= 2 * slots;
+}
+
+sf_result sfi_jacobian_lanes_build(size_t vertex_count, const sfi_gradients* g, size_t bone_count, sfi_store* store,
+                                   sfi_jacobian_lanes* out, sf_error* err)
+{
+    memset(out, 0, sizeof *out);
+    /* 16-bit palette indices, the identity (bone_count) included; 2 coefficients per slot (not jacobian-fan) */
+    if (!g || g->slot_floats != 2u || bone_count > SFI_LANES_MAX_BONES || g->slot_offsets[vertex_count] == 0)
+        return SF_OK;
+    size_t blocks = vertex_count / SFI_LANES + (vertex_count % SFI_LANES != 0), total = 0;
+    for (size_t b = 0; b < blocks; ++b) {
+        uint32_t rows;
+        if (slot_block(g->slot_offsets, vertex_count, b, &rows)) total += rows;
+    }
+    out->block_count = blocks;
+    out->row_offsets = sfi_store_alloc(store, blocks + 1, sizeof(uint32_t));
+    out->joint = sfi_store_alloc(store, total ? total : 1, SFI_LANES * sizeof(uint16_t));
+    out->coef = sfi_store_alloc(store, total ? total : 1, 2 * SFI_LANES * sizeof(float)); /* zeroed: the padding */
+    if (!out->row_offsets || !out->joint || !out->coef) {
+        sfi_jacobian_lanes_free(store, out);
+        return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "topology", SFI_NO_INDEX,
+                            "blocked jacobian slots for %zu vertices", vertex_count);
+    }
+    const uint16_t identity = (uint16_t)bone_count;
+    size_t at = 0;
+    for (size_t b = 0; b < blocks; ++b) {
+        out->row_offsets[b] = (uint32_t)at;
+        uint32_t rows;
+        if (!slot_block(g->slot_offsets, vertex_count, b, &rows)) continue;
+        uint16_t* J = out->joint + at * SFI_LANES;
+        float* C = out->coef + 2 * at * SFI_LANES;
+        /* lanes past their own count (and past vertex_count): the identity with zero coefficients, as the step
+         * pads on the CSR path */
+        for (size_t i = 0; i < (size_t)rows * SFI_LANES; ++i) J[i] = identity;
+        for (size_t l = 0; l < SFI_LANES && b * SFI_LANES + l < vertex_count; ++l) {
+            size_t v = b * SFI_LANES + l;
+            for (uint32_t e = g->slot_offsets[v], k = 0; e < g->slot_offsets[v + 1]; ++e, ++k) {
+                uint32_t j = g->slot_joint[e]; /* < bone_count (validated) or SFK_REST_JOINT */
+                J[k * SFI_LANES + l] = j == SFK_REST_JOINT ? identity : (uint16_t)j;
+                C[2 * k * SFI_LANES + l] = g->slot_coef[2 * (size_t)e];
+                C[(2 * k + 1) * SFI_LANES + l] = g->slot_coef[2 * (size_t)e + 1];
+            }
+        }
+        at += rows;
+    }
+    out->row_offsets[blocks] = (uint32_t)at;
+    return SF_OK;
+}
+
+void sfi_jacobian_lanes_free(const sfi_store* store, sfi_jacobian_lanes* jl)
+{
+    sfi_store_free(store, jl->row_offsets);
+    sfi_store_free(store, jl->joint);
+    sfi_store_free(store, jl->coef);
+    memset(jl, 0, sizeof *jl);
+}
