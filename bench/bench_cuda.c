@@ -280,6 +280,8 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
          all_in + I * (fl.out_pos + fl.out_frame));
     TIME(SFI_STAGE_EVAL, SF_METHOD_RECOMPUTE, SFI_CUDA_GATHER, "pipeline", "gather",
          all_in + I * (fl.out_pos + fl.out_frame));
+    TIME(SFI_STAGE_EVAL, SF_METHOD_RECOMPUTE, SFI_CUDA_HALO_GATHER, "pipeline", "halo-gather",
+         all_in + I * (fl.out_pos + fl.out_frame));
 #undef TIME
     if (!code && inst > 1) { /* the crowd's statistics, as a check that they are there and sane */
         sf_error_summary s;

@@ -577,12 +577,13 @@ static bool counts_own_report(sf_method m)
            m == SF_METHOD_JACOBIAN || m == SF_METHOD_BONE_NORMAL_MATRICES || m == SF_METHOD_JACOBIAN_FAN;
 }
 
-// One method for the uploaded instances into nrm / tan, positions into c->pos; the recompute methods' determinants
-// into c->det. report: the counters the counts_own_report methods count into (NULL = none); the others are
-// counted afterwards by sfc_report.
+// One method for the uploaded instances into nrm / tan. pos: where the counts_own_report methods write the
+// positions (c->pos, or NULL: none); the recompute methods write c->pos and their determinants c->det. report:
+// the counters the counts_own_report methods count into (NULL = none); the others are counted afterwards by
+// sfc_report.
 static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method method, const sf_frames_opts* o,
-                            sfi_cuda_recompute variant, float* nrm, float* tan, unsigned long long* report,
-                            sf_error* err)
+                            sfi_cuda_recompute variant, float* pos, float* nrm, float* tan,
+                            unsigned long long* report, sf_error* err)
 {
     const sfc_topo* t = &c->t;
     sfc_batch b = batch_of(c);
@@ -592,11 +593,11 @@ static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method meth
                  "built with skip_gradients = 1; the jacobian method needs its gradients");
         SF_CHECK(isfinite(o->jacobian_cap) && o->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
                  "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)", (double)o->jacobian_cap);
-        return sfc_vertex_frames(t, &b, method, with_dirs, o->jacobian_cap, c->pos, NULL, nrm, tan, report, c->stream,
+        return sfc_vertex_frames(t, &b, method, with_dirs, o->jacobian_cap, pos, NULL, nrm, tan, report, c->stream,
                                  err);
     }
     if (method == SF_METHOD_UNCHANGED || method == SF_METHOD_SKINNED || method == SF_METHOD_INVERSE_TRANSPOSE)
-        return sfc_vertex_frames(t, &b, method, with_dirs, 0.0f, c->pos, NULL, nrm, tan, report, c->stream, err);
+        return sfc_vertex_frames(t, &b, method, with_dirs, 0.0f, pos, NULL, nrm, tan, report, c->stream, err);
     if (method == SF_METHOD_JACOBIAN_FAN) {
         SF_CHECK(topo->fan_gradients != NULL, SF_ERROR_UNSUPPORTED, err, "topology", SFI_NO_INDEX,
                  "built with skip_gradients = 1; the jacobian-fan method needs its gradients");
@@ -604,7 +605,7 @@ static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method meth
                  "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)", (double)o->jacobian_cap);
     }
     if (method == SF_METHOD_BONE_NORMAL_MATRICES || method == SF_METHOD_JACOBIAN_FAN)
-        return sfc_method_frames(t, &b, method, with_dirs, o->jacobian_cap, c->pos, NULL, nrm, tan, report, c->stream,
+        return sfc_method_frames(t, &b, method, with_dirs, o->jacobian_cap, pos, NULL, nrm, tan, report, c->stream,
                                  err);
     if (method != SF_METHOD_RECOMPUTE && method != SF_METHOD_RECOMPUTE_FUSED) // a method added since: refused
         return sf_error_set(err, SF_ERROR_UNSUPPORTED, "method", SFI_NO_INDEX, "cuda: `%s` has no GPU form yet",
@@ -702,7 +703,7 @@ extern "C" sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pos
         sf_result r = instances_fit(c, count - start, &m, err);
         if (r == SF_OK) r = upload_poses(c, topo, poses + start, (uint32_t)m, err);
         if (r == SF_OK) r = reset_counters(c, err);
-        if (r == SF_OK) r = run_method(c, topo, method, opts, c->variant, c->nrm, c->tan, c->counters, err);
+        if (r == SF_OK) r = run_method(c, topo, method, opts, c->variant, c->pos, c->nrm, c->tan, c->counters, err);
         if (r == SF_OK && want_t && mikk_reference(topo, method, opts))
             r = mikktspace_on_host(c, topo, ws, c->nrm, c->tan, outs + start, err);
         if (r == SF_OK && !counts_own_report(method))
@@ -792,7 +793,10 @@ static sf_result own_row(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo,
     const sf_frames_opts* o = m == SF_METHOD_RECOMPUTE_FUSED ? ro : mo;
     sf_result r = with_report ? reset_counters(c, err) : SF_OK;
     if (r == SF_OK && m == SF_METHOD_RECOMPUTE_FUSED) r = sfi_fused_two_pass(topo, o, ws, true, &c->row_two_pass[k], err);
-    if (r == SF_OK) r = run_method(c, topo, m, o, c->variant, c->nrm, c->tan, with_report ? c->counters : NULL, err);
+    // the reference's positions are already in c->pos; a per-vertex row writes none
+    if (r == SF_OK)
+        r = run_method(c, topo, m, o, c->variant, counts_own_report(m) ? NULL : c->pos, c->nrm, c->tan,
+                       with_report ? c->counters : NULL, err);
     if (r == SF_OK && mikk_reference(topo, m, o)) r = mikktspace_on_host(c, topo, ws, c->nrm, c->tan, NULL, err);
     if (r == SF_OK && with_report) r = count_report(c, k, m, c->nrm, c->tan, err);
     if (r == SF_OK)
@@ -805,7 +809,7 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
                           const sf_frames_opts* mo, const sf_frames_opts* ro, int with_report, sf_error* err)
 {
     sf_result r = with_report ? reset_counters(c, err) : SF_OK;
-    if (r == SF_OK) r = run_method(c, topo, SF_METHOD_RECOMPUTE, ro, c->variant, c->ref_n, c->ref_t, NULL, err);
+    if (r == SF_OK) r = run_method(c, topo, SF_METHOD_RECOMPUTE, ro, c->variant, c->pos, c->ref_n, c->ref_t, NULL, err);
     if (r == SF_OK && mikk_reference(topo, SF_METHOD_RECOMPUTE, ro))
         r = mikktspace_on_host(c, topo, ws, c->ref_n, c->ref_t, NULL, err);
     if (r == SF_OK && with_report) r = count_report(c, SF_METHOD_COUNT, SF_METHOD_RECOMPUTE, c->ref_n, c->ref_t, err);
@@ -1024,11 +1028,11 @@ static sf_result run_stage(sf_workspace* ws, sfi_cuda_stage stage, sf_method met
     const sf_topology* topo = ws->topo;
     switch (stage) {
     case SFI_STAGE_DEFORM: return deform(c, err);
-    case SFI_STAGE_METHOD: return run_method(c, topo, method, o, variant, c->nrm, c->tan, c->counters, err);
-    case SFI_STAGE_PASS: return run_method(c, topo, method, o, variant, c->nrm, c->tan, NULL, err);
+    case SFI_STAGE_METHOD: return run_method(c, topo, method, o, variant, c->pos, c->nrm, c->tan, c->counters, err);
+    case SFI_STAGE_PASS: return run_method(c, topo, method, o, variant, c->pos, c->nrm, c->tan, NULL, err);
     case SFI_STAGE_REBUILD: return rebuild(c, o, variant, c->count, c->ref_n, c->ref_t, err);
     case SFI_STAGE_RECOMPUTE:
-        return run_method(c, topo, SF_METHOD_RECOMPUTE, o, variant, c->ref_n, c->ref_t, NULL, err);
+        return run_method(c, topo, SF_METHOD_RECOMPUTE, o, variant, c->pos, c->ref_n, c->ref_t, NULL, err);
     case SFI_STAGE_ERRORS:
         return sfc_errors(&c->t, c->count, c->nrm, c->tan, c->ref_n, c->ref_t, &c->stats[0], &c->stats[1], c->e_counts,
                           c->stream, err);

@@ -435,7 +435,8 @@ __device__ __forceinline__ void histogram_add(unsigned* w, unsigned long long* b
 // over the block before one atomic each.
 struct series {
     double sum, sum2;
-    unsigned long long count, over1, over5, over45, zeros, max_key;
+    unsigned count, over1, over5, over45, zeros; // one thread's: at most one per round, and rounds < 2^32
+    unsigned long long max_key;
     unsigned min_bits;
 };
 
@@ -505,8 +506,9 @@ __device__ void series_flush(series& s, const sfc_stats& st)
     __shared__ unsigned sh_min[SFC_WARPS];
     unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     double a = warp_sum(s.sum), b = warp_sum(s.sum2);
-    unsigned long long u[6] = {warp_sum(s.count),  warp_sum(s.over1), warp_sum(s.over5),
-                               warp_sum(s.over45), warp_sum(s.zeros), warp_max(s.max_key)};
+    typedef unsigned long long u64;
+    u64 u[6] = {warp_sum((u64)s.count),  warp_sum((u64)s.over1), warp_sum((u64)s.over5),
+                warp_sum((u64)s.over45), warp_sum((u64)s.zeros), warp_max(s.max_key)};
     unsigned mn = warp_min(s.min_bits);
     if (lane == 0) {
         sh_d[0][warp] = a, sh_d[1][warp] = b, sh_min[warp] = mn;
@@ -557,7 +559,7 @@ __global__ void __launch_bounds__(SFC_THREADS, 4)
     series a, b;
     series_init(a);
     series_init(b);
-    unsigned long long dn_c = 0, dt_c = 0, d_c = 0, hand_c = 0;
+    unsigned dn_c = 0, dt_c = 0, d_c = 0, hand_c = 0;
     size_t total = (size_t)count * t.n, stride = (size_t)gridDim.x * SFC_THREADS;
     size_t rounds = (total + stride - 1) / stride; // every thread runs as many rounds: the warps stay whole
     for (size_t r = 0; r < rounds; ++r) {
@@ -600,12 +602,13 @@ __global__ void __launch_bounds__(SFC_THREADS, 4)
     shared_bins_flush(sh, sn.bins, st.bins);
     series_flush(a, sn);
     if (tangents) series_flush(b, st);
-    dn_c = warp_sum(dn_c), dt_c = warp_sum(dt_c), d_c = warp_sum(d_c), hand_c = warp_sum(hand_c);
+    typedef unsigned long long u64;
+    u64 dn = warp_sum((u64)dn_c), dt = warp_sum((u64)dt_c), d = warp_sum((u64)d_c), hand = warp_sum((u64)hand_c);
     if ((threadIdx.x & 31u) == 0) {
-        if (dn_c) atomicAdd(e_counts + SFC_E_DEGEN_N, dn_c);
-        if (dt_c) atomicAdd(e_counts + SFC_E_DEGEN_T, dt_c);
-        if (d_c) atomicAdd(e_counts + SFC_E_DEGEN, d_c);
-        if (hand_c) atomicAdd(e_counts + SFC_E_HANDED, hand_c);
+        if (dn) atomicAdd(e_counts + SFC_E_DEGEN_N, dn);
+        if (dt) atomicAdd(e_counts + SFC_E_DEGEN_T, dt);
+        if (d) atomicAdd(e_counts + SFC_E_DEGEN, d);
+        if (hand) atomicAdd(e_counts + SFC_E_HANDED, hand);
     }
 }
 
