@@ -59,8 +59,8 @@ static void sj_scalar(const sfi_jacobian_job* job, size_t v0, unsigned lanes, co
 }
 
 /* One step of SK_W vertices from v0 (a multiple of SK_W), valid of them real: the deform of the fused pass
- * (sk_step's morph, blend and point), then the jacobian; the report added to c. */
-SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, sfi_skin_counts* c)
+ * (sk_step's morph, blend of K influences and point), then the jacobian; the report added to c. */
+SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, uint32_t K, sfi_skin_counts* c)
 {
     const sfi_gradients* g = job->g;
     const sfi_skin_job* sk = &job->skin;
@@ -75,7 +75,7 @@ SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, sfi
     }
     for (int k = 0; k < 4; ++k) t0[k] = sk_load(R + (6 + k) * SFI_LANES);
     sk_morph_step(sk, block, sub, v0, valid, x, n0, t0); /* positions only: n0 and t0 keep their bits */
-    sk_blend(sk, block, sub, sk->lanes->influences, m);
+    sk_blend(sk, block, sub, K, m);
     sk_point(m, x, P);
     SK_V det = sk_det(m);
     float tmp[3 * SK_W];
@@ -224,9 +224,20 @@ SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, sfi
     if (redone) sj_scalar(job, v0, redone, m, det, x, P, c);
 }
 
-/* Vertices [begin, end), begin a multiple of SFI_LANES (jacobian.c's chunks): steps in the lanes' blocks; the
- * report into c. */
+SK_INLINE void sj_range(const sfi_jacobian_job* job, size_t begin, size_t end, uint32_t K, sfi_skin_counts* c)
+{
+    for (size_t v = begin; v < end; v += SK_W) sj_step(job, v, end - v < SK_W ? end - v : SK_W, K, c);
+}
+
+/* Vertices [begin, end), begin a multiple of SFI_LANES (jacobian.c's chunks): steps in the lanes' blocks, the blend
+ * specialised for 1 to 4 influences as the fused pass's; the report into c. */
 void SJ_ENTRY(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* c)
 {
-    for (size_t v = begin; v < end; v += SK_W) sj_step(job, v, end - v < SK_W ? end - v : SK_W, c);
+    switch (job->skin.lanes->influences) {
+    case 1: sj_range(job, begin, end, 1u, c); break;
+    case 2: sj_range(job, begin, end, 2u, c); break;
+    case 3: sj_range(job, begin, end, 3u, c); break;
+    case 4: sj_range(job, begin, end, 4u, c); break;
+    default: sj_range(job, begin, end, job->skin.lanes->influences, c); break;
+    }
 }

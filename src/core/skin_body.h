@@ -20,12 +20,6 @@
 #include <string.h>
 
 #define SK_STEPS (SFI_LANES / SK_W)
-/* The step and the loop inlined into each (slot count, method) case of the switch: constants there. */
-#if defined(__GNUC__) || defined(__clang__)
-#define SK_INLINE static inline __attribute__((always_inline))
-#else
-#define SK_INLINE static inline
-#endif
 
 static inline SK_V sk_select(SK_V mask, SK_V a, SK_V b) { return sk_or(sk_and(mask, a), sk_andnot(mask, b)); }
 
@@ -116,7 +110,7 @@ static inline void sk_morph_blocked(const sfi_skin_job* job, size_t block, int s
 
 /* The morph of one step (positions, and the directions with job->with_dirs): the block's blocked deltas where it
  * has them, else the CSR (valid: the step's real lanes). */
-static inline void sk_morph_step(const sfi_skin_job* job, size_t block, int sub, size_t v0, size_t valid, SK_V* p,
+SK_INLINE void sk_morph_step(const sfi_skin_job* job, size_t block, int sub, size_t v0, size_t valid, SK_V* p,
                                  SK_V* n, SK_V* t)
 {
     if (!job->alpha) return;
@@ -126,14 +120,14 @@ static inline void sk_morph_step(const sfi_skin_job* job, size_t block, int sub,
 }
 
 /* sfk_mat_det of the rows m: m0 . (m3 x m6) */
-static inline SK_V sk_det(const SK_V* m)
+SK_INLINE SK_V sk_det(const SK_V* m)
 {
     return sk_dot3(m[0], m[1], m[2], sk_sub(sk_mul(m[4], m[8]), sk_mul(m[5], m[7])),
                    sk_sub(sk_mul(m[5], m[6]), sk_mul(m[3], m[8])), sk_sub(sk_mul(m[3], m[7]), sk_mul(m[4], m[6])));
 }
 
 /* sfk_mat_point of the rows m: (m0 x + m3 y) + m6 z, then + m9 */
-static inline void sk_point(const SK_V* m, const SK_V* p, SK_V* out)
+SK_INLINE void sk_point(const SK_V* m, const SK_V* p, SK_V* out)
 {
     for (int k = 0; k < 3; ++k) out[k] = sk_add(sk_dot3(m[k], m[3 + k], m[6 + k], p[0], p[1], p[2]), m[9 + k]);
 }

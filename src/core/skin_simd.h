@@ -6,6 +6,14 @@
 
 #include "sf_internal.h"
 
+/* The steps, loops and row helpers of the fast paths inlined into each (slot count, method) case of their
+ * switches, where those are constants, and into every call site (the includers' helpers too). */
+#if defined(__GNUC__) || defined(__clang__)
+#define SK_INLINE static inline __attribute__((always_inline))
+#else
+#define SK_INLINE static inline
+#endif
+
 /* method values of a job beside the kernels' SFK_METHOD_* (0 to 3 for the per-vertex methods) */
 #define SFI_SKIN_POSITIONS_ONLY 16
 /* sfi_deform's arrays (morph_pos, morph_nrm, morph_tan, blend, det, final_pos into `deform`), nothing counted */
