@@ -4,8 +4,9 @@
  *     gradients in each vertex's (u, v) basis (sfk_jacobian_vertex);
  *   jacobian-fan: the secant map of the vertex's welded fan, and the authored frame rotated as the fan's
  *     frame turns (sfk_jacobian_fan_vertex).
- * Where the CPU has a fast path the jacobian runs SSE2 or AVX2 steps of 4 or 8 vertices (jacobian_body.h), bit for
- * bit the scalar kernel, which stays the reference (and jacobian-fan's only path). */
+ * Where the CPU has a fast path the jacobian runs SSE2 or AVX2 steps of 4 or 8 vertices (jacobian_body.h) that
+ * deform their vertices themselves, bit for bit sfi_deform and the scalar kernel, which stay the reference (and
+ * jacobian-fan's only path). */
 #include "sf_kernels.h"
 #include "skin_simd.h"
 
