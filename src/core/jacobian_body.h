@@ -1,8 +1,8 @@
 /* The jacobian method (sfk_jacobian_vertex) over SK_W vertices per step, written once for every instruction set:
  * skin_sse2.c and skin_avx2.c include it after skin_body.h (whose vector operations and helpers it uses: the
- * morph, blend, determinant and skinned point of the fused pass, sk_gather of SK_W 12-float records and sk_load3
- * of SK_W interleaved 3-float vertices) with SJ_ENTRY set to the entry point's name. Each step deforms its
- * vertices itself from the topology's lanes (lanes.c: the rest, the morph, the blend), keeps the deform in
+ * morph, blend, determinant and skinned point of the fused pass, sk_gather of SK_W 12-float records) with
+ * SJ_ENTRY set to the entry point's name. Each step deforms its vertices itself from the topology's lanes
+ * (lanes.c: the rest, the morph, the blend), keeps the deform in
  * registers and writes only the outputs (positions, normals, tangents); the weight-gradient slots come from the
  * topology's blocked rows where the block has them (jacobian_lanes.c; the CSR otherwise), and it counts frames.c's
  * report. Every value is computed with the scalar kernel's operations in its order, without fused multiply-add,

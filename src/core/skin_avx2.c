@@ -129,20 +129,6 @@ static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint
     sk_transpose12(lo, hi, m);
 }
 
-/* 8 vertices of interleaved x0 y0 z0 x1 ... to x y z rows (sk_store3's inverse): vertices 0-3 in the low halves,
- * 4-7 in the high ones, the same shuffles as skin_sse2.c's on both. */
-SK_INLINE void sk_load3(const float* p, __m256* x, __m256* y, __m256* z)
-{
-    __m256 a = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(p + 12), 1);
-    __m256 b = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 4)), _mm_loadu_ps(p + 16), 1);
-    __m256 c = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 8)), _mm_loadu_ps(p + 20), 1);
-    *x = _mm256_shuffle_ps(a, _mm256_shuffle_ps(b, c, _MM_SHUFFLE(1, 0, 3, 2)), _MM_SHUFFLE(3, 0, 3, 0));
-    *y = _mm256_shuffle_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1)),
-                           _mm256_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
-    *z = _mm256_shuffle_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2)),
-                           _mm256_shuffle_ps(c, c, _MM_SHUFFLE(3, 3, 0, 0)), _MM_SHUFFLE(2, 0, 2, 0));
-}
-
 /* 4 vertices of x y z rows to interleaved x0 y0 z0 x1 ... (as skin_sse2.c) */
 SK_INLINE void sk_store3_4(float* out, __m128 x, __m128 y, __m128 z)
 {
