@@ -555,6 +555,107 @@ static void jacobian_slot_blocks(void)
     synth_free(&s);
 }
 
+/* The jacobian's fast path deforms in its own pass: a frame of it leaves the workspace's deform arrays and their
+ * marker as they were, and what reads them afterwards (an evaluation's later rows under normal deltas only, which
+ * take the scalar loops over ws) gets this pose's deform, pose after pose; the rows' positions are the
+ * reference's. */
+static void jacobian_fold_keeps_workspace(void)
+{
+    const size_t n = 4103; /* a partial last step at every level */
+    synth s;
+    synth_make(&s, n, 4, 1);
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    sf_error err;
+    CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
+    if (!topo || !ws) return;
+    const int top = sfi_simd_level(topo);
+    CHECK(top == SFI_SIMD_SCALAR || sfi_jacobian_folds(topo, ws, SF_METHOD_JACOBIAN));
+    float* bones_b = malloc(12 * 6 * sizeof(float));
+    float alpha_b[2] = {-0.3f, 0.9f};
+    for (int i = 0; i < 12 * 6; ++i) bones_b[i] = s.bones[i] + 0.05f * frand();
+    sf_pose pose_b = s.pose;
+    pose_b.bone_matrices = bones_b;
+    pose_b.morph_weights = alpha_b;
+
+    /* the arrays of pose A's deform, then a jacobian frame of pose B at every level */
+    sfi_simd_force(SFI_SIMD_SCALAR);
+    sfi_deform(topo, &s.pose, SF_MORPH_DIRECTIONS_DELTAS, ws);
+    float* arrays[6] = {ws->morph_pos, ws->morph_nrm, ws->morph_tan, ws->blend, ws->det, ws->final_pos};
+    const size_t sizes[6] = {3 * n, 3 * n, 3 * n, 12 * n, n, 3 * n};
+    float* saved[6];
+    for (int a = 0; a < 6; ++a) {
+        saved[a] = malloc(sizes[a] * sizeof(float));
+        memcpy(saved[a], arrays[a], sizes[a] * sizeof(float));
+    }
+    for (int level = SFI_SIMD_SSE2; level <= top; ++level) {
+        frame_bits f;
+        frame_alloc(&f, n);
+        sfi_simd_force(level);
+        sf_frames_out out = {f.p, f.n, f.t};
+        CHECK_OK(sf_frames_compute(topo, &pose_b, SF_METHOD_JACOBIAN, NULL, ws, &out, &err));
+        CHECK(sfi_jacobian_folds(topo, ws, SF_METHOD_JACOBIAN));
+        for (int a = 0; a < 6; ++a) CHECK(memcmp(saved[a], arrays[a], sizes[a] * sizeof(float)) == 0);
+        CHECK(ws->deformed_dirs == (int)SF_MORPH_DIRECTIONS_DELTAS);
+        frame_free(&f);
+    }
+    for (int a = 0; a < 6; ++a) free(saved[a]);
+
+    /* an evaluation whose rows after the jacobian read ws's deform: each row as its own frame on a fresh
+       workspace, by the scalar loops */
+    const sf_method methods[] = {SF_METHOD_JACOBIAN, SF_METHOD_INVERSE_TRANSPOSE, SF_METHOD_BONE_NORMAL_MATRICES,
+                                 SF_METHOD_SKINNED, SF_METHOD_RECOMPUTE};
+    const size_t rows = sizeof methods / sizeof methods[0];
+    sf_eval_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.methods = methods;
+    desc.method_count = rows;
+    desc.method_opts.morph_directions = SF_MORPH_DIRECTIONS_NORMALS;
+    desc.flags = SF_EVAL_KEEP_FRAMES;
+    sf_evaluation *ev = NULL, *ref_ev = NULL;
+    CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &ev, &err));
+    CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &ref_ev, &err));
+    sf_workspace* fresh = NULL;
+    CHECK_OK(sf_workspace_create(topo, NULL, &fresh, &err));
+    const sf_pose* poses[3] = {&s.pose, &pose_b, &s.pose};
+    for (int level = SFI_SIMD_SSE2; ev && ref_ev && fresh && level <= top; ++level)
+        for (int run = 0; run < 2; ++run)
+            for (int p = 0; p < 3; ++p) {
+                sfi_simd_force(level);
+                const sf_eval_results* res = sf_evaluation_results(ev);
+                if (run == 0) {
+                    CHECK_OK(sf_evaluation_run(ev, poses[p], ws, NULL, &err));
+                } else { /* the rows' own positions against the reference's */
+                    CHECK_OK(sf_evaluation_run(ref_ev, poses[p], fresh, NULL, &err));
+                    CHECK_OK(sf_evaluation_run_against(ev, ref_ev, poses[p], ws, NULL, &err));
+                    CHECK(res->rows[0].position.count == n && res->rows[0].position.max == 0.0);
+                }
+                sfi_simd_force(SFI_SIMD_SCALAR);
+                for (size_t r = 0; r + 1 < rows; ++r) {
+                    char where[96];
+                    snprintf(where, sizeof where, "%s after a jacobian row, level %d, pose %d, run %d",
+                             sf_method_name(methods[r]), level, p, run);
+                    frame_bits f;
+                    frame_alloc(&f, n);
+                    frame_run_opts(topo, poses[p], fresh, methods[r], desc.method_opts, &f);
+                    CHECK(res->rows[r].status == SF_OK);
+                    if (res->rows[r].normals) same_bits(res->rows[r].normals, f.n, 3 * n, "normal", where);
+                    if (res->rows[r].tangents) same_bits(res->rows[r].tangents, f.t, 4 * n, "tangent", where);
+                    CHECK(res->rows[r].normals && res->rows[r].tangents);
+                    frame_free(&f);
+                }
+            }
+    sfi_simd_force(-1);
+    sf_evaluation_destroy(ev);
+    sf_evaluation_destroy(ref_ev);
+    sf_workspace_destroy(fresh);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    free(bones_b);
+    synth_free(&s);
+}
+
 /* ---------------------------------------------------------------- threads and chunk order */
 
 static void any_thread_count(void)
@@ -685,6 +786,7 @@ int main(int argc, char** argv)
         {"counts_and_slots", counts_and_slots},
         {"edge_cases_occur", edge_cases_occur},
         {"jacobian_slot_blocks", jacobian_slot_blocks},
+        {"jacobian_fold_keeps_workspace", jacobian_fold_keeps_workspace},
         {"more_bones_than_16_bits", more_bones_than_16_bits},
         {"every_scene", every_scene},
         {"every_asset", every_asset},

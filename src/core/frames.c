@@ -195,7 +195,7 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
 {
     const sf_frames_opts o = *opts;
     sf_result r = SF_OK;
-    int counted = 0; /* the report already in ws->chunk_counts */
+    int counted = 0; /* the report already in ws->chunk_counts (and the positions in out: the jacobian's fast path) */
     if (ws->backend == SF_BACKEND_CUDA) return sfi_cuda_frames(topo, pose, method, &o, ws, out, err);
     int per_vertex = method == SF_METHOD_UNCHANGED || method == SF_METHOD_SKINNED ||
                      method == SF_METHOD_INVERSE_TRANSPOSE || method == SF_METHOD_BONE_NORMAL_MATRICES;
@@ -216,7 +216,8 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
         /* the reference reads the final positions and determinants only: the fast path's, the other deform
            arrays left stale (so not marked deformed) */
         ws->deformed_dirs = -1;
-    } else if (!deformed) {
+    } else if (!deformed && !sfi_jacobian_folds(topo, ws, method)) {
+        /* (the jacobian's fast path deforms in its own pass, writing none of ws's deform arrays) */
         sfi_deform(topo, pose, o.morph_directions, ws);
     }
     if (method == SF_METHOD_RECOMPUTE_FUSED) {
@@ -232,7 +233,7 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
     }
     if (r != SF_OK) return r;
     /* no tangent frame: zero tangents, even from supplied ones or deltas */
-    finish_job fin = {ws->final_pos, method != SF_METHOD_RECOMPUTE_FUSED ? out->positions : NULL,
+    finish_job fin = {ws->final_pos, method != SF_METHOD_RECOMPUTE_FUSED && !counted ? out->positions : NULL,
                       topo->has_uvs ? NULL : out->tangents};
     if (fin.positions || fin.tangents) sf_env_parallel_for(&topo->env, topo->vertex_count, FINISH_GRAIN, finish_range, &fin);
     return count_report(topo, ws, method, out, counted, err);

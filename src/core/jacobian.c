@@ -4,8 +4,9 @@
  *     gradients in each vertex's (u, v) basis (sfk_jacobian_vertex);
  *   jacobian-fan: the secant map of the vertex's welded fan, and the authored frame rotated as the fan's
  *     frame turns (sfk_jacobian_fan_vertex).
- * Where the CPU has a fast path the jacobian runs SSE2 or AVX2 steps of 4 or 8 vertices (jacobian_body.h), bit for
- * bit the scalar kernel, which stays the reference (and jacobian-fan's only path). */
+ * Where the CPU has a fast path the jacobian runs SSE2 or AVX2 steps of 4 or 8 vertices (jacobian_body.h) that
+ * deform their vertices themselves, bit for bit sfi_deform and the scalar kernel, which stay the reference (and
+ * jacobian-fan's only path). */
 #include "sf_kernels.h"
 #include "skin_simd.h"
 
@@ -33,11 +34,11 @@ int sfi_gradients_get(const sf_topology* topo, sf_method method, sfi_gradients_v
     return 1;
 }
 /* frames.c's report of one vertex from its outputs (count_range's tests); tangents zeroed afterwards without UVs */
-static void count_vertex(const sfi_jacobian_job* job, size_t v, const float n[3], const float t[4],
-                         sfi_skin_counts* c)
+static void count_vertex(const sfi_jacobian_job* job, size_t v, float det, const float P[3], const float n[3],
+                         const float t[4], sfi_skin_counts* c)
 {
     int bad = 0;
-    c->mirrored += job->ws->det[v] < 0.0f;
+    c->mirrored += det < 0.0f;
     if (job->normals) {
         c->degenerate_normals += sfk_dot(n, n) == 0.0f;
         bad |= !sfk_finite3(n);
@@ -46,35 +47,39 @@ static void count_vertex(const sfi_jacobian_job* job, size_t v, const float n[3]
         c->degenerate_tangents += sfk_dot(t, t) == 0.0f;
         bad |= !sfk_finite3(t) || !(fabsf(t[3]) <= FLT_MAX);
     }
-    if (job->positions) bad |= !sfk_finite3(job->ws->final_pos + 3 * v);
+    if (job->positions) bad |= !sfk_finite3(P);
     if (bad && v < c->first_bad) c->first_bad = v;
 }
 
-void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v, sfi_skin_counts* c)
+void sfi_jacobian_vertex_at(const sfi_jacobian_job* job, size_t v, const float* blend, float det,
+                            const float* morph_pos, const float* final_pos, sfi_skin_counts* c)
 {
     const sf_topology* topo = job->topo;
     const sfi_gradients* g = job->g;
-    sf_workspace* ws = job->ws;
     uint32_t s0 = g->slot_offsets[v], m0 = g->morph_offsets[v];
     float n[3], t[4];
     int capped;
     if (g->fan_normal)
-        capped = sfk_jacobian_fan_vertex(job->bones, ws->blend + 12 * v, ws->det[v], ws->morph_pos + 3 * v,
-                                         ws->final_pos + 3 * v, topo->rest_normals + 3 * v, topo->rest_tangents + 4 * v,
-                                         g->fan_normal + 3 * v, g->slot_joint + s0,
+        capped = sfk_jacobian_fan_vertex(job->bones, blend, det, morph_pos, final_pos, topo->rest_normals + 3 * v,
+                                         topo->rest_tangents + 4 * v, g->fan_normal + 3 * v, g->slot_joint + s0,
                                          g->slot_coef + SFK_JACOBIAN_FAN_SLOT_FLOATS * s0, g->slot_offsets[v + 1] - s0,
                                          g->morph_target + m0, g->morph_duv + 6 * m0, g->morph_offsets[v + 1] - m0,
                                          job->alpha, job->cap, n, t);
     else
-        capped = sfk_jacobian_vertex(job->bones, ws->blend + 12 * v, ws->det[v], ws->morph_pos + 3 * v,
-                                     ws->final_pos + 3 * v, topo->rest_normals + 3 * v, topo->rest_tangents + 4 * v,
-                                     g->slot_joint + s0, g->slot_coef + 2 * s0, g->slot_offsets[v + 1] - s0,
-                                     g->morph_target + m0, g->morph_duv + 6 * m0, g->morph_offsets[v + 1] - m0,
-                                     job->alpha, job->cap, n, t);
-    ws->jacobian->capped[v] = (uint8_t)capped;
+        capped = sfk_jacobian_vertex(job->bones, blend, det, morph_pos, final_pos, topo->rest_normals + 3 * v,
+                                     topo->rest_tangents + 4 * v, g->slot_joint + s0, g->slot_coef + 2 * s0,
+                                     g->slot_offsets[v + 1] - s0, g->morph_target + m0, g->morph_duv + 6 * m0,
+                                     g->morph_offsets[v + 1] - m0, job->alpha, job->cap, n, t);
+    job->ws->jacobian->capped[v] = (uint8_t)capped;
     if (job->normals) memcpy(job->normals + 3 * v, n, sizeof n);
     if (job->tangents) memcpy(job->tangents + 4 * v, t, sizeof t);
-    if (c) count_vertex(job, v, n, t, c);
+    if (c) count_vertex(job, v, det, final_pos, n, t, c);
+}
+
+void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v, sfi_skin_counts* c)
+{
+    const sf_workspace* ws = job->ws;
+    sfi_jacobian_vertex_at(job, v, ws->blend + 12 * v, ws->det[v], ws->morph_pos + 3 * v, ws->final_pos + 3 * v, c);
 }
 
 typedef struct jacobian_run {
@@ -103,13 +108,22 @@ static void jacobian_chunks(void* ctx, size_t k0, size_t k1)
     }
 }
 
+int sfi_jacobian_folds(const sf_topology* topo, const sf_workspace* ws, sf_method method)
+{
+    /* jacobian-fan keeps the scalar kernel; the deform in the pass needs the lanes */
+    return method == SF_METHOD_JACOBIAN && topo->gradients && topo->lanes.rest && ws->jacobian && ws->palette &&
+           ws->chunk_counts && ws->chunk_count == sfi_skin_chunk_count(topo->vertex_count) &&
+           sfi_simd_level(topo) != SFI_SIMD_SCALAR;
+}
+
 /* Both use the REST frame with the full J (morph gradients included), so morph normal/tangent deltas are
- * ignored whatever opts->morph_directions says: J already maps rest tangents to morphed ones. */
+ * ignored whatever opts->morph_directions says: J already maps rest tangents to morphed ones (and the fast path's
+ * deform morphs positions only). */
 sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, sf_method method,
-                              const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, int* counted,
+                              const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, int* folded,
                               sf_error* err)
 {
-    *counted = 0;
+    *folded = 0;
     const sfi_gradients* g = method == SF_METHOD_JACOBIAN_FAN ? topo->fan_gradients : topo->gradients;
     SF_CHECK(g != NULL, SF_ERROR_UNSUPPORTED, err, "topology", SFI_NO_INDEX,
              "built with skip_gradients = 1; the %s method needs its gradients", sf_method_name(method));
@@ -118,17 +132,15 @@ sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, sf_m
     SF_CHECK(isfinite(opts->jacobian_cap) && opts->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
              "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)", (double)opts->jacobian_cap);
     sfi_jacobian_job job = {topo, g, pose->bone_matrices, pose->morph_weights, opts->jacobian_cap, ws, out->normals,
-                            out->tangents, ws->palette, 0, out->positions, ws->chunk_counts};
-    size_t chunks = sfi_skin_chunk_count(topo->vertex_count);
-    /* jacobian-fan keeps the scalar kernel */
-    int level = method == SF_METHOD_JACOBIAN && ws->palette && ws->chunk_counts && ws->chunk_count == chunks
-                    ? sfi_simd_level(topo)
-                    : SFI_SIMD_SCALAR;
+                            out->tangents, NULL, NULL, {0}};
+    int level = sfi_jacobian_folds(topo, ws, method) ? sfi_simd_level(topo) : SFI_SIMD_SCALAR;
     jacobian_run run = {&job, level};
     if (level != SFI_SIMD_SCALAR) {
-        job.identity = sfi_skin_palette(topo, pose, ws);
-        sf_env_parallel_for(&topo->env, chunks, 1, jacobian_chunks, &run);
-        *counted = 1;
+        job.positions = out->positions;
+        job.counts = ws->chunk_counts;
+        sfi_skin_job_init(topo, pose, SFI_SKIN_POSITIONS_ONLY, SF_MORPH_DIRECTIONS_NONE, ws, NULL, NULL, &job.skin);
+        sf_env_parallel_for(&topo->env, sfi_skin_chunk_count(topo->vertex_count), 1, jacobian_chunks, &run);
+        *folded = 1;
     } else {
         sf_env_parallel_for(&topo->env, topo->vertex_count, JACOBIAN_GRAIN, jacobian_range, &run);
     }

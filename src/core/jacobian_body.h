@@ -1,27 +1,21 @@
 /* The jacobian method (sfk_jacobian_vertex) over SK_W vertices per step, written once for every instruction set:
- * skin_sse2.c and skin_avx2.c include it after skin_body.h (whose vector operations and helpers it uses, and their
- * sk_gather of SK_W 12-float records and sk_load3 of SK_W interleaved 3-float vertices) with SJ_ENTRY set to the
- * entry point's name. It reads the workspace's deform arrays as the scalar loop does, the rest frame and the
- * weight-gradient slots from the topology's blocked rows where the step lies in one block (jacobian_lanes.c; the
- * per-vertex arrays and CSR otherwise), and counts frames.c's report. Every value is computed with the scalar
- * kernel's operations in its order, without fused multiply-add, so each lane is bit for bit the scalar result:
+ * skin_sse2.c and skin_avx2.c include it after skin_body.h (whose vector operations and helpers it uses: the
+ * morph, blend, determinant and skinned point of the fused pass, sk_gather of SK_W 12-float records) with
+ * SJ_ENTRY set to the entry point's name. Each step deforms its vertices itself from the topology's lanes
+ * (lanes.c: the rest, the morph, the blend), keeps the deform in
+ * registers and writes only the outputs (positions, normals, tangents); the weight-gradient slots come from the
+ * topology's blocked rows where the block has them (jacobian_lanes.c; the CSR otherwise), and it counts frames.c's
+ * report. Every value is computed with the scalar kernel's operations in its order, without fused multiply-add,
+ * so each lane is bit for bit the scalar deform and kernel:
  *   - the weight-gradient slots of a step run to the largest slot count of its lanes; a lane past its own count
  *     adds a slot of the identity with zero coefficients (so padded in the blocked rows too), which adds +-0 to
  *     sums that are never -0 (they start from +0): the scalar's shorter loop. SFK_REST_JOINT is the palette's
  *     identity, whose transform of x gives x but for the sign of a zero, which the product with the coefficient
  *     then adds as +-0 alike;
- *   - lanes that take a rare branch of the kernel are redone by the scalar kernel: a zero rest normal, the cap
- *     firing (or its squares passing FLT_MAX), J u or J v past SFK_JACOBIAN_SCALE_ABOVE, and a direction whose
- *     squared length passes FLT_MAX (sfk_safe_unit's rescaled branch). */
-
-/* SK_W vertices' 4 floats each (interleaved) as 4 rows. */
-static inline void sj_load4(const float* p, SK_V* out)
-{
-    float a[4][SK_W];
-    for (int l = 0; l < SK_W; ++l)
-        for (int k = 0; k < 4; ++k) a[k][l] = p[4 * l + k];
-    for (int k = 0; k < 4; ++k) out[k] = sk_load(a[k]);
-}
+ *   - lanes that take a rare branch of the kernel are redone by the scalar kernel from the step's deform: a zero
+ *     rest normal, the cap firing (or its squares passing FLT_MAX), J u or J v past SFK_JACOBIAN_SCALE_ABOVE, and
+ *     a direction whose squared length passes FLT_MAX (sfk_safe_unit's rescaled branch); so are the lanes of the
+ *     mesh's last, partial step. */
 
 /* Lanes that sfk_jacobian_cap(c, base, cap) leaves alone without its overflow branch: squares within float and
  * |c|^2 not above (cap |base|)^2. The others are redone. */
@@ -48,31 +42,56 @@ SK_INLINE void sj_slot(const float* const* rec, SK_V gu, SK_V gv, const SK_V* x,
     }
 }
 
-/* One step of SK_W vertices from v0, all real. Returns the lanes to redo in scalar; the others' report added to c. */
-SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0, sfi_skin_counts* c)
+/* The lanes in `lanes` by the scalar kernel from the step's deform rows (m, det, morphed x, final P). */
+static void sj_scalar(const sfi_jacobian_job* job, size_t v0, unsigned lanes, const SK_V* m, SK_V det, const SK_V* x,
+                      const SK_V* P, sfi_skin_counts* c)
 {
-    const sf_workspace* ws = job->ws;
-    const sfi_gradients* g = job->g;
-    const SK_V zero = sk_set1(0.0f), one = sk_set1(1.0f), minus = sk_set1(-1.0f), all = sk_eq(zero, zero);
-    SK_V n0[3], t0[4], x[3], P[3], m[12];
-    const sfi_lanes* lanes = &job->topo->lanes;
-    const size_t block = v0 / SFI_LANES;
-    /* jacobian.c's ranges start at chunks of SFI_SKIN_GRAIN, so a step lies in one block; tested for any range */
-    const int in_block = v0 % SFI_LANES + SK_W <= SFI_LANES;
-    if (lanes->rest && in_block) { /* the rest streams' blocked rows: the same floats */
-        const float* R = lanes->rest + block * SFI_LANE_ROWS * SFI_LANES + v0 % SFI_LANES;
-        for (int k = 0; k < 3; ++k) n0[k] = sk_load(R + (3 + k) * SFI_LANES);
-        for (int k = 0; k < 4; ++k) t0[k] = sk_load(R + (6 + k) * SFI_LANES);
-    } else {
-        sk_load3(job->topo->rest_normals + 3 * v0, &n0[0], &n0[1], &n0[2]);
-        sj_load4(job->topo->rest_tangents + 4 * v0, t0);
+    float M[12][SK_W], D[SK_W], X[3][SK_W], F[3][SK_W];
+    for (int k = 0; k < 12; ++k) sk_store(M[k], m[k]);
+    for (int k = 0; k < 3; ++k) sk_store(X[k], x[k]), sk_store(F[k], P[k]);
+    sk_store(D, det);
+    for (int l = 0; l < SK_W; ++l) {
+        if (!(lanes >> l & 1u)) continue;
+        float ml[12], xl[3] = {X[0][l], X[1][l], X[2][l]}, Pl[3] = {F[0][l], F[1][l], F[2][l]};
+        for (int k = 0; k < 12; ++k) ml[k] = M[k][l];
+        sfi_jacobian_vertex_at(job, v0 + (size_t)l, ml, D[l], xl, Pl, c);
     }
-    sk_load3(ws->morph_pos + 3 * v0, &x[0], &x[1], &x[2]);
-    sk_load3(ws->final_pos + 3 * v0, &P[0], &P[1], &P[2]);
+}
+
+/* One step of SK_W vertices from v0 (a multiple of SK_W), valid of them real: the deform of the fused pass
+ * (sk_step's morph, blend of K influences and point), then the jacobian; the report added to c. */
+SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, uint32_t K, sfi_skin_counts* c)
+{
+    const sfi_gradients* g = job->g;
+    const sfi_skin_job* sk = &job->skin;
+    const SK_V zero = sk_set1(0.0f), one = sk_set1(1.0f), minus = sk_set1(-1.0f), all = sk_eq(zero, zero);
+    const size_t block = v0 / SFI_LANES;
+    const int sub = (int)(v0 % SFI_LANES) / SK_W;
+    SK_V n0[3], t0[4], x[3], P[3], m[12];
+    const float* R = sk->lanes->rest + block * SFI_LANE_ROWS * SFI_LANES + (size_t)sub * SK_W;
+    for (int k = 0; k < 3; ++k) {
+        x[k] = sk_load(R + k * SFI_LANES);
+        n0[k] = sk_load(R + (3 + k) * SFI_LANES);
+    }
+    for (int k = 0; k < 4; ++k) t0[k] = sk_load(R + (6 + k) * SFI_LANES);
+    sk_morph_step(sk, block, sub, v0, valid, x, n0, t0); /* positions only: n0 and t0 keep their bits */
+    sk_blend(sk, block, sub, K, m);
+    sk_point(m, x, P);
+    SK_V det = sk_det(m);
+    float tmp[3 * SK_W];
+    if (job->positions) {
+        if (valid == SK_W) {
+            sk_store3(job->positions + 3 * v0, P[0], P[1], P[2]);
+        } else {
+            sk_store3(tmp, P[0], P[1], P[2]);
+            memcpy(job->positions + 3 * v0, tmp, 3 * valid * sizeof(float));
+        }
+    }
+    if (valid < SK_W) { /* the mesh's last vertices: their slots and morph gradients past the end are not there */
+        sj_scalar(job, v0, (1u << valid) - 1u, m, det, x, P, c);
+        return;
+    }
     const float* rec[SK_W];
-    for (int l = 0; l < SK_W; ++l) rec[l] = ws->blend + 12 * (v0 + (size_t)l);
-    sk_gather(rec, m);
-    SK_V det = sk_load(ws->det + v0);
     SK_V mirrored = sk_lt(det, zero);
 
     /* sfk_rest_basis: the unit rest normal, then sfk_tangent_basis */
@@ -117,21 +136,21 @@ SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0, sfi_skin_coun
     const sfi_jacobian_lanes* jl = &job->topo->jacobian_lanes;
     size_t r0 = jl->row_offsets ? jl->row_offsets[block] : 0;
     /* the blocked slots (lane l's slot i at row i, padded as below) where the block has them */
-    if (jl->row_offsets && jl->row_offsets[block + 1] > r0 && in_block) {
+    if (jl->row_offsets && jl->row_offsets[block + 1] > r0) {
         const uint16_t* J = jl->joint + r0 * SFI_LANES + v0 % SFI_LANES;
         const float* C = jl->coef + 2 * r0 * SFI_LANES + v0 % SFI_LANES;
         for (uint32_t i = 0; i < most; ++i, J += SFI_LANES, C += 2 * SFI_LANES) {
-            for (int l = 0; l < SK_W; ++l) rec[l] = job->palette + 16 * (size_t)J[l];
+            for (int l = 0; l < SK_W; ++l) rec[l] = sk->palette + 16 * (size_t)J[l];
             sj_slot(rec, sk_load(C), sk_load(C + SFI_LANES), x, P, cu, cv);
         }
     } else {
-        const float* identity = job->palette + 16 * (size_t)job->identity;
+        const float* identity = sk->palette + 16 * (size_t)sk->identity;
         for (uint32_t i = 0; i < most; ++i) {
             float GU[SK_W], GV[SK_W];
             for (int l = 0; l < SK_W; ++l) {
                 if (i < cnt[l]) {
                     uint32_t e = so[l] + i, j = g->slot_joint[e];
-                    rec[l] = j == SFK_REST_JOINT ? identity : job->palette + 16 * (size_t)j;
+                    rec[l] = j == SFK_REST_JOINT ? identity : sk->palette + 16 * (size_t)j;
                     GU[l] = g->slot_coef[2 * (size_t)e];
                     GV[l] = g->slot_coef[2 * (size_t)e + 1];
                 } else {
@@ -173,7 +192,7 @@ SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0, sfi_skin_coun
     T[3] = sk_select(mirrored, sk_mul(t0[3], minus), t0[3]);
     if (job->normals) sk_store3(job->normals + 3 * v0, N[0], N[1], N[2]);
     if (job->tangents) sk_store4(job->tangents + 4 * v0, T[0], T[1], T[2], T[3]);
-    memset(ws->jacobian->capped + v0, 0, SK_W);
+    memset(job->ws->jacobian->capped + v0, 0, SK_W);
     unsigned redone = (unsigned)sk_mask(sk_or(redo, big)), live = ((1u << SK_W) - 1u) & ~redone;
 
     /* frames.c's report of the lanes kept (count_range's tests on these values); without UVs the tangents are
@@ -202,17 +221,23 @@ SK_INLINE unsigned sj_step(const sfi_jacobian_job* job, size_t v0, sfi_skin_coun
             if (first < c->first_bad) c->first_bad = first;
         }
     }
-    return redone;
+    if (redone) sj_scalar(job, v0, redone, m, det, x, P, c);
 }
 
-/* Vertices [begin, end): whole steps, then the tail and the redone lanes by the scalar kernel; the report into c. */
+SK_INLINE void sj_range(const sfi_jacobian_job* job, size_t begin, size_t end, uint32_t K, sfi_skin_counts* c)
+{
+    for (size_t v = begin; v < end; v += SK_W) sj_step(job, v, end - v < SK_W ? end - v : SK_W, K, c);
+}
+
+/* Vertices [begin, end), begin a multiple of SFI_LANES (jacobian.c's chunks): steps in the lanes' blocks, the blend
+ * specialised for 1 to 4 influences as the fused pass's; the report into c. */
 void SJ_ENTRY(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* c)
 {
-    size_t v = begin;
-    for (; end - v >= SK_W; v += SK_W) {
-        unsigned redo = sj_step(job, v, c);
-        for (int l = 0; redo; ++l, redo >>= 1)
-            if (redo & 1u) sfi_jacobian_vertex(job, v + (size_t)l, c);
+    switch (job->skin.lanes->influences) {
+    case 1: sj_range(job, begin, end, 1u, c); break;
+    case 2: sj_range(job, begin, end, 2u, c); break;
+    case 3: sj_range(job, begin, end, 3u, c); break;
+    case 4: sj_range(job, begin, end, 4u, c); break;
+    default: sj_range(job, begin, end, job->skin.lanes->influences, c); break;
     }
-    for (; v < end; ++v) sfi_jacobian_vertex(job, v, c);
 }

@@ -467,11 +467,14 @@ sf_result sfi_fused_two_pass(const sf_topology* topo, const sf_frames_opts* opts
 /* Final positions (3n) vertex by vertex, as sfi_deform writes them, for a workspace without the deformation. */
 sf_result sfi_fused_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out);
 
-/* jacobian or jacobian-fan frames (method) from ws (after sfi_deform) into out's normals and tangents, jacobian.c.
- * *counted = 1 where the fast path also counted the frame's report (frames.c's counts and finiteness test of
- * out's streams, out->positions holding ws->final_pos) into ws->chunk_counts. */
+/* Whether `method`'s frames take the jacobian's fast path on ws (jacobian.c): it deforms in its own pass from the
+ * topology's lanes, so the frame needs no sfi_deform and leaves ws's deform arrays as they were. */
+int sfi_jacobian_folds(const sf_topology* topo, const sf_workspace* ws, sf_method method);
+/* jacobian or jacobian-fan frames (method) into out's normals and tangents, jacobian.c: from ws after sfi_deform,
+ * or where sfi_jacobian_folds says so from the pose in one pass that also writes out->positions and counts the
+ * frame's report (frames.c's counts and finiteness test of out's streams) into ws->chunk_counts (*folded = 1). */
 sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, sf_method method,
-                              const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, int* counted,
+                              const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, int* folded,
                               sf_error* err);
 
 /* ---------------------------------------------------------------- statistics */

@@ -55,6 +55,36 @@ uint32_t sfi_skin_palette(const sf_topology* topo, const sf_pose* pose, sf_works
     return (uint32_t)B;
 }
 
+void sfi_skin_job_init(const sf_topology* topo, const sf_pose* pose, int job_method, sf_morph_directions dirs,
+                       sf_workspace* ws, const sf_frames_out* out, float* det, sfi_skin_job* job)
+{
+    size_t B = sfi_skin_palette(topo, pose, ws);
+    int has_morph = pose->morph_weights != NULL && topo->target_count > 0;
+    int per_vertex = job_method < SFI_SKIN_POSITIONS_ONLY;
+    *job = (sfi_skin_job){&topo->lanes,
+                          ws->palette,
+                          (uint32_t)B,
+                          topo->vertex_count,
+                          has_morph ? pose->morph_weights : NULL,
+                          dirs == SF_MORPH_DIRECTIONS_DELTAS,
+                          topo->morph_offsets,
+                          topo->morph_target,
+                          topo->morph_dp,
+                          topo->morph_dn,
+                          topo->morph_dt,
+                          job_method,
+                          topo->has_uvs,
+                          out ? out->positions : NULL,
+                          per_vertex && out ? out->normals : NULL,
+                          per_vertex && out ? out->tangents : NULL,
+                          job_method == SFI_SKIN_POSITIONS_ONLY ? det : NULL,
+                          job_method == SFI_SKIN_DEFORM ? ws : NULL,
+                          B ? pose->bone_matrices : NULL,
+                          topo->joints,
+                          topo->weights,
+                          (uint32_t)topo->influence_count};
+}
+
 /* One pass of the job's method over every vertex; 0 when this CPU has no fast path or the workspace no palette. */
 static int skin_pass(const sf_topology* topo, const sf_pose* pose, int job_method, sf_morph_directions dirs,
                      sf_workspace* ws, const sf_frames_out* out, float* det)
@@ -63,33 +93,10 @@ static int skin_pass(const sf_topology* topo, const sf_pose* pose, int job_metho
     if (level == SFI_SIMD_SCALAR || !topo->lanes.rest || !ws->palette || !ws->chunk_counts) return 0;
     /* normal deltas without tangent deltas (three.js's morphs): the scalar loops */
     if (job_method != SFI_SKIN_POSITIONS_ONLY && dirs == SF_MORPH_DIRECTIONS_NORMALS) return 0;
-    size_t n = topo->vertex_count, B = sfi_skin_palette(topo, pose, ws);
-    int has_morph = pose->morph_weights != NULL && topo->target_count > 0;
-    int per_vertex = job_method < SFI_SKIN_POSITIONS_ONLY;
-    sfi_skin_job job = {&topo->lanes,
-                        ws->palette,
-                        (uint32_t)B,
-                        n,
-                        has_morph ? pose->morph_weights : NULL,
-                        dirs == SF_MORPH_DIRECTIONS_DELTAS,
-                        topo->morph_offsets,
-                        topo->morph_target,
-                        topo->morph_dp,
-                        topo->morph_dn,
-                        topo->morph_dt,
-                        job_method,
-                        topo->has_uvs,
-                        out ? out->positions : NULL,
-                        per_vertex ? out->normals : NULL,
-                        per_vertex ? out->tangents : NULL,
-                        job_method == SFI_SKIN_POSITIONS_ONLY ? det : NULL,
-                        job_method == SFI_SKIN_DEFORM ? ws : NULL,
-                        B ? pose->bone_matrices : NULL,
-                        topo->joints,
-                        topo->weights,
-                        (uint32_t)topo->influence_count};
+    sfi_skin_job job;
+    sfi_skin_job_init(topo, pose, job_method, dirs, ws, out, det, &job);
     skin_run run = {&job, ws->chunk_counts, level};
-    sf_env_parallel_for(&topo->env, sfi_skin_chunk_count(n), 1, skin_range, &run);
+    sf_env_parallel_for(&topo->env, sfi_skin_chunk_count(topo->vertex_count), 1, skin_range, &run);
     return 1;
 }
 

@@ -129,22 +129,8 @@ static inline void sk_blend(const sfi_skin_job* job, size_t block, int sub, uint
     sk_transpose12(lo, hi, m);
 }
 
-/* 8 vertices of interleaved x0 y0 z0 x1 ... to x y z rows (sk_store3's inverse): vertices 0-3 in the low halves,
- * 4-7 in the high ones, the same shuffles as skin_sse2.c's on both. */
-static inline void sk_load3(const float* p, __m256* x, __m256* y, __m256* z)
-{
-    __m256 a = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(p + 12), 1);
-    __m256 b = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 4)), _mm_loadu_ps(p + 16), 1);
-    __m256 c = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 8)), _mm_loadu_ps(p + 20), 1);
-    *x = _mm256_shuffle_ps(a, _mm256_shuffle_ps(b, c, _MM_SHUFFLE(1, 0, 3, 2)), _MM_SHUFFLE(3, 0, 3, 0));
-    *y = _mm256_shuffle_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1)),
-                           _mm256_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
-    *z = _mm256_shuffle_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2)),
-                           _mm256_shuffle_ps(c, c, _MM_SHUFFLE(3, 3, 0, 0)), _MM_SHUFFLE(2, 0, 2, 0));
-}
-
 /* 4 vertices of x y z rows to interleaved x0 y0 z0 x1 ... (as skin_sse2.c) */
-static inline void sk_store3_4(float* out, __m128 x, __m128 y, __m128 z)
+SK_INLINE void sk_store3_4(float* out, __m128 x, __m128 y, __m128 z)
 {
     __m128 xy_lo = _mm_unpacklo_ps(x, y), xy_hi = _mm_unpackhi_ps(x, y);
     __m128 t0 = _mm_shuffle_ps(z, xy_lo, _MM_SHUFFLE(3, 2, 0, 0));
@@ -155,13 +141,13 @@ static inline void sk_store3_4(float* out, __m128 x, __m128 y, __m128 z)
     _mm_storeu_ps(out + 8, _mm_shuffle_ps(t2, t2, _MM_SHUFFLE(1, 3, 2, 0)));
 }
 
-static inline void sk_store3(float* out, __m256 x, __m256 y, __m256 z)
+SK_INLINE void sk_store3(float* out, __m256 x, __m256 y, __m256 z)
 {
     sk_store3_4(out, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y), _mm256_castps256_ps128(z));
     sk_store3_4(out + 12, _mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(y, 1), _mm256_extractf128_ps(z, 1));
 }
 
-static inline void sk_store4(float* out, __m256 x, __m256 y, __m256 z, __m256 w)
+SK_INLINE void sk_store4(float* out, __m256 x, __m256 y, __m256 z, __m256 w)
 {
     /* x y z w rows of 8 lanes: unpack to (x y) and (z w) pairs, then 128-bit halves per vertex pair */
     __m256 xy_lo = _mm256_unpacklo_ps(x, y), xy_hi = _mm256_unpackhi_ps(x, y); /* x0 y0 x1 y1 | x4 y4 x5 y5 */

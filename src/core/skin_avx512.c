@@ -115,7 +115,7 @@ static const int sk_z_index[3][16] = {{0, 1, 16, 3, 4, 17, 6, 7, 18, 9, 10, 19, 
                                       {0, 21, 2, 3, 22, 5, 6, 23, 8, 9, 24, 11, 12, 25, 14, 15},
                                       {26, 1, 2, 27, 4, 5, 28, 7, 8, 29, 10, 11, 30, 13, 14, 31}};
 
-static inline void sk_store3(float* out, __m512 x, __m512 y, __m512 z)
+SK_INLINE void sk_store3(float* out, __m512 x, __m512 y, __m512 z)
 {
     for (int r = 0; r < 3; ++r) {
         __m512 xy = _mm512_permutex2var_ps(x, _mm512_loadu_si512(sk_xy_index[r]), y);
@@ -125,7 +125,7 @@ static inline void sk_store3(float* out, __m512 x, __m512 y, __m512 z)
 
 /* x y z w rows of 16 vertices to 64 interleaved floats: per 128-bit block q, a/b/c/d hold vertices 4q .. 4q + 3,
    whose blocks are then gathered four by four. */
-static inline void sk_store4(float* out, __m512 x, __m512 y, __m512 z, __m512 w)
+SK_INLINE void sk_store4(float* out, __m512 x, __m512 y, __m512 z, __m512 w)
 {
     __m512 xy_lo = _mm512_unpacklo_ps(x, y), xy_hi = _mm512_unpackhi_ps(x, y);
     __m512 zw_lo = _mm512_unpacklo_ps(z, w), zw_hi = _mm512_unpackhi_ps(z, w);

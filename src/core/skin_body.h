@@ -20,12 +20,6 @@
 #include <string.h>
 
 #define SK_STEPS (SFI_LANES / SK_W)
-/* The step and the loop inlined into each (slot count, method) case of the switch: constants there. */
-#if defined(__GNUC__) || defined(__clang__)
-#define SK_INLINE static inline __attribute__((always_inline))
-#else
-#define SK_INLINE static inline
-#endif
 
 static inline SK_V sk_select(SK_V mask, SK_V a, SK_V b) { return sk_or(sk_and(mask, a), sk_andnot(mask, b)); }
 
@@ -114,6 +108,30 @@ static inline void sk_morph_blocked(const sfi_skin_job* job, size_t block, int s
     }
 }
 
+/* The morph of one step (positions, and the directions with job->with_dirs): the block's blocked deltas where it
+ * has them, else the CSR (valid: the step's real lanes). */
+SK_INLINE void sk_morph_step(const sfi_skin_job* job, size_t block, int sub, size_t v0, size_t valid, SK_V* p,
+                                 SK_V* n, SK_V* t)
+{
+    if (!job->alpha) return;
+    const uint32_t* mo = job->lanes->morph_offsets;
+    if (mo && mo[block + 1] > mo[block]) sk_morph_blocked(job, block, sub, p, n, t);
+    else if (job->morph_offsets[v0 + valid] > job->morph_offsets[v0]) sk_morph(job, v0, valid, p, n, t);
+}
+
+/* sfk_mat_det of the rows m: m0 . (m3 x m6) */
+SK_INLINE SK_V sk_det(const SK_V* m)
+{
+    return sk_dot3(m[0], m[1], m[2], sk_sub(sk_mul(m[4], m[8]), sk_mul(m[5], m[7])),
+                   sk_sub(sk_mul(m[5], m[6]), sk_mul(m[3], m[8])), sk_sub(sk_mul(m[3], m[7]), sk_mul(m[4], m[6])));
+}
+
+/* sfk_mat_point of the rows m: (m0 x + m3 y) + m6 z, then + m9 */
+SK_INLINE void sk_point(const SK_V* m, const SK_V* p, SK_V* out)
+{
+    for (int k = 0; k < 3; ++k) out[k] = sk_add(sk_dot3(m[k], m[3 + k], m[6 + k], p[0], p[1], p[2]), m[9 + k]);
+}
+
 /* cof(A) v = [a1 x a2, a2 x a0, a0 x a1] v (sfk_mat_cofactor_dir) of the rows m (only the 9 linear ones read). */
 static inline void sk_cofactor_dir(const SK_V* m, const SK_V* v, SK_V* out)
 {
@@ -173,23 +191,16 @@ SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t 
         mn[k] = sk_load(R + (3 + k) * SFI_LANES);
         mt[k] = sk_load(R + (6 + k) * SFI_LANES);
     }
-    if (job->alpha) {
-        const uint32_t* mo = job->lanes->morph_offsets;
-        if (mo && mo[block + 1] > mo[block]) sk_morph_blocked(job, block, sub, p, mn, mt);
-        else if (job->morph_offsets[v0 + valid] > job->morph_offsets[v0]) sk_morph(job, v0, valid, p, mn, mt);
-    }
+    sk_morph_step(job, block, sub, v0, valid, p, mn, mt);
     SK_V m[12];
     sk_blend(job, block, sub, K, m);
-
-    /* final position: (m0 x + m3 y) + m6 z, then + m9 (sfk_mat_point) */
     SK_V fp[3];
-    for (int k = 0; k < 3; ++k) fp[k] = sk_add(sk_dot3(m[k], m[3 + k], m[6 + k], p[0], p[1], p[2]), m[9 + k]);
+    sk_point(m, p, fp);
     SK_V bad = sk_set1(0.0f);
     float tmp[4 * SK_W];
     if (method == SFI_SKIN_DEFORM) {
         sf_workspace* ws = job->deform;
-        SK_V d = sk_dot3(m[0], m[1], m[2], sk_sub(sk_mul(m[4], m[8]), sk_mul(m[5], m[7])),
-                         sk_sub(sk_mul(m[5], m[6]), sk_mul(m[3], m[8])), sk_sub(sk_mul(m[3], m[7]), sk_mul(m[4], m[6])));
+        SK_V d = sk_det(m);
 #ifdef SK_HAS_STORE12
         if (valid == SK_W) {
             sk_store12(ws->blend + 12 * v0, m);
@@ -230,9 +241,8 @@ SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t 
         }
     }
     if (method == SFI_SKIN_POSITIONS_ONLY) {
-        if (job->det) { /* sfk_mat_det: m0 . (m3 x m6) */
-            SK_V d = sk_dot3(m[0], m[1], m[2], sk_sub(sk_mul(m[4], m[8]), sk_mul(m[5], m[7])),
-                             sk_sub(sk_mul(m[5], m[6]), sk_mul(m[3], m[8])), sk_sub(sk_mul(m[3], m[7]), sk_mul(m[4], m[6])));
+        if (job->det) {
+            SK_V d = sk_det(m);
             if (valid == SK_W) {
                 sk_store(job->det + v0, d);
             } else {

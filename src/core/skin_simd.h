@@ -6,6 +6,14 @@
 
 #include "sf_internal.h"
 
+/* The steps, loops and row helpers of the fast paths inlined into each (slot count, method) case of their
+ * switches, where those are constants, and into every call site (the includers' helpers too). */
+#if defined(__GNUC__) || defined(__clang__)
+#define SK_INLINE static inline __attribute__((always_inline))
+#else
+#define SK_INLINE static inline
+#endif
+
 /* method values of a job beside the kernels' SFK_METHOD_* (0 to 3 for the per-vertex methods) */
 #define SFI_SKIN_POSITIONS_ONLY 16
 /* sfi_deform's arrays (morph_pos, morph_nrm, morph_tan, blend, det, final_pos into `deform`), nothing counted */
@@ -34,27 +42,36 @@ typedef struct sfi_skin_job {
     uint32_t influence_count;
 } sfi_skin_job;
 
+/* The job of a pass of job_method over the topology's lanes (skin.c): the pose's bones into ws's palette, morph
+ * directions by dirs, the outputs out (NULL: none) and det as sfi_skin_fused takes them. */
+void sfi_skin_job_init(const sf_topology* topo, const sf_pose* pose, int job_method, sf_morph_directions dirs,
+                       sf_workspace* ws, const sf_frames_out* out, float* det, sfi_skin_job* job);
+
 /* The jacobian method over vertices (jacobian.c, jacobian_body.h): the arguments of sfk_jacobian_vertex /
- * sfk_jacobian_fan_vertex from the topology's gradients and the workspace's deform arrays. */
+ * sfk_jacobian_fan_vertex from the topology's gradients and the workspace's deform arrays (the scalar loop) or
+ * the deform of the fast path's own pass. */
 typedef struct sfi_jacobian_job {
     const sf_topology* topo;
     const sfi_gradients* g;
     const float* bones; /* the pose's, 12 floats each */
     const float* alpha; /* the pose's morph weights, NULL = none */
     float cap;
-    sf_workspace* ws;   /* deformed; capped is written here */
+    sf_workspace* ws;   /* capped is written here; the scalar loop reads its deform arrays */
     float *normals, *tangents; /* 3n, 4n; each may be NULL */
-    const float* palette;      /* the fast path: sfi_skin_palette's */
-    uint32_t identity;         /* the identity's index in the palette */
-    const float* positions;    /* the frame's positions (ws->final_pos copied there), NULL = none: the report's
-                                  finiteness test covers them */
-    sfi_skin_counts* counts;   /* the fast path: the report of each chunk of SFI_SKIN_GRAIN vertices */
+    float* positions;   /* the fast path writes the final positions here, NULL = none; the report's finiteness
+                           test covers them */
+    sfi_skin_counts* counts; /* the fast path: the report of each chunk of SFI_SKIN_GRAIN vertices */
+    sfi_skin_job skin;       /* the fast path: the deform's job (positions only, the palette with the identity) */
 } sfi_jacobian_job;
 
-/* One vertex by the scalar kernel (jacobian.c): outputs and capped[v]; with c, the vertex's report added to it as
- * frames.c counts it from the outputs (first_bad: v where an output is not finite). */
+/* One vertex by the scalar kernel (jacobian.c) from its deform: the blended matrix (12 floats), determinant,
+ * morphed and final positions; outputs and capped[v]; with c, the vertex's report added to it as frames.c counts it
+ * from the outputs (first_bad: v where an output is not finite). sfi_jacobian_vertex reads them from ws. */
+void sfi_jacobian_vertex_at(const sfi_jacobian_job* job, size_t v, const float* blend, float det,
+                            const float* morph_pos, const float* final_pos, sfi_skin_counts* c);
 void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v, sfi_skin_counts* c);
-/* Vertices [begin, end) of the jacobian (not jacobian-fan) with SSE2 / AVX2, their report into *counts. */
+/* Vertices [begin, end) of the jacobian (not jacobian-fan) with SSE2 / AVX2, deformed in the pass from the lanes
+ * (begin a multiple of SFI_LANES), their report into *counts. */
 void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 void sfi_jacobian_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 

@@ -86,18 +86,7 @@ static inline void sk_store12(float* out, const __m128* m)
     }
 }
 
-/* 4 vertices of interleaved x0 y0 z0 x1 ... to x y z rows (sk_store3's inverse). */
-static inline void sk_load3(const float* p, __m128* x, __m128* y, __m128* z)
-{
-    __m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4), c = _mm_loadu_ps(p + 8);
-    *x = _mm_shuffle_ps(a, _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 0, 3, 2)), _MM_SHUFFLE(3, 0, 3, 0));
-    *y = _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1)), _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3)),
-                        _MM_SHUFFLE(2, 0, 2, 0));
-    *z = _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2)), _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 3, 0, 0)),
-                        _MM_SHUFFLE(2, 0, 2, 0));
-}
-
-static inline void sk_store3(float* out, __m128 x, __m128 y, __m128 z)
+SK_INLINE void sk_store3(float* out, __m128 x, __m128 y, __m128 z)
 {
     __m128 xy_lo = _mm_unpacklo_ps(x, y), xy_hi = _mm_unpackhi_ps(x, y); /* x0 y0 x1 y1, x2 y2 x3 y3 */
     __m128 t0 = _mm_shuffle_ps(z, xy_lo, _MM_SHUFFLE(3, 2, 0, 0));          /* z0 z0 x1 y1 */
@@ -108,7 +97,7 @@ static inline void sk_store3(float* out, __m128 x, __m128 y, __m128 z)
     _mm_storeu_ps(out + 8, _mm_shuffle_ps(t2, t2, _MM_SHUFFLE(1, 3, 2, 0)));
 }
 
-static inline void sk_store4(float* out, __m128 x, __m128 y, __m128 z, __m128 w)
+SK_INLINE void sk_store4(float* out, __m128 x, __m128 y, __m128 z, __m128 w)
 {
     _MM_TRANSPOSE4_PS(x, y, z, w);
     _mm_storeu_ps(out, x);
