@@ -3,6 +3,7 @@
 #include "sft_pool.h"
 
 #include <pthread.h>
+#include <string.h>
 
 typedef struct thread_arg {
     size_t count, grain, first, step;
@@ -43,4 +44,13 @@ void sft_pool_parallel_for(void* user, size_t count, size_t grain, sf_range_fn* 
         for (int i = 0; i < T; ++i)
             if (th[i]) pthread_join(th[i], NULL);
     }
+}
+
+sf_env sft_pool_env(const sft_pool* pool)
+{
+    sf_env env;
+    memset(&env, 0, sizeof env);
+    env.threads.parallel_for = sft_pool_parallel_for;
+    env.threads.user = (void*)pool;
+    return env;
 }

@@ -12,5 +12,7 @@ typedef struct sft_pool {
 
 /* sf_env.threads.parallel_for with user = a const sft_pool*. */
 void sft_pool_parallel_for(void* user, size_t count, size_t grain, sf_range_fn* fn, void* ctx);
+/* An environment whose parallel loop is pool's (malloc, no log); pool must outlive its use. */
+sf_env sft_pool_env(const sft_pool* pool);
 
 #endif

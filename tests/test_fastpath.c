@@ -528,10 +528,7 @@ static void jacobian_slot_blocks(void)
     sf_topology_destroy(topo);
     const sft_pool pools[] = {{0, 1}, {1, 1}, {2, 3}, {3, 1}};
     for (size_t p = 0; p < sizeof pools / sizeof pools[0]; ++p) {
-        sf_env env;
-        memset(&env, 0, sizeof env);
-        env.threads.parallel_for = sft_pool_parallel_for;
-        env.threads.user = (void*)&pools[p];
+        sf_env env = sft_pool_env(&pools[p]);
         CHECK_OK(sf_topology_create(&s.d, NULL, &env, &topo, &err));
         CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
         for (int level = SFI_SIMD_SSE2; level <= sfi_simd_level(topo); ++level) {
@@ -676,10 +673,7 @@ static void any_thread_count(void)
     sf_topology_destroy(topo);
     const sft_pool pools[] = {{0, 1}, {1, 1}, {2, 2}, {2, 3}, {2, 8}};
     for (size_t p = 0; p < sizeof pools / sizeof pools[0]; ++p) {
-        sf_env env;
-        memset(&env, 0, sizeof env);
-        env.threads.parallel_for = sft_pool_parallel_for;
-        env.threads.user = (void*)&pools[p];
+        sf_env env = sft_pool_env(&pools[p]);
         CHECK_OK(sf_topology_create(&s.d, NULL, &env, &topo, &err));
         CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
         for (size_t m = 0; m < PER_VERTEX; ++m) {

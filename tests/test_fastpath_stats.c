@@ -374,10 +374,7 @@ static void any_thread_count(void)
     CHECK_OK(base.r);
     const sft_pool pools[] = {{0, 1}, {1, 1}, {2, 2}, {2, 3}, {2, 8}, {3, 1}};
     for (size_t p = 0; p < sizeof pools / sizeof pools[0]; ++p) {
-        sf_env env;
-        memset(&env, 0, sizeof env);
-        env.threads.parallel_for = sft_pool_parallel_for;
-        env.threads.user = (void*)&pools[p];
+        sf_env env = sft_pool_env(&pools[p]);
         sf_topology* topo = NULL;
         sf_error err;
         CHECK_OK(sf_topology_create(&s.d, NULL, &env, &topo, &err));
