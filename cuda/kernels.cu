@@ -544,7 +544,27 @@ __device__ void series_flush(series& s, const sfc_stats& st)
 // sums, and with them the statistics, are the same run to run.
 #define SFC_ERROR_BLOCKS 1056u
 
-__global__ void __launch_bounds__(SFC_THREADS, 4)
+// One vertex's frames for k_errors: the method's (m) and the reference's (r); no method frame when it is the
+// reference itself, no tangents without a tangent frame.
+struct error_frames {
+    float mn[3], rn[3];
+    float4 m4, r4;
+};
+
+__device__ __forceinline__ void load_error_frames(const float* nrm, const float* tan, const float* ref_n,
+                                                  const float* ref_t, bool self, bool tangents, size_t o,
+                                                  error_frames& f)
+{
+    load3(ref_n, o, f.rn);
+    if (!self) load3(nrm, o, f.mn);
+    if (tangents) {
+        f.r4 = reinterpret_cast<const float4*>(ref_t)[o];
+        if (!self) f.m4 = reinterpret_cast<const float4*>(tan)[o];
+    }
+}
+
+// 3 blocks per SM: the loads of the next round need the registers of the fourth.
+__global__ void __launch_bounds__(SFC_THREADS, 3)
     k_errors(sfc_topo t, uint32_t count, const float* nrm, const float* tan, const float* ref_n, const float* ref_t,
              sfc_stats sn, sfc_stats st, unsigned long long* e_counts)
 {
@@ -562,30 +582,34 @@ __global__ void __launch_bounds__(SFC_THREADS, 4)
     unsigned dn_c = 0, dt_c = 0, d_c = 0, hand_c = 0;
     size_t total = (size_t)count * t.n, stride = (size_t)gridDim.x * SFC_THREADS;
     size_t rounds = (total + stride - 1) / stride; // every thread runs as many rounds: the warps stay whole
+    // The next round's frames are loaded before this round's angles are worked out, so that each thread keeps
+    // loads in flight while it computes: 5 % on the crowd's error pass (docs/benchmarks.md, GPU run 9).
+    size_t first = (size_t)blockIdx.x * SFC_THREADS + threadIdx.x;
+    error_frames next = {};
+    if (first < total) load_error_frames(nrm, tan, ref_n, ref_t, self, tangents, first, next);
     for (size_t r = 0; r < rounds; ++r) {
-        size_t o = r * stride + (size_t)blockIdx.x * SFC_THREADS + threadIdx.x;
+        size_t o = r * stride + first;
         bool live = o < total;
+        error_frames f = next;
+        if (o + stride < total) load_error_frames(nrm, tan, ref_n, ref_t, self, tangents, o + stride, next);
+        const float *mn = f.mn, *rn = f.rn;
+        const float4 &m4 = f.m4, &r4 = f.r4;
         float an = 0.0f, at = 0.0f;
         bool dn = false, dt = false, hand = false;
         if (live) {
-            float mn[3], rn[3];
-            load3(ref_n, o, rn);
             if (self) {
                 dn = sfk_degenerate3(rn);
                 an = dn ? 180.0f : 0.0f;
             } else {
-                load3(nrm, o, mn);
                 an = (float)sfk_angle_deg(mn, rn);
                 dn = sfk_degenerate3(mn) || sfk_degenerate3(rn);
             }
             if (tangents) {
-                float4 r4 = reinterpret_cast<const float4*>(ref_t)[o];
                 float rt[3] = {r4.x, r4.y, r4.z};
                 if (self) {
                     dt = sfk_degenerate3(rt);
                     at = dt ? 180.0f : 0.0f;
                 } else {
-                    float4 m4 = reinterpret_cast<const float4*>(tan)[o];
                     float mt[3] = {m4.x, m4.y, m4.z};
                     at = (float)sfk_angle_deg(mt, rt);
                     dt = sfk_degenerate3(mt) || sfk_degenerate3(rt);
