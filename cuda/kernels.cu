@@ -398,6 +398,12 @@ struct shared_series_bins {
     unsigned w[2][SFC_SH_WORDS];
 };
 
+__device__ __forceinline__ void shared_bins_clear(shared_series_bins& sh)
+{
+    shared_bins_clear(sh.w[0]);
+    shared_bins_clear(sh.w[1]);
+}
+
 __device__ __forceinline__ void shared_bins_flush(shared_series_bins& sh, unsigned long long* bins0,
                                                   unsigned long long* bins1)
 {
@@ -465,6 +471,8 @@ __device__ __forceinline__ void series_add(series& s, unsigned* sh_bins, const s
     if (__float_as_uint(a) < s.min_bits) s.min_bits = __float_as_uint(a);
 }
 
+typedef unsigned long long u64;
+
 __device__ __forceinline__ unsigned long long warp_sum(unsigned long long v)
 {
     for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
@@ -506,7 +514,6 @@ __device__ void series_flush(series& s, const sfc_stats& st)
     __shared__ unsigned sh_min[SFC_WARPS];
     unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     double a = warp_sum(s.sum), b = warp_sum(s.sum2);
-    typedef unsigned long long u64;
     u64 u[6] = {warp_sum((u64)s.count),  warp_sum((u64)s.over1), warp_sum((u64)s.over5),
                 warp_sum((u64)s.over45), warp_sum((u64)s.zeros), warp_max(s.max_key)};
     unsigned mn = warp_min(s.min_bits);
@@ -573,8 +580,7 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
     // direction is zero (180, as sfk_angle_deg says); no need to compute them.
     bool self = nrm == ref_n && tan == ref_t;
     __shared__ shared_series_bins sh;
-    shared_bins_clear(sh.w[0]);
-    shared_bins_clear(sh.w[1]);
+    shared_bins_clear(sh);
     __syncthreads();
     series a, b;
     series_init(a);
@@ -626,7 +632,6 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
     shared_bins_flush(sh, sn.bins, st.bins);
     series_flush(a, sn);
     if (tangents) series_flush(b, st);
-    typedef unsigned long long u64;
     u64 dn = warp_sum((u64)dn_c), dt = warp_sum((u64)dt_c), d = warp_sum((u64)d_c), hand = warp_sum((u64)hand_c);
     if ((threadIdx.x & 31u) == 0) {
         if (dn) atomicAdd(e_counts + SFC_E_DEGEN_N, dn);
@@ -725,8 +730,7 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
     __shared__ unsigned counts[1][SFC_R_COUNTS];
     __shared__ shared_series_bins sh;
     for (unsigned k = threadIdx.x; k < SFC_R_COUNTS; k += SFC_THREADS) (&counts[0][0])[k] = 0;
-    shared_bins_clear(sh.w[0]);
-    shared_bins_clear(sh.w[1]);
+    shared_bins_clear(sh);
     __syncthreads();
     bool tangents = t.has_uvs != 0;
     extremes en[1], et[1];
