@@ -1,6 +1,7 @@
 /* GPU benchmark (not a test; needs the CUDA backend and a GPU): every stage of the CUDA backend on grid
  * meshes of about 100k, 1M and 10M vertices (4 influences over 16 bones, UVs, a dense and a sparse morph
- * target) and on a crowd of 1000 instances of a 20k-vertex grid. Per stage: the median GPU time (CUDA
+ * target), on a crowd of 1000 instances of a 20k-vertex grid, and on the staged character (CesiumMan, its
+ * authored normals and tangents, 4 influences over 19 joints) replicated to the grids' sizes. Per stage: the median GPU time (CUDA
  * events, after warm-up, inputs and outputs rotated over several workspaces while a set fits in L2), the
  * fewest bytes it must move (each input read once, each output written once, packed: float3 positions and
  * normals, float4 tangents, 4 x u16 joints, 4 x f32 weights, plus the stage's own data: morph entries,
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "bench_util.h"
+#include "staged.h"
 
 /* ---------------------------------------------------------------- threads for the CPU-side topology build */
 
@@ -148,11 +150,12 @@ static void pose_make(float phase, sf_pose* out, float* bones, float* morph)
 static double copy_gbps; /* this run's device-to-device copy, bytes read + written per second / 1e9 */
 
 typedef struct row {
-    char name[64];
+    char scene[16], name[64];
     size_t n, instances;
     double ms, floor_mb;
 } row;
-static row rows[256];
+#define MAX_ROWS 512
+static row rows[MAX_ROWS];
 static size_t row_count;
 
 static void report(const char* scene, size_t n, size_t inst, const char* stage, const char* variant, double ms,
@@ -164,8 +167,9 @@ static void report(const char* scene, size_t n, size_t inst, const char* stage, 
         "\"median_ms\":%.4f,\"floor_mb\":%.2f,\"floor_gbps\":%.1f,\"copy_gbps\":%.1f,\"x_floor\":%.3f}\n",
         scene, n, inst, stage, variant, ms, floor_bytes / 1e6, gbps, copy_gbps, ms / floor_ms);
     fflush(stdout);
-    if (row_count < 256) {
+    if (row_count < MAX_ROWS) {
         row* r = &rows[row_count++];
+        snprintf(r->scene, sizeof r->scene, "%s", scene);
         snprintf(r->name, sizeof r->name, "%s %s", stage, variant);
         r->n = n, r->instances = inst, r->ms = ms, r->floor_mb = floor_bytes / 1e6;
     }
@@ -205,9 +209,8 @@ static int fail(const char* what, const sf_error* err)
     return 1;
 }
 
-/* Every stage on k workspaces of one topology with inst instances each. */
-/* A pose per phase: the bones rotated about x by angles growing along the sheet, scaled a little. */
-static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int reps)
+/* Every stage on k workspaces of one topology with inst instances each, posed by poses[0..inst). */
+static int bench_topology(const char* scene, sf_topology* topo, size_t inst, const sf_pose* poses, int reps)
 {
     size_t n = topo->vertex_count;
     floors fl = floors_of(topo);
@@ -218,12 +221,7 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
     sf_workspace* ws[8] = {NULL};
     sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
     sf_error err;
-    sf_pose* poses = calloc(inst, sizeof *poses);
-    float* bones = calloc(inst * 12 * BONES, sizeof(float));
-    float* morph = calloc(inst * 2, sizeof(float));
     int code = 0;
-    for (size_t i = 0; i < inst; ++i)
-        pose_make(1.0f + 0.37f * (float)i, &poses[i], bones + 12 * BONES * i, morph + 2 * i);
     for (size_t w = 0; w < k && !code; ++w) {
         if (sf_workspace_create(topo, &wo, &ws[w], &err) != SF_OK ||
             sfi_cuda_bench_upload(ws[w], poses, inst, &err) != SF_OK)
@@ -283,7 +281,7 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
     TIME(SFI_STAGE_EVAL, SF_METHOD_RECOMPUTE, SFI_CUDA_HALO_GATHER, "pipeline", "halo-gather",
          all_in + I * (fl.out_pos + fl.out_frame));
 #undef TIME
-    if (!code && inst > 1) { /* the crowd's statistics, as a check that they are there and sane */
+    if (!code && (inst > 1 || !strcmp(scene, "character"))) { /* the statistics, as a check that they are sane */
         sf_error_summary s;
         sf_method all[SF_METHOD_COUNT];
         for (int m = 0; m < SF_METHOD_COUNT; ++m) all[m] = (sf_method)m;
@@ -295,45 +293,81 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, int
                 code = fail("crowd statistics", &err);
                 break;
             }
-            printf("crowd %s: %zu normals, mean %.4f p50 %.4f p95 %.4f max %.3f deg; tangents mean %.4f max %.3f\n",
-                   sf_method_name(all[m]), s.normal.count, s.normal.mean, s.normal.p50, s.normal.p95,
+            printf("%s %s: %zu normals, mean %.4f p50 %.4f p95 %.4f max %.3f deg; tangents mean %.4f max %.3f\n",
+                   inst > 1 ? "crowd" : scene, sf_method_name(all[m]), s.normal.count, s.normal.mean, s.normal.p50, s.normal.p95,
                    s.normal.max, s.tangent.mean, s.tangent.max);
         }
     }
     for (size_t w = 0; w < k; ++w) sf_workspace_destroy(ws[w]);
-    free(poses), free(bones), free(morph);
     return code;
 }
 
-static int bench_grid(size_t r, size_t inst, int reps, const sf_env* env)
+/* The topology of desc (timed) and its locality blocks (measured on the host), or NULL after printing why. */
+static sf_topology* topology_make(const sf_mesh_desc* desc, const sf_env* env)
 {
-    grid g;
-    if (grid_make(&g, r)) {
-        grid_free(&g);
-        fprintf(stderr, "bench_cuda: out of memory for r = %zu\n", r);
-        return 1;
-    }
     sf_topology* topo = NULL;
     sf_error err;
     double t0 = now_s();
-    if (sf_topology_create(&g.mesh, NULL, env, &topo, &err) != SF_OK) {
-        grid_free(&g);
-        return fail("topology", &err);
+    if (sf_topology_create(desc, NULL, env, &topo, &err) != SF_OK) {
+        fail("topology", &err);
+        return NULL;
     }
-    fprintf(stderr, "bench_cuda: %zu vertices, topology in %.1f s\n", g.n, now_s() - t0);
+    size_t n = desc->vertex_count, F = desc->triangle_count;
+    fprintf(stderr, "bench_cuda: %zu vertices, topology in %.1f s\n", n, now_s() - t0);
     t0 = now_s();
     sfi_gpu_blocks hb; /* the locality blocks of halo-gather / one-pass, measured on the host */
     if (sfi_gpu_blocks_build(topo, -1, SFI_CUDA_HALO_OWN, SFI_CUDA_HALO_LOCALS, SFI_CUDA_HALO_FACES, &hb, &err) ==
         SF_OK) {
         printf("halo blocks, %zu vertices: %u blocks, halo ratio %.3f (halo vertices per vertex), %.3f faces per "
                "triangle, largest block %u vertices / %u faces, built in %.2f s\n",
-               g.n, hb.block_count, (double)hb.halo_count / (double)g.n, (double)hb.face_count / (double)g.F,
+               n, hb.block_count, (double)hb.halo_count / (double)n, (double)hb.face_count / (double)F,
                hb.max_locals, hb.max_faces, now_s() - t0);
         sfi_gpu_blocks_free(&hb);
     }
-    int code = bench_topology(inst > 1 ? "crowd-grid" : "grid", topo, inst, reps);
+    return topo;
+}
+
+/* A pose per instance: the bones rotated about x by angles growing along the sheet, scaled a little. */
+static int bench_grid(size_t r, size_t inst, int reps, const sf_env* env)
+{
+    grid g;
+    sf_pose* poses = calloc(inst, sizeof *poses);
+    float* bones = calloc(inst * 12 * BONES, sizeof(float));
+    float* morph = calloc(inst * 2, sizeof(float));
+    if (grid_make(&g, r) || !poses || !bones || !morph) {
+        grid_free(&g);
+        free(poses), free(bones), free(morph);
+        fprintf(stderr, "bench_cuda: out of memory for r = %zu\n", r);
+        return 1;
+    }
+    for (size_t i = 0; i < inst; ++i)
+        pose_make(1.0f + 0.37f * (float)i, &poses[i], bones + 12 * BONES * i, morph + 2 * i);
+    sf_topology* topo = topology_make(&g.mesh, env);
+    int code = topo ? bench_topology(inst > 1 ? "crowd-grid" : "grid", topo, inst, poses, reps) : 1;
     sf_topology_destroy(topo);
     grid_free(&g);
+    free(poses), free(bones), free(morph);
+    return code;
+}
+
+/* The staged character replicated to at least min_vertices (a skeleton per copy), every copy in the pose it
+ * was loaded with. */
+static int bench_character(const staged_character* c, size_t min_vertices, int reps, const sf_env* env)
+{
+    replicated_mesh rm;
+    if (replicated_mesh_make(&rm, &c->desc, min_vertices, "bench_cuda")) return 1;
+    fprintf(stderr, "bench_cuda: the staged character, %zu copies of %zu vertices\n", rm.copies, c->desc.vertex_count);
+    float* bones = malloc(12 * sizeof(float) * (rm.desc.bone_count ? rm.desc.bone_count : 1));
+    sf_topology* topo = bones ? topology_make(&rm.desc, env) : NULL;
+    int code = 1;
+    if (topo) {
+        sf_pose pose;
+        replicated_pose(&rm, &c->pose, bones, &pose);
+        code = bench_topology("character", topo, 1, &pose, reps);
+    }
+    sf_topology_destroy(topo);
+    replicated_mesh_free(&rm);
+    free(bones);
     return code;
 }
 
@@ -364,12 +398,24 @@ int main(int argc, char** argv)
         if (bench_grid(sizes[s], 1, reps, &env)) return 1;
     }
     if (crowd && bench_grid(140, crowd, reps, &env)) return 1; /* 141^2 = 19881 vertices each */
-    printf("\n%-28s %10s %9s %9s %10s %8s %8s\n", "stage", "vertices", "instances", "ms", "floor MB", "GB/s",
-           "x floor");
+    staged_character c; /* CesiumMan at 1 s of its walk, replicated to the grids' sizes */
+    if (staged_character_load(&c, SF_SOURCE_DIR, 1.0, "bench_cuda") == 0) {
+        int code = 0;
+        for (size_t s = 0; s < 3 && !code; ++s) {
+            size_t want = (sizes[s] + 1) * (sizes[s] + 1);
+            if (want > max_n) break;
+            code = bench_character(&c, want, reps, &env);
+        }
+        staged_character_free(&c);
+        if (code) return 1;
+    }
+    printf("\n%-10s %-28s %10s %9s %9s %10s %8s %8s\n", "scene", "stage", "vertices", "instances", "ms", "floor MB",
+           "GB/s", "x floor");
     for (size_t k = 0; k < row_count; ++k) {
         const row* r = &rows[k];
         double floor_ms = r->floor_mb * 1e6 / (copy_gbps * 1e9) * 1e3;
-        printf("%-28s %10zu %9zu %9.4f %10.1f %8.0f %8.2f\n", r->name, r->n, r->instances, r->ms, r->floor_mb,
+        printf("%-10s %-28s %10zu %9zu %9.4f %10.1f %8.0f %8.2f\n", r->scene, r->name, r->n, r->instances, r->ms,
+               r->floor_mb,
                r->floor_mb * 1e6 / (r->ms * 1e-3) / 1e9, r->ms / floor_ms);
     }
     printf("device: %s; device-to-device copy %.0f GB/s (read + write)\n", desc, copy_gbps);

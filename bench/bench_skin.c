@@ -21,9 +21,6 @@
 #define _POSIX_C_SOURCE 199309L
 #include "skinframe.h"
 #include "skinframe_scenes.h"
-#ifndef BENCH_NO_GLTF
-#include "skinframe_gltf.h"
-#endif
 
 #include <math.h>
 #include <stdint.h>
@@ -33,6 +30,7 @@
 
 #include "bench_util.h"
 #include "memory_floor.h"
+#include "staged.h"
 #include "yardstick.h"
 
 /* cli/pool.c (linked in): the command's thread pool. */
@@ -66,9 +64,7 @@ typedef struct bench_mesh {
     float *positions, *normals, *tangents, *uvs, *weights, *bones, *morph;
     uint32_t *indices, *joints;
     sf_scene* scene;
-#ifndef BENCH_NO_GLTF
-    sf_gltf* gltf;
-#endif
+    staged_character staged;
 } bench_mesh;
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
@@ -191,45 +187,10 @@ static int make_sheet(bench_mesh* bm)
 static int make_cesium(bench_mesh* bm, const char* source_dir)
 {
     bm->name = "cesium";
-#ifdef BENCH_NO_GLTF
-    (void)source_dir;
-    fprintf(stderr, "bench_skin: built without the glTF layer: no cesium\n");
-    return 1;
-#else
-    char path[4096];
-    snprintf(path, sizeof path, "%s/tests/assets/gltf/CesiumMan/glTF-Binary/CesiumMan.glb", source_dir);
-    sf_error err;
-    if (sf_gltf_load_file(path, NULL, NULL, &bm->gltf, &err) != SF_OK) {
-        fprintf(stderr, "bench_skin: %s: %s\n", path, err.message);
-        return 1;
-    }
-    const sf_gltf* g = bm->gltf;
-    size_t inst = 0, prim = g->meshes[g->instances[inst].mesh].first_primitive;
-    if (sf_gltf_instance_mesh(g, inst, prim, &bm->desc, &err) != SF_OK) {
-        fprintf(stderr, "bench_skin: %s: %s\n", path, err.message);
-        return 1;
-    }
-    sf_gltf_pose* gp = NULL;
-    size_t B = g->instances[inst].bone_count;
-    bm->bones = calloc(12 * B, sizeof(float));
-    bm->morph = calloc(bm->desc.target_count + 1, sizeof(float));
-    float world[16];
-    if (!bm->bones || !bm->morph || sf_gltf_pose_create(g, NULL, &gp, &err) != SF_OK ||
-        sf_gltf_pose_sample(gp, g->animation_count ? 0 : SF_GLTF_NONE, 1.0, &err) != SF_OK ||
-        sf_gltf_pose_instance(gp, inst, bm->bones, bm->morph, world, &err) != SF_OK) {
-        fprintf(stderr, "bench_skin: %s: pose: %s\n", path, err.message);
-        sf_gltf_pose_destroy(gp);
-        return 1;
-    }
-    sf_gltf_pose_destroy(gp);
-    bm->pose.bone_matrices = bm->bones;
-    bm->pose.bone_count = B;
-    if (bm->desc.target_count) {
-        bm->pose.morph_weights = bm->morph;
-        bm->pose.morph_weight_count = bm->desc.target_count;
-    }
+    if (staged_character_load(&bm->staged, source_dir, 1.0, "bench_skin")) return 1;
+    bm->desc = bm->staged.desc;
+    bm->pose = bm->staged.pose;
     return 0;
-#endif
 }
 
 static void free_mesh(bench_mesh* bm)
@@ -237,9 +198,7 @@ static void free_mesh(bench_mesh* bm)
     free(bm->positions), free(bm->normals), free(bm->tangents), free(bm->uvs), free(bm->weights), free(bm->bones);
     free(bm->morph), free(bm->indices), free(bm->joints);
     sf_scene_destroy(bm->scene);
-#ifndef BENCH_NO_GLTF
-    sf_gltf_destroy(bm->gltf);
-#endif
+    staged_character_free(&bm->staged);
 }
 
 /* ---------------------------------------------------------------- cases */
