@@ -1,8 +1,8 @@
 /* GPU benchmark (not a test; needs the CUDA backend and a GPU): every stage of the CUDA backend on grid
  * meshes of about 100k, 1M and 10M vertices (4 influences over 16 bones, UVs, a dense and a sparse morph
- * target), on a crowd of 1000 instances of a 20k-vertex grid, and on the staged character (CesiumMan, its
- * authored normals and tangents, 4 influences over 19 joints) replicated to the grids' sizes. Per stage: the median GPU time (CUDA
- * events, after warm-up, inputs and outputs rotated over several workspaces while a set fits in L2), the
+ * target), on a crowd of 1000 instances of a 20k-vertex grid, and on the staged character (CesiumMan: its
+ * authored normals, 4 influences over 19 joints) replicated to the grids' sizes. Per stage: the median GPU
+ * time (CUDA events, after warm-up, inputs and outputs rotated over several workspaces while a set fits in L2), the
  * fewest bytes it must move (each input read once, each output written once, packed: float3 positions and
  * normals, float4 tangents, 4 x u16 joints, 4 x f32 weights, plus the stage's own data: morph entries,
  * gradients, indices, adjacency), the achieved GB/s over those bytes, and the ratio of the time to the time
@@ -287,15 +287,15 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, con
         for (int m = 0; m < SF_METHOD_COUNT; ++m) all[m] = (sf_method)m;
         const int nrows = SF_METHOD_COUNT;
         if (sfi_cuda_eval_enqueue(ws[0], poses, inst, all, (size_t)nrows, NULL, NULL, &err) != SF_OK)
-            code = fail("crowd evaluation", &err);
+            code = fail("evaluation", &err);
         for (int m = 0; !code && m < nrows; ++m) {
             if (sfi_cuda_eval_read(ws[0], (size_t)m, &s, NULL, NULL, NULL, &err) != SF_OK) {
-                code = fail("crowd statistics", &err);
+                code = fail("statistics", &err);
                 break;
             }
             printf("%s %s: %zu normals, mean %.4f p50 %.4f p95 %.4f max %.3f deg; tangents mean %.4f max %.3f\n",
-                   inst > 1 ? "crowd" : scene, sf_method_name(all[m]), s.normal.count, s.normal.mean, s.normal.p50, s.normal.p95,
-                   s.normal.max, s.tangent.mean, s.tangent.max);
+                   inst > 1 ? "crowd" : scene, sf_method_name(all[m]), s.normal.count, s.normal.mean, s.normal.p50,
+                   s.normal.p95, s.normal.max, s.tangent.mean, s.tangent.max);
         }
     }
     for (size_t w = 0; w < k; ++w) sf_workspace_destroy(ws[w]);
@@ -415,8 +415,7 @@ int main(int argc, char** argv)
         const row* r = &rows[k];
         double floor_ms = r->floor_mb * 1e6 / (copy_gbps * 1e9) * 1e3;
         printf("%-10s %-28s %10zu %9zu %9.4f %10.1f %8.0f %8.2f\n", r->scene, r->name, r->n, r->instances, r->ms,
-               r->floor_mb,
-               r->floor_mb * 1e6 / (r->ms * 1e-3) / 1e9, r->ms / floor_ms);
+               r->floor_mb, r->floor_mb * 1e6 / (r->ms * 1e-3) / 1e9, r->ms / floor_ms);
     }
     printf("device: %s; device-to-device copy %.0f GB/s (read + write)\n", desc, copy_gbps);
     return 0;
