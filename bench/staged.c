@@ -1,5 +1,6 @@
 /* The staged character of the benchmarks and its replication (bench/staged.h). */
 #include "staged.h"
+#include "sf_common.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -67,13 +68,6 @@ void staged_character_free(staged_character* c)
     memset(c, 0, sizeof *c);
 }
 
-/* Element v of a stream of `floats` floats per element (stride 0 = packed). */
-static const float* element(sf_stream s, size_t floats, size_t v)
-{
-    size_t stride = s.stride ? s.stride : floats * sizeof(float);
-    return (const float*)(const void*)((const char*)s.data + v * stride);
-}
-
 /* copies x n elements of a stream, packed; NULL where the stream is absent. */
 static float* replicate_stream(sf_stream s, size_t floats, size_t n, size_t copies, int* oom)
 {
@@ -83,7 +77,8 @@ static float* replicate_stream(sf_stream s, size_t floats, size_t n, size_t copi
         *oom = 1;
         return NULL;
     }
-    for (size_t v = 0; v < n; ++v) memcpy(out + v * floats, element(s, floats, v), floats * sizeof(float));
+    size_t bytes = floats * sizeof(float);
+    for (size_t v = 0; v < n; ++v) memcpy(out + v * floats, sfi_stream_at(s, bytes, v), bytes);
     for (size_t k = 1; k < copies; ++k) memcpy(out + k * n * floats, out, n * floats * sizeof(float));
     return out;
 }
