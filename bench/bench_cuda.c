@@ -360,6 +360,7 @@ static int bench_character(const staged_character* c, size_t min_vertices, int r
     if (replicated_mesh_make(&rm, &c->desc, min_vertices, "bench_cuda")) return 1;
     fprintf(stderr, "bench_cuda: the staged character, %zu copies of %zu vertices\n", rm.copies, c->desc.vertex_count);
     float* bones = malloc(12 * sizeof(float) * (rm.desc.bone_count ? rm.desc.bone_count : 1));
+    if (!bones) fprintf(stderr, "bench_cuda: out of memory for %zu bones\n", rm.desc.bone_count);
     sf_topology* topo = bones ? topology_make(&rm.desc, env) : NULL;
     int code = 1;
     if (topo) {

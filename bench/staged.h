@@ -1,5 +1,5 @@
 /* The staged character of the benchmarks: CesiumMan (tests/assets) as a mesh description and one pose of
- * its animation, and the same mesh replicated into a larger one (copies side by side, one skeleton). */
+ * its animation, and the same mesh replicated into a larger one (copies side by side, a skeleton per copy). */
 #ifndef BENCH_STAGED_H
 #define BENCH_STAGED_H
 
