@@ -7,6 +7,7 @@
 #include <string.h>
 
 #define DEFORM_GRAIN 1024
+#define POSITIONS_GRAIN 512
 
 /* The pose's share of the bounds in skinframe.h (derived in docs/magnitudes.md), from what the topology
  * measured: every morphed rest value, |rest| + sum_k |alpha_k| max|delta_k|, and every final position a
@@ -116,6 +117,36 @@ sf_result sfi_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_dire
     return SF_OK;
 }
 
+sfk_rest_mesh sfi_rest_mesh(const sf_topology* topo)
+{
+    sfk_rest_mesh m = {topo->rest_positions, topo->morph_offsets, topo->morph_target, topo->morph_dp, topo->joints,
+                       NULL, topo->weights, topo->influence_count, topo->indices, topo->uvs};
+    return m;
+}
+
+typedef struct positions_job {
+    sfk_rest_mesh mesh;
+    const sf_pose* pose;
+    float* det;
+    float* out;
+} positions_job;
+
+static void positions_range(void* ctx, size_t begin, size_t end)
+{
+    const positions_job* job = (const positions_job*)ctx;
+    for (size_t v = begin; v < end; ++v)
+        sfk_fused_position(&job->mesh, job->pose->bone_matrices, job->pose->morph_weights, (uint32_t)v,
+                           job->out + 3 * v, job->det + v);
+}
+
+/* Final positions (3n) vertex by vertex, as sfi_deform writes them, for a workspace without the deformation
+ * (recompute-fused's): the determinants into ws->det. */
+static void positions_per_vertex(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out)
+{
+    positions_job job = {sfi_rest_mesh(topo), pose, ws->det, out};
+    sf_env_parallel_for(&topo->env, topo->vertex_count, POSITIONS_GRAIN, positions_range, &job);
+}
+
 sf_result sf_deform_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out,
                               sf_error* err)
 {
@@ -125,7 +156,10 @@ sf_result sf_deform_positions(const sf_topology* topo, const sf_pose* pose, sf_w
     SF_CHECK(ws && ws->topo == topo, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
              "was not created for this topology");
     SF_CHECK(out != NULL || topo->vertex_count == 0, SF_ERROR_INVALID_ARGUMENT, err, "out", SFI_NO_INDEX, "is NULL");
-    if (!ws->final_pos) return sfi_fused_positions(topo, pose, ws, out); /* a recompute-fused workspace */
+    if (!ws->final_pos) { /* a recompute-fused workspace */
+        positions_per_vertex(topo, pose, ws, out);
+        return SF_OK;
+    }
     const sf_frames_out fast = {out, NULL, NULL};
     if (sfi_skin_fused(topo, pose, -1, SF_MORPH_DIRECTIONS_NONE, ws, &fast, NULL, NULL, NULL)) return SF_OK;
     sfi_deform(topo, pose, SF_MORPH_DIRECTIONS_NONE, ws);

@@ -128,13 +128,6 @@ static void fill_palette(const sf_topology* topo, const sf_pose* pose, float* pa
     identity[0] = identity[4] = identity[8] = 1.0f;
 }
 
-static sfk_rest_mesh rest_mesh(const sf_topology* topo)
-{
-    sfk_rest_mesh m = {topo->rest_positions, topo->morph_offsets, topo->morph_target, topo->morph_dp, topo->joints,
-                       NULL, topo->weights, topo->influence_count, topo->indices, topo->uvs};
-    return m;
-}
-
 sf_result sfi_fused_two_pass(const sf_topology* topo, const sf_frames_opts* opts, const sf_workspace* ws,
                              bool tangents, uint32_t* two_pass, sf_error* err)
 {
@@ -170,7 +163,7 @@ sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const s
         /* MikkTSpace needs the normals even when the caller wants none: its scratch then (as rebuild.c) */
         float* normals = out->normals;
         if (mikk && !normals) normals = sfi_mikktspace_scratch_normals(ws->mikktspace);
-        fused_job job = {topo, pose, rest_mesh(topo), opts->weld == SF_WELD_NONE ? -1 : (opts->weld == SF_WELD_POSITION ? 0 : 1),
+        fused_job job = {topo, pose, sfi_rest_mesh(topo), opts->weld == SF_WELD_NONE ? -1 : (opts->weld == SF_WELD_POSITION ? 0 : 1),
                          (int)opts->weighting, !mikk, ws->det, out->positions, normals, mikk ? NULL : out->tangents};
         int level = sfi_simd_level(topo);
         if (ws->fused_scratch && ws->palette && level >= SFI_SIMD_SSE2) {
@@ -188,26 +181,4 @@ sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const s
     }
     ws->report.fused_two_pass = two_pass;
     return r;
-}
-
-typedef struct positions_job {
-    sfk_rest_mesh mesh;
-    const sf_pose* pose;
-    float* det;
-    float* out;
-} positions_job;
-
-static void positions_range(void* ctx, size_t begin, size_t end)
-{
-    const positions_job* job = (const positions_job*)ctx;
-    for (size_t v = begin; v < end; ++v)
-        sfk_fused_position(&job->mesh, job->pose->bone_matrices, job->pose->morph_weights, (uint32_t)v,
-                           job->out + 3 * v, job->det + v);
-}
-
-sf_result sfi_fused_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out)
-{
-    positions_job job = {rest_mesh(topo), pose, ws->det, out};
-    sf_env_parallel_for(&topo->env, topo->vertex_count, FUSED_GRAIN, positions_range, &job);
-    return SF_OK;
 }

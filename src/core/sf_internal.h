@@ -19,13 +19,15 @@
  *   backend.c backend_cuda_stub.c (or cuda/backend_cuda.cu)
  *                                 backend names and availability; the CUDA entry points
  *   workspace.c                   sf_workspace: scratch planned from sf_workspace_opts (size query = create)
- *   simd.c skin_sse2.c skin_avx2.c
- *                                 the instruction set chosen at run time; the per-vertex fast paths (skin_body.h)
- *                                 and the jacobian's (jacobian_body.h)
+ *   simd.c skin_sse2.c skin_avx2.c skin_avx512.c angles_sse2.c angles_avx2.c
+ *                                 the instruction set chosen at run time; the per-vertex fast paths (skin_body.h),
+ *                                 the jacobian's (jacobian_body.h) and the angle loops of error.c and stats.c
+ *                                 (angles_body.h)
  *   skin.c                        the fused per-vertex pass (deform + unchanged / skinned / inverse-transpose /
  *                                 bone-normal-matrices + report, or the deform's arrays alone) over the lanes,
  *                                 threaded; the scalar loops stay the reference
- *   deform.c                      morph + skin into the workspace; pose validation
+ *   deform.c                      morph + skin into the workspace; pose validation; the rest arrays as one
+ *                                 vertex's deformation reads them (sfi_rest_mesh)
  *   rebuild_sse2.c                the face pass and gather with SSE2 over face records (rebuild.c's fast path)
  *   rebuild.c                     the rebuilt frames (face pass + gather, MikkTSpace tangents) for given
  *                                 positions and determinants
@@ -39,6 +41,7 @@
  *   gpu_blocks.c                  the CUDA backend's locality blocks with their halos (sfi_gpu_blocks)
  *   error.c                       angle errors and statistics
  *   stats.c                       streaming angle statistics (sf_angle_accumulator)
+ *   evaluate.c                    sf_evaluation: the reference once, then each method measured against it
  */
 #ifndef SF_INTERNAL_H
 #define SF_INTERNAL_H
@@ -426,6 +429,9 @@ int sfi_skin_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_direc
 
 /* Morph, blend and skin into ws (morph_pos/nrm/tan, blend, det, final_pos). */
 sf_result sfi_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_directions dirs, sf_workspace* ws);
+/* The topology's rest arrays as one vertex's deformation reads them (sfk_rest_mesh of sfk_fused.h): deform.c's
+ * positions vertex by vertex and recompute-fused. */
+struct sfk_rest_mesh sfi_rest_mesh(const sf_topology* topo);
 
 /* sf_frames_compute after its checks (pose, method, workspace, opts): the deform (skipped when `deformed`: ws
  * already holds this pose deformed with opts->morph_directions), then the method's frames and report. */
@@ -464,8 +470,6 @@ sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const s
 sf_result sfi_fused_two_pass(const sf_topology* topo, const sf_frames_opts* opts, const sf_workspace* ws,
                              bool tangents, uint32_t* two_pass, sf_error* err);
 
-/* Final positions (3n) vertex by vertex, as sfi_deform writes them, for a workspace without the deformation. */
-sf_result sfi_fused_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out);
 
 /* Whether `method`'s frames take the jacobian's fast path on ws (jacobian.c): it deforms in its own pass from the
  * topology's lanes, so the frame needs no sfi_deform and leaves ws's deform arrays as they were. */
