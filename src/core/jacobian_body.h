@@ -58,13 +58,121 @@ static void sj_scalar(const sfi_jacobian_job* job, size_t v0, unsigned lanes, co
     }
 }
 
+/* sfk_rest_basis of one step: the unit rest normal, then sfk_tangent_basis into u and v. Returns the lanes whose
+ * rest normal is degenerate (the scalar kernel redoes them); big as sk_safe_unit's. */
+SK_INLINE SK_V sj_rest_basis(const SK_V* n0, SK_V* big, SK_V* u, SK_V* v)
+{
+    const SK_V zero = sk_set1(0.0f), one = sk_set1(1.0f), minus = sk_set1(-1.0f), all = sk_eq(zero, zero);
+    SK_V nu[3] = {n0[0], n0[1], n0[2]};
+    SK_V redo = sk_andnot(sk_safe_unit(&nu[0], &nu[1], &nu[2], big), all);
+    SK_V s = sk_select(sk_ge(nu[2], zero), one, minus);
+    SK_V a = sk_div(minus, sk_add(s, nu[2]));
+    SK_V b = sk_mul(sk_mul(nu[0], nu[1]), a);
+    u[0] = sk_add(one, sk_mul(sk_mul(sk_mul(s, nu[0]), nu[0]), a));
+    u[1] = sk_mul(s, b);
+    u[2] = sk_mul(sk_mul(s, minus), nu[0]);
+    v[0] = b;
+    v[1] = sk_add(s, sk_mul(sk_mul(nu[1], nu[1]), a));
+    v[2] = sk_mul(nu[1], minus);
+    return redo;
+}
+
+/* u' = u + sum alpha_k D_k u (likewise v) in place, per lane in scalar as the kernel's loop. */
+SK_INLINE void sj_morph_basis(const sfi_jacobian_job* job, size_t v0, SK_V* mu, SK_V* mv)
+{
+    const sfi_gradients* g = job->g;
+    const uint32_t* mo = g->morph_offsets;
+    if (!job->alpha || !(mo[v0 + SK_W] > mo[v0])) return;
+    float MU[3][SK_W], MV[3][SK_W];
+    for (int k = 0; k < 3; ++k) sk_store(MU[k], mu[k]), sk_store(MV[k], mv[k]);
+    for (int l = 0; l < SK_W; ++l)
+        for (uint32_t e = mo[v0 + (size_t)l]; e < mo[v0 + (size_t)l + 1]; ++e) {
+            float al = job->alpha[g->morph_target[e]];
+            if (al == 0.0f) continue;
+            const float* d = g->morph_duv + 6 * (size_t)e;
+            for (int k = 0; k < 3; ++k) MU[k][l] += d[k] * al, MV[k][l] += d[3 + k] * al;
+        }
+    for (int k = 0; k < 3; ++k) mu[k] = sk_load(MU[k]), mv[k] = sk_load(MV[k]);
+}
+
+/* The weight-gradient term of one step into cu, cv (from +0): per slot (A_j x + t_j - P) (g.u, g.v), from the
+ * block's blocked slots (lane l's slot i at row i, padded with the identity) where it has them, else the CSR. */
+SK_INLINE void sj_weight_term(const sfi_jacobian_job* job, size_t v0, const SK_V* x, const SK_V* P, SK_V* cu, SK_V* cv)
+{
+    const sfi_gradients* g = job->g;
+    const sfi_skin_job* sk = &job->skin;
+    const SK_V zero = sk_set1(0.0f);
+    const size_t block = v0 / SFI_LANES;
+    const float* rec[SK_W];
+    uint32_t so[SK_W], cnt[SK_W], most = 0;
+    for (int l = 0; l < SK_W; ++l) {
+        so[l] = g->slot_offsets[v0 + (size_t)l];
+        cnt[l] = g->slot_offsets[v0 + (size_t)l + 1] - so[l];
+        most = cnt[l] > most ? cnt[l] : most;
+    }
+    for (int k = 0; k < 3; ++k) cu[k] = zero, cv[k] = zero;
+    const sfi_jacobian_lanes* jl = &job->topo->jacobian_lanes;
+    size_t r0 = jl->row_offsets ? jl->row_offsets[block] : 0;
+    if (jl->row_offsets && jl->row_offsets[block + 1] > r0) {
+        const uint16_t* J = jl->joint + r0 * SFI_LANES + v0 % SFI_LANES;
+        const float* C = jl->coef + 2 * r0 * SFI_LANES + v0 % SFI_LANES;
+        for (uint32_t i = 0; i < most; ++i, J += SFI_LANES, C += 2 * SFI_LANES) {
+            for (int l = 0; l < SK_W; ++l) rec[l] = sk->palette + 16 * (size_t)J[l];
+            sj_slot(rec, sk_load(C), sk_load(C + SFI_LANES), x, P, cu, cv);
+        }
+        return;
+    }
+    const float* identity = sk->palette + 16 * (size_t)sk->identity;
+    for (uint32_t i = 0; i < most; ++i) {
+        float GU[SK_W], GV[SK_W];
+        for (int l = 0; l < SK_W; ++l) {
+            if (i < cnt[l]) {
+                uint32_t e = so[l] + i, j = g->slot_joint[e];
+                rec[l] = j == SFK_REST_JOINT ? identity : sk->palette + 16 * (size_t)j;
+                GU[l] = g->slot_coef[2 * (size_t)e];
+                GV[l] = g->slot_coef[2 * (size_t)e + 1];
+            } else {
+                rec[l] = identity;
+                GU[l] = GV[l] = 0.0f;
+            }
+        }
+        sj_slot(rec, sk_load(GU), sk_load(GV), x, P, cu, cv);
+    }
+}
+
+/* frames.c's report of one step's kept lanes (live; count_range's tests on these values); without UVs the
+ * tangents are zeroed afterwards. One finiteness test for the step: a sum of the outputs is finite when every
+ * one is (a sum that overflows sends the step to the exact test per lane). */
+SK_INLINE void sj_report(const sfi_jacobian_job* job, size_t v0, const SK_V* P, const SK_V* N, const SK_V* T,
+                         SK_V mirrored, unsigned live, sfi_skin_counts* c)
+{
+    const SK_V zero = sk_set1(0.0f);
+    int want_t = job->tangents && job->topo->has_uvs;
+    c->mirrored += (size_t)sk_popcount((unsigned)sk_mask(mirrored) & live);
+    SK_V sum = job->positions ? sk_add(sk_add(P[0], P[1]), P[2]) : zero;
+    if (job->normals) {
+        c->degenerate_normals += (size_t)sk_popcount((unsigned)sk_mask(sk_eq(sk_dot3(N[0], N[1], N[2], N[0], N[1], N[2]), zero)) & live);
+        sum = sk_add(sum, sk_add(sk_add(N[0], N[1]), N[2]));
+    }
+    if (want_t) {
+        c->degenerate_tangents += (size_t)sk_popcount((unsigned)sk_mask(sk_eq(sk_dot3(T[0], T[1], T[2], T[0], T[1], T[2]), zero)) & live);
+        sum = sk_add(sum, sk_add(sk_add(T[0], T[1]), sk_add(T[2], T[3])));
+    }
+    if ((unsigned)sk_mask(sk_not_finite(sum)) & live) {
+        SK_V bad = zero;
+        for (int k = 0; job->positions && k < 3; ++k) bad = sk_or(bad, sk_not_finite(P[k]));
+        for (int k = 0; job->normals && k < 3; ++k) bad = sk_or(bad, sk_not_finite(N[k]));
+        for (int k = 0; want_t && k < 4; ++k) bad = sk_or(bad, sk_not_finite(T[k]));
+        sk_note_bad(c, v0, (unsigned)sk_mask(bad) & live);
+    }
+}
+
 /* One step of SK_W vertices from v0 (a multiple of SK_W), valid of them real: the deform of the fused pass
  * (sk_step's morph, blend of K influences and point), then the jacobian; the report added to c. */
 SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, uint32_t K, sfi_skin_counts* c)
 {
-    const sfi_gradients* g = job->g;
     const sfi_skin_job* sk = &job->skin;
-    const SK_V zero = sk_set1(0.0f), one = sk_set1(1.0f), minus = sk_set1(-1.0f), all = sk_eq(zero, zero);
+    const SK_V zero = sk_set1(0.0f), minus = sk_set1(-1.0f), all = sk_eq(zero, zero);
     const size_t block = v0 / SFI_LANES;
     const int sub = (int)(v0 % SFI_LANES) / SK_W;
     SK_V n0[3], t0[4], x[3], P[3], m[12];
@@ -78,89 +186,23 @@ SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, uin
     sk_blend(sk, block, sub, K, m);
     sk_point(m, x, P);
     SK_V det = sk_det(m);
-    float tmp[3 * SK_W];
-    if (job->positions) {
-        if (valid == SK_W) {
-            sk_store3(job->positions + 3 * v0, P[0], P[1], P[2]);
-        } else {
-            sk_store3(tmp, P[0], P[1], P[2]);
-            memcpy(job->positions + 3 * v0, tmp, 3 * valid * sizeof(float));
-        }
-    }
+    if (job->positions) sk_put3(job->positions + 3 * v0, valid, P[0], P[1], P[2]);
     if (valid < SK_W) { /* the mesh's last vertices: their slots and morph gradients past the end are not there */
         sj_scalar(job, v0, (1u << valid) - 1u, m, det, x, P, c);
         return;
     }
-    const float* rec[SK_W];
     SK_V mirrored = sk_lt(det, zero);
-
-    /* sfk_rest_basis: the unit rest normal, then sfk_tangent_basis */
-    SK_V big = zero, nu[3] = {n0[0], n0[1], n0[2]};
-    SK_V redo = sk_andnot(sk_safe_unit(&nu[0], &nu[1], &nu[2], &big), all);
-    SK_V s = sk_select(sk_ge(nu[2], zero), one, minus);
-    SK_V a = sk_div(minus, sk_add(s, nu[2]));
-    SK_V b = sk_mul(sk_mul(nu[0], nu[1]), a);
-    SK_V u[3] = {sk_add(one, sk_mul(sk_mul(sk_mul(s, nu[0]), nu[0]), a)), sk_mul(s, b),
-                 sk_mul(sk_mul(s, minus), nu[0])};
-    SK_V v[3] = {b, sk_add(s, sk_mul(sk_mul(nu[1], nu[1]), a)), sk_mul(nu[1], minus)};
-
-    /* u' = u + sum alpha_k D_k u (likewise v), per lane in scalar as the kernel's loop */
+    SK_V big = zero, u[3], v[3];
+    SK_V redo = sj_rest_basis(n0, &big, u, v);
     SK_V mu[3] = {u[0], u[1], u[2]}, mv[3] = {v[0], v[1], v[2]};
-    const uint32_t* mo = g->morph_offsets;
-    if (job->alpha && mo[v0 + SK_W] > mo[v0]) {
-        float MU[3][SK_W], MV[3][SK_W];
-        for (int k = 0; k < 3; ++k) sk_store(MU[k], mu[k]), sk_store(MV[k], mv[k]);
-        for (int l = 0; l < SK_W; ++l)
-            for (uint32_t e = mo[v0 + (size_t)l]; e < mo[v0 + (size_t)l + 1]; ++e) {
-                float al = job->alpha[g->morph_target[e]];
-                if (al == 0.0f) continue;
-                const float* d = g->morph_duv + 6 * (size_t)e;
-                for (int k = 0; k < 3; ++k) MU[k][l] += d[k] * al, MV[k][l] += d[3 + k] * al;
-            }
-        for (int k = 0; k < 3; ++k) mu[k] = sk_load(MU[k]), mv[k] = sk_load(MV[k]);
-    }
+    sj_morph_basis(job, v0, mu, mv);
     SK_V ju[3], jv[3];
     for (int k = 0; k < 3; ++k) {
         ju[k] = sk_dot3(m[k], m[3 + k], m[6 + k], mu[0], mu[1], mu[2]);
         jv[k] = sk_dot3(m[k], m[3 + k], m[6 + k], mv[0], mv[1], mv[2]);
     }
-
-    /* the weight-gradient term: per slot (A_j x + t_j - P) (g.u, g.v) */
-    uint32_t so[SK_W], cnt[SK_W], most = 0;
-    for (int l = 0; l < SK_W; ++l) {
-        so[l] = g->slot_offsets[v0 + (size_t)l];
-        cnt[l] = g->slot_offsets[v0 + (size_t)l + 1] - so[l];
-        most = cnt[l] > most ? cnt[l] : most;
-    }
-    SK_V cu[3] = {zero, zero, zero}, cv[3] = {zero, zero, zero};
-    const sfi_jacobian_lanes* jl = &job->topo->jacobian_lanes;
-    size_t r0 = jl->row_offsets ? jl->row_offsets[block] : 0;
-    /* the blocked slots (lane l's slot i at row i, padded as below) where the block has them */
-    if (jl->row_offsets && jl->row_offsets[block + 1] > r0) {
-        const uint16_t* J = jl->joint + r0 * SFI_LANES + v0 % SFI_LANES;
-        const float* C = jl->coef + 2 * r0 * SFI_LANES + v0 % SFI_LANES;
-        for (uint32_t i = 0; i < most; ++i, J += SFI_LANES, C += 2 * SFI_LANES) {
-            for (int l = 0; l < SK_W; ++l) rec[l] = sk->palette + 16 * (size_t)J[l];
-            sj_slot(rec, sk_load(C), sk_load(C + SFI_LANES), x, P, cu, cv);
-        }
-    } else {
-        const float* identity = sk->palette + 16 * (size_t)sk->identity;
-        for (uint32_t i = 0; i < most; ++i) {
-            float GU[SK_W], GV[SK_W];
-            for (int l = 0; l < SK_W; ++l) {
-                if (i < cnt[l]) {
-                    uint32_t e = so[l] + i, j = g->slot_joint[e];
-                    rec[l] = j == SFK_REST_JOINT ? identity : sk->palette + 16 * (size_t)j;
-                    GU[l] = g->slot_coef[2 * (size_t)e];
-                    GV[l] = g->slot_coef[2 * (size_t)e + 1];
-                } else {
-                    rec[l] = identity;
-                    GU[l] = GV[l] = 0.0f;
-                }
-            }
-            sj_slot(rec, sk_load(GU), sk_load(GV), x, P, cu, cv);
-        }
-    }
+    SK_V cu[3], cv[3];
+    sj_weight_term(job, v0, x, P, cu, cv);
     if (job->cap > 0.0f) {
         SK_V cap = sk_set1(job->cap);
         redo = sk_or(redo, sk_andnot(sk_and(sj_cap_quiet(cu, ju, cap), sj_cap_quiet(cv, jv, cap)), all));
@@ -194,33 +236,7 @@ SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, uin
     if (job->tangents) sk_store4(job->tangents + 4 * v0, T[0], T[1], T[2], T[3]);
     memset(job->ws->jacobian->capped + v0, 0, SK_W);
     unsigned redone = (unsigned)sk_mask(sk_or(redo, big)), live = ((1u << SK_W) - 1u) & ~redone;
-
-    /* frames.c's report of the lanes kept (count_range's tests on these values); without UVs the tangents are
-       zeroed afterwards. One finiteness test for the step: a sum of the outputs is finite when every one is (a sum
-       that overflows sends the step to the exact test per lane). */
-    int want_t = job->tangents && job->topo->has_uvs;
-    c->mirrored += (size_t)sk_popcount((unsigned)sk_mask(mirrored) & live);
-    SK_V sum = job->positions ? sk_add(sk_add(P[0], P[1]), P[2]) : zero;
-    if (job->normals) {
-        c->degenerate_normals += (size_t)sk_popcount((unsigned)sk_mask(sk_eq(sk_dot3(N[0], N[1], N[2], N[0], N[1], N[2]), zero)) & live);
-        sum = sk_add(sum, sk_add(sk_add(N[0], N[1]), N[2]));
-    }
-    if (want_t) {
-        c->degenerate_tangents += (size_t)sk_popcount((unsigned)sk_mask(sk_eq(sk_dot3(T[0], T[1], T[2], T[0], T[1], T[2]), zero)) & live);
-        sum = sk_add(sum, sk_add(sk_add(T[0], T[1]), sk_add(T[2], T[3])));
-    }
-    if ((unsigned)sk_mask(sk_not_finite(sum)) & live) {
-        SK_V bad = zero;
-        for (int k = 0; job->positions && k < 3; ++k) bad = sk_or(bad, sk_not_finite(P[k]));
-        for (int k = 0; job->normals && k < 3; ++k) bad = sk_or(bad, sk_not_finite(N[k]));
-        for (int k = 0; want_t && k < 4; ++k) bad = sk_or(bad, sk_not_finite(T[k]));
-        unsigned badm = (unsigned)sk_mask(bad) & live;
-        if (badm) {
-            size_t first = v0;
-            while (!(badm & 1u)) badm >>= 1, ++first;
-            if (first < c->first_bad) c->first_bad = first;
-        }
-    }
+    sj_report(job, v0, P, N, T, mirrored, live, c);
     if (redone) sj_scalar(job, v0, redone, m, det, x, P, c);
 }
 

@@ -178,6 +178,166 @@ static inline void sk_redo(const sfi_skin_job* job, size_t v0, int method, unsig
     for (int k = 0; k < 4; ++k) t[k] = sk_load(TO[k]);
 }
 
+/* Rows x y z of a step's vertices into dst (3 floats each): a whole step directly, a partial one's valid vertices
+ * through a scratch copy. sk_put4 and sk_put1 the same for 4 rows and 1. */
+SK_INLINE void sk_put3(float* dst, size_t valid, SK_V x, SK_V y, SK_V z)
+{
+    if (valid == SK_W) {
+        sk_store3(dst, x, y, z);
+    } else {
+        float tmp[4 * SK_W];
+        sk_store3(tmp, x, y, z);
+        memcpy(dst, tmp, 3 * valid * sizeof(float));
+    }
+}
+
+SK_INLINE void sk_put4(float* dst, size_t valid, SK_V x, SK_V y, SK_V z, SK_V w)
+{
+    if (valid == SK_W) {
+        sk_store4(dst, x, y, z, w);
+    } else {
+        float tmp[4 * SK_W];
+        sk_store4(tmp, x, y, z, w);
+        memcpy(dst, tmp, 4 * valid * sizeof(float));
+    }
+}
+
+SK_INLINE void sk_put1(float* dst, size_t valid, SK_V x)
+{
+    if (valid == SK_W) {
+        sk_store(dst, x);
+    } else {
+        float tmp[4 * SK_W];
+        sk_store(tmp, x);
+        memcpy(dst, tmp, valid * sizeof(float));
+    }
+}
+
+/* The first vertex from v0 among the lanes badm (values that are not finite) into c->first_bad. */
+SK_INLINE void sk_note_bad(sfi_skin_counts* c, size_t v0, unsigned badm)
+{
+    if (!badm) return;
+    size_t first = v0;
+    while (!(badm & 1u)) badm >>= 1, ++first;
+    if (first < c->first_bad) c->first_bad = first;
+}
+
+/* SFI_SKIN_DEFORM: one step's blended matrices, final positions, morphed rest positions and directions and
+ * determinants into the deform's arrays (job->deform). */
+SK_INLINE void sk_step_deform(const sfi_skin_job* job, size_t v0, size_t valid, const SK_V* m, const SK_V* fp,
+                              const SK_V* p, const SK_V* mn, const SK_V* mt)
+{
+    sf_workspace* ws = job->deform;
+    SK_V d = sk_det(m);
+#ifdef SK_HAS_STORE12
+    if (valid == SK_W) {
+        sk_store12(ws->blend + 12 * v0, m);
+    } else
+#endif
+    {
+        float M[12][SK_W];
+        for (int k = 0; k < 12; ++k) sk_store(M[k], m[k]);
+        for (size_t l = 0; l < valid; ++l)
+            for (int k = 0; k < 12; ++k) ws->blend[12 * (v0 + l) + (size_t)k] = M[k][l];
+    }
+    float* dst[4] = {ws->final_pos, ws->morph_pos, ws->morph_nrm, ws->morph_tan};
+    const SK_V* src[4] = {fp, p, mn, mt};
+    for (int a = 0; a < 4; ++a) sk_put3(dst[a] + 3 * v0, valid, src[a][0], src[a][1], src[a][2]);
+    sk_put1(ws->det + v0, valid, d);
+}
+
+/* bone-normal-matrices' normals of one step: sum_i w_i cof(A_i) n from +0: a zero weight adds +-0, the scalar's
+ * skip of that slot; a weightless vertex (the identity in slot 0, lanes.c) takes n itself, as the scalar does. */
+SK_INLINE void sk_bone_normals(const sfi_skin_job* job, size_t block, int sub, uint32_t K, const SK_V* mn, SK_V* n)
+{
+    const uint16_t* J = job->lanes->joints + block * K * SFI_LANES + (size_t)sub * SK_W;
+    const float* W = job->lanes->weights + block * K * SFI_LANES + (size_t)sub * SK_W;
+    const uint32_t identity = job->identity;
+    for (int k = 0; k < 3; ++k) n[k] = sk_set1(0.0f);
+    for (uint32_t i = 0; i < K; ++i) {
+        const float* rec[SK_W];
+        for (int l = 0; l < SK_W; ++l) rec[l] = job->palette + 16 * (size_t)J[i * SFI_LANES + l];
+        SK_V a[12], cn[3];
+        sk_gather(rec, a);
+        sk_cofactor_dir(a, mn, cn);
+        SK_V w = sk_load(W + i * SFI_LANES);
+        for (int k = 0; k < 3; ++k) n[k] = sk_add(n[k], sk_mul(cn[k], w));
+    }
+    float rest[SK_W];
+    for (int l = 0; l < SK_W; ++l) rest[l] = J[l] == identity ? 1.0f : 0.0f;
+    SK_V weightless = sk_eq(sk_load(rest), sk_set1(1.0f));
+    for (int k = 0; k < 3; ++k) n[k] = sk_select(weightless, mn[k], n[k]);
+}
+
+/* inverse-transpose's normals of one step: cof(m) mn / det where |det| >= eps, else zero (r0: cof(m)'s first
+ * column, from the determinant); the singular lanes among live counted in c. */
+SK_INLINE void sk_inverse_transpose_normals(const SK_V* m, SK_V det, const SK_V* r0, const SK_V* mn, unsigned live,
+                                            SK_V* n, sfi_skin_counts* c)
+{
+    SK_V r1[3] = {sk_sub(sk_mul(m[7], m[2]), sk_mul(m[8], m[1])), sk_sub(sk_mul(m[8], m[0]), sk_mul(m[6], m[2])),
+                  sk_sub(sk_mul(m[6], m[1]), sk_mul(m[7], m[0]))};
+    SK_V r2[3] = {sk_sub(sk_mul(m[1], m[5]), sk_mul(m[2], m[4])), sk_sub(sk_mul(m[2], m[3]), sk_mul(m[0], m[5])),
+                  sk_sub(sk_mul(m[0], m[4]), sk_mul(m[1], m[3]))};
+    SK_V abs_det = sk_andnot(sk_set1(-0.0f), det);
+    SK_V usable = sk_ge(abs_det, sk_set1(SF_SINGULAR_DET_EPS)); /* !(|det| < eps) */
+    SK_V inv = sk_div(sk_set1(1.0f), det);
+    for (int k = 0; k < 3; ++k)
+        n[k] = sk_and(usable, sk_mul(sk_dot3(r0[k], r1[k], r2[k], mn[0], mn[1], mn[2]), inv));
+    /* singular (report): !(d >= eps || d <= -eps) */
+    SK_V sing = sk_andnot(sk_or(sk_ge(det, sk_set1(SF_SINGULAR_DET_EPS)), sk_ge(sk_set1(-SF_SINGULAR_DET_EPS), det)),
+                          sk_set1(-0.0f));
+    c->singular += (size_t)sk_popcount((unsigned)sk_mask(sing) & live);
+}
+
+/* Normals and tangents of one step, after normalising; the report's counts in c. */
+SK_INLINE void sk_step_frames(const sfi_skin_job* job, size_t block, int sub, uint32_t K, int method, size_t v0,
+                              size_t valid, const SK_V* m, const SK_V* mn, const SK_V* mt, SK_V rw, SK_V* n, SK_V* t,
+                              sfi_skin_counts* c)
+{
+    /* det = m0 . (m3 x m6) (sfk_mat_det); r0 = m3 x m6 is also the cofactor's first column */
+    SK_V r0[3] = {sk_sub(sk_mul(m[4], m[8]), sk_mul(m[5], m[7])), sk_sub(sk_mul(m[5], m[6]), sk_mul(m[3], m[8])),
+                  sk_sub(sk_mul(m[3], m[7]), sk_mul(m[4], m[6]))};
+    SK_V det = sk_dot3(m[0], m[1], m[2], r0[0], r0[1], r0[2]);
+    SK_V zero = sk_set1(0.0f);
+    SK_V mirrored = sk_lt(det, zero);
+    SK_V big = zero;
+    int want_n = job->normals != NULL, want_t = job->tangents != NULL;
+    unsigned live = (1u << valid) - 1u;
+    if (method == SFK_METHOD_UNCHANGED) {
+        for (int k = 0; k < 3; ++k) n[k] = mn[k], t[k] = mt[k];
+        t[3] = rw;
+    } else {
+        for (int k = 0; k < 3; ++k) t[k] = sk_dot3(m[k], m[3 + k], m[6 + k], mt[0], mt[1], mt[2]);
+        /* w flips where the blend mirrors: -rest_w there (sfk_mirror_handedness) */
+        t[3] = sk_select(mirrored, sk_mul(rw, sk_set1(-1.0f)), rw);
+        if (method == SFK_METHOD_SKINNED) {
+            for (int k = 0; k < 3; ++k) n[k] = sk_dot3(m[k], m[3 + k], m[6 + k], mn[0], mn[1], mn[2]);
+        } else if (method == SFK_METHOD_BONE_NORMAL_MATRICES) {
+            sk_bone_normals(job, block, sub, K, mn, n);
+        } else {
+            sk_inverse_transpose_normals(m, det, r0, mn, live, n, c);
+        }
+    }
+    SK_V n_ok = zero, t_ok = zero;
+    if (want_n) n_ok = sk_safe_unit(&n[0], &n[1], &n[2], &big);
+    if (want_t) t_ok = sk_safe_unit(&t[0], &t[1], &t[2], &big);
+    unsigned bigm = (unsigned)sk_mask(big) & live;
+    if (bigm) { /* redone lanes: their degenerate tests on the values themselves */
+        sk_redo(job, v0, method, bigm, m, det, mn, mt, rw, n, t);
+        n_ok = sk_andnot(sk_eq(sk_dot3(n[0], n[1], n[2], n[0], n[1], n[2]), zero), sk_set1(-0.0f));
+        t_ok = sk_andnot(sk_eq(sk_dot3(t[0], t[1], t[2], t[0], t[1], t[2]), zero), sk_set1(-0.0f));
+    }
+    c->mirrored += (size_t)sk_popcount((unsigned)sk_mask(mirrored) & live);
+    if (want_n) c->degenerate_normals += (size_t)sk_popcount(~(unsigned)sk_mask(n_ok) & live);
+    if (want_t) {
+        if (!job->has_uvs) {
+            t[0] = t[1] = t[2] = zero;
+        } else {
+            c->degenerate_tangents += (size_t)sk_popcount(~(unsigned)sk_mask(t_ok) & live);
+        }
+    }
+}
+
 /* One step: SK_W vertices from v0 (valid of them real; the rest are padding whose results are dropped). */
 SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t K, int method,
                            sfi_skin_counts* c)
@@ -197,172 +357,43 @@ SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t 
     SK_V fp[3];
     sk_point(m, p, fp);
     SK_V bad = sk_set1(0.0f);
-    float tmp[4 * SK_W];
     if (method == SFI_SKIN_DEFORM) {
-        sf_workspace* ws = job->deform;
-        SK_V d = sk_det(m);
-#ifdef SK_HAS_STORE12
-        if (valid == SK_W) {
-            sk_store12(ws->blend + 12 * v0, m);
-        } else
-#endif
-        {
-            float M[12][SK_W];
-            for (int k = 0; k < 12; ++k) sk_store(M[k], m[k]);
-            for (size_t l = 0; l < valid; ++l)
-                for (int k = 0; k < 12; ++k) ws->blend[12 * (v0 + l) + (size_t)k] = M[k][l];
-        }
-        float* dst[4] = {ws->final_pos, ws->morph_pos, ws->morph_nrm, ws->morph_tan};
-        const SK_V* src[4] = {fp, p, mn, mt};
-        for (int a = 0; a < 4; ++a) {
-            if (valid == SK_W) {
-                sk_store3(dst[a] + 3 * v0, src[a][0], src[a][1], src[a][2]);
-            } else {
-                sk_store3(tmp, src[a][0], src[a][1], src[a][2]);
-                memcpy(dst[a] + 3 * v0, tmp, 3 * valid * sizeof(float));
-            }
-        }
-        if (valid == SK_W) {
-            sk_store(ws->det + v0, d);
-        } else {
-            sk_store(tmp, d);
-            memcpy(ws->det + v0, tmp, valid * sizeof(float));
-        }
+        sk_step_deform(job, v0, valid, m, fp, p, mn, mt);
         return;
     }
     if (job->positions) {
         if (method == SFI_SKIN_POSITIONS_ONLY)
             for (int k = 0; k < 3; ++k) bad = sk_or(bad, sk_not_finite(fp[k]));
-        if (valid == SK_W) {
-            sk_store3(job->positions + 3 * v0, fp[0], fp[1], fp[2]);
-        } else {
-            sk_store3(tmp, fp[0], fp[1], fp[2]);
-            memcpy(job->positions + 3 * v0, tmp, 3 * valid * sizeof(float));
-        }
+        sk_put3(job->positions + 3 * v0, valid, fp[0], fp[1], fp[2]);
     }
     if (method == SFI_SKIN_POSITIONS_ONLY) {
-        if (job->det) {
-            SK_V d = sk_det(m);
-            if (valid == SK_W) {
-                sk_store(job->det + v0, d);
-            } else {
-                sk_store(tmp, d);
-                memcpy(job->det + v0, tmp, valid * sizeof(float));
-            }
-        }
-        unsigned badm = (unsigned)sk_mask(bad) & ((1u << valid) - 1u);
-        if (badm) {
-            size_t first = v0;
-            while (!(badm & 1u)) badm >>= 1, ++first;
-            if (first < c->first_bad) c->first_bad = first;
-        }
+        if (job->det) sk_put1(job->det + v0, valid, sk_det(m));
+        sk_note_bad(c, v0, (unsigned)sk_mask(bad) & ((1u << valid) - 1u));
         return;
     }
-
-    /* det = m0 . (m3 x m6) (sfk_mat_det); r0 = m3 x m6 is also the cofactor's first column */
-    SK_V r0[3] = {sk_sub(sk_mul(m[4], m[8]), sk_mul(m[5], m[7])), sk_sub(sk_mul(m[5], m[6]), sk_mul(m[3], m[8])),
-                  sk_sub(sk_mul(m[3], m[7]), sk_mul(m[4], m[6]))};
-    SK_V det = sk_dot3(m[0], m[1], m[2], r0[0], r0[1], r0[2]);
     SK_V zero = sk_set1(0.0f);
-    SK_V mirrored = sk_lt(det, zero);
     SK_V rw = sk_load(R + 9 * SFI_LANES);
-    SK_V n[3], t[4], big = zero;
+    SK_V n[3], t[4];
     int want_n = job->normals != NULL, want_t = job->tangents != NULL;
     unsigned live = (1u << valid) - 1u;
-    if (method == SFK_METHOD_UNCHANGED) {
-        for (int k = 0; k < 3; ++k) n[k] = mn[k], t[k] = mt[k];
-        t[3] = rw;
-    } else {
-        for (int k = 0; k < 3; ++k) t[k] = sk_dot3(m[k], m[3 + k], m[6 + k], mt[0], mt[1], mt[2]);
-        /* w flips where the blend mirrors: -rest_w there (sfk_mirror_handedness) */
-        t[3] = sk_select(mirrored, sk_mul(rw, sk_set1(-1.0f)), rw);
-        if (method == SFK_METHOD_SKINNED) {
-            for (int k = 0; k < 3; ++k) n[k] = sk_dot3(m[k], m[3 + k], m[6 + k], mn[0], mn[1], mn[2]);
-        } else if (method == SFK_METHOD_BONE_NORMAL_MATRICES) {
-            /* sum_i w_i cof(A_i) n from +0: a zero weight adds +-0, the scalar's skip of that slot; a weightless
-               vertex (the identity in slot 0, lanes.c) takes n itself, as the scalar does */
-            const uint16_t* J = job->lanes->joints + block * K * SFI_LANES + (size_t)sub * SK_W;
-            const float* W = job->lanes->weights + block * K * SFI_LANES + (size_t)sub * SK_W;
-            const uint32_t identity = job->identity;
-            for (int k = 0; k < 3; ++k) n[k] = zero;
-            for (uint32_t i = 0; i < K; ++i) {
-                const float* rec[SK_W];
-                for (int l = 0; l < SK_W; ++l) rec[l] = job->palette + 16 * (size_t)J[i * SFI_LANES + l];
-                SK_V a[12], cn[3];
-                sk_gather(rec, a);
-                sk_cofactor_dir(a, mn, cn);
-                SK_V w = sk_load(W + i * SFI_LANES);
-                for (int k = 0; k < 3; ++k) n[k] = sk_add(n[k], sk_mul(cn[k], w));
-            }
-            float rest[SK_W];
-            for (int l = 0; l < SK_W; ++l) rest[l] = J[l] == identity ? 1.0f : 0.0f;
-            SK_V weightless = sk_eq(sk_load(rest), sk_set1(1.0f));
-            for (int k = 0; k < 3; ++k) n[k] = sk_select(weightless, mn[k], n[k]);
-        } else {
-            SK_V r1[3] = {sk_sub(sk_mul(m[7], m[2]), sk_mul(m[8], m[1])), sk_sub(sk_mul(m[8], m[0]), sk_mul(m[6], m[2])),
-                          sk_sub(sk_mul(m[6], m[1]), sk_mul(m[7], m[0]))};
-            SK_V r2[3] = {sk_sub(sk_mul(m[1], m[5]), sk_mul(m[2], m[4])), sk_sub(sk_mul(m[2], m[3]), sk_mul(m[0], m[5])),
-                          sk_sub(sk_mul(m[0], m[4]), sk_mul(m[1], m[3]))};
-            SK_V abs_det = sk_andnot(sk_set1(-0.0f), det);
-            SK_V usable = sk_ge(abs_det, sk_set1(SF_SINGULAR_DET_EPS)); /* !(|det| < eps) */
-            SK_V inv = sk_div(sk_set1(1.0f), det);
-            for (int k = 0; k < 3; ++k)
-                n[k] = sk_and(usable, sk_mul(sk_dot3(r0[k], r1[k], r2[k], mn[0], mn[1], mn[2]), inv));
-            /* singular (report): !(d >= eps || d <= -eps) */
-            SK_V sing = sk_andnot(sk_or(sk_ge(det, sk_set1(SF_SINGULAR_DET_EPS)),
-                                        sk_ge(sk_set1(-SF_SINGULAR_DET_EPS), det)),
-                                  sk_set1(-0.0f));
-            c->singular += (size_t)sk_popcount((unsigned)sk_mask(sing) & live);
-        }
-    }
-    SK_V n_ok = zero, t_ok = zero;
-    if (want_n) n_ok = sk_safe_unit(&n[0], &n[1], &n[2], &big);
-    if (want_t) t_ok = sk_safe_unit(&t[0], &t[1], &t[2], &big);
-    unsigned bigm = (unsigned)sk_mask(big) & live;
-    if (bigm) { /* redone lanes: their degenerate tests on the values themselves */
-        sk_redo(job, v0, method, bigm, m, det, mn, mt, rw, n, t);
-        n_ok = sk_andnot(sk_eq(sk_dot3(n[0], n[1], n[2], n[0], n[1], n[2]), zero), sk_set1(-0.0f));
-        t_ok = sk_andnot(sk_eq(sk_dot3(t[0], t[1], t[2], t[0], t[1], t[2]), zero), sk_set1(-0.0f));
-    }
-    c->mirrored += (size_t)sk_popcount((unsigned)sk_mask(mirrored) & live);
+    sk_step_frames(job, block, sub, K, method, v0, valid, m, mn, mt, rw, n, t, c);
     /* one finiteness test for the step: a sum of the outputs is finite when every one is (a sum that overflows
        sends the step to the exact test per lane) */
     SK_V sum = job->positions ? sk_add(sk_add(fp[0], fp[1]), fp[2]) : zero;
     if (want_n) {
-        c->degenerate_normals += (size_t)sk_popcount(~(unsigned)sk_mask(n_ok) & live);
         sum = sk_add(sum, sk_add(sk_add(n[0], n[1]), n[2]));
-        if (valid == SK_W) {
-            sk_store3(job->normals + 3 * v0, n[0], n[1], n[2]);
-        } else {
-            sk_store3(tmp, n[0], n[1], n[2]);
-            memcpy(job->normals + 3 * v0, tmp, 3 * valid * sizeof(float));
-        }
+        sk_put3(job->normals + 3 * v0, valid, n[0], n[1], n[2]);
     }
     if (want_t) {
-        if (!job->has_uvs) {
-            t[0] = t[1] = t[2] = zero;
-        } else {
-            c->degenerate_tangents += (size_t)sk_popcount(~(unsigned)sk_mask(t_ok) & live);
-        }
         sum = sk_add(sum, sk_add(sk_add(t[0], t[1]), sk_add(t[2], t[3])));
-        if (valid == SK_W) {
-            sk_store4(job->tangents + 4 * v0, t[0], t[1], t[2], t[3]);
-        } else {
-            sk_store4(tmp, t[0], t[1], t[2], t[3]);
-            memcpy(job->tangents + 4 * v0, tmp, 4 * valid * sizeof(float));
-        }
+        sk_put4(job->tangents + 4 * v0, valid, t[0], t[1], t[2], t[3]);
     }
     if ((unsigned)sk_mask(sk_not_finite(sum)) & live) {
         if (job->positions)
             for (int k = 0; k < 3; ++k) bad = sk_or(bad, sk_not_finite(fp[k]));
         for (int k = 0; want_n && k < 3; ++k) bad = sk_or(bad, sk_not_finite(n[k]));
         for (int k = 0; want_t && k < 4; ++k) bad = sk_or(bad, sk_not_finite(t[k]));
-        unsigned badm = (unsigned)sk_mask(bad) & live;
-        if (badm) {
-            size_t first = v0;
-            while (!(badm & 1u)) badm >>= 1, ++first;
-            if (first < c->first_bad) c->first_bad = first;
-        }
+        sk_note_bad(c, v0, (unsigned)sk_mask(bad) & live);
     }
 }
 

@@ -376,6 +376,69 @@ static sf_result check_all_finite(writer* w, const sf_gltf_write_desc* d)
     return SF_OK;
 }
 
+/* The skins (joints, inverse bind matrices as accessors). */
+static sf_result write_skins(writer* w, const sf_gltf_write_desc* d)
+{
+    if (!d->skin_count) return SF_OK;
+    cJSON* skins = cJSON_AddArrayToObject(w->root, "skins");
+    for (size_t s = 0; s < d->skin_count; ++s) {
+        const sf_gltf_write_skin* ws = &d->skins[s];
+        cJSON* o = cJSON_CreateObject();
+        cJSON_AddItemToArray(skins, o);
+        cJSON* j = cJSON_AddArrayToObject(o, "joints");
+        for (size_t k = 0; k < ws->joint_count; ++k) {
+            if (ws->joints[k] >= d->node_count) return wfail(w, "skins", s, "joint is not a node");
+            cJSON_AddItemToArray(j, cJSON_CreateNumber((double)ws->joints[k]));
+        }
+        if (ws->inverse_bind_matrices)
+            cJSON_AddNumberToObject(o, "inverseBindMatrices",
+                                    (double)add_float_accessor(w, ws->inverse_bind_matrices, ws->joint_count, 16, 0));
+    }
+    return SF_OK;
+}
+
+/* The animations: a sampler (times and values as accessors) and a channel per sf_gltf_channel. */
+static sf_result write_animations(writer* w, const sf_gltf_write_desc* d)
+{
+    if (!d->animation_count) return SF_OK;
+    static const char* const paths[] = {"translation", "rotation", "scale", "weights"};
+    static const char* const interps[] = {"LINEAR", "STEP", "CUBICSPLINE"};
+    cJSON* anims = cJSON_AddArrayToObject(w->root, "animations");
+    for (size_t a = 0; a < d->animation_count; ++a) {
+        const sf_gltf_write_animation* wa = &d->animations[a];
+        cJSON* o = cJSON_CreateObject();
+        cJSON_AddItemToArray(anims, o);
+        if (wa->name) cJSON_AddStringToObject(o, "name", wa->name);
+        cJSON* channels = cJSON_AddArrayToObject(o, "channels");
+        cJSON* samplers = cJSON_AddArrayToObject(o, "samplers");
+        for (size_t c = 0; c < wa->channel_count; ++c) {
+            const sf_gltf_channel* ch = &wa->channels[c];
+            if (ch->node >= d->node_count || (unsigned)ch->path > SF_GLTF_WEIGHTS ||
+                (unsigned)ch->interpolation > SF_GLTF_CUBICSPLINE || ch->key_count == 0 || !ch->times ||
+                !ch->values || ch->components == 0)
+                return wfail(w, "animations", a, "channel node, path, interpolation or keys invalid");
+            size_t per_key = (ch->interpolation == SF_GLTF_CUBICSPLINE ? 3 : 1) * ch->components;
+            size_t in = add_float_accessor(w, ch->times, ch->key_count, 1, 1);
+            size_t out = ch->path == SF_GLTF_WEIGHTS
+                             ? add_float_accessor(w, ch->values, ch->key_count * per_key, 1, 0)
+                             : add_float_accessor(w, ch->values, ch->key_count * per_key / ch->components,
+                                                  ch->components, 0);
+            cJSON* s = cJSON_CreateObject();
+            cJSON_AddNumberToObject(s, "input", (double)in);
+            cJSON_AddNumberToObject(s, "output", (double)out);
+            cJSON_AddStringToObject(s, "interpolation", interps[ch->interpolation]);
+            cJSON_AddItemToArray(samplers, s);
+            cJSON* co = cJSON_CreateObject();
+            cJSON_AddNumberToObject(co, "sampler", (double)c);
+            cJSON* t = cJSON_AddObjectToObject(co, "target");
+            cJSON_AddNumberToObject(t, "node", (double)ch->node);
+            cJSON_AddStringToObject(t, "path", paths[ch->path]);
+            cJSON_AddItemToArray(channels, co);
+        }
+    }
+    return SF_OK;
+}
+
 static sf_result build(writer* w, const sf_gltf_write_desc* d)
 {
     sf_result rf = check_all_finite(w, d);
@@ -445,59 +508,9 @@ static sf_result build(writer* w, const sf_gltf_write_desc* d)
     cJSON_AddItemToObject(w->root, "nodes", nodes);
     cJSON_AddItemToObject(w->root, "meshes", meshes);
     if (r != SF_OK) return r;
-    if (d->skin_count) {
-        cJSON* skins = cJSON_AddArrayToObject(w->root, "skins");
-        for (size_t s = 0; s < d->skin_count; ++s) {
-            const sf_gltf_write_skin* ws = &d->skins[s];
-            cJSON* o = cJSON_CreateObject();
-            cJSON_AddItemToArray(skins, o);
-            cJSON* j = cJSON_AddArrayToObject(o, "joints");
-            for (size_t k = 0; k < ws->joint_count; ++k) {
-                if (ws->joints[k] >= d->node_count) return wfail(w, "skins", s, "joint is not a node");
-                cJSON_AddItemToArray(j, cJSON_CreateNumber((double)ws->joints[k]));
-            }
-            if (ws->inverse_bind_matrices)
-                cJSON_AddNumberToObject(o, "inverseBindMatrices",
-                                        (double)add_float_accessor(w, ws->inverse_bind_matrices, ws->joint_count, 16, 0));
-        }
-    }
-    if (d->animation_count) {
-        static const char* const paths[] = {"translation", "rotation", "scale", "weights"};
-        static const char* const interps[] = {"LINEAR", "STEP", "CUBICSPLINE"};
-        cJSON* anims = cJSON_AddArrayToObject(w->root, "animations");
-        for (size_t a = 0; a < d->animation_count; ++a) {
-            const sf_gltf_write_animation* wa = &d->animations[a];
-            cJSON* o = cJSON_CreateObject();
-            cJSON_AddItemToArray(anims, o);
-            if (wa->name) cJSON_AddStringToObject(o, "name", wa->name);
-            cJSON* channels = cJSON_AddArrayToObject(o, "channels");
-            cJSON* samplers = cJSON_AddArrayToObject(o, "samplers");
-            for (size_t c = 0; c < wa->channel_count; ++c) {
-                const sf_gltf_channel* ch = &wa->channels[c];
-                if (ch->node >= d->node_count || (unsigned)ch->path > SF_GLTF_WEIGHTS ||
-                    (unsigned)ch->interpolation > SF_GLTF_CUBICSPLINE || ch->key_count == 0 || !ch->times ||
-                    !ch->values || ch->components == 0)
-                    return wfail(w, "animations", a, "channel node, path, interpolation or keys invalid");
-                size_t per_key = (ch->interpolation == SF_GLTF_CUBICSPLINE ? 3 : 1) * ch->components;
-                size_t in = add_float_accessor(w, ch->times, ch->key_count, 1, 1);
-                size_t out = ch->path == SF_GLTF_WEIGHTS
-                                 ? add_float_accessor(w, ch->values, ch->key_count * per_key, 1, 0)
-                                 : add_float_accessor(w, ch->values, ch->key_count * per_key / ch->components,
-                                                      ch->components, 0);
-                cJSON* s = cJSON_CreateObject();
-                cJSON_AddNumberToObject(s, "input", (double)in);
-                cJSON_AddNumberToObject(s, "output", (double)out);
-                cJSON_AddStringToObject(s, "interpolation", interps[ch->interpolation]);
-                cJSON_AddItemToArray(samplers, s);
-                cJSON* co = cJSON_CreateObject();
-                cJSON_AddNumberToObject(co, "sampler", (double)c);
-                cJSON* t = cJSON_AddObjectToObject(co, "target");
-                cJSON_AddNumberToObject(t, "node", (double)ch->node);
-                cJSON_AddStringToObject(t, "path", paths[ch->path]);
-                cJSON_AddItemToArray(channels, co);
-            }
-        }
-    }
+    r = write_skins(w, d);
+    if (r == SF_OK) r = write_animations(w, d);
+    if (r != SF_OK) return r;
     if (w->size) { /* glTF buffers hold at least one byte; with no data there is no BIN chunk either */
         cJSON* buffers = cJSON_AddArrayToObject(w->root, "buffers");
         cJSON* b = cJSON_CreateObject();

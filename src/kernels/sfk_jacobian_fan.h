@@ -38,6 +38,50 @@ SF_HD float sfk_jacobian_fan_face_terms(const float ab1[2], const float ab2[2], 
     return fabsf(d);
 }
 
+/* The weight terms of jacobian-fan into cu, cv: per slot, relative to P and to B u', B v' (ju, jv): the
+ * gradients and the secant coefficients of all slots sum to zero where weights sum to one, so subtracting
+ * changes nothing mathematically, but large bone translations do not cancel in float and a rigid pose (every
+ * A_j = B) adds exactly nothing. The secant terms (A_j - B)(K u' ...) carry the change of the blended matrix
+ * along the fan's edges. */
+SF_HD void sfk_jacobian_fan_weight_terms(const float* bones, const float x[3], const float P[3], const float mu[3],
+                                         const float mv[3], const float ju[3], const float jv[3],
+                                         const uint32_t* slot_joint, const float* slot_coef, uint32_t slot_count,
+                                         float cu[3], float cv[3])
+{
+    uint32_t i;
+    cu[0] = cu[1] = cu[2] = 0.0f;
+    cv[0] = cv[1] = cv[2] = 0.0f;
+    for (i = 0; i < slot_count; ++i) {
+        uint32_t j = slot_joint[i];
+        /* 4-byte loads: paired (sfk_load_pairs) the six took 95 registers on the GPU and 15 % longer */
+        const float* c = slot_coef + SFK_JACOBIAN_FAN_SLOT_FLOATS * i;
+        float pj[3], au[3], av[3];
+        if (j == SFK_REST_JOINT) {
+            int k;
+            for (k = 0; k < 3; ++k) {
+                pj[k] = x[k];
+                au[k] = mu[k];
+                av[k] = mv[k];
+            }
+        } else {
+            float M[12];
+            sfk_bone_load(bones, j, M);
+            sfk_mat_point(M, x, pj);
+            sfk_mat_dir(M, mu, au);
+            sfk_mat_dir(M, mv, av);
+        }
+        sfk_sub(pj, P, pj);
+        sfk_sub(au, ju, au);
+        sfk_sub(av, jv, av);
+        sfk_madd(cu, pj, c[0]);
+        sfk_madd(cv, pj, c[1]);
+        sfk_madd(cu, au, c[2]);
+        sfk_madd(cu, av, c[3]);
+        sfk_madd(cv, au, c[4]);
+        sfk_madd(cv, av, c[5]);
+    }
+}
+
 /* One vertex of the jacobian-fan method.
  *   bones: 12 floats per bone (the pose; may be NULL when slot_count is 0); blend: the vertex's blended
  *   matrix B and det its determinant; x: morphed rest position; P = B x + t_B, the final position;
@@ -78,40 +122,8 @@ SF_HD int sfk_jacobian_fan_vertex(const float* bones, const float blend[12], flo
     float ju[3], jv[3];
     sfk_mat_dir(blend, mu, ju);
     sfk_mat_dir(blend, mv, jv);
-    /* Weight terms, relative to P and to B u', B v': the gradients and the secant coefficients of all slots
-     * sum to zero where weights sum to one, so subtracting changes nothing mathematically, but large bone
-     * translations do not cancel in float and a rigid pose (every A_j = B) adds exactly nothing. The secant
-     * terms (A_j - B)(K u' ...) carry the change of the blended matrix along the fan's edges. */
-    float cu[3] = {0.0f, 0.0f, 0.0f}, cv[3] = {0.0f, 0.0f, 0.0f};
-    for (i = 0; i < slot_count; ++i) {
-        uint32_t j = slot_joint[i];
-        /* 4-byte loads: paired (sfk_load_pairs) the six took 95 registers on the GPU and 15 % longer */
-        const float* c = slot_coef + SFK_JACOBIAN_FAN_SLOT_FLOATS * i;
-        float pj[3], au[3], av[3];
-        if (j == SFK_REST_JOINT) {
-            int k;
-            for (k = 0; k < 3; ++k) {
-                pj[k] = x[k];
-                au[k] = mu[k];
-                av[k] = mv[k];
-            }
-        } else {
-            float M[12];
-            sfk_bone_load(bones, j, M);
-            sfk_mat_point(M, x, pj);
-            sfk_mat_dir(M, mu, au);
-            sfk_mat_dir(M, mv, av);
-        }
-        sfk_sub(pj, P, pj);
-        sfk_sub(au, ju, au);
-        sfk_sub(av, jv, av);
-        sfk_madd(cu, pj, c[0]);
-        sfk_madd(cv, pj, c[1]);
-        sfk_madd(cu, au, c[2]);
-        sfk_madd(cu, av, c[3]);
-        sfk_madd(cv, au, c[4]);
-        sfk_madd(cv, av, c[5]);
-    }
+    float cu[3], cv[3];
+    sfk_jacobian_fan_weight_terms(bones, x, P, mu, mv, ju, jv, slot_joint, slot_coef, slot_count, cu, cv);
     int capped = sfk_jacobian_cap(cu, ju, cap);
     capped |= sfk_jacobian_cap(cv, jv, cap);
     sfk_madd(ju, cu, 1.0f);

@@ -73,6 +73,98 @@ static void draw_polyline(sf_image* image, const float* px, const float* py, siz
     }
 }
 
+/* The legend's height below the x label: entries (line sample + name) in rows that wrap at the width, then
+ * the note (draw_legend draws them). */
+static int legend_height(const sf_plot_desc* desc, int width, int ts, int th)
+{
+    int entry_gap = 14 * ts, sample_w = 18 * ts;
+    int legend_rows = 0, row_w = 0;
+    for (size_t s = 0; s < desc->series_count; ++s) {
+        if (!desc->series[s].name) continue;
+        int w = sample_w + 4 * ts + sf_text_width(desc->series[s].name, ts);
+        if (legend_rows == 0 || 8 * ts + row_w + entry_gap + w > width - 8 * ts) { /* as drawn below */
+            legend_rows++;
+            row_w = w;
+        } else {
+            row_w += entry_gap + w;
+        }
+    }
+    if (desc->note) legend_rows++;
+    return legend_rows * (th + 6 * ts);
+}
+
+/* Grid lines, ticks with their labels, and the axes of the plot area f. */
+static void draw_grid(sf_image* image, const plot_frame* f, int ts, int th, double xstep, double ystep)
+{
+    char buf[64];
+    for (int k = 0; k <= MAX_TICKS; ++k) {
+        double v = f->ymin + k * ystep;
+        if (!(v <= f->ymax + ystep * 1e-6)) break;
+        int py = (int)lround(map_y(f, v));
+        sf_image_fill_rect(image, f->x0, py, f->x1 - f->x0, 1, COLOR_GRID);
+        sf_image_fill_rect(image, f->x0 - 4 * ts, py, 4 * ts, 1, COLOR_INK);
+        format_tick(buf, sizeof buf, v, ystep);
+        sf_image_draw_text(image, f->x0 - 6 * ts - sf_text_width(buf, ts), py - th / 2, ts, COLOR_INK, buf);
+    }
+    double xfirst = ceil(f->xmin / xstep - 1e-9) * xstep;
+    for (int k = 0; k <= MAX_TICKS; ++k) {
+        double v = xfirst + k * xstep;
+        if (!(v <= f->xmax + xstep * 1e-6)) break;
+        int px = (int)lround(map_x(f, v));
+        sf_image_fill_rect(image, px, f->y0, 1, f->y1 - f->y0, COLOR_GRID);
+        sf_image_fill_rect(image, px, f->y1, 1, 4 * ts, COLOR_INK);
+        format_tick(buf, sizeof buf, v, xstep);
+        sf_image_draw_text(image, px - sf_text_width(buf, ts) / 2, f->y1 + 6 * ts, ts, COLOR_INK, buf);
+    }
+    sf_image_fill_rect(image, f->x0, f->y0, ts, f->y1 - f->y0 + ts, COLOR_INK); /* y axis */
+    sf_image_fill_rect(image, f->x0, f->y1, f->x1 - f->x0, ts, COLOR_INK);      /* x axis */
+}
+
+/* The series in the plot area f, clipped by clamping (values outside fixed y limits stay on the border). */
+static void draw_series(sf_image* image, const sf_plot_desc* desc, const plot_frame* f, int ts)
+{
+    for (size_t s = 0; s < desc->series_count; ++s) {
+        const sf_plot_series* se = &desc->series[s];
+        float px[512], py[512];
+        size_t n = 0;
+        for (size_t i = 0; i < se->count && n < 512; ++i) {
+            if (!isfinite(se->x[i]) || !isfinite(se->y[i])) continue;
+            double vy = se->y[i] < f->ymin ? f->ymin : se->y[i] > f->ymax ? f->ymax : se->y[i];
+            px[n] = map_x(f, se->x[i]);
+            py[n] = map_y(f, vy);
+            n++;
+        }
+        /* Earlier series are drawn wider, so a later one lying on top of it leaves its edges visible. */
+        float share = desc->series_count > 1 ? (float)(desc->series_count - 1 - s) / (float)(desc->series_count - 1) : 0.0f;
+        float lw = (float)ts * (1.5f + 3.5f * share);
+        draw_polyline(image, px, py, n, lw, se->dashed ? 7.0f * (float)ts : 0.0f, 5.0f * (float)ts, se->rgb);
+        for (size_t i = 0; i < n; ++i)
+            if (!se->dashed) sf_image_draw_disc(image, px[i], py[i], 2.5f * (float)ts, se->rgb);
+    }
+}
+
+/* The legend rows from ly (under the x label), as legend_height counts them. */
+static void draw_legend(sf_image* image, const sf_plot_desc* desc, int x, int width, int ly, int ts, int th)
+{
+    int entry_gap = 14 * ts, sample_w = 18 * ts;
+    int lx0 = x + 8 * ts, lx = lx0;
+    for (size_t s = 0; s < desc->series_count; ++s) {
+        const sf_plot_series* se = &desc->series[s];
+        if (!se->name) continue;
+        int w = sample_w + 4 * ts + sf_text_width(se->name, ts);
+        if (lx > lx0 && lx + w > x + width - 8 * ts) {
+            lx = lx0;
+            ly += th + 6 * ts;
+        }
+        float sx[2] = {(float)lx, (float)(lx + sample_w)};
+        float sy[2] = {(float)ly + (float)th * 0.5f, (float)ly + (float)th * 0.5f};
+        draw_polyline(image, sx, sy, 2, 2.0f * (float)ts, se->dashed ? 5.0f * (float)ts : 0.0f, 3.0f * (float)ts, se->rgb);
+        sf_image_draw_text(image, lx + sample_w + 4 * ts, ly, ts, COLOR_INK, se->name);
+        lx += w + entry_gap;
+    }
+    if (desc->note) sf_image_draw_text(image, lx0, lx > lx0 ? ly + th + 6 * ts : ly, ts, COLOR_NOTE, desc->note);
+}
+
 sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y, int width, int height, sf_error* err)
 {
     SF_CHECK(desc, SF_ERROR_INVALID_ARGUMENT, err, "desc", SFI_NO_INDEX, "NULL");
@@ -123,21 +215,7 @@ sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y
     int th = sf_text_height(ts);
     sf_image_fill_rect(image, x, y, width, height, COLOR_PAPER);
 
-    /* Legend below the x label: entries (line sample + name) in rows that wrap at the width, then the note. */
-    int entry_gap = 14 * ts, sample_w = 18 * ts;
-    int legend_rows = 0, row_w = 0;
-    for (size_t s = 0; s < desc->series_count; ++s) {
-        if (!desc->series[s].name) continue;
-        int w = sample_w + 4 * ts + sf_text_width(desc->series[s].name, ts);
-        if (legend_rows == 0 || 8 * ts + row_w + entry_gap + w > width - 8 * ts) { /* as drawn below */
-            legend_rows++;
-            row_w = w;
-        } else {
-            row_w += entry_gap + w;
-        }
-    }
-    if (desc->note) legend_rows++;
-    int legend_h = legend_rows * (th + 6 * ts);
+    int legend_h = legend_height(desc, width, ts, th);
 
     /* Widest y tick label. Ticks are counted, not accumulated: a step too small for the values' magnitude
      * could otherwise loop for ever. */
@@ -170,66 +248,10 @@ sf_result sf_plot_render(const sf_plot_desc* desc, sf_image* image, int x, int y
         sf_image_draw_text(image, (f.x0 + f.x1 - sf_text_width(desc->x_label, ts)) / 2, f.y1 + th + 10 * ts, ts,
                            COLOR_INK, desc->x_label);
 
-    /* Grid and ticks. */
-    for (int k = 0; k <= MAX_TICKS; ++k) {
-        double v = ymin + k * ystep;
-        if (!(v <= ymax + ystep * 1e-6)) break;
-        int py = (int)lround(map_y(&f, v));
-        sf_image_fill_rect(image, f.x0, py, f.x1 - f.x0, 1, COLOR_GRID);
-        sf_image_fill_rect(image, f.x0 - 4 * ts, py, 4 * ts, 1, COLOR_INK);
-        format_tick(buf, sizeof buf, v, ystep);
-        sf_image_draw_text(image, f.x0 - 6 * ts - sf_text_width(buf, ts), py - th / 2, ts, COLOR_INK, buf);
-    }
-    double xfirst = ceil(xmin / xstep - 1e-9) * xstep;
-    for (int k = 0; k <= MAX_TICKS; ++k) {
-        double v = xfirst + k * xstep;
-        if (!(v <= xmax + xstep * 1e-6)) break;
-        int px = (int)lround(map_x(&f, v));
-        sf_image_fill_rect(image, px, f.y0, 1, f.y1 - f.y0, COLOR_GRID);
-        sf_image_fill_rect(image, px, f.y1, 1, 4 * ts, COLOR_INK);
-        format_tick(buf, sizeof buf, v, xstep);
-        sf_image_draw_text(image, px - sf_text_width(buf, ts) / 2, f.y1 + 6 * ts, ts, COLOR_INK, buf);
-    }
-    sf_image_fill_rect(image, f.x0, f.y0, ts, f.y1 - f.y0 + ts, COLOR_INK); /* y axis */
-    sf_image_fill_rect(image, f.x0, f.y1, f.x1 - f.x0, ts, COLOR_INK);      /* x axis */
+    draw_grid(image, &f, ts, th, xstep, ystep);
 
-    /* Series, clipped to the plot area by clamping (values outside fixed y limits stay on the border). */
-    for (size_t s = 0; s < desc->series_count; ++s) {
-        const sf_plot_series* se = &desc->series[s];
-        float px[512], py[512];
-        size_t n = 0;
-        for (size_t i = 0; i < se->count && n < 512; ++i) {
-            if (!isfinite(se->x[i]) || !isfinite(se->y[i])) continue;
-            double vy = se->y[i] < ymin ? ymin : se->y[i] > ymax ? ymax : se->y[i];
-            px[n] = map_x(&f, se->x[i]);
-            py[n] = map_y(&f, vy);
-            n++;
-        }
-        /* Earlier series are drawn wider, so a later one lying on top of it leaves its edges visible. */
-        float share = desc->series_count > 1 ? (float)(desc->series_count - 1 - s) / (float)(desc->series_count - 1) : 0.0f;
-        float lw = (float)ts * (1.5f + 3.5f * share);
-        draw_polyline(image, px, py, n, lw, se->dashed ? 7.0f * (float)ts : 0.0f, 5.0f * (float)ts, se->rgb);
-        for (size_t i = 0; i < n; ++i)
-            if (!se->dashed) sf_image_draw_disc(image, px[i], py[i], 2.5f * (float)ts, se->rgb);
-    }
+    draw_series(image, desc, &f, ts);
 
-    /* Legend rows under the x label. */
-    int lx0 = x + 8 * ts, lx = lx0;
-    int ly = f.y1 + th + 10 * ts + (desc->x_label ? th + 8 * ts : 0);
-    for (size_t s = 0; s < desc->series_count; ++s) {
-        const sf_plot_series* se = &desc->series[s];
-        if (!se->name) continue;
-        int w = sample_w + 4 * ts + sf_text_width(se->name, ts);
-        if (lx > lx0 && lx + w > x + width - 8 * ts) {
-            lx = lx0;
-            ly += th + 6 * ts;
-        }
-        float sx[2] = {(float)lx, (float)(lx + sample_w)};
-        float sy[2] = {(float)ly + (float)th * 0.5f, (float)ly + (float)th * 0.5f};
-        draw_polyline(image, sx, sy, 2, 2.0f * (float)ts, se->dashed ? 5.0f * (float)ts : 0.0f, 3.0f * (float)ts, se->rgb);
-        sf_image_draw_text(image, lx + sample_w + 4 * ts, ly, ts, COLOR_INK, se->name);
-        lx += w + entry_gap;
-    }
-    if (desc->note) sf_image_draw_text(image, lx0, lx > lx0 ? ly + th + 6 * ts : ly, ts, COLOR_NOTE, desc->note);
+    draw_legend(image, desc, x, width, f.y1 + th + 10 * ts + (desc->x_label ? th + 8 * ts : 0), ts, th);
     return SF_OK;
 }
