@@ -275,8 +275,8 @@ static sf_result load_primitive(loader* L, const cJSON* p, size_t mi, size_t pi,
     size_t T = 0;
     TRY(build_triangles(L, base, out->mode, idx, icount, n, &tri, &T));
     /* Morph targets. */
-    size_t tc;
-    target_read* tr;
+    size_t tc = 0;
+    target_read* tr = NULL;
     char tattrs[64] = "";
     TRY(read_targets(L, p, base, n, nrm == NULL, out, &tr, &tc, tattrs));
     *target_count = tc;
