@@ -74,6 +74,7 @@ extern "C" {
 #define SF_GLTF_DEFAULT_MAX_MORPH_ELEMENTS ((size_t)1 << 26) /* 64M (target, vertex) pairs per primitive */
 #define SF_GLTF_DEFAULT_DECODED_BASE ((size_t)64 << 20)      /* max_decoded_bytes: 64 MiB ... */
 #define SF_GLTF_DEFAULT_DECODED_FACTOR 64                    /* ... + 64 x the bytes of the input */
+#define SF_GLTF_INSTANCE_VERTEX_BYTES 512 /* max_decoded_bytes: charged per vertex of each node drawing a mesh */
 
 typedef struct sf_gltf_opts {
     uint32_t texcoord;       /* TEXCOORD_n used for mesh.uvs and tangents; default 0 */
@@ -91,7 +92,8 @@ typedef struct sf_gltf_opts {
      *   default SF_GLTF_DEFAULT_MAX_MORPH_ELEMENTS (64M, 768 MB of position deltas).
      * max_decoded_bytes: bytes the loader decodes for the whole file: every accessor read as 32-bit values
      *   each time it is used, the flat-normal split copies, morph deltas, generated tangents, animation keys
-     *   and inverse bind matrices. Default 64 MiB + 64 x the input's bytes (the glTF or glb plus its external
+     *   and inverse bind matrices, and SF_GLTF_INSTANCE_VERTEX_BYTES per vertex of every node that draws a mesh
+     *   (each instance is evaluated on its own: a mesh drawn by 1,000 nodes costs 1,000 times). Default 64 MiB + 64 x the input's bytes (the glTF or glb plus its external
      *   buffers): real files decode to a few times their size (4-byte floats from 1- or 2-byte quantized
      *   data, the 3x flat split), while an accessor without a bufferView or one accessor shared by a hundred
      *   targets decodes to data the file does not hold. */

@@ -1411,6 +1411,7 @@ static const accessor* json_accessor(const loader* L, const cJSON* obj, const ch
 typedef struct costs {
     size_t decoded, limit; /* bytes estimated so far; max_decoded_bytes */
     size_t max_vertices;   /* largest vertex count of a primitive (the rigid instances' joints and weights) */
+    size_t* mesh_vertices; /* per mesh: its primitives' vertices (what each node drawing it costs) */
     int default_limit;     /* the limit is the default (64 MiB + 64 x input) */
 } costs;
 
@@ -1463,6 +1464,7 @@ static sf_result primitive_costs(loader* L, costs* c, const cJSON* p, size_t mi,
         return jfail(L, base, NULL, "%zu vertices once split for flat normals (no NORMAL) > max_vertices %zu; raise "
                      "sf_gltf_opts.max_vertices / --max-vertices", V, L->opts.max_vertices);
     if (V > c->max_vertices) c->max_vertices = V;
+    if (c->mesh_vertices) c->mesh_vertices[mi] = sat_add(c->mesh_vertices[mi], V);
     /* Per source vertex: POSITION, NORMAL, TANGENT, the TEXCOORD set in use, the source index, and per
      * JOINTS/WEIGHTS set the joints and weights read (16 + 16 bytes) and kept (16 + 16 bytes). */
     size_t per_vertex = 12 + 12 * (size_t)normals + 16 * (size_t)tangents + 8 * (size_t)uvs + 4 + 64 * sets;
@@ -1505,6 +1507,22 @@ static sf_result primitive_costs(loader* L, costs* c, const cJSON* p, size_t mi,
     if (!tangents && uvs && L->opts.generated_tangents == SF_TANGENTS_MIKKTSPACE)
         bytes = sat_add(bytes, sat_add(sat_mul(V, 17), sat_mul(T, 48)));
     return charge(L, c, base, bytes);
+}
+
+/* Every node drawing a mesh is evaluated on its own (a topology, frames and results per instance), so a mesh
+ * drawn by a thousand nodes costs a thousand times its vertices: SF_GLTF_INSTANCE_VERTEX_BYTES each. */
+static sf_result instance_costs(loader* L, costs* c, size_t mesh_count)
+{
+    const cJSON* nodes = jget(L->root, "nodes");
+    size_t instances = 0, vertices = 0, m;
+    for (const cJSON* nd = cJSON_IsArray(nodes) ? nodes->child : NULL; nd; nd = nd->next)
+        if (array_index(jget(nd, "mesh"), mesh_count, &m)) {
+            instances++;
+            vertices = sat_add(vertices, c->mesh_vertices[m]);
+        }
+    char base[96];
+    snprintf(base, sizeof base, "nodes (%zu mesh instances, %zu vertices in all)", instances, vertices);
+    return charge(L, c, base, sat_mul(vertices, SF_GLTF_INSTANCE_VERTEX_BYTES));
 }
 
 /* ---------------------------------------------------------------- compressed geometry */
@@ -1591,6 +1609,9 @@ static sf_result check_costs(loader* L)
         c.limit = sat_add(SF_GLTF_DEFAULT_DECODED_BASE, sat_mul(SF_GLTF_DEFAULT_DECODED_FACTOR, L->input_bytes));
     }
     const cJSON* meshes = jget(L->root, "meshes");
+    size_t mesh_count = cJSON_IsArray(meshes) ? (size_t)cJSON_GetArraySize(meshes) : 0;
+    c.mesh_vertices = tmp_alloc(L, mesh_count + 1, sizeof(size_t));
+    if (!c.mesh_vertices) return oom(L, "meshes");
     size_t mi = 0;
     for (const cJSON* m = cJSON_IsArray(meshes) ? meshes->child : NULL; m; m = m->next, ++mi) {
         const cJSON* prims = jget(m, "primitives");
@@ -1599,6 +1620,7 @@ static sf_result check_costs(loader* L)
             if (cJSON_IsObject(p)) TRY(primitive_costs(L, &c, p, mi, pi));
     }
     TRY(charge(L, &c, "meshes", sat_mul(c.max_vertices, 8))); /* rigid instances: joint 0, weight 1 */
+    TRY(instance_costs(L, &c, mesh_count));
     const cJSON* skins = jget(L->root, "skins");
     size_t si = 0;
     for (const cJSON* s = cJSON_IsArray(skins) ? skins->child : NULL; s; s = s->next, ++si) {
