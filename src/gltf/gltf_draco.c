@@ -125,7 +125,7 @@ sf_result sfi_draco_decode(const uint8_t* data, size_t size, const sfi_draco_tar
     sfi_draco_mesh* m = NULL;
     char msg[160] = "";
     if (sfi_draco_mesh_decode(data, size, &m, msg, sizeof msg) != 0)
-        return fail(err, base, "bufferView", "the %zu-byte stream does not decode: %s", size, msg);
+        return fail(err, base, NULL, "the %zu-byte stream does not decode: %s", size, msg);
     sf_result r = SF_OK;
     for (size_t k = 0; k < target_count && r == SF_OK; ++k) r = store(m, &targets[k], base, err);
     sfi_draco_mesh_free(m);
