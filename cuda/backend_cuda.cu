@@ -587,7 +587,7 @@ static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method meth
 {
     const sfc_topo* t = &c->t;
     sfc_batch b = batch_of(c);
-    int with_dirs = o->morph_directions == SF_MORPH_DIRECTIONS_DELTAS;
+    int with_dirs = (int)o->morph_directions; // SFK_MORPH_DIRS_* are the public values
     if (method == SF_METHOD_JACOBIAN) {
         SF_CHECK(topo->gradients != NULL, SF_ERROR_UNSUPPORTED, err, "topology", SFI_NO_INDEX,
                  "built with skip_gradients = 1; the jacobian method needs its gradients");
@@ -878,7 +878,7 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
         }
     }
     sfc_batch b = batch_of(c);
-    return sfc_rows_errors(&c->t, &b, fused, nf, mo->morph_directions == SF_MORPH_DIRECTIONS_DELTAS, mo->jacobian_cap,
+    return sfc_rows_errors(&c->t, &b, fused, nf, (int)mo->morph_directions, mo->jacobian_cap,
                            c->ref_n, c->ref_t, sn, st, ec, with_report ? rc : NULL, c->stream, err);
 }
 
