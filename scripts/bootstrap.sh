@@ -2,7 +2,8 @@
 # Installs what building and testing skinframe needs, only what is missing (Debian; apt-get, as root or via sudo).
 # SF_BOOTSTRAP_SANITIZE=1 adds clang and its sanitizer/fuzzer runtimes (make test-sanitize); SF_BOOTSTRAP_WASM=1
 # the wasm32-wasi toolchain (make wasm-core); SF_BOOTSTRAP_VIEWER=1 Debian's chromium for the page's browser tests
-# (make viewer; the npm packages come from web/package-lock.json through npm ci).
+# (make viewer; the npm packages come from web/package-lock.json through npm ci); SF_BOOTSTRAP_SHADERS=1 the shader
+# tools and Mesa's CPU Vulkan driver (lavapipe), so the shader tests run every shader against the library without a GPU.
 set -euo pipefail
 
 need=()
@@ -25,6 +26,13 @@ if [ "${SF_BOOTSTRAP_WASM:-0}" = 1 ]; then
   [ -f /usr/include/wasm32-wasi/stdio.h ] || need+=(wasi-libc)
   ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev-wasm32)
   command -v llvm-ar-14 >/dev/null 2>&1 || command -v llvm-ar >/dev/null 2>&1 || need+=(llvm-14)
+fi
+if [ "${SF_BOOTSTRAP_SHADERS:-0}" = 1 ]; then
+  command -v glslangValidator >/dev/null 2>&1 || need+=(glslang-tools)
+  command -v spirv-val >/dev/null 2>&1 || need+=(spirv-tools)
+  command -v spirv-cross >/dev/null 2>&1 || need+=(spirv-cross)
+  ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
+  [ -f /usr/include/vulkan/vulkan.h ] || need+=(libvulkan-dev)
 fi
 if [ "${SF_BOOTSTRAP_VIEWER:-0}" = 1 ]; then
   [ -x /usr/bin/chromium ] || need+=(chromium)
