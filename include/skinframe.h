@@ -828,7 +828,9 @@ size_t sf_topology_gpu_buffers(const sf_topology* topo, sf_gpu_buffer* out, size
  * its topology to the GPU once at creation (SF_ERROR_OUT_OF_MEMORY naming the sizes when it does not fit),
  * and every method, the reference and the error statistics run there; MikkTSpace tangents are computed on
  * the CPU from the GPU's positions and normals. A failing CUDA call is SF_ERROR_UNSUPPORTED naming the call.
- * Results match the CPU backend within float rounding (the GPU contracts multiply-adds). */
+ * The kernels are built without multiply-add contraction (nvcc --fmad=false), so where no transcendental
+ * function is involved (IEEE +, -, *, /, sqrt) they give the CPU backend's bits; elsewhere the results match
+ * within float rounding. */
 
 #ifdef __cplusplus
 }
