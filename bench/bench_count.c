@@ -7,7 +7,7 @@
  * CASE: a method name (sf_frames_compute), `positions` (sf_deform_positions) or `error` (sf_direction_errors with
  * statistics, skinned against recompute, both computed first). Without a parallel loop sf_env_parallel_for runs its
  * ranges in place, so what the collected functions execute outside it is what would run on one thread of a pool
- * (docs/benchmarks.md, "Serial work"). Prints the vertex count. */
+ * (docs/benchmarks-log.md, "serial work per method"). Prints the vertex count. */
 #include "skinframe.h"
 #include "skinframe_scenes.h"
 

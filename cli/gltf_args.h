@@ -30,7 +30,7 @@ typedef struct cli_gltf_flags {
 int cli_gltf_parse_shared(cli_gltf_flags* flags, cli_scene_args* args, int argc, char** argv, int* i,
                           const char* command);
 /* Real assets: the reference welds UV seams (position+normal) and uses MikkTSpace tangents unless the
- * command line said otherwise (DESIGN.md section 2). */
+ * command line said otherwise (docs/design.md section 6). */
 void cli_gltf_reference_defaults(const cli_gltf_flags* flags, cli_scene_args* args);
 
 /* --texcoord N (0..63), when max_influences is not NULL --max-influences N (1..1024), and the cost limits

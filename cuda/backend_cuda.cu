@@ -817,7 +817,7 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
     // The per-vertex rows: below SFC_FUSED_ROWS_BELOW vertices (all instances) each in one fused pass with its
     // angles (no frames written: there the launches weigh); above, each as its own frames pass and then the
     // error kernel, which together keep more warps resident than the fused pass's registers allow
-    // (docs/benchmarks.md, GPU run 7). The recompute row is measured against itself.
+    // (docs/benchmarks-log.md, the rows split above a million vertices). The recompute row is measured against itself.
     bool split = (size_t)c->count * c->t.n >= SFC_FUSED_ROWS_BELOW;
     int fused[4];
     size_t fused_rows[4], nf = 0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The layer rules of DESIGN.md §5, checked on the built libraries and on the sources (CTest label layers):
+# The layer rules of docs/design.md §5, checked on the built libraries and on the sources (CTest label layers):
 #   tests/check_layers.sh SOURCE_DIR core=LIB [files=LIB scenes=LIB gltf=LIB render=LIB]
 #   - the core's library needs nothing but libc and libm (an allowlist: memory, strings, formatting, qsort, math);
 #   - no layer uses an sfi_ (internal) symbol it does not define itself, and the sf_ symbols it uses come from

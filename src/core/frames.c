@@ -26,7 +26,7 @@ _Static_assert(SFK_METHOD_UNCHANGED == SF_METHOD_UNCHANGED && SFK_METHOD_SKINNED
                    SFK_METHOD_BONE_NORMAL_MATRICES == SF_METHOD_BONE_NORMAL_MATRICES,
                "the kernels number the per-vertex methods as sf_method");
 
-/* One vertex of the methods that need no neighbours (DESIGN.md section 2). */
+/* One vertex of the methods that need no neighbours (docs/design.md section 2). */
 static void vertex_frame(const vertex_job* job, size_t v)
 {
     const sf_workspace* ws = job->ws;

@@ -1,4 +1,4 @@
-/* Built-in scenes (DESIGN.md section 4): the registry, settings (preset, then the caller's
+/* Built-in scenes (docs/design.md section 4): the registry, settings (preset, then the caller's
  * name = value list, in order), and the finishing steps every scene shares: resolved parameter
  * list, posed rig segments and camera framing. The scenes themselves are in scene_sheet.c and
  * scene_props.c. */

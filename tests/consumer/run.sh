@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The install tests (CTest label install): skinframe used the ways DESIGN.md §5 promises.
+# The install tests (CTest label install): skinframe used the ways docs/design.md §5 promises.
 #   tests/consumer/run.sh STAGE SOURCE_DIR BUILD_DIR WORK_DIR      (C compiler: $CC, else cc; jobs: $SF_JOBS)
 # STAGE
 #   install  `cmake --install BUILD_DIR` into WORK_DIR/prefix, then against that one install: the project in
