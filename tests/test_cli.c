@@ -474,6 +474,19 @@ static void test_threads_identical(void)
     CHECK(same);
 }
 
+/* "all" in a method list is every default method, the others named added after them. */
+static void test_method_list_all(void)
+{
+    sft_cli_out r = sft_run_cli("compare --scene tip --method all,recompute-fused --json");
+    cJSON* j = r.status == 0 ? cJSON_Parse(r.out) : NULL;
+    sft_cli_out_free(&r);
+    CHECK(j != NULL);
+    bool ok = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "methods")) == SF_METHOD_DEFAULT_COUNT + 1 &&
+              method_entry(j, "skinned") && method_entry(j, "recompute-fused");
+    cJSON_Delete(j);
+    CHECK(ok);
+}
+
 static void test_usage_errors(void)
 {
     static const char* const bad[] = {
@@ -678,6 +691,7 @@ int main(int argc, char** argv)
     }
     static const sft_case cases[] = {
         {"help", test_help},
+        {"method_list_all", test_method_list_all},
         {"scenes_lists_every_scene", test_scenes_lists_every_scene},
         {"compare_json", test_compare_json},
         {"compare_table", test_compare_table},
