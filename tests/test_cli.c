@@ -487,6 +487,16 @@ static void test_method_list_all(void)
     CHECK(ok);
 }
 
+/* A camera distance past the bound says which bound (not "is not > 0" for 1e30). */
+static void test_camera_distance_range(void)
+{
+    sft_cli_out r = sft_run_cli("render --scene tip --method skinned --camera 0,0,1e30 -o never.png");
+    bool ok = r.status == 2 && strstr(r.err, "--camera: distance 1e+30 is not in (0, 1e6)") != NULL;
+    sft_cli_out_free(&r);
+    CHECK(ok);
+    CHECK(!file_exists("never.png"));
+}
+
 static void test_usage_errors(void)
 {
     static const char* const bad[] = {
@@ -692,6 +702,7 @@ int main(int argc, char** argv)
     static const sft_case cases[] = {
         {"help", test_help},
         {"method_list_all", test_method_list_all},
+        {"camera_distance_range", test_camera_distance_range},
         {"scenes_lists_every_scene", test_scenes_lists_every_scene},
         {"compare_json", test_compare_json},
         {"compare_table", test_compare_table},
