@@ -1,4 +1,4 @@
-/* Which frames eval plays (every 1/fps and the clip's end), and the progress bar with the time left. */
+/* eval's progress bar with the time left. */
 #define _POSIX_C_SOURCE 200809L
 #include "eval.h"
 
@@ -6,32 +6,6 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
-
-/* A multiple of 1/fps within this many frames of the end is the end (no second frame a hair apart). */
-#define END_TOLERANCE_FRAMES 1e-6
-
-int eval_plan_make(double end_s, double fps, size_t max_frames, const char* what, eval_plan* out)
-{
-    out->end_s = end_s > 0.0 ? end_s : 0.0;
-    out->fps = fps;
-    double x = out->end_s * fps; /* checked before any conversion: the file sets the end */
-    double needed = 1.0;
-    if (!isfinite(x))
-        needed = INFINITY;
-    else if (x > END_TOLERANCE_FRAMES)
-        needed = ceil(x - END_TOLERANCE_FRAMES) + 1.0; /* the multiples below the end, and the end */
-    if (!(needed <= (double)max_frames))
-        return cli_fail(CLI_EXIT_FAILURE, "%s: %g s at %g fps needs %.15g frames, more than --max-frames %zu",
-                        what, end_s, fps, needed, max_frames);
-    out->frames = (size_t)needed;
-    return CLI_EXIT_OK;
-}
-
-double eval_plan_time(const eval_plan* plan, size_t frame)
-{
-    if (plan->frames <= 1) return 0.0;
-    return frame + 1 >= plan->frames ? plan->end_s : (double)frame / plan->fps;
-}
 
 double eval_now_s(void)
 {
