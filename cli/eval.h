@@ -12,6 +12,10 @@
 #include <cjson/cJSON.h>
 
 #define EVAL_DEFAULT_MAX_FRAMES SF_ASSET_DEFAULT_MAX_FRAMES
+/* --max-work: vertex-frames over every clip and instance (about 10 minutes of every method on one core) */
+#define EVAL_DEFAULT_MAX_WORK ((size_t)100000000)
+/* A frame counts at least this many vertices: posing and sampling cost per frame whatever the mesh. */
+#define EVAL_FRAME_MIN_VERTICES 1000
 
 struct eval_opts;
 /* Called after each clip of a text batch (the batch's summary row), instead of the asset's table. */
@@ -23,6 +27,8 @@ typedef struct eval_opts {
     cli_scene_args args;     /* methods, reference and method settings (glTF defaults applied) */
     double fps;
     size_t max_frames;       /* per animation */
+    size_t max_work;         /* vertex-frames over all clips and instances (checked before any work) */
+    size_t max_work;         /* vertex-frames over all clips and instances (eval_work_check) */
     const char* anim_spec;   /* --animation, NULL = all */
     size_t texcoord, limit;  /* --texcoord, --max-influences (data problems; 4 when not given) */
     uint32_t max_influences; /* --max-influences K: also measured kept to K (0 = not given) */

@@ -169,7 +169,32 @@ static cJSON* json_header(const asset_ctx* c)
     return root;
 }
 
-/* Loads the asset, checks every clip's frames before any work or output, then builds the evaluation. */
+/* The vertices of every primitive of every instance: what one frame evaluates. */
+static size_t instance_vertices(const sf_gltf* g)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < g->instance_count; ++i) {
+        const sf_gltf_mesh* m = &g->meshes[g->instances[i].mesh];
+        for (size_t p = m->first_primitive; p < m->first_primitive + m->primitive_count; ++p)
+            n += g->primitives[p].mesh.vertex_count;
+    }
+    return n;
+}
+
+/* frames (over every clip) x vertices (over every instance, at least EVAL_FRAME_MIN_VERTICES) within
+ * max_work, else a one-line error naming --max-work (`what` names the asset), CLI_EXIT_FAILURE. */
+static int work_check(size_t frames, size_t vertices, size_t max_work, const char* what)
+{
+    size_t per_frame = vertices > EVAL_FRAME_MIN_VERTICES ? vertices : EVAL_FRAME_MIN_VERTICES;
+    double work = (double)frames * (double)per_frame; /* no overflow: compared as a double */
+    if (work <= (double)max_work) return CLI_EXIT_OK;
+    return cli_fail(CLI_EXIT_FAILURE,
+                    "%s: %zu frames over its clips x %zu vertices per frame (at least %d) is %.15g vertex-frames, "
+                    "more than --max-work %zu",
+                    what, frames, vertices, EVAL_FRAME_MIN_VERTICES, work, max_work);
+}
+
+/* Loads the asset, checks every clip's frames and their total work before any work or output. */
 static int asset_open(asset_ctx* c, size_t* anim)
 {
     const eval_opts* o = c->o;
@@ -178,11 +203,14 @@ static int asset_open(asset_ctx* c, size_t* anim)
     if (code == CLI_EXIT_OK) code = cli_gltf_pick_animation(c->g, o->anim_spec, true, anim);
     size_t first = *anim != SF_GLTF_NONE ? *anim : 0;
     size_t last = *anim != SF_GLTF_NONE ? *anim + 1 : c->g && c->g->animation_count ? c->g->animation_count : 1;
+    size_t frames = 0;
     for (size_t a = first; code == CLI_EXIT_OK && a < last; ++a) {
         sf_clip_plan plan;
         char label[96];
         code = plan_clip(c, c->g->animation_count ? a : SF_GLTF_NONE, &plan, label, sizeof label);
+        frames = code == CLI_EXIT_OK && plan.frames <= SIZE_MAX - frames ? frames + plan.frames : SIZE_MAX;
     }
+    if (code == CLI_EXIT_OK) code = work_check(frames, instance_vertices(c->g), o->max_work, c->path);
     return code;
 }
 
