@@ -28,7 +28,6 @@ typedef struct eval_opts {
     double fps;
     size_t max_frames;       /* per animation */
     size_t max_work;         /* vertex-frames over all clips and instances (checked before any work) */
-    size_t max_work;         /* vertex-frames over all clips and instances (eval_work_check) */
     const char* anim_spec;   /* --animation, NULL = all */
     size_t texcoord, limit;  /* --texcoord, --max-influences (data problems; 4 when not given) */
     uint32_t max_influences; /* --max-influences K: also measured kept to K (0 = not given) */
