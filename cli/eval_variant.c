@@ -95,7 +95,7 @@ void eval_variants_print(const sf_asset_eval* e, const sf_method_stats* best, co
         const sf_method_stats* a = &best[b[l]];
         char t[32];
         cell(t, sizeof t, &a->tangent, a->tangent.mean);
-        printf("    %-36s %-21s normal %.3f, tangent %s%s\n", sf_cost_name((sf_cost_level)l), sf_method_name(b[l]),
+        printf("    %-36s %-21s normal %.3f, tangent %s%s\n", sf_cost_name((sf_method_cost)l), sf_method_name(b[l]),
                a->normal.mean, t, b[l] == SF_METHOD_RECOMPUTE ? " (the reference itself)" : "");
     }
 }
@@ -165,7 +165,7 @@ void eval_variants_json(const sf_asset_eval* e, const sf_method_stats* best, con
         if (b[l] == SF_METHOD_COUNT) continue;
         cJSON* o = cJSON_CreateObject();
         cJSON_AddItemToArray(levels, o);
-        cJSON_AddStringToObject(o, "cost", sf_cost_name((sf_cost_level)l));
+        cJSON_AddStringToObject(o, "cost", sf_cost_name((sf_method_cost)l));
         cJSON_AddStringToObject(o, "method", sf_method_name(b[l]));
         cJSON_AddNumberToObject(o, "normal_mean", best[b[l]].normal.mean);
     }

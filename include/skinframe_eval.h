@@ -46,15 +46,10 @@ const sf_engine* sf_engine_find(const char* name); /* NULL when unknown */
 /* "three.js, babylon.js, ..." for errors and help. */
 const char* sf_engine_names(void);
 
-/* How much a method costs at run time, cheapest first. */
-typedef enum sf_cost_level {
-    SF_COST_PER_VERTEX = 0, /* the vertex and its bones only */
-    SF_COST_GRADIENTS,      /* plus data precomputed once per mesh (the jacobian's gradients) */
-    SF_COST_GATHER,         /* every frame's neighbours (face pass + gather) */
-    SF_COST_LEVELS
-} sf_cost_level;
-sf_cost_level sf_cost_of(sf_method method);
-const char* sf_cost_name(sf_cost_level level); /* "per vertex (no neighbours)", ... */
+/* How much a method costs at run time, cheapest first: the core's sf_method_traits cost levels. */
+#define SF_COST_LEVELS (SF_COST_GATHER + 1)
+sf_method_cost sf_cost_of(sf_method method); /* sf_method_traits_of(method).cost */
+const char* sf_cost_name(sf_method_cost level); /* "per vertex (no neighbours)", ... */
 
 /* ---------------------------------------------------------------- frames of a clip (src/eval/plan.c) */
 

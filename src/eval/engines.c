@@ -51,18 +51,12 @@ const char* sf_engine_names(void)
     return list;
 }
 
-sf_cost_level sf_cost_of(sf_method method)
+sf_method_cost sf_cost_of(sf_method method)
 {
-    switch (method) {
-    case SF_METHOD_JACOBIAN:
-    case SF_METHOD_JACOBIAN_FAN: return SF_COST_GRADIENTS;
-    case SF_METHOD_RECOMPUTE:
-    case SF_METHOD_RECOMPUTE_FUSED: return SF_COST_GATHER; /* re-skins the one-ring: the neighbours' data */
-    default: return SF_COST_PER_VERTEX;
-    }
+    return sf_method_traits_of(method).cost;
 }
 
-const char* sf_cost_name(sf_cost_level level)
+const char* sf_cost_name(sf_method_cost level)
 {
     static const char* const names[] = {"per vertex (no neighbours)", "per vertex + precomputed gradients",
                                         "neighbours every frame (gather)"};

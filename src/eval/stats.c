@@ -140,7 +140,7 @@ void sf_method_stats_best_per_cost(const sf_method_stats* stats, const sf_method
         sf_method m = methods[k];
         const sf_method_stats* a = &stats[m];
         if (a->skipped || a->normal.count == 0) continue;
-        sf_cost_level l = sf_cost_of(m);
+        sf_method_cost l = sf_cost_of(m);
         sf_method cur = out[l];
         if (cur == SF_METHOD_COUNT || a->normal.mean < stats[cur].normal.mean ||
             (a->normal.mean == stats[cur].normal.mean && a->tangent.mean < stats[cur].tangent.mean))
