@@ -52,6 +52,93 @@ static void usage(FILE* f)
 /* "FILE" for one asset; "DIR" or several arguments make a batch. */
 static bool is_batch(char** paths, size_t count) { return count > 1 || (count == 1 && eval_path_is_dir(paths[0])); }
 
+/* The flags into o and flags, every FILE or DIR into paths. CLI exit status; *help when --help was printed. */
+static int parse_flags(int argc, char** argv, eval_opts* o, cli_gltf_flags* flags, char** paths, size_t* path_count,
+                       const char** csv_path, bool* help)
+{
+    int code = CLI_EXIT_OK;
+    for (int i = 1; i < argc && code == CLI_EXIT_OK; ++i) {
+        const char* v = NULL;
+        int r;
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            *help = true;
+            return CLI_EXIT_OK;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--animation", &v)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            o->anim_spec = v;
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--fps", &v)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            else if (!cli_parse_double(v, &o->fps) || !(o->fps > 0.0) || o->fps > 10000.0)
+                code = cli_fail(CLI_EXIT_USAGE, "--fps: '%s' is not a number in (0, 10000]", v);
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--max-frames", &v)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            else if (!cli_parse_size(v, 1, (size_t)1 << 40, &o->max_frames))
+                code = cli_fail(CLI_EXIT_USAGE, "--max-frames: '%s' is not a whole number in [1, 2^40]", v);
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--csv", &v)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            *csv_path = v;
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--max-influences", &v)) != 0) {
+            size_t k = 0;
+            if (r < 0) code = CLI_EXIT_USAGE;
+            else if (!cli_parse_size(v, 1, 1024, &k))
+                code = cli_fail(CLI_EXIT_USAGE, "--max-influences: '%s' is not 1..1024", v);
+            o->limit = k;
+            o->max_influences = (uint32_t)k;
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--max-morph-targets", &v)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            else if (!cli_parse_size(v, 1, (size_t)1 << 20, &o->max_morph_targets))
+                code = cli_fail(CLI_EXIT_USAGE, "--max-morph-targets: '%s' is not 1..1048576", v);
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--engine", &v)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            else if (strcmp(v, "all") == 0) o->all_engines = true;
+            else if (!(o->engine = cli_engine_find(v)))
+                code = cli_fail(CLI_EXIT_USAGE, "--engine: unknown engine '%s' (known: %s, or all)", v,
+                                cli_engine_names());
+            continue;
+        }
+        if ((r = cli_gltf_parse_counts(argc, argv, &i, &o->texcoord, &o->limit)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            continue;
+        }
+        if ((r = cli_flag_switch(argv, i, "--json")) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            o->json = true;
+            continue;
+        }
+        if ((r = cli_flag_switch(argv, i, "--strict")) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            o->strict = true;
+            continue;
+        }
+        if ((r = cli_outputs_parse_force(argv, i)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            continue;
+        }
+        r = cli_gltf_parse_shared(flags, &o->args, argc, argv, &i, "eval");
+        if (r < 0) code = CLI_EXIT_USAGE;
+        if (r != 0) continue;
+        if (argv[i][0] == '-' && argv[i][1])
+            code = cli_fail(CLI_EXIT_USAGE, "eval: unknown flag %s", argv[i]);
+        else
+            paths[(*path_count)++] = argv[i];
+    }
+    return code;
+}
+
 int cmd_eval(int argc, char** argv)
 {
     eval_opts o;
@@ -65,85 +152,11 @@ int cmd_eval(int argc, char** argv)
     char** paths = calloc((size_t)argc + 1, sizeof *paths);
     size_t path_count = 0;
     if (!paths) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
-    int code = CLI_EXIT_OK;
-    for (int i = 1; i < argc && code == CLI_EXIT_OK; ++i) {
-        const char* v = NULL;
-        int r;
-        if (cli_is_help(argv[i])) {
-            usage(stdout);
-            free(paths);
-            return CLI_EXIT_OK;
-        }
-        if ((r = cli_flag_value(argc, argv, &i, "--animation", &v)) != 0) {
-            if (r < 0) code = CLI_EXIT_USAGE;
-            o.anim_spec = v;
-            continue;
-        }
-        if ((r = cli_flag_value(argc, argv, &i, "--fps", &v)) != 0) {
-            if (r < 0) code = CLI_EXIT_USAGE;
-            else if (!cli_parse_double(v, &o.fps) || !(o.fps > 0.0) || o.fps > 10000.0)
-                code = cli_fail(CLI_EXIT_USAGE, "--fps: '%s' is not a number in (0, 10000]", v);
-            continue;
-        }
-        if ((r = cli_flag_value(argc, argv, &i, "--max-frames", &v)) != 0) {
-            if (r < 0) code = CLI_EXIT_USAGE;
-            else if (!cli_parse_size(v, 1, (size_t)1 << 40, &o.max_frames))
-                code = cli_fail(CLI_EXIT_USAGE, "--max-frames: '%s' is not a whole number in [1, 2^40]", v);
-            continue;
-        }
-        if ((r = cli_flag_value(argc, argv, &i, "--csv", &v)) != 0) {
-            if (r < 0) code = CLI_EXIT_USAGE;
-            csv_path = v;
-            continue;
-        }
-        if ((r = cli_flag_value(argc, argv, &i, "--max-influences", &v)) != 0) {
-            size_t k = 0;
-            if (r < 0) code = CLI_EXIT_USAGE;
-            else if (!cli_parse_size(v, 1, 1024, &k))
-                code = cli_fail(CLI_EXIT_USAGE, "--max-influences: '%s' is not 1..1024", v);
-            o.limit = k;
-            o.max_influences = (uint32_t)k;
-            continue;
-        }
-        if ((r = cli_flag_value(argc, argv, &i, "--max-morph-targets", &v)) != 0) {
-            if (r < 0) code = CLI_EXIT_USAGE;
-            else if (!cli_parse_size(v, 1, (size_t)1 << 20, &o.max_morph_targets))
-                code = cli_fail(CLI_EXIT_USAGE, "--max-morph-targets: '%s' is not 1..1048576", v);
-            continue;
-        }
-        if ((r = cli_flag_value(argc, argv, &i, "--engine", &v)) != 0) {
-            if (r < 0) code = CLI_EXIT_USAGE;
-            else if (strcmp(v, "all") == 0) o.all_engines = true;
-            else if (!(o.engine = cli_engine_find(v)))
-                code = cli_fail(CLI_EXIT_USAGE, "--engine: unknown engine '%s' (known: %s, or all)", v,
-                                cli_engine_names());
-            continue;
-        }
-        if ((r = cli_gltf_parse_counts(argc, argv, &i, &o.texcoord, &o.limit)) != 0) {
-            if (r < 0) code = CLI_EXIT_USAGE;
-            continue;
-        }
-        if ((r = cli_flag_switch(argv, i, "--json")) != 0) {
-            if (r < 0) code = CLI_EXIT_USAGE;
-            o.json = true;
-            continue;
-        }
-        if ((r = cli_flag_switch(argv, i, "--strict")) != 0) {
-            if (r < 0) code = CLI_EXIT_USAGE;
-            o.strict = true;
-            continue;
-        }
-        if ((r = cli_outputs_parse_force(argv, i)) != 0) {
-            if (r < 0) code = CLI_EXIT_USAGE;
-            continue;
-        }
-        r = cli_gltf_parse_shared(&flags, &o.args, argc, argv, &i, "eval");
-        if (r < 0) code = CLI_EXIT_USAGE;
-        if (r != 0) continue;
-        if (argv[i][0] == '-' && argv[i][1])
-            code = cli_fail(CLI_EXIT_USAGE, "eval: unknown flag %s", argv[i]);
-        else
-            paths[path_count++] = argv[i];
+    bool help = false;
+    int code = parse_flags(argc, argv, &o, &flags, paths, &path_count, &csv_path, &help);
+    if (help) {
+        free(paths);
+        return CLI_EXIT_OK;
     }
     if (code == CLI_EXIT_OK && path_count == 0)
         code = cli_fail(CLI_EXIT_USAGE, "eval: missing FILE or DIR (see skinframe eval --help)");

@@ -42,6 +42,65 @@ static void method_color(sf_method m, uint8_t rgb[3])
     memcpy(rgb, colors[(int)m % SF_METHOD_COUNT], 3);
 }
 
+/* The numbers of a sweep: xs[step], ys[method][n.mean, n.max, t.mean, t.max][step]. */
+typedef struct plot_data {
+    const double *xs, *ys;
+    size_t steps;
+    bool frame; /* tangents measured: a second panel */
+    const bool* skipped; /* per sf_method */
+} plot_data;
+
+/* The chart (normals, and tangents beside them) written as the PNG out. */
+static int draw_chart(const cli_scene_args* args, const cli_sweep* sw, const char* unit, const plot_data* pd,
+                      int width, int height, const char* out)
+{
+    const double *xs = pd->xs, *ys = pd->ys;
+    size_t steps = pd->steps, mc = args->method_count;
+    sf_image img;
+    sf_error err;
+    memset(&err, 0, sizeof err);
+    if (sf_image_alloc(width, height, NULL, &img, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "plot: %s", err.message);
+    int code = CLI_EXIT_OK;
+    int panels = pd->frame ? 2 : 1;
+    for (int p = 0; p < panels && code == CLI_EXIT_OK; ++p) {
+        sf_plot_series series[2 * SF_METHOD_COUNT];
+        size_t ns = 0;
+        for (size_t m = 0; m < mc; ++m) {
+            sf_method id = args->method_order[m];
+            if (pd->skipped[id]) continue;
+            for (int q = 0; q < 2; ++q) {
+                sf_plot_series* se = &series[ns++];
+                memset(se, 0, sizeof *se);
+                se->name = q == 0 ? sf_method_name(id) : NULL;
+                se->x = xs;
+                se->y = ys + (m * 4 + (size_t)(2 * p + q)) * steps;
+                se->count = steps;
+                se->dashed = q == 1;
+                method_color(id, se->rgb);
+            }
+        }
+        char title[160], xlabel[96];
+        snprintf(title, sizeof title, "%s error: %s / %s", p == 0 ? "normal" : "tangent", args->scene,
+                 args->preset ? args->preset : "rest");
+        snprintf(xlabel, sizeof xlabel, "%s%s%s%s", sw->name, unit[0] ? " (" : "", unit, unit[0] ? ")" : "");
+        sf_plot_desc d;
+        memset(&d, 0, sizeof d);
+        d.title = title;
+        d.x_label = xlabel;
+        d.y_label = "angle to the reference (deg)";
+        d.note = "solid: mean, dashed: max";
+        d.series = series;
+        d.series_count = ns;
+        int x0 = p * (width / panels), w = p + 1 == panels ? width - x0 : width / panels;
+        if (sf_plot_render(&d, &img, x0, 0, w, height, &err) != SF_OK)
+            code = cli_fail(CLI_EXIT_FAILURE, "plot: %s", err.message);
+    }
+    if (code == CLI_EXIT_OK) code = render_write_png("-o", &img, out);
+    if (code == CLI_EXIT_OK) printf("wrote %s\n", out);
+    sf_image_free(&img, NULL);
+    return code;
+}
+
 int cmd_plot(int argc, char** argv)
 {
     cli_scene_args args;
@@ -137,50 +196,8 @@ int cmd_plot(int argc, char** argv)
         cli_run_free(&run);
     }
     if (code == CLI_EXIT_OK) {
-        sf_image img;
-        sf_error err;
-        memset(&err, 0, sizeof err);
-        if (sf_image_alloc(width, height, NULL, &img, &err) != SF_OK) {
-            code = cli_fail(CLI_EXIT_FAILURE, "plot: %s", err.message);
-        } else {
-            int panels = frame ? 2 : 1;
-            for (int p = 0; p < panels && code == CLI_EXIT_OK; ++p) {
-                sf_plot_series series[2 * SF_METHOD_COUNT];
-                size_t ns = 0;
-                for (size_t m = 0; m < mc; ++m) {
-                    sf_method id = args.method_order[m];
-                    if (skipped[id]) continue;
-                    for (int q = 0; q < 2; ++q) {
-                        sf_plot_series* se = &series[ns++];
-                        memset(se, 0, sizeof *se);
-                        se->name = q == 0 ? sf_method_name(id) : NULL;
-                        se->x = xs;
-                        se->y = ys + (m * 4 + (size_t)(2 * p + q)) * steps;
-                        se->count = steps;
-                        se->dashed = q == 1;
-                        method_color(id, se->rgb);
-                    }
-                }
-                char title[160], xlabel[96];
-                snprintf(title, sizeof title, "%s error: %s / %s", p == 0 ? "normal" : "tangent", args.scene,
-                         args.preset ? args.preset : "rest");
-                snprintf(xlabel, sizeof xlabel, "%s%s%s%s", sw.name, unit[0] ? " (" : "", unit, unit[0] ? ")" : "");
-                sf_plot_desc d;
-                memset(&d, 0, sizeof d);
-                d.title = title;
-                d.x_label = xlabel;
-                d.y_label = "angle to the reference (deg)";
-                d.note = "solid: mean, dashed: max";
-                d.series = series;
-                d.series_count = ns;
-                int x0 = p * (width / panels), w = p + 1 == panels ? width - x0 : width / panels;
-                if (sf_plot_render(&d, &img, x0, 0, w, height, &err) != SF_OK)
-                    code = cli_fail(CLI_EXIT_FAILURE, "plot: %s", err.message);
-            }
-            if (code == CLI_EXIT_OK) code = render_write_png("-o", &img, out);
-            if (code == CLI_EXIT_OK) printf("wrote %s\n", out);
-            sf_image_free(&img, NULL);
-        }
+        plot_data data = {xs, ys, steps, frame, skipped};
+        code = draw_chart(&args, &sw, unit, &data, width, height, out);
     }
     free(xs);
     free(ys);

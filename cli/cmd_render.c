@@ -52,11 +52,12 @@ static void usage(FILE* f)
 
 /* ---------------------------------------------------------------- the command */
 
-int cmd_render(int argc, char** argv)
+/* render --plot ... is plot ...: drop the flag and hand over. *handled when argv holds --plot. */
+static int plot_instead(int argc, char** argv, bool* handled)
 {
     for (int i = 1; i < argc; ++i)
         if (strcmp(argv[i], "--plot") == 0) {
-            /* render --plot ... is plot ...: drop the flag and hand over. */
+            *handled = true;
             char** rest = malloc(sizeof(char*) * (size_t)argc);
             if (!rest) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
             int n = 0;
@@ -67,6 +68,57 @@ int cmd_render(int argc, char** argv)
             free(rest);
             return code;
         }
+    return CLI_EXIT_OK;
+}
+
+/* A built-in scene: one method's PNG, or with many every method's and the contact sheet in the folder out. */
+static int render_scene(const cli_scene_args* args, const render_settings* rs, const char* out, bool many)
+{
+    sf_env env = cli_env();
+    cli_run run;
+    int code = cli_run_compare(args, &env, NULL, 0, true, &run);
+    if (code == CLI_EXIT_OK) {
+        cli_run_note_skipped(&run);
+        char caption[256];
+        render_caption(args, caption, sizeof caption);
+        if (many) {
+            char stem[160];
+            bool morphs = false;
+            for (size_t k = 0; k < args->setting_count; ++k) morphs |= args->setting_is_morph[k];
+            /* With morphs the stage includes the morph directions: both runs can share a folder. */
+            snprintf(stem, sizeof stem, "%s_%s%s%s", args->scene, args->preset ? args->preset : "rest",
+                     morphs ? "_" : "", morphs ? cli_morph_directions_name(args->morph_directions) : "");
+            size_t written = 0;
+            code = render_run_images("-o", &run, rs, caption, out, stem, true, &written);
+            if (code == CLI_EXIT_OK)
+                printf("wrote %zu images: %s/%s_<method>.png and %s/%s_contact.png\n", written, out, stem, out, stem);
+        } else {
+            const cli_method_result* m = &run.methods[0];
+            if (m->skipped) {
+                code = cli_fail(CLI_EXIT_FAILURE, "render: %s: %s", sf_method_name(m->method), m->skip_reason);
+            } else {
+                sf_image img;
+                sf_error_summary s;
+                code = render_run_method(&run, m, rs, caption, &img, &s);
+                if (code == CLI_EXIT_OK) {
+                    code = render_write_png("-o", &img, out);
+                    sf_image_free(&img, NULL);
+                }
+                if (code == CLI_EXIT_OK)
+                    printf("wrote %s (%s: normal mean %.3f max %.3f deg)\n", out, sf_method_name(m->method),
+                           s.normal.mean, s.normal.max);
+            }
+        }
+    }
+    cli_run_free(&run);
+    return code;
+}
+
+int cmd_render(int argc, char** argv)
+{
+    bool plot = false;
+    int plot_code = plot_instead(argc, argv, &plot);
+    if (plot) return plot_code;
     cli_scene_args args;
     cli_scene_args_init(&args);
     render_settings rs;
@@ -158,42 +210,5 @@ int cmd_render(int argc, char** argv)
         cli_gltf_reference_defaults(&gltf_flags, &args);
         return render_gltf(gltf, animation, time_s, &args, &rs, out, many);
     }
-    sf_env env = cli_env();
-    cli_run run;
-    code = cli_run_compare(&args, &env, NULL, 0, true, &run);
-    if (code == CLI_EXIT_OK) {
-        cli_run_note_skipped(&run);
-        char caption[256];
-        render_caption(&args, caption, sizeof caption);
-        if (many) {
-            char stem[160];
-            bool morphs = false;
-            for (size_t k = 0; k < args.setting_count; ++k) morphs |= args.setting_is_morph[k];
-            /* With morphs the stage includes the morph directions: both runs can share a folder. */
-            snprintf(stem, sizeof stem, "%s_%s%s%s", args.scene, args.preset ? args.preset : "rest", morphs ? "_" : "",
-                     morphs ? cli_morph_directions_name(args.morph_directions) : "");
-            size_t written = 0;
-            code = render_run_images("-o", &run, &rs, caption, out, stem, true, &written);
-            if (code == CLI_EXIT_OK)
-                printf("wrote %zu images: %s/%s_<method>.png and %s/%s_contact.png\n", written, out, stem, out, stem);
-        } else {
-            const cli_method_result* m = &run.methods[0];
-            if (m->skipped) {
-                code = cli_fail(CLI_EXIT_FAILURE, "render: %s: %s", sf_method_name(m->method), m->skip_reason);
-            } else {
-                sf_image img;
-                sf_error_summary s;
-                code = render_run_method(&run, m, &rs, caption, &img, &s);
-                if (code == CLI_EXIT_OK) {
-                    code = render_write_png("-o", &img, out);
-                    sf_image_free(&img, NULL);
-                }
-                if (code == CLI_EXIT_OK)
-                    printf("wrote %s (%s: normal mean %.3f max %.3f deg)\n", out, sf_method_name(m->method),
-                           s.normal.mean, s.normal.max);
-            }
-        }
-    }
-    cli_run_free(&run);
-    return code;
+    return render_scene(&args, &rs, out, many);
 }

@@ -13,6 +13,11 @@
 
 #define EVAL_DEFAULT_MAX_FRAMES 100000
 
+struct eval_opts;
+struct eval_clip;
+/* Called after each clip of a text batch (the batch's summary row), instead of the asset's table. */
+typedef void (*eval_clip_fn)(const struct eval_opts* o, const char* path, const struct eval_clip* clip);
+
 /* What the command line set, the same for every asset. */
 typedef struct eval_opts {
     cli_scene_args args;     /* methods, reference and method settings (glTF defaults applied) */
@@ -28,6 +33,7 @@ typedef struct eval_opts {
     bool batch;              /* several assets: summary rows or JSON lines instead of one asset's report */
     FILE* csv;               /* per-frame rows, or NULL */
     const char* csv_file;    /* in a batch: the asset, a first CSV column; NULL for one asset */
+    eval_clip_fn on_clip;    /* text batch: one summary row per clip */
 } eval_opts;
 
 /* ---------------------------------------------------------------- frames (eval_frames.c) */
@@ -110,7 +116,7 @@ typedef struct eval_clip {
 } eval_clip;
 
 /* Evaluates the asset at path. Single (o->batch false): prints the asset's report (text or formatted JSON)
- * as the command always has. Batch: calls eval_batch_clip per clip (text) or prints one compact JSON line.
+ * as the command always has. Batch: calls o->on_clip per clip (text) or prints one compact JSON line.
  * CLI exit status; every failure has printed its one-line error. *done: the report is complete (also when
  * --strict then fails the asset for its data problems). */
 int eval_asset(const eval_opts* o, const char* path, bool* done);
@@ -186,7 +192,5 @@ bool eval_path_is_dir(const char* path);
 
 /* Runs every asset of list; returns CLI_EXIT_FAILURE when any failed. */
 int eval_batch_run(const eval_opts* o, const eval_path_list* list, size_t failed_before);
-/* One summary row (text batch). */
-void eval_batch_clip(const eval_opts* o, const char* path, const eval_clip* clip);
 
 #endif

@@ -238,7 +238,7 @@ static int eval_animation(asset_ctx* c, size_t anim, cJSON* json_anims)
         eval_variants_json(c->variants, c->methods, args, a);
     } else if (o->batch) {
         eval_clip clip = {label, &plan, c->vertices, c->tangent_vertices, c->methods};
-        eval_batch_clip(o, c->path, &clip);
+        if (o->on_clip) o->on_clip(o, c->path, &clip);
         eval_variants_print(c->variants, c->methods, args);
     } else {
         char title[256];

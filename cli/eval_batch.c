@@ -130,7 +130,8 @@ static void print_head(const eval_opts* o)
     printf("  animation\n"); /* last: its width is known only once each asset is loaded */
 }
 
-void eval_batch_clip(const eval_opts* o, const char* path, const eval_clip* clip)
+/* One summary row (text batch). */
+static void batch_clip(const eval_opts* o, const char* path, const eval_clip* clip)
 {
     printf("%-*s %7zu %9zu", g_asset_width, path, clip->plan->frames, clip->vertices);
     for (size_t k = 0; k < o->args.method_count; ++k) {
@@ -188,6 +189,7 @@ int eval_batch_run(const eval_opts* o, const eval_path_list* list, size_t failed
         const char* path = list->items[i];
         eval_opts one = *o;
         one.csv_file = path;
+        one.on_clip = batch_clip;
         /* An asset's CSV rows join the file only when it passed: no partial rows of a failed asset. */
         FILE* rows = o->csv ? tmpfile() : NULL;
         one.csv = rows;

@@ -121,6 +121,90 @@ static size_t gltf_bones(const sf_gltf* g, const sf_gltf_pose* gp, float* heads,
     return n;
 }
 
+/* The combined arrays for the placed units: the triangles re-indexed, the UVs, room for the frames. */
+static int combined_fill(const cli_gltf_unit* units, const gltf_place* places, size_t unit_count, gltf_combined* c)
+{
+    c->idx = calloc(3 * c->f + 1, sizeof(uint32_t));
+    c->pos = calloc(3 * c->n + 1, sizeof(float));
+    c->uv = calloc(2 * c->n + 1, sizeof(float));
+    c->rn = calloc(3 * c->n + 1, sizeof(float));
+    c->rt = calloc(4 * c->n + 1, sizeof(float));
+    c->mn = calloc(3 * c->n + 1, sizeof(float));
+    c->mt = calloc(4 * c->n + 1, sizeof(float));
+    c->nd = calloc(c->n + 1, sizeof(float));
+    c->td = calloc(c->n + 1, sizeof(float));
+    if (!c->idx || !c->pos || !c->uv || !c->rn || !c->rt || !c->mn || !c->mt || !c->nd || !c->td)
+        return cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", c->n);
+    c->frame = true;
+    size_t fo = 0;
+    for (size_t u = 0; u < unit_count; ++u) {
+        const cli_gltf_unit* un = &units[u];
+        size_t first = places[u].first_vertex, f = sf_topology_triangle_count(un->topo);
+        c->frame &= un->tangents;
+        const uint32_t* idx = sf_topology_indices(un->topo);
+        for (size_t k = 0; k < 3 * f; ++k) c->idx[3 * fo + k] = idx[k] + (uint32_t)first;
+        fo += f;
+        const float* uv = sf_topology_uvs(un->topo);
+        if (uv) memcpy(c->uv + 2 * first, uv, 2 * un->n * sizeof(float));
+    }
+    return CLI_EXIT_OK;
+}
+
+/* What every method's picture shares: names, caption, bones and where it goes. */
+typedef struct gltf_picture {
+    const render_settings* rs;
+    const char *out, *stem, *caption, *ref_name, *ref_settings;
+    bool many;
+    const float *bone_heads, *bone_tails;
+    size_t bone_count;
+} gltf_picture;
+
+/* Method m's four views from the combined arrays, written as a PNG (-o, or OUT/STEM_<method>.png), and its
+ * contact-sheet label; *drawn once *image holds a picture (also when writing it fails). */
+static int gltf_draw(const gltf_picture* p, const gltf_combined* c, sf_method m, sf_image* image, char* label,
+                     size_t label_size, bool* drawn)
+{
+    render_input in;
+    memset(&in, 0, sizeof in);
+    in.view.vertex_count = c->n;
+    in.view.triangle_count = c->f;
+    in.view.indices = c->idx;
+    in.view.positions = c->pos;
+    in.view.uvs = c->frame ? c->uv : NULL;
+    in.view.method_normals = c->mn;
+    in.view.method_tangents = c->frame ? c->mt : NULL;
+    in.view.reference_normals = c->rn;
+    in.view.reference_tangents = c->frame ? c->rt : NULL;
+    in.view.normal_error_deg = c->nd;
+    in.view.tangent_error_deg = c->frame ? c->td : NULL;
+    sf_error err;
+    memset(&err, 0, sizeof err);
+    if (sf_angle_stats_compute(c->nd, c->n, NULL, NULL, &in.errors.normal, &err) != SF_OK ||
+        (c->frame && sf_angle_stats_compute(c->td, c->n, NULL, NULL, &in.errors.tangent, &err) != SF_OK))
+        return cli_fail(CLI_EXIT_FAILURE, "statistics: %s", err.message);
+    in.view.method_name = sf_method_name(m);
+    in.view.reference_name = p->ref_name;
+    in.view.reference_settings = p->ref_settings;
+    in.view.caption = p->caption;
+    in.radius = 1.0f;
+    in.view.bone_heads = p->bone_heads;
+    in.view.bone_tails = p->bone_tails;
+    in.view.bone_count = p->bone_count;
+    sf_error_summary s;
+    int code = render_fourview(&in, p->rs, image, &s);
+    if (code != CLI_EXIT_OK) return code;
+    *drawn = true;
+    char file[4400]; /* as in render_run_images: never cut */
+    if (p->many) snprintf(file, sizeof file, "%s/%s_%s.png", p->out, p->stem, sf_method_name(m));
+    const char* target = p->many ? file : p->out; /* -o as given, whatever its length */
+    code = render_write_png("-o", image, target);
+    if (code == CLI_EXIT_OK)
+        printf("wrote %s (%s: normal mean %.3f max %.3f deg)\n", target, sf_method_name(m), s.normal.mean, s.normal.max);
+    snprintf(label, label_size, "%s: normal %.2f / %.2f (mean / max deg)", sf_method_name(m), s.normal.mean,
+             s.normal.max);
+    return code;
+}
+
 int render_gltf(const char* path, const char* animation, double time_s, const cli_scene_args* args,
                 const render_settings* rs, const char* out, bool many)
 {
@@ -155,34 +239,9 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
     if (code == CLI_EXIT_OK && c.n == 0) code = cli_fail(CLI_EXIT_FAILURE, "%s: no triangles to draw", path);
     float* bone_heads = calloc(3 * MAX_BONES, sizeof(float));
     float* bone_tails = calloc(3 * MAX_BONES, sizeof(float));
-    if (code == CLI_EXIT_OK) {
-        c.idx = calloc(3 * c.f + 1, sizeof(uint32_t));
-        c.pos = calloc(3 * c.n + 1, sizeof(float));
-        c.uv = calloc(2 * c.n + 1, sizeof(float));
-        c.rn = calloc(3 * c.n + 1, sizeof(float));
-        c.rt = calloc(4 * c.n + 1, sizeof(float));
-        c.mn = calloc(3 * c.n + 1, sizeof(float));
-        c.mt = calloc(4 * c.n + 1, sizeof(float));
-        c.nd = calloc(c.n + 1, sizeof(float));
-        c.td = calloc(c.n + 1, sizeof(float));
-        if (!c.idx || !c.pos || !c.uv || !c.rn || !c.rt || !c.mn || !c.mt || !c.nd || !c.td || !bone_heads ||
-            !bone_tails)
-            code = cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", c.n);
-    }
-    if (code == CLI_EXIT_OK) {
-        c.frame = true;
-        size_t fo = 0;
-        for (size_t u = 0; u < unit_count; ++u) {
-            const cli_gltf_unit* un = &units[u];
-            size_t first = places[u].first_vertex, f = sf_topology_triangle_count(un->topo);
-            c.frame &= un->tangents;
-            const uint32_t* idx = sf_topology_indices(un->topo);
-            for (size_t k = 0; k < 3 * f; ++k) c.idx[3 * fo + k] = idx[k] + (uint32_t)first;
-            fo += f;
-            const float* uv = sf_topology_uvs(un->topo);
-            if (uv) memcpy(c.uv + 2 * first, uv, 2 * un->n * sizeof(float));
-        }
-    }
+    if (code == CLI_EXIT_OK) code = combined_fill(units, places, unit_count, &c);
+    if (code == CLI_EXIT_OK && (!bone_heads || !bone_tails))
+        code = cli_fail(CLI_EXIT_FAILURE, "out of memory for %zu vertices", c.n);
     sf_frames_opts ref_opts, method_opts; /* with --reference and --jacobian-cap, as eval and bake */
     cli_gltf_frames_opts(args, &ref_opts, &method_opts);
     char reason[256] = "";
@@ -201,10 +260,10 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
     char labels[SF_METHOD_COUNT][128];
     const char* label_ptrs[SF_METHOD_COUNT];
     size_t done = 0;
-    char file[4400], ref_name[64]; /* as in render_run_images: never cut */
+    char ref_name[64], ref_settings[96];
     snprintf(ref_name, sizeof ref_name, "recompute (%s)", cli_weighting_name(ref_opts.weighting));
-    char ref_settings[96];
     cli_reference_settings_text(&ref_opts, ref_settings, sizeof ref_settings);
+    gltf_picture pic = {rs, out, stem, caption, ref_name, ref_settings, many, bone_heads, bone_tails, bone_count};
     for (size_t k = 0; k < args->method_count && code == CLI_EXIT_OK; ++k) {
         sf_method m = args->method_order[k];
         bool skipped = false;
@@ -215,46 +274,14 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
             if (!many) code = cli_fail(CLI_EXIT_FAILURE, "render: %s: %s", sf_method_name(m), reason);
             continue;
         }
-        render_input in;
-        memset(&in, 0, sizeof in);
-        in.view.vertex_count = c.n;
-        in.view.triangle_count = c.f;
-        in.view.indices = c.idx;
-        in.view.positions = c.pos;
-        in.view.uvs = c.frame ? c.uv : NULL;
-        in.view.method_normals = c.mn;
-        in.view.method_tangents = c.frame ? c.mt : NULL;
-        in.view.reference_normals = c.rn;
-        in.view.reference_tangents = c.frame ? c.rt : NULL;
-        in.view.normal_error_deg = c.nd;
-        in.view.tangent_error_deg = c.frame ? c.td : NULL;
-        if (sf_angle_stats_compute(c.nd, c.n, NULL, NULL, &in.errors.normal, &err) != SF_OK ||
-            (c.frame && sf_angle_stats_compute(c.td, c.n, NULL, NULL, &in.errors.tangent, &err) != SF_OK)) {
-            code = cli_fail(CLI_EXIT_FAILURE, "statistics: %s", err.message);
-            break;
-        }
-        in.view.method_name = sf_method_name(m);
-        in.view.reference_name = ref_name;
-        in.view.reference_settings = ref_settings;
-        in.view.caption = caption;
-        in.radius = 1.0f;
-        in.view.bone_heads = bone_heads;
-        in.view.bone_tails = bone_tails;
-        in.view.bone_count = bone_count;
-        sf_error_summary s;
-        code = render_fourview(&in, rs, &images[done], &s);
-        if (code != CLI_EXIT_OK) break;
-        if (many) snprintf(file, sizeof file, "%s/%s_%s.png", out, stem, sf_method_name(m));
-        const char* target = many ? file : out; /* -o as given, whatever its length */
-        code = render_write_png("-o", &images[done], target);
-        if (code == CLI_EXIT_OK)
-            printf("wrote %s (%s: normal mean %.3f max %.3f deg)\n", target, sf_method_name(m), s.normal.mean, s.normal.max);
-        snprintf(labels[done], sizeof labels[done], "%s: normal %.2f / %.2f (mean / max deg)", sf_method_name(m),
-                 s.normal.mean, s.normal.max);
+        bool drawn = false;
+        code = gltf_draw(&pic, &c, m, &images[done], labels[done], sizeof labels[done], &drawn);
+        if (!drawn) break;
         label_ptrs[done] = labels[done];
         done++;
     }
     if (code == CLI_EXIT_OK && many && done > 1) {
+        char file[4400];
         snprintf(file, sizeof file, "%s/%s_contact.png", out, stem);
         code = render_write_contact_sheet("-o", images, label_ptrs, done, caption, file);
         if (code == CLI_EXIT_OK) printf("wrote %s\n", file);
@@ -269,4 +296,3 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
     sf_gltf_destroy(g);
     return code;
 }
-

@@ -381,7 +381,12 @@ typedef enum sf_weighting {
     SF_WEIGHTING_UNIFORM   /* unit face normals, equal weights (the article's tip demo) */
 } sf_weighting;
 
-/* Which vertices share one recomputed frame. */
+/* Which vertices share one recomputed frame. A position shared by more than SF_WELD_MAX_VERTICES vertices or
+ * SF_WELD_MAX_CORNERS triangle corners is not welded: each of those vertices gathers its own corners (a welded
+ * gather walks the whole group per member, so an unbounded group would cost the square of its size; real
+ * meshes share a position among a few vertices and a few dozen corners). */
+#define SF_WELD_MAX_VERTICES 128
+#define SF_WELD_MAX_CORNERS 128
 typedef enum sf_weld {
     SF_WELD_NONE = 0,        /* default: every vertex index on its own (the article) */
     SF_WELD_POSITION,        /* same rest position */

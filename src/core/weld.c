@@ -3,7 +3,8 @@
  * hard edges stay split (generated rest normals have no hard edges: index 1 is then index 0).
  * Each group also gets its list of face corners (the members' corners in member order), so the
  * welded gather walks one contiguous list, exactly as long as the unwelded one for a vertex alone
- * in its group. Built once per topology; deterministic (sorts with index ties).
+ * in its group. Built once per topology; deterministic (sorts with index ties). A position shared by more
+ * than SF_WELD_MAX_VERTICES vertices or SF_WELD_MAX_CORNERS corners is not welded (linear cost for any file).
  * The same position sort gives the robustness counters: non-manifold edges and duplicate triangles.
  * Works on the rest mesh's plain arrays (sfi_mesh_view) and fills its own sfi_weld structs. */
 #include "sf_internal.h"
@@ -208,11 +209,16 @@ sf_result sfi_weld_build(const sfi_mesh_view* m, float normal_cos, bool split_no
     for (size_t v = 0; v < n; ++v) order[v] = (uint32_t)v;
     merge_sort(order, tmp, n, position_less, m->positions);
 
-    /* label[v] = the smallest vertex with v's position (first of its sorted run: ties keep index order). */
+    /* label[v] = the smallest vertex with v's position (first of its sorted run: ties keep index order). A run
+     * beyond SF_WELD_MAX_VERTICES vertices or SF_WELD_MAX_CORNERS corners stays unwelded: every gather walks
+     * its group's corners once per member, so one huge group (a file of coincident vertices) would cost the
+     * square of its size. */
     for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && same_position(m->positions, order[i], order[j])) ++j;
-        for (size_t k = i; k < j; ++k) label[order[k]] = order[i];
+        size_t j = i + 1, corners = m->adj_offsets[order[i] + 1] - m->adj_offsets[order[i]];
+        for (; j < n && same_position(m->positions, order[i], order[j]); ++j)
+            corners += m->adj_offsets[order[j] + 1] - m->adj_offsets[order[j]];
+        bool weld_run = j - i <= SF_WELD_MAX_VERTICES && corners <= SF_WELD_MAX_CORNERS;
+        for (size_t k = i; k < j; ++k) label[order[k]] = weld_run ? order[i] : order[k];
         i = j;
     }
     /* Group ids in order of each group's first vertex. */
