@@ -129,7 +129,8 @@ static size_t scene_cases(const sf_scene_info* s, demo_case* cases, size_t cap)
 /* Called once per case after its comparison, only with --out. `run` holds the scene, the topology, the
  * final positions, the reference and every method's normals and tangents (keep_frames). Writes the
  * four-view images (cli/cmd_render.c): DIR/<stem>_<method>.png and DIR/<stem>_contact.png. */
-static int demo_case_outputs(const demo_case* c, const cli_run* run, const char* out_dir)
+/* out_dir: where the images are written (the stage); shown: the folder named in the message (--out DIR). */
+static int demo_case_outputs(const demo_case* c, const cli_run* run, const char* out_dir, const char* shown)
 {
     render_settings rs;
     render_settings_init(&rs);
@@ -141,7 +142,7 @@ static int demo_case_outputs(const demo_case* c, const cli_run* run, const char*
     size_t written = 0;
     int code = render_run_images("--out", run, &rs, caption, out_dir, c->stem, true, &written);
     if (code == CLI_EXIT_OK)
-        fprintf(stderr, "skinframe: wrote %zu images %s/%s_{<method>,contact}.png\n", written, out_dir, c->stem);
+        fprintf(stderr, "skinframe: wrote %zu images %s/%s_{<method>,contact}.png\n", written, shown, c->stem);
     return code;
 }
 
@@ -230,25 +231,39 @@ int cmd_demo(int argc, char** argv)
         snprintf(path, sizeof path, "%s/demo.json", out_dir);
         if ((code = cli_output_check("--out", path, CLI_OUTPUT_DEMO_JSON)) != CLI_EXIT_OK) return code;
     }
-    if (cli_pool_start(base.threads) != 0) return cli_fail(CLI_EXIT_FAILURE, "could not start threads");
+    /* every file into a new folder next to DIR, which replaces DIR only when all are written */
+    sf_dir_stage* stage = NULL;
+    const char* final_dir = out_dir;
+    sf_error err;
+    if (out_dir && sf_dir_stage_open(out_dir, &stage, &err) != SF_OK)
+        return cli_fail(CLI_EXIT_FAILURE, "--out: %s", err.message);
+    if (stage) out_dir = sf_dir_stage_path(stage);
+    if (cli_pool_start(base.threads) != 0) {
+        sf_dir_stage_abort(stage);
+        return cli_fail(CLI_EXIT_FAILURE, "could not start threads");
+    }
     sf_env env = cli_env();
 
     /* The table goes to stdout and, with --out, to DIR/demo.txt. */
     char* table = NULL;
     size_t table_len = 0;
     FILE* t = open_memstream(&table, &table_len);
-    if (!t) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    if (!t) {
+        sf_dir_stage_abort(stage);
+        return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    }
     cJSON* all = cJSON_CreateArray();
     print_head(t);
     size_t failed = 0, total = 0;
+    bool write_failed = false; /* the first failed write stops the demo: the folder is all or nothing */
     bool skipped[SF_METHOD_COUNT] = {false};
-    for (size_t si = 0; si < sf_scene_count(); ++si) {
+    for (size_t si = 0; si < sf_scene_count() && !write_failed; ++si) {
         const sf_scene_info* s = sf_scene_info_at(si);
         if (base.scene && strcmp(base.scene, s->name) != 0) continue;
         demo_case cases[64];
         size_t n = scene_cases(s, cases, sizeof cases / sizeof cases[0]);
         if (total) fputc('\n', t);
-        for (size_t k = 0; k < n; ++k) {
+        for (size_t k = 0; k < n && !write_failed; ++k) {
             const demo_case* c = &cases[k];
             cli_scene_args args = base;
             args.scene = s->name;
@@ -270,7 +285,7 @@ int cmd_demo(int argc, char** argv)
                 cJSON_AddStringToObject(o, "case", c->label);
                 cJSON_AddStringToObject(o, "case_id", c->stem);
                 cJSON_AddItemToArray(all, o);
-                if (out_dir) rc = demo_case_outputs(c, &run, out_dir);
+                if (out_dir) write_failed = (rc = demo_case_outputs(c, &run, out_dir, final_dir)) != CLI_EXIT_OK;
             }
             if (rc != CLI_EXIT_OK) {
                 failed++;
@@ -290,13 +305,19 @@ int cmd_demo(int argc, char** argv)
     } else {
         fwrite(table, 1, table_len, stdout);
     }
-    if (out_dir && code == CLI_EXIT_OK) {
+    if (out_dir && code == CLI_EXIT_OK && !failed) {
         snprintf(path, sizeof path, "%s/demo.txt", out_dir);
         code = cli_output_write("--out", path, CLI_OUTPUT_DEMO_TEXT, table, table_len);
         snprintf(path, sizeof path, "%s/demo.json", out_dir);
         if (code == CLI_EXIT_OK) code = report_write_json("--out", path, CLI_OUTPUT_DEMO_JSON, all, true);
-        if (code == CLI_EXIT_OK && !json) printf("wrote %s/demo.txt and %s/demo.json\n", out_dir, out_dir);
+        if (code == CLI_EXIT_OK && sf_dir_stage_commit(stage, &err) != SF_OK)
+            code = cli_fail(CLI_EXIT_FAILURE, "--out: %s", err.message);
+        else if (code != CLI_EXIT_OK)
+            sf_dir_stage_abort(stage);
+        stage = NULL;
+        if (code == CLI_EXIT_OK && !json) printf("wrote %s/demo.txt and %s/demo.json\n", final_dir, final_dir);
     }
+    sf_dir_stage_abort(stage); /* a failed case: nothing replaces DIR */
     free(table);
     cJSON_Delete(all);
     if (code == CLI_EXIT_OK && failed)

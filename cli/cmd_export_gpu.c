@@ -25,15 +25,25 @@ static void usage(FILE* f)
                "  params.bin (u32 counts for programs: see layout.json), and the library's results at that pose\n"
                "  (expected_<method>_normals.bin, _tangents.bin, expected_positions.bin; recompute with area\n"
                "  weighting, no weld, UV tangents: what the gather shader computes). layout.json describes every\n"
-               "  file. DIR is created; it must be empty or hold an earlier export (or --force). Files are written\n"
-               "  atomically.\n");
+               "  file. DIR is created; it must be empty or hold an earlier export (or --force); no file in it that the\n"
+               "  command reads is replaced, even with --force. The files are written into a new folder that takes\n"
+               "  DIR's place only when all are written (other files in DIR are kept).\n");
 }
 
 typedef struct export_ctx {
-    const char* dir;
-    cJSON* files; /* name -> description */
+    const char* dir;   /* where the files are written: the stage */
+    const char* final; /* -o DIR, which the stage becomes when every file is written */
+    cJSON* files;      /* name -> description */
     int code;
 } export_ctx;
+
+/* DIR/name may not be an input (by the file itself or its resolved path), even with --force. */
+static int check_not_input(export_ctx* x, const char* name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", x->final, name);
+    return cli_output_not_input("-o", path);
+}
 
 static void write_buffer(export_ctx* x, const char* name, const char* what, const char* type, size_t count,
                          uint32_t components, const void* data)
@@ -41,6 +51,7 @@ static void write_buffer(export_ctx* x, const char* name, const char* what, cons
     if (x->code != CLI_EXIT_OK) return;
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.bin", x->dir, name);
+    if ((x->code = check_not_input(x, strrchr(path, '/') + 1)) != CLI_EXIT_OK) return;
     size_t bytes = count * components * 4;
     sf_error err;
     if (sf_file_write_atomic(path, bytes ? data : "", bytes, &err) != SF_OK) {
@@ -61,7 +72,7 @@ static void write_buffer(export_ctx* x, const char* name, const char* what, cons
 static int check_dir(const char* dir, bool force)
 {
     DIR* d = opendir(dir);
-    if (!d) return cli_make_dir("-o", dir);
+    if (!d) return cli_output_folder("-o", dir); /* not a file name, not an input; created */
     size_t entries = 0;
     struct dirent* e;
     while ((e = readdir(d)) != NULL)
@@ -180,6 +191,8 @@ static int export_topology(export_ctx* x, const sf_topology* topo, const sf_pose
         sf_error err;
         if (!text)
             x->code = cli_fail(CLI_EXIT_FAILURE, "out of memory printing JSON");
+        else if ((x->code = check_not_input(x, "layout.json")) != CLI_EXIT_OK)
+            ;
         else if (sf_file_write_atomic(path, text, strlen(text), &err) != SF_OK)
             x->code = cli_fail(CLI_EXIT_FAILURE, "export-gpu: %s", err.message);
         cJSON_free(text);
@@ -187,7 +200,7 @@ static int export_topology(export_ctx* x, const sf_topology* topo, const sf_pose
     cJSON_Delete(root);
     if (x->code == CLI_EXIT_OK)
         printf("export-gpu: %s: %zu vertices, %zu triangles -> %s/layout.json\n", source, st.vertex_count,
-               st.triangle_count, x->dir);
+               st.triangle_count, x->final);
     return x->code;
 }
 
@@ -300,6 +313,16 @@ int cmd_export_gpu(int argc, char** argv)
     }
     code = check_dir(out, force);
     if (code != CLI_EXIT_OK) return code;
-    export_ctx x = {out, NULL, CLI_EXIT_OK};
-    return file ? export_gltf(&x, file, anim, t, unit) : export_scene(&x, &args);
+    /* every file into a new folder next to DIR, which replaces DIR only when all are written */
+    sf_dir_stage* stage = NULL;
+    sf_error err;
+    if (sf_dir_stage_open(out, &stage, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "-o: %s", err.message);
+    export_ctx x = {sf_dir_stage_path(stage), out, NULL, CLI_EXIT_OK};
+    code = file ? export_gltf(&x, file, anim, t, unit) : export_scene(&x, &args);
+    if (code != CLI_EXIT_OK) {
+        sf_dir_stage_abort(stage);
+        return code;
+    }
+    if (sf_dir_stage_commit(stage, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "-o: %s", err.message);
+    return CLI_EXIT_OK;
 }

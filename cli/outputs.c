@@ -72,6 +72,13 @@ static const char* input_match(const char* path)
     return NULL;
 }
 
+int cli_output_not_input(const char* flag, const char* path)
+{
+    const char* input = input_match(path);
+    if (input) return cli_fail(CLI_EXIT_USAGE, "%s: %s is an input of this command (%s)", flag, path, input);
+    return CLI_EXIT_OK;
+}
+
 /* ---------------------------------------------------------------- what an existing file holds */
 
 static uint32_t le32(const uint8_t* p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }

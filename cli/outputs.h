@@ -53,6 +53,9 @@ int cli_outputs_add_inputs(const char* const* paths, size_t count);
 /* Rule 1 only (before anything is loaded): CLI_EXIT_OK, or CLI_EXIT_USAGE after a one-line error naming
  * flag. */
 int cli_output_name(const char* flag, const char* path, cli_output_kind kind);
+/* Rule 2 alone (a file of a folder output, whose name is the command's own): CLI_EXIT_OK, or CLI_EXIT_USAGE
+ * after a one-line error naming flag. */
+int cli_output_not_input(const char* flag, const char* path);
 /* Rules 1 to 3 (after the inputs are known, before the work): CLI_EXIT_OK, or CLI_EXIT_USAGE after a
  * one-line error naming flag ("-o: X is an input of this command (/abs/X)"). */
 int cli_output_check(const char* flag, const char* path, cli_output_kind kind);

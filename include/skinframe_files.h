@@ -50,6 +50,21 @@ sf_result sf_file_writer_commit(sf_file_writer* writer, sf_error* err);
 /* Removes the temporary file and frees writer (NULL is ignored). */
 void sf_file_writer_abort(sf_file_writer* writer);
 
+/* A folder of outputs, all or nothing: sf_dir_stage_open creates a new folder "DIR.tmp.PID.N" next to dir
+ * (dir resolved: a link at its name is followed), the caller writes its files into sf_dir_stage_path, and
+ * sf_dir_stage_commit moves that folder to dir in one rename (renameat2 RENAME_NOREPLACE for a new dir,
+ * RENAME_EXCHANGE for an existing one, plain renames where neither exists), so a reader, a kill or a full
+ * disk sees the old folder or the new one, never a mix. Entries of an existing dir that the new folder does
+ * not hold are kept (hard links made before the exchange; subfolders moved); the files it does hold replace
+ * theirs; the replaced folder is then removed. A stage that a killed writer left is not removed. Errors:
+ * SF_ERROR_IO (dir exists and is not a folder, cannot create or rename), SF_ERROR_INVALID_ARGUMENT,
+ * SF_ERROR_OUT_OF_MEMORY. Commit and abort free the stage whatever the outcome; on failure dir is as it was. */
+typedef struct sf_dir_stage sf_dir_stage;
+sf_result sf_dir_stage_open(const char* dir, sf_dir_stage** out, sf_error* err);
+const char* sf_dir_stage_path(const sf_dir_stage* stage);
+sf_result sf_dir_stage_commit(sf_dir_stage* stage, sf_error* err);
+void sf_dir_stage_abort(sf_dir_stage* stage); /* removes the stage and what was written there; NULL ignored */
+
 /* Reading a whole file. */
 typedef struct sf_file_read_opts {
     /* NULL: any path. Else the file must lie inside this folder once every symbolic link in both paths is

@@ -6,24 +6,24 @@
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let v = id.x;
   if (v >= P.vertex_count) { return; }
-  let det = state[32u * v + 3u];
-  let mn = state3(v, 7u);
-  let mt = state3(v, 10u);
+  let det = state_at(v, SF_STATE_DET);
+  let mn = state3(v, SF_STATE_MORPHED_NORMAL);
+  let mt = state3(v, SF_STATE_MORPHED_TANGENT);
   let B = blend(v);
   let rest_w = tf4(P.rest_tangents, v).w;
   var n: vec3<f32>;
   var t: vec3<f32>;
   var w = rest_w;
-  if (P.method == 0u) {
+  if (P.method == SF_METHOD_UNCHANGED) {
     n = safe_unit(mn);
     t = safe_unit(mt);
   } else {
     t = safe_unit(mat_dir(B, mt));
     w = select(rest_w, -rest_w, det < 0.0);
-    if (P.method == 1u) {
+    if (P.method == SF_METHOD_SKINNED) {
       n = safe_unit(mat_dir(B, mn));
-    } else if (P.method == 2u) {
-      n = select(safe_unit(cofactor_dir(B.a0, B.a1, B.a2, mn) * (1.0 / det)), vec3<f32>(0.0), abs(det) < 1e-12);
+    } else if (P.method == SF_METHOD_INVERSE_TRANSPOSE) {
+      n = select(safe_unit(cofactor_dir(B.a0, B.a1, B.a2, mn) * (1.0 / det)), vec3<f32>(0.0), abs(det) < SF_SINGULAR_DET_EPS);
     } else {
       var acc = vec3<f32>(0.0);
       var total = 0.0;

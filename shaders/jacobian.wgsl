@@ -6,9 +6,9 @@
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let v = id.x;
   if (v >= P.vertex_count) { return; }
-  let Pf = state3(v, 0u);
-  let det = state[32u * v + 3u];
-  let x = state3(v, 4u);
+  let Pf = state3(v, SF_STATE_POSITION);
+  let det = state_at(v, SF_STATE_DET);
+  let x = state3(v, SF_STATE_MORPHED_POSITION);
   let B = blend(v);
   let t0 = tf4(P.rest_tangents, v);
   let w = select(t0.w, -t0.w, det < 0.0);
@@ -32,7 +32,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     for (var k = topo[P.grad_slot_offsets + v]; k < topo[P.grad_slot_offsets + v + 1u]; k++) {
       let j = topo[P.grad_slot_joint + k];
       var pj = x;
-      if (j != REST_JOINT) { pj = bone_point(j, x); }
+      if (j != SF_REST_JOINT) { pj = bone_point(j, x); }
       pj -= Pf;
       cu += pj * tf(P.grad_slot_guv + 2u * k);
       cv += pj * tf(P.grad_slot_guv + 2u * k + 1u);

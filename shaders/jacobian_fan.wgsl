@@ -25,9 +25,9 @@ fn arc_rotate(a: vec3<f32>, b: vec3<f32>, d: vec3<f32>) -> vec3<f32> {
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let v = id.x;
   if (v >= P.vertex_count) { return; }
-  let Pf = state3(v, 0u);
-  let det = state[32u * v + 3u];
-  let x = state3(v, 4u);
+  let Pf = state3(v, SF_STATE_POSITION);
+  let det = state_at(v, SF_STATE_DET);
+  let x = state3(v, SF_STATE_MORPHED_POSITION);
   let B = blend(v);
   let t0 = tf4(P.rest_tangents, v);
   let w = select(t0.w, -t0.w, det < 0.0);
@@ -58,7 +58,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
       var pj = x;
       var au = mu;
       var av = mv;
-      if (j != REST_JOINT) { pj = bone_point(j, x); au = bone_dir(j, mu); av = bone_dir(j, mv); }
+      if (j != SF_REST_JOINT) { pj = bone_point(j, x); au = bone_dir(j, mu); av = bone_dir(j, mv); }
       pj -= Pf;
       au -= ju;
       av -= jv;

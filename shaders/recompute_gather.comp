@@ -1,28 +1,18 @@
 #version 450
+#extension GL_GOOGLE_include_directive : require
 // The reference's gather, one thread per vertex over the vertex -> corner adjacency (CSR, no atomics), after
-// recompute_faces.comp (the GLSL twin of recompute_gather.wgsl): sfk_recompute_vertex and sfk_finish_frame of
-// src/kernels/sf_kernels.h, without weld groups. n = SafeUnit(N), t = SafeUnit(T - n (n.T)),
-// w = sign(dot(cross(n, t), B) * bitangent_sign).
-// `precise` (SPIR-V NoContraction) keeps the compiler from fusing multiply-adds here: the C library rounds
-// each product, and a vertex whose face normals nearly cancel would amplify the difference.
+// recompute_faces.comp (the GLSL twin of recompute_gather.wgsl): gather_add and finish_frame of common.glsl
+// (sfk_recompute_vertex and sfk_finish_frame of src/kernels/sf_kernels.h), without weld groups.
 layout(local_size_x = 64) in;
-layout(push_constant) uniform Params {
-    uint vertex_count, influences, morph_dirs, method;
-    uint face_count, weighting, has_uv, pad;
-    float bitangent_sign, jacobian_cap, pad1, pad2;
-} P;
-layout(std430, binding = 13) writeonly buffer Normals { float normals[]; };
-layout(std430, binding = 14) writeonly buffer Tangents { float tangents[]; };
-layout(std430, binding = 15) readonly buffer Face { float face[]; };
-layout(std430, binding = 16) readonly buffer AdjOffsets { uint adj_offsets[]; };
-layout(std430, binding = 17) readonly buffer AdjCorners { uint adj_corners[]; };
+#include "generated/layout.glsl"
+SF_BUFFER_normals(writeonly);
+SF_BUFFER_tangents(writeonly);
+SF_BUFFER_face(readonly);
+SF_BUFFER_adj_offsets(readonly);
+SF_BUFFER_adj_corners(readonly);
+#include "common.glsl"
 
-vec3 safe_unit(vec3 v)
-{
-    float len2 = dot(v, v);
-    if (!(len2 >= 1e-24)) return vec3(0.0);
-    return v * (1.0 / sqrt(len2));
-}
+vec3 face3(uint o) { return vec3(face[o], face[o + 1u], face[o + 2u]); }
 
 void main()
 {
@@ -32,16 +22,10 @@ void main()
     for (uint a = adj_offsets[v]; a < adj_offsets[v + 1u]; ++a) {
         uint corner = adj_corners[a];
         uint o = 12u * (corner / 3u);
-        float w = face[o + 9u + corner % 3u];
-        vec3 fn = vec3(face[o], face[o + 1u], face[o + 2u]);
-        N += P.weighting == 0u ? fn : fn * w;
-        T += vec3(face[o + 3u], face[o + 4u], face[o + 5u]) * w;
-        B += vec3(face[o + 6u], face[o + 7u], face[o + 8u]) * w;
+        gather_add(N, T, B, face3(o), face3(o + 3u), face3(o + 6u), face[o + 9u + corner % 3u]);
     }
-    vec3 n = safe_unit(N);
-    precise vec3 to = T - n * dot(n, T);
-    vec3 t = safe_unit(to);
-    float hand = dot(cross(n, t), B) * P.bitangent_sign < 0.0 ? -1.0 : 1.0;
+    vec3 n;
+    vec4 t = finish_frame(N, T, B, n);
     normals[3u * v] = n.x; normals[3u * v + 1u] = n.y; normals[3u * v + 2u] = n.z;
-    tangents[4u * v] = t.x; tangents[4u * v + 1u] = t.y; tangents[4u * v + 2u] = t.z; tangents[4u * v + 3u] = hand;
+    tangents[4u * v] = t.x; tangents[4u * v + 1u] = t.y; tangents[4u * v + 2u] = t.z; tangents[4u * v + 3u] = t.w;
 }

@@ -1,5 +1,5 @@
 # Compiles every compute shader in shaders/ to SPIR-V and validates it: GLSL (*.comp) with glslangValidator,
-# HLSL (*.hlsl) through glslang's HLSL front end, both checked by spirv-val (Vulkan 1.1). Run as
+# HLSL (generated/*.hlsl) through glslang's HLSL front end, both checked by spirv-val (Vulkan 1.1). Run as
 #   cmake -DSF_SOURCE_DIR=... -DOUT_DIR=... -P tests/shaders_check.cmake
 # Says "skipped" (the test's SKIP_REGULAR_EXPRESSION) when the tools are absent: Debian glslang-tools, spirv-tools;
 # fails instead under CI=true.
@@ -13,7 +13,7 @@ elseif(NOT GLSLANG OR NOT SPIRV_VAL)
 endif()
 file(MAKE_DIRECTORY ${OUT_DIR})
 file(GLOB glsl ${SF_SOURCE_DIR}/shaders/*.comp)
-file(GLOB hlsl ${SF_SOURCE_DIR}/shaders/*.hlsl)
+file(GLOB hlsl ${SF_SOURCE_DIR}/shaders/generated/*.hlsl)
 if(NOT glsl OR NOT hlsl)
   message(FATAL_ERROR "no shaders under ${SF_SOURCE_DIR}/shaders")
 endif()

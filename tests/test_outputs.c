@@ -369,6 +369,119 @@ static void test_bake_render_never_buffers_or_images(void)
     CHECK(temp_files(d) == 0);
 }
 
+/* ---------------------------------------------------------------- folder outputs */
+
+/* The files layer's staged folder: a new folder appears whole; an existing one takes the new files, keeps its
+ * other entries (a subfolder too) and loses nothing on abort; no stage is left next to it. */
+static void test_dir_stage(void)
+{
+    char d[300], target[400], path[800];
+    subdir("stage", d, sizeof d);
+    snprintf(target, sizeof target, "%s/out", d);
+    sf_dir_stage* st = NULL;
+    sf_error err;
+    CHECK_OK(sf_dir_stage_open(target, &st, &err));
+    CHECK(!exists(target)); /* nothing at the name until the commit */
+    snprintf(path, sizeof path, "%s/a.txt", sf_dir_stage_path(st));
+    CHECK(write_text(path, "new a"));
+    CHECK_OK(sf_dir_stage_commit(st, &err));
+    snprintf(path, sizeof path, "%s/a.txt", target);
+    CHECK(holds(path, "new a", 5));
+    /* an existing folder: a.txt replaced, keep.txt and sub/ kept */
+    snprintf(path, sizeof path, "%s/keep.txt", target);
+    CHECK(write_text(path, "user"));
+    snprintf(path, sizeof path, "%s/sub", target);
+    CHECK(mkdir(path, 0755) == 0);
+    snprintf(path, sizeof path, "%s/sub/x", target);
+    CHECK(write_text(path, "x"));
+    CHECK_OK(sf_dir_stage_open(target, &st, &err));
+    snprintf(path, sizeof path, "%s/a.txt", sf_dir_stage_path(st));
+    CHECK(write_text(path, "second"));
+    snprintf(path, sizeof path, "%s/a.txt", target);
+    CHECK(holds(path, "new a", 5)); /* the old file until the commit */
+    CHECK_OK(sf_dir_stage_commit(st, &err));
+    CHECK(holds(path, "second", 6));
+    snprintf(path, sizeof path, "%s/keep.txt", target);
+    CHECK(holds(path, "user", 4));
+    snprintf(path, sizeof path, "%s/sub/x", target);
+    CHECK(holds(path, "x", 1));
+    /* abort: nothing changes */
+    CHECK_OK(sf_dir_stage_open(target, &st, &err));
+    snprintf(path, sizeof path, "%s/a.txt", sf_dir_stage_path(st));
+    CHECK(write_text(path, "third"));
+    sf_dir_stage_abort(st);
+    snprintf(path, sizeof path, "%s/a.txt", target);
+    CHECK(holds(path, "second", 6));
+    CHECK(temp_files(d) == 0);
+    /* a file at the name is not a folder to replace */
+    snprintf(path, sizeof path, "%s/file", d);
+    CHECK(write_text(path, "f"));
+    CHECK_RESULT(sf_dir_stage_open(path, &st, &err), SF_ERROR_IO);
+    CHECK(holds(path, "f", 1));
+}
+
+/* export-gpu never replaces a file it read, with or without --force: a buffer named like one of the export's
+ * files (DIR/indices.bin) in a folder holding an earlier export, and a glTF named layout.json. A refused export
+ * leaves the earlier one as it was; a good one keeps the folder's other files and leaves no stage. */
+static void test_export_gpu_never_input(void)
+{
+    if (!g_have_cli) return;
+    char d[300], out[400], gltf[800], args[3000], path[900], layout[900];
+    subdir("gpu", d, sizeof d);
+    snprintf(out, sizeof out, "%s/out", d);
+    bool line;
+    snprintf(args, sizeof args, "export-gpu --scene tip -o '%s'", out);
+    CHECK(run(args, NULL, NULL) == 0);
+    snprintf(layout, sizeof layout, "%s/layout.json", out);
+    size_t layout_n;
+    char* earlier = sft_read_file(layout, &layout_n);
+    CHECK(earlier != NULL);
+    /* the glTF's geometry buffer is out/indices.bin, a name the export writes */
+    CHECK(simple_skin_copy(out, "indices.bin", NULL, gltf, sizeof gltf));
+    snprintf(path, sizeof path, "%s/indices.bin", out);
+    size_t n;
+    char* geometry = sft_read_file(path, &n);
+    CHECK(geometry != NULL);
+    for (int force = 0; force < 2; ++force) {
+        snprintf(args, sizeof args, "export-gpu '%s' -o '%s'%s", gltf, out, force ? " --force" : "");
+        CHECK(run(args, "is an input of this command", &line) == 2 && line);
+        CHECK(holds(path, geometry, n));
+        CHECK(holds(layout, earlier, layout_n));
+    }
+    free(geometry);
+    free(earlier);
+    CHECK(temp_files(d) == 0);
+    /* a glTF named layout.json in the folder */
+    char named[900];
+    snprintf(named, sizeof named, "%s/layout.json", out);
+    CHECK(rename(gltf, named) == 0);
+    char* text = sft_read_file(named, &n);
+    CHECK(text != NULL);
+    snprintf(args, sizeof args, "export-gpu '%s' -o '%s' --force", named, out);
+    CHECK(run(args, "is an input of this command", &line) == 2 && line);
+    CHECK(holds(named, text, n));
+    free(text);
+    /* elsewhere it exports; a user's file in the folder stays */
+    char out2[400], note[500];
+    snprintf(out2, sizeof out2, "%s/out2", d);
+    CHECK(mkdir(out2, 0755) == 0);
+    snprintf(note, sizeof note, "%s/notes.txt", out2);
+    CHECK(write_text(note, "mine"));
+    snprintf(args, sizeof args, "export-gpu '%s' -o '%s' --force", named, out2);
+    CHECK(run(args, NULL, NULL) == 0);
+    CHECK(holds(note, "mine", 4));
+    snprintf(path, sizeof path, "%s/layout.json", out2);
+    text = sft_read_file(path, NULL);
+    CHECK(text != NULL && strstr(text, "skinframe-gpu 1") != NULL);
+    free(text);
+    CHECK(temp_files(d) == 0);
+    /* several files need a folder: a file name is refused, nothing made */
+    snprintf(args, sizeof args, "export-gpu --scene tip -o '%s/x.glb'", d);
+    CHECK(run(args, "need a folder", &line) == 2 && line);
+    snprintf(path, sizeof path, "%s/x.glb", d);
+    CHECK(!exists(path));
+}
+
 /* ---------------------------------------------------------------- only our own files are replaced */
 
 static void test_replace_only_ours(void)
@@ -542,6 +655,8 @@ int main(int argc, char** argv)
         {"render_many_needs_folder", test_render_many_needs_folder},
         {"eval_csv_atomic", test_eval_csv_atomic},
         {"force_in_every_help", test_force_in_every_help},
+        {"dir_stage", test_dir_stage},
+        {"export_gpu_never_input", test_export_gpu_never_input},
     };
     int rc = SFT_RUN(cases, argc, argv);
     char cmd[800];

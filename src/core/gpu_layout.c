@@ -1,6 +1,6 @@
 /* The topology's arrays in the layout the shaders read (skinframe.h, "GPU data"): the one place that names
- * them. A change to what the topology stores (the jacobian's gradients, say) changes this table and
- * shaders/README.md with it. */
+ * them. The shaders' declarations are generated from this table and gpu_layout.h (tools/gen_shader_layout.c;
+ * a new array also needs its binding there; regenerate as shaders/README.md says). */
 #include "sf_internal.h"
 #include "sf_kernels.h"
 

@@ -1,4 +1,4 @@
-/* Runs the GLSL compute shaders (the .comp files in shaders/, compiled to SPIR-V) through Vulkan on what `skinframe export-gpu`
+/* Runs the compute shaders of shaders/ (compiled to SPIR-V) through Vulkan on what `skinframe export-gpu`
  * wrote, and compares every method's normals and tangents with the library's (expected_*.bin): the largest angle
  * must stay within 1e-3 degrees and every handedness must match.
  *   vk_check SPV_DIR EXPORT_DIR...
@@ -6,7 +6,8 @@
  * recompute_gather.spv, recompute_fused.spv (without jacobian.spv / jacobian_fan.spv / recompute_fused.spv, or
  * without exported gradients, that method is reported as not checked). recompute-fused is compared with the
  * library's recompute (its frames are recompute's bit for bit). Exit status 0 when every export matches, 1 otherwise, 77 when no Vulkan device can run compute.
- * Plain C and libvulkan only: it reads the export's params.bin and raw buffers, no JSON. */
+ * It reads the export's params.bin and raw buffers, no JSON; the bindings, the parameter block and the ids come
+ * from the library's own description (src/core/gpu_layout.h, skinframe.h), as the shaders' do. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,22 +15,24 @@
 #include <string.h>
 #include <vulkan/vulkan.h>
 
+#include "gpu_layout.h"
+#include "skinframe.h"
+
 #define TOLERANCE_DEG 1e-3
-/* Descriptor bindings 0..26 (shaders/README.md); buffers 27..32 are jacobian-fan's slots and morph gradients, bound
- * at 20..25 in a second descriptor set for jacobian_fan.spv. 27 bindings stay within every device's 32 storage
- * buffers per stage (lavapipe's limit). */
-#define BINDINGS 27
-#define BUFFERS 33
+/* One buffer per binding (SF_GPU_BINDINGS), then jacobian-fan's slots and morph gradients (SF_GPU_BINDINGS_ALT),
+ * bound at 20..25 in a second descriptor set for jacobian_fan.spv. */
+#define BINDINGS SF_GPU_BINDING_COUNT
+#define VK_BUFFER_ENUM_(index, name, type, what) B_##name,
+enum { SF_GPU_BINDINGS(VK_BUFFER_ENUM_) SF_GPU_BINDINGS_ALT(VK_BUFFER_ENUM_) BUFFERS };
+#define VK_BUFFER_NAME_(index, name, type, what) #name,
+static const char* const buffer_names[BUFFERS] = {SF_GPU_BINDINGS(VK_BUFFER_NAME_) SF_GPU_BINDINGS_ALT(VK_BUFFER_NAME_)};
+_Static_assert(B_fan_slot_offsets == BINDINGS && B_grad_morph_duv - B_grad_slot_offsets == 5, "the ALT bindings");
 
-enum { B_REST_P, B_REST_N, B_REST_T, B_JOINTS, B_WEIGHTS, B_MORPH_OFF, B_MORPH_TGT, B_MORPH_DP, B_MORPH_DN, B_MORPH_DT,
-       B_BONES, B_MORPH_W, B_STATE, B_NORMALS, B_TANGENTS, B_FACE, B_ADJ_OFF, B_ADJ_CORNERS, B_UVS, B_INDICES,
-       B_GRAD_SLOT_OFF, B_GRAD_SLOT_JOINT, B_GRAD_SLOT_GUV, B_GRAD_MORPH_OFF, B_GRAD_MORPH_TGT, B_GRAD_MORPH_DUV,
-       B_FAN_NORMAL, B_FAN_SLOT_OFF, B_FAN_SLOT_JOINT, B_FAN_SLOT_COEF, B_FAN_MORPH_OFF, B_FAN_MORPH_TGT, B_FAN_MORPH_DUV };
-
+typedef uint32_t vk_u32;
+typedef float vk_f32;
 typedef struct params {
-    uint32_t vertex_count, influences, morph_dirs, method;
-    uint32_t face_count, weighting, has_uv, pad;
-    float bitangent_sign, jacobian_cap, pad1, pad2;
+#define VK_PARAM_MEMBER_(type, name, what) vk_##type name;
+    SF_GPU_PARAMS(VK_PARAM_MEMBER_)
 } params;
 
 typedef struct gpu {
@@ -276,26 +279,21 @@ static int check_export(gpu* g, const char* spv_dir, const char* dir)
     memcpy(&sign, &pr[10], sizeof sign);
     free(pr);
     printf("%s: %u vertices, %u triangles, %u influences per vertex\n", dir, n, F, K);
-    static const char* const files[BUFFERS] = {
-        "rest_positions", "rest_normals", "rest_tangents", "joints", "weights", "morph_offsets", "morph_target",
-        "morph_dp", "morph_dn", "morph_dt", "bones", "morph_weights", NULL, NULL, NULL, NULL, "adj_offsets",
-        "adj_corners", "uvs", "indices", "grad_slot_offsets", "grad_slot_joint", "grad_slot_guv",
-        "grad_morph_offsets", "grad_morph_target", "grad_morph_duv", "fan_normal", "fan_slot_offsets", "fan_slot_joint",
-        "fan_slot_coef", "fan_morph_offsets", "fan_morph_target", "fan_morph_duv"};
+    /* the passes' scratch; every other buffer is the export's NAME.bin */
     size_t scratch[BUFFERS] = {0};
-    scratch[B_STATE] = 32u * 4u * n;
-    scratch[B_NORMALS] = 12u * n;
-    scratch[B_TANGENTS] = 16u * n;
-    scratch[B_FACE] = 48u * F;
+    scratch[B_state] = SF_GPU_STATE_STRIDE * 4u * n;
+    scratch[B_normals] = 12u * n;
+    scratch[B_tangents] = 16u * n;
+    scratch[B_face] = 48u * F;
     buffer bufs[BUFFERS];
     memset(bufs, 0, sizeof bufs);
     int bad = 0;
     for (int i = 0; i < BUFFERS && !bad; ++i) {
         void* data = NULL;
         size_t bytes = scratch[i];
-        if (files[i]) {
+        if (!bytes) {
             char name[128];
-            snprintf(name, sizeof name, "%s.bin", files[i]);
+            snprintf(name, sizeof name, "%s.bin", buffer_names[i]);
             data = read_file(dir, name, &bytes);
         }
         bad = buffer_make(g, bytes, data, &bufs[i]);
@@ -311,7 +309,7 @@ static int check_export(gpu* g, const char* spv_dir, const char* dir)
     VkWriteDescriptorSet w[2 * BINDINGS];
     for (int k = 0; k < 2 && !bad; ++k)
         for (int i = 0; i < BINDINGS; ++i) {
-            int b = k == 1 && i >= B_GRAD_SLOT_OFF && i <= B_GRAD_MORPH_DUV ? i - B_GRAD_SLOT_OFF + B_FAN_SLOT_OFF : i;
+            int b = k == 1 && i >= B_grad_slot_offsets && i <= B_grad_morph_duv ? i - B_grad_slot_offsets + B_fan_slot_offsets : i;
             VkDescriptorBufferInfo bi = {bufs[b].buf, 0, VK_WHOLE_SIZE};
             info[k * BINDINGS + i] = bi;
             VkWriteDescriptorSet x = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[k], (uint32_t)i, 0, 1,
@@ -325,43 +323,54 @@ static int check_export(gpu* g, const char* spv_dir, const char* dir)
         printf("  a shader did not load from %s\n", spv_dir);
         bad = 1;
     }
-    params prm = {n, K, 1, 0, F, 0, has_uv, 0, sign, 0.0f, 0.0f, 0.0f}; /* morph deltas on, area weighting */
+    params prm;
+    memset(&prm, 0, sizeof prm);
+    prm.vertex_count = n;
+    prm.influences = K;
+    prm.morph_dirs = SF_MORPH_DIRECTIONS_DELTAS; /* what export-gpu's expected frames use */
+    prm.face_count = F;
+    prm.weighting = SF_WEIGHTING_AREA;
+    prm.has_uv = has_uv;
+    prm.bitangent_sign = sign;
     if (!bad) bad = run_pass(g, p_deform, set, &prm, n);
-    static const char* const vertex_methods[4] = {"unchanged", "skinned", "inverse_transpose", "bone_normal_matrices"};
-    for (uint32_t m = 0; m < 4 && !bad; ++m) {
+    for (uint32_t m = SF_METHOD_UNCHANGED; m <= SF_METHOD_BONE_NORMAL_MATRICES && !bad; ++m) {
+        char stem[64];
+        snprintf(stem, sizeof stem, "%s", sf_method_name((sf_method)m));
+        for (char* c = stem; *c; ++c)
+            if (*c == '-') *c = '_';
         prm.method = m;
         if (run_pass(g, p_vertex, set, &prm, n)) bad = 1;
-        bad |= compare(dir, vertex_methods[m], vertex_methods[m], &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
+        bad |= compare(dir, stem, stem, &bufs[B_normals], &bufs[B_tangents], n, (int)has_uv);
     }
     /* the passes after deform.comp that need data or SPIR-V an export may lack */
     static const struct optional_pass {
         const char *spv, *label, *stem;
         int need; /* the buffer whose CSR offsets must be there */
         int set;  /* which descriptor set */
-    } optional[] = {{"jacobian.spv", "jacobian", "jacobian", B_GRAD_SLOT_OFF, 0},
-                    {"jacobian_fan.spv", "jacobian_fan", "jacobian_fan", B_FAN_SLOT_OFF, 1}};
+    } optional[] = {{"jacobian.spv", "jacobian", "jacobian", B_grad_slot_offsets, 0},
+                    {"jacobian_fan.spv", "jacobian_fan", "jacobian_fan", B_fan_slot_offsets, 1}};
     for (size_t k = 0; k < sizeof optional / sizeof optional[0] && !bad; ++k) {
         const struct optional_pass* o = &optional[k];
         VkPipeline p = pipeline(g, spv_dir, o->spv);
         if (p && bufs[o->need].size >= 4u * (n + 1u)) {
             bad = run_pass(g, p, sets[o->set], &prm, n);
-            if (!bad) bad = compare(dir, o->label, o->stem, &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
+            if (!bad) bad = compare(dir, o->label, o->stem, &bufs[B_normals], &bufs[B_tangents], n, (int)has_uv);
         } else {
             printf("  %-22s not checked (%s)\n", o->label, p ? "no gradients exported" : "no SPIR-V");
         }
         if (p) vkDestroyPipeline(g->dev, p, NULL);
     }
     if (!bad) bad = run_pass(g, p_faces, set, &prm, F) || run_pass(g, p_gather, set, &prm, n);
-    if (!bad) bad = compare(dir, "recompute", "recompute", &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
+    if (!bad) bad = compare(dir, "recompute", "recompute", &bufs[B_normals], &bufs[B_tangents], n, (int)has_uv);
     /* recompute-fused reads no state and no face buffer: clear both, so a pass that did would show */
     VkPipeline p_fused = pipeline(g, spv_dir, "recompute_fused.spv");
     if (!bad && p_fused) {
-        memset(bufs[B_STATE].map, 0, bufs[B_STATE].size);
-        memset(bufs[B_FACE].map, 0, bufs[B_FACE].size);
-        memset(bufs[B_NORMALS].map, 0, bufs[B_NORMALS].size);
-        memset(bufs[B_TANGENTS].map, 0, bufs[B_TANGENTS].size);
+        memset(bufs[B_state].map, 0, bufs[B_state].size);
+        memset(bufs[B_face].map, 0, bufs[B_face].size);
+        memset(bufs[B_normals].map, 0, bufs[B_normals].size);
+        memset(bufs[B_tangents].map, 0, bufs[B_tangents].size);
         bad = run_pass(g, p_fused, set, &prm, n);
-        if (!bad) bad = compare(dir, "recompute_fused", "recompute", &bufs[B_NORMALS], &bufs[B_TANGENTS], n, (int)has_uv);
+        if (!bad) bad = compare(dir, "recompute_fused", "recompute", &bufs[B_normals], &bufs[B_tangents], n, (int)has_uv);
     } else if (!bad) {
         printf("  %-22s not checked (no SPIR-V)\n", "recompute_fused");
     }

@@ -1,8 +1,8 @@
-# The GLSL shaders against the library through Vulkan: exports every scene and preset (and a morphed sheet) and the
+# The shaders against the library through Vulkan, once per SPIR-V folder of SPV_DIRS (the GLSL's, the HLSL's): exports every scene and preset (and a morphed sheet) and the
 # staged characters with `skinframe export-gpu`, then runs vk_check on them. Without a device (or, MISSING set,
 # without the Vulkan headers or glslangValidator at configure time) it says "skipped"; under CI=true it fails
 # instead, so CI cannot pass with the shaders unrun (CI installs Mesa's lavapipe: scripts/bootstrap.sh).
-#   cmake -DSF_CLI=... -DVK_CHECK=... -DSPV_DIR=... -DSF_ASSETS=... -DOUT_DIR=... -P tests/vulkan/vk_check.cmake
+#   cmake -DSF_CLI=... -DVK_CHECK=... "-DSPV_DIRS=DIR|DIR" -DSF_ASSETS=... -DOUT_DIR=... -P tests/vulkan/vk_check.cmake
 function(vk_unavailable why)
   if("$ENV{CI}" STREQUAL "true")
     message(FATAL_ERROR "vk_check: ${why}; CI=true needs it (SF_BOOTSTRAP_SHADERS=1 scripts/bootstrap.sh)")
@@ -41,9 +41,14 @@ foreach(asset CesiumMan/glTF-Binary/CesiumMan.glb Fox/glTF-Binary/Fox.glb Simple
   endif()
   list(APPEND dirs ${dir})
 endforeach()
-execute_process(COMMAND ${VK_CHECK} ${SPV_DIR} ${dirs} RESULT_VARIABLE rc)
-if(rc EQUAL 77)
-  vk_unavailable("no Vulkan device that runs compute")
-elseif(NOT rc EQUAL 0)
-  message(FATAL_ERROR "vk_check failed")
-endif()
+string(REPLACE "|" ";" spv_dirs "${SPV_DIRS}")
+foreach(spv ${spv_dirs})
+  message("vk_check: the shaders of ${spv}")
+  execute_process(COMMAND ${VK_CHECK} ${spv} ${dirs} RESULT_VARIABLE rc)
+  if(rc EQUAL 77)
+    vk_unavailable("no Vulkan device that runs compute")
+    return()
+  elseif(NOT rc EQUAL 0)
+    message(FATAL_ERROR "vk_check failed on ${spv}")
+  endif()
+endforeach()

@@ -1,9 +1,10 @@
 // Every method the GPU computes per vertex, and the reference, on the GPU where the browser offers WebGPU: the
-// WGSL passes of shaders/ (each after shaders/common.wgsl) over the topology's arrays as
+// WGSL passes of shaders/ (each after shaders/generated/layout.wgsl and shaders/common.wgsl) over the topology's arrays as
 // sf_topology_gpu_buffers lists them (the wasm core's, packed into one buffer). Each run reads the frames back
 // and measures every pass against the wasm core's result for that method (the page shows the largest angle; it
 // must stay within 1e-3 degrees). Reference options the shaders do not cover (weld, MikkTSpace, authored) leave
 // the reference (recompute, recompute-fused) to the wasm; the per-vertex methods do not depend on them.
+import layoutWgsl from '../../shaders/generated/layout.wgsl?raw';
 import commonWgsl from '../../shaders/common.wgsl?raw';
 import deformWgsl from '../../shaders/deform.wgsl?raw';
 import framesVertexWgsl from '../../shaders/frames_vertex.wgsl?raw';
@@ -13,21 +14,13 @@ import facesWgsl from '../../shaders/recompute_faces.wgsl?raw';
 import gatherWgsl from '../../shaders/recompute_gather.wgsl?raw';
 import fusedWgsl from '../../shaders/recompute_fused.wgsl?raw';
 import { ALL_METHODS } from './skinframe.js';
+import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS } from './generated/layout.js';
 
 const S = globalThis.GPUBufferUsage || {};
 const TOLERANCE_DEG = 1e-3;
-// common.wgsl's Params: 12 words of settings, then the word offset of each array in `topo`, by its name in
-// sf_topology_gpu_buffers (src/core/gpu_layout.c), then one pad word.
-const SETTINGS = 12;
-const ARRAYS = ['rest_positions', 'rest_normals', 'rest_tangents', 'uvs', 'indices', 'joints', 'weights',
-  'morph_offsets', 'morph_target', 'morph_dp', 'morph_dn', 'morph_dt', 'adj_offsets', 'adj_corners',
-  'grad_slot_offsets', 'grad_slot_joint', 'grad_slot_guv', 'grad_morph_offsets', 'grad_morph_target',
-  'grad_morph_duv', 'fan_slot_offsets', 'fan_slot_joint', 'fan_slot_coef', 'fan_morph_offsets', 'fan_morph_target',
-  'fan_morph_duv', 'fan_normal'];
-const PARAM_WORDS = SETTINGS + ARRAYS.length + 1;
+// generated/layout.wgsl's Params (PARAM: the word of each setting), then the word offset of each array in `topo`
+// in GPU_ARRAYS order (sf_topology_gpu_buffers'), padded to PARAM_WORDS.
 const BLOCK = 256; // bytes per dispatch's Params (WebGPU's minUniformBufferOffsetAlignment)
-// sf_morph_directions (0 deltas, 1 none, 2 normals) -> the shaders' morph_dirs (0 none, 1 both, 2 normals)
-const MORPH_DIRS = [1, 0, 2];
 // Output slots in sf_method order, recompute-fused included (a view evaluates it only on request: its GPU pass
 // is checked against the wasm reference, whose frames it equals bit for bit).
 const M = Object.fromEntries(ALL_METHODS.map((name, i) => [name, i]));
@@ -75,7 +68,7 @@ export class GpuReference {
     });
     const pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.layout] });
     const mk = (code) => device.createComputePipeline({ layout: pipelineLayout,
-      compute: { module: device.createShaderModule({ code: `${commonWgsl}\n${code}` }), entryPoint: 'main' } });
+      compute: { module: device.createShaderModule({ code: `${layoutWgsl}\n${commonWgsl}\n${code}` }), entryPoint: 'main' } });
     this.pipes = { deform: mk(deformWgsl), vertex: mk(framesVertexWgsl), jacobian: mk(jacobianWgsl),
       jacobianFan: mk(jacobianFanWgsl), faces: mk(facesWgsl), gather: mk(gatherWgsl), fused: mk(fusedWgsl) };
     this.busy = false;
@@ -95,15 +88,15 @@ export class GpuReference {
     if (this.mesh) for (const b of this.mesh.buffers) b.destroy();
     const arrays = view.gpuBuffers();
     const n = view.vertexCount, F = view.triangleCount;
-    const offsets = new Uint32Array(ARRAYS.length);
+    const offsets = new Uint32Array(GPU_ARRAYS.length);
     let words = 0;
-    for (const [i, name] of ARRAYS.entries()) {
+    for (const [i, name] of GPU_ARRAYS.entries()) {
       if (!arrays[name]) throw new Error(`the core lists no GPU array ${name}`);
       offsets[i] = words;
       words += arrays[name].words.length;
     }
     const topo = new Uint32Array(Math.max(4, words));
-    for (const [i, name] of ARRAYS.entries()) topo.set(arrays[name].words, offsets[i]);
+    for (const [i, name] of GPU_ARRAYS.entries()) topo.set(arrays[name].words, offsets[i]);
     const poseWords = 12 * view.boneCount + view.targetCount;
     const m = {
       n, F, offsets, influences: arrays.joints.components, hasUv: arrays.uvs.count > 0,
@@ -159,11 +152,13 @@ export class GpuReference {
     const cap = view.options.jacobianCap || 0;
     passes.forEach(([, , method], k) => {
       const u = new Uint32Array(block, BLOCK * k, PARAM_WORDS), f = new Float32Array(block, BLOCK * k, PARAM_WORDS);
-      u.set([n, m.F, m.influences, MORPH_DIRS[view.options.morphDirections] ?? 1, Math.max(0, method),
-        Math.max(0, weighting), m.hasUv ? 1 : 0, 7 * n * Math.max(0, method)]);
-      f[8] = m.bitangentSign; f[9] = cap;
-      u[10] = m.morphBase;
-      u.set(m.offsets, SETTINGS);
+      u[PARAM.vertex_count] = n; u[PARAM.face_count] = m.F; u[PARAM.influences] = m.influences;
+      u[PARAM.morph_dirs] = view.options.morphDirections; // sf_morph_directions, as the shaders number it
+      u[PARAM.method] = Math.max(0, method); u[PARAM.weighting] = Math.max(0, weighting);
+      u[PARAM.has_uv] = m.hasUv ? 1 : 0; u[PARAM.out_base] = 7 * n * Math.max(0, method);
+      f[PARAM.bitangent_sign] = m.bitangentSign; f[PARAM.jacobian_cap] = cap;
+      u[PARAM.morph_base] = m.morphBase;
+      u.set(m.offsets, PARAM_SETTINGS);
     });
     q.writeBuffer(m.params, 0, block);
     const enc = d.createCommandEncoder();

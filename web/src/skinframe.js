@@ -2,18 +2,18 @@
 // the module's memory, made once per mesh and remade only when memory grows or the core moves an array, so a
 // frame (write the pose, run, read frames and statistics) allocates nothing. Works in node and in the browser.
 
+import { METHOD_NAMES, METHOD_DEFAULT_COUNT, WEIGHTINGS, MORPH_DIRECTIONS } from './generated/layout.js';
+
 // The core's methods in sf_method order (sfw_catalog_json lists them; catalog() checks they agree). A view
 // evaluates METHODS, the default ones; ALL_METHODS adds recompute-fused (recompute's frames bit for bit, in one
 // pass at several times its CPU cost) for view.setAllMethods(true).
-export const ALL_METHODS = ['unchanged', 'skinned', 'inverse-transpose', 'bone-normal-matrices', 'jacobian',
-  'jacobian-fan', 'recompute', 'recompute-fused'];
-export const METHODS = ALL_METHODS.slice(0, ALL_METHODS.indexOf('recompute-fused'));
+export const ALL_METHODS = METHOD_NAMES;
+export const METHODS = ALL_METHODS.slice(0, METHOD_DEFAULT_COUNT);
 export const RECOMPUTE = METHODS.indexOf('recompute');
-export const WEIGHTINGS = ['area', 'angle', 'uniform'];
+export { WEIGHTINGS, MORPH_DIRECTIONS }; // by value: sf_weighting, sf_morph_directions (deltas, none, normals)
 export const WELDS = ['none', 'position', 'position-normal'];
 export const TANGENT_MODES = ['uv', 'mikktspace'];
 export const REFERENCES = ['rebuilt', 'authored'];
-export const MORPH_DIRECTIONS = ['deltas', 'none'];
 
 // Layout of sfw_view_stats (web/api.c): STAT_STRIDE doubles per method.
 export const STAT = {

@@ -1,0 +1,75 @@
+/* What the GPU shaders (shaders/) share besides the topology's arrays (sf_topology_gpu_buffers,
+ * gpu_layout.c): the parameter block, the per-vertex `state` a deformation pass leaves for the others, and the
+ * Vulkan bindings. tools/gen_shader_layout.c writes GLSL, HLSL, WGSL and JavaScript from these tables and from
+ * sf_topology_gpu_buffers, SF_METHODS and the public enums; nothing else spells them out. */
+#ifndef SF_GPU_LAYOUT_H
+#define SF_GPU_LAYOUT_H
+
+/* The parameter block: 12 words, push constants in Vulkan (48 bytes), the first words of WGSL's uniform.
+ * X(type: u32 or f32, name, what it holds). */
+#define SF_GPU_PARAMS(X)                                                                              \
+    X(u32, vertex_count, "vertices")                                                                  \
+    X(u32, influences, "influences per vertex (joints and weights per vertex)")                       \
+    X(u32, morph_dirs, "sf_morph_directions: SF_MORPH_DIRECTIONS_DELTAS, _NONE or _NORMALS")          \
+    X(u32, method, "sf_method of a pass that computes several (frames_vertex: SF_METHOD_UNCHANGED..)") \
+    X(u32, face_count, "triangles")                                                                   \
+    X(u32, weighting, "sf_weighting of the reference: SF_WEIGHTING_AREA, _ANGLE or _UNIFORM")          \
+    X(u32, has_uv, "1 when the mesh has UVs (a tangent frame), else 0")                               \
+    X(u32, out_base, "WGSL: word offset of this pass's frames in `frames` (Vulkan: 0)")               \
+    X(f32, bitangent_sign, "-1 for glTF UVs (v down), +1 for v up")                                   \
+    X(f32, jacobian_cap, "Tarini's cap of the jacobians (0: off)")                                    \
+    X(u32, morph_base, "WGSL: where the morph weights start in `pose` (Vulkan: 0)")                   \
+    X(u32, pad0, "zero")
+
+/* The per-vertex state the deformation pass writes: X(name, first float, floats). */
+#define SF_GPU_STATE_STRIDE 32
+#define SF_GPU_STATE(X)                                                         \
+    X(POSITION, 0, 3)         /* final (skinned) position */                    \
+    X(DET, 3, 1)              /* det of the blended matrix */                   \
+    X(MORPHED_POSITION, 4, 3) /* morphed rest position */                       \
+    X(MORPHED_NORMAL, 7, 3)   /* morphed rest normal, not normalised */         \
+    X(MORPHED_TANGENT, 10, 3) /* morphed rest tangent xyz, not normalised */    \
+    X(BLEND, 13, 12)          /* the blended bone matrix, column-major 3x4 */
+
+/* Vulkan bindings (descriptor set 0, storage buffers; 27 stay within lavapipe's 32 per stage):
+ * X(binding, name, type: u32 or f32, what). A name of sf_topology_gpu_buffers is that array; the others are the
+ * pose and the passes' scratch. Bindings 20..25 hold the gradients of the method that runs: jacobian's (grad_*)
+ * or jacobian-fan's (fan_*, the ALT list), the same CSR types. */
+#define SF_GPU_BINDINGS(X)                                                               \
+    X(0, rest_positions, f32, "")                                                        \
+    X(1, rest_normals, f32, "")                                                          \
+    X(2, rest_tangents, f32, "")                                                         \
+    X(3, joints, u32, "")                                                                \
+    X(4, weights, f32, "")                                                               \
+    X(5, morph_offsets, u32, "")                                                         \
+    X(6, morph_target, u32, "")                                                          \
+    X(7, morph_dp, f32, "")                                                              \
+    X(8, morph_dn, f32, "")                                                              \
+    X(9, morph_dt, f32, "")                                                              \
+    X(10, bones, f32, "the pose: 12 floats per bone, column-major 3x4 (p' = A p + t)")   \
+    X(11, morph_weights, f32, "the pose: one weight per morph target")                   \
+    X(12, state, f32, "SF_GPU_STATE_STRIDE floats per vertex (SF_GPU_STATE)")            \
+    X(13, normals, f32, "output: 3 floats per vertex")                                   \
+    X(14, tangents, f32, "output: 4 floats per vertex, w = handedness")                  \
+    X(15, face, f32, "12 floats per triangle: face normal, UV tangent, UV bitangent, 3 corner weights") \
+    X(16, adj_offsets, u32, "")                                                          \
+    X(17, adj_corners, u32, "")                                                          \
+    X(18, uvs, f32, "")                                                                  \
+    X(19, indices, u32, "")                                                              \
+    X(20, grad_slot_offsets, u32, "")                                                    \
+    X(21, grad_slot_joint, u32, "")                                                      \
+    X(22, grad_slot_guv, f32, "")                                                        \
+    X(23, grad_morph_offsets, u32, "")                                                   \
+    X(24, grad_morph_target, u32, "")                                                    \
+    X(25, grad_morph_duv, f32, "")                                                       \
+    X(26, fan_normal, f32, "")
+#define SF_GPU_BINDINGS_ALT(X)             \
+    X(20, fan_slot_offsets, u32, "")       \
+    X(21, fan_slot_joint, u32, "")         \
+    X(22, fan_slot_coef, f32, "")          \
+    X(23, fan_morph_offsets, u32, "")      \
+    X(24, fan_morph_target, u32, "")       \
+    X(25, fan_morph_duv, f32, "")
+#define SF_GPU_BINDING_COUNT 27
+
+#endif

@@ -1,0 +1,129 @@
+/* MikkTSpace (src/core/mikktspace.c)
+ * The per-triangle and per-corner arithmetic; the shared-vertex numbering, neighbours and groups (graph
+ * building) stay in mikktspace.c. */
+#ifndef SFK_MIKK_H
+#define SFK_MIKK_H
+
+#include "sfk_methods.h"
+
+#define SFK_MIKK_ORIENT 1u /* signed UV area > 0 */
+#define SFK_MIKK_ANY 2u    /* group with any: no usable UV tangent */
+#define SFK_MIKK_DEGEN 4u  /* two corners at one position */
+
+/* MikkTSpace's "not zero": larger in magnitude than the smallest normal float. */
+SF_HD int sfk_mikk_not_zero(float x) { return fabsf(x) > FLT_MIN; }
+
+SF_HD int sfk_same3(const float a[3], const float b[3]) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
+
+/* Normalises v unless every component is (MikkTSpace's) zero, in which case v is kept. Where v.v underflows
+ * (components near FLT_MIN: 1 / sqrt would be infinite) or overflows, v is first divided by its largest
+ * component; otherwise the result is MikkTSpace's bit for bit. */
+SF_HD void sfk_mikk_normalize(float v[3])
+{
+    if (!(sfk_mikk_not_zero(v[0]) || sfk_mikk_not_zero(v[1]) || sfk_mikk_not_zero(v[2]))) return;
+    float len2 = sfk_dot(v, v);
+    if (!(len2 >= FLT_MIN && len2 <= FLT_MAX)) {
+        float m = sfk_max_abs3(v);
+        v[0] /= m;
+        v[1] /= m;
+        v[2] /= m;
+        len2 = sfk_dot(v, v);
+    }
+    float inv = 1.0f / sqrtf(len2);
+    v[0] *= inv;
+    v[1] *= inv;
+    v[2] *= inv;
+}
+
+/* v - n (n . v), normalised as sfk_mikk_normalize. */
+SF_HD void sfk_mikk_project(const float n[3], const float v[3], float out[3])
+{
+    float d = sfk_dot(n, v);
+    out[0] = v[0] - n[0] * d;
+    out[1] = v[1] - n[1] * d;
+    out[2] = v[2] - n[2] * d;
+    sfk_mikk_normalize(out);
+}
+
+/* Twice the signed UV area of the triangle (MikkTSpace's orientation test); t21, t31 the UV edges. */
+SF_HD float sfk_mikk_uv_area2(const float uv1[2], const float uv2[2], const float uv3[2], float t21[2], float t31[2])
+{
+    t21[0] = uv2[0] - uv1[0];
+    t21[1] = uv2[1] - uv1[1];
+    t31[0] = uv3[0] - uv1[0];
+    t31[1] = uv3[1] - uv1[1];
+    return t21[0] * t31[1] - t21[1] * t31[0];
+}
+
+/* The static flags of a triangle from its UV area: orientation, and group-with-any for a zero area. */
+SF_HD uint32_t sfk_mikk_uv_flags(float area2)
+{
+    return (area2 > 0.0f ? SFK_MIKK_ORIENT : 0u) | (sfk_mikk_not_zero(area2) ? 0u : SFK_MIKK_ANY);
+}
+
+/* One triangle of a frame: positions p1 p2 p3, UVs, and its static uv_flags. Writes the oriented unit
+ * os = dP/du and ot = dP/dv (zero where unusable) and returns this frame's flags: uv_flags | DEGEN for two
+ * corners at one position, | ANY when the UV area or either magnitude is (MikkTSpace's) zero. */
+SF_HD uint32_t sfk_mikk_triangle(const float p1[3], const float p2[3], const float p3[3], const float uv1[2],
+                                 const float uv2[2], const float uv3[2], uint32_t uv_flags, float os[3], float ot[3])
+{
+    os[0] = os[1] = os[2] = ot[0] = ot[1] = ot[2] = 0.0f;
+    if (sfk_same3(p1, p2) || sfk_same3(p1, p3) || sfk_same3(p2, p3)) return uv_flags | SFK_MIKK_DEGEN;
+    float t21[2], t31[2], area = sfk_mikk_uv_area2(uv1, uv2, uv3, t21, t31);
+    if (!sfk_mikk_not_zero(area)) return uv_flags | SFK_MIKK_ANY;
+    float d1[3], d2[3], vos[3], vot[3];
+    sfk_sub(p2, p1, d1);
+    sfk_sub(p3, p1, d2);
+    int k;
+    for (k = 0; k < 3; ++k) {
+        vos[k] = t31[1] * d1[k] - t21[1] * d2[k];
+        vot[k] = -t31[0] * d1[k] + t21[0] * d2[k];
+    }
+    float sign = (uv_flags & SFK_MIKK_ORIENT) ? 1.0f : -1.0f, abs_area = fabsf(area);
+    float len_os = sfk_length(vos), len_ot = sfk_length(vot);
+    if (sfk_mikk_not_zero(len_os))
+        for (k = 0; k < 3; ++k) os[k] = sign / len_os * vos[k];
+    if (sfk_mikk_not_zero(len_ot))
+        for (k = 0; k < 3; ++k) ot[k] = sign / len_ot * vot[k];
+    if (sfk_mikk_not_zero(len_os / abs_area) && sfk_mikk_not_zero(len_ot / abs_area)) return uv_flags;
+    return uv_flags | SFK_MIKK_ANY;
+}
+
+/* MikkTSpace's default angular threshold for sub-groups: cos(180 deg). */
+#define SFK_MIKK_THRESHOLD_COS (-1.0f)
+
+/* Whether two group triangles' projected tangents (os xyz, ot xyz) share a sub-group: neither pair opposite. */
+SF_HD int sfk_mikk_compatible(const float proj_a[6], const float proj_b[6])
+{
+    return sfk_dot(proj_a, proj_b) > SFK_MIKK_THRESHOLD_COS && sfk_dot(proj_a + 3, proj_b + 3) > SFK_MIKK_THRESHOLD_COS;
+}
+
+/* acc += os times the angle between the projected edges v1 and v2 (the end of sfk_mikk_corner_term). */
+SF_HD void sfk_mikk_angle_term(const float os[3], const float v1[3], const float v2[3], float acc[3])
+{
+    float cosv = sfk_dot(v1, v2);
+    cosv = cosv > 1.0f ? 1.0f : (cosv < -1.0f ? -1.0f : cosv);
+    sfk_madd(acc, os, acosf(cosv));
+}
+
+/* One corner's term of a group tangent: the face's os projected onto the corner normal n, times the corner
+ * angle measured in the tangent plane (p the corner, p_prev and p_next its neighbours in winding order). */
+SF_HD void sfk_mikk_corner_term(const float n[3], const float face_os[3], const float p_prev[3], const float p[3],
+                                const float p_next[3], float acc[3])
+{
+    float os[3], v1[3], v2[3], e1[3], e2[3];
+    sfk_mikk_project(n, face_os, os);
+    sfk_sub(p_prev, p, e1);
+    sfk_sub(p_next, p, e2);
+    sfk_mikk_project(n, e1, v1);
+    sfk_mikk_project(n, e2, v2);
+    sfk_mikk_angle_term(os, v1, v2, acc);
+}
+
+/* A vertex's handedness from MikkTSpace's own sign (v up): the mesh's uv convention, then mirroring. */
+SF_HD float sfk_mikk_vertex_w(float mikk_w, float bitangent_sign, float det)
+{
+    return sfk_mirror_handedness(mikk_w * bitangent_sign, det);
+}
+
+#endif /* SFK_MIKK_H */
