@@ -13,6 +13,7 @@ static void usage(FILE* f)
 {
     fprintf(f,
             "Usage: skinframe eval FILE|DIR... [--animation NAME|INDEX|all] [--fps 30] [--max-frames 100000]\n"
+            "                      [--max-work 100000000]\n"
             "                      [--method all|NAME[,NAME]] [--morph-directions deltas|none|normals]\n"
             "                      [--weighting area|angle|uniform] [--weld none|position|position-normal]\n"
             "                      [--tangents uv|mikktspace] [--reference rebuilt|authored] [--jacobian-cap X]\n"
@@ -39,7 +40,9 @@ static void usage(FILE* f)
             "  tangents come from; docs/engines.md cites each); --engine all one row per engine, then the best method\n"
             "  for the asset at each cost level. Engines: %s. In a batch each asset's row is followed by its table.\n"
             "  Percentiles come from a histogram (within 0.001 degree; docs/eval.md); memory does not grow with the\n"
-            "  frames. --max-frames N refuses an animation that needs more than N frames (default 100000).\n"
+            "  frames. --max-frames N refuses an animation that needs more than N frames (default 100000);\n"
+            "  --max-work N an asset whose frames over all its clips times the vertices of all its instances (at\n"
+            "  least 1000 a frame) pass N vertex-frames (default 100000000), before any work.\n"
             "  Several FILEs or a DIR (every .gltf/.glb under it, sorted): one row per asset and animation with the\n"
             "  mean normal/tangent error per method, or with --json one compact JSON object per asset and line; an\n"
             "  asset that fails prints its error and the rest still run (exit status 1 if any failed).\n"
@@ -80,6 +83,12 @@ static int parse_flags(int argc, char** argv, eval_opts* o, cli_gltf_flags* flag
             if (r < 0) code = CLI_EXIT_USAGE;
             else if (!cli_parse_size(v, 1, (size_t)1 << 40, &o->max_frames))
                 code = cli_fail(CLI_EXIT_USAGE, "--max-frames: '%s' is not a whole number in [1, 2^40]", v);
+            continue;
+        }
+        if ((r = cli_flag_value(argc, argv, &i, "--max-work", &v)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            else if (!cli_parse_size(v, 1, SIZE_MAX, &o->max_work))
+                code = cli_fail(CLI_EXIT_USAGE, "--max-work: '%s' is not a whole number >= 1", v);
             continue;
         }
         if ((r = cli_flag_value(argc, argv, &i, "--csv", &v)) != 0) {
@@ -147,6 +156,7 @@ int cmd_eval(int argc, char** argv)
     cli_gltf_flags flags = {false, false};
     o.fps = 30.0;
     o.max_frames = EVAL_DEFAULT_MAX_FRAMES;
+    o.max_work = EVAL_DEFAULT_MAX_WORK;
     o.limit = 4;
     const char* csv_path = NULL;
     char** paths = calloc((size_t)argc + 1, sizeof *paths);

@@ -33,6 +33,7 @@ static void print_primitive(const sf_gltf* g, size_t p, uint32_t limit)
     printf("  primitive %zu: %zu vertices, %zu triangles, %s\n", pr->primitive_index, pr->source_vertex_count,
            m->triangle_count, mode_name(pr->mode));
     printf("    attributes: %s\n", pr->attributes);
+    if (pr->compression && pr->compression[0]) printf("    compression: %s\n", pr->compression);
     if (pr->flat_normals)
         printf("    normals: none in the file; flat normals generated (glTF rule), %zu vertices after splitting per face\n",
                m->vertex_count);

@@ -12,6 +12,10 @@
 #include <cjson/cJSON.h>
 
 #define EVAL_DEFAULT_MAX_FRAMES 100000
+/* --max-work: vertex-frames over every clip and instance (about 10 minutes of every method on one core) */
+#define EVAL_DEFAULT_MAX_WORK ((size_t)100000000)
+/* A frame counts at least this many vertices: posing and sampling cost per frame whatever the mesh. */
+#define EVAL_FRAME_MIN_VERTICES 1000
 
 struct eval_opts;
 struct eval_clip;
@@ -23,6 +27,7 @@ typedef struct eval_opts {
     cli_scene_args args;     /* methods, reference and method settings (glTF defaults applied) */
     double fps;
     size_t max_frames;       /* per animation */
+    size_t max_work;         /* vertex-frames over all clips and instances (eval_work_check) */
     const char* anim_spec;   /* --animation, NULL = all */
     size_t texcoord, limit;  /* --texcoord, --max-influences (data problems; 4 when not given) */
     uint32_t max_influences; /* --max-influences K: also measured kept to K (0 = not given) */
@@ -49,6 +54,9 @@ typedef struct eval_plan {
  * (`what` names the clip), CLI_EXIT_FAILURE. */
 int eval_plan_make(double end_s, double fps, size_t max_frames, const char* what, eval_plan* out);
 double eval_plan_time(const eval_plan* plan, size_t frame);
+/* frames (over every clip) x vertices (over every instance, at least EVAL_FRAME_MIN_VERTICES) within
+ * max_work, else a one-line error naming --max-work (`what` names the asset), CLI_EXIT_FAILURE. */
+int eval_work_check(size_t frames, size_t vertices, size_t max_work, const char* what);
 
 /* The progress bar on stderr with the time left (only when on). */
 typedef struct eval_progress {

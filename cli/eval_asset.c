@@ -160,6 +160,18 @@ static void csv_row(const asset_ctx* c, const char* csv_label, size_t f, double 
         fprintf(csv, ",\n");
 }
 
+/* The vertices of every primitive of every instance: what one frame evaluates. */
+static size_t instance_vertices(const sf_gltf* g)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < g->instance_count; ++i) {
+        const sf_gltf_mesh* m = &g->meshes[g->instances[i].mesh];
+        for (size_t p = m->first_primitive; p < m->first_primitive + m->primitive_count; ++p)
+            n += g->primitives[p].mesh.vertex_count;
+    }
+    return n;
+}
+
 /* The frames of clip anim (SF_GLTF_NONE: the rest pose) and its label; a one-line error over --max-frames. */
 static int plan_clip(const asset_ctx* c, size_t anim, eval_plan* plan, char* label, size_t size)
 {
@@ -298,14 +310,17 @@ int eval_asset(const eval_opts* o, const char* path, bool* done)
     sf_error err;
     if (code == CLI_EXIT_OK && sf_gltf_pose_create(c.g, NULL, &c.pose, &err) != SF_OK)
         code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
-    /* Every clip's frames are checked before any work or output. */
+    /* Every clip's frames, and their total work, are checked before any work or output. */
     size_t first = anim != SF_GLTF_NONE ? anim : 0;
     size_t last = anim != SF_GLTF_NONE ? anim + 1 : c.g && c.g->animation_count ? c.g->animation_count : 1;
+    size_t frames = 0;
     for (size_t a = first; code == CLI_EXIT_OK && a < last; ++a) {
         eval_plan plan;
         char label[96];
         code = plan_clip(&c, c.g->animation_count ? a : SF_GLTF_NONE, &plan, label, sizeof label);
+        frames = code == CLI_EXIT_OK && plan.frames <= SIZE_MAX - frames ? frames + plan.frames : SIZE_MAX;
     }
+    if (code == CLI_EXIT_OK) code = eval_work_check(frames, instance_vertices(c.g), o->max_work, path);
     double t_loaded = eval_now_s();
     cli_gltf_frames_opts(&o->args, &c.ref_opts, &c.method_opts);
     if (code == CLI_EXIT_OK) code = build_units(&c);

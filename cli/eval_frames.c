@@ -27,6 +27,17 @@ int eval_plan_make(double end_s, double fps, size_t max_frames, const char* what
     return CLI_EXIT_OK;
 }
 
+int eval_work_check(size_t frames, size_t vertices, size_t max_work, const char* what)
+{
+    size_t per_frame = vertices > EVAL_FRAME_MIN_VERTICES ? vertices : EVAL_FRAME_MIN_VERTICES;
+    double work = (double)frames * (double)per_frame; /* no overflow: compared as a double */
+    if (work <= (double)max_work) return CLI_EXIT_OK;
+    return cli_fail(CLI_EXIT_FAILURE,
+                    "%s: %zu frames over its clips x %zu vertices per frame (at least %d) is %.15g vertex-frames, "
+                    "more than --max-work %zu",
+                    what, frames, vertices, EVAL_FRAME_MIN_VERTICES, work, max_work);
+}
+
 double eval_plan_time(const eval_plan* plan, size_t frame)
 {
     if (plan->frames <= 1) return 0.0;

@@ -1,6 +1,7 @@
 /* The skinframe command: a table of subcommands, `help`, and dispatch. Each subcommand lives in
  * cli/cmd_<name>.c and is declared in cli.h; add one line to the table below to register it. */
 #include "cli.h"
+#include "skinframe_gltf.h"
 
 #include <string.h>
 
@@ -59,6 +60,7 @@ int main(int argc, char** argv)
     }
     if (strcmp(name, "--version") == 0) {
         printf("skinframe %d.%d.%d\n", SF_VERSION_MAJOR, SF_VERSION_MINOR, SF_VERSION_PATCH);
+        printf("glTF decoders: %s\n", sf_gltf_decoders());
         return CLI_EXIT_OK;
     }
     const cli_command* c = find_command(name);

@@ -23,7 +23,14 @@ extern "C" {
  * TRIANGLES / TRIANGLE_STRIP / TRIANGLE_FAN (strips and fans become triangles; POINTS and LINES primitives
  * are skipped and counted in skipped_primitives), any number of JOINTS_n/WEIGHTS_n sets, morph targets with
  * POSITION/NORMAL/TANGENT deltas, node hierarchies (TRS or matrix), skins, animations, several scenes.
- * Other extensions listed in extensionsRequired that change geometry (Draco, meshopt) are refused.
+ * Compressed geometry: EXT_meshopt_compression (bufferViews decoded with meshoptimizer: ATTRIBUTES,
+ * TRIANGLES and INDICES streams, the OCTAHEDRAL, QUATERNION and EXPONENTIAL filters, fallback buffers
+ * without data) and KHR_draco_mesh_compression (a primitive's indices and attributes decoded with Draco into
+ * the layout its accessors declare), each when the build has its decoder (sf_gltf_decoders); a required one
+ * the build lacks is refused with SF_ERROR_UNSUPPORTED saying so. Limits are checked from the declared
+ * counts before decoding; a stream that fails to decode or gives another count than declared is refused
+ * (SF_ERROR_GLTF naming the bufferView or primitive, the accessor and the extension). Other extensions
+ * listed in extensionsRequired that change geometry are refused.
  * Files: the glTF and every external buffer are read with sf_file_read (skinframe_files.h): regular files
  * only (a FIFO, socket, device or folder fails at once with SF_ERROR_IO), at most opts.max_file_bytes each.
  * An external URI is percent-decoded and resolved against the glTF's folder. Absolute paths, URIs with a
@@ -67,6 +74,7 @@ extern "C" {
 #define SF_GLTF_DEFAULT_MAX_MORPH_ELEMENTS ((size_t)1 << 26) /* 64M (target, vertex) pairs per primitive */
 #define SF_GLTF_DEFAULT_DECODED_BASE ((size_t)64 << 20)      /* max_decoded_bytes: 64 MiB ... */
 #define SF_GLTF_DEFAULT_DECODED_FACTOR 64                    /* ... + 64 x the bytes of the input */
+#define SF_GLTF_INSTANCE_VERTEX_BYTES 512 /* max_decoded_bytes: charged per vertex of each node drawing a mesh */
 
 typedef struct sf_gltf_opts {
     uint32_t texcoord;       /* TEXCOORD_n used for mesh.uvs and tangents; default 0 */
@@ -84,7 +92,8 @@ typedef struct sf_gltf_opts {
      *   default SF_GLTF_DEFAULT_MAX_MORPH_ELEMENTS (64M, 768 MB of position deltas).
      * max_decoded_bytes: bytes the loader decodes for the whole file: every accessor read as 32-bit values
      *   each time it is used, the flat-normal split copies, morph deltas, generated tangents, animation keys
-     *   and inverse bind matrices. Default 64 MiB + 64 x the input's bytes (the glTF or glb plus its external
+     *   and inverse bind matrices, and SF_GLTF_INSTANCE_VERTEX_BYTES per vertex of every node that draws a mesh
+     *   (each instance is evaluated on its own: a mesh drawn by 1,000 nodes costs 1,000 times). Default 64 MiB + 64 x the input's bytes (the glTF or glb plus its external
      *   buffers): real files decode to a few times their size (4-byte floats from 1- or 2-byte quantized
      *   data, the 3x flat split), while an accessor without a bufferView or one accessor shared by a hundred
      *   targets decodes to data the file does not hold. */
@@ -118,6 +127,8 @@ typedef struct sf_gltf_primitive {
     const char* attributes;             /* "POSITION:VEC3/f32 NORMAL:VEC3/i8n ..." for reports */
     const char* target_attributes;      /* "POSITION NORMAL" (union over targets), "" when none */
     size_t mikktspace_split_vertices;   /* vertices split for generated MikkTSpace tangents (see Reading) */
+    const char* compression;            /* "KHR_draco_mesh_compression", "EXT_meshopt_compression" (some of
+                                           its accessors' bufferViews), or "" for plain data */
 } sf_gltf_primitive;
 
 typedef struct sf_gltf_mesh {
@@ -222,6 +233,10 @@ sf_result sf_gltf_instance_mesh(const sf_gltf* gltf, size_t instance, size_t pri
  * normals of meshes[M].primitives[P] ..." / "generated tangents of ..." (field "meshes[M].primitives[P]").
  * Any other error gets "meshes[M].primitives[P]: " before its message. No effect when gltf, err are NULL or
  * primitive is out of range. */
+/* The compressed-geometry decoders built in: "EXT_meshopt_compression (meshoptimizer 0.18),
+ * KHR_draco_mesh_compression (draco 1.5.5)", one of them, or "none" (SF_WITH_MESHOPT, SF_WITH_DRACO). */
+const char* sf_gltf_decoders(void);
+
 void sf_gltf_primitive_locate_error(const sf_gltf* gltf, size_t primitive, sf_error* err);
 
 /* Samples one channel at time_s (clamped to the key range). out: channel->components floats; rotations

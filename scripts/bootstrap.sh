@@ -14,6 +14,9 @@ command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 [ -f /usr/include/cjson/cJSON.h ] || need+=(libcjson-dev)
 [ -f /usr/include/stb/stb_image_write.h ] || need+=(libstb-dev)
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
+# The glTF layer's decoders of compressed geometry (EXT_meshopt_compression, KHR_draco_mesh_compression).
+[ -f /usr/include/meshoptimizer.h ] || need+=(libmeshoptimizer-dev)
+[ -f /usr/include/draco/compression/decode.h ] || need+=(libdraco-dev)
 if [ "${SF_BOOTSTRAP_SANITIZE:-0}" = 1 ]; then
   command -v clang >/dev/null 2>&1 || need+=(clang)
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)

@@ -112,7 +112,8 @@ fi
 posix='^(dirent|errno|fcntl|unistd|sys/stat|sys/types|time|strings)\.h$'
 check_includes src/files "src/files src/common src/kernels include" "$std_headers|$posix"
 check_includes src/scenes "src/scenes src/common src/kernels include" "$std_headers"
-check_includes src/gltf "src/gltf src/common src/kernels include" "$std_headers|$posix|^cjson/cJSON\.h$"
+# The decoders of compressed geometry: meshoptimizer's C header (Draco only in gltf_draco.cpp).
+check_includes src/gltf "src/gltf src/common src/kernels include" "$std_headers|$posix|^cjson/cJSON\.h$|^meshoptimizer\.h$"
 check_includes src/render "src/render src/common src/kernels include" "$std_headers|$posix|^stb/[a-z_]+\.h$|^zlib\.h$"
 # The command: public headers and its own; any system header except the library's internals.
 internal=$(cd "$src/src" && find . -name '*.h' -printf '%f\n' | LC_ALL=C sort -u | paste -sd'|')

@@ -772,7 +772,7 @@ static void test_malformed(void)
     CHECK(expect_field(base, "\"byteLength\":44,\"uri\"", "\"byteLength\":400,\"uri\"", "buffers[0].byteLength"));
     CHECK(expect_field(base, "\"uri\":\"data:", "\"nouri\":\"data:", "buffers[0].uri"));
     CHECK(expect_field(base, "\"version\":\"2.0\"", "\"version\":\"1.0\"", "asset.version"));
-    CHECK(expect_field(base, "{\"asset\"", "{\"extensionsRequired\":[\"KHR_draco_mesh_compression\"],\"asset\"",
+    CHECK(expect_field(base, "{\"asset\"", "{\"extensionsRequired\":[\"EXT_geometry_unknown\"],\"asset\"",
                        "extensionsRequired[0]"));
     CHECK(expect_field(base, "\"POSITION\":0", "\"POSITION\":0,\"NORMAL\":2", "meshes[0].primitives[0].attributes.NORMAL"));
     CHECK(expect_field(base, "\"POSITION\":0", "\"POSITION\":7", "meshes[0].primitives[0].attributes.POSITION"));

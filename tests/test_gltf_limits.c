@@ -471,8 +471,9 @@ static void test_gltf_viewless_vertices(void)
     CHECK(strcmp(err.field, "meshes[0].primitives[0]") == 0);
     CHECK(contains(err.message, "max_decoded_bytes") && contains(err.message, "--max-decoded-bytes"));
     free(text);
-    /* A smaller one decodes within the default, and the limit can be lowered and raised. */
-    text = viewless_json(300000, 0, 0);
+    /* A smaller one (its node's instance included) decodes within the default, and the limit can be
+     * lowered and raised. */
+    text = viewless_json(60000, 0, 0);
     CHECK_OK(load_json(text, NULL, &err));
     sf_gltf_opts opts;
     memset(&opts, 0, sizeof opts);
@@ -482,11 +483,11 @@ static void test_gltf_viewless_vertices(void)
     opts.max_decoded_bytes = (size_t)1 << 30;
     CHECK_OK(load_json(text, &opts, &err));
     opts.max_decoded_bytes = 0;
-    opts.max_vertices = 299999;
+    opts.max_vertices = 59999;
     CHECK_RESULT(load_json(text, &opts, &err), SF_ERROR_GLTF);
     CHECK(strcmp(err.field, "meshes[0].primitives[0]") == 0);
-    CHECK(contains(err.message, "max_vertices 299999") && contains(err.message, "--max-vertices"));
-    opts.max_vertices = 300000;
+    CHECK(contains(err.message, "max_vertices 59999") && contains(err.message, "--max-vertices"));
+    opts.max_vertices = 60000;
     CHECK_OK(load_json(text, &opts, &err));
     free(text);
 }
@@ -574,7 +575,114 @@ static void test_gltf_animation_and_skin_costs(void)
     CHECK_OK(load_json(skin, &opts, &err));
 }
 
+/* A glTF of one view-less primitive of `vertices` (normals given, so no flat split) drawn by `nodes` nodes. */
+static char* instanced_json(size_t vertices, size_t nodes)
+{
+    size_t cap = 512 + 32 * nodes;
+    char* t = malloc(cap);
+    if (!t) return NULL;
+    size_t n = (size_t)snprintf(t, cap,
+                                "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,\"count\":%zu,"
+                                "\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,"
+                                "\"NORMAL\":0}}]}],\"nodes\":[",
+                                vertices);
+    for (size_t k = 0; k < nodes; ++k) n += (size_t)snprintf(t + n, cap - n, "%s{\"mesh\":0}", k ? "," : "");
+    snprintf(t + n, cap - n, "]}");
+    return t;
+}
+
+/* Instances count: a mesh drawn by N nodes costs N x its vertices x SF_GLTF_INSTANCE_VERTEX_BYTES, so a few KB
+ * of nodes cannot ask for gigabytes of topologies; the error names the instances and the flag. */
+static void test_gltf_instance_costs(void)
+{
+    sf_error err;
+    size_t v = 9999, limit = (size_t)64 << 20; /* a fixed budget, so that the text's size does not matter */
+    size_t fits = limit / (v * SF_GLTF_INSTANCE_VERTEX_BYTES) / 2; /* well inside, with the decoded streams */
+    sf_gltf_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.max_decoded_bytes = limit;
+    char* one = instanced_json(v, fits);
+    char* many = instanced_json(v, 1000);
+    CHECK(one && many);
+    CHECK_OK(load_json(one, &opts, &err));
+    double t0 = now_s();
+    CHECK_RESULT(load_json(many, &opts, &err), SF_ERROR_GLTF);
+    CHECK(now_s() - t0 < 0.5);
+    CHECK(contains(err.field, "1000 mesh instances") && contains(err.field, "9999000 vertices"));
+    CHECK(contains(err.message, "max_decoded_bytes") && contains(err.message, "--max-decoded-bytes"));
+    /* the bound is linear in the instances: twice the budget takes twice the nodes */
+    size_t edge = limit / (v * SF_GLTF_INSTANCE_VERTEX_BYTES);
+    char* over = instanced_json(v, edge + 1);
+    CHECK(over != NULL);
+    CHECK_RESULT(load_json(over, &opts, &err), SF_ERROR_GLTF);
+    opts.max_decoded_bytes = 2 * limit;
+    CHECK_OK(load_json(over, &opts, &err));
+    free(one);
+    free(many);
+    free(over);
+}
+
 /* ---------------------------------------------------------------- the command line */
+
+/* rel: a triangle moved by `clips` animations of `seconds` each (one translation channel), buffer rel.bin. */
+static int write_long_clips(const char* rel, size_t clips, float seconds)
+{
+    uint8_t bin[68];
+    float times[2] = {0.0f, seconds}, moves[6] = {0, 0, 0, 1, 0, 0};
+    tri_bin(bin); /* positions at 0..36 */
+    memcpy(bin + 36, times, 8);
+    memcpy(bin + 44, moves, 24);
+    char name[256], text[65536];
+    snprintf(name, sizeof name, "%s.bin", rel);
+    if (!write_bytes(name, bin, sizeof bin)) return 0;
+    const char* uri = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+    size_t n = (size_t)snprintf(text, sizeof text,
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":68,\"uri\":\"%s\"}],\"bufferViews\":["
+        "{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,\"byteLength\":8},"
+        "{\"buffer\":0,\"byteOffset\":44,\"byteLength\":24}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+        "\"count\":3,\"type\":\"VEC3\"},{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\","
+        "\"min\":[0],\"max\":[%g]},{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}],\"nodes\":[{\"mesh\":0}],"
+        "\"scenes\":[{\"nodes\":[0]}],\"animations\":[", uri, (double)seconds);
+    for (size_t k = 0; k < clips && n < sizeof text - 256; ++k)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s{\"samplers\":[{\"input\":1,\"output\":2}],\"channels\":"
+                              "[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}", k ? "," : "");
+    snprintf(text + n, sizeof text - n, "]}");
+    return write_text(rel, text);
+}
+
+/* eval's total work: frames over every clip x vertices over every instance (at least 1000 a frame), refused
+ * before any work past --max-work, the error naming it. 400 clips of 3333 s at 30 fps are each under
+ * --max-frames but 40M frames in all; 2 clips of 1 s are 2 x 31 frames = 62000 vertex-frames, exactly. */
+static void test_cli_max_work(void)
+{
+    if (!getenv("SF_CLI")) {
+        fprintf(stderr, "  SF_CLI not set: skipped\n");
+        return;
+    }
+    char p[512], args[1400];
+    CHECK(mkdir(tmp_path("work", p, sizeof p), 0755) == 0);
+    CHECK(write_long_clips("work/long.gltf", 400, 3333.0f));
+    tmp_path("work/long.gltf", p, sizeof p);
+    snprintf(args, sizeof args, "eval '%s'", p);
+    sft_cli_out r = sft_run_cli(args);
+    CHECK(r.status == 1 && contains(r.err, "more than --max-work 100000000") && contains(r.err, "39996400 frames"));
+    sft_cli_out_free(&r);
+    CHECK(write_long_clips("work/short.gltf", 2, 1.0f));
+    tmp_path("work/short.gltf", p, sizeof p);
+    snprintf(args, sizeof args, "eval '%s' --method skinned --max-work 61999", p);
+    r = sft_run_cli(args);
+    CHECK(r.status == 1 && contains(r.err, "62000 vertex-frames, more than --max-work 61999"));
+    sft_cli_out_free(&r);
+    snprintf(args, sizeof args, "eval '%s' --method skinned --max-work 62000", p);
+    r = sft_run_cli(args);
+    CHECK(r.status == 0);
+    sft_cli_out_free(&r);
+    snprintf(args, sizeof args, "eval '%s' --max-work 0", p);
+    r = sft_run_cli(args);
+    CHECK(r.status == 2 && contains(r.err, "--max-work"));
+    sft_cli_out_free(&r);
+}
 
 static void test_cli_limit_flags(void)
 {
@@ -657,7 +765,9 @@ int main(int argc, char** argv)
         {"gltf_flat_split_counts", test_gltf_flat_split_counts},
         {"gltf_morph_elements", test_gltf_morph_elements},
         {"gltf_animation_and_skin_costs", test_gltf_animation_and_skin_costs},
+        {"gltf_instance_costs", test_gltf_instance_costs},
         {"cli_limit_flags", test_cli_limit_flags},
+        {"cli_max_work", test_cli_max_work},
     };
     int code = SFT_RUN(cases, argc, argv);
     nftw(g_tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS); /* links are removed, never followed */

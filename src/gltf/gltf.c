@@ -1,6 +1,7 @@
 /* glTF 2.0 reading: .gltf / .glb containers, buffers, accessors (every component type, normalized,
  * strided, sparse), meshes and their primitives as sf_mesh_desc, nodes, skins, animations, scenes.
  * Every number taken from the file is checked before it is used; errors name the JSON path. */
+#include "gltf_compressed.h"
 #include "gltf_internal.h"
 
 #include <cjson/cJSON.h>
@@ -49,6 +50,8 @@ void* sfi_gltf_alloc(sf_gltf* gltf, size_t count, size_t elem)
 
 typedef struct view {
     size_t buffer, offset, length, stride; /* stride 0 = tightly packed */
+    sfi_meshopt_view meshopt;              /* EXT_meshopt_compression (present 0: plain bytes) */
+    const uint8_t* decoded;                /* the decoded bytes of a compressed view (length of them) */
 } view;
 
 typedef struct accessor {
@@ -60,6 +63,8 @@ typedef struct accessor {
     size_t sparse_count; /* 0 = not sparse */
     size_t sp_index_view, sp_index_offset, sp_value_view, sp_value_offset;
     uint32_t sp_index_ctype;
+    const uint8_t* decoded; /* KHR_draco_mesh_compression: count tightly packed elements */
+    size_t decoded_by;      /* the bufferView + 1 whose Draco stream filled it */
 } accessor;
 
 typedef struct loader {
@@ -76,6 +81,7 @@ typedef struct loader {
     size_t buffer_count, view_count, accessor_count;
     const uint8_t** buffer_data;
     size_t* buffer_length;
+    uint8_t* buffer_has_data; /* 0: an EXT_meshopt_compression fallback buffer left unread */
     void** files;       /* buffer_count: external buffer files (sf_file_read), freed when loading ends */
     size_t input_bytes; /* the glTF or glb and its external buffers: the base of max_decoded_bytes */
     const char** inputs; /* resolved paths of the files read or named (sf_gltf.input_files) */
@@ -439,7 +445,8 @@ static sf_result load_buffers(loader* L)
     L->buffer_data = tmp_alloc(L, L->buffer_count + 1, sizeof(*L->buffer_data));
     L->buffer_length = tmp_alloc(L, L->buffer_count + 1, sizeof(size_t));
     L->files = tmp_alloc(L, L->buffer_count + 1, sizeof(void*));
-    if (!L->buffer_data || !L->buffer_length || !L->files) return oom(L, "buffers");
+    L->buffer_has_data = tmp_alloc(L, L->buffer_count + 1, 1);
+    if (!L->buffer_data || !L->buffer_length || !L->files || !L->buffer_has_data) return oom(L, "buffers");
     size_t i = 0;
     for (const cJSON* b = arr ? arr->child : NULL; b; b = b->next, ++i) {
         char base[48];
@@ -449,7 +456,9 @@ static sf_result load_buffers(loader* L)
         const cJSON* uri = jget(b, "uri");
         const uint8_t* data = NULL;
         size_t size = 0;
-        if (!uri) {
+        if (sfi_meshopt_built_in() && sfi_meshopt_is_fallback(b)) {
+            continue; /* only compressed views refer to it, and they are decoded */
+        } else if (!uri) {
             if (!L->is_glb || i != 0) return jfail(L, base, "uri", "missing (only a .glb's first buffer may omit it)");
             if (!L->bin) return jfail(L, base, NULL, "refers to the glb BIN chunk, but the file has none");
             data = L->bin;
@@ -466,6 +475,7 @@ static sf_result load_buffers(loader* L)
         if (size < L->buffer_length[i])
             return jfail(L, base, "byteLength", "%zu, but only %zu bytes are there", L->buffer_length[i], size);
         L->buffer_data[i] = data;
+        L->buffer_has_data[i] = 1;
     }
     return SF_OK;
 }
@@ -526,6 +536,12 @@ static sf_result load_views(loader* L)
         if (bv->offset > blen || bv->length > blen - bv->offset)
             return jfail(L, base, "byteLength", "offset %zu + length %zu exceeds buffers[%zu].byteLength %zu",
                          bv->offset, bv->length, bv->buffer, blen);
+        if (sfi_meshopt_built_in())
+            TRY(sfi_meshopt_parse(v, base, L->buffer_count, L->buffer_length, L->buffer_has_data, bv->length,
+                                  &bv->meshopt, L->err));
+        if (!bv->meshopt.present && !L->buffer_has_data[bv->buffer])
+            return jfail(L, base, "buffer", "buffers[%zu] is an %s fallback buffer without data, and this view is "
+                         "not compressed", bv->buffer, SFI_MESHOPT_EXT);
     }
     return SF_OK;
 }
@@ -652,6 +668,7 @@ static sf_result load_accessors(loader* L)
 static const uint8_t* view_bytes(const loader* L, size_t v, size_t offset)
 {
     const view* bv = &L->views[v];
+    if (bv->decoded) return bv->decoded + offset;
     return L->buffer_data[bv->buffer] + bv->offset + offset;
 }
 
@@ -726,6 +743,8 @@ static sf_result accessor_each(loader* L, size_t ai, const char* base, element_f
             } else {
                 next_index = SIZE_MAX;
             }
+        } else if (ac->decoded) {
+            read_element(ac, ac->decoded + i * ac->elem_size, v);
         } else if (ac->view != SF_GLTF_NONE) {
             read_element(ac, view_bytes(L, ac->view, ac->offset + i * ac->stride), v);
         } else {
@@ -1392,6 +1411,7 @@ static const accessor* json_accessor(const loader* L, const cJSON* obj, const ch
 typedef struct costs {
     size_t decoded, limit; /* bytes estimated so far; max_decoded_bytes */
     size_t max_vertices;   /* largest vertex count of a primitive (the rigid instances' joints and weights) */
+    size_t* mesh_vertices; /* per mesh: its primitives' vertices (what each node drawing it costs) */
     int default_limit;     /* the limit is the default (64 MiB + 64 x input) */
 } costs;
 
@@ -1444,6 +1464,7 @@ static sf_result primitive_costs(loader* L, costs* c, const cJSON* p, size_t mi,
         return jfail(L, base, NULL, "%zu vertices once split for flat normals (no NORMAL) > max_vertices %zu; raise "
                      "sf_gltf_opts.max_vertices / --max-vertices", V, L->opts.max_vertices);
     if (V > c->max_vertices) c->max_vertices = V;
+    if (c->mesh_vertices) c->mesh_vertices[mi] = sat_add(c->mesh_vertices[mi], V);
     /* Per source vertex: POSITION, NORMAL, TANGENT, the TEXCOORD set in use, the source index, and per
      * JOINTS/WEIGHTS set the joints and weights read (16 + 16 bytes) and kept (16 + 16 bytes). */
     size_t per_vertex = 12 + 12 * (size_t)normals + 16 * (size_t)tangents + 8 * (size_t)uvs + 4 + 64 * sets;
@@ -1488,6 +1509,92 @@ static sf_result primitive_costs(loader* L, costs* c, const cJSON* p, size_t mi,
     return charge(L, c, base, bytes);
 }
 
+/* Every node drawing a mesh is evaluated on its own (a topology, frames and results per instance), so a mesh
+ * drawn by a thousand nodes costs a thousand times its vertices: SF_GLTF_INSTANCE_VERTEX_BYTES each. */
+static sf_result instance_costs(loader* L, costs* c, size_t mesh_count)
+{
+    const cJSON* nodes = jget(L->root, "nodes");
+    size_t instances = 0, vertices = 0, m;
+    for (const cJSON* nd = cJSON_IsArray(nodes) ? nodes->child : NULL; nd; nd = nd->next)
+        if (array_index(jget(nd, "mesh"), mesh_count, &m)) {
+            instances++;
+            vertices = sat_add(vertices, c->mesh_vertices[m]);
+        }
+    char base[96];
+    snprintf(base, sizeof base, "nodes (%zu mesh instances, %zu vertices in all)", instances, vertices);
+    return charge(L, c, base, sat_mul(vertices, SF_GLTF_INSTANCE_VERTEX_BYTES));
+}
+
+/* ---------------------------------------------------------------- compressed geometry */
+
+/* The accessor that primitive p's attributes[name] (or p.indices for name NULL) names, SF_GLTF_NONE if none. */
+static size_t primitive_accessor(const loader* L, const cJSON* p, const char* name)
+{
+    const cJSON* v = name ? jget(jget(p, "attributes"), name) : jget(p, "indices");
+    size_t k;
+    return v && array_index(v, L->accessor_count, &k) ? k : SF_GLTF_NONE;
+}
+
+/* Every Draco target of primitive p, from its accessors' declared layout (count, type, componentType). */
+static sf_result draco_targets(loader* L, const cJSON* p, const char* base, const sfi_draco_primitive* dp,
+                               sfi_draco_target* t, size_t* n)
+{
+    *n = 0;
+    for (size_t k = 0; k <= dp->attribute_count; ++k) {
+        const char* name = k < dp->attribute_count ? dp->names[k] : NULL;
+        size_t ai = primitive_accessor(L, p, name);
+        if (ai == SF_GLTF_NONE) {
+            if (!name) continue; /* no indices: the loader draws the points in order */
+            return jfail(L, base, "attributes", "%s is compressed by %s but names no accessor", name, SFI_DRACO_EXT);
+        }
+        const accessor* ac = &L->accessors[ai];
+        sfi_draco_target* x = &t[(*n)++];
+        x->attribute = name ? dp->ids[k] : SFI_DRACO_INDICES;
+        x->accessor = ai;
+        x->name = name ? name : "indices";
+        x->count = ac->count;
+        x->ncomp = ac->ncomp;
+        x->ctype = ac->ctype;
+        if (ac->rows != ac->ncomp)
+            return jfail(L, base, NULL, "%s: %s decodes no matrices (accessors[%zu])", x->name, SFI_DRACO_EXT, ai);
+    }
+    return SF_OK;
+}
+
+/* The decoded bytes of the compressed views and Draco primitives, from the declared counts: each output
+ * (at least 4 bytes a value, indices decode as 32-bit first) and, for Draco, as much again for the
+ * decoder's own copy of the attributes. */
+static sf_result compressed_costs(loader* L, costs* c)
+{
+    for (size_t v = 0; v < L->view_count; ++v) {
+        const sfi_meshopt_view* m = &L->views[v].meshopt;
+        if (!m->present) continue;
+        char base[48];
+        snprintf(base, sizeof base, "bufferViews[%zu]", v);
+        TRY(charge(L, c, base, L->views[v].length));
+    }
+    const cJSON* meshes = jget(L->root, "meshes");
+    size_t mi = 0;
+    for (const cJSON* m = cJSON_IsArray(meshes) ? meshes->child : NULL; m; m = m->next, ++mi) {
+        const cJSON* prims = jget(m, "primitives");
+        size_t pi = 0;
+        for (const cJSON* p = cJSON_IsArray(prims) ? prims->child : NULL; p; p = p->next, ++pi) {
+            char base[64];
+            snprintf(base, sizeof base, "meshes[%zu].primitives[%zu]", mi, pi);
+            sfi_draco_primitive dp;
+            sfi_draco_target t[SFI_DRACO_MAX_ATTRIBUTES + 1];
+            size_t n = 0, bytes = 0;
+            if (!sfi_draco_built_in() || !cJSON_IsObject(p)) continue;
+            TRY(sfi_draco_parse(p, base, L->view_count, &dp, L->err));
+            if (!dp.present) continue;
+            TRY(draco_targets(L, p, base, &dp, t, &n));
+            for (size_t k = 0; k < n; ++k) bytes = sat_add(bytes, sat_mul(sat_mul(t[k].count, t[k].ncomp), 8));
+            TRY(charge(L, c, base, bytes));
+        }
+    }
+    return SF_OK;
+}
+
 /* The whole file's decoded bytes, estimated before anything is decoded: every primitive, then the skins
  * (inverse bind matrices read whole, then kept per joint) and the animation channels (each channel reads its
  * sampler's keys and values, so channels sharing a sampler each count). Malformed entries are skipped here;
@@ -1502,6 +1609,9 @@ static sf_result check_costs(loader* L)
         c.limit = sat_add(SF_GLTF_DEFAULT_DECODED_BASE, sat_mul(SF_GLTF_DEFAULT_DECODED_FACTOR, L->input_bytes));
     }
     const cJSON* meshes = jget(L->root, "meshes");
+    size_t mesh_count = cJSON_IsArray(meshes) ? (size_t)cJSON_GetArraySize(meshes) : 0;
+    c.mesh_vertices = tmp_alloc(L, mesh_count + 1, sizeof(size_t));
+    if (!c.mesh_vertices) return oom(L, "meshes");
     size_t mi = 0;
     for (const cJSON* m = cJSON_IsArray(meshes) ? meshes->child : NULL; m; m = m->next, ++mi) {
         const cJSON* prims = jget(m, "primitives");
@@ -1510,6 +1620,7 @@ static sf_result check_costs(loader* L)
             if (cJSON_IsObject(p)) TRY(primitive_costs(L, &c, p, mi, pi));
     }
     TRY(charge(L, &c, "meshes", sat_mul(c.max_vertices, 8))); /* rigid instances: joint 0, weight 1 */
+    TRY(instance_costs(L, &c, mesh_count));
     const cJSON* skins = jget(L->root, "skins");
     size_t si = 0;
     for (const cJSON* s = cJSON_IsArray(skins) ? skins->child : NULL; s; s = s->next, ++si) {
@@ -1541,6 +1652,117 @@ static sf_result check_costs(loader* L)
             snprintf(base, sizeof base, "animations[%zu].channels[%zu]", ai, ci);
             TRY(charge(L, &c, base, bytes));
         }
+    }
+    return compressed_costs(L, &c);
+}
+
+/* Every EXT_meshopt_compression bufferView decoded into memory of the load (the accessors then read it as
+ * plain bytes), after each accessor on one is checked to lie within what the stream decodes. */
+static sf_result decode_meshopt_views(loader* L)
+{
+    for (size_t a = 0; a < L->accessor_count; ++a) {
+        const accessor* ac = &L->accessors[a];
+        if (ac->view == SF_GLTF_NONE || !L->views[ac->view].meshopt.present) continue;
+        const sfi_meshopt_view* m = &L->views[ac->view].meshopt;
+        size_t decoded = m->count * m->stride;
+        if (ac->offset > decoded || ac->elem_size > decoded - ac->offset ||
+            (ac->count - 1) > (decoded - ac->offset - ac->elem_size) / ac->stride) {
+            char base[48];
+            snprintf(base, sizeof base, "accessors[%zu]", a);
+            return jfail(L, base, "count", "%zu elements of %zu bytes (stride %zu) at offset %zu exceed the %zu "
+                         "bytes bufferViews[%zu].extensions.%s decodes to", ac->count, ac->elem_size, ac->stride,
+                         ac->offset, decoded, ac->view, SFI_MESHOPT_EXT);
+        }
+    }
+    for (size_t v = 0; v < L->view_count; ++v) {
+        view* bv = &L->views[v];
+        if (!bv->meshopt.present) continue;
+        char base[48];
+        snprintf(base, sizeof base, "bufferViews[%zu]", v);
+        uint8_t* out = tmp_alloc(L, bv->length, 1);
+        if (!out) return oom(L, base);
+        const uint8_t* src = L->buffer_data[bv->meshopt.buffer] + bv->meshopt.offset;
+        TRY(sfi_meshopt_decode(&bv->meshopt, src, out, base, L->err));
+        bv->decoded = out;
+    }
+    return SF_OK;
+}
+
+/* Decodes primitive p's Draco stream into its accessors. An accessor two primitives share must come from
+ * the same stream (then it is decoded once). */
+static sf_result decode_draco_primitive(loader* L, const cJSON* p, const char* base)
+{
+    sfi_draco_primitive dp;
+    sfi_draco_target t[SFI_DRACO_MAX_ATTRIBUTES + 1];
+    size_t n = 0, kept = 0;
+    TRY(sfi_draco_parse(p, base, L->view_count, &dp, L->err));
+    if (!dp.present) return SF_OK;
+    TRY(draco_targets(L, p, base, &dp, t, &n));
+    for (size_t k = 0; k < n; ++k) {
+        accessor* ac = &L->accessors[t[k].accessor];
+        if (ac->decoded_by == dp.view + 1) continue;
+        if (ac->decoded_by)
+            return jfail(L, base, NULL, "%s: accessors[%zu] is also decoded from another %s stream", t[k].name,
+                         t[k].accessor, SFI_DRACO_EXT);
+        size_t elem = ac->elem_size < 4 * ac->ncomp ? 4 * ac->ncomp : ac->elem_size; /* indices widen first */
+        t[k].out = tmp_alloc(L, ac->count, elem);
+        if (!t[k].out) return oom(L, base);
+        t[kept++] = t[k];
+    }
+    if (!kept) return SF_OK;
+    const view* bv = &L->views[dp.view];
+    TRY(sfi_draco_decode(view_bytes(L, dp.view, 0), bv->length, t, kept, base, L->err));
+    for (size_t k = 0; k < kept; ++k) {
+        accessor* ac = &L->accessors[t[k].accessor];
+        ac->decoded = t[k].out;
+        ac->decoded_by = dp.view + 1;
+        ac->sparse_count = 0; /* the stream holds the final values */
+    }
+    return SF_OK;
+}
+
+/* Decodes the compressed geometry once the costs have been checked from the declared counts. */
+static sf_result decode_compressed(loader* L)
+{
+    TRY(decode_meshopt_views(L));
+    const cJSON* meshes = jget(L->root, "meshes");
+    size_t mi = 0;
+    for (const cJSON* m = cJSON_IsArray(meshes) ? meshes->child : NULL; m; m = m->next, ++mi) {
+        const cJSON* prims = jget(m, "primitives");
+        size_t pi = 0;
+        for (const cJSON* p = cJSON_IsArray(prims) ? prims->child : NULL; p; p = p->next, ++pi) {
+            char base[64];
+            snprintf(base, sizeof base, "meshes[%zu].primitives[%zu]", mi, pi);
+            if (cJSON_IsObject(p) && sfi_draco_built_in()) TRY(decode_draco_primitive(L, p, base));
+        }
+    }
+    return SF_OK;
+}
+
+static int meshopt_accessor(const loader* L, const cJSON* v)
+{
+    size_t k;
+    return v && array_index(v, L->accessor_count, &k) && L->accessors[k].view != SF_GLTF_NONE &&
+           L->views[L->accessors[k].view].meshopt.present;
+}
+
+/* sf_gltf_primitive.compression: Draco for the primitive, meshopt for any of its accessors' views. */
+static sf_result name_compression(loader* L)
+{
+    const cJSON* meshes = jget(L->root, "meshes");
+    for (size_t p = 0; p < L->g->primitive_count; ++p) {
+        sf_gltf_primitive* pr = (sf_gltf_primitive*)&L->g->primitives[p];
+        const cJSON* prim = cJSON_GetArrayItem(jget(cJSON_GetArrayItem(meshes, (int)pr->mesh_index), "primitives"),
+                                               (int)pr->primitive_index);
+        const cJSON* exts = jget(prim, "extensions");
+        int meshopt = meshopt_accessor(L, jget(prim, "indices"));
+        const cJSON* attrs = jget(prim, "attributes");
+        for (const cJSON* a = cJSON_IsObject(attrs) ? attrs->child : NULL; a; a = a->next)
+            meshopt |= meshopt_accessor(L, a);
+        const cJSON* targets = jget(prim, "targets");
+        for (const cJSON* t = cJSON_IsArray(targets) ? targets->child : NULL; t; t = t->next)
+            for (const cJSON* a = cJSON_IsObject(t) ? t->child : NULL; a; a = a->next) meshopt |= meshopt_accessor(L, a);
+        pr->compression = jget(exts, SFI_DRACO_EXT) ? SFI_DRACO_EXT : meshopt ? SFI_MESHOPT_EXT : "";
     }
     return SF_OK;
 }
@@ -1986,6 +2208,17 @@ static sf_result check_asset(loader* L)
             if (known[k][n - 1] == '_' ? strncmp(e->valuestring, known[k], n) == 0 : strcmp(e->valuestring, known[k]) == 0)
                 ok = 1;
         }
+        if (strcmp(e->valuestring, SFI_MESHOPT_EXT) == 0 || strcmp(e->valuestring, SFI_DRACO_EXT) == 0) {
+            int meshopt = e->valuestring[0] == 'E';
+            if (meshopt ? sfi_meshopt_built_in() : sfi_draco_built_in()) {
+                ok = 1;
+            } else {
+                return jfail_code(L, SF_ERROR_UNSUPPORTED, base, NULL, "required extension \"%s\" needs a decoder "
+                                  "this build leaves out (%s=OFF; Debian's %s)", e->valuestring,
+                                  meshopt ? "SF_WITH_MESHOPT" : "SF_WITH_DRACO",
+                                  meshopt ? "libmeshoptimizer-dev" : "libdraco-dev");
+            }
+        }
         if (!ok) return jfail(L, base, NULL, "required extension \"%.60s\" is not supported", e->valuestring);
         size_t len = strlen(list);
         snprintf(list + len, sizeof list - len, "%s%s", len ? " " : "", e->valuestring);
@@ -2088,7 +2321,9 @@ static sf_result load_all(loader* L, const uint8_t* data, size_t size)
     if (r == SF_OK) r = load_views(L);
     if (r == SF_OK) r = load_accessors(L);
     if (r == SF_OK) r = check_costs(L);
+    if (r == SF_OK) r = decode_compressed(L);
     if (r == SF_OK) r = load_meshes(L);
+    if (r == SF_OK) r = name_compression(L);
     if (r == SF_OK) r = load_nodes(L);
     if (r == SF_OK) r = load_skins(L);
     if (r == SF_OK) r = load_scenes(L);

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Compresses the staged assets both ways, for tests/test_compressed.c:
+#   generate.sh ASSETS_DIR OUT_DIR
+# The npm tools (package.json, pinned in package-lock.json) are installed into OUT_DIR/npm, never into the
+# source tree. Per asset NAME it writes
+#   NAME.meshopt.glb    gltfpack -c -noq   EXT_meshopt_compression, no quantization (lossless)
+#   NAME.meshoptq.glb   gltfpack -cc       EXT_meshopt_compression + KHR_mesh_quantization and the filters
+#   NAME.draco.glb      glTF-Transform draco (edgebreaker, its default quantization bits)
+#   NAME.dracoseq.glb   glTF-Transform draco --method sequential (vertex order kept)
+# Exits 77 when node or npm is missing or the tools cannot be installed (the test then skips).
+set -euo pipefail
+assets=$1
+out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { echo "node/npm missing" >&2; exit 77; }
+mkdir -p "$out/npm"
+if [ ! -x "$out/npm/node_modules/.bin/gltfpack" ] || [ ! -x "$out/npm/node_modules/.bin/gltf-transform" ]; then
+  cp "$here/package.json" "$here/package-lock.json" "$out/npm/"
+  (cd "$out/npm" && npm ci --no-audit --no-fund --silent >/dev/null 2>&1) || { echo "npm ci failed in $out/npm" >&2; exit 77; }
+fi
+bin=$out/npm/node_modules/.bin
+for src in CesiumMan/glTF-Binary/CesiumMan.glb Fox/glTF-Binary/Fox.glb MorphStressTest/glTF-Binary/MorphStressTest.glb; do
+  name=$(basename "$src" .glb)
+  in=$assets/$src
+  [ -s "$out/$name.meshopt.glb" ] || "$bin/gltfpack" -i "$in" -o "$out/$name.meshopt.glb" -c -noq >/dev/null
+  [ -s "$out/$name.meshoptq.glb" ] || "$bin/gltfpack" -i "$in" -o "$out/$name.meshoptq.glb" -cc >/dev/null
+  [ -s "$out/$name.draco.glb" ] || "$bin/gltf-transform" draco "$in" "$out/$name.draco.glb" >/dev/null
+  [ -s "$out/$name.dracoseq.glb" ] ||
+    "$bin/gltf-transform" draco "$in" "$out/$name.dracoseq.glb" --method sequential >/dev/null
+done
+exit 0
