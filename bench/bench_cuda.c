@@ -11,6 +11,7 @@
  *
  * usage: bench_cuda [max_vertices=11000000] [reps=30] [crowd=1000] */
 #define _POSIX_C_SOURCE 200809L
+#include "gpu_blocks.h"
 #include "sf_internal.h"
 
 #include <math.h>

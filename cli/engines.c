@@ -53,13 +53,7 @@ const char* cli_engine_names(void)
 
 cli_cost_level cli_method_cost(sf_method method)
 {
-    switch (method) {
-    case SF_METHOD_JACOBIAN:
-    case SF_METHOD_JACOBIAN_FAN: return CLI_COST_GRADIENTS;
-    case SF_METHOD_RECOMPUTE:
-    case SF_METHOD_RECOMPUTE_FUSED: return CLI_COST_GATHER; /* re-skins the one-ring: the neighbours' data */
-    default: return CLI_COST_PER_VERTEX;
-    }
+    return (cli_cost_level)sf_method_traits_of(method).cost; /* the levels are sf_method_cost's */
 }
 
 const char* cli_cost_name(cli_cost_level level)

@@ -128,6 +128,26 @@ static bool first_line(FILE* f, char* line, size_t size)
     return true;
 }
 
+/* A dump's fixed opening (cli/report.c dump_body): the scene, its counts, then the positions, in the first
+ * DUMP_HEAD_BYTES; an old dump of any size is recognised without reading the rest. */
+#define DUMP_HEAD_BYTES ((size_t)64 << 10)
+static bool dump_is_ours(FILE* f)
+{
+    size_t n;
+    char* text = read_head(f, DUMP_HEAD_BYTES, &n);
+    if (!text) return false;
+    const char* p = text;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') ++p;
+    static const char* const keys[] = {"\"vertex_count\":", "\"triangle_count\":", "\"positions\":["};
+    bool ours = strncmp(p, "{\"scene\":", 9) == 0;
+    for (size_t k = 0; ours && k < sizeof keys / sizeof keys[0]; ++k) {
+        p = strstr(p, keys[k]);
+        ours = p != NULL;
+    }
+    free(text);
+    return ours;
+}
+
 static bool json_is_ours(FILE* f, cli_output_kind kind, off_t size)
 {
     if (size < 0 || (uintmax_t)size > JSON_CHECK_MAX_BYTES) return false;
@@ -162,7 +182,7 @@ static bool is_ours(FILE* f, cli_output_kind kind, off_t size)
     case CLI_OUTPUT_EVAL_CSV: /* one asset, or a batch (a first column naming the file) */
         return first_line(f, line, sizeof line) &&
                (strcmp(line, CLI_EVAL_CSV_HEADER) == 0 || strcmp(line, "file," CLI_EVAL_CSV_HEADER) == 0);
-    case CLI_OUTPUT_DUMP_JSON:
+    case CLI_OUTPUT_DUMP_JSON: return dump_is_ours(f);
     case CLI_OUTPUT_DEMO_JSON: return json_is_ours(f, kind, size);
     case CLI_OUTPUT_DEMO_TEXT:
         return first_line(f, line, sizeof line) && strncmp(line, "case ", 5) == 0 && strstr(line, " morph ") &&

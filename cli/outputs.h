@@ -17,8 +17,9 @@
  *   CLI_OUTPUT_PNG        a PNG: the 8-byte signature followed by an IHDR chunk (textures of the input are
  *                         inputs by rule 2)
  *   CLI_OUTPUT_EVAL_CSV   a first line that is exactly CLI_EVAL_CSV_HEADER (one asset) or "file," and it (a batch)
- *   CLI_OUTPUT_DUMP_JSON  JSON whose first non-space byte is '{', that parses, and that holds "positions",
- *                         "indices" and "methods" (compare --dump)
+ *   CLI_OUTPUT_DUMP_JSON  the dump's opening in its first 64 KiB: '{"scene":' (after any space), then
+ *                         "vertex_count", "triangle_count" and "positions":[ in that order (compare --dump; the
+ *                         rest of a large old dump is never read)
  *   CLI_OUTPUT_DEMO_JSON  JSON whose first non-space byte is '[', that parses, and whose elements are objects
  *                         with "case_id" (demo --out DIR: DIR/demo.json)
  *   CLI_OUTPUT_DEMO_TEXT  a first line that starts with "case" and names the columns "morph" and "method"

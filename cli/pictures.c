@@ -47,7 +47,7 @@ static int parse_camera(const char* text, render_settings* rs)
     if (n < 2) return cli_fail(CLI_EXIT_USAGE, "--camera: '%s' is not YAW,PITCH[,DISTANCE] in degrees", text);
     if (v[1] < -89.0 || v[1] > 89.0) return cli_fail(CLI_EXIT_USAGE, "--camera: pitch %g is outside -89..89", v[1]);
     if (n == 3 && !(v[2] > 0.0 && v[2] < 1e6))
-        return cli_fail(CLI_EXIT_USAGE, "--camera: distance %g is not > 0", v[2]);
+        return cli_fail(CLI_EXIT_USAGE, "--camera: distance %g is not in (0, 1e6)", v[2]);
     rs->camera_given = true;
     rs->yaw = (float)v[0];
     rs->pitch = (float)v[1];

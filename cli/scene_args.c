@@ -80,7 +80,13 @@ static int parse_methods(cli_scene_args* args, const char* list)
         memcpy(name, p, len);
         name[len] = '\0';
         sf_method m;
-        if (sf_method_parse(name, &m) != SF_OK) {
+        if (strcmp(name, "all") == 0) { /* in a list too: every default method, then the others named */
+            for (int k = 0; k < SF_METHOD_DEFAULT_COUNT; ++k)
+                if (!args->method_on[k]) {
+                    args->method_on[k] = true;
+                    args->method_order[args->method_count++] = (sf_method)k;
+                }
+        } else if (sf_method_parse(name, &m) != SF_OK) {
             char known[256] = "";
             for (int k = 0; k < SF_METHOD_COUNT; ++k) {
                 strncat(known, sf_method_name((sf_method)k), sizeof known - strlen(known) - 1);
@@ -88,8 +94,7 @@ static int parse_methods(cli_scene_args* args, const char* list)
             }
             cli_fail(CLI_EXIT_USAGE, "--method: unknown method '%s' (known: all, %s)", name, known);
             return -1;
-        }
-        if (!args->method_on[m]) {
+        } else if (!args->method_on[m]) {
             args->method_on[m] = true;
             args->method_order[args->method_count++] = m;
         }

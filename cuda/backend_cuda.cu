@@ -58,7 +58,7 @@ sf_result sfc_failed(sf_error* err, const char* call, cudaError_t e)
                         cudaGetErrorName(e), cudaGetErrorString(e));
 }
 
-extern "C" sf_result sfi_cuda_check(sf_error* err)
+static sf_result cuda_check(sf_error* err)
 {
     int count = 0;
     SFC_CHECK(cudaGetDeviceCount(&count), err);
@@ -407,7 +407,7 @@ static void cuda_free(sfi_cuda* c)
     free(c);
 }
 
-extern "C" void sfi_cuda_workspace_free(sf_workspace* ws)
+static void cuda_workspace_free(sf_workspace* ws)
 {
     if (!ws) return;
     cuda_free(ws->cuda);
@@ -423,8 +423,8 @@ static size_t stats_bytes(size_t blocks)
            SF_METHOD_COUNT * SFC_E_COUNTS * ull + (SF_METHOD_COUNT + 1) * SFC_COUNTERS * ull;
 }
 
-// What sfi_cuda_workspace_init allocates (and ensure_instances for more instances), from the same sizes.
-extern "C" size_t sfi_cuda_workspace_bytes(const sf_topology* topo, size_t instances)
+// What cuda_workspace_init allocates (and ensure_instances for more instances), from the same sizes.
+static size_t cuda_workspace_bytes(const sf_topology* topo, size_t instances)
 {
     sfc_topo t;
     memset(&t, 0, sizeof t);
@@ -443,7 +443,7 @@ extern "C" sf_result sfi_cuda_free_memory(size_t* free_bytes, sf_error* err)
     return SF_OK;
 }
 
-extern "C" sf_result sfi_cuda_workspace_init(sf_workspace* ws, sf_error* err)
+static sf_result cuda_workspace_init(sf_workspace* ws, sf_error* err)
 {
     sfi_cuda* c = (sfi_cuda*)calloc(1, sizeof *c);
     if (!c) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "cuda state");
@@ -573,8 +573,7 @@ static bool mikk_reference(const sf_topology* topo, sf_method method, const sf_f
 // The methods whose kernels count the frames report as they make the frames (and write no determinants).
 static bool counts_own_report(sf_method m)
 {
-    return m == SF_METHOD_UNCHANGED || m == SF_METHOD_SKINNED || m == SF_METHOD_INVERSE_TRANSPOSE ||
-           m == SF_METHOD_JACOBIAN || m == SF_METHOD_BONE_NORMAL_MATRICES || m == SF_METHOD_JACOBIAN_FAN;
+    return sf_method_traits_of(m).cost != SF_COST_GATHER; // the per-vertex kernels (k_vertex, k_method)
 }
 
 // One method for the uploaded instances into nrm / tan. pos: where the counts_own_report methods write the
@@ -587,7 +586,7 @@ static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method meth
 {
     const sfc_topo* t = &c->t;
     sfc_batch b = batch_of(c);
-    int with_dirs = o->morph_directions == SF_MORPH_DIRECTIONS_DELTAS;
+    int with_dirs = (int)o->morph_directions; // SFK_MORPH_DIRS_* are the public values
     if (method == SF_METHOD_JACOBIAN) {
         SF_CHECK(topo->gradients != NULL, SF_ERROR_UNSUPPORTED, err, "topology", SFI_NO_INDEX,
                  "built with skip_gradients = 1; the jacobian method needs its gradients");
@@ -596,7 +595,8 @@ static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method meth
         return sfc_vertex_frames(t, &b, method, with_dirs, o->jacobian_cap, pos, NULL, nrm, tan, report, c->stream,
                                  err);
     }
-    if (method == SF_METHOD_UNCHANGED || method == SF_METHOD_SKINNED || method == SF_METHOD_INVERSE_TRANSPOSE)
+    // the per-vertex formulas of sfk_vertex_frame (bone-normal-matrices reads the bones themselves: k_method)
+    if (sf_method_traits_of(method).per_vertex && method != SF_METHOD_BONE_NORMAL_MATRICES)
         return sfc_vertex_frames(t, &b, method, with_dirs, 0.0f, pos, NULL, nrm, tan, report, c->stream, err);
     if (method == SF_METHOD_JACOBIAN_FAN) {
         SF_CHECK(topo->fan_gradients != NULL, SF_ERROR_UNSUPPORTED, err, "topology", SFI_NO_INDEX,
@@ -607,7 +607,8 @@ static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method meth
     if (method == SF_METHOD_BONE_NORMAL_MATRICES || method == SF_METHOD_JACOBIAN_FAN)
         return sfc_method_frames(t, &b, method, with_dirs, o->jacobian_cap, pos, NULL, nrm, tan, report, c->stream,
                                  err);
-    if (method != SF_METHOD_RECOMPUTE && method != SF_METHOD_RECOMPUTE_FUSED) // a method added since: refused
+    if (!(sf_method_traits_of(method).backends & (1u << SF_BACKEND_CUDA)) ||
+        (method != SF_METHOD_RECOMPUTE && method != SF_METHOD_RECOMPUTE_FUSED)) // not (yet) on the GPU: refused
         return sf_error_set(err, SF_ERROR_UNSUPPORTED, "method", SFI_NO_INDEX, "cuda: `%s` has no GPU form yet",
                             sf_method_name(method));
     int weld = weld_index(o->weld);
@@ -681,9 +682,9 @@ static sf_result reset_counters(sfi_cuda* c, sf_error* err)
     return SF_OK;
 }
 
-extern "C" sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pose* poses, size_t count,
-                                           sf_method method, const sf_frames_opts* opts, sf_workspace* ws,
-                                           const sf_frames_out* outs, sf_error* err)
+static sf_result cuda_frames_batch(const sf_topology* topo, const sf_pose* poses, size_t count, sf_method method,
+                                   const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* outs,
+                                   sf_error* err)
 {
     sfi_cuda* c = ws->cuda;
     if (!c) return sf_error_set(err, SF_ERROR_INVALID_ARGUMENT, "workspace", SFI_NO_INDEX, "has no CUDA state");
@@ -746,11 +747,12 @@ extern "C" sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pos
     return SF_OK;
 }
 
-extern "C" sf_result sfi_cuda_frames(const sf_topology* topo, const sf_pose* pose, sf_method method,
-                                     const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out,
-                                     sf_error* err)
+// One pose is a batch of one; the device deforms in the same launch, so `deformed` changes nothing.
+static sf_result cuda_frames(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
+                             sf_workspace* ws, const sf_frames_out* out, int deformed, sf_error* err)
 {
-    return sfi_cuda_frames_batch(topo, pose, 1, method, opts, ws, out, err);
+    (void)deformed;
+    return cuda_frames_batch(topo, pose, 1, method, opts, ws, out, err);
 }
 
 // ---------------------------------------------------------------- evaluation on the device
@@ -878,7 +880,7 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
         }
     }
     sfc_batch b = batch_of(c);
-    return sfc_rows_errors(&c->t, &b, fused, nf, mo->morph_directions == SF_MORPH_DIRECTIONS_DELTAS, mo->jacobian_cap,
+    return sfc_rows_errors(&c->t, &b, fused, nf, (int)mo->morph_directions, mo->jacobian_cap,
                            c->ref_n, c->ref_t, sn, st, ec, with_report ? rc : NULL, c->stream, err);
 }
 
@@ -1001,6 +1003,11 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
     if (summary) *summary = s;
     return SF_OK;
 }
+
+extern "C" const sfi_backend_i sfi_backend_cuda = {
+    "cuda",           cuda_check,           SFI_SCRATCH_DEVICE, cuda_workspace_init, cuda_workspace_free,
+    cuda_workspace_bytes, cuda_frames,      cuda_frames_batch,  sfi_cuda_eval_enqueue, sfi_cuda_eval_read,
+};
 
 // ---------------------------------------------------------------- benchmarks
 

@@ -10,6 +10,7 @@
 extern "C" {
 #include "sf_internal.h" // C declarations
 }
+#include "gpu_blocks.h"
 
 // Every CUDA call goes through this: a failure is returned as SF_ERROR_UNSUPPORTED naming the call.
 sf_result sfc_failed(sf_error* err, const char* call, cudaError_t e);
@@ -134,7 +135,7 @@ sf_result sfc_rows_errors(const sfc_topo* t, const sfc_batch* b, const int* meth
                           float cap, const float* ref_n, const float* ref_t, sfc_stats* const* normal,
                           sfc_stats* const* tangent, unsigned long long* const* e_counts,
                           unsigned long long* const* counters, cudaStream_t s, sf_error* err);
-// The locality blocks of one weld mode on the device (sfi_gpu_blocks, src/core/gpu_blocks.c), in one
+// The locality blocks of one weld mode on the device (sfi_gpu_blocks, cuda/gpu_blocks.c), in one
 // allocation (base); the kernels of cuda/kernels_halo.cu read them.
 struct sfc_halo {
     void* base;

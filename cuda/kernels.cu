@@ -30,7 +30,7 @@ __global__ void __launch_bounds__(SFC_THREADS)
         const float* bones = b.bones ? b.bones + i * b.bone_stride : NULL;
         const float* alpha = b.alpha ? b.alpha + i * b.alpha_stride : NULL;
         float p[3], n[3], tt[3], m[12], rest_w;
-        deform<K>(t, bones, alpha, v, MODE == 1 ? with_dirs : 0, p, n, tt, m, &d, fp, &rest_w);
+        deform<K>(t, bones, alpha, v, MODE == 1 ? with_dirs : SFK_MORPH_DIRS_NONE, p, n, tt, m, &d, fp, &rest_w);
         // every load before the first store: the outputs could alias the inputs for all the compiler knows, so
         // a load after a store would wait for it
         if (MODE == 1) {
@@ -136,7 +136,7 @@ template <int K> struct from_skin {
     __device__ __forceinline__ void get(uint32_t u, float p[3], float* d) const
     {
         float x[3], n[3], tt[3], m[12], w;
-        deform<K>(*t, bones, alpha, u, 0, x, n, tt, m, d, p, &w);
+        deform<K>(*t, bones, alpha, u, SFK_MORPH_DIRS_NONE, x, n, tt, m, d, p, &w);
     }
 };
 

@@ -1,4 +1,4 @@
-// The reference over the locality blocks (sfi_gpu_blocks, src/core/gpu_blocks.c): one CUDA block per block
+// The reference over the locality blocks (sfi_gpu_blocks, cuda/gpu_blocks.c): one CUDA block per block
 // of vertices (and instance, blockIdx.y). Its local vertices (owned ones, then the halo) are read from the
 // position buffer (halo-gather) or skinned from the pose (one-pass) once into shared memory; each block face
 // is rebuilt once there (sfk_recompute_face, as the face pass); each owned vertex then sums its corners from

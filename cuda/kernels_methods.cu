@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(SFC_THREADS)
         const float* alpha = b.alpha ? b.alpha + i * b.alpha_stride : NULL;
         float p[3], n[3], tt[3], m[12], rest_w;
         // the jacobians read the rest frame with J's morph gradients, never the direction deltas
-        deform<K>(t, bones, alpha, v, MODE == BONE_NORMAL ? with_dirs : 0, p, n, tt, m, &d, fp, &rest_w);
+        deform<K>(t, bones, alpha, v, MODE == BONE_NORMAL ? with_dirs : SFK_MORPH_DIRS_NONE, p, n, tt, m, &d, fp, &rest_w);
         if (MODE == BONE_NORMAL) { // the stores after every load (k_vertex says why)
             uint32_t j[K > 0 ? K : 1];
             float w[K > 0 ? K : 1];

@@ -332,19 +332,40 @@ sf_result sf_pose_validate(const sf_topology* topo, const sf_pose* pose, sf_erro
 
 /* ---------------------------------------------------------------- methods */
 
-/* id, CLI name, one-line description. The order is the order of every table. */
-#define SF_METHODS(X)                                                                                  \
-    X(SF_METHOD_UNCHANGED, "unchanged", "LBS positions only; rest (or morphed) directions")            \
-    X(SF_METHOD_SKINNED, "skinned", "directions skinned with the bone matrices, normalised")           \
-    X(SF_METHOD_INVERSE_TRANSPOSE, "inverse-transpose", "normal by the inverse transpose of the blend") \
-    X(SF_METHOD_BONE_NORMAL_MATRICES, "bone-normal-matrices", "per-bone cofactor matrices blended")  \
-    X(SF_METHOD_JACOBIAN, "jacobian", "analytic Jacobian with weight and morph gradients")             \
-    X(SF_METHOD_JACOBIAN_FAN, "jacobian-fan", "secant map of the welded fan, authored frame carried")   \
-    X(SF_METHOD_RECOMPUTE, "recompute", "rebuilt from the final triangles (the reference)")             \
-    X(SF_METHOD_RECOMPUTE_FUSED, "recompute-fused", "recompute in one per-vertex pass, bit for bit the same")
+/* What a method costs a renderer per frame, the cheapest first (sf_method_traits.cost). */
+typedef enum sf_method_cost {
+    SF_COST_PER_VERTEX = 0, /* each vertex from its own data and the pose: no neighbours */
+    SF_COST_GRADIENTS,      /* per vertex, with gradients precomputed at load */
+    SF_COST_GATHER          /* the neighbours every frame (the one-ring's positions gathered) */
+} sf_method_cost;
+
+/* sf_method_traits.backends: bit (1u << sf_backend) for each backend that runs the method. */
+#define SF_ON_ALL_BACKENDS ((1u << SF_BACKEND_CPU) | (1u << SF_BACKEND_CUDA))
+
+/* id, CLI name, one-line description, then the traits (sf_method_traits): per-vertex (one formula of the
+ * vertex's blended matrix, bones and morphed rest frame: the fused per-vertex passes run it), cost
+ * (sf_method_cost), in the default set, the backends that have it. The order is the order of every table;
+ * the default set comes first. */
+#define SF_METHODS(X)                                                                                             \
+    X(SF_METHOD_UNCHANGED, "unchanged", "LBS positions only; rest (or morphed) directions", 1, SF_COST_PER_VERTEX, \
+      1, SF_ON_ALL_BACKENDS)                                                                                      \
+    X(SF_METHOD_SKINNED, "skinned", "directions skinned with the bone matrices, normalised", 1,                  \
+      SF_COST_PER_VERTEX, 1, SF_ON_ALL_BACKENDS)                                                                  \
+    X(SF_METHOD_INVERSE_TRANSPOSE, "inverse-transpose", "normal by the inverse transpose of the blend", 1,       \
+      SF_COST_PER_VERTEX, 1, SF_ON_ALL_BACKENDS)                                                                  \
+    X(SF_METHOD_BONE_NORMAL_MATRICES, "bone-normal-matrices", "per-bone cofactor matrices blended", 1,          \
+      SF_COST_PER_VERTEX, 1, SF_ON_ALL_BACKENDS)                                                                  \
+    X(SF_METHOD_JACOBIAN, "jacobian", "analytic Jacobian with weight and morph gradients", 0, SF_COST_GRADIENTS, \
+      1, SF_ON_ALL_BACKENDS)                                                                                      \
+    X(SF_METHOD_JACOBIAN_FAN, "jacobian-fan", "secant map of the welded fan, authored frame carried", 0,         \
+      SF_COST_GRADIENTS, 1, SF_ON_ALL_BACKENDS)                                                                   \
+    X(SF_METHOD_RECOMPUTE, "recompute", "rebuilt from the final triangles (the reference)", 0, SF_COST_GATHER, 1, \
+      SF_ON_ALL_BACKENDS)                                                                                         \
+    X(SF_METHOD_RECOMPUTE_FUSED, "recompute-fused", "recompute in one per-vertex pass, bit for bit the same", 0,  \
+      SF_COST_GATHER, 0, SF_ON_ALL_BACKENDS)
 
 typedef enum sf_method {
-#define SF_METHOD_ENUM_(id, name, text) id,
+#define SF_METHOD_ENUM_(id, name, text, per_vertex, cost, in_default, backends) id,
     SF_METHODS(SF_METHOD_ENUM_)
 #undef SF_METHOD_ENUM_
     SF_METHOD_COUNT
@@ -360,7 +381,18 @@ typedef enum sf_method {
  * (SF_ERROR_INVALID_ARGUMENT naming "workspace" otherwise). The default set of methods (no methods named:
  * sf_eval_desc.methods NULL, the command line's default and `all`) is the first SF_METHOD_DEFAULT_COUNT,
  * every method but this one: it is named to run. */
-#define SF_METHOD_DEFAULT_COUNT ((int)SF_METHOD_RECOMPUTE_FUSED)
+#define SF_METHOD_IN_DEFAULT_(id, name, text, per_vertex, cost, in_default, backends) +(in_default)
+#define SF_METHOD_DEFAULT_COUNT ((int)(0 SF_METHODS(SF_METHOD_IN_DEFAULT_)))
+
+/* A method's traits, as SF_METHODS lists them. */
+typedef struct sf_method_traits {
+    int per_vertex;      /* 1: one formula per vertex from its own blended matrix, bones and rest frame */
+    sf_method_cost cost;
+    int in_default;      /* 1: in the default set (the first SF_METHOD_DEFAULT_COUNT) */
+    uint32_t backends;   /* bit (1u << sf_backend) for each backend that runs it */
+} sf_method_traits;
+/* All zero when method is out of range. */
+sf_method_traits sf_method_traits_of(sf_method method);
 
 const char* sf_method_name(sf_method method);        /* "skinned"; "?" when out of range */
 const char* sf_method_description(sf_method method); /* one line */

@@ -52,7 +52,7 @@ if [ -n "${lib[core]:-}" ]; then
     [ -z "$s" ] && continue
     [[ $s =~ $runtime ]] && continue
     [[ $s =~ $core_allowed ]] && continue
-    [[ $cuda_members = 1 && $s == sfi_cuda_* ]] && continue
+    [[ $cuda_members = 1 && ( $s == sfi_cuda_* || $s == sfi_backend_cuda ) ]] && continue
     case $s in
       sfi_* | sf_*) bad "core library $(basename "${lib[core]}") needs $s, which the core does not define" ;;
       cJSON_* | stbi* | deflate* | compress* | inflate* | crc32 | adler32) bad "core library needs $s (a host library of an upper layer)" ;;

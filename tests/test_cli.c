@@ -474,6 +474,29 @@ static void test_threads_identical(void)
     CHECK(same);
 }
 
+/* "all" in a method list is every default method, the others named added after them. */
+static void test_method_list_all(void)
+{
+    sft_cli_out r = sft_run_cli("compare --scene tip --method all,recompute-fused --json");
+    cJSON* j = r.status == 0 ? cJSON_Parse(r.out) : NULL;
+    sft_cli_out_free(&r);
+    CHECK(j != NULL);
+    bool ok = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "methods")) == SF_METHOD_DEFAULT_COUNT + 1 &&
+              method_entry(j, "skinned") && method_entry(j, "recompute-fused");
+    cJSON_Delete(j);
+    CHECK(ok);
+}
+
+/* A camera distance past the bound says which bound (not "is not > 0" for 1e30). */
+static void test_camera_distance_range(void)
+{
+    sft_cli_out r = sft_run_cli("render --scene tip --method skinned --camera 0,0,1e30 -o never.png");
+    bool ok = r.status == 2 && strstr(r.err, "--camera: distance 1e+30 is not in (0, 1e6)") != NULL;
+    sft_cli_out_free(&r);
+    CHECK(ok);
+    CHECK(!file_exists("never.png"));
+}
+
 static void test_usage_errors(void)
 {
     static const char* const bad[] = {
@@ -678,6 +701,8 @@ int main(int argc, char** argv)
     }
     static const sft_case cases[] = {
         {"help", test_help},
+        {"method_list_all", test_method_list_all},
+        {"camera_distance_range", test_camera_distance_range},
         {"scenes_lists_every_scene", test_scenes_lists_every_scene},
         {"compare_json", test_compare_json},
         {"compare_table", test_compare_table},

@@ -216,6 +216,13 @@ static size_t option_sets(option_set* out)
         {"bone-normal-matrices no morph dirs",
          SF_METHOD_BONE_NORMAL_MATRICES,
          {.morph_directions = SF_MORPH_DIRECTIONS_NONE}},
+        {"skinned morph normals", SF_METHOD_SKINNED, {.morph_directions = SF_MORPH_DIRECTIONS_NORMALS}},
+        {"inverse-transpose morph normals",
+         SF_METHOD_INVERSE_TRANSPOSE,
+         {.morph_directions = SF_MORPH_DIRECTIONS_NORMALS}},
+        {"bone-normal-matrices morph normals",
+         SF_METHOD_BONE_NORMAL_MATRICES,
+         {.morph_directions = SF_MORPH_DIRECTIONS_NORMALS}},
     };
     for (size_t s = 0; s < sizeof sets / sizeof sets[0]; ++s) {
         out[k].name = sets[s].name;

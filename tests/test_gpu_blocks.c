@@ -1,9 +1,10 @@
 // LABELS: unit
-/* The CUDA backend's locality blocks (sfi_gpu_blocks, src/core/gpu_blocks.c), checked on the CPU against the
+/* The CUDA backend's locality blocks (sfi_gpu_blocks, cuda/gpu_blocks.c), checked on the CPU against the
  * topology they come from: the blocks own every vertex once, each block's local vertices are its own ones
  * then exactly its one-ring halo, every corner entry names the face corner it stands for, the limits hold,
  * and a vertex whose faces alone exceed them is refused naming the sizes. Prints the halo ratio (halo
  * vertices per owned vertex) of a 141 x 141 grid (the crowd's), a 999 x 999 grid and CesiumMan. */
+#include "gpu_blocks.h"
 #include "sf_internal.h"
 #include "sf_test.h"
 

@@ -482,6 +482,31 @@ static void test_export_gpu_never_input(void)
     CHECK(!exists(path));
 }
 
+/* compare --dump recognises an earlier dump by its opening alone: a large one whose tail is cut (so it does not
+ * parse) is still replaced, and JSON holding the keys elsewhere is not a dump. */
+static void test_dump_header_bounded(void)
+{
+    if (!g_have_cli) return;
+    char d[300], path[800], args[2000];
+    subdir("dumphead", d, sizeof d);
+    snprintf(path, sizeof path, "%s/old.json", d);
+    FILE* f = fopen(path, "wb");
+    CHECK(f != NULL);
+    fputs("{\"scene\":\"tip\",\"preset\":null,\"params\":{},\"vertex_count\":1,\"triangle_count\":0,\"positions\":[", f);
+    for (int k = 0; k < 400000; ++k) fputs("[0,0,0],", f); /* 3.2 MB, cut: no closing brackets */
+    CHECK(fclose(f) == 0);
+    bool line;
+    snprintf(args, sizeof args, "compare --scene tip --dump '%s'", path);
+    CHECK(run(args, NULL, NULL) == 0);
+    char* text = sft_read_file(path, NULL);
+    CHECK(text != NULL && strstr(text, "\"methods\"") != NULL); /* the new dump */
+    free(text);
+    snprintf(path, sizeof path, "%s/keys.json", d);
+    CHECK(write_text(path, "{\"positions\":[],\"indices\":[],\"methods\":{}}"));
+    snprintf(args, sizeof args, "compare --scene tip --dump '%s'", path);
+    CHECK(run(args, "not a JSON dump", &line) == 2 && line);
+}
+
 /* ---------------------------------------------------------------- only our own files are replaced */
 
 static void test_replace_only_ours(void)
@@ -656,6 +681,7 @@ int main(int argc, char** argv)
         {"eval_csv_atomic", test_eval_csv_atomic},
         {"force_in_every_help", test_force_in_every_help},
         {"dir_stage", test_dir_stage},
+        {"dump_header_bounded", test_dump_header_bounded},
         {"export_gpu_never_input", test_export_gpu_never_input},
     };
     int rc = SFT_RUN(cases, argc, argv);

@@ -467,7 +467,7 @@ static void test_kernels_match_loops(void)
         uint32_t e0 = topo->morph_offsets[v];
         sfk_deform_vertex(topo->rest_positions + 3 * v, topo->rest_normals + 3 * v, topo->rest_tangents + 4 * v,
                           topo->morph_target + e0, topo->morph_dp + 3 * e0, topo->morph_dn + 3 * e0,
-                          topo->morph_dt + 3 * e0, topo->morph_offsets[v + 1] - e0, pose->morph_weights, 1,
+                          topo->morph_dt + 3 * e0, topo->morph_offsets[v + 1] - e0, pose->morph_weights, SFK_MORPH_DIRS_DELTAS,
                           pose->bone_matrices, topo->joints + K * v, topo->weights + K * v, (uint32_t)K, mp + 3 * v,
                           mn + 3 * v, mt + 3 * v, blend + 12 * v, det + v, kp + 3 * v);
     }
@@ -587,6 +587,51 @@ static void test_kernel_pieces(void)
     CHECK(sfk_mikk_vertex_w(1.0f, -1.0f, -2.0f) == 1.0f && sfk_mikk_vertex_w(1.0f, -1.0f, 2.0f) == -1.0f);
 }
 
+/* The kernels take the public sf_morph_directions values as they are: deltas adds the normal and tangent
+ * deltas, none neither, normals the normal deltas only. Through the library, normals gives the normals of
+ * deltas and the tangents of none. */
+static void test_morph_directions_numbering(void)
+{
+    const float rp[3] = {0, 0, 0}, rn[3] = {0, 0, 1}, rt[3] = {1, 0, 0};
+    const uint32_t target = 0;
+    const float dp[3] = {0, 0, 0}, dn[3] = {2, 0, 0}, dt[3] = {0, 4, 0}, alpha = 0.5f;
+    const sf_morph_directions all[3] = {SF_MORPH_DIRECTIONS_DELTAS, SF_MORPH_DIRECTIONS_NONE,
+                                        SF_MORPH_DIRECTIONS_NORMALS};
+    for (int k = 0; k < 3; ++k) {
+        float p[3], n[3], t[3], m[12], det, fp[3];
+        sfk_deform_vertex(rp, rn, rt, &target, dp, dn, dt, 1, &alpha, (int)all[k], NULL, NULL, NULL, 0, p, n, t, m,
+                          &det, fp);
+        int normal_added = all[k] != SF_MORPH_DIRECTIONS_NONE, tangent_added = all[k] == SF_MORPH_DIRECTIONS_DELTAS;
+        CHECK(n[0] == (normal_added ? 1.0f : 0.0f) && n[2] == 1.0f);
+        CHECK(t[1] == (tangent_added ? 2.0f : 0.0f) && t[0] == 1.0f);
+    }
+    sf_scene* scene = posed_sheet();
+    CHECK(scene != NULL);
+    sf_topology* topo = NULL;
+    CHECK_OK(sf_topology_create(&scene->mesh, NULL, NULL, &topo, NULL));
+    size_t n = topo->vertex_count;
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
+    float* buf = calloc(3 * 7 * n, sizeof(float));
+    CHECK(buf != NULL);
+    float* nrm[3] = {buf, buf + 3 * n, buf + 6 * n};
+    float* tan[3] = {buf + 9 * n, buf + 13 * n, buf + 17 * n};
+    for (int k = 0; k < 3; ++k) {
+        sf_frames_opts o;
+        memset(&o, 0, sizeof o);
+        o.morph_directions = all[k];
+        sf_frames_out out = {NULL, nrm[k], tan[k]};
+        CHECK_OK(sf_frames_compute(topo, &scene->pose, SF_METHOD_SKINNED, &o, ws, &out, NULL));
+    }
+    int ok = memcmp(nrm[2], nrm[0], 3 * n * sizeof(float)) == 0 && memcmp(tan[2], tan[1], 4 * n * sizeof(float)) == 0 &&
+             memcmp(nrm[0], nrm[1], 3 * n * sizeof(float)) != 0 && memcmp(tan[0], tan[1], 4 * n * sizeof(float)) != 0;
+    sf_workspace_destroy(ws);
+    free(buf);
+    sf_topology_destroy(topo);
+    sf_scene_destroy(scene);
+    CHECK(ok);
+}
+
 /* ---------------------------------------------------------------- sf_tangents_generate over plain arrays */
 
 /* The generator (plain arrays) against the reference's tangent code run through a topology and a
@@ -701,6 +746,7 @@ int main(int argc, char** argv)
         {"cuda_host_scratch", test_cuda_host_scratch},
         {"kernels_match_loops", test_kernels_match_loops},
         {"kernel_pieces", test_kernel_pieces},
+        {"morph_directions_numbering", test_morph_directions_numbering},
         {"tangents_generate_matches_reference", test_tangents_generate_matches_reference},
     };
     return SFT_RUN(cases, argc, argv);

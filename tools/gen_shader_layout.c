@@ -40,7 +40,7 @@ typedef struct named {
     unsigned value;
 } named;
 
-#define SF_METHOD_NAMED_(id, cli, what) {#id, id},
+#define SF_METHOD_NAMED_(id, cli, what, per_vertex, cost, in_default, backends) {#id, id},
 static const named methods[] = {SF_METHODS(SF_METHOD_NAMED_)};
 static const named morph_dirs[] = {{"SF_MORPH_DIRECTIONS_DELTAS", SF_MORPH_DIRECTIONS_DELTAS},
                                    {"SF_MORPH_DIRECTIONS_NONE", SF_MORPH_DIRECTIONS_NONE},

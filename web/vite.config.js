@@ -35,10 +35,36 @@ function skinframeWasm() {
   };
 }
 
+// Draco's decoder files (three/examples/jsm/libs/draco/gltf) served at ./draco/ and copied into the build, so
+// that DRACOLoader (src/gltf.js) decodes KHR_draco_mesh_compression without the network.
+const dracoDir = resolve(here, 'node_modules/three/examples/jsm/libs/draco/gltf');
+const dracoFiles = ['draco_decoder.js', 'draco_decoder.wasm', 'draco_wasm_wrapper.js'];
+const dracoType = (name) => (name.endsWith('.wasm') ? 'application/wasm' : 'text/javascript');
+
+function dracoDecoder() {
+  const serve = (server) => {
+    server.middlewares.use('/draco', (req, res, next) => {
+      const name = (req.url || '').split('?')[0].replace(/^\//, '');
+      if (!dracoFiles.includes(name)) return next();
+      res.setHeader('Content-Type', dracoType(name));
+      res.end(readFileSync(resolve(dracoDir, name)));
+    });
+  };
+  return {
+    name: 'skinframe-draco-decoder',
+    configureServer: serve,
+    configurePreviewServer: serve,
+    generateBundle() {
+      for (const name of dracoFiles)
+        this.emitFile({ type: 'asset', fileName: `draco/${name}`, source: readFileSync(resolve(dracoDir, name)) });
+    },
+  };
+}
+
 export default defineConfig({
   root: here,
   base: './',
-  plugins: [skinframeWasm()],
+  plugins: [skinframeWasm(), dracoDecoder()],
   server: { host: '127.0.0.1', strictPort: false, fs: { allow: [resolve(here, '..')] } },
   build: { outDir: process.env.SKINFRAME_DIST || resolve(here, 'dist'), emptyOutDir: true, chunkSizeWarningLimit: 2000 },
 });

@@ -1,5 +1,5 @@
-/* The CUDA entry points of a build without CUDA (SF_WITH_CUDA=OFF): every request is refused with
- * SF_ERROR_UNSUPPORTED and says how to get it, so callers need no #ifdef. */
+/* The CUDA backend of a build without CUDA (SF_WITH_CUDA=OFF): its table and every entry point refuse with
+ * SF_ERROR_UNSUPPORTED and say how to get it, so callers need no #ifdef. */
 #include "sf_internal.h"
 
 static sf_result no_cuda(sf_error* err)
@@ -8,39 +8,14 @@ static sf_result no_cuda(sf_error* err)
                         "cuda: this build has no CUDA backend (configure with -DSF_WITH_CUDA=ON)");
 }
 
-sf_result sfi_cuda_check(sf_error* err) { return no_cuda(err); }
-
-sf_result sfi_cuda_frames(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
-                          sf_workspace* ws, const sf_frames_out* out, sf_error* err)
-{
-    (void)topo, (void)pose, (void)method, (void)opts, (void)ws, (void)out;
-    return no_cuda(err);
-}
-
-sf_result sfi_cuda_workspace_init(sf_workspace* ws, sf_error* err)
-{
-    (void)ws;
-    return no_cuda(err);
-}
-
-void sfi_cuda_workspace_free(sf_workspace* ws) { (void)ws; }
+/* Never chosen: sf_workspace_create asks check first. */
+const sfi_backend_i sfi_backend_cuda = {
+    "cuda", no_cuda, SFI_SCRATCH_DEVICE, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+};
 
 sf_result sfi_cuda_free_memory(size_t* free_bytes, sf_error* err)
 {
     *free_bytes = 0;
-    return no_cuda(err);
-}
-
-size_t sfi_cuda_workspace_bytes(const sf_topology* topo, size_t instances)
-{
-    (void)topo, (void)instances;
-    return 0;
-}
-
-sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pose* poses, size_t count, sf_method method,
-                                const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* outs, sf_error* err)
-{
-    (void)topo, (void)poses, (void)count, (void)method, (void)opts, (void)ws, (void)outs;
     return no_cuda(err);
 }
 

@@ -137,16 +137,35 @@ void sf_env_parallel_for(const sf_env* env, size_t count, size_t grain, sf_range
 /* ---------------------------------------------------------------- methods */
 
 static const char* const method_names[SF_METHOD_COUNT] = {
-#define SF_METHOD_NAME_(id, name, text) name,
+#define SF_METHOD_NAME_(id, name, text, per_vertex, cost, in_default, backends) name,
     SF_METHODS(SF_METHOD_NAME_)
 #undef SF_METHOD_NAME_
 };
 
 static const char* const method_texts[SF_METHOD_COUNT] = {
-#define SF_METHOD_TEXT_(id, name, text) text,
+#define SF_METHOD_TEXT_(id, name, text, per_vertex, cost, in_default, backends) text,
     SF_METHODS(SF_METHOD_TEXT_)
 #undef SF_METHOD_TEXT_
 };
+
+static const sf_method_traits method_traits[SF_METHOD_COUNT] = {
+#define SF_METHOD_TRAITS_(id, name, text, per_vertex, cost, in_default, backends) {per_vertex, cost, in_default, backends},
+    SF_METHODS(SF_METHOD_TRAITS_)
+#undef SF_METHOD_TRAITS_
+};
+
+/* The default set is a prefix of SF_METHODS (sf_eval_desc.methods NULL takes the first SF_METHOD_DEFAULT_COUNT). */
+enum { DEFAULT_COUNT = SF_METHOD_DEFAULT_COUNT };
+#define SF_METHOD_DEFAULT_PREFIX_(id, name, text, per_vertex, cost, in_default, backends)                      \
+    _Static_assert((in_default) == ((int)(id) < DEFAULT_COUNT), "the default set comes first: " name);
+SF_METHODS(SF_METHOD_DEFAULT_PREFIX_)
+#undef SF_METHOD_DEFAULT_PREFIX_
+
+sf_method_traits sf_method_traits_of(sf_method method)
+{
+    sf_method_traits none = {0, SF_COST_PER_VERTEX, 0, 0};
+    return (unsigned)method < SF_METHOD_COUNT ? method_traits[method] : none;
+}
 
 const char* sf_method_name(sf_method method)
 {

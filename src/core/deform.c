@@ -8,6 +8,11 @@
 
 #define DEFORM_GRAIN 1024
 
+/* One numbering of the morph directions from the public enum down to the kernels (and the GPU). */
+_Static_assert(SFK_MORPH_DIRS_DELTAS == (int)SF_MORPH_DIRECTIONS_DELTAS, "morph directions: deltas");
+_Static_assert(SFK_MORPH_DIRS_NONE == (int)SF_MORPH_DIRECTIONS_NONE, "morph directions: none");
+_Static_assert(SFK_MORPH_DIRS_NORMALS == (int)SF_MORPH_DIRECTIONS_NORMALS, "morph directions: normals");
+
 /* The pose's share of the bounds in skinframe.h (derived in docs/magnitudes.md), from what the topology
  * measured: every morphed rest value, |rest| + sum_k |alpha_k| max|delta_k|, and every final position a
  * weighted bone makes of a morphed one, sum_j |A_ij| |p_j| + |t_i| per row, stay within SF_MAX_COORD; a
@@ -91,9 +96,7 @@ static void deform_range(void* ctx, size_t begin, size_t end)
     const sf_topology* topo = job->topo;
     sf_workspace* ws = job->ws;
     const float* alpha = job->pose->morph_weights;
-    int with_dirs = job->dirs == SF_MORPH_DIRECTIONS_DELTAS    ? SFK_MORPH_DIRS_BOTH
-                    : job->dirs == SF_MORPH_DIRECTIONS_NORMALS ? SFK_MORPH_DIRS_NORMALS
-                                                               : SFK_MORPH_DIRS_NONE;
+    int with_dirs = (int)job->dirs; /* SFK_MORPH_DIRS_* are the public values (asserted above) */
     size_t K = topo->influence_count;
     for (size_t v = begin; v < end; ++v) {
         uint32_t e0 = topo->morph_offsets[v];

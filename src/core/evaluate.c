@@ -26,7 +26,7 @@ struct sf_evaluation {
     float* angle_tc;          /* 3F shared corner angles, without SF_EVAL_KEEP_ANGLES */
     float* row_tcd[SF_METHOD_COUNT];
     uint8_t* flag_scratch;    /* n: flags of rows that keep none (the per-corner counts need them) */
-    sf_workspace* device_ws;  /* the CUDA workspace whose GPU holds the last run's statistics, else NULL */
+    sf_workspace* device_ws;  /* the device workspace that holds the last run's statistics, else NULL */
 };
 
 #define ALL_FLAGS ((uint32_t)(SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES | SF_EVAL_NO_STATISTICS))
@@ -294,8 +294,8 @@ static bool take_corners(sf_evaluation* ev, const sf_workspace* ws)
     return true;
 }
 
-/* A CUDA workspace with nothing per vertex asked for: the reference, the rows and their statistics all on
- * the GPU (sfi_cuda_eval_*), only the summaries come back. p50 / p95 come from the statistics' histogram. */
+/* A device workspace with nothing per vertex asked for: the reference, the rows and their statistics all on
+ * the device (its backend's eval_enqueue / eval_read), only the summaries come back. p50 / p95 come from the statistics' histogram. */
 static sf_result run_on_device(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, sf_error* err)
 {
     sf_eval_results* res = &ev->res;
@@ -303,8 +303,8 @@ static sf_result run_on_device(sf_evaluation* ev, const sf_pose* pose, sf_worksp
     for (size_t k = 0; k < res->row_count; ++k) methods[k] = res->rows[k].method;
     res->failed = SF_EVAL_STAGE_REFERENCE;
     ev->device_ws = ws;
-    sf_result r = sfi_cuda_eval_enqueue(ws, pose, 1, methods, res->row_count, &res->method_opts, &res->reference_opts, err);
-    if (r == SF_OK) r = sfi_cuda_eval_read(ws, SF_METHOD_COUNT, NULL, &res->reference_report, NULL, NULL, err);
+    sf_result r = ws->be->eval_enqueue(ws, pose, 1, methods, res->row_count, &res->method_opts, &res->reference_opts, err);
+    if (r == SF_OK) r = ws->be->eval_read(ws, SF_METHOD_COUNT, NULL, &res->reference_report, NULL, NULL, err);
     if (r != SF_OK) return r;
     res->positions = res->reference_normals = res->reference_tangents = NULL;
     res->tangent_corners = 0;
@@ -315,7 +315,7 @@ static sf_result run_on_device(sf_evaluation* ev, const sf_pose* pose, sf_worksp
         row->normals = row->tangents = row->normal_deg = row->tangent_deg = row->tangent_corner_deg = NULL;
         row->flags = NULL;
         sf_error_clear(&row->detail);
-        row->status = sfi_cuda_eval_read(ws, k, &row->errors, &row->report, NULL, NULL, &row->detail);
+        row->status = ws->be->eval_read(ws, k, &row->errors, &row->report, NULL, NULL, &row->detail);
         if (row->status == SF_ERROR_UNSUPPORTED) {
             memset(&row->errors, 0, sizeof row->errors);
             memset(&row->report, 0, sizeof row->report);
@@ -399,7 +399,7 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
     SF_CHECK((ws->methods & need) == need, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
              "was created without every method of the evaluation (sf_evaluation_methods_mask)");
 
-    if (ws->backend == SF_BACKEND_CUDA && !buffers && !(ev->flags & (SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES)) &&
+    if (ws->be->eval_enqueue && !buffers && !(ev->flags & (SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES)) &&
         !ev->corners)
         return run_on_device(ev, pose, ws, err);
 
@@ -591,7 +591,7 @@ sf_result sf_evaluation_accumulate(const sf_evaluation* ev, size_t row, sf_angle
     const sf_eval_row* r = &res->rows[row];
     if (r->status != SF_OK) return SF_OK;
     if (!res->tangent_frame) tangent_acc = NULL;
-    if (ev->device_ws) return sfi_cuda_eval_read(ev->device_ws, row, NULL, NULL, normal_acc, tangent_acc, err);
+    if (ev->device_ws) return ev->device_ws->be->eval_read(ev->device_ws, row, NULL, NULL, normal_acc, tangent_acc, err);
     size_t n = res->vertex_count;
     SF_CHECK((!normal_acc || r->normal_deg) && (!tangent_acc || r->tangent_deg), SF_ERROR_INVALID_ARGUMENT, err, "row",
              row, "the last run kept no angles of `%s` (SF_EVAL_KEEP_ANGLES, or buffers for them)",

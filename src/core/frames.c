@@ -193,12 +193,16 @@ sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_met
 sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
                              sf_workspace* ws, const sf_frames_out* out, int deformed, sf_error* err)
 {
+    return ws->be->frames(topo, pose, method, opts, ws, out, deformed, err);
+}
+
+sf_result sfi_frames_cpu(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
+                         sf_workspace* ws, const sf_frames_out* out, int deformed, sf_error* err)
+{
     const sf_frames_opts o = *opts;
     sf_result r = SF_OK;
     int counted = 0; /* the report already in ws->chunk_counts (and the positions in out: the jacobian's fast path) */
-    if (ws->backend == SF_BACKEND_CUDA) return sfi_cuda_frames(topo, pose, method, &o, ws, out, err);
-    int per_vertex = method == SF_METHOD_UNCHANGED || method == SF_METHOD_SKINNED ||
-                     method == SF_METHOD_INVERSE_TRANSPOSE || method == SF_METHOD_BONE_NORMAL_MATRICES;
+    int per_vertex = sf_method_traits_of(method).per_vertex;
     if (!deformed && per_vertex) {
         /* the per-vertex methods in one fused pass where the CPU has a fast path (skin.c) */
         size_t bad;
@@ -246,7 +250,7 @@ sf_result sf_frames_compute_batch(const sf_topology* topo, const sf_pose* poses,
     sf_error_clear(err);
     SF_CHECK(count == 0 || (poses && outs), SF_ERROR_INVALID_ARGUMENT, err, poses ? "outs" : "poses", SFI_NO_INDEX,
              "is NULL");
-    if (!ws || ws->backend != SF_BACKEND_CUDA || count == 0) {
+    if (!ws || !ws->be->frames_batch || count == 0) {
         sf_frames_report total;
         memset(&total, 0, sizeof total);
         for (size_t i = 0; i < count; ++i) {
@@ -282,5 +286,5 @@ sf_result sf_frames_compute_batch(const sf_topology* topo, const sf_pose* poses,
                  (unsigned)o.weld <= SF_WELD_POSITION_NORMAL && (unsigned)o.tangents <= SF_TANGENTS_MIKKTSPACE &&
                  (unsigned)o.reference <= SF_REFERENCE_AUTHORED,
              SF_ERROR_INVALID_ARGUMENT, err, "opts", SFI_NO_INDEX, "an option is out of range");
-    return sfi_cuda_frames_batch(topo, poses, count, method, &o, ws, outs, err);
+    return ws->be->frames_batch(topo, poses, count, method, &o, ws, outs, err);
 }

@@ -8,25 +8,64 @@
 extern "C" {
 #endif
 
-/* The CUDA backend's availability: SF_OK, or SF_ERROR_UNSUPPORTED with the reason. */
-sf_result sfi_cuda_check(sf_error* err);
-/* sf_frames_compute on a workspace created for SF_BACKEND_CUDA (options already validated). */
-sf_result sfi_cuda_frames(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
-                          sf_workspace* ws, const sf_frames_out* out, sf_error* err);
+/* ---------------------------------------------------------------- the backend table */
 
-/* A CUDA workspace's device side: the topology uploaded once, scratch for one instance (grown for batches).
- * init fails with SF_ERROR_OUT_OF_MEMORY naming the sizes when the GPU cannot hold it. free: NULL-safe. */
-sf_result sfi_cuda_workspace_init(sf_workspace* ws, sf_error* err);
-void sfi_cuda_workspace_free(sf_workspace* ws);
-/* GPU bytes sfi_cuda_workspace_init allocates for topo, with its per-instance scratch grown to instances
- * (sf_workspace_device_size); 0 in a build without CUDA. */
-size_t sfi_cuda_workspace_bytes(const sf_topology* topo, size_t instances);
-/* The device's free memory now (cudaMemGetInfo), for tests of the above. */
+/* Which host scratch a workspace of the backend takes (src/core/workspace.c lists the blocks). */
+typedef enum sfi_host_scratch {
+    SFI_SCRATCH_HOST = 0, /* every array the host's passes use */
+    SFI_SCRATCH_DEVICE    /* the frames live on a device: only what comes back to the host (MikkTSpace's inputs) */
+} sfi_host_scratch;
+
+/* One backend: the entry points a workspace calls, chosen when it is created (sfi_backend_of) and kept in it.
+ * NULL entries: the backend has no such path and the generic one runs (no device side, one frames call per
+ * pose, no device-resident evaluation). A new backend fills one of these in its own folder. */
+typedef struct sfi_backend_i {
+    const char* name;
+    /* Availability: SF_OK, or SF_ERROR_UNSUPPORTED with the reason. */
+    sf_result (*check)(sf_error* err);
+    sfi_host_scratch scratch;
+    /* The device side of a new workspace (ws->be already set), fails with SF_ERROR_OUT_OF_MEMORY naming the
+     * sizes when the device cannot hold it; free: also after a failed init. */
+    sf_result (*workspace_init)(sf_workspace* ws, sf_error* err);
+    void (*workspace_free)(sf_workspace* ws);
+    /* Device bytes workspace_init allocates for topo with its per-instance scratch grown to instances. */
+    size_t (*device_bytes)(const sf_topology* topo, size_t instances);
+    /* sf_frames_compute on a workspace of this backend (options validated). deformed: ws's deform arrays hold
+     * this pose already (the host's evaluation sets it; a device backend may ignore it). */
+    sf_result (*frames)(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
+                        sf_workspace* ws, const sf_frames_out* out, int deformed, sf_error* err);
+    /* sf_frames_compute_batch (poses, method and options validated): every instance at once. */
+    sf_result (*frames_batch)(const sf_topology* topo, const sf_pose* poses, size_t count, sf_method method,
+                              const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* outs, sf_error* err);
+    /* Device-resident evaluation of count instances: the reference and each method on the device, their angles
+     * reduced there into statistics; nothing per vertex comes back. enqueue only queues the work; read waits and
+     * gives row k's summary (p50 / p95 from the histogram, as sf_angle_accumulator computes them) and its report
+     * (row SF_METHOD_COUNT: the reference's); normal_acc / tangent_acc (may be NULL) receive the row's angles. */
+    sf_result (*eval_enqueue)(sf_workspace* ws, const sf_pose* poses, size_t count, const sf_method* methods,
+                              size_t method_count, const sf_frames_opts* method_opts,
+                              const sf_frames_opts* reference_opts, sf_error* err);
+    sf_result (*eval_read)(sf_workspace* ws, size_t row, sf_error_summary* summary, sf_frames_report* report,
+                           sf_angle_accumulator* normal_acc, sf_angle_accumulator* tangent_acc, sf_error* err);
+} sfi_backend_i;
+
+extern const sfi_backend_i sfi_backend_cpu;  /* backend_cpu.c */
+extern const sfi_backend_i sfi_backend_cuda; /* cuda/backend_cuda.cu, or backend_cuda_stub.c (refuses) */
+/* The table of a public backend id; NULL when it is none. */
+const sfi_backend_i* sfi_backend_of(sf_backend backend);
+/* sf_workspace_create with the backend given as a table (tests bring their own); opts->backend is ignored. */
+sf_result sfi_workspace_create_on(const sf_topology* topo, const sf_workspace_opts* opts, const sfi_backend_i* be,
+                                  sf_workspace** out, sf_error* err);
+
+/* ---------------------------------------------------------------- the CUDA backend's own entry points */
+
+/* The device's free memory now (cudaMemGetInfo), for tests of the workspace's device size. */
 sf_result sfi_cuda_free_memory(size_t* free_bytes, sf_error* err);
-/* sf_frames_compute_batch on a CUDA workspace: every instance in one launch per stage (chunked to fit). */
-sf_result sfi_cuda_frames_batch(const sf_topology* topo, const sf_pose* poses, size_t count, sf_method method,
-                                const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* outs,
-                                sf_error* err);
+/* The device-resident evaluation of a CUDA workspace (sfi_backend_cuda.eval_enqueue / eval_read). */
+sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, const sf_method* methods,
+                                size_t method_count, const sf_frames_opts* method_opts,
+                                const sf_frames_opts* reference_opts, sf_error* err);
+sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_summary* summary, sf_frames_report* report,
+                             sf_angle_accumulator* normal_acc, sf_angle_accumulator* tangent_acc, sf_error* err);
 
 /* The GPU's ways to rebuild the reference (`recompute`); all give the CPU's frames within rounding, the
  * gathers bit-identical run to run. */
@@ -34,7 +73,7 @@ typedef enum sfi_cuda_recompute {
     SFI_CUDA_FACE_GATHER = 0, /* default: a face pass, then a per-vertex gather over the adjacency */
     SFI_CUDA_GATHER,          /* the gather alone, each vertex recomputing its faces from the final positions */
     SFI_CUDA_HALO_GATHER,     /* the gather over locality blocks: each block's vertices + halo read once into shared
-                               * memory, its faces rebuilt once there (src/core/gpu_blocks.c, cuda/kernels_halo.cu) */
+                               * memory, its faces rebuilt once there (cuda/gpu_blocks.c, cuda/kernels_halo.cu) */
     SFI_CUDA_SCATTER_FIXED,   /* per-face scatter into 32-bit fixed point (integer atomics), then normalise */
     SFI_CUDA_SCATTER_FLOAT,   /* per-face scatter with float atomics, then normalise (order varies) */
     SFI_CUDA_ONE_PASS,        /* one launch: each block skins its vertices + halo once into shared memory, gathers */
@@ -49,17 +88,6 @@ const char* sfi_cuda_recompute_name(sfi_cuda_recompute variant);
 #define SFI_CUDA_HALO_FACES 1024
 /* Selects the variant of later recompute frames on ws (a CUDA workspace; ignored otherwise). */
 void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute variant);
-
-/* Device-resident evaluation of count instances (crowds, benchmarks, eval): the reference and each method
- * on the GPU, their angles reduced on the GPU into statistics; nothing per vertex comes back. enqueue only
- * queues the work (no wait); read waits and gives row k's summary (p50 / p95 from the histogram, as
- * sf_angle_accumulator computes them) and its report (row SF_METHOD_COUNT: the reference's); normal_acc /
- * tangent_acc (may be NULL) receive the row's angles. */
-sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, const sf_method* methods,
-                                size_t method_count, const sf_frames_opts* method_opts,
-                                const sf_frames_opts* reference_opts, sf_error* err);
-sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_summary* summary, sf_frames_report* report,
-                             sf_angle_accumulator* normal_acc, sf_angle_accumulator* tangent_acc, sf_error* err);
 
 /* Benchmark stages on a CUDA workspace, over the poses of the last sfi_cuda_bench_upload. */
 typedef enum sfi_cuda_stage {

@@ -17,7 +17,7 @@
  *   fused_plan.c                  the chunks of recompute-fused's fast path (their faces and vertices)
  *   topology.c                    sf_topology: validates, copies, calls the builders above, owns their output
  *   backend.c backend_cuda_stub.c (or cuda/backend_cuda.cu)
- *                                 backend names and availability; the CUDA entry points
+ *                                 the backend tables (sf_backend.h), their names and availability
  *   workspace.c                   sf_workspace: scratch planned from sf_workspace_opts (size query = create)
  *   simd.c skin_sse2.c skin_avx2.c
  *                                 the instruction set chosen at run time; the per-vertex fast paths (skin_body.h)
@@ -35,8 +35,8 @@
  *   fused.c                       `recompute-fused`: the rebuilt frames in one per-vertex pass (two-pass
  *                                 through recompute.c where it cannot be one)
  *   frames.c                      sf_frames_compute: the per-vertex methods and the dispatch
+ *   backend_cpu.c                 the CPU backend's table (frames.c's passes)
  *   gpu_layout.c                  the topology's arrays as the shaders read them (sf_topology_gpu_buffers)
- *   gpu_blocks.c                  the CUDA backend's locality blocks with their halos (sfi_gpu_blocks)
  *   error.c                       angle errors and statistics
  *   stats.c                       streaming angle statistics (sf_angle_accumulator)
  */
@@ -331,7 +331,7 @@ typedef struct sfi_authored_scratch {
 struct sf_workspace {
     const sf_topology* topo;
     uint32_t methods; /* bit (1u << method) for each method this workspace has scratch for */
-    sf_backend backend;
+    const sfi_backend_i* be; /* its backend, chosen at creation (sf_backend.h) */
     /* Deformation (every method but recompute-fused, which needs det only). */
     float* morph_pos; /* 3n morphed rest positions */
     float* morph_nrm; /* 3n morphed rest normals (deltas added when enabled), not normalised */
@@ -351,7 +351,7 @@ struct sf_workspace {
                          instead as one record of SFI_FACE_FLOATS per face */
     struct sfi_mikktspace_scratch* mikktspace; /* with UVs */
     sfi_authored_scratch* authored;
-    float* host_tangents; /* SF_BACKEND_CUDA with MikkTSpace tangents: 4n, the CPU's before they go up */
+    float* host_tangents; /* a device backend with MikkTSpace tangents: 4n, the CPU's before they go up */
     /* `jacobian` only, and only when the topology has gradients. */
     sfi_jacobian_scratch* jacobian;
     /* The fast paths (skin.c): the pose's bones padded to 16 floats each and the identity after them
@@ -366,7 +366,8 @@ struct sf_workspace {
     size_t fused_slots, fused_slot_floats;
     sf_frames_report report;
     sfi_blocks blocks; /* every array above */
-    struct sfi_cuda* cuda; /* SF_BACKEND_CUDA: the device buffers (cuda/), else NULL */
+    struct sfi_cuda* cuda; /* the CUDA backend's device buffers (cuda/), else NULL */
+    void* device;          /* another device backend's state (a test backend's), else NULL */
 };
 
 /* ---------------------------------------------------------------- fast paths (simd.c, skin.c) */
@@ -427,10 +428,13 @@ int sfi_skin_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_direc
 /* Morph, blend and skin into ws (morph_pos/nrm/tan, blend, det, final_pos). */
 sf_result sfi_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_directions dirs, sf_workspace* ws);
 
-/* sf_frames_compute after its checks (pose, method, workspace, opts): the deform (skipped when `deformed`: ws
- * already holds this pose deformed with opts->morph_directions), then the method's frames and report. */
+/* sf_frames_compute after its checks (pose, method, workspace, opts), on ws's backend. */
 sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
                              sf_workspace* ws, const sf_frames_out* out, int deformed, sf_error* err);
+/* The CPU backend's frames: the deform (skipped when `deformed`: ws already holds this pose deformed with
+ * opts->morph_directions), then the method's frames and report. */
+sf_result sfi_frames_cpu(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
+                         sf_workspace* ws, const sf_frames_out* out, int deformed, sf_error* err);
 
 /* The rebuilt frames (rebuild.c) from positions (3n) with the corners' determinants det (n) into normals
  * (3n) / tangents (4n), either may be NULL; uses ws's face arrays and MikkTSpace scratch. */
@@ -512,29 +516,5 @@ typedef struct sfi_angle_bins {
 } sfi_angle_bins;
 /* Adds them to acc as sf_angle_accumulator_merge would (the bins must hold count angles). */
 sf_result sfi_angle_accumulator_add_bins(sf_angle_accumulator* acc, const sfi_angle_bins* add, sf_error* err);
-
-/* ---------------------------------------------------------------- GPU locality blocks (gpu_blocks.c) */
-
-/* The vertices in Morton order of their rest positions, cut into blocks of at most max_own vertices whose
- * faces (every face of an owned vertex's corners, and of its weld group's with weld >= 0) and their vertices
- * fit max_faces / max_locals. Block k owns order[own_offsets[k] .. own_offsets[k+1]) (ascending inside a block);
- * its local vertices (public indices) are locals[local_offsets[k] ..]: the owned ones first, in order, then its
- * halo (ascending); its faces
- * are face_locals[3 * face_offsets[k] ..], three local indices each. The owned vertex at order position q
- * has corners[corner_offsets[q] .. corner_offsets[q+1]), each 3 * block face + corner (0, 1, 2): its weld
- * group's normal corners then its own corners (in the adjacency's order; without a weld its own corners
- * serve both). Arrays through the topology's env; built on request (the CUDA backend), never per frame. */
-typedef struct sfi_gpu_blocks {
-    sfi_store store;
-    uint32_t block_count, max_locals, max_faces; /* the largest block's local vertices and faces */
-    size_t halo_count, face_count;               /* halo vertices and faces over all blocks */
-    uint32_t *order, *own_offsets, *local_offsets, *locals, *face_offsets, *corner_offsets;
-    uint16_t *face_locals, *corners;
-} sfi_gpu_blocks;
-/* weld: -1 none, 0 SF_WELD_POSITION, 1 SF_WELD_POSITION_NORMAL. SF_ERROR_UNSUPPORTED naming the vertex and the
- * sizes when one vertex's faces alone exceed the limits (max_locals <= 65535, max_faces <= 21845). */
-sf_result sfi_gpu_blocks_build(const sf_topology* topo, int weld, uint32_t max_own, uint32_t max_locals,
-                               uint32_t max_faces, sfi_gpu_blocks* out, sf_error* err);
-void sfi_gpu_blocks_free(sfi_gpu_blocks* blocks); /* NULL-safe; zeroes it */
 
 #endif /* SF_INTERNAL_H */

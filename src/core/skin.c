@@ -93,6 +93,11 @@ static int skin_pass(const sf_topology* topo, const sf_pose* pose, int job_metho
     if (level == SFI_SIMD_SCALAR || !topo->lanes.rest || !ws->palette || !ws->chunk_counts) return 0;
     /* normal deltas without tangent deltas (three.js's morphs): the scalar loops */
     if (job_method != SFI_SKIN_POSITIONS_ONLY && dirs == SF_MORPH_DIRECTIONS_NORMALS) return 0;
+    /* a per-vertex method the fast path has no step for (skin_body.h's SK_METHODS): the scalar loops */
+    if (job_method != SFK_METHOD_UNCHANGED && job_method != SFK_METHOD_SKINNED &&
+        job_method != SFK_METHOD_INVERSE_TRANSPOSE && job_method != SFK_METHOD_BONE_NORMAL_MATRICES &&
+        job_method != SFI_SKIN_POSITIONS_ONLY && job_method != SFI_SKIN_DEFORM)
+        return 0;
     sfi_skin_job job;
     sfi_skin_job_init(topo, pose, job_method, dirs, ws, out, det, &job);
     skin_run run = {&job, ws->chunk_counts, level};

@@ -13,7 +13,7 @@ static sf_result resolve_opts(const sf_workspace_opts* opts, sf_workspace_opts* 
     if (opts) *out = *opts;
     SF_CHECK((out->methods & ~ALL_METHODS) == 0, SF_ERROR_INVALID_ARGUMENT, err, "opts.methods", SFI_NO_INDEX,
              "0x%x has bits beyond the %d methods", (unsigned)out->methods, (int)SF_METHOD_COUNT);
-    SF_CHECK((unsigned)out->backend <= SF_BACKEND_CUDA, SF_ERROR_INVALID_ARGUMENT, err, "opts.backend", SFI_NO_INDEX,
+    SF_CHECK(sfi_backend_of(out->backend) != NULL, SF_ERROR_INVALID_ARGUMENT, err, "opts.backend", SFI_NO_INDEX,
              "%d is not a backend", (int)out->backend);
     if (out->methods == 0) out->methods = ALL_METHODS;
     return SF_OK;
@@ -23,14 +23,14 @@ static sf_result resolve_opts(const sf_workspace_opts* opts, sf_workspace_opts* 
 
 /* Every block a workspace for these methods holds, in one fixed order. ws receives the pointers (all NULL
  * while measuring). */
-static void take_blocks(const sf_topology* topo, uint32_t methods, sf_backend backend, sf_workspace* ws,
+static void take_blocks(const sf_topology* topo, uint32_t methods, sfi_host_scratch scratch, sf_workspace* ws,
                         sfi_blocks* b)
 {
     size_t n = topo->vertex_count, F = topo->triangle_count;
-    if (backend == SF_BACKEND_CUDA) {
-        /* the GPU keeps everything else on the device (sf_workspace_device_size); the host holds what MikkTSpace
-         * tangents, a graph algorithm run on the CPU, read back: positions, determinants, normals (in its
-         * scratch) and the tangents before they go back up */
+    if (scratch == SFI_SCRATCH_DEVICE) {
+        /* a device keeps everything else (sf_workspace_device_size); the host holds what MikkTSpace tangents,
+         * a graph algorithm run on the CPU, read back: positions, determinants, normals (in its scratch) and
+         * the tangents before they go back up */
         TAKE(b, ws->det, n);
         TAKE(b, ws->final_pos, 3 * n);
         if ((methods & ((1u << SF_METHOD_RECOMPUTE) | (1u << SF_METHOD_RECOMPUTE_FUSED))) && topo->mikk_uv_flags) {
@@ -105,7 +105,7 @@ size_t sf_workspace_size(const sf_topology* topo, const sf_workspace_opts* opts)
     memset(&dummy, 0, sizeof dummy);
     sfi_blocks measure;
     memset(&measure, 0, sizeof measure);
-    take_blocks(topo, o.methods, o.backend, &dummy, &measure);
+    take_blocks(topo, o.methods, sfi_backend_of(o.backend)->scratch, &dummy, &measure);
     if (measure.failed || measure.bytes > SIZE_MAX - sizeof(sf_workspace)) return 0;
     return sizeof(sf_workspace) + measure.bytes;
 }
@@ -113,8 +113,9 @@ size_t sf_workspace_size(const sf_topology* topo, const sf_workspace_opts* opts)
 size_t sf_workspace_device_size(const sf_topology* topo, const sf_workspace_opts* opts, size_t instances)
 {
     sf_workspace_opts o;
-    if (!topo || resolve_opts(opts, &o, NULL) != SF_OK || o.backend != SF_BACKEND_CUDA) return 0;
-    return sfi_cuda_workspace_bytes(topo, instances ? instances : 1);
+    if (!topo || resolve_opts(opts, &o, NULL) != SF_OK) return 0;
+    const sfi_backend_i* be = sfi_backend_of(o.backend);
+    return be->device_bytes ? be->device_bytes(topo, instances ? instances : 1) : 0;
 }
 
 sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* opts, sf_workspace** out,
@@ -126,21 +127,33 @@ sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* 
     sf_workspace_opts o;
     sf_result r = resolve_opts(opts, &o, err);
     if (r != SF_OK) return r;
-    if ((r = sf_backend_check(o.backend, err)) != SF_OK) return r;
+    return sfi_workspace_create_on(topo, &o, sfi_backend_of(o.backend), out, err);
+}
+
+sf_result sfi_workspace_create_on(const sf_topology* topo, const sf_workspace_opts* opts, const sfi_backend_i* be,
+                                  sf_workspace** out, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(topo && out, SF_ERROR_INVALID_ARGUMENT, err, topo ? "out" : "topology", SFI_NO_INDEX, "is NULL");
+    *out = NULL;
+    sf_workspace_opts o;
+    sf_result r = resolve_opts(opts, &o, err);
+    if (r != SF_OK) return r;
+    if ((r = be->check(err)) != SF_OK) return r;
     sf_workspace* ws = sf_env_calloc(&topo->env, 1, sizeof *ws);
     if (!ws) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "object");
     ws->topo = topo;
     ws->methods = o.methods;
-    ws->backend = o.backend;
+    ws->be = be;
     ws->deformed_dirs = -1;
     ws->blocks.env = &topo->env;
-    take_blocks(topo, o.methods, o.backend, ws, &ws->blocks);
+    take_blocks(topo, o.methods, be->scratch, ws, &ws->blocks);
     if (ws->blocks.failed) {
         sf_workspace_destroy(ws);
         return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "%zu vertices, %zu triangles",
                             topo->vertex_count, topo->triangle_count);
     }
-    if (o.backend == SF_BACKEND_CUDA && (r = sfi_cuda_workspace_init(ws, err)) != SF_OK) {
+    if (be->workspace_init && (r = be->workspace_init(ws, err)) != SF_OK) {
         sf_workspace_destroy(ws);
         return r;
     }
@@ -157,7 +170,7 @@ void sf_workspace_destroy(sf_workspace* ws)
 {
     if (!ws) return;
     const sf_env* env = &ws->topo->env;
-    sfi_cuda_workspace_free(ws);
+    if (ws->be && ws->be->workspace_free) ws->be->workspace_free(ws);
     sfi_blocks_free(&ws->blocks);
     sf_env_free(env, ws, sizeof *ws);
 }

@@ -26,10 +26,11 @@ SF_HD void sfk_blend_matrix(const float* bones, const uint32_t* joints, const fl
     }
 }
 
-/* Which morph direction deltas the deformation adds (sfk_deform_vertex's with_dirs). */
-#define SFK_MORPH_DIRS_NONE 0
-#define SFK_MORPH_DIRS_BOTH 1
-#define SFK_MORPH_DIRS_NORMALS 2
+/* Which morph direction deltas the deformation adds (sfk_deform_vertex's with_dirs): the values of the public
+ * sf_morph_directions (include/skinframe.h; src/core/deform.c asserts they agree), so no caller maps them. */
+#define SFK_MORPH_DIRS_DELTAS 0  /* normal and tangent deltas */
+#define SFK_MORPH_DIRS_NONE 1    /* position deltas only */
+#define SFK_MORPH_DIRS_NORMALS 2 /* normal deltas only */
 
 /* The position part of the deformation: the morphed rest position p (position deltas only), the blended
  * matrix m, its determinant and the final position. sfk_deform_vertex calls it, and so does every path that
@@ -57,8 +58,8 @@ SF_HD void sfk_deform_position(const float rest_p[3], const uint32_t* morph_targ
 
 /* One vertex of the deformation: morph (position deltas, and direction deltas when with_dirs), blend, skin.
  *   rest_p/rest_n/rest_t: rest position, normal, tangent xyz; morph_count entries of (target, dp, dn, dt),
- *   3 floats per delta; alpha: morph weights (NULL = none); with_dirs: SFK_MORPH_DIRS_* (0 none, 1 normal and
- *   tangent deltas, 2 normal deltas only). influences (joint, weight) pairs over bones
+ *   3 floats per delta; alpha: morph weights (NULL = none); with_dirs: SFK_MORPH_DIRS_* (normal and tangent
+ *   deltas, none, normal deltas only). influences (joint, weight) pairs over bones
  *   (12 floats each; 0 influences = the identity).
  * Writes the morphed rest p, n, t (directions not normalised), the blended matrix m, its determinant and
  * the final position. */
@@ -73,13 +74,13 @@ SF_HD void sfk_deform_vertex(const float rest_p[3], const float rest_n[3], const
         n[k] = rest_n[k];
         t[k] = rest_t[k];
     }
-    if (alpha && with_dirs) {
+    if (alpha && with_dirs != SFK_MORPH_DIRS_NONE) {
         uint32_t e;
         for (e = 0; e < morph_count; ++e) {
             float a = alpha[morph_target[e]];
             if (a == 0.0f) continue;
             sfk_madd(n, dn + 3u * e, a);
-            if (with_dirs == SFK_MORPH_DIRS_BOTH) sfk_madd(t, dt + 3u * e, a);
+            if (with_dirs == SFK_MORPH_DIRS_DELTAS) sfk_madd(t, dt + 3u * e, a);
         }
     }
     sfk_deform_position(rest_p, morph_target, dp, morph_count, alpha, bones, joints, weights, influences, p, m, det,

@@ -6,8 +6,23 @@
 //   rigid:   one bone = inverse(rest matrixWorld) * matrixWorld (the node's motion since the file's rest pose);
 //            to the world: the rest matrixWorld.
 // So `unchanged` (the rest directions) and every statistic are the native command's.
+// Compressed files load as in the command: EXT_meshopt_compression through three.js's MeshoptDecoder and
+// KHR_draco_mesh_compression through its DRACOLoader, whose decoder files the page serves at ./draco/
+// (vite.config.js, from the three package: no network).
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js';
+import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
+
+export const DRACO_DECODER_PATH = './draco/';
+let draco = null; // one DRACOLoader (and its worker pool) for every file
+function dracoLoader() {
+  if (!draco) {
+    draco = new DRACOLoader();
+    draco.setDecoderPath(DRACO_DECODER_PATH);
+  }
+  return draco;
+}
 
 // Past this the page refuses a file before reading it (a tab holds the file, three.js's copy and the core's).
 export const MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -38,6 +53,8 @@ export async function loadGltfFiles(files) {
 
 export function parseGltf(data, manager) {
   const loader = new GLTFLoader(manager);
+  loader.setMeshoptDecoder(MeshoptDecoder);
+  loader.setDRACOLoader(dracoLoader());
   return new Promise((resolve, reject) => {
     try {
       loader.parse(data, '', resolve, (e) => reject(new Error(e?.message || String(e))));

@@ -4,7 +4,7 @@
  * its halo (the corners' vertices it does not own) and its faces and corners in block-local indices. A GPU
  * thread block then reads or skins its vertices and halo once into shared memory and gathers from there.
  * Built on request of the CUDA backend only (never per frame); the vertices' public order is unchanged. */
-#include "sf_internal.h"
+#include "gpu_blocks.h"
 
 #include <math.h>
 #include <stdlib.h>
