@@ -368,7 +368,7 @@ __global__ void __launch_bounds__(SFC_THREADS)
 // The histogram's first SFC_SH_BINS bins (every angle below 1.75 degrees, where the good methods' angles
 // crowd into few bins) are counted in the block's shared memory first, two 16-bit counts to a word, and
 // added to the global bins every SFC_SH_FLUSH rounds and at the end: global atomics on a hot bin serialise
-// at its L2 slice, shared ones stay on the SM (a few per cent of the error pass: docs/benchmarks.md, GPU run 7). A round adds at most SFC_THREADS to a count, so 255 rounds
+// at its L2 slice, shared ones stay on the SM (a few per cent of the crowd's error pass, docs/benchmarks-log.md). A round adds at most SFC_THREADS to a count, so 255 rounds
 // stay below 2^16. The bins above go straight to the global histogram, as a spread of angles does not
 // contend.
 #define SFC_SH_BINS 6144u
@@ -589,7 +589,7 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
     size_t total = (size_t)count * t.n, stride = (size_t)gridDim.x * SFC_THREADS;
     size_t rounds = (total + stride - 1) / stride; // every thread runs as many rounds: the warps stay whole
     // The next round's frames are loaded before this round's angles are worked out, so that each thread keeps
-    // loads in flight while it computes: 5 % on the crowd's error pass (docs/benchmarks.md, GPU run 9).
+    // loads in flight while it computes: 5 % on the crowd's error pass (docs/benchmarks-log.md).
     size_t first = (size_t)blockIdx.x * SFC_THREADS + threadIdx.x;
     error_frames next = {};
     if (first < total) load_error_frames(nrm, tan, ref_n, ref_t, self, tangents, first, next);

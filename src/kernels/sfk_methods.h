@@ -66,7 +66,7 @@ SF_HD int sfk_bone_normal_matrices_normal(const float* bones, const uint32_t* jo
     return sfk_safe_unit(acc, out);
 }
 
-/* One vertex of unchanged / skinned / inverse-transpose (DESIGN.md section 2) from its blended matrix m,
+/* One vertex of unchanged / skinned / inverse-transpose (docs/design.md section 2) from its blended matrix m,
  * det(m), the morphed rest normal mn and tangent mt (any length) and the rest handedness rest_w. Any other
  * method value is treated as inverse-transpose. */
 SF_HD void sfk_vertex_frame(int method, const float m[12], float det, const float mn[3], const float mt[3],
