@@ -4,6 +4,7 @@
 #define SF_CLI_H
 
 #include "skinframe.h"
+#include "skinframe_eval.h"
 #include "skinframe_files.h"
 #include "skinframe_gltf.h"
 #include "skinframe_render.h"

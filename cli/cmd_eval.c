@@ -49,11 +49,11 @@ static void usage(FILE* f)
             "  --max-vertices N, --max-morph-elements N and --max-decoded-bytes N raise the loader's limits on what\n"
             "  the file may cost, checked before anything is decoded (defaults: 16777216 vertices per primitive,\n"
             "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded).\n",
-            cli_engine_names());
+            sf_engine_names());
 }
 
 /* "FILE" for one asset; "DIR" or several arguments make a batch. */
-static bool is_batch(char** paths, size_t count) { return count > 1 || (count == 1 && eval_path_is_dir(paths[0])); }
+static bool is_batch(char** paths, size_t count) { return count > 1 || (count == 1 && sf_asset_path_is_dir(paths[0])); }
 
 /* The flags into o and flags, every FILE or DIR into paths. CLI exit status; *help when --help was printed. */
 static int parse_flags(int argc, char** argv, eval_opts* o, cli_gltf_flags* flags, char** paths, size_t* path_count,
@@ -114,9 +114,9 @@ static int parse_flags(int argc, char** argv, eval_opts* o, cli_gltf_flags* flag
         if ((r = cli_flag_value(argc, argv, &i, "--engine", &v)) != 0) {
             if (r < 0) code = CLI_EXIT_USAGE;
             else if (strcmp(v, "all") == 0) o->all_engines = true;
-            else if (!(o->engine = cli_engine_find(v)))
+            else if (!(o->engine = sf_engine_find(v)))
                 code = cli_fail(CLI_EXIT_USAGE, "--engine: unknown engine '%s' (known: %s, or all)", v,
-                                cli_engine_names());
+                                sf_engine_names());
             continue;
         }
         if ((r = cli_gltf_parse_counts(argc, argv, &i, &o->texcoord, &o->limit)) != 0) {
@@ -178,7 +178,7 @@ int cmd_eval(int argc, char** argv)
     cli_gltf_reference_defaults(&flags, &o.args);
     o.batch = is_batch(paths, path_count);
     o.progress = !o.json && isatty(fileno(stderr));
-    eval_path_list list;
+    sf_asset_paths list;
     memset(&list, 0, sizeof list);
     size_t failed = 0;
     if (o.batch) {
@@ -217,7 +217,7 @@ int cmd_eval(int argc, char** argv)
         if (csv && done && code == CLI_EXIT_OK) code = csv_code;
         sf_file_writer_abort(csv);
     }
-    eval_paths_free(&list);
+    sf_asset_paths_free(&list);
     free(paths);
     return code;
 }

@@ -1,108 +1,27 @@
-/* eval over many assets: the file list (folders walked recursively, sorted), one compact summary row per
- * asset and clip or one JSON line per asset, and failures that name their asset and let the others run. */
+/* eval over many assets: the file list (skinframe_eval.h: folders walked recursively, sorted), one compact
+ * summary row per asset and clip or one JSON line per asset, and failures that name their asset and let the
+ * others run. */
 #define _POSIX_C_SOURCE 200809L
 #include "eval.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#define MAX_DEPTH 64
-
-bool eval_path_is_dir(const char* path)
+/* A folder left out of the list: counted, and named in one line. */
+static void skip_folder(void* user, const char* folder, const sf_error* why)
 {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    (void)folder;
+    ++*(size_t*)user;
+    cli_fail(CLI_EXIT_FAILURE, "eval: %s", why->message);
 }
 
-static int list_push(eval_path_list* l, const char* path)
+int eval_paths_collect(char** paths, size_t count, sf_asset_paths* out, size_t* failed)
 {
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        char** items = realloc(l->items, cap * sizeof *items);
-        if (!items) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
-        l->items = items, l->cap = cap;
-    }
-    size_t n = strlen(path) + 1;
-    char* copy = malloc(n);
-    if (!copy) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
-    memcpy(copy, path, n);
-    l->items[l->count++] = copy;
+    sf_error err;
+    if (sf_asset_paths_collect((const char* const*)paths, count, skip_folder, failed, out, &err) != SF_OK)
+        return cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
     return CLI_EXIT_OK;
-}
-
-static char* join(const char* dir, const char* name)
-{
-    size_t a = strlen(dir), b = strlen(name);
-    bool slash = a > 0 && dir[a - 1] == '/';
-    char* p = malloc(a + b + 2);
-    if (p) snprintf(p, a + b + 2, "%s%s%s", dir, slash ? "" : "/", name);
-    return p;
-}
-
-/* Every .gltf/.glb under dir. Folders reached through links are not entered (no cycles); files through links
- * are listed (the loader reads regular files only and says so). */
-static int walk(const char* dir, int depth, eval_path_list* l, size_t* failed)
-{
-    DIR* d = opendir(dir);
-    if (!d) { /* counted; the other folders are still searched */
-        ++*failed;
-        cli_fail(CLI_EXIT_FAILURE, "eval: cannot read folder %s: %s", dir, strerror(errno));
-        return CLI_EXIT_OK;
-    }
-    bool oom = false;
-    struct dirent* e;
-    while (!oom && (e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        char* p = join(dir, e->d_name);
-        if (!p) {
-            oom = true;
-            cli_fail(CLI_EXIT_FAILURE, "out of memory");
-            break;
-        }
-        struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-            if (depth + 1 >= MAX_DEPTH) {
-                ++*failed;
-                cli_fail(CLI_EXIT_FAILURE, "eval: %s: more than %d folders deep, not searched", p, MAX_DEPTH);
-            } else {
-                oom = walk(p, depth + 1, l, failed) != CLI_EXIT_OK;
-            }
-        } else if (cli_ends_with(e->d_name, ".gltf") || cli_ends_with(e->d_name, ".glb")) {
-            oom = list_push(l, p) != CLI_EXIT_OK;
-        }
-        free(p);
-    }
-    closedir(d);
-    return oom ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
-}
-
-static int compare_paths(const void* a, const void* b) { return strcmp(*(char* const*)a, *(char* const*)b); }
-
-int eval_paths_collect(char** paths, size_t count, eval_path_list* out, size_t* failed)
-{
-    memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < count; ++i) {
-        if (!eval_path_is_dir(paths[i])) {
-            if (list_push(out, paths[i]) != CLI_EXIT_OK) return CLI_EXIT_FAILURE;
-            continue;
-        }
-        size_t first = out->count;
-        if (walk(paths[i], 0, out, failed) != CLI_EXIT_OK) return CLI_EXIT_FAILURE;
-        if (out->count > first) /* byte order */
-            qsort(out->items + first, out->count - first, sizeof *out->items, compare_paths);
-    }
-    return CLI_EXIT_OK;
-}
-
-void eval_paths_free(eval_path_list* list)
-{
-    for (size_t i = 0; i < list->count; ++i) free(list->items[i]);
-    free(list->items);
-    memset(list, 0, sizeof *list);
 }
 
 /* ---------------------------------------------------------------- the summary table */
@@ -131,12 +50,12 @@ static void print_head(const eval_opts* o)
 }
 
 /* One summary row (text batch). */
-static void batch_clip(const eval_opts* o, const char* path, const eval_clip* clip)
+static void batch_clip(const eval_opts* o, const char* path, const char* label, const sf_asset_clip* clip)
 {
-    printf("%-*s %7zu %9zu", g_asset_width, path, clip->plan->frames, clip->vertices);
+    printf("%-*s %7zu %9zu", g_asset_width, path, clip->plan.frames, clip->vertices);
     for (size_t k = 0; k < o->args.method_count; ++k) {
         sf_method m = o->args.method_order[k];
-        const eval_method* a = &clip->methods[m];
+        const sf_method_stats* a = &clip->methods[m];
         char cell[64];
         if (a->skipped)
             snprintf(cell, sizeof cell, "skipped");
@@ -146,7 +65,7 @@ static void batch_clip(const eval_opts* o, const char* path, const eval_clip* cl
             snprintf(cell, sizeof cell, "%.3f/-", a->normal.mean);
         printf("  %*s", method_width(m), cell);
     }
-    printf("  %s\n", clip->label);
+    printf("  %s\n", label);
     fflush(stdout);
 }
 
@@ -176,7 +95,7 @@ static void print_error_line(const char* path, const char* message)
     cJSON_Delete(o);
 }
 
-int eval_batch_run(const eval_opts* o, const eval_path_list* list, size_t failed)
+int eval_batch_run(const eval_opts* o, const sf_asset_paths* list, size_t failed)
 {
     g_asset_width = 5;
     for (size_t i = 0; i < list->count; ++i) {

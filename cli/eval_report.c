@@ -31,7 +31,7 @@ void eval_report_tangent_note(FILE* f, size_t vertices, size_t tangent_vertices)
                 vertices - tangent_vertices, vertices);
 }
 
-void eval_report_table(const eval_asset_view* c, const eval_method* accs, const char* title, const eval_plan* plan)
+void eval_report_table(const eval_asset_view* c, const sf_method_stats* accs, const char* title, const sf_clip_plan* plan)
 {
     printf("%s\n", title);
     printf("  %-20s%24s |%24s |%32s | %s\n", "", "normal error, deg", "tangent error, deg", "rest-pose error, deg",
@@ -40,7 +40,7 @@ void eval_report_table(const eval_asset_view* c, const eval_method* accs, const 
            "N mean", "N max", "T mean", "T max", "frame @ t");
     for (size_t k = 0; k < c->args->method_count; ++k) {
         sf_method m = c->args->method_order[k];
-        const eval_method* a = &accs[m];
+        const sf_method_stats* a = &accs[m];
         if (a->skipped) {
             printf("  %-20s skipped: %s\n", sf_method_name(m), a->reason);
             continue;
@@ -58,24 +58,24 @@ void eval_report_table(const eval_asset_view* c, const eval_method* accs, const 
         fmt_deg(b[8], 32, &a->rest_tangent, a->rest_tangent.mean, tan);
         fmt_deg(b[9], 32, &a->rest_tangent, a->rest_tangent.max, tan);
         printf("  %-20s%8s%8s%8s |%8s%8s%8s |%8s%8s%8s%8s | %zu @ %.3fs\n", sf_method_name(m), b[0], b[1], b[2],
-               b[3], b[4], b[5], b[6], b[7], b[8], b[9], a->worst_frame, eval_plan_time(plan, a->worst_frame));
+               b[3], b[4], b[5], b[6], b[7], b[8], b[9], a->worst_frame, sf_clip_plan_time(plan, a->worst_frame));
     }
     for (size_t k = 0; k < c->args->method_count; ++k) {
         sf_method m = c->args->method_order[k];
-        const eval_method* a = &accs[m];
+        const sf_method_stats* a = &accs[m];
         if (a->skipped || a->normal.count == 0) continue;
         char w[160];
         where(c, a->worst_n_unit, a->worst_n_vertex, w, sizeof w);
         if (a->normal.max == 0.0 && a->tangent.max == 0.0) continue; /* nothing to point at */
         printf("  worst %s: frame %zu @ %.3fs (normal mean %.3f)", sf_method_name(m), a->worst_frame,
-               eval_plan_time(plan, a->worst_frame), a->worst_frame_mean);
+               sf_clip_plan_time(plan, a->worst_frame), a->worst_frame_mean);
         if (a->handedness) printf(", handedness mismatches %zu (vertex-frames)", a->handedness);
         printf("\n    normal %.3f deg at frame %zu (t %.3f s), %s\n", a->worst_n, a->worst_n_frame,
-               eval_plan_time(plan, a->worst_n_frame), w);
+               sf_clip_plan_time(plan, a->worst_n_frame), w);
         if (a->tangent.count) {
             where(c, a->worst_t_unit, a->worst_t_vertex, w, sizeof w);
             printf("    tangent %.3f deg at frame %zu (t %.3f s), %s\n", a->worst_t, a->worst_t_frame,
-                   eval_plan_time(plan, a->worst_t_frame), w);
+                   sf_clip_plan_time(plan, a->worst_t_frame), w);
         }
     }
 }
@@ -95,12 +95,12 @@ static void worst_vertex_json(const eval_asset_view* c, cJSON* o, const char* ke
     cJSON_AddNumberToObject(wv, "vertex", (double)pr->source_vertex[vertex]);
 }
 
-cJSON* eval_report_methods_json(const eval_asset_view* c, const eval_method* accs, const eval_plan* plan)
+cJSON* eval_report_methods_json(const eval_asset_view* c, const sf_method_stats* accs, const sf_clip_plan* plan)
 {
     cJSON* arr = cJSON_CreateArray();
     for (size_t k = 0; k < c->args->method_count; ++k) {
         sf_method m = c->args->method_order[k];
-        const eval_method* a = &accs[m];
+        const sf_method_stats* a = &accs[m];
         cJSON* o = cJSON_CreateObject();
         cJSON_AddItemToArray(arr, o);
         cJSON_AddStringToObject(o, "method", sf_method_name(m));
@@ -121,7 +121,7 @@ cJSON* eval_report_methods_json(const eval_asset_view* c, const eval_method* acc
             cJSON_AddNullToObject(o, "handedness_mismatches");
         cJSON* wf = cJSON_AddObjectToObject(o, "worst_frame");
         cJSON_AddNumberToObject(wf, "frame", (double)a->worst_frame);
-        cJSON_AddNumberToObject(wf, "time_s", eval_plan_time(plan, a->worst_frame));
+        cJSON_AddNumberToObject(wf, "time_s", sf_clip_plan_time(plan, a->worst_frame));
         cJSON_AddNumberToObject(wf, "normal_mean", a->worst_frame_mean);
         if (a->normal.count)
             worst_vertex_json(c, o, "worst_normal_vertex", a->worst_n, a->worst_n_frame, a->worst_n_unit,
@@ -137,29 +137,6 @@ cJSON* eval_report_methods_json(const eval_asset_view* c, const eval_method* acc
 
 /* ---------------------------------------------------------------- data problems */
 
-size_t eval_problems_gather(const eval_asset_view* c, uint32_t limit, eval_problem_total* totals)
-{
-    memset(totals, 0, SF_GLTF_PROBLEM_COUNT * sizeof *totals);
-    size_t all = 0;
-    for (size_t p = 0; p < c->g->primitive_count; ++p) {
-        bool used = false;
-        for (size_t i = 0; i < c->unit_count; ++i) used |= c->units[i].primitive == p;
-        if (!used) continue;
-        sf_gltf_inspection in;
-        if (sf_gltf_primitive_inspect(c->g, p, limit, NULL, &in, NULL) != SF_OK) continue;
-        for (int k = 0; k < SF_GLTF_PROBLEM_COUNT; ++k) {
-            const sf_gltf_problem_stat* s = &in.problems[k];
-            if (!s->count) continue;
-            eval_problem_total* t = &totals[k];
-            if (!t->any || s->worst_value > t->worst) t->worst = s->worst_value, t->primitive = p, t->index = s->worst_index;
-            t->any = true;
-            t->count += s->count;
-            all += s->count;
-        }
-    }
-    return all;
-}
-
 static const char* problem_unit(sf_gltf_problem k)
 {
     switch (k) {
@@ -170,7 +147,7 @@ static const char* problem_unit(sf_gltf_problem k)
     }
 }
 
-cJSON* eval_problems_json(const eval_asset_view* c, const eval_problem_total* totals)
+cJSON* eval_problems_json(const eval_asset_view* c, const sf_asset_problem_total* totals)
 {
     cJSON* jp = cJSON_CreateArray();
     for (int k = 0; k < SF_GLTF_PROBLEM_COUNT; ++k) {
@@ -189,7 +166,7 @@ cJSON* eval_problems_json(const eval_asset_view* c, const eval_problem_total* to
     return jp;
 }
 
-void eval_problems_print(const eval_asset_view* c, size_t limit, size_t problems, const eval_problem_total* totals)
+void eval_problems_print(const eval_asset_view* c, size_t limit, size_t problems, const sf_asset_problem_total* totals)
 {
     printf("\ndata problems (authored data, apart from method error; limit %zu influences):%s\n", limit,
            problems ? "" : " none");

@@ -167,140 +167,20 @@ void cli_gltf_frames_opts(const cli_scene_args* args, sf_frames_opts* reference,
     methods->jacobian_cap = args->jacobian_cap;
 }
 
-void cli_gltf_units_free(cli_gltf_unit* units, size_t count)
-{
-    for (size_t i = 0; units && i < count; ++i) {
-        sf_workspace_destroy(units[i].ws);
-        sf_topology_destroy(units[i].topo);
-        free(units[i].bones);
-        free(units[i].morph);
-    }
-    free(units);
-}
-
-static int unit_create(const char* path, const sf_gltf* g, size_t instance, size_t primitive, uint32_t methods,
-                       sf_backend backend, const sf_env* env, cli_gltf_unit* u)
-{
-    const sf_gltf_instance* in = &g->instances[instance];
-    size_t targets = g->meshes[in->mesh].target_count;
-    u->instance = instance;
-    u->primitive = primitive;
-    sf_mesh_desc desc;
-    sf_error err;
-    sf_topology_opts topts;
-    memset(&topts, 0, sizeof topts);
-    /* only the jacobian methods need them */
-    topts.skip_gradients = !(methods & ((1u << SF_METHOD_JACOBIAN) | (1u << SF_METHOD_JACOBIAN_FAN)));
-    sf_workspace_opts wopts = {methods | (1u << SF_METHOD_RECOMPUTE), backend}; /* the reference runs too */
-    if (sf_gltf_instance_mesh(g, instance, primitive, &desc, &err) == SF_OK) {
-        desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST; /* counted as a data problem instead */
-        if (sf_topology_create(&desc, &topts, env, &u->topo, &err) == SF_OK) sf_workspace_create(u->topo, &wopts, &u->ws, &err);
-    }
-    if (!u->ws) {
-        sf_gltf_primitive_locate_error(g, primitive, &err); /* names the file's arrays, or generated ones */
-        return cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
-    }
-    u->n = sf_topology_vertex_count(u->topo);
-    u->tangents = sf_topology_has_tangent_frame(u->topo) != 0;
-    u->bones = calloc(12 * in->bone_count, sizeof(float));
-    u->morph = calloc(targets + 1, sizeof(float));
-    if (!u->bones || !u->morph) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
-    u->pose.bone_matrices = u->bones;
-    u->pose.bone_count = in->bone_count;
-    u->pose.morph_weights = u->morph;
-    u->pose.morph_weight_count = targets;
-    return CLI_EXIT_OK;
-}
+void cli_gltf_units_free(cli_gltf_unit* units, size_t count) { sf_asset_units_free(units, count); }
 
 int cli_gltf_units_create(const char* path, const sf_gltf* gltf, uint32_t methods, sf_backend backend,
                           const sf_env* env, cli_gltf_unit** out, size_t* count)
 {
-    *out = NULL;
-    *count = 0;
-    size_t total = 0;
-    for (size_t i = 0; i < gltf->instance_count; ++i) total += gltf->meshes[gltf->instances[i].mesh].primitive_count;
-    if (total == 0) {
-        /* Nothing to evaluate is an error, not an empty result: say why. */
-        char why[160];
-        if (gltf->mesh_count == 0)
-            snprintf(why, sizeof why, "the file has no meshes");
-        else if (gltf->primitive_count == 0)
-            snprintf(why, sizeof why, "its meshes have no triangle primitives (%zu POINTS/LINES skipped)",
-                     gltf->skipped_primitives);
-        else if (gltf->scene != SF_GLTF_NONE)
-            snprintf(why, sizeof why, "scenes[%zu] draws no mesh (no node of it has one)", gltf->scene);
-        else
-            snprintf(why, sizeof why, "no node draws a mesh");
-        return cli_fail(CLI_EXIT_FAILURE, "%s: nothing to evaluate: %s", path, why);
-    }
-    cli_gltf_unit* units = calloc(total, sizeof(cli_gltf_unit));
-    if (!units) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
-    size_t k = 0;
-    int code = CLI_EXIT_OK;
-    for (size_t i = 0; code == CLI_EXIT_OK && i < gltf->instance_count; ++i) {
-        const sf_gltf_mesh* m = &gltf->meshes[gltf->instances[i].mesh];
-        for (size_t p = m->first_primitive; code == CLI_EXIT_OK && p < m->first_primitive + m->primitive_count; ++p)
-            code = unit_create(path, gltf, i, p, methods, backend, env, &units[k++]);
-    }
-    if (code != CLI_EXIT_OK) {
-        cli_gltf_units_free(units, k);
-        return code;
-    }
-    *out = units;
-    *count = k;
-    return CLI_EXIT_OK;
+    sf_error err;
+    if (sf_asset_units_create(gltf, methods, backend, env, out, count, &err) == SF_OK) return CLI_EXIT_OK;
+    if (strcmp(err.message, "out of memory") == 0) return cli_fail(CLI_EXIT_FAILURE, "out of memory");
+    return cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
 }
 
 int cli_gltf_unit_pose(const sf_gltf_pose* pose, cli_gltf_unit* u, float* to_world)
 {
     sf_error err;
-    if (sf_gltf_pose_instance(pose, u->instance, u->bones, u->morph, to_world, &err) != SF_OK)
-        return cli_fail(CLI_EXIT_FAILURE, "instance %zu: %s", u->instance, err.message);
+    if (sf_asset_unit_pose(pose, u, to_world, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
     return CLI_EXIT_OK;
-}
-
-int cli_gltf_unit_truncated(const char* path, const sf_gltf* g, const cli_gltf_unit* u, uint32_t max_influences,
-                            uint32_t methods, const sf_env* env, sf_topology** topo, sf_workspace** ws,
-                            size_t* truncated)
-{
-    *topo = NULL;
-    *ws = NULL;
-    *truncated = 0;
-    if (max_influences == 0) return CLI_EXIT_OK;
-    sf_mesh_desc desc;
-    sf_error err;
-    if (sf_gltf_instance_mesh(g, u->instance, u->primitive, &desc, &err) != SF_OK)
-        return cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
-    if (sf_influences_truncate(desc.vertex_count, desc.influence_count, desc.joints, desc.weights, max_influences,
-                               NULL, NULL, truncated, &err) != SF_OK)
-        return cli_fail(CLI_EXIT_FAILURE, "%s: primitive %zu: %s", path, u->primitive, err.message);
-    if (*truncated == 0) return CLI_EXIT_OK;
-    uint32_t kept = max_influences < desc.influence_count ? max_influences : desc.influence_count;
-    uint32_t* joints = malloc((size_t)kept * desc.vertex_count * sizeof *joints);
-    float* weights = malloc((size_t)kept * desc.vertex_count * sizeof *weights);
-    int code = CLI_EXIT_OK;
-    if (!joints || !weights) code = cli_fail(CLI_EXIT_FAILURE, "out of memory");
-    if (code == CLI_EXIT_OK)
-        sf_influences_truncate(desc.vertex_count, desc.influence_count, desc.joints, desc.weights, max_influences,
-                               joints, weights, NULL, &err);
-    if (code == CLI_EXIT_OK) {
-        desc.influence_count = kept;
-        desc.joints = joints;
-        desc.weights = weights;
-        desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST;
-        sf_topology_opts topts;
-        memset(&topts, 0, sizeof topts);
-        topts.skip_gradients = !(methods & (1u << SF_METHOD_JACOBIAN));
-        sf_workspace_opts wopts = {methods | (1u << SF_METHOD_RECOMPUTE), SF_BACKEND_CPU};
-        if (sf_topology_create(&desc, &topts, env, topo, &err) != SF_OK ||
-            sf_workspace_create(*topo, &wopts, ws, &err) != SF_OK) {
-            sf_topology_destroy(*topo);
-            *topo = NULL;
-            code = cli_fail(CLI_EXIT_FAILURE, "%s: primitive %zu kept to %u influences: %s", path, u->primitive,
-                            (unsigned)max_influences, err.message);
-        }
-    }
-    free(joints); /* the topology keeps its own copy */
-    free(weights);
-    return code;
 }

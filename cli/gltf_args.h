@@ -47,36 +47,13 @@ int cli_gltf_parse_limits(int argc, char** argv, int* i);
  * and the other methods' (morph directions, jacobian cap). */
 void cli_gltf_frames_opts(const cli_scene_args* args, sf_frames_opts* reference, sf_frames_opts* methods);
 
-/* One primitive of one scene instance, ready to pose and evaluate. */
-typedef struct cli_gltf_unit {
-    size_t instance, primitive; /* into gltf->instances and gltf->primitives */
-    sf_topology* topo;
-    sf_workspace* ws;
-    size_t n;      /* vertices of the topology (after flat-normal splitting) */
-    bool tangents; /* the topology has a tangent frame (UVs) */
-    float* bones;  /* 12 * bone_count, set by cli_gltf_unit_pose */
-    float* morph;  /* target_count morph weights (one spare) */
-    sf_pose pose;  /* points at bones and morph */
-} cli_gltf_unit;
+/* One primitive of one scene instance, ready to pose and evaluate (skinframe_eval.h). */
+typedef sf_asset_unit cli_gltf_unit;
 
-/* Every (instance, primitive) of the scene in order, with topology and workspace for `methods` (bit 1u << m
- * per sf_method; the reference, recompute, is always included; the jacobian's gradients only when asked),
- * the workspaces on `backend`.
- * None is an error (CLI_EXIT_FAILURE, saying why: no meshes, no triangle primitives, a scene that draws no
- * mesh).
- * Vertices whose weights sum to zero stay at rest (a data problem, not an error). On failure prints a
- * one-line error naming path and the primitive, frees what was built and returns CLI_EXIT_FAILURE. */
+/* sf_asset_units_create with a one-line error naming path (CLI_EXIT_FAILURE). */
 int cli_gltf_units_create(const char* path, const sf_gltf* gltf, uint32_t methods, sf_backend backend,
                           const sf_env* env, cli_gltf_unit** out, size_t* count);
 void cli_gltf_units_free(cli_gltf_unit* units, size_t count);
-/* A topology of unit u's primitive keeping at most max_influences (joint, weight) pairs per vertex (the
- * largest, renormalised: sf_influences_truncate), and a workspace of it for methods (the reference added).
- * *truncated: the vertices that lose an influence. When none does (or max_influences is 0), *topo and *ws stay
- * NULL: the unit's own stand for them. One-line error naming path on failure (CLI_EXIT_FAILURE). */
-int cli_gltf_unit_truncated(const char* path, const sf_gltf* gltf, const cli_gltf_unit* u, uint32_t max_influences,
-                            uint32_t methods, const sf_env* env, sf_topology** topo, sf_workspace** ws,
-                            size_t* truncated);
-
 /* Bones and morph weights of the unit at the pose's moment (to_world: 16 floats or NULL). Does not allocate. */
 int cli_gltf_unit_pose(const sf_gltf_pose* pose, cli_gltf_unit* unit, float* to_world);
 

@@ -1,5 +1,5 @@
 # cmake --install: the public headers, the layers' libraries, a CMake package (find_package(skinframe) gives
-# skinframe::skinframe and the optional layers skinframe::scenes, ::gltf, ::render, ::files) and a
+# skinframe::skinframe and the optional layers skinframe::scenes, ::gltf, ::render, ::files, ::eval) and a
 # pkg-config file per layer.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -28,6 +28,9 @@ endif()
 if(SF_BUILD_RENDER)
   list(APPEND sf_public_headers include/skinframe_render.h)
 endif()
+if(SF_BUILD_EVAL)
+  list(APPEND sf_public_headers include/skinframe_eval.h)
+endif()
 install(FILES ${sf_public_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(TARGET skinframe_cli)
   install(TARGETS skinframe_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -41,7 +44,8 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/skinframeConfigVersion.cm
 install(FILES ${PROJECT_BINARY_DIR}/skinframeConfig.cmake ${PROJECT_BINARY_DIR}/skinframeConfigVersion.cmake
         DESTINATION ${sf_cmake_dir})
 
-# pkg-config: skinframe (core), skinframe-scenes, skinframe-gltf, skinframe-render, skinframe-files. The files
+# pkg-config: skinframe (core), skinframe-scenes, skinframe-gltf, skinframe-render, skinframe-files,
+# skinframe-eval. The files
 # find the prefix from their own place (${pcfiledir}), so `cmake --install --prefix DIR` and a moved tree work.
 # Static libraries: `pkg-config --static` adds Libs.private (cJSON, zlib, libm).
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
@@ -86,4 +90,8 @@ if(SF_BUILD_GLTF)
 endif()
 if(SF_BUILD_RENDER)
   sf_pkgconfig(skinframe-render skinframe_render "skinframe pictures: rasterizer, four views, plots, PNG" "skinframe-files skinframe" "-lz -lm")
+endif()
+if(SF_BUILD_EVAL)
+  sf_pkgconfig(skinframe-eval skinframe_eval "skinframe asset evaluation: clips, statistics, engine presets, variants"
+               "skinframe-gltf skinframe-files skinframe" "-lm")
 endif()

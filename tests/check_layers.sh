@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The layer rules of docs/design.md §5, checked on the built libraries and on the sources (CTest label layers):
-#   tests/check_layers.sh SOURCE_DIR core=LIB [files=LIB scenes=LIB gltf=LIB render=LIB]
+#   tests/check_layers.sh SOURCE_DIR core=LIB [files=LIB scenes=LIB gltf=LIB render=LIB eval=LIB]
 #   - the core's library needs nothing but libc and libm (an allowlist: memory, strings, formatting, qsort, math);
 #   - no layer uses an sfi_ (internal) symbol it does not define itself, and the sf_ symbols it uses come from
-#     itself or the layers below it (files, scenes -> core; gltf, render -> files, core);
+#     itself or the layers below it (files, scenes -> core; gltf, render -> files, core; eval -> gltf, files, core);
 #   - src/core, src/common and src/kernels include only C standard headers and each other (and skinframe.h);
 #     a layer's sources include only their own folder, src/common, src/kernels and the public headers;
 #     cJSON only in src/gltf, stb and zlib only in src/render; cli/ includes public headers, never src/.
@@ -62,8 +62,9 @@ if [ -n "${lib[core]:-}" ]; then
 fi
 
 # sf_ symbols each layer may take from the layers below it.
-declare -A below=([core]="" [files]="core" [scenes]="core" [gltf]="files core" [render]="files core")
-for layer in files scenes gltf render; do
+declare -A below=([core]="" [files]="core" [scenes]="core" [gltf]="files core" [render]="files core"
+                  [eval]="gltf files core")
+for layer in files scenes gltf render eval; do
   file=${lib[$layer]:-}
   [ -n "$file" ] || continue
   [ -f "$file" ] || { bad "$layer library $file missing"; continue; }
@@ -115,6 +116,8 @@ check_includes src/scenes "src/scenes src/common src/kernels include" "$std_head
 # The decoders of compressed geometry: meshoptimizer's C header (Draco only in gltf_draco.cpp).
 check_includes src/gltf "src/gltf src/common src/kernels include" "$std_headers|$posix|^cjson/cJSON\.h$|^meshoptimizer\.h$"
 check_includes src/render "src/render src/common src/kernels include" "$std_headers|$posix|^stb/[a-z_]+\.h$|^zlib\.h$"
+# The asset evaluation: the public headers below it, POSIX for the folder walk and the clock; no JSON.
+check_includes src/eval "src/eval src/common src/kernels include" "$std_headers|$posix"
 # The command: public headers and its own; any system header except the library's internals.
 internal=$(cd "$src/src" && find . -name '*.h' -printf '%f\n' | LC_ALL=C sort -u | paste -sd'|')
 check_includes cli "cli include" "^(.*)$"

@@ -1,5 +1,6 @@
 // Checks that the public header and the shared kernels compile as C++ and link.
 #include "skinframe.h"
+#include "skinframe_eval.h"
 #include "skinframe_files.h"
 #include "skinframe_gltf.h"
 #include "skinframe_render.h"

@@ -1,9 +1,11 @@
-/* A program against every installed layer (find_package(skinframe COMPONENTS scenes gltf render files), or
- * pkg-config skinframe-scenes skinframe-gltf skinframe-render): a built-in scene measured against the reference,
- * a PNG encoded (zlib), a broken glTF refused (cJSON) and a file compared with itself. Exits 1 on a surprise. */
+/* A program against every installed layer (find_package(skinframe COMPONENTS scenes gltf render files eval),
+ * or pkg-config skinframe-scenes skinframe-gltf skinframe-render skinframe-files skinframe-eval): a built-in
+ * scene measured against the reference, a PNG encoded (zlib), a broken glTF refused (cJSON), a file compared
+ * with itself, and an engine preset and a clip's frames from the evaluation layer. Exits 1 on a surprise. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <skinframe_eval.h>
 #include <skinframe_files.h>
 #include <skinframe_gltf.h>
 #include <skinframe_render.h>
@@ -45,6 +47,12 @@ int main(int argc, char** argv)
     ok = ok && sf_gltf_load_memory("{\"asset\":", 9, NULL, NULL, NULL, &gltf, &err) == SF_ERROR_GLTF;
     printf("broken glTF: %s\n", sf_result_string(err.result));
     ok = ok && sf_file_same(argv[0], argv[0]) == 1;
+
+    const sf_engine* bevy = sf_engine_find("bevy");
+    sf_clip_plan plan;
+    ok = ok && bevy && bevy->normals == SF_METHOD_INVERSE_TRANSPOSE &&
+         sf_clip_plan_make(2.0, 30.0, 1000, &plan) == SF_OK && plan.frames == 61;
+    printf("eval: %zu engine presets, a 2 s clip at 30 fps in %zu frames\n", sf_engine_count(), ok ? plan.frames : 0);
 
     free(buf);
     sf_workspace_destroy(ws);

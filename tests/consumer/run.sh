@@ -4,7 +4,7 @@
 # STAGE
 #   install  `cmake --install BUILD_DIR` into WORK_DIR/prefix, then against that one install: the project in
 #            tests/consumer (find_package(skinframe), the core), tests/consumer/layers (COMPONENTS scenes gltf
-#            render files), and the same two programs built by `cc $(pkg-config --static --cflags --libs ...)`.
+#            render files eval), and the same two programs built by `cc $(pkg-config --static --cflags --libs ...)`.
 #   shared   SOURCE_DIR configured with -DSF_BUILD_SHARED=ON (tests and benchmarks then default off), built and
 #            installed; every shared library exports sf_ names only (nm -D), the command runs on them, and both
 #            programs run against the installed ones (find_package and pkg-config).
@@ -59,7 +59,7 @@ find_package_consumers() {  # PREFIX TAG: tests/consumer and tests/consumer/laye
   grep -q "^-- skinframe .* from $prefix/" "$log" || fail "find_package did not take skinframe from $prefix"
   build_dir "find_package, core ($tag)" "$work/consumer"
   check_core "find_package, core ($tag)" "$work/consumer/core_check"
-  step "find_package(skinframe COMPONENTS scenes gltf render files) from $prefix"
+  step "find_package(skinframe COMPONENTS scenes gltf render files eval) from $prefix"
   configure "find_package, layers ($tag)" "$src/tests/consumer/layers" "$work/layers" -DCMAKE_PREFIX_PATH="$prefix"
   build_dir "find_package, layers ($tag)" "$work/layers"
   check_layers "find_package, layers ($tag)" "$work/layers/layers_check"
@@ -74,8 +74,8 @@ pkgconfig_consumers() {  # PREFIX STATIC(--static or empty)
   # shellcheck disable=SC2086
   run_logged "pkg-config, core: cc $flags" "$cc" -std=c11 -o "$work/pc_core_check" "$src/tests/consumer/core_check.c" $flags
   check_core "pkg-config, core" "$work/pc_core_check" LD_LIBRARY_PATH="$(dirname "$pcdir"):${LD_LIBRARY_PATH:-}"
-  step "cc \$(pkg-config $static --cflags --libs skinframe-scenes skinframe-gltf skinframe-render skinframe-files)"
-  flags=$(pkg-config $static --cflags --libs skinframe-scenes skinframe-gltf skinframe-render skinframe-files) ||
+  step "cc \$(pkg-config $static --cflags --libs skinframe-scenes skinframe-gltf skinframe-render skinframe-files skinframe-eval)"
+  flags=$(pkg-config $static --cflags --libs skinframe-scenes skinframe-gltf skinframe-render skinframe-files skinframe-eval) ||
     fail "pkg-config of the layers"
   # shellcheck disable=SC2086
   run_logged "pkg-config, layers: cc $flags" "$cc" -std=c11 -o "$work/pc_layers_check" "$src/tests/consumer/layers_check.c" $flags
@@ -87,7 +87,7 @@ case $stage in
   install)
     step "cmake --install $build --prefix $work/prefix"
     run_logged "cmake --install" cmake --install "$build" --prefix "$work/prefix"
-    for h in skinframe.h skinframe_files.h skinframe_scenes.h skinframe_gltf.h skinframe_render.h; do
+    for h in skinframe.h skinframe_files.h skinframe_scenes.h skinframe_gltf.h skinframe_render.h skinframe_eval.h; do
       [ -f "$work/prefix/include/$h" ] || fail "include/$h not installed"
     done
     find_package_consumers "$work/prefix" static
@@ -103,7 +103,7 @@ case $stage in
     run_logged "the command on shared libraries" "$work/build/skinframe" scenes
     run_logged "cmake --install (shared)" cmake --install "$work/build" --prefix "$work/prefix"
     libs=$(find "$work/prefix" -name 'libskinframe*.so.*' -type f | LC_ALL=C sort)
-    [ "$(wc -w <<<"$libs")" = 5 ] || fail "expected 5 shared libraries, found: $libs"
+    [ "$(wc -w <<<"$libs")" = 6 ] || fail "expected 6 shared libraries, found: $libs"
     [ -z "$(find "$work/prefix" -name 'libskinframe*.a')" ] || fail "static libraries installed beside the shared ones"
     for lib in $libs; do
       step "nm -D --defined-only $(basename "$lib")"

@@ -1,46 +1,46 @@
 /* Engine presets: the defaults of widely used engines and runtimes, each choice cited in docs/engines.md (keep
- * the two in step). Versions are the ones whose source the document quotes. */
-#include "engines.h"
+ * the two in step). Versions are the ones whose source the document quotes. And the cost levels of methods. */
+#include "skinframe_eval.h"
 
 #include <string.h>
 
-static const cli_engine engines[] = {
+static const sf_engine engines[] = {
     /* skinnormal_vertex.glsl.js: normal and tangent by the blended skinMatrix; GLTFLoader maps JOINTS_0/WEIGHTS_0
      * only; morph targets through a texture (no cap); morph NORMAL, no morph TANGENT; no TANGENT: derivatives */
-    {"three.js", "three.js", SF_METHOD_SKINNED, 4, 0, SF_MORPH_DIRECTIONS_NORMALS, CLI_ENGINE_TANGENTS_DERIVATIVES},
+    {"three.js", "three.js", SF_METHOD_SKINNED, 4, 0, SF_MORPH_DIRECTIONS_NORMALS, SF_ENGINE_TANGENTS_DERIVATIVES},
     /* default.vertex.fx: normalWorld = mat3(finalWorld) (the blend); NUM_BONE_INFLUENCERS up to 8; morph targets
      * in textures by default (MaxActiveMorphTargetsInVertexAttributeMode = 8 only without); normals and tangents
      * morphed; no TANGENT: cotangent frame from derivatives */
     {"babylon.js", "Babylon.js", SF_METHOD_SKINNED, 8, 0, SF_MORPH_DIRECTIONS_DELTAS,
-     CLI_ENGINE_TANGENTS_DERIVATIVES},
+     SF_ENGINE_TANGENTS_DERIVATIVES},
     /* skeleton.glsl: normal and tangent by the blended matrix, 4 or 8 bones; every blend shape, normals and
      * tangents blended; the glTF importer generates MikkTSpace tangents */
-    {"godot", "Godot 4", SF_METHOD_SKINNED, 8, 0, SF_MORPH_DIRECTIONS_DELTAS, CLI_ENGINE_TANGENTS_MIKKTSPACE},
+    {"godot", "Godot 4", SF_METHOD_SKINNED, 8, 0, SF_MORPH_DIRECTIONS_DELTAS, SF_ENGINE_TANGENTS_MIKKTSPACE},
     /* skinning.wgsl: skin_normals = inverse_transpose_3x3 of the blended matrix; JOINT_INDEX is 4 wide;
      * MAX_MORPH_WEIGHTS = 64; morph normals and tangents; missing tangents generated with mikktspace */
-    {"bevy", "Bevy", SF_METHOD_INVERSE_TRANSPOSE, 4, 64, SF_MORPH_DIRECTIONS_DELTAS, CLI_ENGINE_TANGENTS_MIKKTSPACE},
+    {"bevy", "Bevy", SF_METHOD_INVERSE_TRANSPOSE, 4, 64, SF_MORPH_DIRECTIONS_DELTAS, SF_ENGINE_TANGENTS_MIKKTSPACE},
     /* surface_getters.vs: sum of w * normalize(cof(bone) n), the >4-weights path reads every pair;
      * CONFIG_MAX_MORPH_TARGET_COUNT = 256; the tangent frame (quaternion) is morphed whole */
     {"filament", "Filament", SF_METHOD_BONE_NORMAL_MATRICES, 0, 256, SF_MORPH_DIRECTIONS_DELTAS,
-     CLI_ENGINE_TANGENTS_MIKKTSPACE},
+     SF_ENGINE_TANGENTS_MIKKTSPACE},
     /* QualitySettings.skinWeights: Four Bones by default; the skinning matrix applied to normal and tangent;
      * every blend shape with its normal and tangent deltas; the importer's default tangents: MikkTSpace */
-    {"unity", "Unity", SF_METHOD_SKINNED, 4, 0, SF_MORPH_DIRECTIONS_DELTAS, CLI_ENGINE_TANGENTS_MIKKTSPACE},
+    {"unity", "Unity", SF_METHOD_SKINNED, 4, 0, SF_MORPH_DIRECTIONS_DELTAS, SF_ENGINE_TANGENTS_MIKKTSPACE},
 };
 
 #define ENGINE_COUNT (sizeof engines / sizeof engines[0])
 
-size_t cli_engine_count(void) { return ENGINE_COUNT; }
-const cli_engine* cli_engine_at(size_t i) { return i < ENGINE_COUNT ? &engines[i] : NULL; }
+size_t sf_engine_count(void) { return ENGINE_COUNT; }
+const sf_engine* sf_engine_at(size_t i) { return i < ENGINE_COUNT ? &engines[i] : NULL; }
 
-const cli_engine* cli_engine_find(const char* name)
+const sf_engine* sf_engine_find(const char* name)
 {
-    for (size_t i = 0; i < ENGINE_COUNT; ++i)
+    for (size_t i = 0; name && i < ENGINE_COUNT; ++i)
         if (strcmp(engines[i].name, name) == 0) return &engines[i];
     return NULL;
 }
 
-const char* cli_engine_names(void)
+const char* sf_engine_names(void)
 {
     static char list[256];
     if (!list[0])
@@ -51,14 +51,14 @@ const char* cli_engine_names(void)
     return list;
 }
 
-cli_cost_level cli_method_cost(sf_method method)
+sf_method_cost sf_cost_of(sf_method method)
 {
-    return (cli_cost_level)sf_method_traits_of(method).cost; /* the levels are sf_method_cost's */
+    return sf_method_traits_of(method).cost;
 }
 
-const char* cli_cost_name(cli_cost_level level)
+const char* sf_cost_name(sf_method_cost level)
 {
     static const char* const names[] = {"per vertex (no neighbours)", "per vertex + precomputed gradients",
                                         "neighbours every frame (gather)"};
-    return (unsigned)level < CLI_COST_LEVELS ? names[level] : "?";
+    return (unsigned)level < SF_COST_LEVELS ? names[level] : "?";
 }

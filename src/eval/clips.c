@@ -1,0 +1,245 @@
+/* The evaluation of one asset: every frame of a clip posed and evaluated, every method's normals and tangents
+ * measured against the reference (recompute) into streaming statistics, and the variants beside it; the error
+ * the asset already has at rest. Memory does not grow with the frames. */
+#include "eval_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sf_asset_eval {
+    sf_asset_eval_opts o;
+    sf_method methods_order[SF_METHOD_COUNT];
+    const sf_gltf* g;
+    sf_gltf_pose* pose;
+    sf_asset_unit* units;
+    sf_evaluation** evals; /* unit_count: the reference and every method of one unit, allocated once */
+    size_t unit_count;
+    size_t vertices, tangent_vertices; /* per frame over all units */
+    size_t max_n;                      /* the largest unit */
+    float* angles;                     /* per method 2 * max_n: one unit's normal, then tangent angles */
+    sf_method_stats methods[SF_METHOD_COUNT];
+    sfi_variants* variants;            /* engines and truncations against the full deformation */
+};
+
+void sf_asset_eval_opts_init(sf_asset_eval_opts* opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->fps = 30.0;
+    opts->max_frames = SF_ASSET_DEFAULT_MAX_FRAMES;
+}
+
+void sf_asset_eval_destroy(sf_asset_eval* e)
+{
+    if (!e) return;
+    sfi_variants_destroy(e->variants);
+    for (size_t i = 0; e->evals && i < e->unit_count; ++i) sf_evaluation_destroy(e->evals[i]);
+    free(e->evals);
+    sf_asset_units_free(e->units, e->unit_count);
+    free(e->angles);
+    sf_method_stats_free(e->methods);
+    sf_gltf_pose_destroy(e->pose);
+    free(e);
+}
+
+/* The unit's statistics stay on the GPU (sf_evaluation_run without buffers, then sf_evaluation_accumulate):
+ * a CUDA workspace, and tangents measured per vertex (per-corner MikkTSpace tangents are compared on the CPU). */
+static bool stats_on_gpu(const sf_asset_eval* e, const sf_asset_unit* u)
+{
+    bool corners = u->tangents && e->o.reference_opts.tangents == SF_TANGENTS_MIKKTSPACE &&
+                   e->o.reference_opts.reference == SF_REFERENCE_REBUILT;
+    return e->o.backend == SF_BACKEND_CUDA && !corners;
+}
+
+/* The units, and an evaluation per unit that writes the angles into our buffers (run_unit). */
+static sf_result build_units(sf_asset_eval* e, const sf_env* env, sf_error* err)
+{
+    const sf_asset_eval_opts* o = &e->o;
+    uint32_t mask = sfi_variants_methods_mask(o);
+    for (size_t k = 0; k < o->method_count; ++k) mask |= 1u << o->methods[k];
+    sf_result r = sf_asset_units_create(e->g, mask, o->backend, env, &e->units, &e->unit_count, err);
+    if (r != SF_OK) return strcmp(err->message, "out of memory") == 0 ? r : sfi_eval_prefix(err, o->name);
+    e->evals = calloc(e->unit_count + 1, sizeof *e->evals);
+    if (!e->evals) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    sf_eval_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.methods = o->methods;
+    desc.method_count = o->method_count;
+    desc.method_opts = o->method_opts;
+    desc.reference_opts = o->reference_opts;
+    for (size_t i = 0; i < e->unit_count; ++i) {
+        const sf_asset_unit* u = &e->units[i];
+        sf_error ee;
+        /* On the GPU the statistics stay there: each run's summary (sum, max, worst vertex) and the histogram
+         * merged into the accumulators, no angle copied back. Elsewhere the angles of every frame go into the
+         * accumulators (stats.c), so the evaluation skips its per-run statistics. */
+        desc.flags = stats_on_gpu(e, u) ? 0 : SF_EVAL_NO_STATISTICS;
+        r = sf_evaluation_create(u->topo, &desc, NULL, &e->evals[i], &ee);
+        if (r == SF_ERROR_OUT_OF_MEMORY) return sfi_eval_fail(err, r, "out of memory");
+        if (r != SF_OK) return sfi_eval_fail(err, r, "evaluation: %s", ee.message);
+        e->vertices += u->n;
+        if (u->tangents) e->tangent_vertices += u->n;
+        if (u->n > e->max_n) e->max_n = u->n;
+    }
+    e->angles = calloc(2 * SF_METHOD_COUNT * (e->max_n ? e->max_n : 1), sizeof(float));
+    if (!e->angles) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory for %zu vertices", e->max_n);
+    r = sfi_variants_create(o, e->g, e->units, e->unit_count, env, &e->variants, err);
+    if (r != SF_OK) return r;
+    return sf_method_stats_create(e->methods, o->methods, o->method_count, err);
+}
+
+sf_result sf_asset_eval_create(const sf_gltf* g, const sf_asset_eval_opts* opts, const sf_env* env,
+                               sf_asset_eval** out, sf_error* err)
+{
+    sf_error local;
+    if (!err) err = &local;
+    *out = NULL;
+    if (!g || !opts || opts->method_count > SF_METHOD_COUNT || (opts->method_count && !opts->methods))
+        return sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "sf_asset_eval_create: no asset or bad methods");
+    sf_asset_eval* e = calloc(1, sizeof *e);
+    if (!e) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    e->o = *opts;
+    if (opts->method_count) memcpy(e->methods_order, opts->methods, opts->method_count * sizeof *opts->methods);
+    e->o.methods = e->methods_order;
+    e->g = g;
+    sf_result r = sf_gltf_pose_create(g, NULL, &e->pose, err);
+    if (r == SF_OK) r = build_units(e, env, err);
+    if (r != SF_OK) {
+        sf_asset_eval_destroy(e);
+        return r;
+    }
+    *out = e;
+    return SF_OK;
+}
+
+/* Unit i at its current pose: the evaluation, then each method's angles into its statistics. */
+static sf_result run_unit(sf_asset_eval* e, size_t i, size_t frame, bool track_worst, sf_error* err)
+{
+    const sf_asset_unit* u = &e->units[i];
+    const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
+    sf_eval_buffers b;
+    memset(&b, 0, sizeof b);
+    for (size_t k = 0; k < res->row_count; ++k) {
+        float* mine = e->angles + 2 * e->max_n * (size_t)res->rows[k].method;
+        b.rows[k].normal_deg = mine;
+        b.rows[k].tangent_deg = u->tangents ? mine + e->max_n : NULL;
+    }
+    sf_error ee;
+    bool gpu = stats_on_gpu(e, u);
+    if (sf_evaluation_run(e->evals[i], &u->pose, u->ws, gpu ? NULL : &b, &ee) != SF_OK) {
+        if (res->failed == SF_EVAL_STAGE_METHOD)
+            return sfi_eval_fail(err, ee.result, "%s: %s", sf_method_name(res->failed_method), ee.message);
+        return sfi_eval_fail(err, ee.result, "reference (recompute): %s", ee.message);
+    }
+    for (size_t k = 0; k < res->row_count; ++k) {
+        const sf_eval_row* row = &res->rows[k];
+        sf_method_stats* m = &e->methods[row->method];
+        if (m->skipped) continue;
+        if (row->status == SF_ERROR_UNSUPPORTED) {
+            m->skipped = true;
+            snprintf(m->reason, sizeof m->reason, "%s", row->detail.message);
+            continue;
+        }
+        m->handedness += row->errors.handedness_mismatches;
+        sf_result r = gpu ? sf_method_stats_add_summary(m, e->evals[i], k, u->tangents, i, frame, track_worst, err)
+                          : sf_method_stats_add(m, b.rows[k].normal_deg, b.rows[k].tangent_deg, u->n, i, frame,
+                                                track_worst, err);
+        if (r != SF_OK) return r;
+    }
+    return SF_OK;
+}
+
+sf_result sf_asset_eval_rest(sf_asset_eval* e, sf_error* err)
+{
+    const sf_asset_eval_opts* o = &e->o;
+    for (size_t k = 0; k < o->method_count; ++k) sf_method_stats_clip_start(&e->methods[o->methods[k]]);
+    sf_result r = SF_OK;
+    for (size_t i = 0; r == SF_OK && i < e->unit_count; ++i) {
+        sf_asset_unit* u = &e->units[i];
+        for (size_t b = 0; b < u->pose.bone_count; ++b) {
+            float* m = u->bones + 12 * b;
+            memset(m, 0, 12 * sizeof(float));
+            m[0] = m[4] = m[8] = 1.0f;
+        }
+        memset(u->morph, 0, (u->pose.morph_weight_count + 1) * sizeof(float));
+        r = run_unit(e, i, 0, false, err);
+    }
+    for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
+        r = sf_method_stats_clip_finish(&e->methods[o->methods[k]], true, err);
+    return r;
+}
+
+sf_result sf_asset_clip_plan(const sf_gltf* g, size_t animation, double fps, size_t max_frames, sf_clip_plan* out)
+{
+    double end = animation == SF_GLTF_NONE || animation >= g->animation_count ? 0.0 : g->animations[animation].end_s;
+    return sf_clip_plan_make(end, fps, max_frames, out);
+}
+
+/* Frame f of the clip: every unit posed and evaluated, its variants after it. */
+static sf_result run_frame(sf_asset_eval* e, size_t animation, size_t f, double t, sf_error* err)
+{
+    const sf_asset_eval_opts* o = &e->o;
+    sf_error ee;
+    if (sf_gltf_pose_sample(e->pose, animation, t, &ee) != SF_OK) return sfi_eval_fail(err, ee.result, "%s", ee.message);
+    for (size_t k = 0; k < o->method_count; ++k) sf_method_stats_frame_start(&e->methods[o->methods[k]]);
+    sf_result r = SF_OK;
+    for (size_t i = 0; r == SF_OK && i < e->unit_count; ++i) {
+        r = sf_asset_unit_pose(e->pose, &e->units[i], NULL, err);
+        if (r == SF_OK) r = run_unit(e, i, f, true, err);
+        if (r == SF_OK) r = sfi_variants_run_unit(e->variants, i, &e->units[i], e->evals[i], f, err);
+    }
+    for (size_t k = 0; r == SF_OK && k < o->method_count; ++k) {
+        sf_method m = o->methods[k];
+        if (!e->methods[m].skipped) sf_method_stats_frame_end(&e->methods[m], f);
+    }
+    return r;
+}
+
+sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_fn on_frame, void* user,
+                             sf_asset_clip* out, sf_error* err)
+{
+    sf_error local;
+    if (!err) err = &local;
+    const sf_asset_eval_opts* o = &e->o;
+    memset(out, 0, sizeof *out);
+    out->animation = animation;
+    out->vertices = e->vertices;
+    out->tangent_vertices = e->tangent_vertices;
+    out->methods = e->methods;
+    if (animation != SF_GLTF_NONE && animation >= e->g->animation_count)
+        return sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "no animation %zu", animation);
+    if (sf_asset_clip_plan(e->g, animation, o->fps, o->max_frames, &out->plan) != SF_OK)
+        return sfi_eval_fail(err, SF_ERROR_TOO_LARGE, "%g s at %g fps needs %.15g frames, more than %zu",
+                             out->plan.end_s, o->fps, out->plan.frames_needed, o->max_frames);
+    for (size_t k = 0; k < o->method_count; ++k) sf_method_stats_clip_start(&e->methods[o->methods[k]]);
+    sfi_variants_clip_start(e->variants);
+    double t0 = sfi_eval_now_s();
+    sf_result r = SF_OK;
+    for (size_t f = 0; r == SF_OK && f < out->plan.frames; ++f) {
+        double t = sf_clip_plan_time(&out->plan, f);
+        r = run_frame(e, animation, f, t, err);
+        if (r == SF_OK && on_frame && on_frame(user, out, f, t) != 0)
+            r = sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "stopped");
+    }
+    out->seconds = sfi_eval_now_s() - t0;
+    for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
+        r = sf_method_stats_clip_finish(&e->methods[o->methods[k]], false, err);
+    if (r == SF_OK) r = sfi_variants_clip_finish(e->variants, err);
+    return r;
+}
+
+const sf_asset_unit* sf_asset_eval_units(const sf_asset_eval* e, size_t* count)
+{
+    if (count) *count = e->unit_count;
+    return e->units;
+}
+
+void sf_asset_eval_counts(const sf_asset_eval* e, size_t* vertices, size_t* tangent_vertices)
+{
+    if (vertices) *vertices = e->vertices;
+    if (tangent_vertices) *tangent_vertices = e->tangent_vertices;
+}
+
+sf_asset_influences sf_asset_eval_influences(const sf_asset_eval* e) { return sfi_variants_influences(e->variants); }
+size_t sf_asset_eval_variant_count(const sf_asset_eval* e) { return sfi_variants_count(e->variants); }
+sf_asset_variant sf_asset_eval_variant(const sf_asset_eval* e, size_t i) { return sfi_variants_at(e->variants, i); }

@@ -1,0 +1,162 @@
+/* The units of an asset: one primitive of one scene instance each, with its topology, workspace and pose
+ * buffers; and a unit's topology kept to fewer influences. */
+#include "eval_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sf_asset_units_free(sf_asset_unit* units, size_t count)
+{
+    for (size_t i = 0; units && i < count; ++i) {
+        sf_workspace_destroy(units[i].ws);
+        sf_topology_destroy(units[i].topo);
+        free(units[i].bones);
+        free(units[i].morph);
+    }
+    free(units);
+}
+
+static sf_result unit_create(const sf_gltf* g, size_t instance, size_t primitive, uint32_t methods,
+                             sf_backend backend, const sf_env* env, sf_asset_unit* u, sf_error* err)
+{
+    const sf_gltf_instance* in = &g->instances[instance];
+    size_t targets = g->meshes[in->mesh].target_count;
+    u->instance = instance;
+    u->primitive = primitive;
+    sf_mesh_desc desc;
+    sf_error e;
+    sf_topology_opts topts;
+    memset(&topts, 0, sizeof topts);
+    /* only the jacobian methods need them */
+    topts.skip_gradients = !(methods & ((1u << SF_METHOD_JACOBIAN) | (1u << SF_METHOD_JACOBIAN_FAN)));
+    sf_workspace_opts wopts = {methods | (1u << SF_METHOD_RECOMPUTE), backend}; /* the reference runs too */
+    if (sf_gltf_instance_mesh(g, instance, primitive, &desc, &e) == SF_OK) {
+        desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST; /* counted as a data problem instead */
+        if (sf_topology_create(&desc, &topts, env, &u->topo, &e) == SF_OK) sf_workspace_create(u->topo, &wopts, &u->ws, &e);
+    }
+    if (!u->ws) {
+        sf_gltf_primitive_locate_error(g, primitive, &e); /* names the file's arrays, or generated ones */
+        if (err) *err = e;
+        return e.result;
+    }
+    u->n = sf_topology_vertex_count(u->topo);
+    u->tangents = sf_topology_has_tangent_frame(u->topo) != 0;
+    u->bones = calloc(12 * in->bone_count, sizeof(float));
+    u->morph = calloc(targets + 1, sizeof(float));
+    if (!u->bones || !u->morph) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    u->pose.bone_matrices = u->bones;
+    u->pose.bone_count = in->bone_count;
+    u->pose.morph_weights = u->morph;
+    u->pose.morph_weight_count = targets;
+    return SF_OK;
+}
+
+/* Why a scene has nothing to evaluate. */
+static sf_result nothing_to_evaluate(const sf_gltf* gltf, sf_error* err)
+{
+    char why[160];
+    if (gltf->mesh_count == 0)
+        snprintf(why, sizeof why, "the file has no meshes");
+    else if (gltf->primitive_count == 0)
+        snprintf(why, sizeof why, "its meshes have no triangle primitives (%zu POINTS/LINES skipped)",
+                 gltf->skipped_primitives);
+    else if (gltf->scene != SF_GLTF_NONE)
+        snprintf(why, sizeof why, "scenes[%zu] draws no mesh (no node of it has one)", gltf->scene);
+    else
+        snprintf(why, sizeof why, "no node draws a mesh");
+    return sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "nothing to evaluate: %s", why);
+}
+
+sf_result sf_asset_units_create(const sf_gltf* gltf, uint32_t methods, sf_backend backend, const sf_env* env,
+                                sf_asset_unit** out, size_t* count, sf_error* err)
+{
+    *out = NULL;
+    *count = 0;
+    size_t total = 0;
+    for (size_t i = 0; i < gltf->instance_count; ++i) total += gltf->meshes[gltf->instances[i].mesh].primitive_count;
+    if (total == 0) return nothing_to_evaluate(gltf, err); /* an error, not an empty result */
+    sf_asset_unit* units = calloc(total, sizeof(sf_asset_unit));
+    if (!units) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    size_t k = 0;
+    sf_result r = SF_OK;
+    for (size_t i = 0; r == SF_OK && i < gltf->instance_count; ++i) {
+        const sf_gltf_mesh* m = &gltf->meshes[gltf->instances[i].mesh];
+        for (size_t p = m->first_primitive; r == SF_OK && p < m->first_primitive + m->primitive_count; ++p)
+            r = unit_create(gltf, i, p, methods, backend, env, &units[k++], err);
+    }
+    if (r != SF_OK) {
+        sf_asset_units_free(units, k);
+        return r;
+    }
+    *out = units;
+    *count = k;
+    return SF_OK;
+}
+
+sf_result sf_asset_unit_pose(const sf_gltf_pose* pose, sf_asset_unit* u, float* to_world, sf_error* err)
+{
+    sf_error e;
+    if (sf_gltf_pose_instance(pose, u->instance, u->bones, u->morph, to_world, &e) != SF_OK)
+        return sfi_eval_fail(err, e.result, "instance %zu: %s", u->instance, e.message);
+    return SF_OK;
+}
+
+/* The unit's topology and workspace from desc with its influences replaced by the kept ones. */
+static sf_result truncated_topology(sf_mesh_desc desc, uint32_t max_influences, uint32_t methods, const sf_env* env,
+                                    sf_topology** topo, sf_workspace** ws, sf_error* e)
+{
+    uint32_t kept = max_influences < desc.influence_count ? max_influences : desc.influence_count;
+    uint32_t* joints = malloc((size_t)kept * desc.vertex_count * sizeof *joints);
+    float* weights = malloc((size_t)kept * desc.vertex_count * sizeof *weights);
+    sf_result r = SF_OK;
+    if (!joints || !weights) r = sfi_eval_fail(e, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (r == SF_OK)
+        sf_influences_truncate(desc.vertex_count, desc.influence_count, desc.joints, desc.weights, max_influences,
+                               joints, weights, NULL, e);
+    if (r == SF_OK) {
+        desc.influence_count = kept;
+        desc.joints = joints;
+        desc.weights = weights;
+        desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST;
+        sf_topology_opts topts;
+        memset(&topts, 0, sizeof topts);
+        topts.skip_gradients = !(methods & (1u << SF_METHOD_JACOBIAN));
+        sf_workspace_opts wopts = {methods | (1u << SF_METHOD_RECOMPUTE), SF_BACKEND_CPU};
+        if ((r = sf_topology_create(&desc, &topts, env, topo, e)) != SF_OK ||
+            (r = sf_workspace_create(*topo, &wopts, ws, e)) != SF_OK) {
+            sf_topology_destroy(*topo);
+            *topo = NULL;
+            r = r == SF_OK ? SF_ERROR_INVALID_ARGUMENT : r;
+        }
+    }
+    free(joints); /* the topology keeps its own copy */
+    free(weights);
+    return r;
+}
+
+sf_result sf_asset_unit_truncated(const sf_gltf* g, const sf_asset_unit* u, uint32_t max_influences,
+                                  uint32_t methods, const sf_env* env, sf_topology** topo, sf_workspace** ws,
+                                  size_t* truncated, sf_error* err)
+{
+    *topo = NULL;
+    *ws = NULL;
+    *truncated = 0;
+    if (max_influences == 0) return SF_OK;
+    sf_mesh_desc desc;
+    sf_error e;
+    if (sf_gltf_instance_mesh(g, u->instance, u->primitive, &desc, &e) != SF_OK) {
+        if (err) *err = e;
+        return e.result;
+    }
+    if (sf_influences_truncate(desc.vertex_count, desc.influence_count, desc.joints, desc.weights, max_influences,
+                               NULL, NULL, truncated, &e) != SF_OK)
+        return sfi_eval_fail(err, e.result, "primitive %zu: %s", u->primitive, e.message);
+    if (*truncated == 0) return SF_OK;
+    sf_result r = truncated_topology(desc, max_influences, methods, env, topo, ws, &e);
+    if (r == SF_ERROR_OUT_OF_MEMORY && strcmp(e.message, "out of memory") == 0) return sfi_eval_fail(err, r, "out of memory");
+    if (r != SF_OK)
+        return sfi_eval_fail(err, r, "primitive %zu kept to %u influences: %s", u->primitive,
+                             (unsigned)max_influences, e.message);
+    return SF_OK;
+}
