@@ -266,6 +266,50 @@ static void check_asset(const char* rel)
 static void test_asset_skin(void) { check_asset("gltf/SimpleSkin/glTF/SimpleSkin.gltf"); }
 static void test_asset_morph(void) { check_asset("gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb"); }
 
+/* On CUDA the variants (engine presets, caps) measure against the full evaluation's reference frames, which
+ * must then stay on the host: every variant's statistics agree with the CPU's. A morphed asset without texture
+ * coordinates (per-vertex tangents) is the case whose statistics would otherwise stay on the GPU. Skipped where
+ * CUDA is not built in or no GPU is present. */
+static void test_cuda_variants(void)
+{
+    char path[1024];
+    if (!sft_asset("gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", path, sizeof path)) return;
+    sf_gltf* g = NULL;
+    sf_error err;
+    CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &g, &err));
+    sf_asset_eval_opts o;
+    sf_method methods[SF_METHOD_COUNT];
+    command_defaults(&o, methods);
+    sf_asset_eval* cpu = NULL;
+    sf_asset_eval* gpu = NULL;
+    CHECK_OK(sf_asset_eval_create(g, &o, NULL, &cpu, &err));
+    o.backend = SF_BACKEND_CUDA;
+    sf_result r = sf_asset_eval_create(g, &o, NULL, &gpu, &err);
+    if (r == SF_ERROR_UNSUPPORTED) {
+        printf("  (skipped: %s)\n", err.message);
+    } else {
+        CHECK_OK(r);
+        sf_asset_clip a, b;
+        CHECK_OK(sf_asset_eval_clip(cpu, 0, NULL, NULL, &a, &err));
+        CHECK_OK(sf_asset_eval_clip(gpu, 0, NULL, NULL, &b, &err));
+        size_t count = sf_asset_eval_variant_count(cpu);
+        CHECK(count > 0 && count == sf_asset_eval_variant_count(gpu));
+        for (size_t v = 0; v < count; ++v) {
+            sf_asset_variant x = sf_asset_eval_variant(cpu, v), y = sf_asset_eval_variant(gpu, v);
+            for (size_t k = 0; k < x.method_count; ++k) {
+                const sf_method_stats* s = &x.stats[x.methods[k]];
+                const sf_method_stats* t = &y.stats[y.methods[k]];
+                if (fabs(s->normal.mean - t->normal.mean) > 1e-3 || s->normal.count != t->normal.count)
+                    printf("  variant %s: CPU mean %.6f, CUDA %.6f\n", x.label, s->normal.mean, t->normal.mean);
+                CHECK(fabs(s->normal.mean - t->normal.mean) <= 1e-3 && s->normal.count == t->normal.count);
+            }
+        }
+    }
+    sf_asset_eval_destroy(gpu);
+    sf_asset_eval_destroy(cpu);
+    sf_gltf_destroy(g);
+}
+
 /* The frame callback sees every frame once, in order, at the plan's times, and can stop the clip. */
 static int count_frames(void* user, const sf_asset_clip* clip, size_t frame, double t)
 {
@@ -311,6 +355,7 @@ int main(int argc, char** argv)
         {"best_per_cost", test_best_per_cost},   {"engines", test_engines},
         {"paths", test_paths},                   {"asset_skin", test_asset_skin},
         {"asset_morph", test_asset_morph},       {"frame_callback", test_frame_callback},
+        {"cuda_variants", test_cuda_variants},
     };
     return SFT_RUN(cases, argc, argv);
 }

@@ -43,12 +43,13 @@ void sf_asset_eval_destroy(sf_asset_eval* e)
 }
 
 /* The unit's statistics stay on the GPU (sf_evaluation_run without buffers, then sf_evaluation_accumulate):
- * a CUDA workspace, and tangents measured per vertex (per-corner MikkTSpace tangents are compared on the CPU). */
+ * a CUDA workspace, tangents measured per vertex (per-corner MikkTSpace tangents are compared on the CPU), and
+ * no variant (engines, caps): a variant measures against the full evaluation's reference frames on the host. */
 static bool stats_on_gpu(const sf_asset_eval* e, const sf_asset_unit* u)
 {
     bool corners = u->tangents && e->o.reference_opts.tangents == SF_TANGENTS_MIKKTSPACE &&
                    e->o.reference_opts.reference == SF_REFERENCE_REBUILT;
-    return e->o.backend == SF_BACKEND_CUDA && !corners;
+    return e->o.backend == SF_BACKEND_CUDA && !corners && sfi_variants_count(e->variants) == 0;
 }
 
 /* The units, and an evaluation per unit that writes the angles into our buffers (run_unit). */
@@ -61,6 +62,8 @@ static sf_result build_units(sf_asset_eval* e, const sf_env* env, sf_error* err)
     if (r != SF_OK) return strcmp(err->message, "out of memory") == 0 ? r : sfi_eval_prefix(err, o->name);
     e->evals = calloc(e->unit_count + 1, sizeof *e->evals);
     if (!e->evals) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    r = sfi_variants_create(o, e->g, e->units, e->unit_count, env, &e->variants, err); /* before stats_on_gpu */
+    if (r != SF_OK) return r;
     sf_eval_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.methods = o->methods;
@@ -83,8 +86,6 @@ static sf_result build_units(sf_asset_eval* e, const sf_env* env, sf_error* err)
     }
     e->angles = calloc(2 * SF_METHOD_COUNT * (e->max_n ? e->max_n : 1), sizeof(float));
     if (!e->angles) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory for %zu vertices", e->max_n);
-    r = sfi_variants_create(o, e->g, e->units, e->unit_count, env, &e->variants, err);
-    if (r != SF_OK) return r;
     return sf_method_stats_create(e->methods, o->methods, o->method_count, err);
 }
 
