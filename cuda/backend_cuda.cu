@@ -1,5 +1,5 @@
 // The CUDA backend (SF_WITH_CUDA=ON): a CUDA workspace uploads its topology once, keeps scratch for a batch
-// of instances on the device, and runs every method and the reference through cuda/kernels.cu. Every CUDA
+// of instances on the device, and runs every method and the reference through cuda/kernels*.cu. Every CUDA
 // runtime call is checked, the failing call named in the error. MikkTSpace tangents (a graph algorithm over
 // the whole mesh) stay on the CPU: the GPU's positions and normals are copied back for them.
 #include "cuda_internal.h"

@@ -1,5 +1,5 @@
 // The CUDA backend's private declarations: the device copy of a topology, a workspace's device buffers,
-// and the launchers of cuda/kernels.cu. Only cuda/*.cu include this.
+// and the launchers of cuda/kernels*.cu. Only cuda/*.cu include this.
 #ifndef SF_CUDA_INTERNAL_H
 #define SF_CUDA_INTERNAL_H
 
@@ -58,7 +58,7 @@ struct sfc_topo {
         const float *morph_duv, *fan_normal; // 6 per entry; 3n
     } fan;
     const float* ones; // n determinants of the rest pose (the authored reference's rest rebuild)
-    // fixed-point scatter: bounds of the accumulated terms at rest (see kernels.cu)
+    // fixed-point scatter: bounds of the accumulated terms at rest (see kernels_recompute.cu)
     float fixed_bound[3][2]; // [weighting][0 normal term, 1 tangent/bitangent term]
     uint32_t max_valence;    // corners of the largest vertex or weld group
 };
@@ -95,7 +95,7 @@ struct sfc_batch {
     size_t bone_stride, alpha_stride;
 };
 
-// Launchers (kernels.cu); each returns the launch's error. Outputs are per instance: 3n / n / 3n / 4n floats;
+// Launchers (kernels.cu, kernels_recompute.cu, kernels_stats.cu); each returns the launch's error. Outputs are per instance: 3n / n / 3n / 4n floats;
 // det may be NULL (not written). sfc_vertex_frames with a method and counters counts the frames report
 // (SFC_COUNTERS) as it makes the frames; sfc_report counts it from frames already written.
 sf_result sfc_vertex_frames(const sfc_topo* t, const sfc_batch* b, int method, int with_dirs, float cap, float* pos,

@@ -121,6 +121,93 @@ void sfi_gpu_blocks_free(sfi_gpu_blocks* g)
     memset(g, 0, sizeof *g);
 }
 
+/* The cut: greedy along the Morton order, a vertex joining the block while its vertices and faces fit. Writes
+ * own_offsets[1 ..] and the largest block's sizes; blocks, local_total and face_total are the sums. */
+static sf_result cut_blocks(build* b, sfi_gpu_blocks* out, uint32_t max_own, uint32_t max_locals, uint32_t max_faces,
+                            size_t* blocks, size_t* local_total, size_t* face_total, sf_error* err)
+{
+    size_t n = b->topo->vertex_count;
+    uint32_t s = 1, own = 0, L = 0, NF = 0;
+    for (size_t q = 0; q < n; ++q) {
+        uint32_t v = out->order[q], nf, nv;
+        mark(b, v, s, &nf, &nv);
+        if (own + 1 > max_own || L + nv > max_locals || NF + nf > max_faces) {
+            for (uint32_t i = 0; i < nf; ++i) b->fstamp[b->tf[i]] = 0;
+            for (uint32_t i = 0; i < nv; ++i) b->vstamp[b->tv[i]] = 0;
+            if (own == 0)
+                return sf_error_set(err, SF_ERROR_UNSUPPORTED, "gpu blocks", v,
+                                    "vertex %u's faces need %u faces and %u vertices; a GPU block holds at most %u "
+                                    "faces and %u vertices in shared memory",
+                                    v, nf, nv, max_faces, max_locals);
+            out->own_offsets[++*blocks] = (uint32_t)q;
+            if (L > out->max_locals) out->max_locals = L;
+            if (NF > out->max_faces) out->max_faces = NF;
+            *local_total += L, *face_total += NF;
+            ++s, own = L = NF = 0;
+            mark(b, v, s, &nf, &nv);
+        }
+        own++, L += nv, NF += nf;
+    }
+    if (own) {
+        out->own_offsets[++*blocks] = (uint32_t)n;
+        if (L > out->max_locals) out->max_locals = L;
+        if (NF > out->max_faces) out->max_faces = NF;
+        *local_total += L, *face_total += NF;
+    }
+    return SF_OK;
+}
+
+/* Block k written out with stamp s: owned vertices first, then the halo, each in public order (so that a warp's
+ * reads and writes fall into few rows of memory), then the faces as the corners reach them. L0 / F0 / C0: the
+ * locals, faces and corners written so far. vlocal / flocal: scratch, a vertex's and a face's block-local index. */
+static void write_block(build* b, sfi_gpu_blocks* out, size_t k, uint32_t s, uint32_t* vlocal, uint32_t* flocal,
+                        size_t* L0, size_t* F0, size_t* C0)
+{
+    const sf_topology* topo = b->topo;
+    const uint32_t* idx = topo->indices;
+    uint32_t L = 0, NF = 0;
+    out->local_offsets[k] = (uint32_t)*L0, out->face_offsets[k] = (uint32_t)*F0;
+    uint32_t q0 = out->own_offsets[k], q1 = out->own_offsets[k + 1];
+    qsort(out->order + q0, q1 - q0, sizeof *out->order, compare_u32);
+    for (uint32_t q = q0; q < q1; ++q) {
+        uint32_t u = out->order[q];
+        b->vstamp[u] = s, out->locals[*L0 + L++] = u;
+    }
+    for (uint32_t q = q0; q < q1; ++q) {
+        lists l = lists_of(topo, b->weld, out->order[q]);
+        for (int part = 0; part < 2; ++part) {
+            const uint32_t* c = part ? l.b : l.a;
+            uint32_t m = part ? l.nb : l.na;
+            for (uint32_t i = 0; i < m; ++i)
+                for (int e = 0; e < 3; ++e) {
+                    uint32_t u = idx[c[i] - c[i] % 3u + (uint32_t)e];
+                    if (b->vstamp[u] != s) b->vstamp[u] = s, out->locals[*L0 + L++] = u;
+                }
+        }
+    }
+    qsort(out->locals + *L0 + (q1 - q0), L - (q1 - q0), sizeof *out->locals, compare_u32);
+    for (uint32_t i = 0; i < L; ++i) vlocal[out->locals[*L0 + i]] = i;
+    for (uint32_t q = q0; q < q1; ++q) {
+        lists l = lists_of(topo, b->weld, out->order[q]);
+        out->corner_offsets[q] = (uint32_t)*C0;
+        for (int part = 0; part < 2; ++part) {
+            const uint32_t* c = part ? l.b : l.a;
+            uint32_t m = part ? l.nb : l.na;
+            for (uint32_t i = 0; i < m; ++i) {
+                uint32_t f = c[i] / 3u;
+                if (b->fstamp[f] != s) {
+                    b->fstamp[f] = s, flocal[f] = NF;
+                    for (int e = 0; e < 3; ++e)
+                        out->face_locals[3 * (*F0 + NF) + e] = (uint16_t)vlocal[idx[3 * f + e]];
+                    NF++;
+                }
+                out->corners[(*C0)++] = (uint16_t)(3u * flocal[f] + (c[i] - 3u * f));
+            }
+        }
+    }
+    *L0 += L, *F0 += NF;
+}
+
 sf_result sfi_gpu_blocks_build(const sf_topology* topo, int weld, uint32_t max_own, uint32_t max_locals,
                                uint32_t max_faces, sfi_gpu_blocks* out, sf_error* err)
 {
@@ -162,39 +249,9 @@ sf_result sfi_gpu_blocks_build(const sf_topology* topo, int weld, uint32_t max_o
         goto done;
     }
     morton_order(topo, key, out->order, tmp);
-    /* the cut: greedy along the order, a vertex joining while the block's vertices and faces fit */
     size_t blocks = 0, local_total = 0, face_total = 0;
-    {
-        uint32_t s = 1, own = 0, L = 0, NF = 0;
-        for (size_t q = 0; q < n; ++q) {
-            uint32_t v = out->order[q], nf, nv;
-            mark(&b, v, s, &nf, &nv);
-            if (own + 1 > max_own || L + nv > max_locals || NF + nf > max_faces) {
-                for (uint32_t i = 0; i < nf; ++i) b.fstamp[b.tf[i]] = 0;
-                for (uint32_t i = 0; i < nv; ++i) b.vstamp[b.tv[i]] = 0;
-                if (own == 0) {
-                    r = sf_error_set(err, SF_ERROR_UNSUPPORTED, "gpu blocks", v,
-                                     "vertex %u's faces need %u faces and %u vertices; a GPU block holds at most %u "
-                                     "faces and %u vertices in shared memory",
-                                     v, nf, nv, max_faces, max_locals);
-                    goto done;
-                }
-                out->own_offsets[++blocks] = (uint32_t)q;
-                if (L > out->max_locals) out->max_locals = L;
-                if (NF > out->max_faces) out->max_faces = NF;
-                local_total += L, face_total += NF;
-                ++s, own = L = NF = 0;
-                mark(&b, v, s, &nf, &nv);
-            }
-            own++, L += nv, NF += nf;
-        }
-        if (own) {
-            out->own_offsets[++blocks] = (uint32_t)n;
-            if (L > out->max_locals) out->max_locals = L;
-            if (NF > out->max_faces) out->max_faces = NF;
-            local_total += L, face_total += NF;
-        }
-    }
+    r = cut_blocks(&b, out, max_own, max_locals, max_faces, &blocks, &local_total, &face_total, err);
+    if (r != SF_OK) goto done;
     out->block_count = (uint32_t)blocks;
     out->local_offsets = sfi_store_alloc(st, blocks + 1, sizeof *out->local_offsets);
     out->face_offsets = sfi_store_alloc(st, blocks + 1, sizeof *out->face_offsets);
@@ -204,59 +261,14 @@ sf_result sfi_gpu_blocks_build(const sf_topology* topo, int weld, uint32_t max_o
         r = sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "gpu blocks", SFI_NO_INDEX, "%zu blocks", blocks);
         goto done;
     }
-    /* the blocks written out with fresh stamps: owned vertices first, then the halo, each in public order (so
-     * that a warp's reads and writes fall into few rows of memory), then the faces as the corners reach them */
-    {
-        size_t L0 = 0, F0 = 0, C0 = 0;
-        const uint32_t* idx = topo->indices;
-        for (size_t k = 0; k < blocks; ++k) {
-            uint32_t s = (uint32_t)(blocks + 1 + k), L = 0, NF = 0;
-            out->local_offsets[k] = (uint32_t)L0, out->face_offsets[k] = (uint32_t)F0;
-            uint32_t q0 = out->own_offsets[k], q1 = out->own_offsets[k + 1];
-            qsort(out->order + q0, q1 - q0, sizeof *out->order, compare_u32);
-            for (uint32_t q = q0; q < q1; ++q) {
-                uint32_t u = out->order[q];
-                b.vstamp[u] = s, out->locals[L0 + L++] = u;
-            }
-            for (uint32_t q = q0; q < q1; ++q) {
-                lists l = lists_of(topo, weld, out->order[q]);
-                for (int part = 0; part < 2; ++part) {
-                    const uint32_t* c = part ? l.b : l.a;
-                    uint32_t m = part ? l.nb : l.na;
-                    for (uint32_t i = 0; i < m; ++i)
-                        for (int e = 0; e < 3; ++e) {
-                            uint32_t u = idx[c[i] - c[i] % 3u + (uint32_t)e];
-                            if (b.vstamp[u] != s) b.vstamp[u] = s, out->locals[L0 + L++] = u;
-                        }
-                }
-            }
-            qsort(out->locals + L0 + (q1 - q0), L - (q1 - q0), sizeof *out->locals, compare_u32);
-            for (uint32_t i = 0; i < L; ++i) vlocal[out->locals[L0 + i]] = i;
-            for (uint32_t q = q0; q < q1; ++q) {
-                lists l = lists_of(topo, weld, out->order[q]);
-                out->corner_offsets[q] = (uint32_t)C0;
-                for (int part = 0; part < 2; ++part) {
-                    const uint32_t* c = part ? l.b : l.a;
-                    uint32_t m = part ? l.nb : l.na;
-                    for (uint32_t i = 0; i < m; ++i) {
-                        uint32_t f = c[i] / 3u;
-                        if (b.fstamp[f] != s) {
-                            b.fstamp[f] = s, flocal[f] = NF;
-                            for (int e = 0; e < 3; ++e)
-                                out->face_locals[3 * (F0 + NF) + e] = (uint16_t)vlocal[idx[3 * f + e]];
-                            NF++;
-                        }
-                        out->corners[C0++] = (uint16_t)(3u * flocal[f] + (c[i] - 3u * f));
-                    }
-                }
-            }
-            L0 += L, F0 += NF;
-        }
-        out->local_offsets[blocks] = (uint32_t)L0, out->face_offsets[blocks] = (uint32_t)F0;
-        out->corner_offsets[n] = (uint32_t)C0;
-        out->halo_count = L0 - n;
-        out->face_count = F0;
-    }
+    /* the blocks written out with fresh stamps (past the cut's 1 .. blocks) */
+    size_t L0 = 0, F0 = 0, C0 = 0;
+    for (size_t k = 0; k < blocks; ++k)
+        write_block(&b, out, k, (uint32_t)(blocks + 1 + k), vlocal, flocal, &L0, &F0, &C0);
+    out->local_offsets[blocks] = (uint32_t)L0, out->face_offsets[blocks] = (uint32_t)F0;
+    out->corner_offsets[n] = (uint32_t)C0;
+    out->halo_count = L0 - n;
+    out->face_count = F0;
 done:
     sfi_store_free(st, key), sfi_store_free(st, tmp), sfi_store_free(st, vlocal), sfi_store_free(st, flocal);
     sfi_store_free(st, b.vstamp), sfi_store_free(st, b.fstamp), sfi_store_free(st, b.tf), sfi_store_free(st, b.tv);

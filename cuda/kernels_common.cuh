@@ -1,5 +1,6 @@
-// Device helpers the kernel files share (cuda/kernels.cu, kernels_methods.cu, kernels_halo.cu): loads and stores of the
-// packed streams, a vertex's influences and its deformation from the device topology, warp counters.
+// Device helpers the kernel files share (cuda/kernels.cu, kernels_recompute.cu, kernels_stats.cu, kernels_methods.cu,
+// kernels_halo.cu): loads and stores of the packed streams, a vertex's influences and its deformation from the device
+// topology, warp counters.
 #ifndef SF_CUDA_KERNELS_COMMON_CUH
 #define SF_CUDA_KERNELS_COMMON_CUH
 
