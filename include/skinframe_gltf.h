@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-/* ---------------------------------------------------------------- glTF (src/gltf/gltf.c, src/gltf/anim.c) */
+/* ---------------------------------------------------------------- glTF (src/gltf/gltf_parse.c, src/gltf/anim.c) */
 /*
  * Reading. sf_gltf_load_file / sf_gltf_load_memory parse glTF 2.0: .gltf with external .bin files or
  * base64 data: URIs, and .glb. Every index, offset, stride and count is validated with overflow-safe

@@ -1,4 +1,5 @@
-/* Internals shared by the glTF files (gltf.c reading, anim.c posing, gltf_write.c writing). */
+/* Internals shared by the glTF files (gltf_parse.c and the loader files of gltf_loader.h reading, anim.c posing,
+ * gltf_write.c writing). */
 #ifndef SF_GLTF_INTERNAL_H
 #define SF_GLTF_INTERNAL_H
 
