@@ -232,6 +232,7 @@ static int asset_build(asset_ctx* c)
     ao.engine = o->engine;
     ao.all_engines = o->all_engines;
     ao.name = c->path;
+    ao.threads = cli_pool_threads();
     sf_error err;
     if (sf_asset_eval_create(c->g, &ao, &c->env, &c->eval, &err) != SF_OK)
         return cli_fail(CLI_EXIT_FAILURE, "%s", err.message);

@@ -86,8 +86,12 @@ typedef struct sf_method_stats {
     size_t pos_count;
     /* the frame being added */
     double frame_sn, frame_st;
+    double frame_sn2, frame_st2; /* sums of squares, as the accumulator's RMS takes them */
     float frame_mn, frame_mt;
     size_t frame_cn, frame_ct;
+    /* the clip's sums: each frame's sums added in frame order (the parts of a clip spread over threads), which
+     * give the clip's mean and RMS whatever the threads */
+    double clip_sn, clip_sn2, clip_st, clip_st2;
 } sf_method_stats;
 
 /* stats[SF_METHOD_COUNT], indexed by sf_method: accumulators for each of methods[0..count). */
@@ -162,6 +166,9 @@ typedef struct sf_asset_eval_opts {
     const sf_engine* engine;        /* one engine preset, or NULL */
     bool all_engines;               /* every engine preset */
     const char* name;               /* the asset, put before the errors that concern the file; NULL: none */
+    size_t threads;                 /* frames evaluated at once on the CPU, each with workspaces of its own,
+                                       through the env's parallel_for (0 or 1: one at a time; one with variants);
+                                       the results are the same bit for bit for any number */
 } sf_asset_eval_opts;
 
 #define SF_ASSET_DEFAULT_MAX_FRAMES 100000

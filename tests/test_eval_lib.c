@@ -5,6 +5,7 @@
  * clip, the engine and truncation variants) against the numbers `skinframe eval --json` prints. */
 #define _POSIX_C_SOURCE 200809L
 #include "sf_test.h"
+#include "sft_pool.h"
 #include "skinframe_eval.h"
 
 #include <cjson/cJSON.h>
@@ -348,6 +349,123 @@ static void test_frame_callback(void)
     CHECK(ok);
 }
 
+
+/* ---------------------------------------------------------------- frames over threads */
+
+/* What a clip's frames report to the callback, in order: the per-frame sums and maxima of every method. */
+typedef struct frame_log {
+    double values[4096];
+    size_t count, frames;
+    int out_of_order;
+} frame_log;
+
+static int log_frame(void* user, const sf_asset_clip* clip, size_t frame, double t)
+{
+    frame_log* l = user;
+    if (frame != l->frames++ || t != sf_clip_plan_time(&clip->plan, frame)) l->out_of_order = 1;
+    for (int m = 0; m < SF_METHOD_DEFAULT_COUNT && l->count + 4 <= sizeof l->values / sizeof l->values[0]; ++m) {
+        const sf_method_stats* s = &clip->methods[m];
+        l->values[l->count++] = s->frame_sn;
+        l->values[l->count++] = s->frame_st;
+        l->values[l->count++] = s->frame_mn;
+        l->values[l->count++] = (double)s->frame_cn;
+    }
+    return 0;
+}
+
+/* One clip of the asset with `threads` frames at once under env; every method's statistics and the log. */
+typedef struct clip_run {
+    sf_method_stats stats[SF_METHOD_COUNT];
+    frame_log log;
+    int ok;
+} clip_run;
+
+static void run_clip(const sf_gltf* g, size_t anim, double fps, size_t threads, const sf_env* env, clip_run* out)
+{
+    sf_asset_eval_opts o;
+    sf_method methods[SF_METHOD_COUNT];
+    command_defaults(&o, methods);
+    o.all_engines = false;
+    o.influence_variants = false;
+    o.fps = fps;
+    o.threads = threads;
+    sf_asset_eval* e = NULL;
+    sf_error err;
+    sf_asset_clip clip;
+    memset(out, 0, sizeof *out);
+    out->ok = sf_asset_eval_create(g, &o, env, &e, &err) == SF_OK && sf_asset_eval_rest(e, &err) == SF_OK &&
+              sf_asset_eval_clip(e, anim, log_frame, &out->log, &clip, &err) == SF_OK;
+    if (!out->ok) printf("  %zu threads: %s\n", threads, err.message);
+    if (out->ok) memcpy(out->stats, clip.methods, sizeof out->stats);
+    sf_asset_eval_destroy(e);
+}
+
+/* Two runs' statistics, bit for bit (the accumulators' pointers aside). */
+static int same_stats(const clip_run* a, const clip_run* b)
+{
+    for (int m = 0; m < SF_METHOD_DEFAULT_COUNT; ++m) {
+        sf_method_stats x = a->stats[m], y = b->stats[m];
+        x.normal_acc = y.normal_acc = NULL;
+        x.tangent_acc = y.tangent_acc = NULL;
+        if (memcmp(&x, &y, sizeof x) != 0) {
+            printf("  %s: mean %.17g against %.17g\n", sf_method_name((sf_method)m), x.normal.mean, y.normal.mean);
+            return 0;
+        }
+    }
+    return a->log.count == b->log.count && a->log.frames == b->log.frames &&
+           memcmp(a->log.values, b->log.values, a->log.count * sizeof(double)) == 0;
+}
+
+/* A clip evaluated one frame at a time and with 2 and 7 frames at once, under real threads and under loops
+ * that run the slots in other orders: every statistic, worst vertex and per-frame value the same bit for bit,
+ * the frames reported once each in order. The clip's mean is the sum of the frames' sums over the count. */
+static void check_threads(const char* rel, size_t anim, double fps)
+{
+    char path[1024];
+    if (!sft_asset(rel, path, sizeof path)) {
+        printf("  (skipped %s: no assets)\n", rel);
+        return;
+    }
+    sf_gltf_opts lo;
+    memset(&lo, 0, sizeof lo);
+    lo.generated_tangents = SF_TANGENTS_MIKKTSPACE;
+    sf_gltf* g = NULL;
+    sf_error err;
+    CHECK_OK(sf_gltf_load_file(path, &lo, NULL, &g, &err));
+    if (!g) return;
+    clip_run* base = malloc(sizeof *base);
+    clip_run* other = malloc(sizeof *other);
+    run_clip(g, anim, fps, 1, NULL, base);
+    CHECK(base->ok && !base->log.out_of_order && base->log.frames > 8);
+    double sum = 0.0;
+    size_t count = 0;
+    for (size_t k = 0; k + 4 <= base->log.count; k += 4 * SF_METHOD_DEFAULT_COUNT)
+        sum += base->log.values[k], count += (size_t)base->log.values[k + 3]; /* the first method's */
+    const sf_method_stats* first = &base->stats[0];
+    CHECK(count == first->normal.count && count > 0 && sum / (double)count == first->normal.mean);
+    const sft_pool pools[] = {{2, 8}, {0, 1}, {1, 1}};
+    const size_t threads[] = {2, 7};
+    for (size_t p = 0; p < sizeof pools / sizeof pools[0]; ++p) {
+        sf_env env = sft_pool_env(&pools[p]);
+        for (size_t t = 0; t < sizeof threads / sizeof threads[0]; ++t) {
+            run_clip(g, anim, fps, threads[t], &env, other);
+            int same = other->ok && !other->log.out_of_order && same_stats(base, other);
+            if (!same) printf("  %s: pool mode %d, %zu threads differ\n", rel, pools[p].mode, threads[t]);
+            CHECK(same);
+        }
+    }
+    free(base);
+    free(other);
+    sf_gltf_destroy(g);
+}
+
+static void test_threads(void)
+{
+    check_threads("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", 0, 12.0);
+    check_threads("gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", 0, 12.0);
+    check_threads("gltf/Fox/glTF-Binary/Fox.glb", 2, 24.0);
+}
+
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
@@ -355,7 +473,7 @@ int main(int argc, char** argv)
         {"best_per_cost", test_best_per_cost},   {"engines", test_engines},
         {"paths", test_paths},                   {"asset_skin", test_asset_skin},
         {"asset_morph", test_asset_morph},       {"frame_callback", test_frame_callback},
-        {"cuda_variants", test_cuda_variants},
+        {"cuda_variants", test_cuda_variants},   {"threads", test_threads},
     };
     return SFT_RUN(cases, argc, argv);
 }

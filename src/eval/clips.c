@@ -7,20 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct sf_asset_eval {
-    sf_asset_eval_opts o;
-    sf_method methods_order[SF_METHOD_COUNT];
-    const sf_gltf* g;
-    sf_gltf_pose* pose;
-    sf_asset_unit* units;
-    sf_evaluation** evals; /* unit_count: the reference and every method of one unit, allocated once */
-    size_t unit_count;
-    size_t vertices, tangent_vertices; /* per frame over all units */
-    size_t max_n;                      /* the largest unit */
-    float* angles;                     /* per method 2 * max_n: one unit's normal, then tangent angles */
-    sf_method_stats methods[SF_METHOD_COUNT];
-    sfi_variants* variants;            /* engines and truncations against the full deformation */
-};
 
 void sf_asset_eval_opts_init(sf_asset_eval_opts* opts)
 {
@@ -32,6 +18,7 @@ void sf_asset_eval_opts_init(sf_asset_eval_opts* opts)
 void sf_asset_eval_destroy(sf_asset_eval* e)
 {
     if (!e) return;
+    sfi_frame_slots_destroy(e->slots, e->unit_count);
     sfi_variants_destroy(e->variants);
     for (size_t i = 0; e->evals && i < e->unit_count; ++i) sf_evaluation_destroy(e->evals[i]);
     free(e->evals);
@@ -58,6 +45,7 @@ static sf_result build_units(sf_asset_eval* e, const sf_env* env, sf_error* err)
     const sf_asset_eval_opts* o = &e->o;
     uint32_t mask = sfi_variants_methods_mask(o);
     for (size_t k = 0; k < o->method_count; ++k) mask |= 1u << o->methods[k];
+    e->methods_mask = mask;
     sf_result r = sf_asset_units_create(e->g, mask, o->backend, env, &e->units, &e->unit_count, err);
     if (r != SF_OK) return strcmp(err->message, "out of memory") == 0 ? r : sfi_eval_prefix(err, o->name);
     e->evals = calloc(e->unit_count + 1, sizeof *e->evals);
@@ -103,6 +91,7 @@ sf_result sf_asset_eval_create(const sf_gltf* g, const sf_asset_eval_opts* opts,
     if (opts->method_count) memcpy(e->methods_order, opts->methods, opts->method_count * sizeof *opts->methods);
     e->o.methods = e->methods_order;
     e->g = g;
+    if (env) e->env = *env;
     sf_result r = sf_gltf_pose_create(g, NULL, &e->pose, err);
     if (r == SF_OK) r = build_units(e, env, err);
     if (r != SF_OK) {
@@ -113,8 +102,7 @@ sf_result sf_asset_eval_create(const sf_gltf* g, const sf_asset_eval_opts* opts,
     return SF_OK;
 }
 
-/* Unit i at its current pose: the evaluation, then each method's angles into its statistics. */
-static sf_result run_unit(sf_asset_eval* e, size_t i, size_t frame, bool track_worst, sf_error* err)
+sf_result sfi_asset_run_unit(sf_asset_eval* e, size_t i, size_t frame, bool track_worst, sf_error* err)
 {
     const sf_asset_unit* u = &e->units[i];
     const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
@@ -163,7 +151,7 @@ sf_result sf_asset_eval_rest(sf_asset_eval* e, sf_error* err)
             m[0] = m[4] = m[8] = 1.0f;
         }
         memset(u->morph, 0, (u->pose.morph_weight_count + 1) * sizeof(float));
-        r = run_unit(e, i, 0, false, err);
+        r = sfi_asset_run_unit(e, i, 0, false, err);
     }
     for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
         r = sf_method_stats_clip_finish(&e->methods[o->methods[k]], true, err);
@@ -186,7 +174,7 @@ static sf_result run_frame(sf_asset_eval* e, size_t animation, size_t f, double 
     sf_result r = SF_OK;
     for (size_t i = 0; r == SF_OK && i < e->unit_count; ++i) {
         r = sf_asset_unit_pose(e->pose, &e->units[i], NULL, err);
-        if (r == SF_OK) r = run_unit(e, i, f, true, err);
+        if (r == SF_OK) r = sfi_asset_run_unit(e, i, f, true, err);
         if (r == SF_OK) r = sfi_variants_run_unit(e->variants, i, &e->units[i], e->evals[i], f, err);
     }
     for (size_t k = 0; r == SF_OK && k < o->method_count; ++k) {
@@ -216,6 +204,12 @@ sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_
     sfi_variants_clip_start(e->variants);
     double t0 = sfi_eval_now_s();
     sf_result r = SF_OK;
+    if (o->backend == SF_BACKEND_CPU) {
+        r = sfi_frame_slots_clip(e, animation, &out->plan, on_frame, user, out, err);
+        out->seconds = sfi_eval_now_s() - t0;
+        if (r == SF_OK) r = sfi_variants_clip_finish(e->variants, err);
+        return r;
+    }
     for (size_t f = 0; r == SF_OK && f < out->plan.frames; ++f) {
         double t = sf_clip_plan_time(&out->plan, f);
         r = run_frame(e, animation, f, t, err);

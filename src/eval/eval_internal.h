@@ -15,12 +15,53 @@ sf_result sfi_eval_fail(sf_error* err, sf_result code, const char* fmt, ...)
 sf_result sfi_eval_prefix(sf_error* err, const char* name);
 double sfi_eval_now_s(void);
 
+/* The clip's mean and RMS from its frames' sums (clip_sn, ...) in place of the accumulators' own, after
+ * sf_method_stats_clip_finish: histograms merged from several threads keep their sums in frame order. */
+void sfi_method_stats_clip_sums(sf_method_stats* m);
+
+/* ---------------------------------------------------------------- frames over threads (frames.c) */
+
+/* Per-thread copies of the units' pose buffers, workspaces and evaluations, each evaluating whole frames; the
+ * frames' statistics folded in frame order. */
+typedef struct sfi_frame_slots sfi_frame_slots;
+
+/* ---------------------------------------------------------------- the asset (clips.c) */
+
+typedef struct sfi_variants sfi_variants;
+
+struct sf_asset_eval {
+    sf_asset_eval_opts o;
+    sf_method methods_order[SF_METHOD_COUNT];
+    const sf_gltf* g;
+    sf_gltf_pose* pose;
+    sf_asset_unit* units;
+    sf_evaluation** evals; /* unit_count: the reference and every method of one unit, allocated once */
+    size_t unit_count;
+    size_t vertices, tangent_vertices; /* per frame over all units */
+    size_t max_n;                      /* the largest unit */
+    float* angles;                     /* per method 2 * max_n: one unit's normal, then tangent angles */
+    sf_method_stats methods[SF_METHOD_COUNT];
+    sfi_variants* variants;            /* engines and truncations against the full deformation */
+    sf_env env;
+    uint32_t methods_mask;             /* the units' workspaces' methods */
+    sfi_frame_slots* slots;            /* frames over threads on the CPU (frames.c); NULL until a clip runs */
+};
+
+/* Unit i at its current pose (units[i], evals[i]): the evaluation, then each method's angles into its
+ * statistics (track_worst: the worst vertices too). */
+sf_result sfi_asset_run_unit(sf_asset_eval* e, size_t i, size_t frame, bool track_worst, sf_error* err);
+
+/* Frames [0, plan->frames) of animation over the slots, each frame's statistics folded into e->methods in
+ * frame order and on_frame called after each; then the clip's histograms merged into e->methods. */
+sf_result sfi_frame_slots_clip(sf_asset_eval* e, size_t animation, const sf_clip_plan* plan,
+                               sf_asset_frame_fn on_frame, void* user, sf_asset_clip* out, sf_error* err);
+void sfi_frame_slots_destroy(sfi_frame_slots* s, size_t unit_count);
+
 /* ---------------------------------------------------------------- variants (variants.c) */
 
-/* The deformations measured against the full one: the truncation options, each engine preset, and the cost
- * of keeping 4 and 8 influences where the asset has more. Each runs, per unit and frame, an evaluation of its
- * own (sf_evaluation_run_against) after the full one. */
-typedef struct sfi_variants sfi_variants;
+/* The deformations measured against the full one (sfi_variants): the truncation options, each engine preset,
+ * and the cost of keeping 4 and 8 influences where the asset has more. Each runs, per unit and frame, an
+ * evaluation of its own (sf_evaluation_run_against) after the full one. */
 
 /* The variants opts asks for over the units; never NULL on success (maybe with no variant). */
 sf_result sfi_variants_create(const sf_asset_eval_opts* opts, const sf_gltf* g, const sf_asset_unit* units,

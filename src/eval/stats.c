@@ -2,6 +2,7 @@
  * clip: the core's sf_angle_accumulator, plus the worst frame and the worst vertices. */
 #include "eval_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,11 +43,12 @@ void sf_method_stats_clip_start(sf_method_stats* m)
     m->worst_n = m->worst_t = -1.0;
     m->worst_n_unit = m->worst_n_vertex = m->worst_n_frame = 0;
     m->worst_t_unit = m->worst_t_vertex = m->worst_t_frame = 0;
+    m->clip_sn = m->clip_sn2 = m->clip_st = m->clip_st2 = 0.0;
 }
 
 void sf_method_stats_frame_start(sf_method_stats* m)
 {
-    m->frame_sn = m->frame_st = 0.0;
+    m->frame_sn = m->frame_st = m->frame_sn2 = m->frame_st2 = 0.0;
     m->frame_mn = m->frame_mt = 0.0f;
     m->frame_cn = m->frame_ct = 0;
 }
@@ -59,6 +61,7 @@ sf_result sf_method_stats_add(sf_method_stats* m, const float* normal_deg, const
     for (size_t v = 0; v < n; ++v) {
         float a = normal_deg[v];
         m->frame_sn += a;
+        m->frame_sn2 += (double)a * a;
         if (a > m->frame_mn) m->frame_mn = a;
         if (track_worst && a > m->worst_n) {
             m->worst_n = a;
@@ -69,6 +72,7 @@ sf_result sf_method_stats_add(sf_method_stats* m, const float* normal_deg, const
         if (tangent_deg) {
             float t = tangent_deg[v];
             m->frame_st += t;
+            m->frame_st2 += (double)t * t;
             if (t > m->frame_mt) m->frame_mt = t;
             if (track_worst && t > m->worst_t) {
                 m->worst_t = t;
@@ -145,5 +149,20 @@ void sf_method_stats_best_per_cost(const sf_method_stats* stats, const sf_method
         if (cur == SF_METHOD_COUNT || a->normal.mean < stats[cur].normal.mean ||
             (a->normal.mean == stats[cur].normal.mean && a->tangent.mean < stats[cur].tangent.mean))
             out[l] = m;
+    }
+}
+
+void sfi_method_stats_clip_sums(sf_method_stats* m)
+{
+    /* As sf_angle_accumulator_finish takes them, from the sums of the frames added in frame order. */
+    if (m->normal.count) {
+        double n = (double)m->normal.count;
+        m->normal.mean = m->clip_sn / n;
+        m->normal.rms = sqrt(m->clip_sn2 / n);
+    }
+    if (m->tangent.count) {
+        double n = (double)m->tangent.count;
+        m->tangent.mean = m->clip_st / n;
+        m->tangent.rms = sqrt(m->clip_st2 / n);
     }
 }
