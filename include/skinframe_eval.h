@@ -107,7 +107,8 @@ sf_result sf_method_stats_add(sf_method_stats* m, const float* normal_deg, const
  * stayed on the GPU: nothing per vertex). */
 sf_result sf_method_stats_add_summary(sf_method_stats* m, const sf_evaluation* ev, size_t k, bool tangents,
                                       size_t unit, size_t frame, bool track_worst, sf_error* err);
-/* Closes the frame: the worst frame so far (the frame_* sums stay until the next frame starts). */
+/* Closes the frame: the worst frame so far, the frame's sums added to the clip's (the frame_* sums stay until the
+ * next frame starts). */
 void sf_method_stats_frame_end(sf_method_stats* m, size_t frame);
 /* The clip's statistics into normal/tangent, or rest_normal/rest_tangent. */
 sf_result sf_method_stats_clip_finish(sf_method_stats* m, bool rest, sf_error* err);

@@ -177,6 +177,7 @@ static sf_result run_frame(sf_asset_eval* e, size_t animation, size_t f, double 
         if (r == SF_OK) r = sfi_asset_run_unit(e, i, f, true, err);
         if (r == SF_OK) r = sfi_variants_run_unit(e->variants, i, &e->units[i], e->evals[i], f, err);
     }
+    if (r == SF_OK) sfi_variants_frame_end(e->variants, f);
     for (size_t k = 0; r == SF_OK && k < o->method_count; ++k) {
         sf_method m = o->methods[k];
         if (!e->methods[m].skipped) sf_method_stats_frame_end(&e->methods[m], f);
@@ -217,8 +218,13 @@ sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_
             r = sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "stopped");
     }
     out->seconds = sfi_eval_now_s() - t0;
-    for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
+    /* the angles came to the host (stats_on_gpu false for every unit): the frames' sums, as on the CPU */
+    bool host = true;
+    for (size_t i = 0; i < e->unit_count; ++i) host = host && !stats_on_gpu(e, &e->units[i]);
+    for (size_t k = 0; r == SF_OK && k < o->method_count; ++k) {
         r = sf_method_stats_clip_finish(&e->methods[o->methods[k]], false, err);
+        if (host) sfi_method_stats_clip_sums(&e->methods[o->methods[k]]);
+    }
     if (r == SF_OK) r = sfi_variants_clip_finish(e->variants, err);
     return r;
 }

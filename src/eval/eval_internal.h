@@ -73,6 +73,9 @@ void sfi_variants_clip_start(sfi_variants* v);
 /* Unit i at its current pose, after its full evaluation `full` ran. */
 sf_result sfi_variants_run_unit(sfi_variants* v, size_t i, const sf_asset_unit* u, const sf_evaluation* full,
                                 size_t frame, sf_error* err);
+/* After every unit of the frame: each variant's frame closed (sf_method_stats_frame_end). */
+void sfi_variants_frame_end(sfi_variants* v, size_t frame);
+/* The clip's statistics, mean and RMS from the frames' sums as the methods' (sfi_method_stats_clip_sums). */
 sf_result sfi_variants_clip_finish(sfi_variants* v, sf_error* err);
 sf_asset_influences sfi_variants_influences(const sfi_variants* v);
 size_t sfi_variants_count(const sfi_variants* v);

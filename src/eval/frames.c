@@ -223,6 +223,7 @@ static sf_result slot_frame(sf_asset_eval* e, frame_slot* s, size_t animation, c
         /* the rows are in the methods' order: parts[k] is row k's */
         if (r == SF_OK) r = slot_unit(e, s, i, f, parts, err);
     }
+    if (r == SF_OK) sfi_variants_frame_end(e->variants, f); /* only with one slot, as above */
     for (size_t k = 0; r == SF_OK && k < o->method_count; ++k) {
         const sf_method_stats* m = &s->stats[o->methods[k]];
         frame_part* p = &parts[k];
@@ -271,7 +272,6 @@ static void fold_part(sf_method_stats* m, const frame_part* p, size_t f)
     }
     m->frame_sn = p->sn, m->frame_st = p->st, m->frame_sn2 = p->sn2, m->frame_st2 = p->st2;
     m->frame_mn = p->mn, m->frame_mt = p->mt, m->frame_cn = p->cn, m->frame_ct = p->ct;
-    m->clip_sn += p->sn, m->clip_sn2 += p->sn2, m->clip_st += p->st, m->clip_st2 += p->st2;
     m->handedness += p->handedness;
     if (p->worst_n > m->worst_n)
         m->worst_n = p->worst_n, m->worst_n_unit = p->wn_unit, m->worst_n_vertex = p->wn_vertex, m->worst_n_frame = f;

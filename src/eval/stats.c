@@ -123,6 +123,8 @@ sf_result sf_method_stats_add_summary(sf_method_stats* m, const sf_evaluation* e
 
 void sf_method_stats_frame_end(sf_method_stats* m, size_t frame)
 {
+    m->clip_sn += m->frame_sn, m->clip_sn2 += m->frame_sn2;
+    m->clip_st += m->frame_st, m->clip_st2 += m->frame_st2;
     double mean = m->frame_cn ? m->frame_sn / (double)m->frame_cn : 0.0;
     if (mean > m->worst_frame_mean) m->worst_frame_mean = mean, m->worst_frame = frame;
 }

@@ -276,12 +276,23 @@ sf_result sfi_variants_run_unit(sfi_variants* vs, size_t i, const sf_asset_unit*
     return SF_OK;
 }
 
+void sfi_variants_frame_end(sfi_variants* vs, size_t frame)
+{
+    for (size_t k = 0; vs && k < vs->count; ++k)
+        for (size_t m = 0; m < vs->list[k].method_count; ++m) {
+            sf_method_stats* s = &vs->list[k].stats[vs->list[k].methods[m]];
+            if (!s->skipped) sf_method_stats_frame_end(s, frame);
+        }
+}
+
 sf_result sfi_variants_clip_finish(sfi_variants* vs, sf_error* err)
 {
     for (size_t k = 0; vs && k < vs->count; ++k)
         for (size_t m = 0; m < vs->list[k].method_count; ++m) {
-            sf_result r = sf_method_stats_clip_finish(&vs->list[k].stats[vs->list[k].methods[m]], false, err);
+            sf_method_stats* s = &vs->list[k].stats[vs->list[k].methods[m]];
+            sf_result r = sf_method_stats_clip_finish(s, false, err);
             if (r != SF_OK) return r;
+            sfi_method_stats_clip_sums(s);
         }
     return SF_OK;
 }
