@@ -46,7 +46,7 @@ C_FILE = os.path.relpath(os.path.join(os.environ.get("SKINFRAME_CFFI_DIR") or os
                                       "_skinframe.c"), HERE)
 _build.emit(C_FILE)
 extension = Extension("skinframe._skinframe", sources=[C_FILE, "skinframe/_pool.c"],
-                      include_dirs=[os.path.join(ROOT, "include")], library_dirs=[os.path.join(CMAKE_DIR, "src")],
+                      include_dirs=[os.path.join(ROOT, "include"), os.path.join(HERE, "skinframe")], library_dirs=[os.path.join(CMAKE_DIR, "src")],
                       libraries=_build.LIBRARIES + ["pthread"],
                       extra_compile_args=["-std=c11", "-Wall", "-Wno-unused-function"],
                       extra_link_args=["-Wl,-rpath,$ORIGIN"])

@@ -6,8 +6,7 @@ import cffi
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIBRARIES = ["skinframe_eval", "skinframe_gltf", "skinframe_render", "skinframe_files", "skinframe"]
 SOURCE = ("#include <skinframe.h>\n#include <skinframe_gltf.h>\n#include <skinframe_eval.h>\n"
-          "#include <skinframe_render.h>\n"
-          "sf_env sfpy_env(int threads);\nvoid sfpy_heatmap(const float* angles, size_t count, float* rgba);\n")
+          "#include <skinframe_render.h>\n#include \"_pool.h\"\n")
 
 
 def emit(c_file):

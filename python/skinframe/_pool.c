@@ -3,7 +3,8 @@
  * frame, so starting threads costs little beside the work, and nothing outlives a call (no pool to stop when
  * the interpreter exits). Chunks are taken from a shared counter; the library's chunks write disjoint outputs,
  * so its results are the same for every thread count. */
-#include <skinframe.h>
+#include "_pool.h"
+
 #include <skinframe_render.h>
 
 #include <pthread.h>
