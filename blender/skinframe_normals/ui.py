@@ -131,10 +131,25 @@ class SKINFRAME_OT_write_fixed_gltf(bpy.types.Operator):
             self.report({'ERROR'}, "the skinframe command was not found (%s)" % context.scene.skinframe.skinframe_command)
             return {'CANCELLED'}
         out = bpy.path.ensure_ext(bpy.path.abspath(self.filepath), ".glb")
-        with tempfile.TemporaryDirectory() as tmp:
-            exported = os.path.join(tmp, "exported.glb")
-            bpy.ops.export_scene.gltf(filepath=exported, use_selection=True, export_format='GLB')
-            done = subprocess.run([command, "fix", exported, "-o", out, "--force"], capture_output=True, text=True)
+        obj = context.active_object
+        mod = run.scene_data.armature_modifier(obj)
+        chosen = [obj] + ([mod.object] if mod is not None else [])  # the mesh and the rig that skins it
+        selected = [o for o in context.view_layer.objects if o.select_get()]
+        for o in selected:
+            o.select_set(False)
+        for o in chosen:
+            o.select_set(True)
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                exported = os.path.join(tmp, "exported.glb")
+                bpy.ops.export_scene.gltf(filepath=exported, use_selection=True, export_format='GLB')
+                done = subprocess.run([command, "fix", exported, "-o", out, "--force"], capture_output=True,
+                                      text=True)
+        finally:
+            for o in chosen:
+                o.select_set(False)
+            for o in selected:
+                o.select_set(True)
         if done.returncode != 0:
             self.report({'ERROR'}, "skinframe fix: %s" % (done.stderr.strip() or "exit status %d" % done.returncode))
             return {'CANCELLED'}

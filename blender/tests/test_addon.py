@@ -181,6 +181,20 @@ def check_colours(addon, obj, results):
           "select_worst selects vertex %d at frame %d" % (skinned["worst_vertex"], skinned["worst_vertex_frame"]))
 
 
+def check_fixed_gltf(addon, obj):
+    """The Write Fixed glTF operator, where the command has `fix`: a .glb the module loads, with the strip."""
+    has_fix = subprocess.run([CLI, "fix", "--help"], capture_output=True).returncode == 0
+    if not has_fix:
+        print("skip Write Fixed glTF: this skinframe command has no 'fix'")
+        return
+    out = os.path.join(OUT, "strip_fixed.glb")
+    bpy.context.scene.skinframe.skinframe_command = CLI
+    check(bpy.ops.skinframe.write_fixed_gltf(filepath=out) == {'FINISHED'}, "Write Fixed glTF runs")
+    asset = addon.lib.skinframe.load(out)
+    check(asset.instance_count == 1 and asset.mesh().vertex_count == len(obj.data.vertices),
+          "the fixed glTF holds the strip's %d vertices" % len(obj.data.vertices))
+
+
 def check_staged(addon):
     """A staged glTF through Blender's importer: the add-on's rest-pose errors against the command's (within 0.01 degree: Blender stores the imported normals in its own encoding)."""
     clear_scene()
@@ -214,6 +228,7 @@ def main():
     print(json.dumps(results, indent=1))
     check_table_against_command(addon, obj, results)
     check_colours(addon, obj, results)
+    check_fixed_gltf(addon, obj)
     if STAGED:
         check_staged(addon)
     if failures:

@@ -83,3 +83,26 @@ def test_errors_carry_message_and_field(tmp_path):
     assert e.value.field.startswith("accessors") and isinstance(e.value, skinframe.Error)
     with pytest.raises(skinframe.UnknownName):
         skinframe.evaluate_asset(CESIUM_MAN, methods=["no-such-method"])
+
+
+def test_library_work_releases_the_gil():
+    """While a clip is evaluated in another thread (one library call of about a second), this thread keeps
+    running: its longest pause stays far below the call's length."""
+    import threading
+    import time
+    done = threading.Event()
+    seconds = []
+
+    def work():
+        seconds.append(skinframe.evaluate_asset(CESIUM_MAN, methods="all").clips[0].seconds)
+        done.set()
+    t = threading.Thread(target=work)
+    stamps = [time.perf_counter()]
+    t.start()
+    while not done.is_set():
+        stamps.append(time.perf_counter())
+        time.sleep(0.001)
+    t.join()
+    gaps = [b - a for a, b in zip(stamps, stamps[1:])]
+    assert seconds[0] > 0.2, "the clip ran too fast to tell"
+    assert max(gaps) < 0.5 * seconds[0], "longest pause %.3f s during a %.3f s call" % (max(gaps), seconds[0])
