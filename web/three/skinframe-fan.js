@@ -58,8 +58,8 @@ export function packSkinframeFan(geometry) {
     }
     for (let k = 0; k < targets; ++k, t += 8)
       for (let q = 0; q < 3; ++q) {
-        data[t + q] = value(du[k], 3 * v + q) * scale(v, COEFS);
-        data[t + 4 + q] = value(dv[k], 3 * v + q) * scale(v, COEFS);
+        data[t + q] = du[k].getComponent(v, q) * scale(v, COEFS); // VEC3, or VEC4 int16 (w 0)
+        data[t + 4 + q] = dv[k].getComponent(v, q) * scale(v, COEFS);
       }
   }
   const texture = new DataTexture(data, width, height, RGBAFormat, FloatType);
