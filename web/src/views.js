@@ -231,11 +231,26 @@ export class Views {
     this.dirty = true;
   }
 
-  frame(center, radius) {
+  // The posed mesh's bounding sphere (positions in the mesh's space, taken through the model matrix) filled into
+  // the views, seen from the current orbit direction.
+  framePositions(positions) {
+    const box = new THREE.Box3(), p = new THREE.Vector3();
+    for (let i = 0; i + 2 < positions.length; i += 3) box.expandByPoint(p.set(positions[i], positions[i + 1], positions[i + 2]));
+    if (box.isEmpty()) return;
+    box.applyMatrix4(this.groups[0].matrix);
+    const s = box.getBoundingSphere(new THREE.Sphere());
+    const dir = this.camera.position.clone().sub(this.controls.target);
+    this.frame([s.center.x, s.center.y, s.center.z], s.radius, dir.lengthSq() > 0 ? dir.normalize() : null);
+  }
+
+  frame(center, radius, direction = null) {
     const r = Math.max(radius, 1e-3);
     this.controls.target.set(center[0], center[1], center[2]);
-    const dir = new THREE.Vector3(0.55, 0.6, 1).normalize();
-    this.camera.position.set(center[0] + dir.x * r * 2.6, center[1] + dir.y * r * 2.6, center[2] + dir.z * r * 2.6);
+    const dir = direction || new THREE.Vector3(0.55, 0.6, 1).normalize();
+    // the sphere fits the narrower of the two fields of view
+    const half = Math.min(this.camera.fov / 2, Math.atan(Math.tan((this.camera.fov * Math.PI) / 360) * this.camera.aspect) * 180 / Math.PI);
+    const d = (r / Math.sin((half * Math.PI) / 180)) * 1.05;
+    this.camera.position.set(center[0] + dir.x * d, center[1] + dir.y * d, center[2] + dir.z * d);
     this.camera.near = r / 100; this.camera.far = r * 100;
     this.camera.updateProjectionMatrix();
     this.controls.update();

@@ -9,6 +9,7 @@ import { extname, join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { ALL_METHODS, METHODS } from '../src/skinframe.js';
+import { articleChecks } from './article_checks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -85,7 +86,7 @@ async function run(mode) {
     const logs = [];
     page.on('console', (m) => logs.push(m.text()));
     page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
-    await page.goto(url);
+    await page.goto(`${url}lab.html`);
     await page.waitForFunction(() => window.sfPage?.ready || window.sfPage?.errors.length, null, { timeout: 60000 });
     const shot = (name) => page.screenshot({ path: join(artifacts, `${mode}-${name}.png`), fullPage: true });
 
@@ -324,6 +325,8 @@ async function run(mode) {
       await shot('no-uvs');
     });
     if (gpuLog.length) writeFileSync(join(artifacts, `${mode}-gpu-check.json`), JSON.stringify(gpuLog, null, 1));
+    // the article and the phone layout once, on the WebGL2 path
+    if (mode === 'webgl2') await articleChecks(browser, url, artifacts, check);
   } finally {
     await browser.close();
   }
