@@ -39,6 +39,23 @@ def _mesh_with_deformation(context):
         run.scene_data.armature_modifier(obj) is not None or obj.data.shape_keys is not None)
 
 
+def _unmeasured(obj, mod):
+    """What of obj's deformation the evaluation leaves out (it measures linear blend skinning of vertex groups
+    and relative shape keys on the mesh as stored)."""
+    out = []
+    if mod is not None and mod.use_deform_preserve_volume:
+        out.append("Preserve Volume (dual quaternions) is on: measured as linear blend skinning")
+    if mod is not None and mod.use_bone_envelopes:
+        out.append("bone envelopes are not measured, only vertex groups")
+    keys = obj.data.shape_keys
+    if keys is not None and not keys.use_relative:
+        out.append("absolute shape keys are not measured")
+    before = [m.name for m in obj.modifiers if m.show_viewport and m != mod][:1]
+    if before:
+        out.append("modifier '%s' is not measured (the mesh is taken as stored)" % before[0])
+    return out
+
+
 class SKINFRAME_OT_evaluate(bpy.types.Operator):
     """Measure each method's skinned normals against the reference over the frames and paint the error"""
     bl_idname = "skinframe.evaluate"
@@ -55,8 +72,8 @@ class SKINFRAME_OT_evaluate(bpy.types.Operator):
             bpy.ops.object.mode_set(mode='OBJECT')
         obj = context.active_object
         mod = run.scene_data.armature_modifier(obj)
-        if mod is not None and mod.use_deform_preserve_volume:
-            self.report({'WARNING'}, "Preserve Volume (dual quaternions) is on: measured as linear blend skinning")
+        for warning in _unmeasured(obj, mod):
+            self.report({'WARNING'}, warning)
         try:
             res = run.evaluate_object(context.scene, obj, sorted(s.methods, key=skinframe.METHODS.index),
                                       s.whole_range, s.weighting, s.morph_directions, s.threads)

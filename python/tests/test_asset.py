@@ -106,3 +106,20 @@ def test_library_work_releases_the_gil():
     gaps = [b - a for a, b in zip(stamps, stamps[1:])]
     assert seconds[0] > 0.2, "the clip ran too fast to tell"
     assert max(gaps) < 0.5 * seconds[0], "longest pause %.3f s during a %.3f s call" % (max(gaps), seconds[0])
+
+
+def test_truncation_variants_match_command(cli):
+    args = dict(max_influences=2, max_morph_targets=1, methods=["skinned", "jacobian-fan"])
+    theirs = cli("eval", CESIUM_MAN, "--max-influences", "2", "--max-morph-targets", "1", "--method",
+                 "skinned,jacobian-fan", "--json")["animations"][0]["variants"]
+    ours = [(v, m) for v in skinframe.evaluate_asset(CESIUM_MAN, **args).clips[0].variants for m in v.methods]
+    assert len(ours) == len(theirs) > 0
+    for (v, m), t in zip(ours, theirs):
+        assert (v.label, m.method, v.truncated) == (t["label"], t["normals"], t["truncated_vertices"])
+        if "skipped" in t:
+            assert m.skipped == t["skipped"]
+            continue
+        for key in ("mean", "p95", "max"):
+            assert getattr(m.normal, key) == pytest.approx(t["normal"][key], rel=1e-12), key
+        assert v.position_mean == pytest.approx(t["position"]["mean"], rel=1e-9)
+        assert v.position_max == pytest.approx(t["position"]["max"], rel=1e-9)
