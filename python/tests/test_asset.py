@@ -123,3 +123,21 @@ def test_truncation_variants_match_command(cli):
             assert getattr(m.normal, key) == pytest.approx(t["normal"][key], rel=1e-12), key
         assert v.position_mean == pytest.approx(t["position"]["mean"], rel=1e-9)
         assert v.position_max == pytest.approx(t["position"]["max"], rel=1e-9)
+
+
+def test_concurrent_python_threads_share_the_pool():
+    """Two Python threads evaluating at once, each asking for threads: the same bits as one alone."""
+    import threading
+    alone = skinframe.evaluate_asset(CESIUM_MAN, methods=["skinned", "jacobian"], threads=1).clips[0].methods
+    out = [None, None]
+
+    def work(i):
+        out[i] = skinframe.evaluate_asset(CESIUM_MAN, methods=["skinned", "jacobian"], threads=2).clips[0].methods
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    for got in out:
+        assert [(m.normal, m.tangent, m.worst_normal) for m in got] == \
+            [(m.normal, m.tangent, m.worst_normal) for m in alone]
