@@ -26,7 +26,7 @@ BASE ?= HEAD
 CUDA_BUILD ?= build-cuda
 NVCC ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
 
-.PHONY: all bootstrap build test bench demo test-sanitize test-cuda golden install wasm-core check-outputs clean viewer viewer-dist viewer-wasm test-viewer
+.PHONY: all bootstrap build test bench demo blender-addon test-sanitize test-cuda golden install wasm-core check-outputs clean viewer viewer-dist viewer-wasm test-viewer
 
 all: build
 
@@ -67,6 +67,13 @@ test-cuda: bootstrap
 	cmake -S . -B $(CUDA_BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DSF_WITH_CUDA=ON -DCMAKE_CUDA_COMPILER=$(NVCC) $(CMAKE_FLAGS); \
 	cmake --build $(CUDA_BUILD) -j $(JOBS); \
 	ctest --test-dir $(CUDA_BUILD) --output-on-failure -j $(JOBS) -R 'test_(cuda|workspace|evaluate|cli|core)$$'
+
+# The Blender add-on's zip (blender/): the skinframe Python module, built for this machine's python3 (Blender's, on
+# Debian) from the library's shared layers, inside it. Blender: Preferences > Add-ons > Install, then enable it.
+blender-addon: bootstrap
+	bash python/build.sh $(CURDIR) $(abspath $(BUILD)) >/dev/null
+	python3 blender/build_zip.py $(BUILD)/python/lib/skinframe $(BUILD)/skinframe_normals.zip
+	@echo "wrote $(BUILD)/skinframe_normals.zip"
 
 # Rewrites tests/golden/*.png from the current renderer (review the images before committing them).
 golden: build

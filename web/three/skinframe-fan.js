@@ -6,7 +6,7 @@
 // vertex attributes, fewer than the coefficients of two slot groups, so the module packs them (decoded from
 // snorm16 where they are quantized) into one float texture read by gl_VertexID, as three.js does its morph
 // targets.
-import { DataTexture, FloatType, NearestFilter, RGBAFormat } from 'three';
+import { BufferAttribute, DataTexture, FloatType, NearestFilter, RGBAFormat } from 'three';
 
 const REST_JOINT = 65535;
 const COEFS = 6;
@@ -16,10 +16,10 @@ function attr(geometry, name) {
   return geometry.getAttribute(name) || geometry.getAttribute(name.toLowerCase()) || null;
 }
 
-// Value i of a BufferAttribute's array as the GPU would read it (normalized int16 -> max(q / 32767, -1)).
+// Component i (element-major) of a (possibly interleaved) attribute as the GPU reads it: normalized int16 is
+// max(q / 32767, -1).
 function value(a, i) {
-  const q = a.array[i];
-  return a.normalized ? Math.max(q / 32767, -1) : q;
+  return a.getComponent(Math.floor(i / a.itemSize), i % a.itemSize);
 }
 
 /**
@@ -51,15 +51,15 @@ export function packSkinframeFan(geometry) {
     t += 4;
     for (let g = 0; g < groups; ++g) {
       const joints = attr(geometry, `_SKINFRAME_FAN_JOINTS_${g}`);
-      for (let i = 0; i < 4; ++i) data[t + i] = joints.array[4 * v + i];
+      for (let i = 0; i < 4; ++i) data[t + i] = value(joints, 4 * v + i);
       t += 4;
       for (let c = 0; c < COEFS; ++c, t += 4)
         for (let i = 0; i < 4; ++i) data[t + i] = value(coef[COEFS * g + c], 4 * v + i) * scale(v, c);
     }
     for (let k = 0; k < targets; ++k, t += 8)
       for (let q = 0; q < 3; ++q) {
-        data[t + q] = value(du[k], 3 * v + q) * scale(v, COEFS);
-        data[t + 4 + q] = value(dv[k], 3 * v + q) * scale(v, COEFS);
+        data[t + q] = du[k].getComponent(v, q) * scale(v, COEFS); // VEC3, or VEC4 int16 (w 0)
+        data[t + 4 + q] = dv[k].getComponent(v, q) * scale(v, COEFS);
       }
   }
   const texture = new DataTexture(data, width, height, RGBAFormat, FloatType);
@@ -220,4 +220,39 @@ export function applySkinframeFan(material, mesh) {
   material.customProgramCacheKey = () => `${previousKey()}|${key}`;
   material.needsUpdate = true;
   return fan;
+}
+
+/**
+ * GLTFLoader plugin: GLTFLoader keeps application-specific vertex attributes (as `_skinframe_fan_*`) but not
+ * those of morph targets, so this one puts each primitive's `_SKINFRAME_FAN_DU` / `_DV` target accessors in
+ * geometry.morphAttributes._skinframe_fan_du / _dv (zeros for a target without them).
+ *   loader.register((parser) => new SkinframeFanPlugin(parser));
+ */
+export class SkinframeFanPlugin {
+  constructor(parser) {
+    this.parser = parser;
+    this.name = 'skinframe_fan_targets';
+  }
+
+  async afterRoot(result) {
+    const parser = this.parser, meshes = parser.json.meshes || [], pending = [], seen = new Set();
+    for (const scene of result.scenes) {
+      scene.traverse((obj) => {
+        const a = obj.isMesh ? parser.associations.get(obj) : null;
+        if (!a || a.meshes === undefined || a.primitives === undefined || seen.has(obj.geometry)) return;
+        const targets = meshes[a.meshes].primitives[a.primitives].targets || [];
+        if (!targets.some((t) => t._SKINFRAME_FAN_DU !== undefined)) return;
+        seen.add(obj.geometry);
+        const geometry = obj.geometry, n = geometry.getAttribute('position').count;
+        const load = (t, key) => (t[key] === undefined ? Promise.resolve(new BufferAttribute(new Float32Array(3 * n), 3))
+          : parser.getDependency('accessor', t[key]));
+        pending.push(Promise.all(targets.map((t) => Promise.all([load(t, '_SKINFRAME_FAN_DU'), load(t, '_SKINFRAME_FAN_DV')])))
+          .then((list) => {
+            geometry.morphAttributes._skinframe_fan_du = list.map((p) => p[0]);
+            geometry.morphAttributes._skinframe_fan_dv = list.map((p) => p[1]);
+          }));
+      });
+    }
+    await Promise.all(pending);
+  }
 }
