@@ -1,7 +1,7 @@
 // The page: controls, the wasm evaluation per change or animation frame, the four views, the readout, the
 // vertex inspector, the chart, glTF files and the debug overlay. window.sfPage exposes the state to tests.
 import * as THREE from 'three';
-import { loadSkinframe, METHODS, RECOMPUTE } from './skinframe.js';
+import { loadSkinframe, METHODS, RECOMPUTE, summaryOf } from './skinframe.js';
 import { Views } from './views.js';
 import { drawChart } from './chart.js';
 import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments, startClip, poseScene } from './gltf.js';
@@ -19,7 +19,7 @@ const state = {
 };
 const url = parseLabUrl(location.search);
 const embedded = url.embed === '1';
-let sf, catalog, view = null, views, gpu = null;
+let sf, catalog, view = null, views, gpu = null, worker = null;
 let gltf = null; // { gltf, object, mixer, clip, action, playing, duration, rig }
 
 function message(text, isError = false) {
@@ -214,11 +214,13 @@ function replaceView(next, reframe) {
   view.setOptions(state.options);
   view.setLive(true);
   if (old) old.destroy();
-  views.setMesh(view.vertexCount, view.indices, view.uvs);
+  const source = gltf ? `gltf ${gltf.name} ${gltf.candidates.indexOf(gltf.object)}` : `scene ${state.scene}`;
+  // the same scene at the same size keeps its index and UV attributes (a slider's pose changes only the rest)
+  const sameMesh = old && old.vertexCount === view.vertexCount && old.triangleCount === view.triangleCount && page.source === source;
+  if (!sameMesh) views.setMesh(view.vertexCount, view.indices, view.uvs);
   if (!gltf) views.setModelMatrix(null); // the scenes' positions are the world's; a glTF's come with their matrix
   gpu?.setMesh(view);
   // A vertex index or a chart of another mesh means nothing for this one.
-  const source = gltf ? `gltf ${gltf.name} ${gltf.candidates.indexOf(gltf.object)}` : `scene ${state.scene}`;
   if (!old || old.vertexCount !== view.vertexCount || page.source !== source) {
     page.inspected = -1; page.inspection = null;
     views.setMarker(-1);
@@ -238,9 +240,51 @@ function frameMesh() {
   if (view) views.framePositions(view.positions);
 }
 
+// ---------------------------------------------------------------- the scenes in a worker
+
+// A scene evaluated in the worker (scene_worker.js): the fields of a View that the page reads, already run.
+class Snapshot {
+  constructor(s) { Object.assign(this, s); this.remote = true; this._summaries = METHODS.map(() => ({ normal: {}, tangent: {} })); }
+  setOptions() { return this; }
+  setLive() { return this; }
+  run() { return this; }
+  destroy() {}
+  summary(m) { return summaryOf(this.stats, m, this._summaries[m]); }
+}
+
+// Inputs are coalesced: one request in flight; what arrives meanwhile is folded into the next, which carries the
+// latest controls. The main thread never waits on an evaluation.
+const remote = { inFlight: false, pending: null, id: 0 };
+function requestScene(reframe) {
+  remote.pending = { reframe: reframe || !!remote.pending?.reframe };
+  page.busy = true;
+  if (!remote.inFlight) sendScene();
+}
+function sendScene() {
+  const { reframe } = remote.pending;
+  remote.pending = null;
+  remote.inFlight = true;
+  remote.reframe = reframe;
+  worker.postMessage({ id: ++remote.id, wasm: new URL('skinframe.wasm', document.baseURI).href, scene: state.scene,
+    settings: sceneSettings(), options: state.options });
+}
+function onWorker(e) {
+  remote.inFlight = false;
+  const d = e.data;
+  if (gltf) { /* a file opened meanwhile: the scene's answer is stale */ } else if (d.ok) {
+    page.timing.wasm = d.snapshot.ms;
+    const same = view && view.vertexCount === d.snapshot.vertexCount && view.info?.scene === d.snapshot.info?.scene;
+    replaceView(new Snapshot(d.snapshot), remote.reframe || !same);
+    if ($('message').className === 'error' || /^opening/.test($('message').textContent)) message('');
+    refresh();
+  } else message(d.message, true);
+  if (remote.pending) sendScene(); else page.busy = false;
+}
+
 // Rebuilds the scene from the controls; a failure keeps the open scene and says why.
 function openScene(reframe = false) {
   if (gltf) return;
+  if (worker) { requestScene(reframe); return; }
   let next;
   try {
     next = sf.openScene(state.scene, '', sceneSettings());
@@ -256,6 +300,7 @@ function openScene(reframe = false) {
 
 function applyOptions() {
   if (!view) return;
+  if (worker && !gltf) { requestScene(false); return; }
   try { view.setOptions(state.options); } catch (e) { message(e.message, true); return; }
   refresh();
 }
@@ -266,7 +311,7 @@ function refresh() {
   const t0 = performance.now();
   try { view.run(); } catch (e) { message(e.message, true); return; }
   const t1 = performance.now();
-  page.timing.wasm = t1 - t0;
+  if (!view.remote) page.timing.wasm = t1 - t0;
   const row = view.rows[state.method];
   // without UVs the core measures no tangents: its tangent arrays are placeholders, not directions
   const tf = view.hasTangentFrame;
@@ -279,7 +324,7 @@ function refresh() {
     m[8] * (m[1] * m[6] - m[2] * m[5]))) || 1 : 1;
   const length = (0.06 * (gltf ? gltf.radius : view.frame[3])) / scale;
   views.update(view.positions, { normals: row.normals, tangents: tf ? row.tangents : null }, ref, row.normalDeg,
-    tf ? row.tangentDeg : null, length);
+    tf ? row.tangentDeg : null, length, !!view.remote);
   if (page.reframe) { page.reframe = false; frameMesh(); }
   updateRig();
   updateReadout();
@@ -482,7 +527,7 @@ function loop(now) {
     if (t >= gltf.duration) { gltf.playing = false; $('play').textContent = 'Play'; }
     seek(t);
   }
-  if (views.dirty) {
+  if (views.dirty || views.busy) {
     const t0 = performance.now();
     views.render();
     page.timing.draw = performance.now() - t0;
@@ -508,6 +553,13 @@ async function main() {
   page.views = views;
   gpu = await GpuReference.create(page, (text, isError) => { $('gpu-check').textContent = text; if (isError) page.errors.push(text); });
   page.gpu.backend = gpu ? 'webgpu' : (navigator.gpu ? 'webgpu unavailable: wasm' : 'no webgpu: wasm');
+  // without WebGPU the scenes are evaluated in a worker (worker=0 in the address keeps them on this thread)
+  if (!gpu && url.worker !== '0' && typeof Worker !== 'undefined') {
+    worker = new Worker(new URL('./scene_worker.js', import.meta.url), { type: 'module' });
+    worker.onmessage = onWorker;
+    worker.onerror = (e) => message(`the worker failed: ${e.message}`, true);
+  }
+  page.worker = !!worker;
   applyUrl();
   buildStaticControls();
   buildSceneControls();

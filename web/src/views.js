@@ -139,19 +139,22 @@ export class Views {
 
   // Per frame: positions, the method's and the reference's frames, the method's angles (tangentDeg null: not
   // measured, drawn grey; tangents null: none drawn).
-  update(positions, method, ref, normalDeg, tangentDeg, length) {
-    this.position.array.set(positions);
-    this.position.needsUpdate = true;
+  // owned: the arrays are the caller's to give away (a worker's fresh copies), taken as they are, not copied.
+  update(positions, method, ref, normalDeg, tangentDeg, length, owned = false) {
+    const put = (attr, src) => {
+      if (owned && src.length === attr.array.length) attr.array = src; else attr.array.set(src);
+      attr.needsUpdate = true;
+    };
+    put(this.position, positions);
     const sources = [method, ref, ref, ref];
     for (let i = 0; i < 4; ++i) {
       const g = this.meshes[i].geometry;
-      g.attributes.normal.array.set(sources[i].normals); g.attributes.normal.needsUpdate = true;
-      if (sources[i].tangents) { g.attributes.tangent.array.set(sources[i].tangents); g.attributes.tangent.needsUpdate = true; }
+      put(g.attributes.normal, sources[i].normals);
+      if (sources[i].tangents) put(g.attributes.tangent, sources[i].tangents);
     }
     const e2 = this.meshes[2].geometry.attributes.err, e3 = this.meshes[3].geometry.attributes.err;
-    if (normalDeg) { e2.array.set(normalDeg); e2.needsUpdate = true; }
-    if (tangentDeg) e3.array.set(tangentDeg); else e3.array.fill(-1);
-    e3.needsUpdate = true;
+    if (normalDeg) put(e2, normalDeg);
+    if (tangentDeg) put(e3, tangentDeg); else { e3.array = new Float32Array(e3.array.length).fill(-1); e3.needsUpdate = true; } // never into an adopted array
     for (const line of this.vectorLines) {
       const show = line.userData.key === 'normals' ? this.showNormals : this.showTangents;
       line.visible = show;
@@ -285,8 +288,31 @@ export class Views {
     return best;
   }
 
+  // Draws the views that changed. A view whose previous frame the GPU has not finished yet (its fence) waits for a
+  // later animation frame, and a large mesh draws one view per frame: the main thread then never blocks on the
+  // GPU's queue (uploading a 1 M-vertex frame behind an unfinished one stalls it for seconds on a software GPU).
   render() {
-    for (let i = 0; i < 4; ++i) this.renderers[i].render(this.scenes[i], this.camera);
+    if (!this.fences) { this.fences = [null, null, null, null]; this.stale = [false, false, false, false]; }
+    if (this.dirty) this.stale.fill(true);
     this.dirty = false;
+    let budget = VERTEX_BUDGET;
+    for (let i = 0; i < 4; ++i) {
+      const gl = this.renderers[i].getContext();
+      if (this.fences[i]) {
+        if (gl.getSyncParameter(this.fences[i], gl.SYNC_STATUS) !== gl.SIGNALED) continue;
+        gl.deleteSync(this.fences[i]);
+        this.fences[i] = null;
+      }
+      if (!this.stale[i] || (budget <= 0 && budget < VERTEX_BUDGET)) continue;
+      this.renderers[i].render(this.scenes[i], this.camera);
+      this.stale[i] = false;
+      budget -= this.vertexCount || 0;
+      if (gl.fenceSync) { this.fences[i] = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0); gl.flush(); }
+    }
   }
+
+  // Views left to draw or frames the GPU has not finished.
+  get busy() { return !!this.stale && (this.stale.some(Boolean) || this.fences.some(Boolean)); }
 }
+
+const VERTEX_BUDGET = 200000;

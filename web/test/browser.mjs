@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { ALL_METHODS, METHODS } from '../src/skinframe.js';
 import { articleChecks } from './article_checks.mjs';
+import { longTaskCheck } from './longtask_checks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -68,7 +69,11 @@ async function canvasPixels(page, id) {
   }, id);
 }
 
-const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+// Two animation frames after the last evaluation (without WebGPU the core answers from a worker).
+const settle = async (page) => {
+  await page.waitForFunction(() => !window.sfPage?.busy && !window.sfPage?.views?.busy && !window.sfPage?.views?.dirty, null, { timeout: 60000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+};
 
 async function setSlider(page, name, value) {
   await page.$eval(`#param-${name}`, (el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', { bubbles: true })); }, value);
@@ -325,6 +330,7 @@ async function run(mode) {
       await shot('no-uvs');
     });
     if (gpuLog.length) writeFileSync(join(artifacts, `${mode}-gpu-check.json`), JSON.stringify(gpuLog, null, 1));
+    await longTaskCheck(page, mode, artifacts, check);
     // the article and the phone layout once, on the WebGL2 path
     if (mode === 'webgl2') await articleChecks(browser, url, artifacts, check);
   } finally {
