@@ -86,15 +86,15 @@ def test_errors_carry_message_and_field(tmp_path):
 
 
 def test_library_work_releases_the_gil():
-    """While a clip is evaluated in another thread (one library call of about a second), this thread keeps
-    running: its longest pause stays far below the call's length."""
+    """While a clip is evaluated in another thread (one library call of a second or so: 301 frames), this thread
+    keeps running: its longest pause stays far below the call's length."""
     import threading
     import time
     done = threading.Event()
     seconds = []
 
     def work():
-        seconds.append(skinframe.evaluate_asset(CESIUM_MAN, methods="all").clips[0].seconds)
+        seconds.append(skinframe.evaluate_asset(CESIUM_MAN, methods="all", fps=150).clips[0].seconds)
         done.set()
     t = threading.Thread(target=work)
     stamps = [time.perf_counter()]
@@ -104,7 +104,7 @@ def test_library_work_releases_the_gil():
         time.sleep(0.001)
     t.join()
     gaps = [b - a for a, b in zip(stamps, stamps[1:])]
-    assert seconds[0] > 0.2, "the clip ran too fast to tell"
+    assert seconds[0] > 0.1, "the clip ran too fast to tell"
     assert max(gaps) < 0.5 * seconds[0], "longest pause %.3f s during a %.3f s call" % (max(gaps), seconds[0])
 
 
