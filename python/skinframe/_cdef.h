@@ -209,6 +209,13 @@ typedef struct sf_asset_problem_total { size_t count, primitive, index; double w
 size_t sf_asset_problems_gather(const sf_gltf* g, const sf_asset_unit* units, size_t unit_count, uint32_t limit,
                                 sf_asset_problem_total* totals);
 
+/* batch over files (skinframe_eval.h) */
+typedef struct sf_asset_paths { char** items; size_t count, cap; } sf_asset_paths;
+typedef void (*sf_asset_paths_skip_fn)(void* user, const char* folder, const sf_error* why);
+sf_result sf_asset_paths_collect(const char* const* paths, size_t count, sf_asset_paths_skip_fn on_skip, void* user,
+                                 sf_asset_paths* out, sf_error* err);
+void sf_asset_paths_free(sf_asset_paths* list);
+
 /* the module's own C (_pool.c) */
 sf_env sfpy_env(int threads);
 void sfpy_heatmap(const float* angles, size_t count, float* rgba);

@@ -1,5 +1,6 @@
 """glTF assets: load, their meshes and poses, and the asset evaluation of `skinframe eval` (every frame of
 each clip, every method against the reference, the rest pose beside it, engine presets and truncations)."""
+import os
 from dataclasses import dataclass, field
 from typing import List, Optional
 
@@ -140,6 +141,28 @@ def load(path, tangents="mikktspace", texcoord=0, threads=1):
     """Loads a .gltf or .glb file. tangents: how a primitive without TANGENT but with UVs gets one
     ("mikktspace" as the glTF specification recommends and `skinframe eval` does, or "uv")."""
     return Asset(path, tangents, texcoord, threads)
+
+
+def asset_paths(paths, on_skip=None):
+    """Every .gltf/.glb under each folder of paths (recursively, sorted by path in byte order, links to folders
+    not followed) and every other path as given, in argument order: the files `skinframe eval DIR` evaluates.
+    on_skip(folder, message) is called for a folder that cannot be read (it is left out)."""
+    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
+        paths = [paths]
+    encoded = [ffi.new("char[]", os.fsencode(p)) for p in paths]
+    argv = ffi.new("const char*[]", encoded)
+    skip = ffi.NULL
+    if on_skip is not None:
+        @ffi.callback("void(void*, const char*, const sf_error*)")
+        def skip(user, folder, why):
+            on_skip(os.fsdecode(ffi.string(folder)), _text(why.message))
+    out = ffi.new("sf_asset_paths*")
+    err = ffi.new("sf_error*")
+    raise_for(lib.sf_asset_paths_collect(argv, len(encoded), skip, ffi.NULL, out, err), err)
+    try:
+        return [os.fsdecode(ffi.string(out.items[i])) for i in range(out.count)]
+    finally:
+        lib.sf_asset_paths_free(out)
 
 
 def engines():

@@ -150,3 +150,17 @@ def test_data_problems_match_command(cli):
     assert [(p.cause, p.count, p.worst_mesh, p.worst_primitive, p.worst_index) for p in ours] == \
         [(t["cause"], t["count"], t["worst_mesh"], t["worst_primitive"], t["worst_index"]) for t in theirs]
     assert [p.worst_value for p in ours] == pytest.approx([t["worst_value"] for t in theirs])
+
+
+def test_asset_paths_as_the_command_lists_them(cli):
+    from conftest import ASSETS
+    folders = [os.path.join(ASSETS, "SimpleSkin"), os.path.join(ASSETS, "AnimatedMorphCube")]
+    ours = skinframe.asset_paths(folders)
+    rows = cli("eval", *folders, "--method", "skinned").splitlines()
+    theirs = []
+    for line in rows:
+        first = line.split(" ")[0]
+        if first.endswith((".gltf", ".glb")) and first not in theirs:
+            theirs.append(first)
+    assert len(ours) >= 3 and ours == theirs
+    assert skinframe.asset_paths(ASSETS) == sorted(skinframe.asset_paths(ASSETS), key=os.fsencode)
