@@ -195,6 +195,20 @@ def check_fixed_gltf(addon, obj):
           "the fixed glTF holds the strip's %d vertices" % len(obj.data.vertices))
 
 
+def check_animated_shape_key(addon, obj):
+    """A keyed shape-key value is read per frame, and the library deforms as Blender does there."""
+    bulge = obj.data.shape_keys.key_blocks["bulge"]
+    bulge.value = 0.0
+    bulge.keyframe_insert("value", frame=0)
+    bulge.value = 1.0
+    bulge.keyframe_insert("value", frame=8)
+    bpy.context.scene.frame_set(4)
+    _, weights = addon.scene_data.pose_arrays(obj, addon.scene_data.deform_bones(obj))
+    check(abs(float(weights[0]) - bulge.value) < 1e-6 and 0.0 < bulge.value < 1.0,
+          "the shape key's keyed value at frame 4 (%.3f) is the pose's morph weight" % bulge.value)
+    check_positions(addon, obj)
+
+
 def check_staged(addon):
     """A staged glTF through Blender's importer: the add-on's rest-pose errors against the command's (within 0.01 degree: Blender stores the imported normals in its own encoding)."""
     clear_scene()
@@ -228,7 +242,10 @@ def main():
     print(json.dumps(results, indent=1))
     check_table_against_command(addon, obj, results)
     check_colours(addon, obj, results)
+    check(bpy.context.mode == 'EDIT_MESH', "select_worst leaves the mesh in edit mode, the vertex shown")
+    bpy.ops.object.mode_set(mode='OBJECT')  # the mesh as stored again (edit mode holds its own copy)
     check_fixed_gltf(addon, obj)
+    check_animated_shape_key(addon, obj)
     if STAGED:
         check_staged(addon)
     if failures:

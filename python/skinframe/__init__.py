@@ -6,7 +6,7 @@ measures every method against the reference at one pose, evaluate_frames over ma
 `skinframe eval` (clips, engine presets, truncation). Failures raise skinframe.Error subclasses carrying the
 library's message and field. The library runs without the GIL; threads=N runs its loops on N threads."""
 from ._skinframe import ffi as _ffi, lib as _lib
-from .asset import (Asset, AssetReport, Clip, ClipMethod, Variant, Where, engines, evaluate_asset, load)
+from .asset import (Asset, AssetReport, Clip, ClipMethod, Problem, Variant, Where, engines, evaluate_asset, load)
 from .errors import (CountMismatch, Error, FileError, GltfError, IndexRange, InvalidArgument, JointIndex,
                      MissingStream, NegativeWeight, NotFinite, OutOfMemory, StrideError, TooLarge, UnknownName,
                      Unsupported, WeightSum, ZeroWeights)
@@ -22,6 +22,6 @@ library_version = __version__
 __all__ = ["Asset", "AssetReport", "AngleStats", "Clip", "ClipMethod", "CountMismatch", "DEFAULT_METHODS",
            "Error", "Evaluator", "FileError", "FrameStats", "GltfError", "IndexRange", "InvalidArgument",
            "JointIndex", "METHODS", "Mesh", "MethodResult", "MissingStream", "NegativeWeight", "NotFinite",
-           "OutOfMemory", "Pose", "StrideError", "TooLarge", "UnknownName", "Unsupported", "Variant",
+           "OutOfMemory", "Pose", "Problem", "StrideError", "TooLarge", "UnknownName", "Unsupported", "Variant",
            "WeightSum", "Where", "WorstVertex", "ZeroWeights", "engines", "evaluate", "evaluate_asset",
            "evaluate_frames", "frames", "heatmap_colors", "load"]

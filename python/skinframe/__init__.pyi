@@ -214,6 +214,17 @@ class Clip:
 
 
 @dataclass
+class Problem:
+    cause: str
+    description: str
+    count: int
+    worst_mesh: int
+    worst_primitive: int
+    worst_index: int
+    worst_value: float
+
+
+@dataclass
 class AssetReport:
     path: str
     reference: Dict[str, str]
@@ -224,6 +235,7 @@ class AssetReport:
     tangent_vertices: int
     influences: Dict[str, int]
     clips: List[Clip]
+    problems: List[Problem]
     def table(self, clip: int = ...) -> str: ...
     def text(self) -> str: ...
 

@@ -201,6 +201,14 @@ sf_result sf_gltf_pose_sample(sf_gltf_pose* pose, size_t animation, double time_
 sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float* bone_matrices,
                                 float* morph_weights, float* to_world, sf_error* err);
 
+/* data problems (skinframe_gltf.h, skinframe_eval.h) */
+typedef enum sf_gltf_problem { SF_GLTF_PROBLEM_WEIGHT_SUM, SF_GLTF_PROBLEM_COUNT, ... } sf_gltf_problem;
+const char* sf_gltf_problem_name(sf_gltf_problem problem);
+const char* sf_gltf_problem_description(sf_gltf_problem problem);
+typedef struct sf_asset_problem_total { size_t count, primitive, index; double worst; _Bool any; } sf_asset_problem_total;
+size_t sf_asset_problems_gather(const sf_gltf* g, const sf_asset_unit* units, size_t unit_count, uint32_t limit,
+                                sf_asset_problem_total* totals);
+
 /* the module's own C (_pool.c) */
 sf_env sfpy_env(int threads);
 void sfpy_heatmap(const float* angles, size_t count, float* rgba);

@@ -206,6 +206,19 @@ class Clip:
 
 
 @dataclass
+class Problem:
+    """A data problem of the authored data, summed over the primitives evaluated: its cause (e.g.
+    "weights-not-one"), description, count, and the worst instance (mesh, primitive, index, value)."""
+    cause: str
+    description: str
+    count: int
+    worst_mesh: int
+    worst_primitive: int
+    worst_index: int
+    worst_value: float
+
+
+@dataclass
 class AssetReport:
     """The outcome of evaluate_asset: the settings, the counts, one Clip per animation."""
     path: str
@@ -217,6 +230,7 @@ class AssetReport:
     tangent_vertices: int
     influences: dict
     clips: List[Clip]
+    problems: List[Problem] = field(default_factory=list)
 
     def table(self, clip=0):
         """The clip's table and worst vertices as `skinframe eval` prints them."""
@@ -322,11 +336,27 @@ def evaluate_asset(asset, methods=None, animation="all", fps=30.0, max_frames=10
     clips = []
     for a in anims:
         clips.append(_run_clip(asset, e, a, ids, units, on_frame, len(clips), err))
+    problems = _problems(g, units, count[0], max_influences or 4)
     infl = lib.sf_asset_eval_influences(e)
     ref = {"method": "recompute", "weighting": weighting, "weld": weld, "tangents": tangents, "directions": reference}
     return AssetReport(asset.path, ref, morph_directions, int(g.instance_count), int(count[0]), int(vertices[0]),
                        int(tvertices[0]), {"vertices": int(infl.vertices), "over4": int(infl.over4),
-                                           "over8": int(infl.over8), "max_slots": int(infl.max_slots)}, clips)
+                                           "over8": int(infl.over8), "max_slots": int(infl.max_slots)}, clips,
+                       problems)
+
+
+def _problems(g, units, unit_count, limit):
+    """The data problems of the units' primitives per cause (influences over `limit` count as one)."""
+    totals = ffi.new("sf_asset_problem_total[]", lib.SF_GLTF_PROBLEM_COUNT)
+    lib.sf_asset_problems_gather(g, units, unit_count, limit, totals)
+    out = []
+    for k in range(lib.SF_GLTF_PROBLEM_COUNT):
+        t = totals[k]
+        if t.count:
+            pr = g.primitives[t.primitive]
+            out.append(Problem(_text(lib.sf_gltf_problem_name(k)), _text(lib.sf_gltf_problem_description(k)),
+                               int(t.count), int(pr.mesh_index), int(pr.primitive_index), int(t.index), t.worst))
+    return out
 
 
 def _run_clip(asset, e, a, ids, units, on_frame, clip_index, err):

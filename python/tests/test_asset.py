@@ -141,3 +141,12 @@ def test_concurrent_python_threads_share_the_pool():
     for got in out:
         assert [(m.normal, m.tangent, m.worst_normal) for m in got] == \
             [(m.normal, m.tangent, m.worst_normal) for m in alone]
+
+
+def test_data_problems_match_command(cli):
+    theirs = cli("eval", MORPH_CUBE, "--method", "skinned", "--json")["data_problems"]
+    ours = skinframe.evaluate_asset(MORPH_CUBE, methods="skinned").problems
+    assert len(theirs) > 0
+    assert [(p.cause, p.count, p.worst_mesh, p.worst_primitive, p.worst_index) for p in ours] == \
+        [(t["cause"], t["count"], t["worst_mesh"], t["worst_primitive"], t["worst_index"]) for t in theirs]
+    assert [p.worst_value for p in ours] == pytest.approx([t["worst_value"] for t in theirs])
