@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { createServer } from 'node:http';
 import { extname, join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { ALL_METHODS, METHODS } from '../src/skinframe.js';
 import { articleChecks } from './article_checks.mjs';
@@ -259,6 +260,30 @@ async function run(mode) {
       assert.match(await page.$eval('#message', (e) => e.textContent), /not a glTF file/);
       assert.equal(await page.$eval('#file', (e) => e.files.length), 0, 'the picker still names the rejected file');
       await shot('bad-file');
+    });
+    await check('a damaged .glb shows the command\'s message', async () => {
+      const cli = process.env.SKINFRAME_CLI || resolve(root, 'build/skinframe');
+      if (!existsSync(cli)) {
+        if (process.env.CI === 'true') throw new Error(`${cli} missing`);
+        console.log(`  # skipped: ${cli} missing (make build)`); return;
+      }
+      const src = readFileSync(join(assets, 'Fox/glTF-Binary/Fox.glb'));
+      const bad = (b, at, v) => { const c = Buffer.from(b); c.writeUInt32LE(v, at); return c; };
+      const cases = { 'truncated.glb': src.subarray(0, src.length >> 1), 'version.glb': bad(src, 4, 1),
+        'chunk.glb': bad(src, 12, src.length), 'short.glb': src.subarray(0, 9) };
+      for (const [name, bytes] of Object.entries(cases)) {
+        const file = join(artifacts, name);
+        writeFileSync(file, bytes);
+        const r = spawnSync(cli, ['info', file], { encoding: 'utf8' });
+        const want = (r.stderr || r.stdout).trim().replace(`skinframe: ${file}: `, '');
+        assert.notEqual(r.status, 0, `${name}: the command accepted it`);
+        await page.setInputFiles('#file', { name, mimeType: 'model/gltf-binary', buffer: bytes });
+        await page.waitForFunction((n) => document.getElementById('message').textContent.startsWith(`${n}: `) &&
+          document.getElementById('message').className === 'error', name);
+        const got = (await page.$eval('#message', (e) => e.textContent)).replace(`${name}: `, '');
+        assert.equal(got, want, name);
+      }
+      assert.equal(await page.evaluate(() => window.sfPage.state.source), 'scene', 'the scene stays open');
     });
     await check('a file too large is refused before it is read', async () => {
       const text = await page.evaluate(async () => {

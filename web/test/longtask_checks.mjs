@@ -43,7 +43,10 @@ export async function longTaskCheck(page, mode, artifacts, check) {
     const info = await page.evaluate(() => ({ worker: window.sfPage.worker, vertices: window.sfPage.view().vertexCount }));
     const compute = await drag(page, false);
     const drawn = await drag(page, true);
-    const result = { mode, ...info, withoutDrawing: compute, withDrawing: drawn };
+    const after = await page.evaluate(() => ({ errors: window.sfPage.errors, gpuLimit: window.sfPage.gpu.limit || null }));
+    const result = { mode, ...info, withoutDrawing: compute, withDrawing: drawn, gpuLimit: after.gpuLimit };
+    // a new mesh per input while a WebGPU read-back is in flight: no "destroyed before mapping" or other error
+    assert.deepEqual(after.errors, [], 'errors while dragging');
     for (const [what, r] of [['without drawing', compute], ['with drawing', drawn]])
       console.log(`  # ${mode}: resolution 256 drag ${what}: ${info.vertices} vertices, worker ${info.worker}, ${r.evaluations} evaluations for ${r.inputs} inputs in ${r.totalMs} ms, largest main-thread task ${r.maxTaskMs.toFixed(0)} ms (${r.longTasks.length} over 50 ms)`);
     writeFileSync(join(artifacts, `longtask-${mode}.json`), JSON.stringify(result, null, 1));
