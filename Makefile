@@ -106,7 +106,7 @@ viewer-wasm:
 	@[ web/node_modules/.package-lock.json -nt web/package-lock.json ] || (cd web && npm ci --no-audit --no-fund)
 
 viewer: viewer-wasm
-	@echo "viewer: serving the page at http://127.0.0.1:$(VIEWER_PORT)/ (Ctrl-C stops)"
+	@echo "viewer: the article at http://127.0.0.1:$(VIEWER_PORT)/, the lab at http://127.0.0.1:$(VIEWER_PORT)/lab.html (Ctrl-C stops)"
 	cd web && SKINFRAME_WASM=$(abspath $(VIEWER_BUILD))/skinframe.wasm npx vite --port $(VIEWER_PORT)
 
 viewer-dist: viewer-wasm

@@ -32,7 +32,8 @@ async function drag(page, draw) {
     obs.disconnect();
     views.render = render;
     return { inputs, longTasks: tasks.map((t) => Math.round(t)), maxTaskMs: tasks.length ? Math.max(...tasks) : 0,
-      evaluations: window.sfPage.runs - runs0, totalMs: Math.round(performance.now() - t0), twist: window.sfPage.state.values.twist };
+      evaluations: window.sfPage.runs - runs0, totalMs: Math.round(performance.now() - t0), twist: window.sfPage.state.values.twist,
+      evaluationMs: Math.round(window.sfPage.timing.wasm), drawSubmitMs: Math.round(window.sfPage.timing.draw) };
   }, draw);
 }
 
@@ -48,7 +49,7 @@ export async function longTaskCheck(page, mode, artifacts, check) {
     // a new mesh per input while a WebGPU read-back is in flight: no "destroyed before mapping" or other error
     assert.deepEqual(after.errors, [], 'errors while dragging');
     for (const [what, r] of [['without drawing', compute], ['with drawing', drawn]])
-      console.log(`  # ${mode}: resolution 256 drag ${what}: ${info.vertices} vertices, worker ${info.worker}, ${r.evaluations} evaluations for ${r.inputs} inputs in ${r.totalMs} ms, largest main-thread task ${r.maxTaskMs.toFixed(0)} ms (${r.longTasks.length} over 50 ms)`);
+      console.log(`  # ${mode}: resolution 256 drag ${what}: ${info.vertices} vertices, worker ${info.worker}, ${r.evaluations} evaluations for ${r.inputs} inputs in ${r.totalMs} ms, largest main-thread task ${r.maxTaskMs.toFixed(0)} ms (${r.longTasks.length} over 50 ms), last evaluation ${r.evaluationMs} ms (${info.worker ? 'worker' : 'main thread'}), last draw submitted in ${r.drawSubmitMs} ms`);
     writeFileSync(join(artifacts, `longtask-${mode}.json`), JSON.stringify(result, null, 1));
     assert.equal(info.vertices, 329217);
     assert.equal(compute.twist, 4 * compute.inputs, 'the last input wins');
