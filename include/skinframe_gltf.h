@@ -468,6 +468,19 @@ sf_result sf_gltf_doc_set(sf_gltf_doc* doc, const sf_gltf_slot* slot, const sf_g
 sf_result sf_gltf_doc_save(const sf_gltf_doc* doc, const char* path, const char* const* protect, size_t protect_count,
                            sf_error* err);
 
+/* jacobian-fan's per-vertex attributes (docs/embedded.md: `_SKINFRAME_FAN_*`, and `_SKINFRAME_FAN_DU` / `_DV` in
+ * every morph target, zeros in the base) added to every TRIANGLES primitive of doc that has NORMAL, in enc
+ * (SF_FAN_FLOAT32 or SF_FAN_SNORM16), from a topology of the doc's current POSITION, NORMAL, JOINTS_n /
+ * WEIGHTS_n, indices and target POSITION accessors (the file's own vertices, after any repair through
+ * sf_gltf_doc_set). Other primitives are counted in skipped and left. */
+typedef struct sf_gltf_fan_counts {
+    size_t primitives;        /* primitives given the attributes */
+    size_t skipped;           /* primitives left: not TRIANGLES, or without NORMAL */
+    size_t slot_groups;       /* the most slot groups (_SKINFRAME_FAN_JOINTS_g) of a primitive */
+    size_t accessors_written; /* slots whose bytes changed */
+} sf_gltf_fan_counts;
+sf_result sf_gltf_doc_embed_fan(sf_gltf_doc* doc, sf_fan_encoding enc, sf_gltf_fan_counts* out, sf_error* err);
+
 #ifdef __cplusplus
 }
 #endif
