@@ -12,7 +12,7 @@ static void usage(FILE* f)
             "Usage: skinframe fix IN.glb|IN.gltf -o OUT.glb|OUT.gltf [--force] [--json]\n"
             "       skinframe fix FILE|DIR... -o DIR [...]\n"
             "                     [--no-morph-normals] [--no-weights] [--no-normals] [--no-tangents]\n"
-            "                     [--max-influences K] [--no-measure] [--fps 30]\n"
+            "                     [--max-influences K] [--no-measure] [--fps 30] [--embed jacobian-fan [--embed-float]]\n"
             "  Writes the asset with its authored data repaired and everything else kept (nodes, materials,\n"
             "  images, animations, extensions, extras; accessors not repaired byte for byte). Repairs, each on by\n"
             "  default: morph target NORMAL/TANGENT deltas rebuilt from each target's geometry as the reference\n"
@@ -26,7 +26,10 @@ static void usage(FILE* f)
             "  Fixing a fixed file changes nothing. Outputs follow docs/cli.md: atomic, never an input, an existing\n"
             "  file replaced only when skinframe wrote it (or --force); a .gltf output gets its buffers and images\n"
             "  beside it. Several inputs or a folder need -o DIR: each asset is written there under its own name\n"
-            "  (one JSON line per asset with --json; exit status 1 if any failed). docs/fix.md says what is repaired.\n");
+            "  (one JSON line per asset with --json; exit status 1 if any failed). docs/fix.md says what is repaired.\n"
+            "  --embed jacobian-fan adds, after the repairs, the per-vertex coefficients of jacobian-fan as attributes\n"
+            "  (_SKINFRAME_FAN_*, snorm16 with scales; --embed-float: float) to every triangle primitive with NORMAL,\n"
+            "  for the vertex-shader functions of shaders/ and web/three/ (docs/embedded.md).\n");
 }
 
 /* A switch that turns a repair off: 1 matched, 0 not, -1 error. */
@@ -66,6 +69,13 @@ static int parse(int argc, char** argv, fix_args* a, char** paths, size_t* count
             if (r < 0) code = CLI_EXIT_USAGE;
             else if (!cli_parse_double(v, &a->fps) || !(a->fps > 0.0) || a->fps > 10000.0)
                 code = cli_fail(CLI_EXIT_USAGE, "--fps: '%s' is not a number in (0, 10000]", v);
+        } else if ((r = cli_flag_value(argc, argv, &i, "--embed", &v)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            else if (strcmp(v, "jacobian-fan") != 0) code = cli_fail(CLI_EXIT_USAGE, "--embed: '%s', only jacobian-fan", v);
+            a->embed = true;
+        } else if ((r = cli_flag_switch(argv, i, "--embed-float")) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            a->embed_float = true;
         } else if ((r = cli_flag_switch(argv, i, "--json")) != 0) {
             if (r < 0) code = CLI_EXIT_USAGE;
             a->json = true;
@@ -95,6 +105,8 @@ int cmd_fix(int argc, char** argv)
     if (code == CLI_EXIT_OK && !help && count == 0)
         code = cli_fail(CLI_EXIT_USAGE, "fix: missing IN (see skinframe fix --help)");
     if (code == CLI_EXIT_OK && !help && !a.out) code = cli_fail(CLI_EXIT_USAGE, "fix: missing -o OUT");
+    if (code == CLI_EXIT_OK && !help && a.embed_float && !a.embed)
+        code = cli_fail(CLI_EXIT_USAGE, "fix: --embed-float without --embed jacobian-fan");
     bool batch = count > 1 || (count == 1 && sf_asset_path_is_dir(paths[0]));
     if (code == CLI_EXIT_OK && !help && !batch) {
         bool gltf = cli_ends_with(a.out, ".gltf");

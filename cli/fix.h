@@ -10,6 +10,7 @@ typedef struct fix_args {
     const char* out;      /* -o: the output file, or a folder for several inputs */
     bool json, measure;
     double fps;
+    bool embed, embed_float; /* --embed jacobian-fan (snorm16; --embed-float: float), docs/embedded.md */
 } fix_args;
 
 /* The outcome of one asset, for printing. */
@@ -17,6 +18,7 @@ typedef struct fix_outcome {
     const char* input;
     const char* output;
     sf_fix_counts counts;
+    sf_gltf_fan_counts fan; /* --embed */
     bool measured;
     sf_fix_measure_result before, after;
 } fix_outcome;

@@ -36,6 +36,10 @@ void fix_print_text(const fix_args* a, const fix_outcome* r)
     COUNT_FIELDS(PRINT_COUNT_)
 #undef PRINT_COUNT_
     if (!r->counts.accessors_written) printf("  nothing to repair: the data is written as it was\n");
+    if (a->embed)
+        printf("  jacobian-fan attributes (%s): %zu primitives, %zu slot groups at most, %zu left (not triangles or "
+               "no NORMAL)\n", a->embed_float ? "float" : "snorm16", r->fan.primitives, r->fan.slot_groups,
+               r->fan.skipped);
     if (!a->measure || !r->measured) return;
     printf("  skinned with morph deltas against the reference, degrees (mean p95):\n");
     printf("  %-28s %15s %15s   %15s %15s\n", "case", "normal before", "normal after", "tangent before",
@@ -90,6 +94,15 @@ void fix_print_json(const fix_args* a, const fix_outcome* r)
 #define JSON_COUNT_(field, text) cJSON_AddNumberToObject(c, #field, (double)r->counts.field);
     COUNT_FIELDS(JSON_COUNT_)
 #undef JSON_COUNT_
+    if (a->embed) {
+        cJSON* e = cJSON_AddObjectToObject(o, "embed");
+        cJSON_AddStringToObject(e, "method", "jacobian-fan");
+        cJSON_AddStringToObject(e, "encoding", a->embed_float ? "float" : "snorm16");
+        cJSON_AddNumberToObject(e, "primitives", (double)r->fan.primitives);
+        cJSON_AddNumberToObject(e, "slot_groups", (double)r->fan.slot_groups);
+        cJSON_AddNumberToObject(e, "skipped", (double)r->fan.skipped);
+        cJSON_AddNumberToObject(e, "accessors_written", (double)r->fan.accessors_written);
+    }
     if (a->measure && r->measured) {
         cJSON* cases = cJSON_AddArrayToObject(o, "cases");
         for (size_t k = 0; k < r->before.case_count && k < r->after.case_count; ++k) {

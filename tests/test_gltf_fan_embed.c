@@ -186,12 +186,61 @@ static void test_morph_cube(void)
     embed_case("gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", SF_FAN_SNORM16, 0.01);
 }
 
+/* `skinframe fix --embed jacobian-fan`: the attributes written after the repairs, reported, idempotent (a
+ * second run writes the same bytes); unknown values and --embed-float alone are usage errors. */
+static void test_fix_embed_command(void)
+{
+    const char* assets = getenv("SF_ASSETS");
+    if (!getenv("SF_CLI") || !assets) {
+        printf("  SF_CLI or SF_ASSETS unset: skipped\n");
+        return;
+    }
+    char a[512], b[512], args[2048];
+    const char* tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(a, sizeof a, "%s/sf_fix_embed_%d_a.glb", tmp, (int)getpid());
+    snprintf(b, sizeof b, "%s/sf_fix_embed_%d_b.glb", tmp, (int)getpid());
+    snprintf(args, sizeof args, "fix %s/gltf/CesiumMan/glTF-Binary/CesiumMan.glb -o %s --embed jacobian-fan --no-measure --json",
+             assets, a);
+    sft_cli_out r = sft_run_cli(args);
+    int ok = r.status == 0 && strstr(r.out, "\"embed\":{\"method\":\"jacobian-fan\",\"encoding\":\"snorm16\",\"primitives\":1");
+    sft_cli_out_free(&r);
+    CHECK(ok);
+    snprintf(args, sizeof args, "fix %s -o %s --embed jacobian-fan --no-measure --json", a, b);
+    r = sft_run_cli(args);
+    ok = r.status == 0 && strstr(r.out, "\"accessors_written\":0}");
+    sft_cli_out_free(&r);
+    CHECK(ok);
+    size_t na = 0, nb = 0;
+    char* da = sft_read_file(a, &na);
+    char* db = sft_read_file(b, &nb);
+    CHECK(da && db && na == nb && memcmp(da, db, na) == 0);
+    free(da);
+    free(db);
+    sf_gltf_doc* doc = NULL;
+    sf_error err;
+    CHECK_OK(sf_gltf_doc_open(a, NULL, NULL, &doc, &err));
+    sf_gltf_slot s = {0, 0, SF_GLTF_NONE, "_SKINFRAME_FAN_11"};
+    CHECK(sf_gltf_doc_accessor(doc, &s) != SF_GLTF_NONE);
+    sf_gltf_doc_destroy(doc);
+    const char* bad[] = {"--embed bogus", "--force --embed-float"};
+    for (int k = 0; k < 2; ++k) {
+        snprintf(args, sizeof args, "fix %s -o %s %s", a, b, bad[k]);
+        r = sft_run_cli(args);
+        ok = r.status == 2;
+        sft_cli_out_free(&r);
+        CHECK(ok);
+    }
+    remove(a);
+    remove(b);
+}
+
 int main(int argc, char** argv)
 {
     const sft_case cases[] = {
         {"cesiumman", test_cesiumman},
         {"fox_without_normals", test_fox_without_normals},
         {"morph_cube", test_morph_cube},
+        {"fix_embed_command", test_fix_embed_command},
     };
     return SFT_RUN(cases, argc, argv);
 }
