@@ -329,6 +329,17 @@ async function run(mode) {
       await at(0.5); // seeking back from the end moves the mesh again
       assert.notDeepEqual(await page.evaluate(() => Array.from(window.sfPage.view().positions.subarray(0, 300))), end);
     });
+    await check('Play runs the clip once and holds its last pose (docs/viewer.md)', async () => {
+      await page.$eval('#scrub', (el) => { el.value = '0.8'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+      await settle(page);
+      await page.click('#play');
+      await page.waitForFunction(() => document.getElementById('play').textContent === 'Play', null, { timeout: 30000 });
+      await settle(page);
+      assert.equal(await page.$eval('#scrub', (e) => e.value), '1', 'held at the end');
+      const held = await page.evaluate(() => Array.from(window.sfPage.view().positions.subarray(0, 30)));
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+      assert.deepEqual(await page.evaluate(() => Array.from(window.sfPage.view().positions.subarray(0, 30))), held, 'no loop');
+    });
     await check('a mesh without UVs: tangents not measured, not 0', async () => {
       await page.setInputFiles('#file', join(assets, 'AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb'));
       await page.waitForFunction(() => /AnimatedMorphCube.*vertices/.test(document.getElementById('message').textContent) || document.getElementById('message').className === 'error', null, { timeout: 60000 });
