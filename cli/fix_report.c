@@ -36,6 +36,13 @@ void fix_print_text(const fix_args* a, const fix_outcome* r)
     COUNT_FIELDS(PRINT_COUNT_)
 #undef PRINT_COUNT_
     if (!r->counts.accessors_written) printf("  nothing to repair: the data is written as it was\n");
+    if (r->truncation_measured) {
+        const sf_fix_truncation* t = &r->truncation;
+        printf("  --max-influences %u costs over the animations: positions mean %.3g, max %.3g (%.3g%% of the "
+               "diagonal); skinned normals %.3f mean, %.3f p95 against the full deformation's reference\n",
+               a->opts.max_influences, t->position_mean, t->position_max,
+               t->diagonal > 0 ? 100.0 * t->position_max / t->diagonal : 0.0, t->normal.mean, t->normal.p95);
+    }
     if (!a->measure || !r->measured) return;
     printf("  skinned with morph deltas against the reference, degrees (mean p95):\n");
     printf("  %-28s %15s %15s   %15s %15s\n", "case", "normal before", "normal after", "tangent before",
@@ -90,6 +97,15 @@ void fix_print_json(const fix_args* a, const fix_outcome* r)
 #define JSON_COUNT_(field, text) cJSON_AddNumberToObject(c, #field, (double)r->counts.field);
     COUNT_FIELDS(JSON_COUNT_)
 #undef JSON_COUNT_
+    if (r->truncation_measured) {
+        cJSON* t = cJSON_AddObjectToObject(o, "max_influences_cost");
+        cJSON_AddNumberToObject(t, "max_influences", a->opts.max_influences);
+        cJSON_AddNumberToObject(t, "truncated_vertices", (double)r->truncation.truncated);
+        cJSON_AddNumberToObject(t, "position_mean", r->truncation.position_mean);
+        cJSON_AddNumberToObject(t, "position_max", r->truncation.position_max);
+        cJSON_AddNumberToObject(t, "diagonal", r->truncation.diagonal);
+        cJSON_AddItemToObject(t, "normal", stats_json(&r->truncation.normal));
+    }
     if (a->measure && r->measured) {
         cJSON* cases = cJSON_AddArrayToObject(o, "cases");
         for (size_t k = 0; k < r->before.case_count && k < r->after.case_count; ++k) {
