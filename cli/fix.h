@@ -21,6 +21,8 @@ typedef struct fix_outcome {
     sf_gltf_fan_counts fan; /* --embed */
     bool measured;
     sf_fix_measure_result before, after;
+    bool truncation_measured;
+    sf_fix_truncation truncation; /* --max-influences: its cost on the input */
 } fix_outcome;
 
 /* Fixes in into out (a .glb or .gltf name). CLI exit status (after a one-line error). */

@@ -40,6 +40,13 @@ void fix_print_text(const fix_args* a, const fix_outcome* r)
         printf("  jacobian-fan attributes (%s): %zu primitives, %zu slot groups at most, %zu left (not triangles or "
                "no NORMAL)\n", a->embed_float ? "float" : "snorm16", r->fan.primitives, r->fan.slot_groups,
                r->fan.skipped);
+    if (r->truncation_measured) {
+        const sf_fix_truncation* t = &r->truncation;
+        printf("  --max-influences %u costs over the animations: positions mean %.3g, max %.3g (%.3g%% of the "
+               "diagonal); skinned normals %.3f mean, %.3f p95 against the full deformation's reference\n",
+               a->opts.max_influences, t->position_mean, t->position_max,
+               t->diagonal > 0 ? 100.0 * t->position_max / t->diagonal : 0.0, t->normal.mean, t->normal.p95);
+    }
     if (!a->measure || !r->measured) return;
     printf("  skinned with morph deltas against the reference, degrees (mean p95):\n");
     printf("  %-28s %15s %15s   %15s %15s\n", "case", "normal before", "normal after", "tangent before",
@@ -102,6 +109,15 @@ void fix_print_json(const fix_args* a, const fix_outcome* r)
         cJSON_AddNumberToObject(e, "slot_groups", (double)r->fan.slot_groups);
         cJSON_AddNumberToObject(e, "skipped", (double)r->fan.skipped);
         cJSON_AddNumberToObject(e, "accessors_written", (double)r->fan.accessors_written);
+    }
+    if (r->truncation_measured) {
+        cJSON* t = cJSON_AddObjectToObject(o, "max_influences_cost");
+        cJSON_AddNumberToObject(t, "max_influences", a->opts.max_influences);
+        cJSON_AddNumberToObject(t, "truncated_vertices", (double)r->truncation.truncated);
+        cJSON_AddNumberToObject(t, "position_mean", r->truncation.position_mean);
+        cJSON_AddNumberToObject(t, "position_max", r->truncation.position_max);
+        cJSON_AddNumberToObject(t, "diagonal", r->truncation.diagonal);
+        cJSON_AddItemToObject(t, "normal", stats_json(&r->truncation.normal));
     }
     if (a->measure && r->measured) {
         cJSON* cases = cJSON_AddArrayToObject(o, "cases");

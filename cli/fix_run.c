@@ -54,6 +54,12 @@ int fix_one(const fix_args* a, const char* in, const char* out, fix_outcome* res
     if (code == CLI_EXIT_OK)
         code = cli_output_check("-o", out, cli_ends_with(out, ".gltf") ? CLI_OUTPUT_GLTF : CLI_OUTPUT_GLB);
     if (code == CLI_EXIT_OK && a->measure) code = measure(a, sf_gltf_doc_gltf(doc), in, &res->before);
+    if (code == CLI_EXIT_OK && a->measure && a->opts.max_influences) {
+        if (sf_fix_measure_truncation(sf_gltf_doc_gltf(doc), a->opts.max_influences, &a->opts.reference_opts, a->fps,
+                                      &env, &res->truncation, &err) != SF_OK)
+            code = cli_fail(CLI_EXIT_FAILURE, "%s: measuring --max-influences: %s", in, err.message);
+        res->truncation_measured = code == CLI_EXIT_OK;
+    }
     if (code == CLI_EXIT_OK && sf_fix_apply(doc, &a->opts, &env, &res->counts, &err) != SF_OK)
         code = cli_fail(CLI_EXIT_FAILURE, "%s: %s", in, err.message);
     /* after the repairs: the coefficients are built from the repaired accessors */

@@ -81,6 +81,17 @@ typedef struct sf_fix_measure_result {
 sf_result sf_fix_measure(const sf_gltf* g, const sf_frames_opts* reference_opts, double fps, const sf_env* env,
                          sf_fix_measure_result* out, sf_error* err);
 
+/* What keeping max_influences influences costs over the animations (as `eval --max-influences` measures it):
+ * positions against the full deformation's (mesh units and the largest posed bounding-box diagonal) and the
+ * normal error of `skinned` so deformed against the full reference, over every clip's frames. */
+typedef struct sf_fix_truncation {
+    size_t truncated;                  /* vertices (per frame, over the instances) that lose an influence */
+    double position_mean, position_max, diagonal;
+    sf_angle_stats normal;             /* of the clip with the largest position error */
+} sf_fix_truncation;
+sf_result sf_fix_measure_truncation(const sf_gltf* g, uint32_t max_influences, const sf_frames_opts* reference_opts,
+                                    double fps, const sf_env* env, sf_fix_truncation* out, sf_error* err);
+
 #ifdef __cplusplus
 }
 #endif

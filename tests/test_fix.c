@@ -265,6 +265,11 @@ static void cli_rules(void)
     r = sft_run_cli(cmd);
     CHECK(r.status == 1 && strstr(r.err, "EXT_made_up"));
     sft_cli_out_free(&r);
+    const char* skin = sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", buf, sizeof buf);
+    snprintf(cmd, sizeof cmd, "fix '%s' -o '%s/cut.glb' --max-influences 2 --json", skin, g_dir);
+    r = sft_run_cli(cmd);
+    CHECK(r.status == 0 && strstr(r.out, "\"max_influences_cost\"") && !strstr(r.out, "\"influences_truncated\":0,"));
+    sft_cli_out_free(&r);
     const char* dir = sft_asset("gltf/SimpleSkin", buf, sizeof buf);
     snprintf(cmd, sizeof cmd, "fix '%s' -o '%s/batch' --json --no-measure", dir, g_dir);
     r = sft_run_cli(cmd);
