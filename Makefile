@@ -26,7 +26,7 @@ BASE ?= HEAD
 CUDA_BUILD ?= build-cuda
 NVCC ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
 
-.PHONY: all bootstrap build test bench demo test-sanitize test-cuda golden install wasm-core check-outputs clean viewer viewer-dist viewer-wasm test-viewer
+.PHONY: all bootstrap build test bench demo blender-addon test-sanitize test-cuda golden install wasm-core check-outputs clean viewer viewer-dist viewer-wasm test-viewer
 
 all: build
 
@@ -68,6 +68,13 @@ test-cuda: bootstrap
 	cmake --build $(CUDA_BUILD) -j $(JOBS); \
 	ctest --test-dir $(CUDA_BUILD) --output-on-failure -j $(JOBS) -R 'test_(cuda|workspace|evaluate|cli|core)$$'
 
+# The Blender add-on's zip (blender/): the skinframe Python module, built for this machine's python3 (Blender's, on
+# Debian) from the library's shared layers, inside it. Blender: Preferences > Add-ons > Install, then enable it.
+blender-addon: bootstrap
+	bash python/build.sh $(CURDIR) $(abspath $(BUILD)) >/dev/null
+	python3 blender/build_zip.py $(BUILD)/python/lib/skinframe $(BUILD)/skinframe_normals.zip
+	@echo "wrote $(BUILD)/skinframe_normals.zip"
+
 # Rewrites tests/golden/*.png from the current renderer (review the images before committing them).
 golden: build
 	SF_UPDATE_GOLDEN=1 SF_SOURCE_DIR=$(CURDIR) $(BUILD)/tests/test_render golden_images
@@ -99,7 +106,7 @@ viewer-wasm:
 	@[ web/node_modules/.package-lock.json -nt web/package-lock.json ] || (cd web && npm ci --no-audit --no-fund)
 
 viewer: viewer-wasm
-	@echo "viewer: serving the page at http://127.0.0.1:$(VIEWER_PORT)/ (Ctrl-C stops)"
+	@echo "viewer: the article at http://127.0.0.1:$(VIEWER_PORT)/, the lab at http://127.0.0.1:$(VIEWER_PORT)/lab.html (Ctrl-C stops)"
 	cd web && SKINFRAME_WASM=$(abspath $(VIEWER_BUILD))/skinframe.wasm npx vite --port $(VIEWER_PORT)
 
 viewer-dist: viewer-wasm

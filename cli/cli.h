@@ -34,6 +34,7 @@ int cmd_info(int argc, char** argv);   /* cli/cmd_info.c (glTF) */
 int cmd_eval(int argc, char** argv);   /* cli/cmd_eval.c (glTF) */
 int cmd_bake(int argc, char** argv);   /* cli/cmd_bake.c (glTF) */
 int cmd_export_gpu(int argc, char** argv); /* cli/cmd_export_gpu.c */
+int cmd_fix(int argc, char** argv);        /* cli/cmd_fix.c (glTF) */
 
 /* Prints "skinframe: <message>" on one line to stderr and returns code. */
 int cli_fail(int code, const char* fmt, ...)

@@ -14,6 +14,7 @@ static const cli_command commands[] = {
     {"info", "what a glTF file holds: meshes, counts, attributes, skins, morph targets, animations, seams", cmd_info},
     {"eval", "every frame of a glTF's animations: each method's error against the reference", cmd_eval},
     {"bake", "a glTF posed at one time with one method's normals and tangents, as a static .glb", cmd_bake},
+    {"fix", "a glTF with its authored data repaired (morph normals, weights, normals), with the error it buys", cmd_fix},
     {"export-gpu", "one mesh and pose in the shaders' buffer layout, with the library's results", cmd_export_gpu},
 };
 

@@ -18,11 +18,13 @@ static char** g_inputs; /* resolved paths, kept until the process ends */
 static size_t g_input_count, g_input_cap;
 static bool g_force;
 
-static const char* const extensions[CLI_OUTPUT_KIND_COUNT] = {".glb", ".png", ".csv", ".json", ".json", ".txt"};
+static const char* const extensions[CLI_OUTPUT_KIND_COUNT] = {".glb", ".png", ".csv", ".json", ".json", ".txt",
+                                                                 ".gltf"};
 static const char* const kind_names[CLI_OUTPUT_KIND_COUNT] = {
     "a .glb written by skinframe",       "a PNG image",
     "a CSV written by skinframe eval",   "a JSON dump written by skinframe compare",
-    "a demo.json written by skinframe demo", "a demo.txt written by skinframe demo"};
+    "a demo.json written by skinframe demo", "a demo.txt written by skinframe demo",
+    "a .gltf written by skinframe"};
 
 int cli_outputs_parse_force(char** argv, int i)
 {
@@ -111,6 +113,21 @@ static bool glb_is_ours(FILE* f)
     return ours;
 }
 
+/* A .gltf whose asset.generator starts with "skinframe" (fix writes so). */
+static bool gltf_is_ours(FILE* f, off_t size)
+{
+    if (size < 0 || (uintmax_t)size > JSON_CHECK_MAX_BYTES) return false;
+    size_t n;
+    char* text = read_head(f, (size_t)size, &n);
+    if (!text) return false;
+    cJSON* root = cJSON_ParseWithLength(text, n);
+    free(text);
+    const cJSON* gen = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "asset"), "generator");
+    bool ours = cJSON_IsString(gen) && strncmp(gen->valuestring, "skinframe", 9) == 0;
+    cJSON_Delete(root);
+    return ours;
+}
+
 static bool png_is_ours(FILE* f)
 {
     static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
@@ -178,6 +195,7 @@ static bool is_ours(FILE* f, cli_output_kind kind, off_t size)
     char line[512];
     switch (kind) {
     case CLI_OUTPUT_GLB: return glb_is_ours(f);
+    case CLI_OUTPUT_GLTF: return gltf_is_ours(f, size);
     case CLI_OUTPUT_PNG: return png_is_ours(f);
     case CLI_OUTPUT_EVAL_CSV: /* one asset, or a batch (a first column naming the file) */
         return first_line(f, line, sizeof line) &&

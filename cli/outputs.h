@@ -1,5 +1,5 @@
 /* The rules for every file a command writes (docs/cli.md, "Output files"):
- *   1. the name ends in the extension of what is written (.glb, .png, .csv, .json, .txt), and is not empty;
+ *   1. the name ends in the extension of what is written (.glb, .gltf, .png, .csv, .json, .txt), and is not empty;
  *   2. it is none of the files the command read (or that its glTF names): compared by the file itself
  *      (sf_file_same, so links and other spellings are caught) and by the resolved path (sf_file_resolve,
  *      for an output that does not exist yet);
@@ -24,6 +24,7 @@
  *                         with "case_id" (demo --out DIR: DIR/demo.json)
  *   CLI_OUTPUT_DEMO_TEXT  a first line that starts with "case" and names the columns "morph" and "method"
  *                         (demo --out DIR: DIR/demo.txt)
+ *   CLI_OUTPUT_GLTF       JSON whose asset.generator starts with "skinframe" (fix -o OUT.gltf)
  * An empty existing file holds nothing to lose and counts as ours for every kind. */
 #ifndef SF_CLI_OUTPUTS_H
 #define SF_CLI_OUTPUTS_H
@@ -37,6 +38,7 @@ typedef enum cli_output_kind {
     CLI_OUTPUT_DUMP_JSON,
     CLI_OUTPUT_DEMO_JSON,
     CLI_OUTPUT_DEMO_TEXT,
+    CLI_OUTPUT_GLTF,
     CLI_OUTPUT_KIND_COUNT
 } cli_output_kind;
 

@@ -860,6 +860,64 @@ typedef struct sf_gpu_buffer {
  * topology skipped them. */
 size_t sf_topology_gpu_buffers(const sf_topology* topo, sf_gpu_buffer* out, size_t cap);
 
+/* ---------------------------------------------------------------- jacobian-fan as vertex attributes */
+/*
+ * The per-vertex coefficients `jacobian-fan` reads (the topology's, built once from the rest mesh) in a fixed
+ * width an engine uploads as vertex attributes and evaluates in its vertex shader (docs/embedded.md: the glTF
+ * names, the layout per slot and target, the quantization and its measured error, the shader functions).
+ * Per vertex: the fan normal (3 floats: its tangent basis is the coefficients' basis), slot_groups groups of 4
+ * weight slots (4 joints; 6 coefficient vectors of 4: g.u, g.v, K_uu, K_uv, K_vu, K_vv, one component per
+ * slot; unused slots have joint SF_FAN_REST_JOINT and zero coefficients), and per morph target the gradient of
+ * its position delta along the basis (D u, D v: 3 values each). Every array is planar, one array per
+ * attribute, so each is one glTF accessor or one vertex buffer.
+ */
+#define SF_FAN_SLOTS_PER_GROUP 4u
+#define SF_FAN_COEFS 6u          /* coefficient vectors per slot group: g.u, g.v, K_uu, K_uv, K_vu, K_vv */
+#define SF_FAN_MAX_GROUPS 4u     /* 16 slots, the most the topology keeps per vertex */
+#define SF_FAN_REST_JOINT 0xFFFFu
+#define SF_FAN_SCALES 8u         /* SF_FAN_SNORM16: per vertex, one scale per coefficient, the D's, and 0 */ /* the identity transform (a zero-weight vertex in the fan), and padding */
+
+typedef enum sf_fan_encoding {
+    SF_FAN_FLOAT32 = 0, /* coefficients and morph gradients as float (the library's values, bit for bit) */
+    SF_FAN_SNORM16 = 1  /* int16 normalised (value = max(q / 32767, -1) * scale), a scale per vertex and kind (each
+                           coefficient; the D's): the kind's largest |value| there, so each value is within
+                           scale / 65534 */
+} sf_fan_encoding;
+
+typedef struct sf_fan_layout {
+    size_t vertex_count;
+    uint32_t max_slots;    /* the most weight slots a vertex uses */
+    uint32_t slot_groups;  /* ceil(max_slots / 4) */
+    uint32_t target_count; /* the mesh's morph targets */
+} sf_fan_layout;
+
+/* The arrays of one mesh; the caller owns them. n = layout.vertex_count, G = slot_groups, T = target_count. */
+typedef struct sf_fan_attributes {
+    sf_fan_layout layout;
+    sf_fan_encoding encoding;
+    float* normal;    /* 3n: the unit rest normal of the vertex's welded fan */
+    uint16_t* joints; /* G arrays of 4n: joints[g*4n + 4v + i] is the joint of slot 4g + i */
+    void* coef;       /* 6G arrays of 4n: coef[(6g + c)*4n + 4v + i], coefficient c of slot 4g + i; float or
+                         int16 by encoding */
+    void* morph;      /* 2T arrays of 3n: morph[(2k)*3n + 3v + q] is (D_k u)_q, morph[(2k+1)*3n + ...] (D_k v)_q;
+                         float or int16 by encoding */
+    float* scale;     /* SF_FAN_SNORM16: 8n, per vertex the scales of g.u, g.v, K_uu, K_uv, K_vu, K_vv, the D's, 0 */
+} sf_fan_attributes;
+
+/* The layout the topology's jacobian-fan data need. SF_ERROR_UNSUPPORTED when it was built with
+ * skip_gradients. */
+sf_result sf_fan_layout_get(const sf_topology* topo, sf_fan_layout* out, sf_error* err);
+/* Writes the topology's coefficients into out (out->layout must equal sf_fan_layout_get's; every array
+ * the layout needs given). */
+sf_result sf_fan_attributes_export(const sf_topology* topo, sf_fan_attributes* out, sf_error* err);
+/* The reference evaluation from the arrays alone (what a vertex shader does): per vertex the morphed and
+ * skinned position and blended matrix from the topology's rest streams and the pose, then the jacobian-fan
+ * frame from attrs' coefficients. With SF_FAN_FLOAT32 arrays of this topology it gives sf_frames_compute's
+ * jacobian-fan frames (jacobian_cap 0) bit for bit. normals 3n, tangents 4n (either may be NULL). Allocates
+ * 28 T bytes of scratch through the topology's env; serial. */
+sf_result sf_fan_attributes_frames(const sf_topology* topo, const sf_fan_attributes* attrs, const sf_pose* pose,
+                                   float* normals, float* tangents, sf_error* err);
+
 /* ---------------------------------------------------------------- CUDA (cuda/, src/core/backend_cuda_stub.c) */
 /* Reached through sf_backend and sf_workspace_opts.backend above (docs/cuda.md). A CUDA workspace uploads
  * its topology to the GPU once at creation (SF_ERROR_OUT_OF_MEMORY naming the sizes when it does not fit),

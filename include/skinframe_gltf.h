@@ -380,6 +380,107 @@ void sf_gltf_free_bytes(const sf_env* env, void* data, size_t size);
 sf_result sf_gltf_save_glb(const sf_gltf_write_desc* desc, const char* path, const char* protect_path,
                            const sf_env* env, sf_error* err);
 
+
+/* ---------------------------------------------------------------- rewriting (src/gltf/gltf_doc*.c) */
+/*
+ * A glTF kept as it was read, to be written back with some accessors' data replaced or new attributes added:
+ * the JSON tree as parsed (cJSON, every member kept: nodes, materials, animations, extensions, extras, unknown
+ * extensions) and every byte of every buffer. What changes is only what the caller sets through slots:
+ *   - a slot whose accessor is plain (a bufferView of its own, not sparse, not compressed, no other accessor
+ *     or image over its bytes), used by that slot alone, and whose new values have its count, type and
+ *     component type, is written over in place (min/max updated when present);
+ *   - otherwise the values become a new accessor over a new bufferView appended to buffers[0] (the .glb BIN
+ *     chunk, or the .gltf's first buffer; made when there is none), and the slot refers to it; the old
+ *     accessor and its bytes stay where they were (other users keep them);
+ *   - values that encode to the bytes already there change nothing, so rewriting a rewritten file with the
+ *     same values gives the same bytes.
+ * Reading: sf_gltf_doc_open reads the .gltf/.glb and its external buffers under the loader's file rules
+ * (sf_gltf_opts: confinement, max_file_bytes) and refuses a file whose extensionsRequired names an extension
+ * the rewriter does not know (SF_ERROR_UNSUPPORTED naming it) or one that compresses geometry
+ * (EXT_meshopt_compression, KHR_draco_mesh_compression: its accessors cannot be rewritten in place).
+ * Writing: sf_gltf_doc_save writes a .glb (by the name's extension) as one file, or a .gltf with its
+ * external buffers and images beside it: unchanged buffers and every image copied byte for byte under their
+ * uri relative to the new .gltf (nothing is copied when that is the file itself), a changed external buffer
+ * under a new name made from the .gltf's ("out.bin", "out_1.bin"), data: URIs re-encoded only when changed.
+ * Each file is written atomically (sf_file_write_atomic), the .gltf/.glb last. No file written may be one
+ * of the doc's inputs (sf_gltf_doc_inputs) or of protect[] (SF_ERROR_IO naming it, before anything is written).
+ * A .gltf output of a file whose buffer or image uris leave its folder is refused (SF_ERROR_UNSUPPORTED).
+ */
+typedef struct sf_gltf_doc sf_gltf_doc;
+
+/* Where a primitive refers to an accessor. */
+typedef struct sf_gltf_slot {
+    size_t mesh, primitive; /* meshes[mesh].primitives[primitive], the file's numbering */
+    size_t target;          /* SF_GLTF_NONE: the primitive's attributes; else its targets[target] */
+    const char* attribute;  /* "NORMAL", "WEIGHTS_1", "_SKINFRAME_FAN_0" (application-specific names start
+                               with '_'); NULL: the primitive's indices */
+} sf_gltf_slot;
+
+typedef struct sf_gltf_accessor_info {
+    size_t count, components;  /* elements; components per element (SCALAR 1, VEC3 3, MAT4 16) */
+    uint32_t component_type;   /* 5120 i8, 5121 u8, 5122 i16, 5123 u16, 5125 u32, 5126 f32 */
+    int normalized;
+    int sparse;                /* 1: a sparse accessor */
+    int has_view;              /* 0: no bufferView (zeros, plus sparse values) */
+} sf_gltf_accessor_info;
+
+/* New data for a slot: count * components floats, stored as component_type (integers rounded to nearest,
+ * normalized ones from [0,1] or [-1,1] and clamped). Every value must be finite. */
+typedef struct sf_gltf_values {
+    const float* data;
+    size_t count, components;
+    uint32_t component_type;
+    int normalized;
+} sf_gltf_values;
+
+sf_result sf_gltf_doc_open(const char* path, const sf_gltf_opts* opts, const sf_env* env, sf_gltf_doc** out,
+                           sf_error* err);
+void sf_gltf_doc_destroy(sf_gltf_doc* doc); /* NULL is ignored */
+/* The JSON tree (a cJSON object, owned by the doc): for members the slots do not cover (asset.generator,
+ * extras, extensionsUsed). Edits are written as made; keep indices valid. */
+struct cJSON* sf_gltf_doc_json(sf_gltf_doc* doc);
+int sf_gltf_doc_is_glb(const sf_gltf_doc* doc);
+/* The loaded asset the doc was validated with (the opts given to sf_gltf_doc_open); owned by the doc. */
+const sf_gltf* sf_gltf_doc_gltf(const sf_gltf_doc* doc);
+/* The file's meshes and primitives as the JSON holds them (POINTS and LINES included, unlike sf_gltf). */
+size_t sf_gltf_doc_mesh_count(const sf_gltf_doc* doc);
+size_t sf_gltf_doc_primitive_count(const sf_gltf_doc* doc, size_t mesh);
+/* meshes[mesh].primitives[primitive]: its mode (4 when absent) and morph target count; 0 when it does not
+ * exist. */
+int sf_gltf_doc_primitive(const sf_gltf_doc* doc, size_t mesh, size_t primitive, uint32_t* mode, size_t* targets);
+/* asset.generator ("" when absent), and a new one (copied). */
+const char* sf_gltf_doc_generator(const sf_gltf_doc* doc);
+sf_result sf_gltf_doc_set_generator(sf_gltf_doc* doc, const char* generator, sf_error* err);
+/* The files read or named (the file, external buffers, images), resolved as sf_gltf.input_files. */
+const char* const* sf_gltf_doc_inputs(const sf_gltf_doc* doc, size_t* count);
+/* The accessor at slot, or SF_GLTF_NONE when the slot is empty or does not exist. */
+size_t sf_gltf_doc_accessor(const sf_gltf_doc* doc, const sf_gltf_slot* slot);
+sf_result sf_gltf_doc_accessor_info(const sf_gltf_doc* doc, size_t accessor, sf_gltf_accessor_info* out,
+                                    sf_error* err);
+/* The accessor's values as floats (count * components; normalized integers mapped to [0,1] / [-1,1], sparse
+ * values applied). Errors: SF_ERROR_INVALID_ARGUMENT (index), SF_ERROR_GLTF (bytes outside their view). */
+sf_result sf_gltf_doc_read(const sf_gltf_doc* doc, size_t accessor, float* out, sf_error* err);
+/* Sets the slot's data (see above). The slot's primitive (and target) must exist; a missing attribute is
+ * added. *changed (may be NULL): 1 when a byte of the output changes. */
+sf_result sf_gltf_doc_set(sf_gltf_doc* doc, const sf_gltf_slot* slot, const sf_gltf_values* values, int* changed,
+                          sf_error* err);
+/* Writes the doc to path (.glb or .gltf, by its extension; anything else is SF_ERROR_INVALID_ARGUMENT). */
+sf_result sf_gltf_doc_save(const sf_gltf_doc* doc, const char* path, const char* const* protect, size_t protect_count,
+                           sf_error* err);
+
+/* jacobian-fan's per-vertex attributes (docs/embedded.md: `_SKINFRAME_FAN_*`, and `_SKINFRAME_FAN_DU` / `_DV` in
+ * every morph target, zeros in the base) added to every TRIANGLES primitive of doc that has NORMAL, in enc
+ * (SF_FAN_FLOAT32 or SF_FAN_SNORM16), from a topology of the doc's current POSITION, NORMAL, JOINTS_n /
+ * WEIGHTS_n, indices and target POSITION accessors (the file's own vertices, after any repair through
+ * sf_gltf_doc_set). Other primitives are counted in skipped and left. */
+typedef struct sf_gltf_fan_counts {
+    size_t primitives;        /* primitives given the attributes */
+    size_t skipped;           /* primitives left: not TRIANGLES, or without NORMAL */
+    size_t slot_groups;       /* the most slot groups (_SKINFRAME_FAN_JOINTS_g) of a primitive */
+    size_t accessors_written; /* slots whose bytes changed */
+} sf_gltf_fan_counts;
+sf_result sf_gltf_doc_embed_fan(sf_gltf_doc* doc, sf_fan_encoding enc, sf_gltf_fan_counts* out, sf_error* err);
+
 #ifdef __cplusplus
 }
 #endif

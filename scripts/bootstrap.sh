@@ -2,7 +2,8 @@
 # Installs what building and testing skinframe needs, only what is missing (Debian; apt-get, as root or via sudo).
 # SF_BOOTSTRAP_SANITIZE=1 adds clang and its sanitizer/fuzzer runtimes (make test-sanitize); SF_BOOTSTRAP_WASM=1
 # the wasm32-wasi toolchain (make wasm-core); SF_BOOTSTRAP_VIEWER=1 Debian's chromium for the page's browser tests
-# (make viewer; the npm packages come from web/package-lock.json through npm ci); SF_BOOTSTRAP_SHADERS=1 the shader
+# (make viewer; the npm packages come from web/package-lock.json through npm ci); SF_BOOTSTRAP_BLENDER=1 Debian's
+# blender for the add-on's tests; SF_BOOTSTRAP_SHADERS=1 the shader
 # tools and Mesa's CPU Vulkan driver (lavapipe), so the shader tests run every shader against the library without a GPU.
 set -euo pipefail
 
@@ -39,6 +40,16 @@ if [ "${SF_BOOTSTRAP_SHADERS:-0}" = 1 ]; then
 fi
 if [ "${SF_BOOTSTRAP_VIEWER:-0}" = 1 ]; then
   [ -x /usr/bin/chromium ] || need+=(chromium)
+fi
+# The Python module (python/) and its tests: cffi, numpy, pytest, setuptools and the interpreter's headers.
+/usr/bin/python3 -c 'import cffi' >/dev/null 2>&1 || need+=(python3-cffi)
+/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || need+=(python3-numpy)
+/usr/bin/python3 -c 'import pytest' >/dev/null 2>&1 || need+=(python3-pytest)
+/usr/bin/python3 -c 'import setuptools' >/dev/null 2>&1 || need+=(python3-setuptools)
+ls /usr/include/python3*/Python.h >/dev/null 2>&1 || need+=(python3-dev)
+# SF_BOOTSTRAP_BLENDER=1: Blender (3.4 in Debian 12) for the add-on's headless tests (blender/).
+if [ "${SF_BOOTSTRAP_BLENDER:-0}" = 1 ]; then
+  command -v blender >/dev/null 2>&1 || need+=(blender)
 fi
 # node + npm run the MikkTSpace reference implementation (npm package mikktspace) in the tests, and the wasm
 # smoke test (node's WASI).

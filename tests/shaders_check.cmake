@@ -1,4 +1,4 @@
-# Compiles every compute shader in shaders/ to SPIR-V and validates it: GLSL (*.comp) with glslangValidator,
+# Compiles every shader in shaders/ to SPIR-V and validates it: GLSL (*.comp, *.vert) with glslangValidator,
 # HLSL (generated/*.hlsl) through glslang's HLSL front end, both checked by spirv-val (Vulkan 1.1). Run as
 #   cmake -DSF_SOURCE_DIR=... -DOUT_DIR=... -P tests/shaders_check.cmake
 # Says "skipped" (the test's SKIP_REGULAR_EXPRESSION) when the tools are absent: Debian glslang-tools, spirv-tools;
@@ -12,7 +12,7 @@ elseif(NOT GLSLANG OR NOT SPIRV_VAL)
   return()
 endif()
 file(MAKE_DIRECTORY ${OUT_DIR})
-file(GLOB glsl ${SF_SOURCE_DIR}/shaders/*.comp)
+file(GLOB glsl ${SF_SOURCE_DIR}/shaders/*.comp ${SF_SOURCE_DIR}/shaders/*.vert)
 file(GLOB hlsl ${SF_SOURCE_DIR}/shaders/generated/*.hlsl)
 if(NOT glsl OR NOT hlsl)
   message(FATAL_ERROR "no shaders under ${SF_SOURCE_DIR}/shaders")
@@ -22,8 +22,12 @@ foreach(src ${glsl} ${hlsl})
   get_filename_component(stem ${src} NAME_WE)
   get_filename_component(ext ${src} EXT)
   if(ext STREQUAL ".hlsl")
+    set(stage comp) # the stage of the GLSL it was generated from
+    if(EXISTS ${SF_SOURCE_DIR}/shaders/${stem}.vert)
+      set(stage vert)
+    endif()
     set(spv ${OUT_DIR}/${stem}_hlsl.spv)
-    set(args -D -V -S comp -e main --target-env vulkan1.1 -o ${spv} ${src})
+    set(args -D -V -S ${stage} -e main --target-env vulkan1.1 -o ${spv} ${src})
   else()
     set(spv ${OUT_DIR}/${stem}.spv)
     set(args -V --target-env vulkan1.1 -o ${spv} ${src})

@@ -1,4 +1,4 @@
-# HLSL from the GLSL: each shaders/*.comp compiled to SPIR-V (glslangValidator) and written back as HLSL by
+# HLSL from the GLSL: each shaders/*.comp and *.vert compiled to SPIR-V (glslangValidator) and written back as HLSL by
 # spirv-cross (--hlsl --shader-model 60), its push constants marked [[vk::push_constant]], into
 # shaders/generated/NAME.hlsl. MODE=write rewrites those files; MODE=check fails naming each that differs (the
 # checked-in HLSL must be what the GLSL gives, so a formula cannot change in one language only).
@@ -13,7 +13,7 @@ if(NOT GLSLANG OR NOT SPIRV_CROSS)
   return()
 endif()
 file(MAKE_DIRECTORY ${OUT_DIR})
-file(GLOB glsl ${SF_SOURCE_DIR}/shaders/*.comp)
+file(GLOB glsl ${SF_SOURCE_DIR}/shaders/*.comp ${SF_SOURCE_DIR}/shaders/*.vert)
 set(stale 0)
 foreach(src ${glsl})
   get_filename_component(stem ${src} NAME_WE)
@@ -28,7 +28,8 @@ foreach(src ${glsl})
     message(FATAL_ERROR "spirv-cross ${stem}.spv: ${err}")
   endif()
   string(REPLACE "\ncbuffer Params\n" "\n[[vk::push_constant]] cbuffer Params\n" hlsl "${hlsl}")
-  set(hlsl "// Generated from shaders/${stem}.comp by glslangValidator and spirv-cross --hlsl --shader-model 60\n// (tests/shaders_hlsl.cmake, shaders/README.md): do not edit.\n${hlsl}")
+  get_filename_component(ext ${src} EXT)
+  set(hlsl "// Generated from shaders/${stem}${ext} by glslangValidator and spirv-cross --hlsl --shader-model 60\n// (tests/shaders_hlsl.cmake, shaders/README.md): do not edit.\n${hlsl}")
   set(dst ${SF_SOURCE_DIR}/shaders/generated/${stem}.hlsl)
   if(MODE STREQUAL "write")
     file(WRITE ${dst} "${hlsl}")
@@ -38,7 +39,7 @@ foreach(src ${glsl})
       file(READ ${dst} old)
     endif()
     if(NOT old STREQUAL hlsl)
-      message("shaders/generated/${stem}.hlsl differs from what shaders/${stem}.comp gives (regenerate: shaders/README.md)")
+      message("shaders/generated/${stem}.hlsl differs from what shaders/${stem}${ext} gives (regenerate: shaders/README.md)")
       math(EXPR stale "${stale} + 1")
     endif()
   endif()

@@ -5,6 +5,7 @@ import { defineConfig } from 'vite';
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { shaderListings } from './build/shader_code.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wasmPath = process.env.SKINFRAME_WASM || resolve(here, '../build-web/skinframe.wasm');
@@ -61,10 +62,29 @@ function dracoDecoder() {
   };
 }
 
+// The article's shader listings, read from ../shaders when the page is built (virtual:shader-code).
+function shaderCode() {
+  const id = 'virtual:shader-code', resolved = '\0' + id;
+  return {
+    name: 'skinframe-shader-code',
+    resolveId: (name) => (name === id ? resolved : null),
+    load(name) {
+      if (name !== resolved) return null;
+      const dir = resolve(here, '../shaders');
+      for (const f of ['', 'generated']) this.addWatchFile(resolve(dir, f));
+      return `export default ${JSON.stringify(shaderListings(dir))};`;
+    },
+  };
+}
+
 export default defineConfig({
   root: here,
   base: './',
-  plugins: [skinframeWasm(), dracoDecoder()],
+  plugins: [skinframeWasm(), dracoDecoder(), shaderCode()],
   server: { host: '127.0.0.1', strictPort: false, fs: { allow: [resolve(here, '..')] } },
-  build: { outDir: process.env.SKINFRAME_DIST || resolve(here, 'dist'), emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  build: {
+    outDir: process.env.SKINFRAME_DIST || resolve(here, 'dist'), emptyOutDir: true, chunkSizeWarningLimit: 2000,
+    // index.html: the article; lab.html: every control on one scene or character
+    rollupOptions: { input: { index: resolve(here, 'index.html'), lab: resolve(here, 'lab.html') } },
+  },
 });

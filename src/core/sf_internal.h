@@ -39,6 +39,7 @@
  *   frames.c                      sf_frames_compute: the per-vertex methods and the dispatch
  *   backend_cpu.c                 the CPU backend's table (frames.c's passes)
  *   gpu_layout.c                  the topology's arrays as the shaders read them (sf_topology_gpu_buffers)
+ *   fan_embed.c                   jacobian-fan's coefficients as vertex attributes and their reference evaluation
  *   error.c                       angle errors and statistics
  *   stats.c                       streaming angle statistics (sf_angle_accumulator)
  *   evaluate.c                    sf_evaluation: the reference once, then each method measured against it

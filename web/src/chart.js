@@ -1,6 +1,7 @@
 // A line chart of every method's mean error over a range (a slider's values or the animation's time), on a
 // 2D canvas.
-const COLORS = ['#e8b64c', '#4cc3e8', '#b58cf0', '#6be38a', '#f06c6c'];
+// One colour per method (the table's swatches use the same list), distinct on the dark background.
+export const COLORS = ['#e8b64c', '#4cc3e8', '#b58cf0', '#6be38a', '#f06c6c', '#f29ad8', '#e8e8e8', '#8fa3ff'];
 
 export function drawChart(canvas, xs, series, { xLabel = '', yLabel = 'mean error (deg)' } = {}) {
   const ctx = canvas.getContext('2d');

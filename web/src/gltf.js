@@ -13,6 +13,7 @@ import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
+import { glbContainerProblem } from './glb_check.js';
 
 export const DRACO_DECODER_PATH = './draco/';
 let draco = null; // one DRACOLoader (and its worker pool) for every file
@@ -45,6 +46,8 @@ export async function loadGltfFiles(files) {
   });
   try {
     const data = await main.arrayBuffer();
+    const problem = glbContainerProblem(new Uint8Array(data));
+    if (problem) throw new Error(problem);
     return await parseGltf(data, manager);
   } finally {
     for (const u of urls.values()) URL.revokeObjectURL(u);

@@ -40,7 +40,11 @@ export class GpuReference {
     try {
       const adapter = await navigator.gpu.requestAdapter();
       if (!adapter) return null;
-      const device = await adapter.requestDevice();
+      // the adapter's largest buffers, not the defaults (128 MiB bindings): a 1 M-vertex sheet needs more
+      const requiredLimits = {};
+      for (const k of ['maxStorageBufferBindingSize', 'maxBufferSize'])
+        if (adapter.limits?.[k]) requiredLimits[k] = adapter.limits[k];
+      const device = await adapter.requestDevice({ requiredLimits });
       device.addEventListener?.('uncapturederror', (e) => report(`WebGPU: ${e.error.message}`, true));
       device.pushErrorScope('validation');
       const g = new GpuReference(device, page, report);
@@ -85,7 +89,13 @@ export class GpuReference {
 
   // The topology's arrays, packed, and the buffers of a new mesh (once per mesh).
   setMesh(view) {
-    if (this.mesh) for (const b of this.mesh.buffers) b.destroy();
+    // a read-back in flight maps the old buffers: they go when it ends, never under it
+    if (this.mesh) {
+      if (this.busy) this.retired = (this.retired || []).concat(this.mesh.buffers);
+      else for (const b of this.mesh.buffers) b.destroy();
+    }
+    this.mesh = null;
+    this.pending = null;
     const arrays = view.gpuBuffers();
     const n = view.vertexCount, F = view.triangleCount;
     const offsets = new Uint32Array(GPU_ARRAYS.length);
@@ -94,6 +104,16 @@ export class GpuReference {
       if (!arrays[name]) throw new Error(`the core lists no GPU array ${name}`);
       offsets[i] = words;
       words += arrays[name].words.length;
+    }
+    // the largest buffer this mesh needs against what the device allows: over it, the check is off and says so
+    const need = Math.max(4 * words, 128 * n, 48 * F, 28 * n * ALL_METHODS.length);
+    const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize);
+    this.page.gpu.limit = { need, limit };
+    if (need > limit) {
+      const mib = (x) => `${(x / 1048576).toFixed(0)} MiB`;
+      this.report(`GPU check off for this mesh: it needs a ${mib(need)} buffer, this WebGPU adapter allows ${mib(limit)} ` +
+        '(the wasm core computes everything)', false);
+      return;
     }
     const topo = new Uint32Array(Math.max(4, words));
     for (const [i, name] of GPU_ARRAYS.entries()) topo.set(arrays[name].words, offsets[i]);
@@ -116,7 +136,6 @@ export class GpuReference {
       ...[m.topo, m.pose, m.state, m.frames, m.face].map((buffer, i) => ({ binding: i + 1, resource: { buffer } })),
     ] });
     this.mesh = m;
-    this.pending = null;
   }
 
   // Why the reference passes cannot run with these options, or null.
@@ -179,6 +198,7 @@ export class GpuReference {
         tangents: tangents ? Float32Array.from(ref ? view.refTangents : row.tangents) : null };
     });
     m.read.mapAsync(GPUMapMode.READ).then(() => {
+      if (m !== this.mesh) return; // the mesh changed meanwhile: these frames belong to no view
       this.lastMs = performance.now() - t0;
       m.out.set(new Float32Array(m.read.getMappedRange()));
       m.read.unmap();
@@ -210,8 +230,10 @@ export class GpuReference {
         `${worst ? ` (${worst})` : ''}${tangents && hand ? `, ${hand} handedness differences` : ''}` +
         ` — ${ok ? 'equal within 1e-3°' : 'DIFFERENT (over 1e-3°)'}` +
         `${refOff ? `; reference off for ${refOff} (the wasm core computes it)` : ''}`, !ok);
-    }).catch((e) => this.report(`GPU: ${e.message}`, true)).finally(() => {
+    }).catch((e) => { if (m === this.mesh) this.report(`GPU: ${e.message}`, true); }).finally(() => {
       this.busy = false;
+      for (const b of this.retired || []) b.destroy();
+      this.retired = null;
       if (this.pending) { const [v, w] = this.pending; this.pending = null; this.run(v, w); }
     });
   }

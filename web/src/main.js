@@ -1,21 +1,25 @@
 // The page: controls, the wasm evaluation per change or animation frame, the four views, the readout, the
 // vertex inspector, the chart, glTF files and the debug overlay. window.sfPage exposes the state to tests.
 import * as THREE from 'three';
-import { loadSkinframe, METHODS, RECOMPUTE } from './skinframe.js';
+import { loadSkinframe, METHODS, RECOMPUTE, summaryOf } from './skinframe.js';
 import { Views } from './views.js';
 import { drawChart } from './chart.js';
 import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments, startClip, poseScene } from './gltf.js';
 import { GpuReference } from './gpu.js';
+import { COLORS } from './chart.js';
+import { parseLabUrl, labSearch } from './lab_state.js';
 
 const $ = (id) => document.getElementById(id);
 const page = { ready: false, errors: [], timing: { wasm: 0, gpu: 0, draw: 0 }, gpu: { backend: 'none' } };
 window.sfPage = page;
 
 const state = {
-  source: 'scene', scene: 'sheet', preset: '', values: {}, morph: {}, method: 1,
+  source: 'scene', scene: 'sheet', preset: '', values: {}, morph: {}, method: 1, right: -1,
   options: { morphDirections: 0, weighting: -1, weld: 0, tangents: 0, reference: 0, jacobianCap: 0 },
 };
-let sf, catalog, view = null, views, gpu = null;
+const url = parseLabUrl(location.search);
+const embedded = url.embed === '1';
+let sf, catalog, view = null, views, gpu = null, worker = null;
 let gltf = null; // { gltf, object, mixer, clip, action, playing, duration, rig }
 
 function message(text, isError = false) {
@@ -29,15 +33,20 @@ function sceneInfo(name = state.scene) { return catalog.scenes.find((s) => s.nam
 
 // ---------------------------------------------------------------- controls
 
+// 'blend-width' -> 'Blend width'; units as the reader writes them
+const UNITS = { deg: '°', units: ' units', quads: ' quads', x: '×', weight: '' };
+function human(name) { const t = name.replace(/-/g, ' '); return t[0].toUpperCase() + t.slice(1); }
+
 function slider(container, name, min, max, value, step, unit, onInput) {
   const row = document.createElement('label');
   row.className = 'slider';
-  row.innerHTML = `<span title="${name}">${name}</span><input type="range"><output></output>`;
+  const suffix = UNITS[unit] ?? ` ${unit}`;
+  row.innerHTML = `<span title="${name} (${unit})">${human(name)}</span><input type="range"><output></output>`;
   const input = row.querySelector('input'), out = row.querySelector('output');
   Object.assign(input, { min, max, step, value });
   input.dataset.name = name;
   input.id = `param-${name}`;
-  const show = () => { out.textContent = `${Number(input.value).toFixed(step >= 1 ? 0 : 2)}${unit === 'deg' ? '°' : ''}`; };
+  const show = () => { out.textContent = `${Number(input.value).toFixed(step >= 1 ? 0 : 2)}${suffix}`; };
   show();
   input.addEventListener('input', () => { show(); onInput(Number(input.value)); });
   container.append(row);
@@ -54,18 +63,18 @@ function buildSceneControls() {
   const info = sceneInfo();
   $('scene-description').textContent = info.description;
   const preset = $('preset');
-  preset.innerHTML = '<option value="">rest</option>' + info.presets.map((p) => `<option value="${p.name}">${p.name}</option>`).join('');
+  preset.innerHTML = '<option value="">rest</option>' + info.presets.map((p) => `<option value="${p.name}" title="${p.description || ''}">${human(p.name)}</option>`).join('');
   preset.value = state.preset;
   const params = $('params'); params.innerHTML = '';
   for (const p of info.params)
-    slider(params, p.name, p.min, p.max, state.values[p.name], stepFor(p), p.unit, (v) => { state.values[p.name] = v; openScene(); });
+    slider(params, p.name, p.min, p.max, state.values[p.name], stepFor(p), p.unit, (v) => { state.values[p.name] = v; openScene(p.name === 'resolution'); });
   const morphs = $('morphs'); morphs.innerHTML = '';
   if (!info.targets.length) morphs.innerHTML = '<p class="note">Morph targets inactive</p>';
   for (const t of info.targets)
     slider(morphs, t, -2, 2, state.morph[t], 0.01, 'weight', (v) => { state.morph[t] = v; openScene(); });
   const over = $('chart-over');
   over.innerHTML = [...info.params.filter((p) => p.name !== 'resolution').map((p) => p.name), ...info.targets]
-    .map((n) => `<option value="${n}">${n}</option>`).join('');
+    .map((n) => `<option value="${n}">${human(n)}</option>`).join('');
   if (gltf) over.innerHTML = '<option value="@time">animation time</option>';
 }
 
@@ -85,7 +94,7 @@ function sceneSettings(extra = {}) {
 }
 
 function buildStaticControls() {
-  $('scene').innerHTML = catalog.scenes.map((s) => `<option value="${s.name}">${s.name}</option>`).join('');
+  $('scene').innerHTML = catalog.scenes.map((s) => `<option value="${s.name}">${human(s.name)}</option>`).join('');
   $('method').innerHTML = catalog.methods.filter((m) => m.default).map((m, i) => `<option value="${i}" title="${m.description}">${m.name}</option>`).join('');
   $('scene').value = state.scene;
   $('method').value = String(state.method);
@@ -94,23 +103,33 @@ function buildStaticControls() {
     leaveGltf(); buildSceneControls(); openScene(true);
   });
   $('preset').addEventListener('change', () => {
-    state.preset = $('preset').value; resetValues(state.preset); buildSceneControls(); openScene();
+    state.preset = $('preset').value; resetValues(state.preset); buildSceneControls(); openScene(true);
   });
-  $('method').addEventListener('change', () => { state.method = Number($('method').value); $('caption-method').textContent = METHODS[state.method]; refresh(); });
+  $('method').addEventListener('change', () => { state.method = Number($('method').value); captions(); refresh(); });
   $('morph-directions').addEventListener('change', () => { state.options.morphDirections = $('morph-directions').checked ? 0 : 1; applyOptions(); });
   for (const [id, key] of [['weighting', 'weighting'], ['weld', 'weld'], ['tangents', 'tangents'], ['reference', 'reference']])
     $(id).addEventListener('change', () => { state.options[key] = Number($(id).value); applyOptions(); });
-  $('material').addEventListener('change', () => { views.setMaterial(Number($('material').value)); });
+  $('material').addEventListener('change', () => { views.setMaterial(Number($('material').value)); saveUrl(); });
   $('show-normals').addEventListener('change', () => { views.showNormals = $('show-normals').checked; refresh(); });
   $('show-tangents').addEventListener('change', () => { views.showTangents = $('show-tangents').checked; refresh(); });
-  $('show-rig').addEventListener('change', () => { views.showRig = $('show-rig').checked; updateRig(); });
+  $('show-rig').addEventListener('change', () => { views.showRig = $('show-rig').checked; updateRig(); saveUrl(); });
   $('chart-run').addEventListener('click', () => runChart());
+  $('frame').addEventListener('click', () => frameMesh());
+  $('drawer-toggle').addEventListener('click', () => {
+    const open = document.body.classList.toggle('drawer-open');
+    $('drawer-toggle').setAttribute('aria-expanded', String(open));
+  });
   $('file').addEventListener('change', () => { if ($('file').files.length) openFiles($('file').files); });
   const drop = $('views');
   drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('drop'); });
   drop.addEventListener('dragleave', () => drop.classList.remove('drop'));
   drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('drop'); if (e.dataTransfer.files.length) openFiles(e.dataTransfer.files); });
-  $('play').addEventListener('click', () => { if (!gltf) return; gltf.playing = !gltf.playing; $('play').textContent = gltf.playing ? 'Pause' : 'Play'; gltf.last = performance.now(); });
+  $('play').addEventListener('click', () => {
+    if (!gltf) return;
+    gltf.playing = !gltf.playing;
+    if (gltf.playing && gltf.time >= gltf.duration) seek(0);
+    $('play').textContent = gltf.playing ? 'Pause' : 'Play'; gltf.last = performance.now();
+  });
   $('scrub').addEventListener('input', () => { if (gltf) { gltf.playing = false; $('play').textContent = 'Play'; seek(Number($('scrub').value) * gltf.duration); } });
   $('animation').addEventListener('change', () => selectAnimation(Number($('animation').value)));
   $('gltf-mesh').addEventListener('change', () => selectMesh(Number($('gltf-mesh').value)));
@@ -125,6 +144,68 @@ function buildStaticControls() {
   });
 }
 
+// ---------------------------------------------------------------- the address
+
+const methodIndex = (name) => METHODS.indexOf(name);
+
+// The state the address names (scene, preset, sliders, method, options), before the controls are built.
+function applyUrl() {
+  if (url.scene && sceneInfo(url.scene)) state.scene = url.scene;
+  const info = sceneInfo();
+  state.preset = info.presets.some((p) => p.name === url.preset) ? url.preset : '';
+  resetValues(state.preset);
+  for (const [k, v] of Object.entries(url.values)) if (k in state.values && Number.isFinite(v)) state.values[k] = v;
+  for (const [k, v] of Object.entries(url.morph)) if (k in state.morph && Number.isFinite(v)) state.morph[k] = v;
+  if (methodIndex(url.method) >= 0) state.method = methodIndex(url.method);
+  state.right = url.right ? methodIndex(url.right) : -1;
+  for (const [k, v] of Object.entries(url.options)) if (Number.isFinite(v)) state.options[k] = v;
+  if (embedded) {
+    // an article's demo: the views and the controls it names; the rest of the lab is one link away
+    document.body.classList.add('embed');
+    const show = new Set((url.show || '').split(',').filter(Boolean));
+    for (const el of document.querySelectorAll('[data-part]')) el.hidden = !show.has(el.dataset.part);
+    if (url.pair === '1') $('views').classList.add('pair');
+    for (const sec of document.querySelectorAll('#controls section'))
+      sec.hidden = ![...sec.querySelectorAll('[data-part]')].some((el) => !el.hidden);
+    const report = () => parent.postMessage({ type: 'sf-embed-height', height: Math.ceil(document.querySelector('main').getBoundingClientRect().bottom) + 4 }, location.origin);
+    new ResizeObserver(report).observe(document.querySelector('main'));
+  }
+}
+
+// The display options of the address, once the controls exist.
+function applyUrlDisplay() {
+  const d = url.display;
+  if (d.material >= 0 && d.material <= 2) $('material').value = String(d.material);
+  $('show-normals').checked = !!d.normals; views.showNormals = !!d.normals;
+  $('show-tangents').checked = !!d.tangents; views.showTangents = !!d.tangents;
+  $('show-rig').checked = !!d.rig; views.showRig = !!d.rig;
+  $('morph-directions').checked = state.options.morphDirections === 0;
+  for (const [id, key] of [['weighting', 'weighting'], ['weld', 'weld'], ['tangents', 'tangents'], ['reference', 'reference']])
+    $(id).value = String(state.options[key]);
+}
+
+function captions() {
+  $('caption-method').textContent = url.c1 || METHODS[state.method];
+  $('caption-reference').textContent = url.c2 || (state.right >= 0 ? METHODS[state.right] : 'Recalculated N / T (reference)');
+}
+
+// The lab's address follows its state (replaced, not pushed: the back button leaves the lab); an embedded demo
+// keeps its "open in the lab" link current instead.
+let urlTimer = 0;
+function saveUrl() {
+  if (urlTimer) return;
+  urlTimer = setTimeout(() => {
+    urlTimer = 0;
+    const info = sceneInfo();
+    const defaults = Object.fromEntries(info.params.map((p) => [p.name, p.default]));
+    const display = { material: Number($('material').value), normals: views.showNormals, tangents: views.showTangents, rig: views.showRig };
+    const search = labSearch(state, display, defaults, METHODS[state.method]);
+    $('lab-link').href = `./lab.html?${search}`;
+    if (!embedded) history.replaceState(null, '', `?${search}`);
+    page.search = search;
+  }, 150);
+}
+
 // ---------------------------------------------------------------- evaluation
 
 function replaceView(next, reframe) {
@@ -133,11 +214,13 @@ function replaceView(next, reframe) {
   view.setOptions(state.options);
   view.setLive(true);
   if (old) old.destroy();
-  views.setMesh(view.vertexCount, view.indices, view.uvs);
+  const source = gltf ? `gltf ${gltf.name} ${gltf.candidates.indexOf(gltf.object)}` : `scene ${state.scene}`;
+  // the same scene at the same size keeps its index and UV attributes (a slider's pose changes only the rest)
+  const sameMesh = old && old.vertexCount === view.vertexCount && old.triangleCount === view.triangleCount && page.source === source;
+  if (!sameMesh) views.setMesh(view.vertexCount, view.indices, view.uvs);
   if (!gltf) views.setModelMatrix(null); // the scenes' positions are the world's; a glTF's come with their matrix
   gpu?.setMesh(view);
   // A vertex index or a chart of another mesh means nothing for this one.
-  const source = gltf ? `gltf ${gltf.name} ${gltf.candidates.indexOf(gltf.object)}` : `scene ${state.scene}`;
   if (!old || old.vertexCount !== view.vertexCount || page.source !== source) {
     page.inspected = -1; page.inspection = null;
     views.setMarker(-1);
@@ -148,18 +231,60 @@ function replaceView(next, reframe) {
     page.chart = null;
   }
   page.source = source;
-  if (reframe) {
-    if (gltf) {
-      const box = new THREE.Box3().setFromObject(gltf.object);
-      const s = box.getBoundingSphere(new THREE.Sphere());
-      views.frame([s.center.x, s.center.y, s.center.z], s.radius);
-    } else views.frame(view.frame, view.frame[3]);
-  }
+  page.reframe = reframe;
+  $('status').textContent = `${view.vertexCount.toLocaleString('en')} vertices, ${view.triangleCount.toLocaleString('en')} triangles`;
+}
+
+// Fits the posed mesh into the views (after the evaluation that posed it).
+function frameMesh() {
+  if (view) views.framePositions(view.positions);
+}
+
+// ---------------------------------------------------------------- the scenes in a worker
+
+// A scene evaluated in the worker (scene_worker.js): the fields of a View that the page reads, already run.
+class Snapshot {
+  constructor(s) { Object.assign(this, s); this.remote = true; this._summaries = METHODS.map(() => ({ normal: {}, tangent: {} })); }
+  setOptions() { return this; }
+  setLive() { return this; }
+  run() { return this; }
+  destroy() {}
+  summary(m) { return summaryOf(this.stats, m, this._summaries[m]); }
+}
+
+// Inputs are coalesced: one request in flight; what arrives meanwhile is folded into the next, which carries the
+// latest controls. The main thread never waits on an evaluation.
+const remote = { inFlight: false, pending: null, id: 0 };
+function requestScene(reframe) {
+  remote.pending = { reframe: reframe || !!remote.pending?.reframe };
+  page.busy = true;
+  if (!remote.inFlight) sendScene();
+}
+function sendScene() {
+  const { reframe } = remote.pending;
+  remote.pending = null;
+  remote.inFlight = true;
+  remote.reframe = reframe;
+  worker.postMessage({ id: ++remote.id, wasm: new URL('skinframe.wasm', document.baseURI).href, scene: state.scene,
+    settings: sceneSettings(), options: state.options });
+}
+function onWorker(e) {
+  remote.inFlight = false;
+  const d = e.data;
+  if (gltf) { /* a file opened meanwhile: the scene's answer is stale */ } else if (d.ok) {
+    page.timing.wasm = d.snapshot.ms;
+    const same = view && view.vertexCount === d.snapshot.vertexCount && view.info?.scene === d.snapshot.info?.scene;
+    replaceView(new Snapshot(d.snapshot), remote.reframe || !same);
+    if ($('message').className === 'error' || /^opening/.test($('message').textContent)) message('');
+    refresh();
+  } else message(d.message, true);
+  if (remote.pending) sendScene(); else page.busy = false;
 }
 
 // Rebuilds the scene from the controls; a failure keeps the open scene and says why.
 function openScene(reframe = false) {
   if (gltf) return;
+  if (worker) { requestScene(reframe); return; }
   let next;
   try {
     next = sf.openScene(state.scene, '', sceneSettings());
@@ -175,6 +300,7 @@ function openScene(reframe = false) {
 
 function applyOptions() {
   if (!view) return;
+  if (worker && !gltf) { requestScene(false); return; }
   try { view.setOptions(state.options); } catch (e) { message(e.message, true); return; }
   refresh();
 }
@@ -185,20 +311,24 @@ function refresh() {
   const t0 = performance.now();
   try { view.run(); } catch (e) { message(e.message, true); return; }
   const t1 = performance.now();
-  page.timing.wasm = t1 - t0;
+  if (!view.remote) page.timing.wasm = t1 - t0;
   const row = view.rows[state.method];
   // without UVs the core measures no tangents: its tangent arrays are placeholders, not directions
   const tf = view.hasTangentFrame;
-  const ref = { normals: view.refNormals, tangents: tf ? view.refTangents : null };
+  const right = state.right >= 0 ? view.rows[state.right] : null;
+  const ref = right ? { normals: right.normals, tangents: tf ? right.tangents : null }
+    : { normals: view.refNormals, tangents: tf ? view.refTangents : null };
   // normal and tangent lines are drawn in the mesh's space: a world length over the matrix's scale
   const m = gltf?.toWorld;
   const scale = m ? Math.cbrt(Math.abs(m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) +
     m[8] * (m[1] * m[6] - m[2] * m[5]))) || 1 : 1;
   const length = (0.06 * (gltf ? gltf.radius : view.frame[3])) / scale;
   views.update(view.positions, { normals: row.normals, tangents: tf ? row.tangents : null }, ref, row.normalDeg,
-    tf ? row.tangentDeg : null, length);
+    tf ? row.tangentDeg : null, length, !!view.remote);
+  if (page.reframe) { page.reframe = false; frameMesh(); }
   updateRig();
   updateReadout();
+  saveUrl();
   if (page.inspected >= 0) inspect(page.inspected);
   const w = state.options.weighting >= 0 ? state.options.weighting
     : gltf ? 0 : ['area', 'angle', 'uniform'].indexOf(sceneInfo().reference_weighting);
@@ -225,7 +355,7 @@ const NOT_MEASURED = 'not measured';
 function updateReadout() {
   const body = $('readout').tBodies[0];
   if (body.rows.length !== METHODS.length) {
-    body.innerHTML = METHODS.map((m) => `<tr data-method="${m}"><td>${m}</td><td></td><td></td><td></td><td></td><td></td></tr>`).join('');
+    body.innerHTML = METHODS.map((m, i) => `<tr data-method="${m}"><td><i class="swatch" style="background:${COLORS[i]}"></i>${m}</td><td></td><td></td><td></td><td></td><td></td></tr>`).join('');
   }
   page.stats = {};
   const tangent = view.hasTangentFrame;
@@ -392,9 +522,12 @@ function loop(now) {
   if (gltf?.playing && gltf.duration) {
     const dt = (now - (gltf.last || now)) / 1000;
     gltf.last = now;
-    seek((gltf.time + dt) % gltf.duration);
+    // the clip plays once and holds its last pose (docs/viewer.md); Play again starts it over
+    const t = Math.min(gltf.time + dt, gltf.duration);
+    if (t >= gltf.duration) { gltf.playing = false; $('play').textContent = 'Play'; }
+    seek(t);
   }
-  if (views.dirty) {
+  if (views.dirty || views.busy) {
     const t0 = performance.now();
     views.render();
     page.timing.draw = performance.now() - t0;
@@ -420,11 +553,19 @@ async function main() {
   page.views = views;
   gpu = await GpuReference.create(page, (text, isError) => { $('gpu-check').textContent = text; if (isError) page.errors.push(text); });
   page.gpu.backend = gpu ? 'webgpu' : (navigator.gpu ? 'webgpu unavailable: wasm' : 'no webgpu: wasm');
-  resetValues('');
+  // without WebGPU the scenes are evaluated in a worker (worker=0 in the address keeps them on this thread)
+  if (!gpu && url.worker !== '0' && typeof Worker !== 'undefined') {
+    worker = new Worker(new URL('./scene_worker.js', import.meta.url), { type: 'module' });
+    worker.onmessage = onWorker;
+    worker.onerror = (e) => message(`the worker failed: ${e.message}`, true);
+  }
+  page.worker = !!worker;
+  applyUrl();
   buildStaticControls();
   buildSceneControls();
+  applyUrlDisplay();
   views.setMaterial(Number($('material').value));
-  $('caption-method').textContent = METHODS[state.method];
+  captions();
   openScene(true);
   page.state = state;
   page.refresh = refresh;

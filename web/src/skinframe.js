@@ -304,19 +304,7 @@ export class View {
   stat(m, field) { return this.stats[m * STAT_STRIDE + field]; }
 
   // The statistics of method m as an object (reused: copy what you keep).
-  summary(m) {
-    const s = this._summaries[m]; const base = m * STAT_STRIDE; const stats = this.stats;
-    s.status = stats[base];
-    for (let i = 0; i < ANGLE_FIELDS.length; ++i) {
-      s.normal[ANGLE_FIELDS[i]] = stats[base + STAT.normal + i];
-      s.tangent[ANGLE_FIELDS[i]] = stats[base + STAT.tangent + i];
-    }
-    s.handedness = stats[base + STAT.handedness];
-    s.tangentCount = stats[base + STAT.tangentCount];
-    s.worstNormal = stats[base + STAT.worstNormal];
-    s.worstTangent = stats[base + STAT.worstTangent];
-    return s;
-  }
+  summary(m) { return summaryOf(this.stats, m, this._summaries[m]); }
 
   destroy() {
     if (!this.ptr) return;
@@ -324,4 +312,19 @@ export class View {
     this.sf.exports.sfw_view_destroy(this.ptr);
     this.ptr = 0;
   }
+}
+
+// Method m's statistics out of sfw_view_stats' doubles (stats), into s.
+export function summaryOf(stats, m, s = { normal: {}, tangent: {} }) {
+  const base = m * STAT_STRIDE;
+  s.status = stats[base];
+  for (let i = 0; i < ANGLE_FIELDS.length; ++i) {
+    s.normal[ANGLE_FIELDS[i]] = stats[base + STAT.normal + i];
+    s.tangent[ANGLE_FIELDS[i]] = stats[base + STAT.tangent + i];
+  }
+  s.handedness = stats[base + STAT.handedness];
+  s.tangentCount = stats[base + STAT.tangentCount];
+  s.worstNormal = stats[base + STAT.worstNormal];
+  s.worstTangent = stats[base + STAT.worstTangent];
+  return s;
 }

@@ -139,19 +139,22 @@ export class Views {
 
   // Per frame: positions, the method's and the reference's frames, the method's angles (tangentDeg null: not
   // measured, drawn grey; tangents null: none drawn).
-  update(positions, method, ref, normalDeg, tangentDeg, length) {
-    this.position.array.set(positions);
-    this.position.needsUpdate = true;
+  // owned: the arrays are the caller's to give away (a worker's fresh copies), taken as they are, not copied.
+  update(positions, method, ref, normalDeg, tangentDeg, length, owned = false) {
+    const put = (attr, src) => {
+      if (owned && src.length === attr.array.length) attr.array = src; else attr.array.set(src);
+      attr.needsUpdate = true;
+    };
+    put(this.position, positions);
     const sources = [method, ref, ref, ref];
     for (let i = 0; i < 4; ++i) {
       const g = this.meshes[i].geometry;
-      g.attributes.normal.array.set(sources[i].normals); g.attributes.normal.needsUpdate = true;
-      if (sources[i].tangents) { g.attributes.tangent.array.set(sources[i].tangents); g.attributes.tangent.needsUpdate = true; }
+      put(g.attributes.normal, sources[i].normals);
+      if (sources[i].tangents) put(g.attributes.tangent, sources[i].tangents);
     }
     const e2 = this.meshes[2].geometry.attributes.err, e3 = this.meshes[3].geometry.attributes.err;
-    if (normalDeg) { e2.array.set(normalDeg); e2.needsUpdate = true; }
-    if (tangentDeg) e3.array.set(tangentDeg); else e3.array.fill(-1);
-    e3.needsUpdate = true;
+    if (normalDeg) put(e2, normalDeg);
+    if (tangentDeg) put(e3, tangentDeg); else { e3.array = new Float32Array(e3.array.length).fill(-1); e3.needsUpdate = true; } // never into an adopted array
     for (const line of this.vectorLines) {
       const show = line.userData.key === 'normals' ? this.showNormals : this.showTangents;
       line.visible = show;
@@ -231,11 +234,26 @@ export class Views {
     this.dirty = true;
   }
 
-  frame(center, radius) {
+  // The posed mesh's bounding sphere (positions in the mesh's space, taken through the model matrix) filled into
+  // the views, seen from the current orbit direction.
+  framePositions(positions) {
+    const box = new THREE.Box3(), p = new THREE.Vector3();
+    for (let i = 0; i + 2 < positions.length; i += 3) box.expandByPoint(p.set(positions[i], positions[i + 1], positions[i + 2]));
+    if (box.isEmpty()) return;
+    box.applyMatrix4(this.groups[0].matrix);
+    const s = box.getBoundingSphere(new THREE.Sphere());
+    const dir = this.camera.position.clone().sub(this.controls.target);
+    this.frame([s.center.x, s.center.y, s.center.z], s.radius, dir.lengthSq() > 0 ? dir.normalize() : null);
+  }
+
+  frame(center, radius, direction = null) {
     const r = Math.max(radius, 1e-3);
     this.controls.target.set(center[0], center[1], center[2]);
-    const dir = new THREE.Vector3(0.55, 0.6, 1).normalize();
-    this.camera.position.set(center[0] + dir.x * r * 2.6, center[1] + dir.y * r * 2.6, center[2] + dir.z * r * 2.6);
+    const dir = direction || new THREE.Vector3(0.55, 0.6, 1).normalize();
+    // the sphere fits the narrower of the two fields of view
+    const half = Math.min(this.camera.fov / 2, Math.atan(Math.tan((this.camera.fov * Math.PI) / 360) * this.camera.aspect) * 180 / Math.PI);
+    const d = (r / Math.sin((half * Math.PI) / 180)) * 1.05;
+    this.camera.position.set(center[0] + dir.x * d, center[1] + dir.y * d, center[2] + dir.z * d);
     this.camera.near = r / 100; this.camera.far = r * 100;
     this.camera.updateProjectionMatrix();
     this.controls.update();
@@ -270,8 +288,31 @@ export class Views {
     return best;
   }
 
+  // Draws the views that changed. A view whose previous frame the GPU has not finished yet (its fence) waits for a
+  // later animation frame, and a large mesh draws one view per frame: the main thread then never blocks on the
+  // GPU's queue (uploading a 1 M-vertex frame behind an unfinished one stalls it for seconds on a software GPU).
   render() {
-    for (let i = 0; i < 4; ++i) this.renderers[i].render(this.scenes[i], this.camera);
+    if (!this.fences) { this.fences = [null, null, null, null]; this.stale = [false, false, false, false]; }
+    if (this.dirty) this.stale.fill(true);
     this.dirty = false;
+    let budget = VERTEX_BUDGET;
+    for (let i = 0; i < 4; ++i) {
+      const gl = this.renderers[i].getContext();
+      if (this.fences[i]) {
+        if (gl.getSyncParameter(this.fences[i], gl.SYNC_STATUS) !== gl.SIGNALED) continue;
+        gl.deleteSync(this.fences[i]);
+        this.fences[i] = null;
+      }
+      if (!this.stale[i] || (budget <= 0 && budget < VERTEX_BUDGET)) continue;
+      this.renderers[i].render(this.scenes[i], this.camera);
+      this.stale[i] = false;
+      budget -= this.vertexCount || 0;
+      if (gl.fenceSync) { this.fences[i] = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0); gl.flush(); }
+    }
   }
+
+  // Views left to draw or frames the GPU has not finished.
+  get busy() { return !!this.stale && (this.stale.some(Boolean) || this.fences.some(Boolean)); }
 }
+
+const VERTEX_BUDGET = 200000;

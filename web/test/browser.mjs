@@ -7,8 +7,11 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { createServer } from 'node:http';
 import { extname, join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { ALL_METHODS, METHODS } from '../src/skinframe.js';
+import { articleChecks } from './article_checks.mjs';
+import { longTaskCheck } from './longtask_checks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -67,7 +70,11 @@ async function canvasPixels(page, id) {
   }, id);
 }
 
-const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+// Two animation frames after the last evaluation (without WebGPU the core answers from a worker).
+const settle = async (page) => {
+  await page.waitForFunction(() => !window.sfPage?.busy && !window.sfPage?.views?.busy && !window.sfPage?.views?.dirty, null, { timeout: 60000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+};
 
 async function setSlider(page, name, value) {
   await page.$eval(`#param-${name}`, (el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', { bubbles: true })); }, value);
@@ -85,7 +92,7 @@ async function run(mode) {
     const logs = [];
     page.on('console', (m) => logs.push(m.text()));
     page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
-    await page.goto(url);
+    await page.goto(`${url}lab.html`);
     await page.waitForFunction(() => window.sfPage?.ready || window.sfPage?.errors.length, null, { timeout: 60000 });
     const shot = (name) => page.screenshot({ path: join(artifacts, `${mode}-${name}.png`), fullPage: true });
 
@@ -254,6 +261,30 @@ async function run(mode) {
       assert.equal(await page.$eval('#file', (e) => e.files.length), 0, 'the picker still names the rejected file');
       await shot('bad-file');
     });
+    await check('a damaged .glb shows the command\'s message', async () => {
+      const cli = process.env.SKINFRAME_CLI || resolve(root, 'build/skinframe');
+      if (!existsSync(cli)) {
+        if (process.env.CI === 'true') throw new Error(`${cli} missing`);
+        console.log(`  # skipped: ${cli} missing (make build)`); return;
+      }
+      const src = readFileSync(join(assets, 'Fox/glTF-Binary/Fox.glb'));
+      const bad = (b, at, v) => { const c = Buffer.from(b); c.writeUInt32LE(v, at); return c; };
+      const cases = { 'truncated.glb': src.subarray(0, src.length >> 1), 'version.glb': bad(src, 4, 1),
+        'chunk.glb': bad(src, 12, src.length), 'short.glb': src.subarray(0, 9) };
+      for (const [name, bytes] of Object.entries(cases)) {
+        const file = join(artifacts, name);
+        writeFileSync(file, bytes);
+        const r = spawnSync(cli, ['info', file], { encoding: 'utf8' });
+        const want = (r.stderr || r.stdout).trim().replace(`skinframe: ${file}: `, '');
+        assert.notEqual(r.status, 0, `${name}: the command accepted it`);
+        await page.setInputFiles('#file', { name, mimeType: 'model/gltf-binary', buffer: bytes });
+        await page.waitForFunction((n) => document.getElementById('message').textContent.startsWith(`${n}: `) &&
+          document.getElementById('message').className === 'error', name);
+        const got = (await page.$eval('#message', (e) => e.textContent)).replace(`${name}: `, '');
+        assert.equal(got, want, name);
+      }
+      assert.equal(await page.evaluate(() => window.sfPage.state.source), 'scene', 'the scene stays open');
+    });
     await check('a file too large is refused before it is read', async () => {
       const text = await page.evaluate(async () => {
         const big = new File([new Uint8Array(1)], 'huge.glb');
@@ -298,6 +329,17 @@ async function run(mode) {
       await at(0.5); // seeking back from the end moves the mesh again
       assert.notDeepEqual(await page.evaluate(() => Array.from(window.sfPage.view().positions.subarray(0, 300))), end);
     });
+    await check('Play runs the clip once and holds its last pose (docs/viewer.md)', async () => {
+      await page.$eval('#scrub', (el) => { el.value = '0.8'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+      await settle(page);
+      await page.click('#play');
+      await page.waitForFunction(() => document.getElementById('play').textContent === 'Play', null, { timeout: 30000 });
+      await settle(page);
+      assert.equal(await page.$eval('#scrub', (e) => e.value), '1', 'held at the end');
+      const held = await page.evaluate(() => Array.from(window.sfPage.view().positions.subarray(0, 30)));
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+      assert.deepEqual(await page.evaluate(() => Array.from(window.sfPage.view().positions.subarray(0, 30))), held, 'no loop');
+    });
     await check('a mesh without UVs: tangents not measured, not 0', async () => {
       await page.setInputFiles('#file', join(assets, 'AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb'));
       await page.waitForFunction(() => /AnimatedMorphCube.*vertices/.test(document.getElementById('message').textContent) || document.getElementById('message').className === 'error', null, { timeout: 60000 });
@@ -324,6 +366,9 @@ async function run(mode) {
       await shot('no-uvs');
     });
     if (gpuLog.length) writeFileSync(join(artifacts, `${mode}-gpu-check.json`), JSON.stringify(gpuLog, null, 1));
+    await longTaskCheck(page, mode, artifacts, check);
+    // the article and the phone layout once, on the WebGL2 path
+    if (mode === 'webgl2') await articleChecks(browser, url, artifacts, check);
   } finally {
     await browser.close();
   }

@@ -1,0 +1,257 @@
+"""The add-on, headless in Blender: `blender -b --factory-startup --python-exit-code 1 --python test_addon.py --
+ADDON.zip SKINFRAME_CLI OUT_DIR [STAGED.glb]`.
+
+Builds a strip rigged to two bones with a shape key, animated over 9 frames, installs the add-on from its zip and
+runs its operator; then checks (1) the library's skinned positions against Blender's own evaluated mesh (the data
+the add-on reads is what Blender deforms), (2) the add-on's table against `skinframe eval` and the Python
+module's evaluate_asset on the same strip exported by Blender's glTF exporter (within 1e-3 degrees), (3) the
+colour attribute at the worst vertex (the heatmap's colour of its angle) and the selection operator. With
+STAGED.glb it imports that file through Blender's glTF importer and checks the add-on's rest-pose errors
+against the command's (within 0.01 degree: Blender stores the imported normals in its own encoding)."""
+import json
+import math
+import os
+import subprocess
+import sys
+
+import bpy
+import numpy as np
+
+ARGS = sys.argv[sys.argv.index("--") + 1:]
+ZIP, CLI, OUT = ARGS[0], ARGS[1], ARGS[2]
+STAGED = ARGS[3] if len(ARGS) > 3 else None
+TOL = 1e-3
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def install_addon():
+    bpy.ops.preferences.addon_install(filepath=ZIP, overwrite=True)
+    bpy.ops.preferences.addon_enable(module="skinframe_normals")
+    import skinframe_normals
+    return skinframe_normals
+
+
+def clear_scene():
+    for obj in list(bpy.data.objects):
+        bpy.data.objects.remove(obj, do_unlink=True)
+
+
+def build_strip():
+    """A 5 x 13 vertex strip along y (0..2), bones y 0..1 and 1..2, weights blended over y 0.6..1.4, a shape key
+    bulging the middle; bone 2 bends 70 degrees about x and bone 1 turns 20 degrees about z over frames 0..8."""
+    scene = bpy.context.scene
+    scene.frame_start, scene.frame_end = 0, 8
+    scene.render.fps = 24
+    nx, ny = 5, 13
+    verts = [(0.5 * (i / (nx - 1) - 0.5), 2.0 * j / (ny - 1), 0.0) for j in range(ny) for i in range(nx)]
+    faces = [(j * nx + i, j * nx + i + 1, (j + 1) * nx + i + 1, (j + 1) * nx + i)
+             for j in range(ny - 1) for i in range(nx - 1)]
+    me = bpy.data.meshes.new("strip")
+    me.from_pydata(verts, [], faces)
+    me.polygons.foreach_set("use_smooth", [True] * len(me.polygons))
+    me.update()
+    obj = bpy.data.objects.new("strip", me)
+    scene.collection.objects.link(obj)
+    arm_data = bpy.data.armatures.new("rig")
+    arm = bpy.data.objects.new("rig", arm_data)
+    scene.collection.objects.link(arm)
+    bpy.context.view_layer.objects.active = arm
+    bpy.ops.object.mode_set(mode='EDIT')
+    b1 = arm_data.edit_bones.new("lower")
+    b1.head, b1.tail = (0, 0, 0), (0, 1, 0)
+    b2 = arm_data.edit_bones.new("upper")
+    b2.head, b2.tail = (0, 1, 0), (0, 2, 0)
+    b2.parent = b1
+    b2.use_connect = True
+    bpy.ops.object.mode_set(mode='OBJECT')
+    lower, upper = obj.vertex_groups.new(name="lower"), obj.vertex_groups.new(name="upper")
+    for v in me.vertices:
+        t = min(max((v.co.y - 0.6) / 0.8, 0.0), 1.0)
+        w = t * t * (3 - 2 * t)
+        if w < 1:
+            lower.add([v.index], 1 - w, 'REPLACE')
+        if w > 0:
+            upper.add([v.index], w, 'REPLACE')
+    mod = obj.modifiers.new("Armature", 'ARMATURE')
+    mod.object = arm
+    obj.shape_key_add(name="Basis")
+    bulge = obj.shape_key_add(name="bulge")
+    for v in bulge.data:
+        v.co.z += 0.15 * math.sin(math.pi * v.co.y / 2.0) * math.cos(math.pi * v.co.x)
+    bulge.value = 0.6
+    for pb, axis, angle in ((arm.pose.bones["upper"], (1, 0, 0), 70.0), (arm.pose.bones["lower"], (0, 0, 1), 20.0)):
+        pb.rotation_mode = 'QUATERNION'
+        pb.rotation_quaternion = (1, 0, 0, 0)
+        pb.keyframe_insert("rotation_quaternion", frame=0)
+        half = math.radians(angle) / 2
+        pb.rotation_quaternion = (math.cos(half),) + tuple(math.sin(half) * a for a in axis)
+        pb.keyframe_insert("rotation_quaternion", frame=8)
+    scene.frame_set(0)
+    bpy.context.view_layer.objects.active = obj
+    obj.select_set(True)
+    return obj, arm
+
+
+def blender_positions(obj):
+    deps = bpy.context.evaluated_depsgraph_get()
+    ev = obj.evaluated_get(deps)
+    me = ev.to_mesh()
+    co = np.empty(3 * len(me.vertices), np.float32)
+    me.vertices.foreach_get("co", co)
+    ev.to_mesh_clear()
+    return co.reshape(-1, 3)
+
+
+def check_positions(addon, obj):
+    sf = addon.lib.skinframe
+    arrays, bones, _ = addon.scene_data.rest_arrays(obj)
+    mesh = sf.Mesh.from_arrays(**arrays)
+    worst = 0.0
+    for f in (3, 8):
+        bpy.context.scene.frame_set(f)
+        pos, _, _ = sf.frames(mesh, sf.Pose(*addon.scene_data.pose_arrays(obj, bones)), method="skinned")
+        worst = max(worst, float(np.abs(pos - blender_positions(obj)).max()))
+    bpy.context.scene.frame_set(0)
+    check(worst < 1e-5, "library's skinned positions = Blender's evaluated mesh (max difference %.2e)" % worst)
+
+
+def compare_rows(rows, theirs, what, keys=(("mean", "mean"), ("p95", "p95"), ("max", "max")), part="normal",
+                 tol=TOL):
+    for name, row in rows.items():
+        t = theirs.get(name)
+        if t is None:
+            check(False, "%s: method %s missing" % (what, name))
+            continue
+        for ours_key, their_key in keys:
+            a, b = row[ours_key], t[part][their_key]
+            check(abs(a - b) <= tol, "%s %s %s: add-on %.6f, %.6f" % (what, name, ours_key, a, b))
+
+
+def check_table_against_command(addon, obj, results):
+    sf = addon.lib.skinframe
+    glb = os.path.join(OUT, "strip.glb")
+    bpy.ops.export_scene.gltf(filepath=glb, export_format='GLB', use_selection=False, export_texcoords=False,
+                              export_colors=False, export_morph_normal=True, export_force_sampling=True)
+    rows = {r["method"]: r for r in results["rows"]}
+    args = [CLI, "eval", glb, "--fps", "24", "--weighting", results["weighting"], "--json"]
+    cli = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+    anim = cli["animations"]
+    check(len(anim) == 1 and anim[0]["frames"] == results["frame_count"],
+          "the exported clip has the scene's %d frames" % results["frame_count"])
+    compare_rows(rows, {m["method"]: m for m in anim[0]["methods"]}, "command")
+    compare_rows(rows, {m["method"]: m for m in anim[0]["methods"]}, "command rest",
+                 keys=(("rest_mean", "mean"), ("rest_max", "max")), part="rest_normal")
+    report = sf.evaluate_asset(glb, fps=24, weighting=results["weighting"])
+    module = {m.method: {"normal": m.normal.to_dict()} for m in report.clips[0].methods}
+    compare_rows(rows, module, "module")
+
+
+def check_colours(addon, obj, results):
+    sf = addon.lib.skinframe
+    me = obj.data
+    for r in results["rows"]:
+        color_name, deg_name = addon.run.attribute_names(r["method"])
+        attr = me.color_attributes.get(color_name)
+        check(attr is not None and attr.domain == 'POINT', "colour attribute '%s' on the points" % color_name)
+        if attr is None:
+            continue
+        v = r["worst_vertex"]
+        got = np.array(attr.data[v].color[:], np.float32)
+        want = sf.heatmap_colors([r["worst_deg"]])[0]
+        check(np.allclose(got, want, atol=1e-6), "%s: colour at the worst vertex %d = heatmap(%.3f deg) %s" % (
+            r["method"], v, r["worst_deg"], np.round(got, 4)))
+        degs = np.empty(len(me.vertices), np.float32)
+        me.attributes[deg_name].data.foreach_get("value", degs)
+        check(int(np.argmax(degs)) == v or degs.max() == degs[v], "%s: the worst vertex has the largest error"
+              % r["method"])
+    skinned = next(r for r in results["rows"] if r["method"] == "skinned")
+    check(skinned["max"] > 1.0 and skinned["mean"] > 0.01, "skinned normals are off on the bend (%.3f deg max)"
+          % skinned["max"])
+    bpy.ops.skinframe.select_worst(method="skinned")
+    sel = np.zeros(len(me.vertices), bool)
+    me.vertices.foreach_get("select", sel)
+    check(list(np.flatnonzero(sel)) == [skinned["worst_vertex"]] and
+          bpy.context.scene.frame_current == skinned["worst_vertex_frame"],
+          "select_worst selects vertex %d at frame %d" % (skinned["worst_vertex"], skinned["worst_vertex_frame"]))
+
+
+def check_fixed_gltf(addon, obj):
+    """The Write Fixed glTF operator, where the command has `fix`: a .glb the module loads, with the strip."""
+    has_fix = subprocess.run([CLI, "fix", "--help"], capture_output=True).returncode == 0
+    if not has_fix:
+        print("skip Write Fixed glTF: this skinframe command has no 'fix'")
+        return
+    out = os.path.join(OUT, "strip_fixed.glb")
+    bpy.context.scene.skinframe.skinframe_command = CLI
+    check(bpy.ops.skinframe.write_fixed_gltf(filepath=out) == {'FINISHED'}, "Write Fixed glTF runs")
+    asset = addon.lib.skinframe.load(out)
+    check(asset.instance_count == 1 and asset.mesh().vertex_count == len(obj.data.vertices),
+          "the fixed glTF holds the strip's %d vertices" % len(obj.data.vertices))
+
+
+def check_animated_shape_key(addon, obj):
+    """A keyed shape-key value is read per frame, and the library deforms as Blender does there."""
+    bulge = obj.data.shape_keys.key_blocks["bulge"]
+    bulge.value = 0.0
+    bulge.keyframe_insert("value", frame=0)
+    bulge.value = 1.0
+    bulge.keyframe_insert("value", frame=8)
+    bpy.context.scene.frame_set(4)
+    _, weights = addon.scene_data.pose_arrays(obj, addon.scene_data.deform_bones(obj))
+    check(abs(float(weights[0]) - bulge.value) < 1e-6 and 0.0 < bulge.value < 1.0,
+          "the shape key's keyed value at frame 4 (%.3f) is the pose's morph weight" % bulge.value)
+    check_positions(addon, obj)
+
+
+def check_staged(addon):
+    """A staged glTF through Blender's importer: the add-on's rest-pose errors against the command's (within 0.01 degree: Blender stores the imported normals in its own encoding)."""
+    clear_scene()
+    if not hasattr(np, "bool"):  # Debian's Blender 3.4 importer still says np.bool, which numpy 1.24 removed
+        np.bool = bool
+    bpy.ops.import_scene.gltf(filepath=STAGED)
+    obj = next(o for o in bpy.context.scene.objects if o.type == 'MESH')
+    bpy.context.view_layer.objects.active = obj
+    bpy.context.scene.skinframe.whole_range = False
+    bpy.ops.skinframe.evaluate()
+    results = addon.run.results_of(obj)
+    check(results is not None and results["vertices"] == len(obj.data.vertices) and results["rows"][0]["rest_max"] > 0,
+          "imported %s evaluated on Blender's %d vertices" % (os.path.basename(STAGED), len(obj.data.vertices)))
+    args = [CLI, "eval", STAGED, "--weighting", results["weighting"], "--json"]
+    cli = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+    theirs = {m["method"]: m for m in cli["animations"][0]["methods"]}
+    # Blender keeps an import's custom normals in its own 16-bit encoding, a few thousandths of a degree off the
+    # file's, and merges the vertices its importer finds equal: the rest-pose errors agree within 0.01 degree.
+    compare_rows({r["method"]: r for r in results["rows"]}, theirs, "staged rest",
+                 keys=(("rest_mean", "mean"), ("rest_max", "max")), part="rest_normal", tol=0.01)
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    addon = install_addon()
+    clear_scene()
+    obj, _ = build_strip()
+    check_positions(addon, obj)
+    check(bpy.ops.skinframe.evaluate() == {'FINISHED'}, "the evaluate operator runs")
+    results = addon.run.results_of(obj)
+    print(json.dumps(results, indent=1))
+    check_table_against_command(addon, obj, results)
+    check_colours(addon, obj, results)
+    check(bpy.context.mode == 'EDIT_MESH', "select_worst leaves the mesh in edit mode, the vertex shown")
+    bpy.ops.object.mode_set(mode='OBJECT')  # the mesh as stored again (edit mode holds its own copy)
+    check_fixed_gltf(addon, obj)
+    check_animated_shape_key(addon, obj)
+    if STAGED:
+        check_staged(addon)
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        sys.exit(1)
+    print("all checks passed")
+
+
+main()

@@ -1,0 +1,289 @@
+// LABELS: unit
+/* skinframe fix (skinframe_fix.h): every staged asset fixed keeps what is not repaired and is stable under a
+ * second fix; all-zero morph normal deltas are rebuilt and make the deltas method exact at full weight on a
+ * hard-edged cube; weights over the sets are merged, sorted and renormalised, zero sums reported. */
+#define _POSIX_C_SOURCE 200809L
+#include "sf_test.h"
+#include "skinframe_fix.h"
+
+#include <cjson/cJSON.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char g_dir[256];
+
+static const char* tmp_path(const char* name, char* buf, size_t size)
+{
+    if (!g_dir[0]) {
+        snprintf(g_dir, sizeof g_dir, "%s/sf_fix_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        if (!mkdtemp(g_dir)) abort();
+    }
+    snprintf(buf, size, "%s/%s", g_dir, name);
+    return buf;
+}
+
+static sf_result fix_file(const char* in, const char* out, const sf_fix_opts* o, sf_fix_counts* c)
+{
+    sf_gltf_doc* doc = NULL;
+    sf_error err;
+    sf_result r = sf_gltf_doc_open(in, NULL, NULL, &doc, &err);
+    if (r == SF_OK) r = sf_fix_apply(doc, o, NULL, c, &err);
+    if (r == SF_OK) r = sf_gltf_doc_save(doc, out, NULL, 0, &err);
+    if (r != SF_OK) printf("  %s: %s\n", in, err.message);
+    sf_gltf_doc_destroy(doc);
+    return r;
+}
+
+static cJSON* json_of(const char* path)
+{
+    size_t size = 0;
+    char* data = sft_read_file(path, &size);
+    if (!data) return NULL;
+    cJSON* root;
+    if (size > 20 && memcmp(data, "glTF", 4) == 0) {
+        uint32_t len;
+        memcpy(&len, data + 12, 4);
+        root = cJSON_ParseWithLength(data + 20, len);
+    } else {
+        root = cJSON_Parse(data);
+    }
+    free(data);
+    return root;
+}
+
+static const char* const staged[] = {
+    "gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",
+    "gltf/Fox/glTF-Binary/Fox.glb", "gltf/MorphStressTest/glTF-Binary/MorphStressTest.glb",
+    "gltf/NormalTangentMirrorTest/glTF-Binary/NormalTangentMirrorTest.glb",
+    "gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb", "gltf/SimpleMorph/glTF/SimpleMorph.gltf",
+    "gltf/SimpleSkin/glTF/SimpleSkin.gltf", "gltf/SimpleSparseAccessor/glTF/SimpleSparseAccessor.gltf",
+    "gltf/AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf"};
+
+/* The members fix never touches compare equal, and a second fix writes the same bytes. */
+static void staged_assets_kept_and_idempotent(void)
+{
+    static const char* const kept[] = {"nodes", "scenes", "scene", "skins", "animations", "materials", "textures",
+                                       "images", "samplers", "cameras", "extensionsUsed", "extensionsRequired"};
+    char buf[1024], out[512], again[512];
+    int found = 0;
+    for (size_t i = 0; i < sizeof staged / sizeof staged[0]; ++i) {
+        const char* in = sft_asset(staged[i], buf, sizeof buf);
+        if (!in) continue;
+        found++;
+        const char* ext = strrchr(in, '.');
+        char name[64];
+        snprintf(name, sizeof name, "fixed%zu%s", i, ext);
+        tmp_path(name, out, sizeof out);
+        snprintf(name, sizeof name, "fixed%zu_again%s", i, ext);
+        tmp_path(name, again, sizeof again);
+        sf_fix_opts o;
+        sf_fix_opts_init(&o);
+        sf_fix_counts c1, c2;
+        CHECK_OK(fix_file(in, out, &o, &c1));
+        CHECK_OK(fix_file(out, again, &o, &c2));
+        CHECK(c2.accessors_written == 0);
+        size_t s1 = 0, s2 = 0;
+        char *f1 = sft_read_file(out, &s1), *f2 = sft_read_file(again, &s2);
+        CHECK(f1 && f2 && s1 == s2 && memcmp(f1, f2, s1) == 0);
+        free(f1);
+        free(f2);
+        cJSON *a = json_of(in), *b = json_of(out);
+        for (size_t k = 0; a && b && k < sizeof kept / sizeof kept[0]; ++k)
+            CHECK(cJSON_Compare(cJSON_GetObjectItem(a, kept[k]), cJSON_GetObjectItem(b, kept[k]), 1) ||
+                  (!cJSON_GetObjectItem(a, kept[k]) && !cJSON_GetObjectItem(b, kept[k])));
+        cJSON_Delete(a);
+        cJSON_Delete(b);
+    }
+    if (!found) printf("  (skipped: SF_ASSETS not set)\n");
+}
+
+static float* read_slot(const char* path, size_t target, const char* attr, size_t* count)
+{
+    sf_gltf_doc* doc = NULL;
+    sf_error err;
+    float* v = NULL;
+    if (sf_gltf_doc_open(path, NULL, NULL, &doc, &err) != SF_OK) return NULL;
+    sf_gltf_slot s = {0, 0, target, attr};
+    sf_gltf_accessor_info in;
+    size_t a = sf_gltf_doc_accessor(doc, &s);
+    if (a != SF_GLTF_NONE && sf_gltf_doc_accessor_info(doc, a, &in, &err) == SF_OK) {
+        v = calloc(in.count * in.components + 1, sizeof(float));
+        *count = in.count * in.components;
+        if (sf_gltf_doc_read(doc, a, v, &err) != SF_OK) free(v), v = NULL;
+    }
+    sf_gltf_doc_destroy(doc);
+    return v;
+}
+
+static void measure(const char* path, sf_fix_measure_result* out)
+{
+    sf_fix_measure_result m;
+    memset(&m, 0, sizeof m);
+    *out = m;
+    sf_gltf_opts o;
+    memset(&o, 0, sizeof o);
+    o.generated_tangents = SF_TANGENTS_MIKKTSPACE;
+    sf_gltf* g = NULL;
+    sf_error err;
+    sf_fix_opts fo;
+    sf_fix_opts_init(&fo);
+    CHECK_OK(sf_gltf_load_file(path, &o, NULL, &g, &err));
+    if (g) CHECK_OK(sf_fix_measure(g, &fo.reference_opts, 30.0, NULL, &m, &err));
+    sf_gltf_destroy(g);
+    *out = m;
+}
+
+/* AnimatedMorphCube with every NORMAL delta zeroed (what exporters write): fix rebuilds them from the geometry
+ * alone (the same deltas as fixing the file as shipped), and at each target's full weight `skinned` with
+ * deltas then matches the reference on the hard-edged cube. */
+static void zero_morph_normals_rebuilt(void)
+{
+    char buf[1024], broken[512], fixed[512], fixed_orig[512];
+    const char* in = sft_asset("gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", buf, sizeof buf);
+    if (!in) {
+        printf("  (skipped: SF_ASSETS not set)\n");
+        return;
+    }
+    tmp_path("cube_zero.glb", broken, sizeof broken);
+    tmp_path("cube_zero_fixed.glb", fixed, sizeof fixed);
+    tmp_path("cube_fixed.glb", fixed_orig, sizeof fixed_orig);
+    sf_gltf_doc* doc = NULL;
+    sf_error err;
+    CHECK_OK(sf_gltf_doc_open(in, NULL, NULL, &doc, &err));
+    float zeros[3 * 24] = {0};
+    for (size_t t = 0; t < 2; ++t) {
+        sf_gltf_slot s = {0, 0, t, "NORMAL"};
+        sf_gltf_values v = {zeros, 24, 3, 5126, 0};
+        CHECK_OK(sf_gltf_doc_set(doc, &s, &v, NULL, &err));
+    }
+    CHECK_OK(sf_gltf_doc_save(doc, broken, NULL, 0, &err));
+    sf_gltf_doc_destroy(doc);
+    sf_fix_opts o;
+    sf_fix_opts_init(&o);
+    sf_fix_counts c;
+    CHECK_OK(fix_file(broken, fixed, &o, &c));
+    CHECK(c.morph_normal_targets == 2);
+    CHECK_OK(fix_file(in, fixed_orig, &o, &c));
+    double largest = 0;
+    for (size_t t = 0; t < 2; ++t) {
+        size_t n1 = 0, n2 = 0;
+        float *a = read_slot(fixed, t, "NORMAL", &n1), *b = read_slot(fixed_orig, t, "NORMAL", &n2);
+        CHECK(a && b && n1 == 72 && n1 == n2 && memcmp(a, b, n1 * sizeof(float)) == 0);
+        for (size_t i = 0; a && i < n1; ++i) largest = fmax(largest, fabs(a[i]));
+        free(a);
+        free(b);
+    }
+    CHECK(largest > 0.05); /* target 1 tilts faces: its rebuilt deltas are not zero */
+    static sf_fix_measure_result before, after;
+    measure(broken, &before);
+    measure(fixed, &after);
+    CHECK(before.case_count >= 1 && after.case_count == before.case_count);
+    CHECK(strcmp(after.cases[0].label, "each target at 1") == 0);
+    CHECK(after.cases[0].normal.max < 0.01);                      /* exact at full weight */
+    CHECK(before.cases[0].normal.mean > after.cases[0].normal.mean + 0.1); /* what the repair bought */
+}
+
+/* Influences of SimpleSkin rewritten with known faults, then fixed: each fault counted and repaired. */
+static void weights_repaired(void)
+{
+    char buf[1024], broken[512], fixed[512];
+    const char* in = sft_asset("gltf/SimpleSkin/glTF/SimpleSkin.gltf", buf, sizeof buf);
+    if (!in) {
+        printf("  (skipped: SF_ASSETS not set)\n");
+        return;
+    }
+    tmp_path("skin_broken.gltf", broken, sizeof broken);
+    tmp_path("skin_fixed.gltf", fixed, sizeof fixed);
+    float joints[40] = {1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1}, weights[40] = {0.25f, 0.25f, 0, 0, 0.2f, 0.6f};
+    weights[13] = 1.0f; /* v3: joint 1 with weight 1, and a zero-weight slot naming joint 1 */
+    for (size_t v = 4; v < 10; ++v) weights[4 * v] = 1.0f;
+    sf_gltf_doc* doc = NULL;
+    sf_error err;
+    CHECK_OK(sf_gltf_doc_open(in, NULL, NULL, &doc, &err));
+    sf_gltf_slot js = {0, 0, SF_GLTF_NONE, "JOINTS_0"}, ws = {0, 0, SF_GLTF_NONE, "WEIGHTS_0"};
+    sf_gltf_values jv = {joints, 10, 4, 5123, 0}, wv = {weights, 10, 4, 5126, 0};
+    CHECK_OK(sf_gltf_doc_set(doc, &js, &jv, NULL, &err));
+    CHECK_OK(sf_gltf_doc_set(doc, &ws, &wv, NULL, &err));
+    CHECK_OK(sf_gltf_doc_save(doc, broken, NULL, 0, &err));
+    sf_gltf_doc_destroy(doc);
+    sf_fix_opts o;
+    sf_fix_opts_init(&o);
+    sf_fix_counts c;
+    CHECK_OK(fix_file(broken, fixed, &o, &c));
+    CHECK(c.duplicate_joints_merged == 1 && c.zero_weight_vertices == 1 && c.influences_sorted == 1);
+    CHECK(c.weights_renormalised == 2 && c.zero_slots_cleared == 1);
+    size_t n = 0;
+    float *j = read_slot(fixed, SF_GLTF_NONE, "JOINTS_0", &n), *w = read_slot(fixed, SF_GLTF_NONE, "WEIGHTS_0", &n);
+    CHECK(j && w && n == 40);
+    if (!j || !w) return;
+    CHECK(j[0] == 1 && w[0] == 1.0f && w[1] == 0 && j[1] == 0);                  /* merged */
+    CHECK(j[4] == 1 && j[5] == 0 && fabsf(w[4] - 0.75f) < 1e-6f && fabsf(w[5] - 0.25f) < 1e-6f); /* sorted, sum 1 */
+    CHECK(w[8] == 0 && w[9] == 0 && w[10] == 0 && w[11] == 0);                   /* zero sum left as it was */
+    CHECK(j[12] == 1 && w[12] == 1.0f && j[15] == 0);                            /* zero slot cleared */
+    free(j);
+    free(w);
+}
+
+/* The command: one file, refusals (onto the input, a file not ours, an unknown required extension), a
+ * folder with one JSON line per asset. */
+static void cli_rules(void)
+{
+    char buf[1024], cmd[4096], out[512], req[512];
+    const char* in = sft_asset("gltf/MorphStressTest/glTF-Binary/MorphStressTest.glb", buf, sizeof buf);
+    sft_cli_out r = sft_run_cli("fix --help");
+    if (r.status == -1 || !in) {
+        sft_cli_out_free(&r);
+        printf("  (skipped: SF_CLI or SF_ASSETS not set)\n");
+        return;
+    }
+    sft_cli_out_free(&r);
+    tmp_path("cli.glb", out, sizeof out);
+    snprintf(cmd, sizeof cmd, "fix '%s' -o '%s' --json", in, out);
+    r = sft_run_cli(cmd);
+    CHECK(r.status == 0 && strstr(r.out, "\"morph_normal_targets\":8") && strstr(r.out, "\"every target at 1\""));
+    sft_cli_out_free(&r);
+    snprintf(cmd, sizeof cmd, "fix '%s' -o '%s'", in, in);
+    r = sft_run_cli(cmd);
+    CHECK(r.status == 2 && strstr(r.err, "is an input"));
+    sft_cli_out_free(&r);
+    snprintf(cmd, sizeof cmd, "fix '%s' -o '%s' --no-measure", in, tmp_path("notes.txt", req, sizeof req));
+    r = sft_run_cli(cmd);
+    CHECK(r.status == 2); /* not a .glb/.gltf name */
+    sft_cli_out_free(&r);
+    FILE* f = fopen(tmp_path("other.glb", req, sizeof req), "wb");
+    if (f) fputs("someone's file", f), fclose(f);
+    snprintf(cmd, sizeof cmd, "fix '%s' -o '%s' --no-measure", in, req);
+    r = sft_run_cli(cmd);
+    CHECK(r.status == 2 && strstr(r.err, "--force")); /* not ours */
+    sft_cli_out_free(&r);
+    f = fopen(tmp_path("req.gltf", req, sizeof req), "wb");
+    if (f) fputs("{\"asset\":{\"version\":\"2.0\"},\"extensionsRequired\":[\"EXT_made_up\"]}", f), fclose(f);
+    snprintf(cmd, sizeof cmd, "fix '%s' -o '%s/req_out.gltf'", req, g_dir);
+    r = sft_run_cli(cmd);
+    CHECK(r.status == 1 && strstr(r.err, "EXT_made_up"));
+    sft_cli_out_free(&r);
+    const char* skin = sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", buf, sizeof buf);
+    snprintf(cmd, sizeof cmd, "fix '%s' -o '%s/cut.glb' --max-influences 2 --json", skin, g_dir);
+    r = sft_run_cli(cmd);
+    CHECK(r.status == 0 && strstr(r.out, "\"max_influences_cost\"") && !strstr(r.out, "\"influences_truncated\":0,"));
+    sft_cli_out_free(&r);
+    const char* dir = sft_asset("gltf/SimpleSkin", buf, sizeof buf);
+    snprintf(cmd, sizeof cmd, "fix '%s' -o '%s/batch' --json --no-measure", dir, g_dir);
+    r = sft_run_cli(cmd);
+    CHECK(r.status == 0 && strstr(r.out, "\"repairs\"") && strchr(r.out, '\n') == strrchr(r.out, '\n'));
+    sft_cli_out_free(&r);
+}
+
+int main(int argc, char** argv)
+{
+    static const sft_case cases[] = {
+        {"staged_assets_kept_and_idempotent", staged_assets_kept_and_idempotent},
+        {"zero_morph_normals_rebuilt", zero_morph_normals_rebuilt},
+        {"weights_repaired", weights_repaired},
+        {"cli_rules", cli_rules},
+    };
+    return SFT_RUN(cases, argc, argv);
+}
