@@ -6,7 +6,7 @@ typedef enum sf_result { SF_OK, SF_ERROR_INVALID_ARGUMENT, SF_ERROR_OUT_OF_MEMOR
     SF_ERROR_ZERO_WEIGHTS, SF_ERROR_WEIGHT_SUM, SF_ERROR_STRIDE, SF_ERROR_MISSING_STREAM, SF_ERROR_UNKNOWN_NAME,
     SF_ERROR_GLTF, SF_ERROR_IO, SF_ERROR_UNSUPPORTED, SF_ERROR_TOO_LARGE, SF_RESULT_COUNT } sf_result;
 
-typedef struct sf_error { sf_result result; char field[64]; size_t index; char message[256]; } sf_error;
+typedef struct sf_error { sf_result result; char field[64]; size_t index; char message[256]; ...; } sf_error;
 const char* sf_result_string(sf_result result);
 const char* sf_version_string(void);
 
@@ -14,10 +14,10 @@ typedef void sf_range_fn(void* ctx, size_t begin, size_t end);
 typedef struct sf_threads { void (*parallel_for)(void*, size_t, size_t, sf_range_fn*, void*); void* user; ...; } sf_threads;
 typedef struct sf_env { sf_threads threads; ...; } sf_env;
 
-typedef struct sf_stream { const float* data; size_t stride; } sf_stream;
+typedef struct sf_stream { const float* data; size_t stride; ...; } sf_stream;
 typedef struct sf_morph_target_desc {
     const char* name; const float* position_deltas; const float* normal_deltas; const float* tangent_deltas;
-    const uint32_t* sparse_indices; size_t sparse_count;
+    const uint32_t* sparse_indices; size_t sparse_count; ...;
 } sf_morph_target_desc;
 typedef enum sf_uv_convention { SF_UV_GLTF, SF_UV_V_UP } sf_uv_convention;
 typedef enum sf_weight_policy { SF_WEIGHTS_RENORMALIZE, SF_WEIGHTS_STRICT } sf_weight_policy;
@@ -27,14 +27,14 @@ typedef struct sf_mesh_desc {
     sf_stream positions; sf_stream normals; sf_stream tangents; sf_stream uvs;
     uint32_t influence_count; const uint32_t* joints; const float* weights; size_t bone_count;
     sf_weight_policy weight_policy; sf_zero_weight_policy zero_weight_policy;
-    const sf_morph_target_desc* targets; size_t target_count; sf_uv_convention uv_convention;
+    const sf_morph_target_desc* targets; size_t target_count; sf_uv_convention uv_convention; ...;
 } sf_mesh_desc;
 typedef struct sf_pose {
-    const float* bone_matrices; size_t bone_count; const float* morph_weights; size_t morph_weight_count;
+    const float* bone_matrices; size_t bone_count; const float* morph_weights; size_t morph_weight_count; ...;
 } sf_pose;
 
 typedef struct sf_topology sf_topology;
-typedef struct sf_topology_opts { int skip_gradients; float weld_normal_cos; } sf_topology_opts;
+typedef struct sf_topology_opts { int skip_gradients; float weld_normal_cos; ...; } sf_topology_opts;
 typedef struct sf_topology_stats {
     size_t vertex_count, triangle_count, target_count, bone_count; uint32_t influence_count;
     size_t renormalized_vertices, zero_weight_vertices, merged_duplicate_joints, degenerate_triangles;
@@ -52,7 +52,7 @@ int sf_topology_has_tangent_frame(const sf_topology* topo);
 typedef enum sf_backend { SF_BACKEND_CPU, SF_BACKEND_CUDA } sf_backend;
 sf_result sf_backend_parse(const char* name, sf_backend* out);
 typedef struct sf_workspace sf_workspace;
-typedef struct sf_workspace_opts { uint32_t methods; sf_backend backend; } sf_workspace_opts;
+typedef struct sf_workspace_opts { uint32_t methods; sf_backend backend; ...; } sf_workspace_opts;
 sf_result sf_workspace_create(const sf_topology* topo, const sf_workspace_opts* opts, sf_workspace** out,
                               sf_error* err);
 void sf_workspace_destroy(sf_workspace* ws);
@@ -74,18 +74,18 @@ typedef enum sf_tangent_mode { SF_TANGENTS_UV, SF_TANGENTS_MIKKTSPACE } sf_tange
 typedef enum sf_reference { SF_REFERENCE_REBUILT, SF_REFERENCE_AUTHORED } sf_reference;
 typedef struct sf_frames_opts {
     sf_morph_directions morph_directions; sf_weighting weighting; sf_weld weld; sf_tangent_mode tangents;
-    float jacobian_cap; sf_reference reference;
+    float jacobian_cap; sf_reference reference; ...;
 } sf_frames_opts;
-typedef struct sf_frames_out { float* positions; float* normals; float* tangents; } sf_frames_out;
+typedef struct sf_frames_out { float* positions; float* normals; float* tangents; ...; } sf_frames_out;
 sf_result sf_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_method method,
                             const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, sf_error* err);
 
 typedef struct sf_angle_stats {
-    size_t count; double mean, rms, p50, p95, max; double over_1, over_5, over_45;
+    size_t count; double mean, rms, p50, p95, max; double over_1, over_5, over_45; ...;
 } sf_angle_stats;
 typedef struct sf_error_summary {
     sf_angle_stats normal, tangent; size_t handedness_mismatches; size_t degenerate_normals, degenerate_tangents;
-    size_t degenerate; size_t worst_normal_vertex, worst_tangent_vertex;
+    size_t degenerate; size_t worst_normal_vertex, worst_tangent_vertex; ...;
 } sf_error_summary;
 typedef struct sf_angle_accumulator sf_angle_accumulator;
 
@@ -94,7 +94,7 @@ typedef struct sf_evaluation sf_evaluation;
 #define SF_EVAL_KEEP_ANGLES ...
 typedef struct sf_eval_desc {
     const sf_method* methods; size_t method_count; sf_frames_opts method_opts; sf_frames_opts reference_opts;
-    uint32_t flags;
+    uint32_t flags; ...;
 } sf_eval_desc;
 typedef struct sf_eval_row {
     sf_method method; sf_result status; sf_error detail; sf_error_summary errors;
@@ -123,7 +123,7 @@ typedef struct sf_gltf_primitive {
 typedef struct sf_gltf_mesh { const char* name; size_t first_primitive, primitive_count; size_t target_count; ...; } sf_gltf_mesh;
 typedef struct sf_gltf_node { const char* name; ...; } sf_gltf_node;
 typedef struct sf_gltf_animation { const char* name; double start_s, end_s; ...; } sf_gltf_animation;
-typedef struct sf_gltf_instance { size_t node, mesh; size_t skin; size_t bone_count; } sf_gltf_instance;
+typedef struct sf_gltf_instance { size_t node, mesh; size_t skin; size_t bone_count; ...; } sf_gltf_instance;
 typedef struct sf_gltf {
     size_t node_count, mesh_count, primitive_count, skin_count, animation_count, instance_count;
     const sf_gltf_node* nodes; const sf_gltf_mesh* meshes; const sf_gltf_primitive* primitives;
@@ -138,7 +138,7 @@ typedef struct sf_engine { const char* name; const char* title; ...; } sf_engine
 size_t sf_engine_count(void);
 const sf_engine* sf_engine_at(size_t i);
 const sf_engine* sf_engine_find(const char* name);
-typedef struct sf_clip_plan { double end_s, fps; size_t frames; double frames_needed; } sf_clip_plan;
+typedef struct sf_clip_plan { double end_s, fps; size_t frames; double frames_needed; ...; } sf_clip_plan;
 double sf_clip_plan_time(const sf_clip_plan* plan, size_t frame);
 typedef struct sf_method_stats {
     _Bool on; _Bool skipped; char reason[256];
@@ -161,17 +161,17 @@ typedef struct sf_asset_unit { size_t instance, primitive; size_t n; _Bool tange
 typedef struct sf_asset_eval_opts {
     const sf_method* methods; size_t method_count; sf_frames_opts reference_opts; sf_frames_opts method_opts;
     sf_backend backend; double fps; size_t max_frames; _Bool influence_variants; uint32_t max_influences;
-    size_t max_morph_targets; const sf_engine* engine; _Bool all_engines; const char* name;
+    size_t max_morph_targets; const sf_engine* engine; _Bool all_engines; const char* name; size_t threads; ...;
 } sf_asset_eval_opts;
 void sf_asset_eval_opts_init(sf_asset_eval_opts* opts);
 typedef struct sf_asset_variant {
     const char* label; const sf_engine* engine; uint32_t max_influences; size_t max_morph_targets;
     const sf_method* methods; size_t method_count; size_t truncated; const sf_method_stats* stats; ...;
 } sf_asset_variant;
-typedef struct sf_asset_influences { size_t vertices, over4, over8; uint32_t max_slots; } sf_asset_influences;
+typedef struct sf_asset_influences { size_t vertices, over4, over8; uint32_t max_slots; ...; } sf_asset_influences;
 typedef struct sf_asset_clip {
     size_t animation; sf_clip_plan plan; size_t vertices, tangent_vertices; const sf_method_stats* methods;
-    double seconds;
+    double seconds; ...;
 } sf_asset_clip;
 typedef int (*sf_asset_frame_fn)(void* user, const sf_asset_clip* clip, size_t frame, double time_s);
 typedef struct sf_asset_eval sf_asset_eval;
@@ -205,12 +205,12 @@ sf_result sf_gltf_pose_instance(const sf_gltf_pose* pose, size_t instance, float
 typedef enum sf_gltf_problem { SF_GLTF_PROBLEM_WEIGHT_SUM, SF_GLTF_PROBLEM_COUNT, ... } sf_gltf_problem;
 const char* sf_gltf_problem_name(sf_gltf_problem problem);
 const char* sf_gltf_problem_description(sf_gltf_problem problem);
-typedef struct sf_asset_problem_total { size_t count, primitive, index; double worst; _Bool any; } sf_asset_problem_total;
+typedef struct sf_asset_problem_total { size_t count, primitive, index; double worst; _Bool any; ...; } sf_asset_problem_total;
 size_t sf_asset_problems_gather(const sf_gltf* g, const sf_asset_unit* units, size_t unit_count, uint32_t limit,
                                 sf_asset_problem_total* totals);
 
 /* batch over files (skinframe_eval.h) */
-typedef struct sf_asset_paths { char** items; size_t count, cap; } sf_asset_paths;
+typedef struct sf_asset_paths { char** items; size_t count, cap; ...; } sf_asset_paths;
 typedef void (*sf_asset_paths_skip_fn)(void* user, const char* folder, const sf_error* why);
 sf_result sf_asset_paths_collect(const char* const* paths, size_t count, sf_asset_paths_skip_fn on_skip, void* user,
                                  sf_asset_paths* out, sf_error* err);

@@ -334,6 +334,7 @@ def evaluate_asset(asset, methods=None, animation="all", fps=30.0, max_frames=10
     o.influence_variants = bool(influence_variants)
     o.max_influences = int(max_influences)
     o.max_morph_targets = int(max_morph_targets)
+    o.threads = max(int(threads), 1)
     if engine == "all":
         o.all_engines = True
     elif engine is not None:

@@ -91,11 +91,15 @@ def test_library_work_releases_the_gil():
     import threading
     import time
     done = threading.Event()
-    seconds = []
+    seconds, failures = [], []
 
     def work():
-        seconds.append(skinframe.evaluate_asset(CESIUM_MAN, methods="all", fps=150).clips[0].seconds)
-        done.set()
+        try:
+            seconds.append(skinframe.evaluate_asset(CESIUM_MAN, methods="all", fps=150).clips[0].seconds)
+        except Exception as e:  # reported below: the waiting loop must end either way
+            failures.append(e)
+        finally:
+            done.set()
     t = threading.Thread(target=work)
     stamps = [time.perf_counter()]
     t.start()
@@ -103,6 +107,7 @@ def test_library_work_releases_the_gil():
         stamps.append(time.perf_counter())
         time.sleep(0.001)
     t.join()
+    assert not failures, "the evaluation failed: %r" % failures
     gaps = [b - a for a, b in zip(stamps, stamps[1:])]
     assert seconds[0] > 0.1, "the clip ran too fast to tell"
     assert max(gaps) < 0.5 * seconds[0], "longest pause %.3f s during a %.3f s call" % (max(gaps), seconds[0])
