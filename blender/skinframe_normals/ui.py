@@ -1,7 +1,5 @@
 """The add-on's settings, operators and panel (3D View sidebar, tab "skinframe")."""
 import os
-import shutil
-import subprocess
 import tempfile
 
 import bpy
@@ -29,8 +27,6 @@ class SkinframeSettings(bpy.types.PropertyGroup):
                ("none", "None", "Rest normals kept under shape keys"),
                ("normals", "Normals only", "As deltas (no tangents are measured here)")])
     threads: bpy.props.IntProperty(name="Threads", default=max(1, os.cpu_count() or 1), min=1, max=256)
-    skinframe_command: bpy.props.StringProperty(name="skinframe command", default="skinframe", subtype='FILE_PATH',
-                                                description="The command that writes the fixed glTF")
 
 
 def _mesh_with_deformation(context):
@@ -127,7 +123,7 @@ class SKINFRAME_OT_show(bpy.types.Operator):
 
 
 class SKINFRAME_OT_write_fixed_gltf(bpy.types.Operator):
-    """Export the object with Blender's glTF exporter, then write it repaired by `skinframe fix`"""
+    """Export the object with Blender's glTF exporter, then write it repaired (skinframe.fix, as `skinframe fix`)"""
     bl_idname = "skinframe.write_fixed_gltf"
     bl_label = "Write Fixed glTF"
     filepath: bpy.props.StringProperty(subtype='FILE_PATH')
@@ -143,10 +139,6 @@ class SKINFRAME_OT_write_fixed_gltf(bpy.types.Operator):
         return {'RUNNING_MODAL'}
 
     def execute(self, context):
-        command = shutil.which(bpy.path.abspath(context.scene.skinframe.skinframe_command))
-        if command is None:
-            self.report({'ERROR'}, "the skinframe command was not found (%s)" % context.scene.skinframe.skinframe_command)
-            return {'CANCELLED'}
         out = bpy.path.ensure_ext(bpy.path.abspath(self.filepath), ".glb")
         obj = context.active_object
         mod = run.scene_data.armature_modifier(obj)
@@ -160,17 +152,17 @@ class SKINFRAME_OT_write_fixed_gltf(bpy.types.Operator):
             with tempfile.TemporaryDirectory() as tmp:
                 exported = os.path.join(tmp, "exported.glb")
                 bpy.ops.export_scene.gltf(filepath=exported, use_selection=True, export_format='GLB')
-                done = subprocess.run([command, "fix", exported, "-o", out, "--force"], capture_output=True,
-                                      text=True)
+                report = skinframe.fix(exported, out, measure=False, overwrite=True,
+                                       threads=context.scene.skinframe.threads)
+        except skinframe.Error as e:
+            self.report({'ERROR'}, "skinframe fix: %s" % e.message)
+            return {'CANCELLED'}
         finally:
             for o in chosen:
                 o.select_set(False)
             for o in selected:
                 o.select_set(True)
-        if done.returncode != 0:
-            self.report({'ERROR'}, "skinframe fix: %s" % (done.stderr.strip() or "exit status %d" % done.returncode))
-            return {'CANCELLED'}
-        self.report({'INFO'}, "wrote %s" % out)
+        self.report({'INFO'}, "wrote %s (%d accessors repaired)" % (out, report.repairs["accessors_written"]))
         return {'FINISHED'}
 
 
@@ -194,7 +186,6 @@ class SKINFRAME_PT_panel(bpy.types.Panel):
         if res:
             self.draw_table(layout, res)
         box = layout.box()
-        box.prop(s, "skinframe_command")
         box.operator(SKINFRAME_OT_write_fixed_gltf.bl_idname, icon='EXPORT')
 
     @staticmethod

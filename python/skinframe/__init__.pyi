@@ -248,3 +248,38 @@ def evaluate_asset(asset: Union[str, PathLike, Asset], methods: Methods = ..., a
                    max_influences: int = ..., max_morph_targets: int = ..., engine: Optional[str] = ...,
                    influence_variants: bool = ..., threads: int = ...,
                    on_frame: Optional[Callable[[int, int, float], object]] = ...) -> AssetReport: ...
+
+
+@dataclass
+class FixCase:
+    case: str
+    normal_before: Optional[AngleStats]
+    normal_after: Optional[AngleStats]
+    tangent_before: Optional[AngleStats]
+    tangent_after: Optional[AngleStats]
+
+
+@dataclass
+class Truncation:
+    max_influences: int
+    truncated_vertices: int
+    position_mean: float
+    position_max: float
+    diagonal: float
+    normal: Optional[AngleStats]
+
+
+@dataclass
+class FixReport:
+    file: str
+    output: str
+    repairs: Dict[str, int]
+    embed: Optional[Dict[str, Union[str, int]]]
+    max_influences_cost: Optional[Truncation]
+    cases: List[FixCase]
+
+
+def fix(input: Union[str, PathLike], output: Union[str, PathLike], morph_normals: bool = ..., weights: bool = ...,
+        normals: bool = ..., tangents: bool = ..., max_influences: int = ..., embed: Optional[str] = ...,
+        embed_float: bool = ..., measure: bool = ..., fps: float = ..., overwrite: bool = ...,
+        threads: int = ...) -> FixReport: ...

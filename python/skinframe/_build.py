@@ -6,7 +6,7 @@ import cffi
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIBRARIES = ["skinframe_eval", "skinframe_gltf", "skinframe_render", "skinframe_files", "skinframe"]
 SOURCE = ("#include <skinframe.h>\n#include <skinframe_gltf.h>\n#include <skinframe_eval.h>\n"
-          "#include <skinframe_render.h>\n#include \"_pool.h\"\n")
+          "#include <skinframe_render.h>\n#include <skinframe_fix.h>\n#include \"_pool.h\"\n")
 
 
 def emit(c_file):

@@ -220,3 +220,37 @@ void sf_asset_paths_free(sf_asset_paths* list);
 sf_env sfpy_env(int threads);
 void sfpy_heatmap(const float* angles, size_t count, float* rgba);
 
+
+/* fix: the rewriter (skinframe_gltf.h) and the repairs (skinframe_fix.h) */
+typedef enum sf_fan_encoding { SF_FAN_FLOAT32, SF_FAN_SNORM16, ... } sf_fan_encoding;
+typedef struct sf_gltf_doc sf_gltf_doc;
+sf_result sf_gltf_doc_open(const char* path, const sf_gltf_opts* opts, const sf_env* env, sf_gltf_doc** out,
+                           sf_error* err);
+void sf_gltf_doc_destroy(sf_gltf_doc* doc);
+const sf_gltf* sf_gltf_doc_gltf(const sf_gltf_doc* doc);
+const char* const* sf_gltf_doc_inputs(const sf_gltf_doc* doc, size_t* count);
+sf_result sf_gltf_doc_save(const sf_gltf_doc* doc, const char* path, const char* const* protect, size_t protect_count,
+                           sf_error* err);
+typedef struct sf_gltf_fan_counts { size_t primitives, skipped, slot_groups, accessors_written; ...; } sf_gltf_fan_counts;
+sf_result sf_gltf_doc_embed_fan(sf_gltf_doc* doc, sf_fan_encoding enc, sf_gltf_fan_counts* out, sf_error* err);
+typedef struct sf_fix_opts {
+    _Bool morph_normals, weights, normals, tangents; uint32_t max_influences; sf_frames_opts reference_opts; ...;
+} sf_fix_opts;
+void sf_fix_opts_init(sf_fix_opts* opts);
+typedef struct sf_fix_counts {
+    size_t primitives, morph_normal_targets, morph_normal_added, morph_tangent_targets, morph_flat_skipped;
+    size_t weights_renormalised, duplicate_joints_merged, influences_sorted, zero_slots_cleared;
+    size_t zero_weight_vertices, influences_truncated, normals_made_unit, normals_rebuilt, tangent_w_snapped;
+    size_t accessors_written; ...;
+} sf_fix_counts;
+sf_result sf_fix_apply(sf_gltf_doc* doc, const sf_fix_opts* opts, const sf_env* env, sf_fix_counts* out,
+                       sf_error* err);
+typedef struct sf_fix_case { char label[80]; sf_angle_stats normal, tangent; ...; } sf_fix_case;
+typedef struct sf_fix_measure_result { sf_fix_case cases[...]; size_t case_count; size_t targets; ...; } sf_fix_measure_result;
+sf_result sf_fix_measure(const sf_gltf* g, const sf_frames_opts* reference_opts, double fps, const sf_env* env,
+                         sf_fix_measure_result* out, sf_error* err);
+typedef struct sf_fix_truncation {
+    size_t truncated; double position_mean, position_max, diagonal; sf_angle_stats normal; ...;
+} sf_fix_truncation;
+sf_result sf_fix_measure_truncation(const sf_gltf* g, uint32_t max_influences, const sf_frames_opts* reference_opts,
+                                    double fps, const sf_env* env, sf_fix_truncation* out, sf_error* err);
