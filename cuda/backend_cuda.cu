@@ -13,6 +13,7 @@
 
 #define SFC_MAX_ALLOCS 48
 #define SFC_HEADROOM ((size_t)256 << 20) // left free on the device for the runtime and other work
+#define SFC_FRAME_RECORDS (2 * SF_METHOD_COUNT * 3) // per instance: 3 per series (sfc_stats.frame)
 
 struct sfi_cuda {
     cudaStream_t stream;
@@ -50,6 +51,13 @@ struct sfi_cuda {
     uint32_t row_two_pass[SF_METHOD_COUNT]; // recompute-fused rows: sf_frames_report.fused_two_pass
     unsigned long long* h_bins;     // pinned SFK_ANGLE_BIN_COUNT
     sf_angle_accumulator* read_acc; // one series read back (sfi_cuda_eval_read)
+    // a clip's batch (eval_enqueue_clip): each instance's record per series (sfc_stats.frame), on the device for
+    // cap instances ([2 * SF_METHOD_COUNT][3 * cap]), read back into pinned memory for the batch's poses
+    // ([2 * SF_METHOD_COUNT][3 * clip_count]) after the batch's launches
+    unsigned long long *frames, *h_frames;
+    size_t h_frames_cap;
+    uint32_t clip_count; // poses of the last clip batch (0: none)
+    int clip_synced;     // h_frames holds them
 };
 
 sf_result sfc_failed(sf_error* err, const char* call, cudaError_t e)
@@ -268,14 +276,15 @@ static sf_result upload_topology(sfi_cuda* c, const sf_topology* topo, sf_error*
 
 static void free_instances(sfi_cuda* c)
 {
-    void* d[] = {c->bones, c->alpha, c->pos,  c->det,    c->nrm,    c->tan,
-                 c->ref_n, c->ref_t, c->face, c->pose_n, c->pose_t, c->acc};
+    void* d[] = {c->bones, c->alpha,  c->pos,    c->det,    c->nrm, c->tan,   c->ref_n,
+                 c->ref_t, c->face,   c->pose_n, c->pose_t, c->acc, c->frames};
     for (size_t k = 0; k < sizeof d / sizeof d[0]; ++k) cudaFree(d[k]);
     cudaFreeHost(c->h_bones);
     cudaFreeHost(c->h_alpha);
     c->bones = c->alpha = c->pos = c->det = c->nrm = c->tan = c->ref_n = c->ref_t = c->face = NULL;
     c->pose_n = c->pose_t = c->h_bones = c->h_alpha = NULL;
     c->acc = NULL;
+    c->frames = NULL;
     c->cap = 0;
 }
 
@@ -283,7 +292,8 @@ static size_t instance_bytes(const sfc_topo& t)
 {
     size_t n = t.n, F = t.F;
     return 4 * (12 * (size_t)t.bones + t.targets + 3 * n + n + 3 * n + 4 * n + 3 * n + 4 * n + 12 * F + 3 * n + 4 * n +
-                9 * n);
+                9 * n) +
+           SFC_FRAME_RECORDS * sizeof(unsigned long long);
 }
 
 template <class T> static sf_result dev_alloc(T** p, size_t count, sf_error* err)
@@ -313,6 +323,7 @@ static sf_result ensure_instances(sfi_cuda* c, uint32_t count, sf_error* err)
     if (r == SF_OK) r = dev_alloc(&c->pose_n, m * 3 * n, err);
     if (r == SF_OK) r = dev_alloc(&c->pose_t, m * 4 * n, err);
     if (r == SF_OK) r = dev_alloc((float**)&c->acc, m * 9 * n, err);
+    if (r == SF_OK) r = dev_alloc(&c->frames, m * SFC_FRAME_RECORDS, err);
     if (r == SF_OK && t.bones) SFC_CHECK(cudaMallocHost((void**)&c->h_bones, m * 12 * t.bones * sizeof(float)), err);
     if (r == SF_OK && t.targets) SFC_CHECK(cudaMallocHost((void**)&c->h_alpha, m * t.targets * sizeof(float)), err);
     if (r != SF_OK) {
@@ -354,6 +365,10 @@ static void free_stats(sfi_cuda* c)
     cudaFree(c->e_counts);
     cudaFree(c->row_counters);
     cudaFreeHost(c->h_bins);
+    cudaFreeHost(c->h_frames);
+    c->h_frames = NULL;
+    c->h_frames_cap = 0;
+    c->clip_count = 0;
     sf_angle_accumulator_destroy(c->read_acc);
     c->read_acc = NULL;
     c->e_counts = NULL;
@@ -884,10 +899,33 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
                            c->ref_n, c->ref_t, sn, st, ec, with_report ? rc : NULL, c->stream, err);
 }
 
-extern "C" sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* poses, size_t count,
-                                           const sf_method* methods, size_t method_count,
-                                           const sf_frames_opts* method_opts, const sf_frames_opts* reference_opts,
-                                           sf_error* err)
+// The scale of the per-pose sums' fixed point: the largest power of 2 at which n angles of at most 180 degrees
+// sum below 2^64 (at most 2^40).
+static float frame_scale(uint32_t n)
+{
+    double limit = 1.8e19 / (181.0 * (n ? n : 1));
+    int e = 40;
+    while (e > -8 && ldexp(1.0, e) > limit) --e;
+    return (float)ldexp(1.0, e);
+}
+
+// Pinned room for the records of count poses.
+static sf_result ensure_frame_records(sfi_cuda* c, size_t count, sf_error* err)
+{
+    if (count <= c->h_frames_cap) return SF_OK;
+    cudaFreeHost(c->h_frames);
+    c->h_frames = NULL;
+    c->h_frames_cap = 0;
+    SFC_CHECK(cudaMallocHost((void**)&c->h_frames, count * SFC_FRAME_RECORDS * sizeof(unsigned long long)), err);
+    c->h_frames_cap = count;
+    return SF_OK;
+}
+
+// eval_enqueue (first, no per-pose records) and eval_enqueue_clip: the poses in launches of as many instances
+// as the device holds; statistics reset only on a clip's first batch.
+static sf_result enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, const sf_method* methods,
+                         size_t method_count, const sf_frames_opts* method_opts, const sf_frames_opts* reference_opts,
+                         int first, int per_pose, sf_error* err)
 {
     sf_error_clear(err);
     SF_CHECK(ws && ws->cuda, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX, "is not a CUDA workspace");
@@ -895,6 +933,7 @@ extern "C" sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* pose
              SFI_NO_INDEX, "%zu methods", method_count);
     sfi_cuda* c = ws->cuda;
     const sf_topology* topo = ws->topo;
+    c->clip_count = 0;
     for (size_t i = 0; i < count; ++i) {
         sf_result r = sf_pose_validate(topo, &poses[i], err);
         if (r != SF_OK) return r;
@@ -906,19 +945,96 @@ extern "C" sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* pose
     if (reference_opts) ro = *reference_opts;
     size_t fit = 0;
     sf_result r = instances_fit(c, count, &fit, err);
-    if (r != SF_OK) return r;
     if (r == SF_OK) r = ensure_stats(c, (uint32_t)fit, err);
-    if (r == SF_OK) r = reset_stats(c, method_count, err);
+    if (r == SF_OK && per_pose) r = ensure_frame_records(c, count, err);
+    if (r == SF_OK && first) r = reset_stats(c, method_count, err);
+    if (r != SF_OK) return r;
     c->rows = method_count;
     c->with_report = 0;
     memcpy(c->row_method, methods, method_count * sizeof *methods);
+    float scale = frame_scale(c->t.n);
     for (size_t start = 0; r == SF_OK && start < count; start += fit) {
         size_t m = count - start < fit ? count - start : fit;
         r = upload_poses(c, topo, poses + start, (uint32_t)m, err);
-        if (r == SF_OK) r = evaluate(c, ws, topo, methods, method_count, &mo, &ro, count == m, err);
+        if (r != SF_OK) break;
+        // the records live in the scratch of the instances: placed after upload_poses grew it
+        for (size_t k = 0; k < 2 * SF_METHOD_COUNT; ++k) {
+            c->stats[k].frame = per_pose ? c->frames + k * 3 * (size_t)c->cap : NULL;
+            c->stats[k].frame_scale = scale;
+        }
+        if (per_pose)
+            SFC_CHECK(cudaMemsetAsync(c->frames, 0, SFC_FRAME_RECORDS * (size_t)c->cap * sizeof(unsigned long long),
+                                      c->stream),
+                      err);
+        r = evaluate(c, ws, topo, methods, method_count, &mo, &ro, count == m, err);
         c->with_report = count == m; // reports of a single launch only
+        for (size_t k = 0; r == SF_OK && per_pose && k < 2 * method_count; ++k)
+            SFC_CHECK(cudaMemcpyAsync(c->h_frames + k * 3 * count + 3 * start, c->stats[k].frame,
+                                      3 * m * sizeof(unsigned long long), cudaMemcpyDeviceToHost, c->stream),
+                      err);
+    }
+    for (size_t k = 0; k < 2 * SF_METHOD_COUNT; ++k) c->stats[k].frame = NULL; // other launches record none
+    if (r == SF_OK && per_pose) {
+        c->clip_count = (uint32_t)count;
+        c->clip_synced = 0;
     }
     return r;
+}
+
+extern "C" sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* poses, size_t count,
+                                           const sf_method* methods, size_t method_count,
+                                           const sf_frames_opts* method_opts, const sf_frames_opts* reference_opts,
+                                           sf_error* err)
+{
+    return enqueue(ws, poses, count, methods, method_count, method_opts, reference_opts, 1, 0, err);
+}
+
+static sf_result cuda_eval_enqueue_clip(sf_workspace* ws, const sf_pose* poses, size_t count, const sf_method* methods,
+                                        size_t method_count, const sf_frames_opts* method_opts,
+                                        const sf_frames_opts* reference_opts, int first, sf_error* err)
+{
+    return enqueue(ws, poses, count, methods, method_count, method_opts, reference_opts, first, 1, err);
+}
+
+static sf_result cuda_eval_poses(sf_workspace* ws, size_t row, sf_pose_errors* out, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(ws && ws->cuda, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX, "is not a CUDA workspace");
+    sfi_cuda* c = ws->cuda;
+    SF_CHECK(row < c->rows && c->clip_count > 0, SF_ERROR_INVALID_ARGUMENT, err, "row", row,
+             "of %zu rows of the last clip batch", c->clip_count ? c->rows : 0);
+    if (c->row_status[row] != SF_OK) {
+        if (err) *err = c->row_detail[row];
+        return c->row_status[row];
+    }
+    if (!out) return SF_OK;
+    if (!c->clip_synced) {
+        SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+        c->clip_synced = 1;
+    }
+    size_t count = c->clip_count;
+    double scale = (double)frame_scale(c->t.n);
+    const unsigned long long* rec[2] = {c->h_frames + 2 * row * 3 * count, c->h_frames + (2 * row + 1) * 3 * count};
+    for (size_t i = 0; i < count; ++i) {
+        sf_pose_errors e;
+        memset(&e, 0, sizeof e);
+        for (int side = 0; side < 2; ++side) {
+            if (side == 1 && !c->t.has_uvs) break;
+            const unsigned long long* q = rec[side] + 3 * i;
+            uint32_t bits = (uint32_t)(q[1] >> 32);
+            float mx;
+            memcpy(&mx, &bits, sizeof mx);
+            size_t worst = q[1] ? (size_t)(0xffffffffu - (uint32_t)q[1]) : 0;
+            if (side == 0) {
+                e.normal_sum = (double)q[0] / scale, e.normal_max = mx, e.worst_normal_vertex = worst;
+            } else {
+                e.tangent_sum = (double)q[0] / scale, e.tangent_max = mx, e.worst_tangent_vertex = worst;
+                e.handedness_mismatches = (size_t)q[2];
+            }
+        }
+        out[i] = e;
+    }
+    return SF_OK;
 }
 
 extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_summary* summary,
@@ -986,10 +1102,15 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
         bins.bins = reinterpret_cast<const uint64_t*>(c->h_bins);
         size_t worst = (size_t)(0xffffffffu - (uint32_t)counts[SFC_MAX_KEY]);
         sf_angle_accumulator* acc = side == 0 ? normal_acc : tangent_acc;
-        sf_angle_accumulator_reset(c->read_acc);
-        sf_result r = sfi_angle_accumulator_add_bins(c->read_acc, &bins, err);
-        if (r == SF_OK) r = sf_angle_accumulator_finish(c->read_acc, side == 0 ? &s.normal : &s.tangent, err);
-        if (r == SF_OK && acc) r = sf_angle_accumulator_merge(acc, c->read_acc, err);
+        sf_result r = SF_OK;
+        if (summary) {
+            sf_angle_accumulator_reset(c->read_acc);
+            r = sfi_angle_accumulator_add_bins(c->read_acc, &bins, err);
+            if (r == SF_OK) r = sf_angle_accumulator_finish(c->read_acc, side == 0 ? &s.normal : &s.tangent, err);
+            if (r == SF_OK && acc) r = sf_angle_accumulator_merge(acc, c->read_acc, err);
+        } else if (acc) {
+            r = sfi_angle_accumulator_add_bins(acc, &bins, err); // the same sums, without a copy between
+        }
         if (r != SF_OK) return r;
         if (side == 0)
             s.worst_normal_vertex = bins.count ? worst % n : 0;
@@ -1007,6 +1128,7 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
 extern "C" const sfi_backend_i sfi_backend_cuda = {
     "cuda",           cuda_check,           SFI_SCRATCH_DEVICE, cuda_workspace_init, cuda_workspace_free,
     cuda_workspace_bytes, cuda_frames,      cuda_frames_batch,  sfi_cuda_eval_enqueue, sfi_cuda_eval_read,
+    cuda_eval_enqueue_clip, cuda_eval_poses,
 };
 
 // ---------------------------------------------------------------- benchmarks

@@ -81,6 +81,10 @@ struct sfc_stats {
     unsigned long long* counts; // count, over_1, over_5, over_45, max key (bits << 32 | ~index), min bits
     double* sums;               // sum, sum2 (running, added in a fixed order)
     double* partial;            // 2 per block of the last run
+    // Per instance of the launch, where not NULL (a clip's batch): the angles' sum in fixed point (frame_scale),
+    // the largest angle's key as max key above, the handedness mismatches (tangents): 3 each.
+    unsigned long long* frame;
+    float frame_scale;
 };
 enum { SFC_COUNT, SFC_OVER1, SFC_OVER5, SFC_OVER45, SFC_MAX_KEY, SFC_MIN_BITS, SFC_STAT_COUNTS };
 

@@ -144,6 +144,32 @@ __device__ __forceinline__ unsigned warp_min(unsigned v)
     return v;
 }
 
+// Each pose's share of a series, where st.frame records it (a clip's batch): the angles' sum in fixed point
+// (integer atomics add to the same bits in any order), the largest angle with its vertex as a key (the lowest
+// vertex wins a tie, as the host's first-found), and with `hand` the handedness mismatches. index: instance * n +
+// vertex. Every lane of the warp calls it; a warp within one instance adds once.
+__device__ __forceinline__ void frame_add(const sfc_stats& st, uint32_t n, bool live, float a, uint32_t index,
+                                          bool hand)
+{
+    if (!st.frame) return;
+    uint32_t inst = live ? index / n : 0xffffffffu;
+    u64 fx = live ? __float2ull_rn(a * st.frame_scale) : 0ull;
+    u64 key = live ? ((u64)__float_as_uint(a) << 32) | (0xffffffffu - (index - inst * n)) : 0ull;
+    u64 h = live && hand ? 1ull : 0ull;
+    uint32_t lead = __shfl_sync(0xffffffffu, inst, 0);
+    if (__all_sync(0xffffffffu, inst == lead)) {
+        fx = warp_sum(fx), key = warp_max(key), h = warp_sum(h);
+        if ((threadIdx.x & 31u) != 0 || lead == 0xffffffffu) return;
+        inst = lead;
+    } else if (!live) {
+        return;
+    }
+    u64* r = st.frame + 3 * (size_t)inst;
+    if (fx) atomicAdd(r, fx);
+    atomicMax(r + 1, key);
+    if (h) atomicAdd(r + 2, h);
+}
+
 #define SFC_WARPS (SFC_THREADS / 32)
 
 // The block's series reduced in a fixed order (deterministic sums), then one atomic per counter and the
@@ -265,7 +291,11 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
             }
         }
         series_add(a, sh.w[0], sn, live, an, (uint32_t)o);
-        if (tangents) series_add(b, sh.w[1], st, live, at, (uint32_t)o);
+        frame_add(sn, t.n, live, an, (uint32_t)o, false);
+        if (tangents) {
+            series_add(b, sh.w[1], st, live, at, (uint32_t)o);
+            frame_add(st, t.n, live, at, (uint32_t)o, hand);
+        }
         dn_c += dn, dt_c += dt, d_c += dn || dt, hand_c += hand;
         shared_bins_round(r, sh, sn.bins, st.bins);
     }
@@ -428,7 +458,11 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
             }
             unsigned* c = counts[r];
             extremes_add(en[r], c, sh.w[0], rows.normal[r], live, an, (uint32_t)o);
-            if (tangents) extremes_add(et[r], c + SFC_R_SERIES, sh.w[1], rows.tangent[r], live, at, (uint32_t)o);
+            frame_add(rows.normal[r], t.n, live, an, (uint32_t)o, false);
+            if (tangents) {
+                extremes_add(et[r], c + SFC_R_SERIES, sh.w[1], rows.tangent[r], live, at, (uint32_t)o);
+                frame_add(rows.tangent[r], t.n, live, at, (uint32_t)o, hand);
+            }
             unsigned* e = c + 2 * SFC_R_SERIES;
             block_count(e + SFC_E_DEGEN_N, dn);
             block_count(e + SFC_E_DEGEN_T, dt);
@@ -504,7 +538,7 @@ sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const 
                      unsigned long long* e_counts, cudaStream_t s, sf_error* err)
 {
     if (t->n == 0) return SF_OK;
-    sfc_stats none = {NULL, NULL, NULL, NULL};
+    sfc_stats none = {NULL, NULL, NULL, NULL, NULL, 0.0f};
     const sfc_stats& st = tangent && t->has_uvs ? *tangent : none;
     k_errors<<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, count, nrm, tan, ref_n, ref_t, *normal, st, e_counts);
     SFC_LAUNCHED("k_errors", err);

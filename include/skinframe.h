@@ -829,6 +829,26 @@ const sf_eval_results* sf_evaluation_results(const sf_evaluation* ev);
  * tangent angles are added. */
 sf_result sf_evaluation_accumulate(const sf_evaluation* ev, size_t row, sf_angle_accumulator* normal_acc,
                                    sf_angle_accumulator* tangent_acc, sf_error* err);
+/* One pose's errors of one row in a run of several poses (sf_evaluation_run_poses): the sums of its normal and
+ * tangent angles, the largest of each with its vertex (the lowest index among equal ones), and the vertices whose
+ * tangent handedness differs from the reference's. Tangents all zero without a tangent frame. */
+typedef struct sf_pose_errors {
+    double normal_sum, tangent_sum;
+    float normal_max, tangent_max;
+    size_t worst_normal_vertex, worst_tangent_vertex;
+    size_t handedness_mismatches;
+} sf_pose_errors;
+/* A clip's poses in batches on a device workspace (one whose backend keeps the statistics: SF_BACKEND_CUDA), with
+ * neither SF_EVAL_KEEP_* flags nor per-corner tangents: poses[0, count) evaluated at once, each row's statistics
+ * added on the device to those of the runs before since the last with first != 0, and each pose's own errors
+ * recorded (sf_evaluation_pose_errors). Nothing comes back until asked: sf_evaluation_accumulate then merges the
+ * statistics of every pose since `first` (read once per clip). The rows' status is set (a row the backend cannot
+ * run: SF_ERROR_UNSUPPORTED); their errors and report stay zero. SF_ERROR_UNSUPPORTED on any other workspace or
+ * evaluation. Never allocates once the workspace has run count poses. */
+sf_result sf_evaluation_run_poses(sf_evaluation* ev, const sf_pose* poses, size_t count, sf_workspace* ws, int first,
+                                  sf_error* err);
+/* Row `row`'s errors of each pose of the last sf_evaluation_run_poses into out[0, count) (waits for the device). */
+sf_result sf_evaluation_pose_errors(const sf_evaluation* ev, size_t row, sf_pose_errors* out, sf_error* err);
 /* The row of `method`, or NULL when the desc did not ask for it. */
 const sf_eval_row* sf_evaluation_row(const sf_evaluation* ev, sf_method method);
 /* Bit (1u << method) of the reference (recompute) and of every row: sf_workspace_opts.methods for a

@@ -339,6 +339,68 @@ static sf_result run_on_device(sf_evaluation* ev, const sf_pose* pose, sf_worksp
     return SF_OK;
 }
 
+sf_result sf_evaluation_run_poses(sf_evaluation* ev, const sf_pose* poses, size_t count, sf_workspace* ws, int first,
+                                  sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(ev != NULL, SF_ERROR_INVALID_ARGUMENT, err, "evaluation", SFI_NO_INDEX, "is NULL");
+    SF_CHECK(poses != NULL && count > 0, SF_ERROR_INVALID_ARGUMENT, err, "poses", SFI_NO_INDEX, "none given");
+    sf_eval_results* res = &ev->res;
+    res->failed = SF_EVAL_STAGE_INPUT;
+    res->failed_method = SF_METHOD_COUNT;
+    SF_CHECK(ws && ws->topo == ev->topo, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "was not created for this topology");
+    uint32_t need = sf_evaluation_methods_mask(ev);
+    SF_CHECK((ws->methods & need) == need, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "was created without every method of the evaluation (sf_evaluation_methods_mask)");
+    SF_CHECK(ws->be->eval_enqueue_clip && ws->be->eval_poses, SF_ERROR_UNSUPPORTED, err, "workspace", SFI_NO_INDEX,
+             "backend `%s` keeps no statistics on a device", ws->be->name);
+    SF_CHECK(!(ev->flags & (SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES)) && !ev->corners, SF_ERROR_UNSUPPORTED, err,
+             "evaluation", SFI_NO_INDEX, "keeps frames or angles, or measures tangents per corner: the host's work");
+    sf_method methods[SF_METHOD_COUNT];
+    for (size_t k = 0; k < res->row_count; ++k) methods[k] = res->rows[k].method;
+    res->failed = SF_EVAL_STAGE_REFERENCE;
+    ev->device_ws = ws;
+    sf_result r = ws->be->eval_enqueue_clip(ws, poses, count, methods, res->row_count, &res->method_opts,
+                                            &res->reference_opts, first, err);
+    if (r != SF_OK) return r;
+    res->positions = res->reference_normals = res->reference_tangents = NULL;
+    res->tangent_corners = 0;
+    res->reference_corner_tangents = NULL;
+    res->reference_split_vertices = 0;
+    memset(&res->reference_report, 0, sizeof res->reference_report);
+    for (size_t k = 0; k < res->row_count; ++k) {
+        sf_eval_row* row = &res->rows[k];
+        row->normals = row->tangents = row->normal_deg = row->tangent_deg = row->tangent_corner_deg = NULL;
+        row->flags = NULL;
+        memset(&row->errors, 0, sizeof row->errors);
+        memset(&row->report, 0, sizeof row->report);
+        sf_error_clear(&row->detail);
+        row->status = ws->be->eval_poses(ws, k, NULL, &row->detail);
+        if (row->status != SF_OK && row->status != SF_ERROR_UNSUPPORTED) {
+            res->failed = SF_EVAL_STAGE_METHOD;
+            res->failed_method = row->method;
+            if (err) *err = row->detail;
+            return row->status;
+        }
+    }
+    res->failed = SF_EVAL_STAGE_NONE;
+    res->runs++;
+    return SF_OK;
+}
+
+sf_result sf_evaluation_pose_errors(const sf_evaluation* ev, size_t row, sf_pose_errors* out, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(ev != NULL && out != NULL, SF_ERROR_INVALID_ARGUMENT, err, ev ? "out" : "evaluation", SFI_NO_INDEX,
+             "is NULL");
+    const sf_eval_results* res = &ev->res;
+    SF_CHECK(row < res->row_count, SF_ERROR_INVALID_ARGUMENT, err, "row", row, "of %zu rows", res->row_count);
+    SF_CHECK(ev->device_ws && res->runs > 0 && res->failed == SF_EVAL_STAGE_NONE, SF_ERROR_INVALID_ARGUMENT, err,
+             "evaluation", SFI_NO_INDEX, "has no successful sf_evaluation_run_poses to read");
+    return ev->device_ws->be->eval_poses(ev->device_ws, row, out, err);
+}
+
 /* The corner tangents of the row that just ran on ws (recompute-fused's two-pass MikkTSpace tangents) when
  * they are the reference's bit for bit (w converted as take_corners does): then ev->ref_ct stands for them;
  * else NULL (its per-vertex tangents are measured). */

@@ -46,6 +46,15 @@ typedef struct sfi_backend_i {
                               const sf_frames_opts* reference_opts, sf_error* err);
     sf_result (*eval_read)(sf_workspace* ws, size_t row, sf_error_summary* summary, sf_frames_report* report,
                            sf_angle_accumulator* normal_acc, sf_angle_accumulator* tangent_acc, sf_error* err);
+    /* A clip's poses in batches: as eval_enqueue, but the statistics are added to those of the calls before since
+     * the last one with first != 0 (eval_read then reads the clip's), and each pose's own errors are recorded for
+     * eval_poses. */
+    sf_result (*eval_enqueue_clip)(sf_workspace* ws, const sf_pose* poses, size_t count, const sf_method* methods,
+                                   size_t method_count, const sf_frames_opts* method_opts,
+                                   const sf_frames_opts* reference_opts, int first, sf_error* err);
+    /* Row k's errors of each pose of the last eval_enqueue_clip into out[0, count) (waits for them); out NULL: only
+     * the row's status (a row the backend cannot run: SF_ERROR_UNSUPPORTED with the reason). */
+    sf_result (*eval_poses)(sf_workspace* ws, size_t row, sf_pose_errors* out, sf_error* err);
 } sfi_backend_i;
 
 extern const sfi_backend_i sfi_backend_cpu;  /* backend_cpu.c */

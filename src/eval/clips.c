@@ -19,6 +19,7 @@ void sf_asset_eval_destroy(sf_asset_eval* e)
 {
     if (!e) return;
     sfi_frame_slots_destroy(e->slots, e->unit_count);
+    sfi_device_clip_destroy(e->device, e->unit_count);
     sfi_variants_destroy(e->variants);
     for (size_t i = 0; e->evals && i < e->unit_count; ++i) sf_evaluation_destroy(e->evals[i]);
     free(e->evals);
@@ -211,6 +212,19 @@ sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_
         if (r == SF_OK) r = sfi_variants_clip_finish(e->variants, err);
         return r;
     }
+    /* the angles came to the host (stats_on_gpu false for every unit): the frames' sums, as on the CPU */
+    bool host = true, device = true;
+    for (size_t i = 0; i < e->unit_count; ++i) {
+        host = host && !stats_on_gpu(e, &e->units[i]);
+        device = device && stats_on_gpu(e, &e->units[i]);
+    }
+    if (device) {
+        r = sfi_device_clip_run(e, animation, &out->plan, on_frame, user, out, err);
+        out->seconds = sfi_eval_now_s() - t0;
+        for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
+            r = sf_method_stats_clip_finish(&e->methods[o->methods[k]], false, err);
+        return r == SF_OK ? sfi_variants_clip_finish(e->variants, err) : r;
+    }
     for (size_t f = 0; r == SF_OK && f < out->plan.frames; ++f) {
         double t = sf_clip_plan_time(&out->plan, f);
         r = run_frame(e, animation, f, t, err);
@@ -218,9 +232,6 @@ sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_
             r = sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "stopped");
     }
     out->seconds = sfi_eval_now_s() - t0;
-    /* the angles came to the host (stats_on_gpu false for every unit): the frames' sums, as on the CPU */
-    bool host = true;
-    for (size_t i = 0; i < e->unit_count; ++i) host = host && !stats_on_gpu(e, &e->units[i]);
     for (size_t k = 0; r == SF_OK && k < o->method_count; ++k) {
         r = sf_method_stats_clip_finish(&e->methods[o->methods[k]], false, err);
         if (host) sfi_method_stats_clip_sums(&e->methods[o->methods[k]]);

@@ -19,6 +19,22 @@ double sfi_eval_now_s(void);
  * sf_method_stats_clip_finish: histograms merged from several threads keep their sums in frame order. */
 void sfi_method_stats_clip_sums(sf_method_stats* m);
 
+/* One unit's errors at one pose (sf_evaluation_pose_errors) into the frame being added, as
+ * sf_method_stats_add adds its angles (n vertices; the worst vertices tracked). */
+void sfi_method_stats_add_pose(sf_method_stats* m, const sf_pose_errors* p, size_t n, bool tangents, size_t unit,
+                               size_t frame);
+
+/* ---------------------------------------------------------------- frames on a device (device_clip.c) */
+
+typedef struct sfi_device_clip sfi_device_clip;
+
+/* Frames [0, plan->frames) of animation on units whose statistics stay on the device (every unit's workspace
+ * keeps them: sf_evaluation_run_poses), in batches of frames; each frame folded into e->methods in frame order
+ * and on_frame called after it; the clip's histograms merged into e->methods at the end. */
+sf_result sfi_device_clip_run(sf_asset_eval* e, size_t animation, const sf_clip_plan* plan, sf_asset_frame_fn on_frame,
+                          void* user, sf_asset_clip* out, sf_error* err);
+void sfi_device_clip_destroy(sfi_device_clip* d, size_t unit_count);
+
 /* ---------------------------------------------------------------- frames over threads (frames.c) */
 
 /* Per-thread copies of the units' pose buffers, workspaces and evaluations, each evaluating whole frames; the
@@ -45,6 +61,7 @@ struct sf_asset_eval {
     sf_env env;
     uint32_t methods_mask;             /* the units' workspaces' methods */
     sfi_frame_slots* slots;            /* frames over threads on the CPU (frames.c); NULL until a clip runs */
+    sfi_device_clip* device;           /* frames in batches on a device (device_clip.c); NULL until a clip runs */
 };
 
 /* Unit i at its current pose (units[i], evals[i]): the evaluation, then each method's angles into its

@@ -121,6 +121,31 @@ sf_result sf_method_stats_add_summary(sf_method_stats* m, const sf_evaluation* e
     return SF_OK;
 }
 
+void sfi_method_stats_add_pose(sf_method_stats* m, const sf_pose_errors* p, size_t n, bool tangents, size_t unit,
+                               size_t frame)
+{
+    m->frame_sn += p->normal_sum;
+    if (n && p->normal_max > m->frame_mn) m->frame_mn = p->normal_max;
+    if (n && p->normal_max > m->worst_n) {
+        m->worst_n = p->normal_max;
+        m->worst_n_unit = unit;
+        m->worst_n_vertex = p->worst_normal_vertex;
+        m->worst_n_frame = frame;
+    }
+    m->frame_cn += n;
+    if (!tangents) return;
+    m->frame_st += p->tangent_sum;
+    if (n && p->tangent_max > m->frame_mt) m->frame_mt = p->tangent_max;
+    if (n && p->tangent_max > m->worst_t) {
+        m->worst_t = p->tangent_max;
+        m->worst_t_unit = unit;
+        m->worst_t_vertex = p->worst_tangent_vertex;
+        m->worst_t_frame = frame;
+    }
+    m->frame_ct += n;
+    m->handedness += p->handedness_mismatches;
+}
+
 void sf_method_stats_frame_end(sf_method_stats* m, size_t frame)
 {
     m->clip_sn += m->frame_sn, m->clip_sn2 += m->frame_sn2;

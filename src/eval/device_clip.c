@@ -1,0 +1,179 @@
+/* The frames of a clip on a device (units whose statistics stay there: sf_evaluation_run_poses): the frames in
+ * batches, each batch one evaluation of all its poses per unit, so that the launches and the uploads do not grow
+ * with the frames. Per batch only each pose's sums and largest angles come back, folded on the host in frame
+ * order as the CPU's frames are; the histograms stay on the device over the clip and are read once at its end. */
+#include "eval_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BATCH_FRAMES 512                    /* frames per batch at most */
+#define BATCH_VERTICES ((size_t)1 << 24)    /* frames x the units' vertices per batch at most (device scratch) */
+
+typedef struct device_unit {
+    float *bones, *morph; /* batch poses' bone matrices and morph weights */
+    sf_pose* poses;       /* batch */
+} device_unit;
+
+struct sfi_device_clip {
+    size_t batch;           /* frames per batch */
+    device_unit* units;     /* unit_count */
+    sf_pose_errors* errors; /* [unit][row][batch] */
+};
+
+void sfi_device_clip_destroy(sfi_device_clip* d, size_t unit_count)
+{
+    if (!d) return;
+    for (size_t i = 0; d->units && i < unit_count; ++i) {
+        free(d->units[i].bones);
+        free(d->units[i].morph);
+        free(d->units[i].poses);
+    }
+    free(d->units);
+    free(d->errors);
+    free(d);
+}
+
+static size_t batch_frames(const sf_asset_eval* e)
+{
+    size_t b = BATCH_VERTICES / (e->vertices ? e->vertices : 1);
+    return b < 1 ? 1 : b > BATCH_FRAMES ? BATCH_FRAMES : b;
+}
+
+/* The batch buffers, made once per asset. */
+static sf_result device_clip_ensure(sf_asset_eval* e, sf_error* err)
+{
+    if (e->device) return SF_OK;
+    sfi_device_clip* d = calloc(1, sizeof *d);
+    if (!d) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    e->device = d;
+    d->batch = batch_frames(e);
+    d->units = calloc(e->unit_count, sizeof *d->units);
+    d->errors = calloc(e->unit_count * SF_METHOD_COUNT * d->batch, sizeof *d->errors);
+    if (!d->units || !d->errors) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (size_t i = 0; i < e->unit_count; ++i) {
+        const sf_asset_unit* u = &e->units[i];
+        device_unit* du = &d->units[i];
+        size_t B = u->pose.bone_count, T = u->pose.morph_weight_count;
+        du->bones = calloc(d->batch * 12 * (B ? B : 1), sizeof(float));
+        du->morph = calloc(d->batch * T + 1, sizeof(float)); /* one spare, as the units' own */
+        du->poses = calloc(d->batch, sizeof *du->poses);
+        if (!du->bones || !du->morph || !du->poses) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+        for (size_t j = 0; j < d->batch; ++j) {
+            du->poses[j] = u->pose;
+            du->poses[j].bone_matrices = du->bones + 12 * B * j;
+            du->poses[j].morph_weights = du->morph + T * j;
+        }
+    }
+    return SF_OK;
+}
+
+/* Frames [first, first + count): every unit posed at each into its batch. */
+static sf_result pose_batch(sf_asset_eval* e, size_t animation, const sf_clip_plan* plan, size_t first, size_t count,
+                            sf_error* err)
+{
+    sf_error ee;
+    for (size_t j = 0; j < count; ++j) {
+        if (sf_gltf_pose_sample(e->pose, animation, sf_clip_plan_time(plan, first + j), &ee) != SF_OK)
+            return sfi_eval_fail(err, ee.result, "%s", ee.message);
+        for (size_t i = 0; i < e->unit_count; ++i) {
+            const sf_asset_unit* u = &e->units[i];
+            sf_pose* p = &e->device->units[i].poses[j];
+            if (sf_gltf_pose_instance(e->pose, u->instance, (float*)p->bone_matrices, (float*)p->morph_weights, NULL,
+                                      &ee) != SF_OK)
+                return sfi_eval_fail(err, ee.result, "instance %zu: %s", u->instance, ee.message);
+        }
+    }
+    return SF_OK;
+}
+
+/* The batch evaluated on every unit (all queued before the first waits), then each row's poses read back. */
+static sf_result run_batch(sf_asset_eval* e, size_t count, int first, sf_error* err)
+{
+    sfi_device_clip* d = e->device;
+    sf_error ee;
+    for (size_t i = 0; i < e->unit_count; ++i) {
+        const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
+        if (sf_evaluation_run_poses(e->evals[i], d->units[i].poses, count, e->units[i].ws, first, &ee) != SF_OK) {
+            if (res->failed == SF_EVAL_STAGE_METHOD)
+                return sfi_eval_fail(err, ee.result, "%s: %s", sf_method_name(res->failed_method), ee.message);
+            return sfi_eval_fail(err, ee.result, "reference (recompute): %s", ee.message);
+        }
+    }
+    for (size_t i = 0; i < e->unit_count; ++i) {
+        const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
+        for (size_t k = 0; k < res->row_count; ++k) {
+            const sf_eval_row* row = &res->rows[k];
+            sf_method_stats* m = &e->methods[row->method];
+            if (m->skipped) continue;
+            if (row->status == SF_ERROR_UNSUPPORTED) {
+                m->skipped = true;
+                snprintf(m->reason, sizeof m->reason, "%s", row->detail.message);
+                continue;
+            }
+            sf_pose_errors* out = d->errors + (i * SF_METHOD_COUNT + k) * d->batch;
+            if (sf_evaluation_pose_errors(e->evals[i], k, out, &ee) != SF_OK)
+                return sfi_eval_fail(err, ee.result, "%s: %s", sf_method_name(row->method), ee.message);
+        }
+    }
+    return SF_OK;
+}
+
+/* Frame f (batch index j) of every unit into the methods' statistics, as the CPU adds a frame. */
+static void fold_frame(sf_asset_eval* e, size_t j, size_t f)
+{
+    const sf_asset_eval_opts* o = &e->o;
+    const sfi_device_clip* d = e->device;
+    for (size_t k = 0; k < o->method_count; ++k) sf_method_stats_frame_start(&e->methods[o->methods[k]]);
+    for (size_t i = 0; i < e->unit_count; ++i) {
+        const sf_asset_unit* u = &e->units[i];
+        const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
+        for (size_t k = 0; k < res->row_count; ++k) {
+            sf_method_stats* m = &e->methods[res->rows[k].method];
+            if (m->skipped) continue;
+            sfi_method_stats_add_pose(m, &d->errors[(i * SF_METHOD_COUNT + k) * d->batch + j], u->n, u->tangents, i,
+                                      f);
+        }
+    }
+    for (size_t k = 0; k < o->method_count; ++k) {
+        sf_method_stats* m = &e->methods[o->methods[k]];
+        if (!m->skipped) sf_method_stats_frame_end(m, f);
+    }
+}
+
+/* The clip's histograms, read once per unit and row, into the methods' accumulators. */
+static sf_result clip_histograms(sf_asset_eval* e, sf_error* err)
+{
+    sf_error ee;
+    for (size_t i = 0; i < e->unit_count; ++i) {
+        const sf_asset_unit* u = &e->units[i];
+        const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
+        for (size_t k = 0; k < res->row_count; ++k) {
+            sf_method_stats* m = &e->methods[res->rows[k].method];
+            if (m->skipped) continue;
+            if (sf_evaluation_accumulate(e->evals[i], k, m->normal_acc, u->tangents ? m->tangent_acc : NULL, &ee) !=
+                SF_OK)
+                return sfi_eval_fail(err, ee.result, "statistics: %s", ee.message);
+        }
+    }
+    return SF_OK;
+}
+
+sf_result sfi_device_clip_run(sf_asset_eval* e, size_t animation, const sf_clip_plan* plan, sf_asset_frame_fn on_frame,
+                          void* user, sf_asset_clip* out, sf_error* err)
+{
+    sf_result r = device_clip_ensure(e, err);
+    size_t batch = e->device ? e->device->batch : 1;
+    for (size_t first = 0; r == SF_OK && first < plan->frames; first += batch) {
+        size_t count = plan->frames - first < batch ? plan->frames - first : batch;
+        r = pose_batch(e, animation, plan, first, count, err);
+        if (r == SF_OK) r = run_batch(e, count, first == 0, err);
+        for (size_t j = 0; r == SF_OK && j < count; ++j) {
+            fold_frame(e, j, first + j);
+            if (on_frame && on_frame(user, out, first + j, sf_clip_plan_time(plan, first + j)) != 0)
+                r = sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "stopped");
+        }
+    }
+    return r == SF_OK ? clip_histograms(e, err) : r;
+}
