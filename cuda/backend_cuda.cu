@@ -996,6 +996,23 @@ static sf_result cuda_eval_enqueue_clip(sf_workspace* ws, const sf_pose* poses, 
     return enqueue(ws, poses, count, methods, method_count, method_opts, reference_opts, first, 1, err);
 }
 
+static sf_result cuda_eval_add(sf_workspace* dst, sf_workspace* src, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(dst && dst->cuda && src && src->cuda && dst != src, SF_ERROR_INVALID_ARGUMENT, err, "workspace",
+             SFI_NO_INDEX, "need two CUDA workspaces");
+    sfi_cuda *d = dst->cuda, *c = src->cuda;
+    SF_CHECK(d->rows == c->rows && memcmp(d->row_method, c->row_method, d->rows * sizeof *d->row_method) == 0,
+             SF_ERROR_INVALID_ARGUMENT, err, "evaluation", SFI_NO_INDEX, "has other rows (%zu and %zu)", d->rows, c->rows);
+    SFC_CHECK(cudaStreamSynchronize(c->stream), err); // its launches done before dst's stream reads them
+    for (size_t k = 0; k < 2 * c->rows; ++k) {
+        if (k % 2 == 1 && !c->t.has_uvs) continue; // no tangent series
+        sf_result r = sfc_stats_add(&d->stats[k], &c->stats[k], d->stream, err);
+        if (r != SF_OK) return r;
+    }
+    return sfc_counts_add(d->e_counts, c->e_counts, (uint32_t)(c->rows * SFC_E_COUNTS), d->stream, err);
+}
+
 static sf_result cuda_eval_poses(sf_workspace* ws, size_t row, sf_pose_errors* out, sf_error* err)
 {
     sf_error_clear(err);
@@ -1128,7 +1145,7 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
 extern "C" const sfi_backend_i sfi_backend_cuda = {
     "cuda",           cuda_check,           SFI_SCRATCH_DEVICE, cuda_workspace_init, cuda_workspace_free,
     cuda_workspace_bytes, cuda_frames,      cuda_frames_batch,  sfi_cuda_eval_enqueue, sfi_cuda_eval_read,
-    cuda_eval_enqueue_clip, cuda_eval_poses,
+    cuda_eval_enqueue_clip, cuda_eval_poses, cuda_eval_add,
 };
 
 // ---------------------------------------------------------------- benchmarks

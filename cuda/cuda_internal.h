@@ -119,6 +119,10 @@ sf_result sfc_authored(const sfc_topo* t, uint32_t count, const float* rest_n, c
                        const float* pose_t, const float* pos, float* nrm, float* tan, cudaStream_t s, sf_error* err);
 sf_result sfc_report(const sfc_topo* t, uint32_t count, int method, const float* pos, const float* det,
                      const float* nrm, const float* tan, unsigned long long* counters, cudaStream_t s, sf_error* err);
+// src's series added to dst's on the device (in stream order), and count counters.
+sf_result sfc_stats_add(const sfc_stats* dst, const sfc_stats* src, cudaStream_t s, sf_error* err);
+sf_result sfc_counts_add(unsigned long long* dst, const unsigned long long* src, uint32_t count, cudaStream_t s,
+                         sf_error* err);
 // Angles of (nrm, tan) against (ref_n, ref_t) over count instances into the two series; e_counts: SFC_E_COUNTS.
 sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const float* tan, const float* ref_n,
                      const float* ref_t, const sfc_stats* normal, const sfc_stats* tangent,

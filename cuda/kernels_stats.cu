@@ -525,7 +525,43 @@ __global__ void k_sums(sfc_stats s, size_t blocks)
     }
 }
 
+// One series added to another (a primitive's clip into the asset's): bins, counts and sums; the max key keeps
+// the larger angle, whose index then belongs to either series.
+__global__ void k_stats_add(sfc_stats dst, sfc_stats src)
+{
+    for (size_t k = (size_t)blockIdx.x * SFC_THREADS + threadIdx.x; k < SFK_ANGLE_BIN_COUNT;
+         k += (size_t)gridDim.x * SFC_THREADS)
+        if (src.bins[k]) dst.bins[k] += src.bins[k];
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    for (int k = SFC_COUNT; k <= SFC_OVER45; ++k) dst.counts[k] += src.counts[k];
+    if (src.counts[SFC_MAX_KEY] > dst.counts[SFC_MAX_KEY]) dst.counts[SFC_MAX_KEY] = src.counts[SFC_MAX_KEY];
+    if (src.counts[SFC_MIN_BITS] < dst.counts[SFC_MIN_BITS]) dst.counts[SFC_MIN_BITS] = src.counts[SFC_MIN_BITS];
+    dst.sums[0] += src.sums[0];
+    dst.sums[1] += src.sums[1];
+}
+
+__global__ void k_counts_add(unsigned long long* dst, const unsigned long long* src, uint32_t count)
+{
+    if (threadIdx.x < count) dst[threadIdx.x] += src[threadIdx.x];
+}
+
 } // namespace
+
+sf_result sfc_stats_add(const sfc_stats* dst, const sfc_stats* src, cudaStream_t s, sf_error* err)
+{
+    k_stats_add<<<(SFK_ANGLE_BIN_COUNT + 4 * SFC_THREADS - 1) / (4 * SFC_THREADS), SFC_THREADS, 0, s>>>(*dst, *src);
+    SFC_LAUNCHED("k_stats_add", err);
+    return SF_OK;
+}
+
+sf_result sfc_counts_add(unsigned long long* dst, const unsigned long long* src, uint32_t count, cudaStream_t s,
+                         sf_error* err)
+{
+    if (count == 0) return SF_OK;
+    k_counts_add<<<1, 32 * ((count + 31) / 32), 0, s>>>(dst, src, count);
+    SFC_LAUNCHED("k_counts_add", err);
+    return SF_OK;
+}
 
 size_t sfc_error_blocks(const sfc_topo* t, uint32_t count)
 {

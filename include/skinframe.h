@@ -847,6 +847,11 @@ typedef struct sf_pose_errors {
  * evaluation. Never allocates once the workspace has run count poses. */
 sf_result sf_evaluation_run_poses(sf_evaluation* ev, const sf_pose* poses, size_t count, sf_workspace* ws, int first,
                                   sf_error* err);
+/* Adds the statistics of src's runs of poses since its last `first` to dst's, on the device: evaluations of the
+ * same rows whose last sf_evaluation_run_poses ran on workspaces of one device (a clip's primitives), so that
+ * sf_evaluation_accumulate on dst reads them all at once. dst's worst vertices are then of either mesh: the
+ * per-pose ones (sf_evaluation_pose_errors) name them. */
+sf_result sf_evaluation_add_poses(sf_evaluation* dst, const sf_evaluation* src, sf_error* err);
 /* Row `row`'s errors of each pose of the last sf_evaluation_run_poses into out[0, count) (waits for the device). */
 sf_result sf_evaluation_pose_errors(const sf_evaluation* ev, size_t row, sf_pose_errors* out, sf_error* err);
 /* The row of `method`, or NULL when the desc did not ask for it. */

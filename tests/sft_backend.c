@@ -236,5 +236,5 @@ static sf_result test_read(sf_workspace* ws, size_t row, sf_error_summary* summa
 
 const sfi_backend_i sft_backend_test = {
     "test",    test_check, SFI_SCRATCH_DEVICE, test_init, test_free, NULL, test_frames, test_batch, test_enqueue,
-    test_read, NULL,       NULL,
+    test_read, NULL,       NULL,        NULL,
 };

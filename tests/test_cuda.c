@@ -604,7 +604,7 @@ static void test_cli_backend(void)
         for (int k = 0; k < 5; ++k) {
             double x[256], y[256];
             size_t nx = json_numbers(a.out, keys[k], x, 256), ny = json_numbers(b.out, keys[k], y, 256);
-            CHECK(nx == ny && nx > 0);
+            CHECK(nx == ny && (nx > 0 || (k == 4 && commands[c].asset < 0))); /* compare has no worst frame */
             for (size_t i = 0; i < nx; ++i)
                 if (!(fabs(x[i] - y[i]) <= (k == 0 || k == 4 ? 2e-3 : 1e-2)))
                     sft_failf(__FILE__, __LINE__, "`%s`: %s #%zu: cpu %.6f, gpu %.6f", gpu_cmd, keys[k], i, x[i], y[i]);

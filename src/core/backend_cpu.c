@@ -8,5 +8,5 @@ static sf_result cpu_check(sf_error* err)
 }
 
 const sfi_backend_i sfi_backend_cpu = {
-    "cpu", cpu_check, SFI_SCRATCH_HOST, NULL, NULL, NULL, sfi_frames_cpu, NULL, NULL, NULL, NULL, NULL,
+    "cpu", cpu_check, SFI_SCRATCH_HOST, NULL, NULL, NULL, sfi_frames_cpu, NULL, NULL, NULL, NULL, NULL, NULL,
 };

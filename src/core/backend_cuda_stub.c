@@ -10,7 +10,7 @@ static sf_result no_cuda(sf_error* err)
 
 /* Never chosen: sf_workspace_create asks check first. */
 const sfi_backend_i sfi_backend_cuda = {
-    "cuda", no_cuda, SFI_SCRATCH_DEVICE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    "cuda", no_cuda, SFI_SCRATCH_DEVICE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 sf_result sfi_cuda_free_memory(size_t* free_bytes, sf_error* err)

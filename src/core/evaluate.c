@@ -389,6 +389,19 @@ sf_result sf_evaluation_run_poses(sf_evaluation* ev, const sf_pose* poses, size_
     return SF_OK;
 }
 
+sf_result sf_evaluation_add_poses(sf_evaluation* dst, const sf_evaluation* src, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(dst && src && dst != src, SF_ERROR_INVALID_ARGUMENT, err, "evaluation", SFI_NO_INDEX,
+             "need two evaluations");
+    SF_CHECK(dst->device_ws && src->device_ws && dst->device_ws->be == src->device_ws->be &&
+                 dst->device_ws->be->eval_add && dst->res.runs > 0 && src->res.runs > 0 &&
+                 dst->res.failed == SF_EVAL_STAGE_NONE && src->res.failed == SF_EVAL_STAGE_NONE,
+             SF_ERROR_INVALID_ARGUMENT, err, "evaluation", SFI_NO_INDEX,
+             "has no successful run of poses on a device to add");
+    return dst->device_ws->be->eval_add(dst->device_ws, src->device_ws, err);
+}
+
 sf_result sf_evaluation_pose_errors(const sf_evaluation* ev, size_t row, sf_pose_errors* out, sf_error* err)
 {
     sf_error_clear(err);

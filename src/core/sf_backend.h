@@ -55,6 +55,9 @@ typedef struct sfi_backend_i {
     /* Row k's errors of each pose of the last eval_enqueue_clip into out[0, count) (waits for them); out NULL: only
      * the row's status (a row the backend cannot run: SF_ERROR_UNSUPPORTED with the reason). */
     sf_result (*eval_poses)(sf_workspace* ws, size_t row, sf_pose_errors* out, sf_error* err);
+    /* src's statistics (every row) added to dst's on the device: both workspaces of this backend, last run with the
+     * same rows; eval_read of dst then reads both. */
+    sf_result (*eval_add)(sf_workspace* dst, sf_workspace* src, sf_error* err);
 } sfi_backend_i;
 
 extern const sfi_backend_i sfi_backend_cpu;  /* backend_cpu.c */

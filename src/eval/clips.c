@@ -206,17 +206,18 @@ sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_
     sfi_variants_clip_start(e->variants);
     double t0 = sfi_eval_now_s();
     sf_result r = SF_OK;
-    if (o->backend == SF_BACKEND_CPU) {
-        r = sfi_frame_slots_clip(e, animation, &out->plan, on_frame, user, out, err);
-        out->seconds = sfi_eval_now_s() - t0;
-        if (r == SF_OK) r = sfi_variants_clip_finish(e->variants, err);
-        return r;
-    }
-    /* the angles came to the host (stats_on_gpu false for every unit): the frames' sums, as on the CPU */
+    /* host: every unit's angles come to the host (stats_on_gpu false for each), as on the CPU; device: every
+     * unit's statistics stay on the device */
     bool host = true, device = true;
     for (size_t i = 0; i < e->unit_count; ++i) {
         host = host && !stats_on_gpu(e, &e->units[i]);
         device = device && stats_on_gpu(e, &e->units[i]);
+    }
+    if (o->backend == SF_BACKEND_CPU || host) { /* frames over threads: a device workspace per thread and unit */
+        r = sfi_frame_slots_clip(e, animation, &out->plan, on_frame, user, out, err);
+        out->seconds = sfi_eval_now_s() - t0;
+        if (r == SF_OK) r = sfi_variants_clip_finish(e->variants, err);
+        return r;
     }
     if (device) {
         r = sfi_device_clip_run(e, animation, &out->plan, on_frame, user, out, err);
@@ -232,10 +233,8 @@ sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_
             r = sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "stopped");
     }
     out->seconds = sfi_eval_now_s() - t0;
-    for (size_t k = 0; r == SF_OK && k < o->method_count; ++k) {
+    for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
         r = sf_method_stats_clip_finish(&e->methods[o->methods[k]], false, err);
-        if (host) sfi_method_stats_clip_sums(&e->methods[o->methods[k]]);
-    }
     if (r == SF_OK) r = sfi_variants_clip_finish(e->variants, err);
     return r;
 }

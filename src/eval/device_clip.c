@@ -142,20 +142,24 @@ static void fold_frame(sf_asset_eval* e, size_t j, size_t f)
     }
 }
 
-/* The clip's histograms, read once per unit and row, into the methods' accumulators. */
+/* The clip's histograms: every unit's added on the device to one unit's (one with a tangent frame, if any), then
+ * read once per row into the methods' accumulators. */
 static sf_result clip_histograms(sf_asset_eval* e, sf_error* err)
 {
     sf_error ee;
-    for (size_t i = 0; i < e->unit_count; ++i) {
-        const sf_asset_unit* u = &e->units[i];
-        const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
-        for (size_t k = 0; k < res->row_count; ++k) {
-            sf_method_stats* m = &e->methods[res->rows[k].method];
-            if (m->skipped) continue;
-            if (sf_evaluation_accumulate(e->evals[i], k, m->normal_acc, u->tangents ? m->tangent_acc : NULL, &ee) !=
-                SF_OK)
-                return sfi_eval_fail(err, ee.result, "statistics: %s", ee.message);
-        }
+    size_t into = 0;
+    while (into + 1 < e->unit_count && !e->units[into].tangents) ++into;
+    if (!e->units[into].tangents) into = 0;
+    for (size_t i = 0; i < e->unit_count; ++i)
+        if (i != into && sf_evaluation_add_poses(e->evals[into], e->evals[i], &ee) != SF_OK)
+            return sfi_eval_fail(err, ee.result, "statistics: %s", ee.message);
+    const sf_eval_results* res = sf_evaluation_results(e->evals[into]);
+    for (size_t k = 0; k < res->row_count; ++k) {
+        sf_method_stats* m = &e->methods[res->rows[k].method];
+        if (m->skipped) continue;
+        if (sf_evaluation_accumulate(e->evals[into], k, m->normal_acc, e->units[into].tangents ? m->tangent_acc : NULL,
+                                     &ee) != SF_OK)
+            return sfi_eval_fail(err, ee.result, "statistics: %s", ee.message);
     }
     return SF_OK;
 }
