@@ -214,8 +214,9 @@ __device__ void series_flush(series& s, const sfc_stats& st)
     __syncthreads();
 }
 
-// A fixed grid (SFC_ERROR_BLOCKS blocks striding over every vertex of every instance), so that the partial
-// sums, and with them the statistics, are the same run to run.
+// A grid fixed by the work (SFC_ERROR_BLOCKS blocks striding over every vertex of every instance, fewer when
+// there is less than a vertex per thread: a primitive of a clip's batch), so that the partial sums, and with them
+// the statistics, are the same run to run.
 #define SFC_ERROR_BLOCKS 1056u
 
 // One vertex's frames for k_errors: the method's (m) and the reference's (r); no method frame when it is the
@@ -565,8 +566,8 @@ sf_result sfc_counts_add(unsigned long long* dst, const unsigned long long* src,
 
 size_t sfc_error_blocks(const sfc_topo* t, uint32_t count)
 {
-    (void)t, (void)count;
-    return SFC_ERROR_BLOCKS;
+    size_t items = (size_t)count * t->n, blocks = (items + SFC_THREADS - 1) / SFC_THREADS;
+    return blocks < 1 ? 1 : blocks > SFC_ERROR_BLOCKS ? SFC_ERROR_BLOCKS : blocks;
 }
 
 sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const float* tan, const float* ref_n,
@@ -576,9 +577,9 @@ sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const 
     if (t->n == 0) return SF_OK;
     sfc_stats none = {NULL, NULL, NULL, NULL, NULL, 0.0f};
     const sfc_stats& st = tangent && t->has_uvs ? *tangent : none;
-    k_errors<<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, count, nrm, tan, ref_n, ref_t, *normal, st, e_counts);
-    SFC_LAUNCHED("k_errors", err);
     size_t blocks = sfc_error_blocks(t, count);
+    k_errors<<<(unsigned)blocks, SFC_THREADS, 0, s>>>(*t, count, nrm, tan, ref_n, ref_t, *normal, st, e_counts);
+    SFC_LAUNCHED("k_errors", err);
     k_sums<<<1, SFC_THREADS, 0, s>>>(*normal, blocks);
     SFC_LAUNCHED("k_sums", err);
     if (st.bins) {
@@ -594,6 +595,7 @@ sf_result sfc_rows_errors(const sfc_topo* t, const sfc_batch* b, const int* meth
                           unsigned long long* const* counters, cudaStream_t s, sf_error* err)
 {
     if (t->n == 0 || count == 0) return SF_OK;
+    unsigned g = (unsigned)sfc_error_blocks(t, b->count);
     for (size_t r = 0; r < count; ++r) {
         sfc_rows rows;
         memset(&rows, 0, sizeof rows);
@@ -604,14 +606,14 @@ sf_result sfc_rows_errors(const sfc_topo* t, const sfc_batch* b, const int* meth
         rows.e_counts[0] = e_counts[r];
         rows.counters[0] = counters ? counters[r] : NULL;
         switch (t->K) {
-        case 0: k_rows<0><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
-        case 4: k_rows<4><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
-        case 8: k_rows<8><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
-        default: k_rows<16><<<SFC_ERROR_BLOCKS, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
+        case 0: k_rows<0><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
+        case 4: k_rows<4><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
+        case 8: k_rows<8><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
+        default: k_rows<16><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
         }
         SFC_LAUNCHED("k_rows", err);
-        k_sums<<<1, SFC_THREADS, 0, s>>>(*normal[r], SFC_ERROR_BLOCKS);
-        if (t->has_uvs) k_sums<<<1, SFC_THREADS, 0, s>>>(*tangent[r], SFC_ERROR_BLOCKS);
+        k_sums<<<1, SFC_THREADS, 0, s>>>(*normal[r], g);
+        if (t->has_uvs) k_sums<<<1, SFC_THREADS, 0, s>>>(*tangent[r], g);
         SFC_LAUNCHED("k_sums", err);
     }
     return SF_OK;

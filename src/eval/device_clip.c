@@ -20,6 +20,8 @@ struct sfi_device_clip {
     size_t batch;           /* frames per batch */
     device_unit* units;     /* unit_count */
     sf_pose_errors* errors; /* [unit][row][batch] */
+    sf_result* results;     /* unit_count: each unit's batch */
+    sf_error* unit_errors;  /* unit_count */
 };
 
 void sfi_device_clip_destroy(sfi_device_clip* d, size_t unit_count)
@@ -32,6 +34,8 @@ void sfi_device_clip_destroy(sfi_device_clip* d, size_t unit_count)
     }
     free(d->units);
     free(d->errors);
+    free(d->results);
+    free(d->unit_errors);
     free(d);
 }
 
@@ -51,7 +55,9 @@ static sf_result device_clip_ensure(sf_asset_eval* e, sf_error* err)
     d->batch = batch_frames(e);
     d->units = calloc(e->unit_count, sizeof *d->units);
     d->errors = calloc(e->unit_count * SF_METHOD_COUNT * d->batch, sizeof *d->errors);
-    if (!d->units || !d->errors) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    d->results = calloc(e->unit_count, sizeof *d->results);
+    d->unit_errors = calloc(e->unit_count, sizeof *d->unit_errors);
+    if (!d->units || !d->errors || !d->results || !d->unit_errors) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
     for (size_t i = 0; i < e->unit_count; ++i) {
         const sf_asset_unit* u = &e->units[i];
         device_unit* du = &d->units[i];
@@ -88,33 +94,50 @@ static sf_result pose_batch(sf_asset_eval* e, size_t animation, const sf_clip_pl
     return SF_OK;
 }
 
-/* The batch evaluated on every unit (all queued before the first waits), then each row's poses read back. */
+typedef struct batch_job {
+    sf_asset_eval* e;
+    size_t count;
+    int first;
+} batch_job;
+
+/* Units [begin, end) of the batch: queued on each unit's device stream, then each row's poses read back (a
+ * thread per few units, so that the host's side of the launches overlaps). */
+static void batch_range(void* ctx, size_t begin, size_t end)
+{
+    const batch_job* job = ctx;
+    sf_asset_eval* e = job->e;
+    sfi_device_clip* d = e->device;
+    for (size_t i = begin; i < end; ++i) {
+        sf_error* ee = &d->unit_errors[i];
+        sf_result r = sf_evaluation_run_poses(e->evals[i], d->units[i].poses, job->count, e->units[i].ws, job->first, ee);
+        const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
+        for (size_t k = 0; r == SF_OK && k < res->row_count; ++k)
+            if (res->rows[k].status == SF_OK)
+                r = sf_evaluation_pose_errors(e->evals[i], k, d->errors + (i * SF_METHOD_COUNT + k) * d->batch, ee);
+        d->results[i] = r;
+    }
+}
+
+/* The batch on every unit; rows the device cannot run mark their methods skipped. */
 static sf_result run_batch(sf_asset_eval* e, size_t count, int first, sf_error* err)
 {
     sfi_device_clip* d = e->device;
-    sf_error ee;
+    batch_job job = {e, count, first};
+    sf_env_parallel_for(&e->env, e->unit_count, 1, batch_range, &job);
     for (size_t i = 0; i < e->unit_count; ++i) {
         const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
-        if (sf_evaluation_run_poses(e->evals[i], d->units[i].poses, count, e->units[i].ws, first, &ee) != SF_OK) {
+        const sf_error* ee = &d->unit_errors[i];
+        if (d->results[i] != SF_OK) {
             if (res->failed == SF_EVAL_STAGE_METHOD)
-                return sfi_eval_fail(err, ee.result, "%s: %s", sf_method_name(res->failed_method), ee.message);
-            return sfi_eval_fail(err, ee.result, "reference (recompute): %s", ee.message);
+                return sfi_eval_fail(err, ee->result, "%s: %s", sf_method_name(res->failed_method), ee->message);
+            return sfi_eval_fail(err, ee->result, "reference (recompute): %s", ee->message);
         }
-    }
-    for (size_t i = 0; i < e->unit_count; ++i) {
-        const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
         for (size_t k = 0; k < res->row_count; ++k) {
             const sf_eval_row* row = &res->rows[k];
             sf_method_stats* m = &e->methods[row->method];
-            if (m->skipped) continue;
-            if (row->status == SF_ERROR_UNSUPPORTED) {
-                m->skipped = true;
-                snprintf(m->reason, sizeof m->reason, "%s", row->detail.message);
-                continue;
-            }
-            sf_pose_errors* out = d->errors + (i * SF_METHOD_COUNT + k) * d->batch;
-            if (sf_evaluation_pose_errors(e->evals[i], k, out, &ee) != SF_OK)
-                return sfi_eval_fail(err, ee.result, "%s: %s", sf_method_name(row->method), ee.message);
+            if (m->skipped || row->status != SF_ERROR_UNSUPPORTED) continue;
+            m->skipped = true;
+            snprintf(m->reason, sizeof m->reason, "%s", row->detail.message);
         }
     }
     return SF_OK;
