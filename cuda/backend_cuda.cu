@@ -377,10 +377,10 @@ static void free_stats(sfi_cuda* c)
     c->partial_blocks = 0;
 }
 
-// The statistics' device buffers (allocated at the first evaluation; partials sized per batch).
-static sf_result ensure_stats(sfi_cuda* c, uint32_t count, sf_error* err)
+// The statistics' device buffers, partials for any launch (allocated with the workspace).
+static sf_result ensure_stats(sfi_cuda* c, sf_error* err)
 {
-    size_t blocks = sfc_error_blocks(&c->t, count);
+    size_t blocks = SFC_ERROR_BLOCKS;
     if (c->e_counts && blocks <= c->partial_blocks) return SF_OK;
     if (!c->e_counts) {
         for (size_t k = 0; k < 2 * SF_METHOD_COUNT; ++k) {
@@ -447,7 +447,7 @@ static size_t cuda_workspace_bytes(const sf_topology* topo, size_t instances)
     t.bones = (uint32_t)topo->bone_count, t.targets = (uint32_t)topo->target_count;
     size_t n = topo->vertex_count;
     return topology_bytes(topo) + SFC_COUNTERS * sizeof(unsigned long long) + 7 * n * sizeof(float) +
-           instances * instance_bytes(t) + stats_bytes(sfc_error_blocks(&t, (uint32_t)instances));
+           instances * instance_bytes(t) + stats_bytes(SFC_ERROR_BLOCKS);
 }
 
 extern "C" sf_result sfi_cuda_free_memory(size_t* free_bytes, sf_error* err)
@@ -474,7 +474,7 @@ static sf_result cuda_workspace_init(sf_workspace* ws, sf_error* err)
     r = dev_alloc(&c->auth_n, 3 * n, err);
     if (r == SF_OK) r = dev_alloc(&c->auth_t, 4 * n, err);
     if (r == SF_OK) r = ensure_instances(c, 1, err);
-    if (r == SF_OK) r = ensure_stats(c, 1, err); // so that an evaluation's runs allocate nothing
+    if (r == SF_OK) r = ensure_stats(c, err); // so that an evaluation's runs allocate nothing
     return r;
 }
 
@@ -945,7 +945,7 @@ static sf_result enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, c
     if (reference_opts) ro = *reference_opts;
     size_t fit = 0;
     sf_result r = instances_fit(c, count, &fit, err);
-    if (r == SF_OK) r = ensure_stats(c, (uint32_t)fit, err);
+    if (r == SF_OK) r = ensure_stats(c, err);
     if (r == SF_OK && per_pose) r = ensure_frame_records(c, count, err);
     if (r == SF_OK && first) r = reset_stats(c, method_count, err);
     if (r != SF_OK) return r;
@@ -1161,7 +1161,7 @@ extern "C" sf_result sfi_cuda_bench_upload(sf_workspace* ws, const sf_pose* pose
         return too_big(err, "the batch", count * instance_bytes(ws->cuda->t), fit * instance_bytes(ws->cuda->t),
                        ws->topo->vertex_count, count);
     r = upload_poses(ws->cuda, ws->topo, poses, (uint32_t)count, err);
-    if (r == SF_OK) r = ensure_stats(ws->cuda, (uint32_t)count, err);
+    if (r == SF_OK) r = ensure_stats(ws->cuda, err);
     if (r == SF_OK) r = deform(ws->cuda, err);
     if (r == SF_OK) SFC_CHECK(cudaStreamSynchronize(ws->cuda->stream), err);
     return r;

@@ -161,7 +161,9 @@ sf_result sfc_halo_gather(const sfc_topo* t, const sfc_halo* h, uint32_t count, 
                           int weld, int weighting, float* nrm, float* tan, cudaStream_t s, sf_error* err);
 sf_result sfc_halo_one_pass(const sfc_topo* t, const sfc_halo* h, const sfc_batch* b, int weld, int weighting,
                             float* pos, float* det, float* nrm, float* tan, cudaStream_t s, sf_error* err);
-// Blocks sfc_errors launches for count instances (the size of sfc_stats.partial: 2 doubles each).
+// Blocks sfc_errors launches for count instances, at most SFC_ERROR_BLOCKS (sfc_stats.partial holds 2 doubles
+// for each of those).
+#define SFC_ERROR_BLOCKS 1056u
 size_t sfc_error_blocks(const sfc_topo* t, uint32_t count);
 
 #endif // SF_CUDA_INTERNAL_H

@@ -217,7 +217,6 @@ __device__ void series_flush(series& s, const sfc_stats& st)
 // A grid fixed by the work (SFC_ERROR_BLOCKS blocks striding over every vertex of every instance, fewer when
 // there is less than a vertex per thread: a primitive of a clip's batch), so that the partial sums, and with them
 // the statistics, are the same run to run.
-#define SFC_ERROR_BLOCKS 1056u
 
 // One vertex's frames for k_errors: the method's (m) and the reference's (r); no method frame when it is the
 // reference itself, no tangents without a tangent frame.
