@@ -139,11 +139,25 @@ sf_result sfi_asset_run_unit(sf_asset_eval* e, size_t i, size_t frame, bool trac
     return SF_OK;
 }
 
+/* Every unit's statistics stay on the device: its frames run in batches there (device_clip.c). */
+static bool all_on_gpu(const sf_asset_eval* e)
+{
+    for (size_t i = 0; i < e->unit_count; ++i)
+        if (!stats_on_gpu(e, &e->units[i])) return false;
+    return true;
+}
+
 sf_result sf_asset_eval_rest(sf_asset_eval* e, sf_error* err)
 {
     const sf_asset_eval_opts* o = &e->o;
     for (size_t k = 0; k < o->method_count; ++k) sf_method_stats_clip_start(&e->methods[o->methods[k]]);
     sf_result r = SF_OK;
+    if (all_on_gpu(e)) {
+        r = sfi_device_clip_rest(e, err);
+        for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
+            r = sf_method_stats_clip_finish(&e->methods[o->methods[k]], true, err);
+        return r;
+    }
     for (size_t i = 0; r == SF_OK && i < e->unit_count; ++i) {
         sf_asset_unit* u = &e->units[i];
         for (size_t b = 0; b < u->pose.bone_count; ++b) {
@@ -206,20 +220,16 @@ sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_
     sfi_variants_clip_start(e->variants);
     double t0 = sfi_eval_now_s();
     sf_result r = SF_OK;
-    /* host: every unit's angles come to the host (stats_on_gpu false for each), as on the CPU; device: every
-     * unit's statistics stay on the device */
-    bool host = true, device = true;
-    for (size_t i = 0; i < e->unit_count; ++i) {
-        host = host && !stats_on_gpu(e, &e->units[i]);
-        device = device && stats_on_gpu(e, &e->units[i]);
-    }
+    /* host: every unit's angles come to the host (stats_on_gpu false for each), as on the CPU */
+    bool host = true;
+    for (size_t i = 0; i < e->unit_count; ++i) host = host && !stats_on_gpu(e, &e->units[i]);
     if (o->backend == SF_BACKEND_CPU || host) { /* frames over threads: a device workspace per thread and unit */
         r = sfi_frame_slots_clip(e, animation, &out->plan, on_frame, user, out, err);
         out->seconds = sfi_eval_now_s() - t0;
         if (r == SF_OK) r = sfi_variants_clip_finish(e->variants, err);
         return r;
     }
-    if (device) {
+    if (all_on_gpu(e)) {
         r = sfi_device_clip_run(e, animation, &out->plan, on_frame, user, out, err);
         out->seconds = sfi_eval_now_s() - t0;
         for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)

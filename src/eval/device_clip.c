@@ -204,3 +204,20 @@ sf_result sfi_device_clip_run(sf_asset_eval* e, size_t animation, const sf_clip_
     }
     return r == SF_OK ? clip_histograms(e, err) : r;
 }
+
+sf_result sfi_device_clip_rest(sf_asset_eval* e, sf_error* err)
+{
+    sf_result r = device_clip_ensure(e, err);
+    for (size_t i = 0; r == SF_OK && i < e->unit_count; ++i) {
+        const sf_pose* p = &e->device->units[i].poses[0];
+        float* bones = (float*)p->bone_matrices;
+        for (size_t b = 0; b < p->bone_count; ++b) {
+            float* m = bones + 12 * b;
+            memset(m, 0, 12 * sizeof(float));
+            m[0] = m[4] = m[8] = 1.0f;
+        }
+        memset((float*)p->morph_weights, 0, p->morph_weight_count * sizeof(float));
+    }
+    if (r == SF_OK) r = run_batch(e, 1, 1, err);
+    return r == SF_OK ? clip_histograms(e, err) : r;
+}

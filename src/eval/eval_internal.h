@@ -33,6 +33,8 @@ typedef struct sfi_device_clip sfi_device_clip;
  * and on_frame called after it; the clip's histograms merged into e->methods at the end. */
 sf_result sfi_device_clip_run(sf_asset_eval* e, size_t animation, const sf_clip_plan* plan, sf_asset_frame_fn on_frame,
                           void* user, sf_asset_clip* out, sf_error* err);
+/* The rest pose (identity bones, no morph) of every unit the same way, into e->methods' accumulators. */
+sf_result sfi_device_clip_rest(sf_asset_eval* e, sf_error* err);
 void sfi_device_clip_destroy(sfi_device_clip* d, size_t unit_count);
 
 /* ---------------------------------------------------------------- frames over threads (frames.c) */

@@ -68,6 +68,28 @@ static sf_result nothing_to_evaluate(const sf_gltf* gltf, sf_error* err)
     return sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "nothing to evaluate: %s", why);
 }
 
+typedef struct units_job {
+    const sf_gltf* gltf;
+    uint32_t methods;
+    sf_backend backend;
+    const sf_env* env;
+    sf_asset_unit* units;
+    size_t* instance; /* per unit */
+    size_t* primitive;
+    sf_result* results;
+    sf_error* errors;
+} units_job;
+
+/* Units [begin, end): each its topology and workspace (a thread per few units: a device workspace's set-up
+ * waits on its uploads). */
+static void units_range(void* ctx, size_t begin, size_t end)
+{
+    const units_job* job = ctx;
+    for (size_t k = begin; k < end; ++k)
+        job->results[k] = unit_create(job->gltf, job->instance[k], job->primitive[k], job->methods, job->backend,
+                                      job->env, &job->units[k], &job->errors[k]);
+}
+
 sf_result sf_asset_units_create(const sf_gltf* gltf, uint32_t methods, sf_backend backend, const sf_env* env,
                                 sf_asset_unit** out, size_t* count, sf_error* err)
 {
@@ -77,20 +99,30 @@ sf_result sf_asset_units_create(const sf_gltf* gltf, uint32_t methods, sf_backen
     for (size_t i = 0; i < gltf->instance_count; ++i) total += gltf->meshes[gltf->instances[i].mesh].primitive_count;
     if (total == 0) return nothing_to_evaluate(gltf, err); /* an error, not an empty result */
     sf_asset_unit* units = calloc(total, sizeof(sf_asset_unit));
-    if (!units) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
-    size_t k = 0;
+    units_job job = {gltf, methods, backend, env, units, calloc(total, sizeof(size_t)), calloc(total, sizeof(size_t)),
+                     calloc(total, sizeof(sf_result)), calloc(total, sizeof(sf_error))};
     sf_result r = SF_OK;
+    if (!units || !job.instance || !job.primitive || !job.results || !job.errors)
+        r = sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    size_t k = 0;
     for (size_t i = 0; r == SF_OK && i < gltf->instance_count; ++i) {
         const sf_gltf_mesh* m = &gltf->meshes[gltf->instances[i].mesh];
-        for (size_t p = m->first_primitive; r == SF_OK && p < m->first_primitive + m->primitive_count; ++p)
-            r = unit_create(gltf, i, p, methods, backend, env, &units[k++], err);
+        for (size_t p = m->first_primitive; p < m->first_primitive + m->primitive_count; ++p, ++k)
+            job.instance[k] = i, job.primitive[k] = p;
     }
+    if (r == SF_OK) sf_env_parallel_for(env, total, 1, units_range, &job);
+    for (k = 0; r == SF_OK && k < total; ++k)
+        if (job.results[k] != SF_OK) {
+            if (err) *err = job.errors[k];
+            r = job.results[k];
+        }
+    free(job.instance), free(job.primitive), free(job.results), free(job.errors);
     if (r != SF_OK) {
-        sf_asset_units_free(units, k);
+        sf_asset_units_free(units, units ? total : 0);
         return r;
     }
     *out = units;
-    *count = k;
+    *count = total;
     return SF_OK;
 }
 
