@@ -57,7 +57,8 @@ static sf_result device_clip_ensure(sf_asset_eval* e, sf_error* err)
     d->errors = calloc(e->unit_count * SF_METHOD_COUNT * d->batch, sizeof *d->errors);
     d->results = calloc(e->unit_count, sizeof *d->results);
     d->unit_errors = calloc(e->unit_count, sizeof *d->unit_errors);
-    if (!d->units || !d->errors || !d->results || !d->unit_errors) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (!d->units || !d->errors || !d->results || !d->unit_errors)
+        return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
     for (size_t i = 0; i < e->unit_count; ++i) {
         const sf_asset_unit* u = &e->units[i];
         device_unit* du = &d->units[i];
@@ -109,7 +110,8 @@ static void batch_range(void* ctx, size_t begin, size_t end)
     sfi_device_clip* d = e->device;
     for (size_t i = begin; i < end; ++i) {
         sf_error* ee = &d->unit_errors[i];
-        sf_result r = sf_evaluation_run_poses(e->evals[i], d->units[i].poses, job->count, e->units[i].ws, job->first, ee);
+        sf_result r =
+            sf_evaluation_run_poses(e->evals[i], d->units[i].poses, job->count, e->units[i].ws, job->first, ee);
         const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
         for (size_t k = 0; r == SF_OK && k < res->row_count; ++k)
             if (res->rows[k].status == SF_OK)
