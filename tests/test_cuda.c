@@ -545,6 +545,102 @@ static void test_evaluation(void)
     }
 }
 
+/* A clip's poses in batches (sf_evaluation_run_poses): each pose's sum, largest angle, its vertex and the
+ * handedness mismatches against the CPU's evaluation of that pose alone (kept angles); the statistics of two
+ * batches, and of a second evaluation's batch added on the device (sf_evaluation_add_poses), against the
+ * CPU's angles of every pose merged. */
+static void test_poses(void)
+{
+    if (!gpu_ready()) return;
+    sf_scene* sc = NULL;
+    sf_error err;
+    CHECK_OK(sf_scene_create("elbow", NULL, NULL, 0, NULL, &sc, &err));
+    sf_topology* topo = NULL;
+    CHECK_OK(sf_topology_create(&sc->mesh, NULL, NULL, &topo, &err));
+    size_t n = sf_topology_vertex_count(topo);
+    int tangents = sf_topology_has_tangent_frame(topo);
+    sf_workspace *cpu = NULL, *g1 = NULL, *g2 = NULL;
+    sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
+    CHECK_OK(sf_workspace_create(topo, NULL, &cpu, &err));
+    CHECK_OK(sf_workspace_create(topo, &wo, &g1, &err));
+    CHECK_OK(sf_workspace_create(topo, &wo, &g2, &err));
+    const sf_method methods[] = {SF_METHOD_SKINNED, SF_METHOD_JACOBIAN, SF_METHOD_RECOMPUTE_FUSED};
+    enum { ROWS = 3, P = 7 };
+    sf_eval_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.methods = methods, desc.method_count = ROWS;
+    desc.reference_opts.tangents = SF_TANGENTS_UV; /* per vertex: the device path */
+    sf_evaluation *ec = NULL, *e1 = NULL, *e2 = NULL;
+    desc.flags = SF_EVAL_KEEP_ANGLES;
+    CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &ec, &err));
+    desc.flags = 0;
+    CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &e1, &err));
+    CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &e2, &err));
+    CHECK(sf_evaluation_run_poses(ec, &sc->pose, 1, g1, 1, &err) == SF_ERROR_UNSUPPORTED); /* keeps angles */
+    posed p[P];
+    sf_pose poses[P];
+    for (int i = 0; i < P; ++i) {
+        random_pose(&sc->pose, sc->mesh.target_count, 1.0f, &p[i]);
+        poses[i] = p[i].pose;
+    }
+    sf_angle_accumulator *want[2 * ROWS], *got[2 * ROWS];
+    for (int k = 0; k < 2 * ROWS; ++k) {
+        CHECK_OK(sf_angle_accumulator_create(NULL, &want[k], &err));
+        CHECK_OK(sf_angle_accumulator_create(NULL, &got[k], &err));
+    }
+    /* poses 0-2 and 3-4 on e1 (two batches of one clip), 5-6 on e2, added to e1's */
+    CHECK_OK(sf_evaluation_run_poses(e1, poses, 3, g1, 1, &err));
+    sf_pose_errors pe[ROWS][P];
+    for (int k = 0; k < ROWS; ++k) CHECK_OK(sf_evaluation_pose_errors(e1, (size_t)k, pe[k], &err));
+    CHECK_OK(sf_evaluation_run_poses(e1, poses + 3, 2, g1, 0, &err));
+    for (int k = 0; k < ROWS; ++k) CHECK_OK(sf_evaluation_pose_errors(e1, (size_t)k, pe[k] + 3, &err));
+    CHECK_OK(sf_evaluation_run_poses(e2, poses + 5, 2, g2, 1, &err));
+    for (int k = 0; k < ROWS; ++k) CHECK_OK(sf_evaluation_pose_errors(e2, (size_t)k, pe[k] + 5, &err));
+    CHECK_OK(sf_evaluation_add_poses(e1, e2, &err));
+    for (int k = 0; k < ROWS; ++k)
+        CHECK_OK(sf_evaluation_accumulate(e1, (size_t)k, got[2 * k], tangents ? got[2 * k + 1] : NULL, &err));
+    for (int i = 0; i < P; ++i) {
+        CHECK_OK(sf_evaluation_run(ec, &poses[i], cpu, NULL, &err));
+        const sf_eval_results* rc = sf_evaluation_results(ec);
+        for (int k = 0; k < ROWS; ++k) {
+            const sf_eval_row* row = &rc->rows[k];
+            const sf_pose_errors* g = &pe[k][i];
+            CHECK_OK(sf_evaluation_accumulate(ec, (size_t)k, want[2 * k], tangents ? want[2 * k + 1] : NULL, &err));
+            double sum = 0.0, tsum = 0.0;
+            float mx = 0.0f;
+            for (size_t v = 0; v < n; ++v) {
+                sum += row->normal_deg[v];
+                if (tangents) tsum += row->tangent_deg[v];
+                if (row->normal_deg[v] > mx) mx = row->normal_deg[v];
+            }
+            CHECK_NEAR(g->normal_sum / (double)n, sum / (double)n, TOL_DEG);
+            CHECK_NEAR(g->normal_max, mx, TOL_DEG);
+            /* the vertex of the largest angle: the CPU's, unless another is within the tolerance */
+            CHECK(g->worst_normal_vertex < n && row->normal_deg[g->worst_normal_vertex] >= mx - TOL_DEG);
+            if (tangents) {
+                CHECK_NEAR(g->tangent_sum / (double)n, tsum / (double)n, TOL_DEG);
+                CHECK(g->handedness_mismatches == row->errors.handedness_mismatches);
+            }
+        }
+    }
+    for (int k = 0; k < 2 * ROWS; ++k) {
+        sf_angle_stats a, b;
+        CHECK_OK(sf_angle_accumulator_finish(want[k], &a, &err));
+        CHECK_OK(sf_angle_accumulator_finish(got[k], &b, &err));
+        CHECK(a.count == b.count && a.count == (k % 2 && !tangents ? 0 : P * n));
+        CHECK_NEAR(a.mean, b.mean, TOL_DEG);
+        CHECK_NEAR(a.max, b.max, TOL_DEG);
+        CHECK_NEAR(a.p95, b.p95, TOL_DEG + 0.000977);
+        sf_angle_accumulator_destroy(want[k]);
+        sf_angle_accumulator_destroy(got[k]);
+    }
+    for (int i = 0; i < P; ++i) posed_free(&p[i]);
+    sf_evaluation_destroy(ec), sf_evaluation_destroy(e1), sf_evaluation_destroy(e2);
+    sf_workspace_destroy(cpu), sf_workspace_destroy(g1), sf_workspace_destroy(g2);
+    sf_topology_destroy(topo);
+    sf_scene_destroy(sc);
+}
+
 /* Every number after `"key":` in a JSON text, in order (at most max). */
 static size_t json_numbers(const char* text, const char* key, double* out, size_t max)
 {
@@ -749,6 +845,7 @@ int main(int argc, char** argv)
                                      {"assets", test_assets},
                                      {"crowd", test_crowd},
                                      {"evaluation", test_evaluation},
+                                     {"poses", test_poses},
                                      {"statistics_long_launch", test_statistics_long_launch},
                                      {"device_size", test_device_size},
                                      {"cli_backend", test_cli_backend}};

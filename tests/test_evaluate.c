@@ -595,9 +595,22 @@ static void test_bad_run_inputs(void)
     CHECK_RESULT(sf_evaluation_run(NULL, &f.scene->pose, f.ws, NULL, &err), SF_ERROR_INVALID_ARGUMENT);
     CHECK(strcmp(err.field, "evaluation") == 0);
     CHECK(res->runs == 0);
+    /* runs of several poses need a workspace whose backend keeps the statistics on a device */
+    CHECK_RESULT(sf_evaluation_run_poses(ev, &f.scene->pose, 1, f.ws, 1, &err), SF_ERROR_UNSUPPORTED);
+    CHECK(strcmp(err.field, "workspace") == 0 && res->runs == 0);
+    CHECK_RESULT(sf_evaluation_run_poses(ev, &f.scene->pose, 0, f.ws, 1, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK(strcmp(err.field, "poses") == 0);
+    sf_pose_errors pe;
+    CHECK_RESULT(sf_evaluation_pose_errors(ev, 0, &pe, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(sf_evaluation_pose_errors(ev, res->row_count, &pe, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK(strcmp(err.field, "row") == 0);
+    CHECK_RESULT(sf_evaluation_add_poses(ev, ev, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(sf_evaluation_add_poses(ev, NULL, &err), SF_ERROR_INVALID_ARGUMENT);
     /* and a good run afterwards clears the failure */
     CHECK_OK(sf_evaluation_run(ev, &f.scene->pose, f.ws, NULL, &err));
     CHECK(res->failed == SF_EVAL_STAGE_NONE && res->runs == 1);
+    /* a host run keeps no per-pose errors */
+    CHECK_RESULT(sf_evaluation_pose_errors(ev, 0, &pe, &err), SF_ERROR_INVALID_ARGUMENT);
     sf_evaluation_destroy(ev);
     fixture_free(&f);
     fixture_free(&other);
