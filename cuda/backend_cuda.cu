@@ -43,7 +43,7 @@ struct sfi_cuda {
     unsigned long long* e_counts;     // SFC_E_COUNTS per row
     unsigned long long* row_counters; // SFC_COUNTERS per row, then the reference's
     int with_report;                  // the last evaluation counted the reports
-    size_t partial_blocks;
+    void* stats_base; // the statistics' device buffers, one allocation (ensure_stats)
     size_t rows;
     sf_method row_method[SF_METHOD_COUNT];
     sf_result row_status[SF_METHOD_COUNT];
@@ -355,15 +355,9 @@ static sf_result instances_fit(sfi_cuda* c, size_t count, size_t* out, sf_error*
 
 static void free_stats(sfi_cuda* c)
 {
-    for (size_t k = 0; k < 2 * SF_METHOD_COUNT; ++k) {
-        cudaFree(c->stats[k].bins);
-        cudaFree(c->stats[k].counts);
-        cudaFree(c->stats[k].sums);
-        cudaFree(c->stats[k].partial);
-        memset(&c->stats[k], 0, sizeof c->stats[k]);
-    }
-    cudaFree(c->e_counts);
-    cudaFree(c->row_counters);
+    cudaFree(c->stats_base);
+    c->stats_base = NULL;
+    for (size_t k = 0; k < 2 * SF_METHOD_COUNT; ++k) memset(&c->stats[k], 0, sizeof c->stats[k]);
     cudaFreeHost(c->h_bins);
     cudaFreeHost(c->h_frames);
     c->h_frames = NULL;
@@ -374,36 +368,33 @@ static void free_stats(sfi_cuda* c)
     c->e_counts = NULL;
     c->row_counters = NULL;
     c->h_bins = NULL;
-    c->partial_blocks = 0;
 }
 
-// The statistics' device buffers, partials for any launch (allocated with the workspace).
+// The 8-byte words of the statistics' device buffers: per series its bins, counts, sums and the partials of any
+// launch (SFC_ERROR_BLOCKS blocks), then the rows' summary counts and report counters.
+static size_t stats_words(void)
+{
+    return 2 * SF_METHOD_COUNT * (SFK_ANGLE_BIN_COUNT + SFC_STAT_COUNTS + 2 + 2 * (size_t)SFC_ERROR_BLOCKS) +
+           SF_METHOD_COUNT * SFC_E_COUNTS + (SF_METHOD_COUNT + 1) * SFC_COUNTERS;
+}
+
+// The statistics' device buffers in one allocation (with the workspace: a clip's primitives each hold theirs).
 static sf_result ensure_stats(sfi_cuda* c, sf_error* err)
 {
-    size_t blocks = SFC_ERROR_BLOCKS;
-    if (c->e_counts && blocks <= c->partial_blocks) return SF_OK;
-    if (!c->e_counts) {
-        for (size_t k = 0; k < 2 * SF_METHOD_COUNT; ++k) {
-            sfc_stats& s = c->stats[k];
-            SFC_CHECK(cudaMalloc((void**)&s.bins, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long)), err);
-            SFC_CHECK(cudaMalloc((void**)&s.counts, SFC_STAT_COUNTS * sizeof(unsigned long long)), err);
-            SFC_CHECK(cudaMalloc((void**)&s.sums, 2 * sizeof(double)), err);
-        }
-        SFC_CHECK(cudaMalloc((void**)&c->e_counts, SF_METHOD_COUNT * SFC_E_COUNTS * sizeof(unsigned long long)), err);
-        SFC_CHECK(
-            cudaMalloc((void**)&c->row_counters, (SF_METHOD_COUNT + 1) * SFC_COUNTERS * sizeof(unsigned long long)),
-            err);
-        SFC_CHECK(cudaMallocHost((void**)&c->h_bins, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long)), err);
-        sf_result r = sf_angle_accumulator_create(NULL, &c->read_acc, err);
-        if (r != SF_OK) return r;
-    }
+    if (c->stats_base) return SF_OK;
+    SFC_CHECK(cudaMalloc(&c->stats_base, stats_words() * sizeof(unsigned long long)), err);
+    unsigned long long* w = (unsigned long long*)c->stats_base;
     for (size_t k = 0; k < 2 * SF_METHOD_COUNT; ++k) {
-        cudaFree(c->stats[k].partial);
-        c->stats[k].partial = NULL;
-        SFC_CHECK(cudaMalloc((void**)&c->stats[k].partial, 2 * blocks * sizeof(double)), err);
+        sfc_stats& st = c->stats[k];
+        st.bins = w, w += SFK_ANGLE_BIN_COUNT;
+        st.counts = w, w += SFC_STAT_COUNTS;
+        st.sums = (double*)w, w += 2;
+        st.partial = (double*)w, w += 2 * (size_t)SFC_ERROR_BLOCKS;
     }
-    c->partial_blocks = blocks;
-    return SF_OK;
+    c->e_counts = w, w += SF_METHOD_COUNT * SFC_E_COUNTS;
+    c->row_counters = w;
+    SFC_CHECK(cudaMallocHost((void**)&c->h_bins, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long)), err);
+    return sf_angle_accumulator_create(NULL, &c->read_acc, err);
 }
 
 static void cuda_free(sfi_cuda* c)
@@ -429,15 +420,6 @@ static void cuda_workspace_free(sf_workspace* ws)
     ws->cuda = NULL;
 }
 
-// The statistics' device buffers (ensure_stats) for partials of `blocks` blocks.
-static size_t stats_bytes(size_t blocks)
-{
-    size_t ull = sizeof(unsigned long long);
-    return 2 * SF_METHOD_COUNT * (SFK_ANGLE_BIN_COUNT * ull + SFC_STAT_COUNTS * ull + 2 * sizeof(double) +
-                                  2 * blocks * sizeof(double)) +
-           SF_METHOD_COUNT * SFC_E_COUNTS * ull + (SF_METHOD_COUNT + 1) * SFC_COUNTERS * ull;
-}
-
 // What cuda_workspace_init allocates (and ensure_instances for more instances), from the same sizes.
 static size_t cuda_workspace_bytes(const sf_topology* topo, size_t instances)
 {
@@ -447,7 +429,7 @@ static size_t cuda_workspace_bytes(const sf_topology* topo, size_t instances)
     t.bones = (uint32_t)topo->bone_count, t.targets = (uint32_t)topo->target_count;
     size_t n = topo->vertex_count;
     return topology_bytes(topo) + SFC_COUNTERS * sizeof(unsigned long long) + 7 * n * sizeof(float) +
-           instances * instance_bytes(t) + stats_bytes(SFC_ERROR_BLOCKS);
+           instances * instance_bytes(t) + stats_words() * sizeof(unsigned long long);
 }
 
 extern "C" sf_result sfi_cuda_free_memory(size_t* free_bytes, sf_error* err)
