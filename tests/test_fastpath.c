@@ -1,7 +1,7 @@
 // LABELS: unit
 /* The per-vertex fast paths (src/core/skin.c, skin_body.h) against the scalar reference they replace: the same
  * bits for positions, normals, tangents and the report on every scene and glTF asset, every instruction set the
- * CPU has (jacobian and bone-normal-matrices too, the jacobian with and without its cap), odd vertex counts and
+ * CPU has (jacobian, jacobian-fan and bone-normal-matrices too, the jacobians with and without their cap), odd vertex counts and
  * tails, every slot count, mirrored, singular and weightless vertices, morph
  * targets with and without direction deltas; the same bits for any order of the parallel chunks and any thread
  * count; no allocation per frame. */
@@ -65,8 +65,8 @@ static void frame_run(const sf_topology* topo, const sf_pose* pose, sf_workspace
 }
 
 /* The methods with fast paths and their options: the per-vertex ones, then recompute under every weighting and
- * weld (its face pass and gather, rebuild_sse2.c), then the jacobian with and without the cap (jacobian_sse2.h;
- * a cap of 0.05 fires on many vertices of every mesh). */
+ * weld (its face pass and gather, rebuild_sse2.c), then the jacobian and jacobian-fan with and without the cap
+ * (jacobian_body.h, jacobian_fan_body.h; a cap of 0.05 fires on many vertices of every mesh). */
 typedef struct fast_case {
     sf_method method;
     sf_weighting weighting;
@@ -81,6 +81,9 @@ static const fast_case fast_cases[] = {
     {SF_METHOD_JACOBIAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
     {SF_METHOD_JACOBIAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.05f},
     {SF_METHOD_JACOBIAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 4.0f},
+    {SF_METHOD_JACOBIAN_FAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
+    {SF_METHOD_JACOBIAN_FAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.05f},
+    {SF_METHOD_JACOBIAN_FAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 4.0f},
     {SF_METHOD_RECOMPUTE, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
     {SF_METHOD_RECOMPUTE, SF_WEIGHTING_ANGLE, SF_WELD_NONE, 0.0f},
     {SF_METHOD_RECOMPUTE, SF_WEIGHTING_UNIFORM, SF_WELD_NONE, 0.0f},
@@ -144,30 +147,42 @@ static void compare_deform(const sf_topology* topo, const sf_pose* pose, sf_work
     free(ref);
 }
 
-/* The jacobian's blocked slots (jacobian_lanes.c). */
+/* The jacobians' blocked slots (jacobian_lanes.c). */
 typedef struct slot_blocks {
     size_t blocked, csr, padded; /* blocks stored blocked, left to the CSR, blocked with a lane short of the rows */
 } slot_blocks;
 
-/* topo->jacobian_lanes against the gradients' CSR it copies: every block blocked exactly when it has slots and its
- * padded rows are at most twice them, its rows the largest slot count, each lane's slots in order (SFK_REST_JOINT
- * as the identity), and past a lane's count (or vertex_count) the identity with coefficients of +0 bits. */
-static slot_blocks check_slot_blocks(const sf_topology* topo, const char* where)
+/* topo->jacobian_lanes (fan 0) or topo->fan_lanes (fan 1) against the gradients' CSR it copies: every block
+ * blocked exactly when it has slots and its padded rows are at most twice them, its rows the largest slot count,
+ * each lane's slots in order (SFK_REST_JOINT as the identity) with all their coefficients, and past a lane's count
+ * (or vertex_count) the identity with coefficients of +0 bits; jacobian-fan's fan normals in every block. */
+static slot_blocks check_slot_blocks(const sf_topology* topo, int fan, const char* where)
 {
     slot_blocks c = {0, 0, 0};
-    const sfi_gradients* g = topo->gradients;
-    const sfi_jacobian_lanes* jl = &topo->jacobian_lanes;
+    const sfi_gradients* g = fan ? topo->fan_gradients : topo->gradients;
+    const sfi_jacobian_lanes* jl = fan ? &topo->fan_lanes : &topo->jacobian_lanes;
     size_t n = topo->vertex_count;
     if (!g || !jl->row_offsets) {
-        if (g && topo->bone_count <= SFI_LANES_MAX_BONES && g->slot_offsets[n] > 0)
+        if (g && topo->bone_count <= SFI_LANES_MAX_BONES && (fan || g->slot_offsets[n] > 0))
             sft_failf(__FILE__, __LINE__, "%s: no blocked slots", where);
         return c;
     }
     const uint16_t identity = (uint16_t)topo->bone_count;
-    if (jl->block_count != (n + SFI_LANES - 1) / SFI_LANES || jl->row_offsets[0] != 0) {
-        sft_failf(__FILE__, __LINE__, "%s: %zu blocks from row %u", where, jl->block_count, jl->row_offsets[0]);
+    const uint32_t F = fan ? SFK_JACOBIAN_FAN_SLOT_FLOATS : 2u;
+    if (jl->block_count != (n + SFI_LANES - 1) / SFI_LANES || jl->row_offsets[0] != 0 || jl->floats != F ||
+        (fan && !jl->normal)) {
+        sft_failf(__FILE__, __LINE__, "%s: %zu blocks from row %u, %u floats", where, jl->block_count,
+                  jl->row_offsets[0], jl->floats);
         return c;
     }
+    for (size_t v = 0; fan && v < n; ++v)
+        for (int k = 0; k < 3; ++k) {
+            float a = jl->normal[(v / SFI_LANES * 3 + (size_t)k) * SFI_LANES + v % SFI_LANES];
+            if (memcmp(&a, g->fan_normal + 3 * v + k, 4) != 0) {
+                sft_failf(__FILE__, __LINE__, "%s: vertex %zu's blocked fan normal", where, v);
+                return c;
+            }
+        }
     for (size_t b = 0; b < jl->block_count; ++b) {
         size_t v0 = b * SFI_LANES, v1 = v0 + SFI_LANES < n ? v0 + SFI_LANES : n;
         uint32_t most = 0, rows = jl->row_offsets[b + 1] - jl->row_offsets[b];
@@ -187,24 +202,23 @@ static slot_blocks check_slot_blocks(const sf_topology* topo, const char* where)
         c.blocked++;
         int padded = 0, bad = 0;
         const uint16_t* J = jl->joint + (size_t)jl->row_offsets[b] * SFI_LANES;
-        const float* C = jl->coef + 2 * (size_t)jl->row_offsets[b] * SFI_LANES;
+        const float* C = jl->coef + F * (size_t)jl->row_offsets[b] * SFI_LANES;
         for (size_t l = 0; l < SFI_LANES; ++l) {
             size_t v = v0 + l;
             uint32_t count = v < n ? g->slot_offsets[v + 1] - g->slot_offsets[v] : 0;
             padded |= count < rows;
             for (uint32_t k = 0; k < rows; ++k) {
-                uint16_t j = J[k * SFI_LANES + l];
-                float gu = C[2 * k * SFI_LANES + l], gv = C[(2 * k + 1) * SFI_LANES + l];
-                float wu = 0.0f, wv = 0.0f;
-                uint16_t wj = identity;
-                if (k < count) {
-                    size_t e = g->slot_offsets[v] + k;
-                    wj = g->slot_joint[e] == SFK_REST_JOINT ? identity : (uint16_t)g->slot_joint[e];
-                    wu = g->slot_coef[2 * e], wv = g->slot_coef[2 * e + 1];
+                uint16_t j = J[k * SFI_LANES + l], wj = identity;
+                size_t e = k < count ? g->slot_offsets[v] + k : 0;
+                if (k < count) wj = g->slot_joint[e] == SFK_REST_JOINT ? identity : (uint16_t)g->slot_joint[e];
+                int same = j == wj;
+                for (uint32_t f = 0; f < F; ++f) {
+                    float got = C[(F * k + f) * SFI_LANES + l], expect = k < count ? g->slot_coef[F * e + f] : 0.0f;
+                    same &= memcmp(&got, &expect, 4) == 0;
                 }
-                if (!bad && (j != wj || memcmp(&gu, &wu, 4) != 0 || memcmp(&gv, &wv, 4) != 0)) {
-                    sft_failf(__FILE__, __LINE__, "%s: block %zu lane %zu slot %u: joint %u (%g, %g), wanted %u (%g, %g)",
-                              where, b, l, k, j, (double)gu, (double)gv, wj, (double)wu, (double)wv);
+                if (!bad && !same) {
+                    sft_failf(__FILE__, __LINE__, "%s: block %zu lane %zu slot %u: joint %u, wanted %u (or a coefficient)",
+                              where, b, l, k, j, wj);
                     bad = 1;
                 }
             }
@@ -226,7 +240,8 @@ static int compare_levels(const sf_topology* topo, const sf_pose* pose, const ch
         return 0;
     }
     int top = sfi_simd_level(topo), compared = 0;
-    check_slot_blocks(topo, where);
+    check_slot_blocks(topo, 0, where);
+    check_slot_blocks(topo, 1, where);
     compare_deform(topo, pose, ws, where);
     for (size_t mi = 0; mi < FAST_CASES; ++mi)
         for (int d = 0; d < 2; ++d) {
@@ -479,6 +494,9 @@ static void edge_cases_occur(void)
     frame_run_opts(topo, &s.pose, ws, SF_METHOD_JACOBIAN, jo, &f);
     CHECK(f.r == SF_OK);
     CHECK(f.rep.jacobian_capped > 0 && f.rep.jacobian_capped < 2049);
+    frame_run_opts(topo, &s.pose, ws, SF_METHOD_JACOBIAN_FAN, jo, &f);
+    CHECK(f.r == SF_OK);
+    CHECK(f.rep.jacobian_capped > 0 && f.rep.jacobian_capped < 2049);
     frame_free(&f);
     sf_workspace_destroy(ws);
     sf_topology_destroy(topo);
@@ -487,12 +505,13 @@ static void edge_cases_occur(void)
 
 /* ---------------------------------------------------------------- the jacobian's blocked slots */
 
-/* Blocks of both kinds on one mesh: every third block weighted by one bone but for its middle vertex (a few lanes
+/* Blocks of both kinds on one mesh (the jacobian's slots or jacobian-fan's): every third block weighted by one bone but for its middle vertex (a few lanes
  * with slots: the CSR), the others random (blocked, some lanes short: weightless vertices, zero normals) with
  * mirrored vertices in every lane; an odd tail, both targets, the cap on and off; the scalar kernel's bits and
  * report at every level and for any split of the loop. */
-static void jacobian_slot_blocks(void)
+static void slot_blocks_of(int fan)
 {
+    const sf_method method = fan ? SF_METHOD_JACOBIAN_FAN : SF_METHOD_JACOBIAN;
     const size_t n = 4103;
     const uint32_t K = 4;
     synth s;
@@ -506,11 +525,11 @@ static void jacobian_slot_blocks(void)
     sf_error err;
     CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
     if (!topo) return;
-    slot_blocks c = check_slot_blocks(topo, "slot blocks");
+    slot_blocks c = check_slot_blocks(topo, fan, sf_method_name(method));
     CHECK(c.blocked > 0);
     CHECK(c.csr > 0);
     CHECK(c.padded > 0);
-    CHECK(compare_levels(topo, &s.pose, "slot blocks") > 0 || sfi_simd_level(topo) == SFI_SIMD_SCALAR);
+    CHECK(compare_levels(topo, &s.pose, sf_method_name(method)) > 0 || sfi_simd_level(topo) == SFI_SIMD_SCALAR);
     /* the scalar kernel's bits under every split of the loop, the cap on */
     sf_workspace* ws = NULL;
     CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
@@ -520,7 +539,7 @@ static void jacobian_slot_blocks(void)
     frame_bits ref;
     frame_alloc(&ref, n);
     sfi_simd_force(SFI_SIMD_SCALAR);
-    frame_run_opts(topo, &s.pose, ws, SF_METHOD_JACOBIAN, o, &ref);
+    frame_run_opts(topo, &s.pose, ws, method, o, &ref);
     sfi_simd_force(-1);
     CHECK(ref.rep.jacobian_capped > 0);
     CHECK(ref.rep.mirrored_vertices > 0);
@@ -532,13 +551,13 @@ static void jacobian_slot_blocks(void)
         CHECK_OK(sf_topology_create(&s.d, NULL, &env, &topo, &err));
         CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
         for (int level = SFI_SIMD_SSE2; level <= sfi_simd_level(topo); ++level) {
-            char where[96];
-            snprintf(where, sizeof where, "slot blocks, pool mode %d, %d threads, level %d", pools[p].mode,
-                     pools[p].threads, level);
+            char where[128];
+            snprintf(where, sizeof where, "%s slot blocks, pool mode %d, %d threads, level %d", sf_method_name(method),
+                     pools[p].mode, pools[p].threads, level);
             frame_bits f;
             frame_alloc(&f, n);
             sfi_simd_force(level);
-            frame_run_opts(topo, &s.pose, ws, SF_METHOD_JACOBIAN, o, &f);
+            frame_run_opts(topo, &s.pose, ws, method, o, &f);
             same_bits(f.n, ref.n, 3 * n, "normal", where);
             same_bits(f.t, ref.t, 4 * n, "tangent", where);
             CHECK(memcmp(&f.rep, &ref.rep, sizeof f.rep) == 0);
@@ -550,6 +569,12 @@ static void jacobian_slot_blocks(void)
     }
     frame_free(&ref);
     synth_free(&s);
+}
+
+static void jacobian_slot_blocks(void)
+{
+    slot_blocks_of(0);
+    slot_blocks_of(1);
 }
 
 /* The jacobian's fast path deforms in its own pass: a frame of it leaves the workspace's deform arrays and their
@@ -569,6 +594,7 @@ static void jacobian_fold_keeps_workspace(void)
     if (!topo || !ws) return;
     const int top = sfi_simd_level(topo);
     CHECK(top == SFI_SIMD_SCALAR || sfi_jacobian_folds(topo, ws, SF_METHOD_JACOBIAN));
+    CHECK(top == SFI_SIMD_SCALAR || sfi_jacobian_folds(topo, ws, SF_METHOD_JACOBIAN_FAN));
     float* bones_b = malloc(12 * 6 * sizeof(float));
     float alpha_b[2] = {-0.3f, 0.9f};
     for (int i = 0; i < 12 * 6; ++i) bones_b[i] = s.bones[i] + 0.05f * frand();

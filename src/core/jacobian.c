@@ -4,9 +4,9 @@
  *     gradients in each vertex's (u, v) basis (sfk_jacobian_vertex);
  *   jacobian-fan: the secant map of the vertex's welded fan, and the authored frame rotated as the fan's
  *     frame turns (sfk_jacobian_fan_vertex).
- * Where the CPU has a fast path the jacobian runs SSE2 or AVX2 steps of 4 or 8 vertices (jacobian_body.h) that
- * deform their vertices themselves, bit for bit sfi_deform and the scalar kernel, which stay the reference (and
- * jacobian-fan's only path). */
+ * Where the CPU has a fast path the jacobian runs SSE2 or AVX2 steps of 4 or 8 vertices (jacobian_body.h), and
+ * jacobian-fan SSE2, AVX2 or AVX-512 steps of 4, 8 or 16 (jacobian_fan_body.h), that deform their vertices
+ * themselves, bit for bit sfi_deform and the scalar kernels, which stay the reference. */
 #include "sf_kernels.h"
 #include "skin_simd.h"
 
@@ -103,15 +103,25 @@ static void jacobian_chunks(void* ctx, size_t k0, size_t k1)
         size_t begin = k * SFI_SKIN_GRAIN, end = n - begin < SFI_SKIN_GRAIN ? n : begin + SFI_SKIN_GRAIN;
         sfi_skin_counts* c = &run->job->counts[k];
         *c = (sfi_skin_counts){0, 0, 0, 0, SIZE_MAX};
-        if (run->level >= SFI_SIMD_AVX2) sfi_jacobian_range_avx2(run->job, begin, end, c);
-        else sfi_jacobian_range_sse2(run->job, begin, end, c);
+        if (run->job->g->fan_normal) {
+            if (run->level >= SFI_SIMD_AVX512) sfi_jacobian_fan_range_avx512(run->job, begin, end, c);
+            else if (run->level >= SFI_SIMD_AVX2) sfi_jacobian_fan_range_avx2(run->job, begin, end, c);
+            else sfi_jacobian_fan_range_sse2(run->job, begin, end, c);
+        } else if (run->level >= SFI_SIMD_AVX2) {
+            sfi_jacobian_range_avx2(run->job, begin, end, c);
+        } else {
+            sfi_jacobian_range_sse2(run->job, begin, end, c);
+        }
     }
 }
 
 int sfi_jacobian_folds(const sf_topology* topo, const sf_workspace* ws, sf_method method)
 {
-    /* jacobian-fan keeps the scalar kernel; the deform in the pass needs the lanes */
-    return method == SF_METHOD_JACOBIAN && topo->gradients && topo->lanes.rest && ws->jacobian && ws->palette &&
+    /* the deform in the pass needs the lanes; jacobian-fan's steps its blocked fan normals */
+    int has = method == SF_METHOD_JACOBIAN       ? topo->gradients != NULL
+              : method == SF_METHOD_JACOBIAN_FAN ? topo->fan_gradients && topo->fan_lanes.normal
+                                                 : 0;
+    return has && topo->lanes.rest && ws->jacobian && ws->palette &&
            ws->chunk_counts && ws->chunk_count == sfi_skin_chunk_count(topo->vertex_count) &&
            sfi_simd_level(topo) != SFI_SIMD_SCALAR;
 }

@@ -1,11 +1,11 @@
 /* The jacobian method (sfk_jacobian_vertex) over SK_W vertices per step, written once for every instruction set:
  * skin_sse2.c and skin_avx2.c include it after skin_body.h (whose vector operations and helpers it uses: the
  * morph, blend, determinant and skinned point of the fused pass, sk_gather of SK_W 12-float records) with
- * SJ_ENTRY set to the entry point's name. Each step deforms its vertices itself from the topology's lanes
- * (lanes.c: the rest, the morph, the blend), keeps the deform in
- * registers and writes only the outputs (positions, normals, tangents); the weight-gradient slots come from the
- * topology's blocked rows where the block has them (jacobian_lanes.c; the CSR otherwise), and it counts frames.c's
- * report. Every value is computed with the scalar kernel's operations in its order, without fused multiply-add,
+ * SJ_ENTRY set to the entry point's name (without it, only the helpers that jacobian_fan_body.h shares). Each
+ * step deforms its vertices itself from the topology's lanes (lanes.c: the rest, the morph, the blend), keeps the
+ * deform in registers and writes only the outputs (positions, normals, tangents); the weight-gradient slots come
+ * from the topology's blocked rows where the block has them (jacobian_lanes.c; the CSR otherwise), and it counts
+ * frames.c's report. Every value is computed with the scalar kernel's operations in its order, without fused multiply-add,
  * so each lane is bit for bit the scalar deform and kernel:
  *   - the weight-gradient slots of a step run to the largest slot count of its lanes; a lane past its own count
  *     adds a slot of the identity with zero coefficients (so padded in the blocked rows too), which adds +-0 to
@@ -169,13 +169,16 @@ SK_INLINE void sj_report(const sfi_jacobian_job* job, size_t v0, const SK_V* P, 
 
 /* One step of SK_W vertices from v0 (a multiple of SK_W), valid of them real: the deform of the fused pass
  * (sk_step's morph, blend of K influences and point), then the jacobian; the report added to c. */
-SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, uint32_t K, sfi_skin_counts* c)
+/* The deform of one step of SK_W vertices from v0 (a multiple of SK_W), valid of them real: the rest normal n0 and
+ * tangent t0, the morphed position x, the blended matrix m, its determinant and the final position P (written to
+ * the job's positions). Returns 0 when the step is the mesh's last, partial one, whose vertices it has handed to
+ * the scalar kernel (their slots and morph gradients past the end are not there). */
+SK_INLINE int sj_deform(const sfi_jacobian_job* job, size_t v0, size_t valid, uint32_t K, SK_V* n0, SK_V* t0, SK_V* x,
+                        SK_V* m, SK_V* det, SK_V* P, sfi_skin_counts* c)
 {
     const sfi_skin_job* sk = &job->skin;
-    const SK_V zero = sk_set1(0.0f), minus = sk_set1(-1.0f), all = sk_eq(zero, zero);
     const size_t block = v0 / SFI_LANES;
     const int sub = (int)(v0 % SFI_LANES) / SK_W;
-    SK_V n0[3], t0[4], x[3], P[3], m[12];
     const float* R = sk->lanes->rest + block * SFI_LANE_ROWS * SFI_LANES + (size_t)sub * SK_W;
     for (int k = 0; k < 3; ++k) {
         x[k] = sk_load(R + k * SFI_LANES);
@@ -185,12 +188,20 @@ SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, uin
     sk_morph_step(sk, block, sub, v0, valid, x, n0, t0); /* positions only: n0 and t0 keep their bits */
     sk_blend(sk, block, sub, K, m);
     sk_point(m, x, P);
-    SK_V det = sk_det(m);
+    *det = sk_det(m);
     if (job->positions) sk_put3(job->positions + 3 * v0, valid, P[0], P[1], P[2]);
-    if (valid < SK_W) { /* the mesh's last vertices: their slots and morph gradients past the end are not there */
-        sj_scalar(job, v0, (1u << valid) - 1u, m, det, x, P, c);
-        return;
+    if (valid < SK_W) {
+        sj_scalar(job, v0, (1u << valid) - 1u, m, *det, x, P, c);
+        return 0;
     }
+    return 1;
+}
+
+SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, uint32_t K, sfi_skin_counts* c)
+{
+    const SK_V zero = sk_set1(0.0f), minus = sk_set1(-1.0f), all = sk_eq(zero, zero);
+    SK_V n0[3], t0[4], x[3], P[3], m[12], det;
+    if (!sj_deform(job, v0, valid, K, n0, t0, x, m, &det, P, c)) return;
     SK_V mirrored = sk_lt(det, zero);
     SK_V big = zero, u[3], v[3];
     SK_V redo = sj_rest_basis(n0, &big, u, v);
@@ -245,6 +256,7 @@ SK_INLINE void sj_range(const sfi_jacobian_job* job, size_t begin, size_t end, u
     for (size_t v = begin; v < end; v += SK_W) sj_step(job, v, end - v < SK_W ? end - v : SK_W, K, c);
 }
 
+#ifdef SJ_ENTRY
 /* Vertices [begin, end), begin a multiple of SFI_LANES (jacobian.c's chunks): steps in the lanes' blocks, the blend
  * specialised for 1 to 4 influences as the fused pass's; the report into c. */
 void SJ_ENTRY(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* c)
@@ -257,3 +269,4 @@ void SJ_ENTRY(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_co
     default: sj_range(job, begin, end, job->skin.lanes->influences, c); break;
     }
 }
+#endif

@@ -13,7 +13,7 @@
  *   tangents.c                    rest frames from plain arrays (the topology's generated normals and
  *                                 tangents); sf_tangents_generate over them and mikktspace.c
  *   lanes.c                       the blocked rest streams and influences of the per-vertex fast paths
- *   jacobian_lanes.c              the jacobian's weight-gradient slots in the same blocks
+ *   jacobian_lanes.c              the jacobians' weight-gradient slots in the same blocks
  *   fused_plan.c                  the chunks of recompute-fused's fast path (their faces and vertices)
  *   topology.c                    sf_topology: validates, copies, calls the builders above, owns their output
  *   backend.c backend_cuda_stub.c (or cuda/backend_cuda.cu)
@@ -226,19 +226,23 @@ sf_result sfi_lanes_build_morph(size_t vertex_count, size_t target_count, const 
                                 sfi_store* store, sfi_lanes* lanes, sf_error* err);
 void sfi_lanes_free(const sfi_store* store, sfi_lanes* lanes);
 
-/* The jacobian's weight-gradient slots (the CSR of sfi_gradients, 2 coefficients per slot) in the same blocks of
- * SFI_LANES vertices, for its fast path (jacobian_body.h): block b's rows row_offsets[b] .. [b + 1], one per slot up
- * to the block's largest slot count, row k holding every lane's slot k: its palette index (16-bit; SFK_REST_JOINT
- * as the palette's identity, bone_count) and its g.u and g.v as two rows of floats. A lane past its own count (or
- * past vertex_count) holds the identity with +0 coefficients: what the step adds for a lane past its count on the
- * CSR path too, which keeps the scalar kernel's bits. A block without slots, or whose padded rows would pass
- * twice its CSR slots (a few lanes with many slots among many with few), has no rows and takes the CSR. All NULL
- * (block_count 0) without gradients, without slots or with more than SFI_LANES_MAX_BONES bones. */
+/* The weight-gradient slots of `jacobian` and `jacobian-fan` (the CSR of sfi_gradients, floats coefficients per
+ * slot: 2 or SFK_JACOBIAN_FAN_SLOT_FLOATS) in the same blocks of SFI_LANES vertices, for their fast paths
+ * (jacobian_body.h, jacobian_fan_body.h): block b's rows row_offsets[b] .. [b + 1], one per slot up to the block's
+ * largest slot count, row k holding every lane's slot k: its palette index (16-bit; SFK_REST_JOINT as the palette's
+ * identity, bone_count) and its coefficients as `floats` rows of floats. A lane past its own count (or past
+ * vertex_count) holds the identity with +0 coefficients: what the step adds for a lane past its count on the CSR
+ * path too, which keeps the scalar kernel's bits. A block without slots, or whose padded rows would pass twice its
+ * CSR slots (a few lanes with many slots among many with few), has no rows and takes the CSR. jacobian-fan also
+ * keeps every block's fan normals (the basis of its coefficients) as 3 rows. All NULL (block_count 0) without
+ * gradients or with more than SFI_LANES_MAX_BONES bones; for `jacobian`, also without slots. */
 typedef struct sfi_jacobian_lanes {
     size_t block_count;
+    uint32_t floats;       /* coefficients per slot */
     uint32_t* row_offsets; /* block_count + 1 */
     uint16_t* joint;       /* per row: SFI_LANES palette indices */
-    float* coef;           /* per row: 2 * SFI_LANES (the lanes' g.u, then their g.v) */
+    float* coef;           /* per row: floats * SFI_LANES (the lanes' first coefficient, then their second, ...) */
+    float* normal;         /* jacobian-fan: per block 3 * SFI_LANES (x, y, z of the fan normals); NULL otherwise */
 } sfi_jacobian_lanes;
 sf_result sfi_jacobian_lanes_build(size_t vertex_count, const sfi_gradients* g, size_t bone_count, sfi_store* store,
                                    sfi_jacobian_lanes* out, sf_error* err);
@@ -289,6 +293,7 @@ struct sf_topology {
     sfi_gradients* gradients;     /* `jacobian`, NULL when skipped */
     sfi_gradients* fan_gradients; /* `jacobian-fan`, NULL when skipped */
     sfi_jacobian_lanes jacobian_lanes; /* `jacobian`'s slots blocked for the fast path */
+    sfi_jacobian_lanes fan_lanes;      /* `jacobian-fan`'s slots and fan normals blocked for the fast path */
     uint8_t* mikk_uv_flags;   /* F, NULL without UVs */
 
     sf_topology_stats stats;

@@ -165,6 +165,8 @@ SK_INLINE void sk_store4(float* out, __m256 x, __m256 y, __m256 z, __m256 w)
 #include "skin_body.h"
 #define SJ_ENTRY sfi_jacobian_range_avx2
 #include "jacobian_body.h"
+#define SJF_ENTRY sfi_jacobian_fan_range_avx2
+#include "jacobian_fan_body.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop
@@ -179,6 +181,11 @@ void sfi_skin_blocks_avx2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_ski
 }
 
 void sfi_jacobian_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
+{
+    (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
+}
+
+void sfi_jacobian_fan_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
 {
     (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
 }

@@ -1,5 +1,5 @@
-/* The fast paths shared by skin.c, jacobian.c and the instruction-set files (skin_sse2.c, skin_avx2.c, each
- * instantiating skin_body.h and jacobian_body.h): the fused pass's job over blocks of the topology's lanes, and
+/* The fast paths shared by skin.c, jacobian.c and the instruction-set files (skin_sse2.c, skin_avx2.c,
+ * skin_avx512.c, each instantiating skin_body.h, jacobian_body.h and jacobian_fan_body.h): the fused pass's job over blocks of the topology's lanes, and
  * the jacobian's over vertex ranges. */
 #ifndef SF_SKIN_SIMD_H
 #define SF_SKIN_SIMD_H
@@ -74,6 +74,10 @@ void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v, sfi_skin_counts*
  * (begin a multiple of SFI_LANES), their report into *counts. */
 void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 void sfi_jacobian_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
+/* The same for jacobian-fan (jacobian_fan_body.h) with SSE2 / AVX2 / AVX-512. */
+void sfi_jacobian_fan_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
+void sfi_jacobian_fan_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
+void sfi_jacobian_fan_range_avx512(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 
 /* The pose's bones into the workspace's palette (16 floats each, the identity last); returns the identity's index. */
 uint32_t sfi_skin_palette(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws);

@@ -109,6 +109,8 @@ SK_INLINE void sk_store4(float* out, __m128 x, __m128 y, __m128 z, __m128 w)
 #include "skin_body.h"
 #define SJ_ENTRY sfi_jacobian_range_sse2
 #include "jacobian_body.h"
+#define SJF_ENTRY sfi_jacobian_fan_range_sse2
+#include "jacobian_fan_body.h"
 
 #else
 void sfi_skin_blocks_sse2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts)
@@ -117,6 +119,11 @@ void sfi_skin_blocks_sse2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_ski
 }
 
 void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
+{
+    (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
+}
+
+void sfi_jacobian_fan_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
 {
     (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
 }

@@ -407,6 +407,11 @@ static sf_result build_derived(sf_topology* topo, const sf_topology_opts* o, sf_
         topo->stats.fan_gradient_bytes = store.bytes;
         topo->stats.dropped_fan_gradient_slots = dropped;
         if (r != SF_OK) return r;
+        store.bytes = 0;
+        r = sfi_jacobian_lanes_build(topo->vertex_count, topo->fan_gradients, topo->bone_count, &store,
+                                     &topo->fan_lanes, err);
+        topo->bytes += store.bytes;
+        if (r != SF_OK) return r;
     }
     return SF_OK;
 }
@@ -511,6 +516,7 @@ void sf_topology_destroy(sf_topology* topo)
     sfi_gradients_free(&store, topo->gradients);
     sfi_gradients_free(&store, topo->fan_gradients);
     sfi_jacobian_lanes_free(&store, &topo->jacobian_lanes);
+    sfi_jacobian_lanes_free(&store, &topo->fan_lanes);
     sfi_weld_free(&store, topo->weld);
     sfi_lanes_free(&store, &topo->lanes);
     sfi_fused_plan_free(&store, &topo->fused);
