@@ -4,9 +4,9 @@
  *     gradients in each vertex's (u, v) basis (sfk_jacobian_vertex);
  *   jacobian-fan: the secant map of the vertex's welded fan, and the authored frame rotated as the fan's
  *     frame turns (sfk_jacobian_fan_vertex).
- * Where the CPU has a fast path the jacobian runs SSE2 or AVX2 steps of 4 or 8 vertices (jacobian_body.h), and
- * jacobian-fan SSE2, AVX2 or AVX-512 steps of 4, 8 or 16 (jacobian_fan_body.h), that deform their vertices
- * themselves, bit for bit sfi_deform and the scalar kernels, which stay the reference. */
+ * Where the CPU has a fast path both run SSE2, AVX2 or AVX-512 steps of 4, 8 or 16 vertices (jacobian_body.h,
+ * jacobian_fan_body.h) that deform their vertices themselves, bit for bit sfi_deform and the scalar kernels, which
+ * stay the reference. */
 #include "sf_kernels.h"
 #include "skin_simd.h"
 
@@ -107,6 +107,8 @@ static void jacobian_chunks(void* ctx, size_t k0, size_t k1)
             if (run->level >= SFI_SIMD_AVX512) sfi_jacobian_fan_range_avx512(run->job, begin, end, c);
             else if (run->level >= SFI_SIMD_AVX2) sfi_jacobian_fan_range_avx2(run->job, begin, end, c);
             else sfi_jacobian_fan_range_sse2(run->job, begin, end, c);
+        } else if (run->level >= SFI_SIMD_AVX512) {
+            sfi_jacobian_range_avx512(run->job, begin, end, c);
         } else if (run->level >= SFI_SIMD_AVX2) {
             sfi_jacobian_range_avx2(run->job, begin, end, c);
         } else {

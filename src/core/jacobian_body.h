@@ -1,12 +1,12 @@
 /* The jacobian method (sfk_jacobian_vertex) over SK_W vertices per step, written once for every instruction set:
- * skin_sse2.c and skin_avx2.c include it after skin_body.h (whose vector operations and helpers it uses: the
- * morph, blend, determinant and skinned point of the fused pass, sk_gather of SK_W 12-float records) with
- * SJ_ENTRY set to the entry point's name (without it, only the helpers that jacobian_fan_body.h shares). Each
- * step deforms its vertices itself from the topology's lanes (lanes.c: the rest, the morph, the blend), keeps the
- * deform in registers and writes only the outputs (positions, normals, tangents); the weight-gradient slots come
- * from the topology's blocked rows where the block has them (jacobian_lanes.c; the CSR otherwise), and it counts
- * frames.c's report. Every value is computed with the scalar kernel's operations in its order, without fused multiply-add,
- * so each lane is bit for bit the scalar deform and kernel:
+ * skin_sse2.c, skin_avx2.c and skin_avx512.c include it after skin_body.h (whose vector operations and helpers it
+ * uses: the morph, blend, determinant and skinned point of the fused pass, sk_gather of SK_W 12-float records) with
+ * SJ_ENTRY set to the entry point's name (without it, only the helpers that jacobian_fan_body.h shares). Each step
+ * deforms its vertices itself from the topology's lanes (lanes.c: the rest, the morph, the blend), keeps the deform in
+ * registers and writes only the outputs (positions, normals, tangents); the weight-gradient slots come from the
+ * topology's blocked rows where the block has them (jacobian_lanes.c; the CSR otherwise), and it counts frames.c's
+ * report. Every value is computed with the scalar kernel's operations in its order, without fused multiply-add, so
+ * each lane is bit for bit the scalar deform and kernel:
  *   - the weight-gradient slots of a step run to the largest slot count of its lanes; a lane past its own count
  *     adds a slot of the identity with zero coefficients (so padded in the blocked rows too), which adds +-0 to
  *     sums that are never -0 (they start from +0): the scalar's shorter loop. SFK_REST_JOINT is the palette's

@@ -1,5 +1,5 @@
-/* The fused per-vertex pass and jacobian-fan with AVX-512 (F and DQ): 16 vertices per step (skin_body.h,
- * jacobian_fan_body.h). As skin_avx2.c, the file's
+/* The fused per-vertex pass and the jacobians with AVX-512 (F and DQ): 16 vertices per step (skin_body.h,
+ * jacobian_body.h, jacobian_fan_body.h). As skin_avx2.c, the file's
  * functions are compiled for the instruction set by a target pragma (no build flag) and called only where cpuid
  * reports it and the operating system saves the zmm state (simd.c). AVX-512 implies FMA, so contraction is
  * switched off here explicitly: each lane must stay the scalar reference's bits. A 16-float bone fills one zmm,
@@ -141,6 +141,7 @@ SK_INLINE void sk_store4(float* out, __m512 x, __m512 y, __m512 z, __m512 w)
 }
 
 #include "skin_body.h"
+#define SJ_ENTRY sfi_jacobian_range_avx512
 #include "jacobian_body.h"
 #define SJF_ENTRY sfi_jacobian_fan_range_avx512
 #include "jacobian_fan_body.h"
@@ -158,6 +159,11 @@ void sfi_skin_blocks_avx512(const sfi_skin_job* job, size_t b0, size_t b1, sfi_s
 }
 
 void sfi_jacobian_fan_range_avx512(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
+{
+    (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
+}
+
+void sfi_jacobian_range_avx512(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
 {
     (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
 }

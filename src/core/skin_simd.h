@@ -70,10 +70,11 @@ typedef struct sfi_jacobian_job {
 void sfi_jacobian_vertex_at(const sfi_jacobian_job* job, size_t v, const float* blend, float det,
                             const float* morph_pos, const float* final_pos, sfi_skin_counts* c);
 void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v, sfi_skin_counts* c);
-/* Vertices [begin, end) of the jacobian (not jacobian-fan) with SSE2 / AVX2, deformed in the pass from the lanes
- * (begin a multiple of SFI_LANES), their report into *counts. */
+/* Vertices [begin, end) of the jacobian (not jacobian-fan) with SSE2 / AVX2 / AVX-512, deformed in the pass from
+ * the lanes (begin a multiple of SFI_LANES), their report into *counts. */
 void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 void sfi_jacobian_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
+void sfi_jacobian_range_avx512(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 /* The same for jacobian-fan (jacobian_fan_body.h) with SSE2 / AVX2 / AVX-512. */
 void sfi_jacobian_fan_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 void sfi_jacobian_fan_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
