@@ -2,9 +2,11 @@
 /* Hostile inputs against the library's costs, built in memory: a few hundred bytes of glTF that decode to
  * many coincident vertices must build, evaluate and free in memory linear in the vertex count (an allocator
  * that counts live bytes and refuses past a cap measures it, so a quadratic cost fails instead of swapping),
- * and the weld's bounds (SF_WELD_MAX_VERTICES, SF_WELD_MAX_CORNERS) hold exactly at their edges. */
+ * the weld's bounds (SF_WELD_MAX_VERTICES, SF_WELD_MAX_CORNERS) hold exactly at their edges, and MikkTSpace's set-up
+ * stays n log n on coincident corners and shared edges. */
 #include "sf_test.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +137,80 @@ static void test_coincident_vertices_linear(void)
     CHECK(p4 <= 2048 * large);
 }
 
+/* ---------------------------------------------------------------- MikkTSpace on coincident corners */
+
+/* MikkTSpace tangents of `triangles` unindexed triangles, corner c at positions[c], one normal and UV each;
+ * the tangents must come out finite, at most unit (MikkTSpace leaves zero where a group's vectors cancel) and
+ * with w = +-1. */
+static void mikktspace_generate(const float* positions, const float* uvs, size_t triangles)
+{
+    size_t C = 3 * triangles;
+    float* normals = malloc(3 * C * sizeof(float));
+    float* out = malloc(4 * C * sizeof(float));
+    CHECK(normals && out);
+    if (!normals || !out) goto done;
+    for (size_t c = 0; c < C; ++c) normals[3 * c] = normals[3 * c + 1] = 0.0f, normals[3 * c + 2] = 1.0f;
+    sf_tangent_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = C;
+    d.triangle_count = triangles;
+    d.positions.data = positions;
+    d.normals.data = normals;
+    d.uvs.data = uvs;
+    d.mode = SF_TANGENTS_MIKKTSPACE;
+    sf_error err;
+    CHECK_OK(sf_tangents_generate(&d, NULL, out, &err));
+    size_t bad = 0;
+    for (size_t c = 0; c < C; ++c) {
+        const float* t = out + 4 * c;
+        float len = t[0] * t[0] + t[1] * t[1] + t[2] * t[2];
+        if (!(len <= 1.01f) || (t[3] != 1.0f && t[3] != -1.0f)) ++bad;
+    }
+    CHECK(bad == 0);
+done:
+    free(normals);
+    free(out);
+}
+
+/* Many corners at one point with distinct UVs (one hash cell that cannot be split), and a "book" of triangles
+ * sharing one edge in one winding (one run of edges none of which pair): MikkTSpace numbers the first and pairs
+ * the second in n log n and linear time. The pairwise scans they replace take hours at these sizes, beyond the
+ * test's timeout; these take well under a second. */
+static void test_mikktspace_coincident(void)
+{
+    enum { POINT_TRIANGLES = 200000, BOOK_PAGES = 300000 };
+    size_t C = 3 * (size_t)POINT_TRIANGLES;
+    float* pos = calloc(3 * C, sizeof(float));
+    float* uv = calloc(2 * C, sizeof(float));
+    CHECK(pos && uv);
+    if (pos && uv) {
+        for (size_t c = 0; c < C; ++c) uv[2 * c] = (float)c; /* all at the origin, no two UVs alike */
+        mikktspace_generate(pos, uv, POINT_TRIANGLES);
+    }
+    free(pos);
+    free(uv);
+    C = 3 * (size_t)BOOK_PAGES;
+    pos = calloc(3 * C, sizeof(float));
+    uv = calloc(2 * C, sizeof(float));
+    CHECK(pos && uv);
+    if (pos && uv) {
+        for (size_t f = 0; f < BOOK_PAGES; ++f) {
+            float* p = pos + 9 * f;
+            float* t = uv + 6 * f;
+            /* pages (0,0,0) (1,0,0) (0.5, cos, sin); the second half wound the other way, so each page of the
+             * first half pairs with one half a book away */
+            double a = 6.283185307179586 * (double)f / BOOK_PAGES;
+            int b = f < BOOK_PAGES / 2 ? 3 : 6, c = 9 - b;
+            p[b] = 1.0f;
+            p[c] = 0.5f, p[c + 1] = (float)cos(a), p[c + 2] = (float)sin(a);
+            t[b / 3 * 2] = 1.0f, t[c / 3 * 2] = 0.5f, t[c / 3 * 2 + 1] = 1.0f;
+        }
+        mikktspace_generate(pos, uv, BOOK_PAGES);
+    }
+    free(pos);
+    free(uv);
+}
+
 /* ---------------------------------------------------------------- the weld's bounds */
 
 /* members coincident vertices at the origin, each the first corner of per triangles whose other two corners are
@@ -192,6 +268,7 @@ int main(int argc, char** argv)
     static const sft_case cases[] = {
         {"coincident_vertices_linear", test_coincident_vertices_linear},
         {"weld_bounds", test_weld_bounds},
+        {"mikktspace_coincident", test_mikktspace_coincident},
     };
     return SFT_RUN(cases, argc, argv);
 }

@@ -56,6 +56,7 @@
 typedef struct mk_point {
     float p[3];
     uint32_t corner;
+    uint32_t order; /* its place in its range before the equal-data sort */
 } mk_point;
 
 typedef struct mk_edge {
@@ -182,13 +183,77 @@ static const float* corner_pos(const mikk_frame* m, size_t corner)
     return m->P + 3 * (size_t)m->in->indices[corner];
 }
 
-/* Bit-equal (as ==) position, normal and UV: one shared vertex. */
-static int same_corner_data(const mikk_frame* m, size_t a, size_t b)
+/* Whether a corner's data holds a NaN: such a corner equals no other (== is false), so it keeps its number. */
+static int corner_has_nan(const mikk_frame* m, size_t corner)
+{
+    uint32_t v = m->in->indices[corner];
+    const float *p = m->P + 3 * (size_t)v, *n = m->N + 3 * (size_t)v, *uv = m->in->uvs + 2 * (size_t)v;
+    for (int k = 0; k < 3; ++k)
+        if (p[k] != p[k] || n[k] != n[k]) return 1;
+    return uv[0] != uv[0] || uv[1] != uv[1];
+}
+
+/* Orders two corners' data (position, normal, UV) as values, so that equal data (as ==, -0 equal to +0) sorts
+ * together; NaN-free data only. */
+static int compare_corner_data(const mikk_frame* m, size_t a, size_t b)
 {
     uint32_t va = m->in->indices[a], vb = m->in->indices[b];
-    const float *ua = m->in->uvs + 2 * (size_t)va, *ub = m->in->uvs + 2 * (size_t)vb;
-    return sfk_same3(m->P + 3 * (size_t)va, m->P + 3 * (size_t)vb) && sfk_same3(m->N + 3 * (size_t)va, m->N + 3 * (size_t)vb) &&
-           ua[0] == ub[0] && ua[1] == ub[1];
+    float ka[8], kb[8];
+    memcpy(ka, m->P + 3 * (size_t)va, 3 * sizeof(float));
+    memcpy(ka + 3, m->N + 3 * (size_t)va, 3 * sizeof(float));
+    memcpy(ka + 6, m->in->uvs + 2 * (size_t)va, 2 * sizeof(float));
+    memcpy(kb, m->P + 3 * (size_t)vb, 3 * sizeof(float));
+    memcpy(kb + 3, m->N + 3 * (size_t)vb, 3 * sizeof(float));
+    memcpy(kb + 6, m->in->uvs + 2 * (size_t)vb, 2 * sizeof(float));
+    for (int k = 0; k < 8; ++k)
+        if (ka[k] != kb[k]) return ka[k] < kb[k] ? -1 : 1;
+    return 0;
+}
+
+/* Leaf order: NaN corners last, then equal data together, each class in its range order. */
+static int point_before(const mikk_frame* m, const mk_point* a, const mk_point* b)
+{
+    int na = corner_has_nan(m, a->corner), nb = corner_has_nan(m, b->corner);
+    if (na != nb) return nb;
+    int c = na ? 0 : compare_corner_data(m, a->corner, b->corner);
+    return c ? c < 0 : a->order < b->order;
+}
+
+/* Heap sort's sift-down of pts[i] within pts[0..end). */
+static void sift_down(const mikk_frame* m, mk_point* pts, size_t i, size_t end)
+{
+    for (size_t c = 2 * i + 1; c < end; i = c, c = 2 * i + 1) {
+        if (c + 1 < end && point_before(m, &pts[c], &pts[c + 1])) ++c;
+        if (!point_before(m, &pts[i], &pts[c])) break;
+        mk_point t = pts[i];
+        pts[i] = pts[c];
+        pts[c] = t;
+    }
+}
+
+/* Heap sort of pts[0..count) by point_before: n log n for any data, no allocation. */
+static void sort_points(const mikk_frame* m, mk_point* pts, size_t count)
+{
+    for (size_t k = count / 2; k-- > 0;) sift_down(m, pts, k, count);
+    for (size_t end = count; end-- > 1;) {
+        mk_point t = pts[0];
+        pts[0] = pts[end];
+        pts[end] = t;
+        sift_down(m, pts, 0, end);
+    }
+}
+
+/* A range that cannot be split further: each corner takes the number of the first corner of the range (in
+ * range order) with equal data, as the reference's pairwise scan does, through a sort (linear-logarithmic on
+ * any number of coincident corners). */
+static void number_equal_corners(const mikk_frame* m, mk_point* pts, size_t count)
+{
+    for (size_t i = 0; i < count; ++i) pts[i].order = (uint32_t)i;
+    sort_points(m, pts, count);
+    /* each class is sorted in range order, so the previous member already holds the class's first number */
+    for (size_t i = 1; i < count && !corner_has_nan(m, pts[i].corner); ++i)
+        if (compare_corner_data(m, pts[i - 1].corner, pts[i].corner) == 0)
+            m->s->cid[pts[i].corner] = m->s->cid[pts[i - 1].corner];
 }
 
 /* The reference's hash cell of a coordinate (its float arithmetic; NaN and overflow clamp). */
@@ -237,12 +302,7 @@ static void split_cell(const mikk_frame* m, mk_point* pts, size_t count)
         int ch = box_axis(lo, hi);
         float step = 0.5f * (hi[ch] + lo[ch]);
         if (step >= hi[ch] || step <= lo[ch]) {
-            for (int64_t i = l; i <= r; ++i)
-                for (int64_t j = l; j < i; ++j)
-                    if (same_corner_data(m, pts[i].corner, pts[j].corner)) {
-                        s->cid[pts[i].corner] = s->cid[pts[j].corner];
-                        break;
-                    }
+            number_equal_corners(m, pts + l, (size_t)(r - l + 1));
             continue;
         }
         int64_t il = l, ir = r;
@@ -398,6 +458,48 @@ static int edge_of(const mikk_frame* m, size_t f, uint32_t a, uint32_t b, uint32
     return 1;
 }
 
+/* One edge of a run: its triangle, its slot in neighbors, and whether it runs from the lower shared vertex to
+ * the higher one in its triangle's winding. */
+typedef struct mk_side {
+    size_t slot;
+    int forward;
+} mk_side;
+
+static mk_side side_of(const mikk_frame* m, const mk_edge* ed)
+{
+    size_t f = m->s->active[ed->key[2]];
+    uint32_t first, second;
+    int k = edge_of(m, f, ed->key[0], ed->key[1], &first, &second);
+    mk_side sd = {3 * f + (size_t)k, first == ed->key[0]};
+    (void)second;
+    return sd;
+}
+
+/* Pairs the edges e[begin..end) that join the same two shared vertices as the reference does: in order, each
+ * unpaired edge takes the first later unpaired edge that runs the other way. One cursor per direction, each
+ * moving only forward, keeps this linear however many triangles share the edge. */
+static void pair_edge_run(const mikk_frame* m, const mk_edge* e, size_t begin, size_t end)
+{
+    uint32_t* nb = m->s->neighbors;
+    size_t cursor[2] = {begin, begin}; /* by direction: next candidate running that way */
+    for (size_t i = begin; i < end; ++i) {
+        mk_side a = side_of(m, &e[i]);
+        if (nb[a.slot] != MK_NONE) continue;
+        int want = !a.forward;
+        size_t* c = &cursor[want];
+        mk_side b = {0, 0};
+        for (; *c < end; ++*c) {
+            if (*c <= i) continue;
+            b = side_of(m, &e[*c]);
+            if (b.forward == want && nb[b.slot] == MK_NONE) break;
+        }
+        if (*c == end) continue;
+        nb[a.slot] = (uint32_t)(b.slot / 3);
+        nb[b.slot] = (uint32_t)(a.slot / 3);
+        ++*c;
+    }
+}
+
 /* Step 4: neighbours across edges, for the good triangles, in the reference's edge order. */
 static void build_neighbors(const mikk_frame* m)
 {
@@ -435,24 +537,10 @@ static void build_neighbors(const mikk_frame* m)
             sort_edges(e, start, i - 1, 2, MK_SORT_SEED, s->sort_stack);
             start = i;
         }
-    for (size_t i = 0; i < E; ++i) {
-        const uint32_t* ki = e[i].key;
-        size_t fa = s->active[ki[2]];
-        uint32_t a0, a1;
-        int ea = edge_of(m, fa, ki[0], ki[1], &a0, &a1);
-        if (s->neighbors[3 * fa + (size_t)ea] != MK_NONE) continue;
-        for (size_t j = i + 1; j < E; ++j) {
-            const uint32_t* kj = e[j].key;
-            if (kj[0] != ki[0] || kj[1] != ki[1]) break;
-            size_t fb = s->active[kj[2]];
-            uint32_t b0, b1;
-            int eb = edge_of(m, fb, kj[0], kj[1], &b0, &b1);
-            if (b1 == a0 && b0 == a1 && s->neighbors[3 * fb + (size_t)eb] == MK_NONE) {
-                s->neighbors[3 * fa + (size_t)ea] = (uint32_t)fb;
-                s->neighbors[3 * fb + (size_t)eb] = (uint32_t)fa;
-                break;
-            }
-        }
+    for (size_t begin = 0, end; begin < E; begin = end) {
+        for (end = begin + 1; end < E && e[end].key[0] == e[begin].key[0] && e[end].key[1] == e[begin].key[1];)
+            ++end;
+        pair_edge_run(m, e, begin, end);
     }
 }
 
