@@ -125,7 +125,7 @@ static int eval_animation(asset_ctx* c, size_t anim, cJSON* json_anims)
     sf_error err;
     sf_result r = sf_asset_eval_clip(c->eval, anim, on_frame, &sink, &clip, &err);
     eval_progress_end(&sink.progress);
-    if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
+    if (r != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", c->path, err.message);
     if (o->json) {
         clip_json(c, &clip, json_anims);
     } else if (o->batch) {
@@ -249,7 +249,7 @@ static int eval_clips(asset_ctx* c, size_t anim, cJSON* janims)
 {
     const eval_opts* o = c->o;
     sf_error err;
-    if (sf_asset_eval_rest(c->eval, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
+    if (sf_asset_eval_rest(c->eval, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", c->path, err.message);
     if (c->g->animation_count == 0) return eval_animation(c, SF_GLTF_NONE, janims);
     if (anim != SF_GLTF_NONE) return eval_animation(c, anim, janims);
     int code = CLI_EXIT_OK;

@@ -61,6 +61,51 @@ static int write_moving_triangle(const char* path, float end)
     return sf_gltf_save_glb(&d, path, NULL, NULL, NULL) == SF_OK;
 }
 
+/* A skinned triangle whose joint, node 1 "Arm" (skins[0].joints[0]), scales to 1e30 in animation "Run" at t = 1. */
+static int write_exploding_joint(const char* path)
+{
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    const uint32_t joints[12] = {0};
+    const float weights[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    const float times[2] = {0, 1};
+    const float values[6] = {1, 1, 1, 1e30f, 1e30f, 1e30f};
+    sf_gltf_write_mesh wm;
+    memset(&wm, 0, sizeof wm);
+    wm.mesh.vertex_count = 3;
+    wm.mesh.triangle_count = 1;
+    wm.mesh.positions.data = pos;
+    wm.mesh.influence_count = 4;
+    wm.mesh.joints = joints;
+    wm.mesh.weights = weights;
+    wm.mesh.bone_count = 1;
+    sf_gltf_write_node nodes[2];
+    memset(nodes, 0, sizeof nodes);
+    nodes[0].parent = SF_GLTF_NONE, nodes[0].mesh = 0, nodes[0].skin = 0;
+    nodes[1].name = "Arm", nodes[1].parent = SF_GLTF_NONE, nodes[1].mesh = nodes[1].skin = SF_GLTF_NONE;
+    size_t joint_nodes[1] = {1};
+    sf_gltf_write_skin skin = {1, joint_nodes, NULL};
+    sf_gltf_channel ch;
+    memset(&ch, 0, sizeof ch);
+    ch.node = 1;
+    ch.path = SF_GLTF_SCALE;
+    ch.key_count = 2;
+    ch.times = times;
+    ch.values = values;
+    ch.components = 3;
+    sf_gltf_write_animation anim = {"Run", &ch, 1};
+    sf_gltf_write_desc d;
+    memset(&d, 0, sizeof d);
+    d.meshes = &wm;
+    d.mesh_count = 1;
+    d.nodes = nodes;
+    d.node_count = 2;
+    d.skins = &skin;
+    d.skin_count = 1;
+    d.animations = &anim;
+    d.animation_count = 1;
+    return sf_gltf_save_glb(&d, path, NULL, NULL, NULL) == SF_OK;
+}
+
 /* The time column of the last CSV row. */
 static double last_csv_time(const char* csv)
 {
@@ -348,6 +393,23 @@ static void test_batch(void)
     rmdir(dir);
 }
 
+/* A pose the library refuses names the file, the animation and time, and the joint's node and glTF path. */
+static void test_pose_error_named(void)
+{
+    char path[600], args[700];
+    snprintf(path, sizeof path, "%s/exploding.glb", g_dir);
+    CHECK(write_exploding_joint(path));
+    snprintf(args, sizeof args, "eval %s --fps 4", path);
+    sft_cli_out r = sft_run_cli(args);
+    CHECK(r.status == 1);
+    char want[800];
+    snprintf(want, sizeof want, "%s: animation 'Run' at t = ", path);
+    if (!strstr(r.err, want) || !strstr(r.err, "node 1 'Arm' (skins[0].joints[0]): its skinning matrix") ||
+        !strstr(r.err, "SF_MAX_BONE_SCALE"))
+        sft_failf(__FILE__, __LINE__, "pose error: %s", r.err);
+    sft_cli_out_free(&r);
+}
+
 static void test_not_measured(void)
 {
     char a[1024], args[1400];
@@ -404,6 +466,7 @@ int main(int argc, char** argv)
     static const sft_case cases[] = {
         {"clip_end", test_clip_end},         {"max_frames", test_max_frames}, {"memory_flat", test_memory_flat},
         {"threads_same", test_threads_same}, {"batch", test_batch},           {"not_measured", test_not_measured},
+        {"pose_error_named", test_pose_error_named},
     };
     int status = SFT_RUN(cases, argc, argv);
     rmdir(g_dir);

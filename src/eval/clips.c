@@ -2,6 +2,7 @@
  * measured against the reference (recompute) into streaming statistics, and the variants beside it; the error
  * the asset already has at rest. Memory does not grow with the frames. */
 #include "eval_internal.h"
+#include "pose_errors.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,9 +118,7 @@ sf_result sfi_asset_run_unit(sf_asset_eval* e, size_t i, size_t frame, bool trac
     sf_error ee;
     bool gpu = stats_on_gpu(e, u);
     if (sf_evaluation_run(e->evals[i], &u->pose, u->ws, gpu ? NULL : &b, &ee) != SF_OK) {
-        if (res->failed == SF_EVAL_STAGE_METHOD)
-            return sfi_eval_fail(err, ee.result, "%s: %s", sf_method_name(res->failed_method), ee.message);
-        return sfi_eval_fail(err, ee.result, "reference (recompute): %s", ee.message);
+        return sfi_unit_fail(e->g, u, res, &ee, err);
     }
     for (size_t k = 0; k < res->row_count; ++k) {
         const sf_eval_row* row = &res->rows[k];
@@ -168,6 +167,7 @@ sf_result sf_asset_eval_rest(sf_asset_eval* e, sf_error* err)
         memset(u->morph, 0, (u->pose.morph_weight_count + 1) * sizeof(float));
         r = sfi_asset_run_unit(e, i, 0, false, err);
     }
+    if (r != SF_OK) return sfi_frame_fail(e->g, SF_GLTF_NONE, 0.0, err);
     for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
         r = sf_method_stats_clip_finish(&e->methods[o->methods[k]], true, err);
     return r;
@@ -192,6 +192,7 @@ static sf_result run_frame(sf_asset_eval* e, size_t animation, size_t f, double 
         if (r == SF_OK) r = sfi_asset_run_unit(e, i, f, true, err);
         if (r == SF_OK) r = sfi_variants_run_unit(e->variants, i, &e->units[i], e->evals[i], f, err);
     }
+    if (r != SF_OK) return sfi_frame_fail(e->g, animation, t, err);
     if (r == SF_OK) sfi_variants_frame_end(e->variants, f);
     for (size_t k = 0; r == SF_OK && k < o->method_count; ++k) {
         sf_method m = o->methods[k];

@@ -3,6 +3,7 @@
  * with the frames. Per batch only each pose's sums and largest angles come back, folded on the host in frame
  * order as the CPU's frames are; the histograms stay on the device over the clip and are read once at its end. */
 #include "eval_internal.h"
+#include "pose_errors.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,11 +130,7 @@ static sf_result run_batch(sf_asset_eval* e, size_t count, int first, sf_error* 
     for (size_t i = 0; i < e->unit_count; ++i) {
         const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
         const sf_error* ee = &d->unit_errors[i];
-        if (d->results[i] != SF_OK) {
-            if (res->failed == SF_EVAL_STAGE_METHOD)
-                return sfi_eval_fail(err, ee->result, "%s: %s", sf_method_name(res->failed_method), ee->message);
-            return sfi_eval_fail(err, ee->result, "reference (recompute): %s", ee->message);
-        }
+        if (d->results[i] != SF_OK) return sfi_unit_fail(e->g, &e->units[i], res, ee, err);
         for (size_t k = 0; k < res->row_count; ++k) {
             const sf_eval_row* row = &res->rows[k];
             sf_method_stats* m = &e->methods[row->method];

@@ -3,6 +3,7 @@
  * as a part, and the parts are folded in frame order. Histogram counts add exactly in any order and the sums
  * are folded frame by frame, so the statistics are the same bit for bit for any number of threads. */
 #include "eval_internal.h"
+#include "pose_errors.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,9 +191,7 @@ static sf_result slot_unit(sf_asset_eval* e, frame_slot* s, size_t i, size_t fra
     }
     sf_error ee;
     if (sf_evaluation_run(s->evals[i], &u->pose, u->ws, &b, &ee) != SF_OK) {
-        if (res->failed == SF_EVAL_STAGE_METHOD)
-            return sfi_eval_fail(err, ee.result, "%s: %s", sf_method_name(res->failed_method), ee.message);
-        return sfi_eval_fail(err, ee.result, "reference (recompute): %s", ee.message);
+        return sfi_unit_fail(e->g, u, res, &ee, err);
     }
     for (size_t k = 0; k < res->row_count && k < e->o.method_count; ++k) {
         sf_result r = slot_row(e, s, &res->rows[k], &b.rows[k], u, i, frame, &parts[k], err);
@@ -223,7 +222,8 @@ static sf_result slot_frame(sf_asset_eval* e, frame_slot* s, size_t animation, c
         /* the rows are in the methods' order: parts[k] is row k's */
         if (r == SF_OK) r = slot_unit(e, s, i, f, parts, err);
     }
-    if (r == SF_OK) sfi_variants_frame_end(e->variants, f); /* only with one slot, as above */
+    if (r != SF_OK) return sfi_frame_fail(e->g, animation, sf_clip_plan_time(plan, f), err);
+    sfi_variants_frame_end(e->variants, f); /* only with one slot, as above */
     for (size_t k = 0; r == SF_OK && k < o->method_count; ++k) {
         const sf_method_stats* m = &s->stats[o->methods[k]];
         frame_part* p = &parts[k];
