@@ -14,7 +14,7 @@ static void usage(FILE* f)
 {
     fprintf(f, "Usage: skinframe bake FILE --time T [--animation NAME|INDEX] --method M -o OUT.glb [--error-colors]\n"
                "                      [--force]\n"
-               "                      [--morph-directions deltas|none] [--weighting ...] [--weld ...] [--tangents ...]\n"
+               "                      [--morph-directions deltas|none|normals] [--weighting ...] [--weld ...] [--tangents ...]\n"
                "                      [--reference rebuilt|authored] [--jacobian-cap X]\n"
                "                      [--texcoord N] [--threads N]\n"
                "                      [--max-vertices N] [--max-morph-elements N] [--max-decoded-bytes N]\n"

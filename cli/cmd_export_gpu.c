@@ -10,6 +10,8 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define EXPORT_FORMAT "skinframe-gpu 1"
 
@@ -311,18 +313,22 @@ int cmd_export_gpu(int argc, char** argv)
         if (sf_file_same(file, out) == 1)
             return cli_fail(CLI_EXIT_USAGE, "-o: %s is the input", out);
     }
+    struct stat before;
+    bool existed = stat(out, &before) == 0;
     code = check_dir(out, force);
     if (code != CLI_EXIT_OK) return code;
     /* every file into a new folder next to DIR, which replaces DIR only when all are written */
     sf_dir_stage* stage = NULL;
     sf_error err;
-    if (sf_dir_stage_open(out, &stage, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "-o: %s", err.message);
+    if (sf_dir_stage_open(out, &stage, &err) != SF_OK) code = cli_fail(CLI_EXIT_FAILURE, "-o: %s", err.message);
     export_ctx x = {sf_dir_stage_path(stage), out, NULL, CLI_EXIT_OK};
-    code = file ? export_gltf(&x, file, anim, t, unit) : export_scene(&x, &args);
+    if (code == CLI_EXIT_OK) code = file ? export_gltf(&x, file, anim, t, unit) : export_scene(&x, &args);
     if (code != CLI_EXIT_OK) {
         sf_dir_stage_abort(stage);
-        return code;
+    } else if (sf_dir_stage_commit(stage, &err) != SF_OK) {
+        code = cli_fail(CLI_EXIT_FAILURE, "-o: %s", err.message);
     }
-    if (sf_dir_stage_commit(stage, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "-o: %s", err.message);
-    return CLI_EXIT_OK;
+    /* a failed export leaves no trace: the empty folder check_dir made for it goes too */
+    if (code != CLI_EXIT_OK && !existed) rmdir(out);
+    return code;
 }
