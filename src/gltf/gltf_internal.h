@@ -7,6 +7,11 @@
 #include "skinframe_files.h"
 #include "skinframe_gltf.h"
 
+/* The largest magnitude of a number the loader takes from the JSON into a float (node transforms, morph
+ * weights, ...), compared as the float it becomes; the writer refuses what lies beyond, so every file it
+ * writes loads. */
+#define SFI_GLTF_MAX_JSON_FLOAT 3.0e38f
+
 /* Every allocation of a loaded sf_gltf is one block of this list, freed together by sf_gltf_destroy. */
 typedef struct sfi_gltf_block {
     struct sfi_gltf_block* next;

@@ -102,9 +102,13 @@ sf_result get_floats(loader* L, const cJSON* obj, const char* key, const char* b
         return jfail(L, base, key, "must be an array of %zu numbers", n);
     size_t i = 0;
     for (const cJSON* e = v->child; e; e = e->next, ++i) {
-        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > 3.0e38)
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
             return jfail(L, base, key, "element %zu is not a finite number", i);
-        out[i] = (float)e->valuedouble;
+        float f = fabs(e->valuedouble) > 1e39 ? INFINITY : (float)e->valuedouble; /* no undefined conversion */
+        if (!(fabsf(f) <= SFI_GLTF_MAX_JSON_FLOAT))
+            return jfail_code(L, SF_ERROR_TOO_LARGE, base, key, "element %zu is %g, beyond %g", i, e->valuedouble,
+                              (double)SFI_GLTF_MAX_JSON_FLOAT);
+        out[i] = f;
     }
     return SF_OK;
 }

@@ -318,6 +318,16 @@ static sf_result check_finite(writer* w, const void* data, size_t count, size_t 
     return SF_OK;
 }
 
+/* A node's numbers within what the loader takes from the JSON (SFI_GLTF_MAX_JSON_FLOAT). */
+static sf_result check_json_floats(writer* w, const float* v, size_t n, const char* field)
+{
+    for (size_t k = 0; k < n; ++k)
+        if (!(fabsf(v[k]) <= SFI_GLTF_MAX_JSON_FLOAT))
+            return sf_error_set(w->err, SF_ERROR_TOO_LARGE, field, k, "element %zu is %g, beyond %g: no reader would take it",
+                                k, (double)v[k], (double)SFI_GLTF_MAX_JSON_FLOAT);
+    return SF_OK;
+}
+
 /* Every float the file would hold is finite, checked before anything is encoded: JSON has no NaN (cJSON
  * writes null: min/max become invalid) and NaN in the BIN chunk would reach every reader. */
 static sf_result check_all_finite(writer* w, const sf_gltf_write_desc* d)
@@ -352,10 +362,13 @@ static sf_result check_all_finite(writer* w, const sf_gltf_write_desc* d)
         const sf_gltf_write_node* wn = &d->nodes[i];
         if (wn->matrix) {
             CHECK_FINITE_(wn->matrix, 1, 16, 0, "nodes[%zu].matrix", i);
+            if ((r = check_json_floats(w, wn->matrix, 16, field)) != SF_OK) return r;
         } else {
             CHECK_FINITE_(wn->translation, 1, 3, 0, "nodes[%zu].translation", i);
+            if ((r = check_json_floats(w, wn->translation, 3, field)) != SF_OK) return r;
             CHECK_FINITE_(wn->rotation, 1, 4, 0, "nodes[%zu].rotation", i);
             CHECK_FINITE_(wn->scale, 1, 3, 0, "nodes[%zu].scale", i);
+            if ((r = check_json_floats(w, wn->scale, 3, field)) != SF_OK) return r;
         }
     }
     for (size_t s = 0; s < d->skin_count; ++s)
