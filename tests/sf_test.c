@@ -34,24 +34,33 @@ void sft_failf(const char* file, int line, const char* fmt, ...)
     sft_failed_now = 1;
 }
 
+static const char* skipped_now; /* why the running case skipped itself, or NULL */
+
+void sft_skip(const char* why) { skipped_now = why; }
+
 int sft_run(const sft_case* cases, size_t n, int argc, char** argv)
 {
     const char* filter = argc > 1 ? argv[1] : NULL;
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, skipped = 0;
     for (size_t i = 0; i < n; ++i) {
         if (filter && !strstr(cases[i].name, filter)) continue;
         sft_failed_now = 0;
+        skipped_now = NULL;
         cases[i].fn();
         if (sft_failed_now) {
             fprintf(stderr, "FAIL %s\n", cases[i].name);
             failed++;
+        } else if (skipped_now) {
+            printf("skip %s: %s\n", cases[i].name, skipped_now);
+            skipped++;
         } else {
             printf("ok   %s\n", cases[i].name);
             passed++;
         }
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    /* a skipped case makes the program a skip (ctest's SKIP_RETURN_CODE), never a pass */
+    return failed ? 1 : skipped ? 77 : 0;
 }
 
 const char* sft_asset(const char* rel, char* buf, size_t size)

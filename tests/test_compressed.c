@@ -210,7 +210,7 @@ static void test_eval_agreement(void)
     static const struct { const char* kind; double bound; } kinds[] = {
         {"draco", 0.05}, {"dracoseq", 0.05}, {"meshopt", 0.1}, {"meshoptq", 0.1}};
     if (!getenv("SF_CLI")) {
-        printf("  no command: skipped\n");
+        sft_skip("SF_CLI not set");
         return;
     }
     for (int a = 0; a < 3; ++a) {

@@ -386,7 +386,7 @@ static void test_assets(void)
         char buf[1024];
         const char* path = sft_asset(assets[a], buf, sizeof buf);
         if (!path) {
-            printf("assets not found, skipped\n");
+            sft_skip("staged assets not found (SF_ASSETS)");
             return;
         }
         sf_gltf* g = NULL;
@@ -690,7 +690,7 @@ static void test_cli_backend(void)
         snprintf(gpu_cmd, sizeof gpu_cmd, "%s --backend cuda", cmd);
         sft_cli_out a = sft_run_cli(cmd), b = sft_run_cli(gpu_cmd);
         if (a.status == -1) {
-            printf("SF_CLI not set: skipped\n");
+            sft_skip("SF_CLI not set");
             sft_cli_out_free(&a), sft_cli_out_free(&b);
             return;
         }

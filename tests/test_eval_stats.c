@@ -244,7 +244,7 @@ static void test_real_asset(void)
 {
     char path[1024];
     if (!sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", path, sizeof path)) {
-        fprintf(stderr, "  (no assets: skipped)\n");
+        sft_skip("no assets (SF_ASSETS unset)");
         return;
     }
     sf_gltf* g;

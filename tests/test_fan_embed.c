@@ -147,7 +147,7 @@ static void test_staged_assets(void)
     tally t = {0, 0.0, 0.0};
     int files = sft_each_staged_primitive(check_mesh, &t);
     if (!files) {
-        printf("  SF_ASSETS unset: staged assets skipped\n");
+        sft_skip("SF_ASSETS unset");
         return;
     }
     printf("  %zu staged primitives; snorm16 largest error: normals %.3g deg, tangents %.3g deg\n", t.cases,

@@ -320,7 +320,7 @@ static void asset_primitive(const sf_topology* topo, const sf_pose* pose, const 
 static void every_asset(void)
 {
     if (!sft_each_staged_primitive(asset_primitive, NULL))
-        fprintf(stderr, "every_asset: no assets (SF_ASSETS unset): skipped\n");
+        sft_skip("no assets (SF_ASSETS unset)");
 }
 
 /* ---------------------------------------------------------------- synthetic meshes: counts, slots, edge cases */

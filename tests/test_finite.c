@@ -1039,7 +1039,7 @@ static int write_file(const char* path, const void* data, size_t size)
 static void test_cli_refuses(void)
 {
     if (!getenv("SF_CLI")) {
-        fprintf(stderr, "  SF_CLI not set: skipped\n");
+        sft_skip("SF_CLI not set");
         return;
     }
     char file[400], out[400], args[1200];

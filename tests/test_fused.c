@@ -323,7 +323,7 @@ static void test_every_asset(void)
 {
     char root[1024];
     if (!sft_asset("gltf", root, sizeof root)) {
-        printf("  (no test assets: skipped)\n");
+        sft_skip("no test assets (SF_ASSETS unset)");
         return;
     }
     static char paths[64][1024];
@@ -516,7 +516,7 @@ static void test_fast_path_runs(void)
     CHECK_OK(sf_topology_create(&scene->mesh, NULL, NULL, &topo, NULL));
     CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
     if (topo->simd_level < SFI_SIMD_SSE2) {
-        printf("  (no fast path on this CPU: skipped)\n");
+        sft_skip("no fast path on this CPU");
     } else {
         size_t n = sf_topology_vertex_count(topo);
         CHECK(topo->fused.chunk_count >= 2 && ws->fused_slots == topo->fused.chunk_count && ws->fused_scratch);

@@ -88,7 +88,7 @@ static void embed_case(const char* rel, sf_fan_encoding enc, double tolerance)
 {
     const char* assets = getenv("SF_ASSETS");
     if (!assets) {
-        printf("  SF_ASSETS unset: skipped\n");
+        sft_skip("SF_ASSETS unset");
         return;
     }
     char in[1024], out[1024];
@@ -165,7 +165,7 @@ static void test_fox_without_normals(void)
 {
     const char* assets = getenv("SF_ASSETS");
     if (!assets) {
-        printf("  SF_ASSETS unset: skipped\n");
+        sft_skip("SF_ASSETS unset");
         return;
     }
     char in[1024];
@@ -192,7 +192,7 @@ static void test_fix_embed_command(void)
 {
     const char* assets = getenv("SF_ASSETS");
     if (!getenv("SF_CLI") || !assets) {
-        printf("  SF_CLI or SF_ASSETS unset: skipped\n");
+        sft_skip("SF_CLI or SF_ASSETS unset");
         return;
     }
     char a[512], b[512], args[2048];

@@ -657,7 +657,7 @@ static int write_long_clips(const char* rel, size_t clips, float seconds)
 static void test_cli_max_work(void)
 {
     if (!getenv("SF_CLI")) {
-        fprintf(stderr, "  SF_CLI not set: skipped\n");
+        sft_skip("SF_CLI not set");
         return;
     }
     char p[512], args[1400];
@@ -687,7 +687,7 @@ static void test_cli_max_work(void)
 static void test_cli_limit_flags(void)
 {
     if (!getenv("SF_CLI")) {
-        fprintf(stderr, "  SF_CLI not set: skipped\n");
+        sft_skip("SF_CLI not set");
         return;
     }
     char p[512], q[512], args[1400];

@@ -164,7 +164,7 @@ static void cesium_man(void)
     char buf[1024];
     const char* path = sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", buf, sizeof buf);
     if (!path) {
-        printf("CesiumMan not found, skipped\n");
+        sft_skip("CesiumMan not found (SF_ASSETS)");
         return;
     }
     sf_gltf* g = NULL;

@@ -256,7 +256,7 @@ static long file_size(const char* path)
 static void test_render_command(void)
 {
     if (!getenv("SF_CLI")) {
-        printf("  (SF_CLI not set: skipped)\n");
+        sft_skip("SF_CLI not set");
         return;
     }
     const char* bdir = getenv("SF_BUILD_DIR");
@@ -375,7 +375,7 @@ static void test_render_gltf(void)
 static void test_text_fits(void)
 {
     if (!getenv("SF_CLI")) {
-        printf("  (SF_CLI not set: skipped)\n");
+        sft_skip("SF_CLI not set");
         return;
     }
     const char* bdir = getenv("SF_BUILD_DIR");
