@@ -19,6 +19,7 @@ typedef struct fix_outcome {
     const char* output;
     sf_fix_counts counts;
     sf_gltf_fan_counts fan; /* --embed */
+    size_t inflated_views, inflated_primitives; /* decompressed on reading (meshopt views, Draco primitives) */
     bool measured;
     sf_fix_measure_result before, after;
     bool truncation_measured;

@@ -48,6 +48,7 @@ int fix_one(const fix_args* a, const char* in, const char* out, fix_outcome* res
     sf_gltf_doc* doc = NULL;
     sf_error err;
     if (sf_gltf_doc_open(in, &o, &env, &doc, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", in, err.message);
+    sf_gltf_doc_inflated(doc, &res->inflated_views, &res->inflated_primitives);
     size_t n = 0;
     const char* const* inputs = sf_gltf_doc_inputs(doc, &n);
     int code = cli_outputs_add_inputs(inputs, n);
