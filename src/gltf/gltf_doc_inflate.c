@@ -6,6 +6,7 @@
 #include "gltf_doc.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static cJSON* item_at(const cJSON* root, const char* key, size_t i)
@@ -203,6 +204,54 @@ static sf_result inflate_draco_primitive(sf_gltf_doc* doc, cJSON* prim, const ch
     return r;
 }
 
+/* Lowers every reference to a bufferView above v by one (v itself has none left). */
+static void renumber_views(cJSON* root, size_t v)
+{
+    cJSON* slots[3] = {NULL, NULL, NULL};
+    const char* owners[2] = {"accessors", "images"};
+    for (int o = 0; o < 2; ++o) {
+        cJSON* arr = cJSON_GetObjectItemCaseSensitive(root, owners[o]);
+        for (cJSON* x = cJSON_IsArray(arr) ? arr->child : NULL; x; x = x->next) {
+            cJSON* sp = cJSON_GetObjectItemCaseSensitive(x, "sparse");
+            slots[0] = x;
+            slots[1] = cJSON_GetObjectItemCaseSensitive(sp, "indices");
+            slots[2] = cJSON_GetObjectItemCaseSensitive(sp, "values");
+            for (int k = 0; k < 3; ++k) {
+                size_t w = sfi_doc_uint(slots[k], "bufferView", SIZE_MAX);
+                if (w != SIZE_MAX && w > v) set_number(slots[k], "bufferView", (double)(w - 1));
+            }
+        }
+    }
+}
+
+/* 1 when an accessor, sparse part or image refers to bufferView v. */
+static int view_used(const cJSON* root, size_t v)
+{
+    const char* owners[2] = {"accessors", "images"};
+    for (int o = 0; o < 2; ++o) {
+        const cJSON* arr = cJSON_GetObjectItemCaseSensitive(root, owners[o]);
+        for (const cJSON* x = cJSON_IsArray(arr) ? arr->child : NULL; x; x = x->next) {
+            const cJSON* sp = cJSON_GetObjectItemCaseSensitive(x, "sparse");
+            if (sfi_doc_uint(x, "bufferView", SIZE_MAX) == v ||
+                sfi_doc_uint(cJSON_GetObjectItemCaseSensitive(sp, "indices"), "bufferView", SIZE_MAX) == v ||
+                sfi_doc_uint(cJSON_GetObjectItemCaseSensitive(sp, "values"), "bufferView", SIZE_MAX) == v)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The Draco streams' bufferViews, now unused, removed (from the last, so the numbers still hold). */
+static void drop_streams(sf_gltf_doc* doc, const uint8_t* stream, size_t view_count)
+{
+    cJSON* views = cJSON_GetObjectItemCaseSensitive(doc->root, "bufferViews");
+    for (size_t v = view_count; v-- > 0;) {
+        if (!stream[v] || view_used(doc->root, v)) continue;
+        renumber_views(doc->root, v);
+        cJSON_DeleteItemFromArray(views, (int)v);
+    }
+}
+
 static sf_result inflate_draco(sf_gltf_doc* doc, size_t* primitives, sf_error* err)
 {
     const cJSON* meshes = cJSON_GetObjectItemCaseSensitive(doc->root, "meshes");
@@ -222,6 +271,72 @@ static sf_result inflate_draco(sf_gltf_doc* doc, size_t* primitives, sf_error* e
     return SF_OK;
 }
 
+/* The Draco stream views of the primitives still compressed, marked in stream (view_count entries). */
+static void mark_streams(const cJSON* root, uint8_t* stream, size_t view_count)
+{
+    const cJSON* meshes = cJSON_GetObjectItemCaseSensitive(root, "meshes");
+    for (const cJSON* mesh = meshes ? meshes->child : NULL; mesh; mesh = mesh->next) {
+        const cJSON* prims = cJSON_GetObjectItemCaseSensitive(mesh, "primitives");
+        for (const cJSON* prim = prims ? prims->child : NULL; prim; prim = prim->next) {
+            const cJSON* e = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(prim, "extensions"), SFI_DRACO_EXT);
+            size_t v = sfi_doc_uint(e, "bufferView", SIZE_MAX);
+            if (v < view_count) stream[v] = 1;
+        }
+    }
+}
+
+typedef struct span {
+    size_t lo, hi, view;
+} span;
+
+static int by_offset(const void* a, const void* b)
+{
+    const span* x = a;
+    const span* y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo ? 1 : 0;
+}
+
+/* buffers[0] rebuilt from the bytes its bufferViews cover (overlapping views kept together, each run at its old
+ * offset modulo 4), so the compressed streams it held are not written again. */
+static sf_result compact(sf_gltf_doc* doc, sf_error* err)
+{
+    cJSON* views = cJSON_GetObjectItemCaseSensitive(doc->root, "bufferViews");
+    size_t n = 0, count = views ? (size_t)cJSON_GetArraySize(views) : 0;
+    if (!doc->buffer_count || !count) return SF_OK;
+    span* sp = sf_env_alloc(&doc->env, count * sizeof *sp);
+    if (!sp) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "bufferViews", SFI_NO_INDEX, "out of memory");
+    size_t i = 0;
+    for (const cJSON* v = views->child; v; v = v->next, ++i) {
+        if (sfi_doc_uint(v, "buffer", SIZE_MAX) != 0) continue;
+        size_t lo = sfi_doc_uint(v, "byteOffset", 0), len = sfi_doc_uint(v, "byteLength", 0);
+        if (lo > doc->buffers[0].len || len > doc->buffers[0].len - lo) continue; /* the loader checked */
+        sp[n++] = (span){lo, lo + len, i};
+    }
+    qsort(sp, n, sizeof *sp, by_offset);
+    sfi_doc_buffer nb = {0};
+    sf_result r = sfi_doc_reserve(doc, &nb, doc->buffers[0].len ? doc->buffers[0].len : 1, err);
+    size_t k = 0;
+    while (r == SF_OK && k < n) {
+        size_t lo = sp[k].lo, hi = sp[k].hi, end = k + 1;
+        for (; end < n && sp[end].lo < hi; ++end) hi = sp[end].hi > hi ? sp[end].hi : hi;
+        size_t at = nb.len + ((lo - nb.len) & 3); /* <= lo: the runs only move down */
+        memcpy(nb.data + at, doc->buffers[0].data + lo, hi - lo);
+        nb.len = at + (hi - lo);
+        for (size_t j = k; j < end; ++j)
+            set_number(cJSON_GetArrayItem(views, (int)sp[j].view), "byteOffset", (double)(at + sp[j].lo - lo));
+        k = end;
+    }
+    sf_env_free(&doc->env, sp, 0);
+    if (r != SF_OK) return r;
+    sf_env_free(&doc->env, doc->buffers[0].data, doc->buffers[0].cap);
+    doc->buffers[0].data = nb.data;
+    doc->buffers[0].cap = nb.cap;
+    doc->buffers[0].len = nb.len;
+    doc->buffers[0].changed = 1;
+    cJSON_ReplaceItemInObjectCaseSensitive(item_at(doc->root, "buffers", 0), "byteLength", cJSON_CreateNumber((double)nb.len));
+    return SF_OK;
+}
+
 static void drop_used(cJSON* root, const char* key, const char* name)
 {
     cJSON* arr = cJSON_GetObjectItemCaseSensitive(root, key);
@@ -236,8 +351,17 @@ static void drop_used(cJSON* root, const char* key, const char* name)
 
 sf_result sfi_doc_inflate(sf_gltf_doc* doc, sf_error* err)
 {
+    const cJSON* views = cJSON_GetObjectItemCaseSensitive(doc->root, "bufferViews");
+    size_t view_count = views ? (size_t)cJSON_GetArraySize(views) : 0;
+    uint8_t* stream = sf_env_alloc(&doc->env, view_count + 1);
+    if (!stream) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "bufferViews", SFI_NO_INDEX, "out of memory");
+    memset(stream, 0, view_count + 1);
+    mark_streams(doc->root, stream, view_count);
     sf_result r = inflate_meshopt(doc, &doc->inflated_views, err);
     if (r == SF_OK) r = inflate_draco(doc, &doc->inflated_primitives, err);
+    if (r == SF_OK && doc->inflated_primitives) drop_streams(doc, stream, view_count);
+    sf_env_free(&doc->env, stream, 0);
+    if (r == SF_OK && (doc->inflated_views || doc->inflated_primitives)) r = compact(doc, err);
     if (r != SF_OK) return r;
     static const char* const names[] = {SFI_MESHOPT_EXT, SFI_DRACO_EXT};
     for (size_t k = 0; k < 2; ++k) {
