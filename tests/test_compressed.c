@@ -296,7 +296,7 @@ static int same_positions(const sf_gltf* a, const sf_gltf* b)
     return 1;
 }
 
-/* fix reads each compressed file: the output has no compressed geometry left and loads, its positions are the
+/* fix reads each compressed file: the output has no compressed geometry left, loads and validates, its positions are the
  * decoded input's bit for bit, it makes the repairs of the fix of glTF-Transform's decoded copy (the same counts,
  * mean errors within 0.01 deg; measured: Draco equal, meshoptq MorphStressTest 0.0024), its errors after the
  * repairs are the source's fix's within the eval bounds above, and fixing it again changes no byte. gltfpack -cc
@@ -311,6 +311,9 @@ static void test_fix_compressed(void)
         printf("  no command: skipped\n");
         return;
     }
+    static char validate[16384];
+    int vlen = snprintf(validate, sizeof validate, "cp '%s/tests/validator/check_fix.mjs' '%s/npm/' && node '%s/npm/check_fix.mjs'",
+                        getenv("SF_SOURCE_DIR"), g_dir, g_dir);
     for (int a = 0; a < 3; ++a) {
         char src[1024], path[1024], out[1100], again[1100];
         CHECK(sft_asset(g_assets[a][1], src, sizeof src));
@@ -323,6 +326,8 @@ static void test_fix_compressed(void)
             snprintf(again, sizeof again, "%s/%s.%s.again.glb", g_dir, g_assets[a][0], kinds[k].kind);
             cJSON* c = fix_json(path, out);
             CHECK(c);
+            if (vlen > 0 && (size_t)vlen < sizeof validate)
+                vlen += snprintf(validate + vlen, sizeof validate - (size_t)vlen, " '%s' '%s'", path, out);
             const cJSON* dec = cJSON_GetObjectItem(c, "decompressed");
             double views = cJSON_GetObjectItem(dec, "meshopt_views") ? cJSON_GetObjectItem(dec, "meshopt_views")->valuedouble : 0;
             double prims = cJSON_GetObjectItem(dec, "draco_primitives") ? cJSON_GetObjectItem(dec, "draco_primitives")->valuedouble : 0;
@@ -390,6 +395,17 @@ static void test_fix_compressed(void)
         }
         cJSON_Delete(o);
     }
+    /* the Khronos validator (installed with glTF-Transform's CLI): no errors, no warning the input lacks */
+    char probe[1100];
+    snprintf(probe, sizeof probe, "%s/npm/node_modules/gltf-validator/package.json", g_dir);
+    FILE* f = fopen(probe, "rb");
+    if (!f) {
+        printf("  no gltf-validator beside the tools: validation skipped\n");
+        return;
+    }
+    fclose(f);
+    CHECK(vlen > 0 && (size_t)vlen < sizeof validate);
+    CHECK(system(validate) == 0);
 }
 
 /* ---------------------------------------------------------------- damaged streams */
