@@ -457,6 +457,13 @@ sf_result sf_gltf_doc_set_generator(sf_gltf_doc* doc, const char* generator, sf_
 const char* const* sf_gltf_doc_inputs(const sf_gltf_doc* doc, size_t* count);
 /* What the open decompressed: EXT_meshopt_compression bufferViews and KHR_draco_mesh_compression primitives. */
 void sf_gltf_doc_inflated(const sf_gltf_doc* doc, size_t* views, size_t* primitives);
+/* Encodes the bufferViews only vertex attributes use (ATTRIBUTES, byteStride a multiple of 4) and those only
+ * indices use (TRIANGLES for triangle lists, else INDICES) with EXT_meshopt_compression, no filters: each view
+ * decodes to its bytes exactly (checked before it is kept). The views move onto a new fallback buffer
+ * without data; the extension is added to extensionsUsed and extensionsRequired. Call last, before
+ * sf_gltf_doc_save. compressed: views encoded. SF_ERROR_UNSUPPORTED in a build without SF_WITH_MESHOPT. */
+sf_result sf_gltf_doc_compress_meshopt(sf_gltf_doc* doc, size_t* compressed, sf_error* err);
+int sf_gltf_doc_can_compress(void); /* 1 when the build has the meshopt encoder */
 /* The accessor at slot, or SF_GLTF_NONE when the slot is empty or does not exist. */
 size_t sf_gltf_doc_accessor(const sf_gltf_doc* doc, const sf_gltf_slot* slot);
 sf_result sf_gltf_doc_accessor_info(const sf_gltf_doc* doc, size_t accessor, sf_gltf_accessor_info* out,

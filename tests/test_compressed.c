@@ -408,6 +408,113 @@ static void test_fix_compressed(void)
     CHECK(system(validate) == 0);
 }
 
+/* ---------------------------------------------------------------- fix --compress meshopt */
+
+/* Every accessor a primitive refers to (attributes, indices, targets) read through the rewriter in both
+ * files and compared bit for bit; the number of slots compared, or -1 on a difference. */
+static long same_slots(const char* a_path, const char* b_path)
+{
+    sf_gltf_doc *a = NULL, *b = NULL;
+    sf_error err;
+    long n = 0;
+    if (sf_gltf_doc_open(a_path, NULL, NULL, &a, &err) != SF_OK || sf_gltf_doc_open(b_path, NULL, NULL, &b, &err) != SF_OK) {
+        fprintf(stderr, "  %s\n", err.message);
+        n = -1;
+    }
+    const cJSON* meshes = n == 0 ? cJSON_GetObjectItem(sf_gltf_doc_json(a), "meshes") : NULL;
+    size_t m = 0;
+    for (const cJSON* mesh = meshes ? meshes->child : NULL; n >= 0 && mesh; mesh = mesh->next, ++m) {
+        size_t p = 0;
+        for (const cJSON* prim = cJSON_GetObjectItem(mesh, "primitives")->child; n >= 0 && prim; prim = prim->next, ++p) {
+            const cJSON* targets = cJSON_GetObjectItem(prim, "targets");
+            int groups = 1 + cJSON_GetArraySize(targets);
+            for (int g = 0; n >= 0 && g < groups; ++g) {
+                const cJSON* set = g == 0 ? cJSON_GetObjectItem(prim, "attributes") : cJSON_GetArrayItem(targets, g - 1);
+                for (const cJSON* at = set->child; n >= 0; at = at ? at->next : NULL) {
+                    int indices = at == NULL;
+                    if (indices && (g || !cJSON_GetObjectItem(prim, "indices"))) break;
+                    sf_gltf_slot slot = {m, p, g ? (size_t)(g - 1) : SF_GLTF_NONE, indices ? NULL : at->string};
+                    size_t ia = sf_gltf_doc_accessor(a, &slot), ib = sf_gltf_doc_accessor(b, &slot);
+                    sf_gltf_accessor_info x, y;
+                    if (sf_gltf_doc_accessor_info(a, ia, &x, &err) != SF_OK || sf_gltf_doc_accessor_info(b, ib, &y, &err) != SF_OK ||
+                        x.count != y.count || x.components != y.components || x.component_type != y.component_type) {
+                        n = -1;
+                        break;
+                    }
+                    float* fa = malloc(x.count * x.components * sizeof(float) + 4);
+                    float* fb = malloc(x.count * x.components * sizeof(float) + 4);
+                    if (!fa || !fb || sf_gltf_doc_read(a, ia, fa, &err) != SF_OK || sf_gltf_doc_read(b, ib, fb, &err) != SF_OK ||
+                        memcmp(fa, fb, x.count * x.components * sizeof(float)) != 0)
+                        n = -1;
+                    else
+                        ++n;
+                    free(fa);
+                    free(fb);
+                    if (indices) break;
+                }
+            }
+        }
+    }
+    sf_gltf_doc_destroy(a);
+    sf_gltf_doc_destroy(b);
+    return n;
+}
+
+/* fix --compress meshopt: the output validates, and decodes, through our loader and through glTF-Transform
+ * (meshoptimizer's JavaScript decoder), to the accessors of the uncompressed fix bit for bit; compressing
+ * it again writes the same bytes. */
+static void test_fix_compress_meshopt(void)
+{
+    if (!getenv("SF_CLI")) {
+        printf("  no command: skipped\n");
+        return;
+    }
+    char validate[8192];
+    int vlen = snprintf(validate, sizeof validate, "cp '%s/tests/validator/check_fix.mjs' '%s/npm/' && node '%s/npm/check_fix.mjs'",
+                        getenv("SF_SOURCE_DIR"), g_dir, g_dir);
+    for (int a = 0; a < 3; ++a) {
+        char src[1024], plain[1100], packed[1100], copy[1100], again[1100], args[4600];
+        CHECK(sft_asset(g_assets[a][1], src, sizeof src));
+        snprintf(plain, sizeof plain, "%s/%s.u.glb", g_dir, g_assets[a][0]);
+        snprintf(packed, sizeof packed, "%s/%s.c.glb", g_dir, g_assets[a][0]);
+        snprintf(copy, sizeof copy, "%s/%s.c.decoded.glb", g_dir, g_assets[a][0]);
+        snprintf(again, sizeof again, "%s/%s.c.again.glb", g_dir, g_assets[a][0]);
+        snprintf(args, sizeof args, "fix '%.1000s' -o '%.1000s' --force --no-measure", src, plain);
+        sft_cli_out r = sft_run_cli(args);
+        CHECK(r.status == 0);
+        sft_cli_out_free(&r);
+        snprintf(args, sizeof args, "fix '%.1000s' -o '%.1000s' --force --no-measure --json --compress meshopt", src, packed);
+        r = sft_run_cli(args);
+        cJSON* j = r.status == 0 ? cJSON_Parse(r.out) : NULL;
+        const cJSON* views = cJSON_GetObjectItem(j, "meshopt_compressed_views");
+        double nviews = cJSON_IsNumber(views) ? views->valuedouble : 0;
+        CHECK(nviews > 0);
+        cJSON_Delete(j);
+        sft_cli_out_free(&r);
+        snprintf(args, sizeof args, "'%s/npm/node_modules/.bin/gltf-transform' copy '%.1000s' '%.1000s' >/dev/null 2>&1", g_dir,
+                 packed, copy);
+        CHECK(system(args) == 0);
+        long ours = same_slots(plain, packed), theirs = same_slots(plain, copy);
+        printf("  fix --compress meshopt %s: %.0f views; %ld slots equal through our decoder, %ld through glTF-Transform's\n",
+               g_assets[a][0], nviews, ours, theirs);
+        CHECK(ours > 0 && theirs == ours);
+        snprintf(args, sizeof args, "fix '%.1000s' -o '%.1000s' --force --no-measure --compress meshopt", packed, again);
+        r = sft_run_cli(args);
+        CHECK(r.status == 0);
+        sft_cli_out_free(&r);
+        size_t s1 = 0, s2 = 0;
+        unsigned char* b1 = slurp(packed, &s1);
+        unsigned char* b2 = slurp(again, &s2);
+        CHECK(b1 && b2 && s1 == s2 && memcmp(b1, b2, s1) == 0);
+        free(b1);
+        free(b2);
+        if (vlen > 0 && (size_t)vlen < sizeof validate)
+            vlen += snprintf(validate + vlen, sizeof validate - (size_t)vlen, " '%s' '%s'", src, packed);
+    }
+    CHECK(vlen > 0 && (size_t)vlen < sizeof validate);
+    CHECK(system(validate) == 0);
+}
+
 /* ---------------------------------------------------------------- damaged streams */
 
 /* A .glb split into its JSON (parsed) and BIN chunk, and put back together. */
@@ -536,7 +643,7 @@ int main(int argc, char** argv)
     static const sft_case cases[] = {
         {"decoded_attributes", test_decoded_attributes},
         {"eval_agreement", test_eval_agreement},     {"fix_compressed", test_fix_compressed},
-        {"meshopt_damaged", test_meshopt_damaged},
+        {"fix_compress_meshopt", test_fix_compress_meshopt}, {"meshopt_damaged", test_meshopt_damaged},
         {"draco_damaged", test_draco_damaged},
     };
     const char* src = getenv("SF_SOURCE_DIR");

@@ -41,6 +41,9 @@ int sfi_doc_uri_path(const char* dir, const char* uri, char* out, size_t size);
 /* Decompresses EXT_meshopt_compression bufferViews and KHR_draco_mesh_compression primitives into plain
  * accessors over buffers[0] and drops the extensions (gltf_doc_inflate.c). */
 sf_result sfi_doc_inflate(sf_gltf_doc* doc, sf_error* err);
+/* buffers[0] rebuilt from the bytes its bufferViews (and their EXT_meshopt_compression streams) cover:
+ * overlapping ranges kept together, each run at its old offset modulo 4; unreferenced bytes dropped. */
+sf_result sfi_doc_compact(sf_gltf_doc* doc, sf_error* err);
 /* Grows buffer b to hold len bytes. */
 sf_result sfi_doc_reserve(sf_gltf_doc* doc, sfi_doc_buffer* b, size_t len, sf_error* err);
 

@@ -286,7 +286,8 @@ static void mark_streams(const cJSON* root, uint8_t* stream, size_t view_count)
 }
 
 typedef struct span {
-    size_t lo, hi, view;
+    size_t lo, hi;
+    cJSON* owner; /* the view, or its EXT_meshopt_compression object: its byteOffset moves */
 } span;
 
 static int by_offset(const void* a, const void* b)
@@ -296,21 +297,21 @@ static int by_offset(const void* a, const void* b)
     return x->lo < y->lo ? -1 : x->lo > y->lo ? 1 : 0;
 }
 
-/* buffers[0] rebuilt from the bytes its bufferViews cover (overlapping views kept together, each run at its old
- * offset modulo 4), so the compressed streams it held are not written again. */
-static sf_result compact(sf_gltf_doc* doc, sf_error* err)
+sf_result sfi_doc_compact(sf_gltf_doc* doc, sf_error* err)
 {
     cJSON* views = cJSON_GetObjectItemCaseSensitive(doc->root, "bufferViews");
     size_t n = 0, count = views ? (size_t)cJSON_GetArraySize(views) : 0;
     if (!doc->buffer_count || !count) return SF_OK;
-    span* sp = sf_env_alloc(&doc->env, count * sizeof *sp);
+    span* sp = sf_env_alloc(&doc->env, 2 * count * sizeof *sp);
     if (!sp) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "bufferViews", SFI_NO_INDEX, "out of memory");
-    size_t i = 0;
-    for (const cJSON* v = views->child; v; v = v->next, ++i) {
-        if (sfi_doc_uint(v, "buffer", SIZE_MAX) != 0) continue;
-        size_t lo = sfi_doc_uint(v, "byteOffset", 0), len = sfi_doc_uint(v, "byteLength", 0);
-        if (lo > doc->buffers[0].len || len > doc->buffers[0].len - lo) continue; /* the loader checked */
-        sp[n++] = (span){lo, lo + len, i};
+    for (cJSON* v = views->child; v; v = v->next) {
+        cJSON* owners[2] = {v, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "extensions"), SFI_MESHOPT_EXT)};
+        for (int k = 0; k < 2; ++k) {
+            if (!owners[k] || sfi_doc_uint(owners[k], "buffer", SIZE_MAX) != 0) continue;
+            size_t lo = sfi_doc_uint(owners[k], "byteOffset", 0), len = sfi_doc_uint(owners[k], "byteLength", 0);
+            if (lo > doc->buffers[0].len || len > doc->buffers[0].len - lo) continue; /* the loader checked */
+            sp[n++] = (span){lo, lo + len, owners[k]};
+        }
     }
     qsort(sp, n, sizeof *sp, by_offset);
     sfi_doc_buffer nb = {0};
@@ -323,7 +324,7 @@ static sf_result compact(sf_gltf_doc* doc, sf_error* err)
         memcpy(nb.data + at, doc->buffers[0].data + lo, hi - lo);
         nb.len = at + (hi - lo);
         for (size_t j = k; j < end; ++j)
-            set_number(cJSON_GetArrayItem(views, (int)sp[j].view), "byteOffset", (double)(at + sp[j].lo - lo));
+            set_number(sp[j].owner, "byteOffset", (double)(at + sp[j].lo - lo));
         k = end;
     }
     sf_env_free(&doc->env, sp, 0);
@@ -361,7 +362,7 @@ sf_result sfi_doc_inflate(sf_gltf_doc* doc, sf_error* err)
     if (r == SF_OK) r = inflate_draco(doc, &doc->inflated_primitives, err);
     if (r == SF_OK && doc->inflated_primitives) drop_streams(doc, stream, view_count);
     sf_env_free(&doc->env, stream, 0);
-    if (r == SF_OK && (doc->inflated_views || doc->inflated_primitives)) r = compact(doc, err);
+    if (r == SF_OK && (doc->inflated_views || doc->inflated_primitives)) r = sfi_doc_compact(doc, err);
     if (r != SF_OK) return r;
     static const char* const names[] = {SFI_MESHOPT_EXT, SFI_DRACO_EXT};
     for (size_t k = 0; k < 2; ++k) {
