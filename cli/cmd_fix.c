@@ -30,7 +30,10 @@ static void usage(FILE* f)
             "  (one JSON line per asset with --json; exit status 1 if any failed). docs/fix.md says what is repaired.\n"
             "  --embed jacobian-fan adds, after the repairs, the per-vertex coefficients of jacobian-fan as attributes\n"
             "  (_SKINFRAME_FAN_*, snorm16 with scales; --embed-float: float) to every triangle primitive with NORMAL,\n"
-            "  for the vertex-shader functions of shaders/ and web/three/ (docs/embedded.md).\n");
+            "  for the vertex-shader functions of shaders/ and web/three/ (docs/embedded.md).\n"
+            "  Meshopt- or Draco-compressed input is decompressed and written uncompressed; --compress meshopt writes\n"
+            "  the vertex and index bufferViews with EXT_meshopt_compression instead (no filters: they decode to the\n"
+            "  uncompressed bytes; needs a build with SF_WITH_MESHOPT).\n");
 }
 
 /* A switch that turns a repair off: 1 matched, 0 not, -1 error. */
