@@ -87,9 +87,11 @@ static sf_result inflate_meshopt(sf_gltf_doc* doc, size_t* views, sf_error* err)
         drop_extension(v, SFI_MESHOPT_EXT);
         ++*views;
     }
-    /* The fallback buffers have no user left: removed, the later buffers renumbered. */
+    /* The fallback buffers no view uses any more: removed, the later buffers renumbered. */
     for (size_t b = nb; r == SF_OK && b-- > 0;) {
-        if (has[b]) continue;
+        int used = 0;
+        for (const cJSON* v = arr ? arr->child : NULL; v; v = v->next) used |= sfi_doc_uint(v, "buffer", SIZE_MAX) == b;
+        if (has[b] || used) continue;
         for (cJSON* v = arr ? arr->child : NULL; v; v = v->next) {
             size_t vb = sfi_doc_uint(v, "buffer", 0);
             if (vb > b) set_number(v, "buffer", (double)(vb - 1));
