@@ -13,6 +13,7 @@ static void usage(FILE* f)
             "       skinframe fix FILE|DIR... -o DIR [...]\n"
             "                     [--no-morph-normals] [--no-weights] [--no-normals] [--no-tangents]\n"
             "                     [--max-influences K] [--no-measure] [--fps 30] [--embed jacobian-fan [--embed-float]]\n"
+            "                     [--compress meshopt]\n"
             "  Writes the asset with its authored data repaired and everything else kept (nodes, materials,\n"
             "  images, animations, extensions, extras; accessors not repaired byte for byte). Repairs, each on by\n"
             "  default: morph target NORMAL/TANGENT deltas rebuilt from each target's geometry as the reference\n"
@@ -29,7 +30,10 @@ static void usage(FILE* f)
             "  (one JSON line per asset with --json; exit status 1 if any failed). docs/fix.md says what is repaired.\n"
             "  --embed jacobian-fan adds, after the repairs, the per-vertex coefficients of jacobian-fan as attributes\n"
             "  (_SKINFRAME_FAN_*, snorm16 with scales; --embed-float: float) to every triangle primitive with NORMAL,\n"
-            "  for the vertex-shader functions of shaders/ and web/three/ (docs/embedded.md).\n");
+            "  for the vertex-shader functions of shaders/ and web/three/ (docs/embedded.md).\n"
+            "  Meshopt- or Draco-compressed input is decompressed and written uncompressed; --compress meshopt writes\n"
+            "  the vertex and index bufferViews with EXT_meshopt_compression instead (no filters: they decode to the\n"
+            "  uncompressed bytes; needs a build with SF_WITH_MESHOPT).\n");
 }
 
 /* A switch that turns a repair off: 1 matched, 0 not, -1 error. */
@@ -73,6 +77,13 @@ static int parse(int argc, char** argv, fix_args* a, char** paths, size_t* count
             if (r < 0) code = CLI_EXIT_USAGE;
             else if (strcmp(v, "jacobian-fan") != 0) code = cli_fail(CLI_EXIT_USAGE, "--embed: '%s', only jacobian-fan", v);
             a->embed = true;
+        } else if ((r = cli_flag_value(argc, argv, &i, "--compress", &v)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
+            else if (strcmp(v, "meshopt") != 0) code = cli_fail(CLI_EXIT_USAGE, "--compress: '%s', only meshopt", v);
+            else if (!sf_gltf_doc_can_compress())
+                code = cli_fail(CLI_EXIT_USAGE, "--compress meshopt: this build has no meshopt encoder (configure with "
+                                "SF_WITH_MESHOPT=ON and Debian's libmeshoptimizer-dev)");
+            a->compress = true;
         } else if ((r = cli_flag_switch(argv, i, "--embed-float")) != 0) {
             if (r < 0) code = CLI_EXIT_USAGE;
             a->embed_float = true;

@@ -11,6 +11,7 @@ typedef struct fix_args {
     bool json, measure;
     double fps;
     bool embed, embed_float; /* --embed jacobian-fan (snorm16; --embed-float: float), docs/embedded.md */
+    bool compress;           /* --compress meshopt: EXT_meshopt_compression output */
 } fix_args;
 
 /* The outcome of one asset, for printing. */
@@ -19,6 +20,8 @@ typedef struct fix_outcome {
     const char* output;
     sf_fix_counts counts;
     sf_gltf_fan_counts fan; /* --embed */
+    size_t inflated_views, inflated_primitives; /* decompressed on reading (meshopt views, Draco primitives) */
+    size_t compressed_views;                    /* --compress meshopt */
     bool measured;
     sf_fix_measure_result before, after;
     bool truncation_measured;

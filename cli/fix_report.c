@@ -35,6 +35,12 @@ void fix_print_text(const fix_args* a, const fix_outcome* r)
     if (r->counts.field) printf("  %8zu  %s\n", r->counts.field, text);
     COUNT_FIELDS(PRINT_COUNT_)
 #undef PRINT_COUNT_
+    if (r->inflated_views || r->inflated_primitives)
+        printf("  decompressed, written uncompressed: %zu EXT_meshopt_compression bufferViews, %zu "
+               "KHR_draco_mesh_compression primitives\n", r->inflated_views, r->inflated_primitives);
+    if (a->compress)
+        printf("  written with EXT_meshopt_compression: %zu bufferViews (no filters: they decode to the "
+               "uncompressed bytes)\n", r->compressed_views);
     if (!r->counts.accessors_written) printf("  nothing to repair: the data is written as it was\n");
     if (a->embed)
         printf("  jacobian-fan attributes (%s): %zu primitives, %zu slot groups at most, %zu left (not triangles or "
@@ -101,6 +107,10 @@ void fix_print_json(const fix_args* a, const fix_outcome* r)
 #define JSON_COUNT_(field, text) cJSON_AddNumberToObject(c, #field, (double)r->counts.field);
     COUNT_FIELDS(JSON_COUNT_)
 #undef JSON_COUNT_
+    cJSON* d = cJSON_AddObjectToObject(o, "decompressed");
+    cJSON_AddNumberToObject(d, "meshopt_views", (double)r->inflated_views);
+    cJSON_AddNumberToObject(d, "draco_primitives", (double)r->inflated_primitives);
+    if (a->compress) cJSON_AddNumberToObject(o, "meshopt_compressed_views", (double)r->compressed_views);
     if (a->embed) {
         cJSON* e = cJSON_AddObjectToObject(o, "embed");
         cJSON_AddStringToObject(e, "method", "jacobian-fan");

@@ -48,6 +48,7 @@ int fix_one(const fix_args* a, const char* in, const char* out, fix_outcome* res
     sf_gltf_doc* doc = NULL;
     sf_error err;
     if (sf_gltf_doc_open(in, &o, &env, &doc, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s: %s", in, err.message);
+    sf_gltf_doc_inflated(doc, &res->inflated_views, &res->inflated_primitives);
     size_t n = 0;
     const char* const* inputs = sf_gltf_doc_inputs(doc, &n);
     int code = cli_outputs_add_inputs(inputs, n);
@@ -66,6 +67,8 @@ int fix_one(const fix_args* a, const char* in, const char* out, fix_outcome* res
     if (code == CLI_EXIT_OK && a->embed &&
         sf_gltf_doc_embed_fan(doc, a->embed_float ? SF_FAN_FLOAT32 : SF_FAN_SNORM16, &res->fan, &err) != SF_OK)
         code = cli_fail(CLI_EXIT_FAILURE, "%s: %s", in, err.message);
+    if (code == CLI_EXIT_OK && a->compress && sf_gltf_doc_compress_meshopt(doc, &res->compressed_views, &err) != SF_OK)
+        code = cli_fail(CLI_EXIT_FAILURE, "%s: --compress meshopt: %s", in, err.message);
     if (code == CLI_EXIT_OK && sf_gltf_doc_save(doc, out, NULL, 0, &err) != SF_OK)
         code = cli_fail(err.result == SF_ERROR_INVALID_ARGUMENT ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE, "-o: %s", err.message);
     sf_gltf_doc_destroy(doc);

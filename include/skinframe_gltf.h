@@ -396,8 +396,10 @@ sf_result sf_gltf_save_glb(const sf_gltf_write_desc* desc, const char* path, con
  *     same values gives the same bytes.
  * Reading: sf_gltf_doc_open reads the .gltf/.glb and its external buffers under the loader's file rules
  * (sf_gltf_opts: confinement, max_file_bytes) and refuses a file whose extensionsRequired names an extension
- * the rewriter does not know (SF_ERROR_UNSUPPORTED naming it) or one that compresses geometry
- * (EXT_meshopt_compression, KHR_draco_mesh_compression: its accessors cannot be rewritten in place).
+ * the rewriter does not know (SF_ERROR_UNSUPPORTED naming it). Compressed geometry (EXT_meshopt_compression
+ * bufferViews, KHR_draco_mesh_compression primitives) is decompressed on open into plain accessors over new
+ * bytes appended to buffers[0]; the meshopt fallback buffers and both extensions' entries in
+ * extensionsUsed/Required are dropped, so the file is written uncompressed (sf_gltf_doc_inflated counts it).
  * Writing: sf_gltf_doc_save writes a .glb (by the name's extension) as one file, or a .gltf with its
  * external buffers and images beside it: unchanged buffers and every image copied byte for byte under their
  * uri relative to the new .gltf (nothing is copied when that is the file itself), a changed external buffer
@@ -453,6 +455,15 @@ const char* sf_gltf_doc_generator(const sf_gltf_doc* doc);
 sf_result sf_gltf_doc_set_generator(sf_gltf_doc* doc, const char* generator, sf_error* err);
 /* The files read or named (the file, external buffers, images), resolved as sf_gltf.input_files. */
 const char* const* sf_gltf_doc_inputs(const sf_gltf_doc* doc, size_t* count);
+/* What the open decompressed: EXT_meshopt_compression bufferViews and KHR_draco_mesh_compression primitives. */
+void sf_gltf_doc_inflated(const sf_gltf_doc* doc, size_t* views, size_t* primitives);
+/* Encodes the bufferViews only vertex attributes use (ATTRIBUTES, byteStride a multiple of 4) and those only
+ * indices use (TRIANGLES for triangle lists, else INDICES) with EXT_meshopt_compression, no filters: each view
+ * decodes to its bytes exactly (checked before it is kept). The views move onto a new fallback buffer
+ * without data; the extension is added to extensionsUsed and extensionsRequired. Call last, before
+ * sf_gltf_doc_save. compressed: views encoded. SF_ERROR_UNSUPPORTED in a build without SF_WITH_MESHOPT. */
+sf_result sf_gltf_doc_compress_meshopt(sf_gltf_doc* doc, size_t* compressed, sf_error* err);
+int sf_gltf_doc_can_compress(void); /* 1 when the build has the meshopt encoder */
 /* The accessor at slot, or SF_GLTF_NONE when the slot is empty or does not exist. */
 size_t sf_gltf_doc_accessor(const sf_gltf_doc* doc, const sf_gltf_slot* slot);
 sf_result sf_gltf_doc_accessor_info(const sf_gltf_doc* doc, size_t accessor, sf_gltf_accessor_info* out,

@@ -249,6 +249,16 @@ static void cli_rules(void)
     r = sft_run_cli(cmd);
     CHECK(r.status == 2 && strstr(r.err, "is an input"));
     sft_cli_out_free(&r);
+    /* --compress: only meshopt, and only where the build has the encoder (the refusal names the option) */
+    snprintf(cmd, sizeof cmd, "fix '%s' -o '%s' --force --no-measure --compress draco", in, out);
+    r = sft_run_cli(cmd);
+    CHECK(r.status == 2 && strstr(r.err, "only meshopt"));
+    sft_cli_out_free(&r);
+    snprintf(cmd, sizeof cmd, "fix '%s' -o '%s' --force --no-measure --compress meshopt", in, out);
+    r = sft_run_cli(cmd);
+    if (strstr(sf_gltf_decoders(), "meshopt")) CHECK(r.status == 0 && strstr(r.out, "EXT_meshopt_compression"));
+    else CHECK(r.status == 2 && strstr(r.err, "SF_WITH_MESHOPT"));
+    sft_cli_out_free(&r);
     snprintf(cmd, sizeof cmd, "fix '%s' -o '%s' --no-measure", in, tmp_path("notes.txt", req, sizeof req));
     r = sft_run_cli(cmd);
     CHECK(r.status == 2); /* not a .glb/.gltf name */

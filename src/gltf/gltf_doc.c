@@ -1,5 +1,6 @@
 /* The rewriter's open: the file validated by the loader, then read again for its JSON tree and the bytes of
- * every buffer (the .glb BIN chunk, data: URIs, external files), kept as they are. */
+ * every buffer (the .glb BIN chunk, data: URIs, external files), kept as they are; compressed geometry is
+ * then made plain (gltf_doc_inflate.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "gltf_doc.h"
 
@@ -169,20 +170,6 @@ static sf_result parse(sf_gltf_doc* doc, const uint8_t* data, size_t size, const
     return SF_OK;
 }
 
-/* The rewriter cannot write compressed streams back: their accessors have no plain bytes. */
-static sf_result refuse_compressed(const cJSON* root, sf_error* err)
-{
-    static const char* const names[] = {"EXT_meshopt_compression", "KHR_draco_mesh_compression"};
-    const cJSON* used = cJSON_GetObjectItemCaseSensitive(root, "extensionsUsed");
-    for (const cJSON* e = cJSON_IsArray(used) ? used->child : NULL; e; e = e->next)
-        for (size_t k = 0; k < 2; ++k)
-            if (cJSON_IsString(e) && strcmp(e->valuestring, names[k]) == 0)
-                return sf_error_set(err, SF_ERROR_UNSUPPORTED, "extensionsUsed", SFI_NO_INDEX,
-                                    "extension \"%s\": compressed geometry cannot be rewritten (decompress it first, "
-                                    "e.g. gltf-transform copy)", names[k]);
-    return SF_OK;
-}
-
 static sf_result open_doc(sf_gltf_doc* doc, const char* path, const sf_gltf_opts* opts, sf_error* err)
 {
     sf_result r = sf_gltf_load_file(path, opts, &doc->env, &doc->gltf, err);
@@ -201,9 +188,9 @@ static sf_result open_doc(sf_gltf_doc* doc, const char* path, const sf_gltf_opts
     const uint8_t* bin = NULL;
     size_t bin_size = 0;
     if (r == SF_OK) r = parse(doc, data, size, &bin, &bin_size, err);
-    if (r == SF_OK) r = refuse_compressed(doc->root, err);
     if (r == SF_OK) r = read_buffers(doc, bin, bin_size, opts, err);
     sf_file_free(&doc->env, data);
+    if (r == SF_OK) r = sfi_doc_inflate(doc, err);
     return r;
 }
 
@@ -250,4 +237,10 @@ const char* const* sf_gltf_doc_inputs(const sf_gltf_doc* doc, size_t* count)
 {
     *count = doc ? doc->gltf->input_file_count : 0;
     return doc ? doc->gltf->input_files : NULL;
+}
+
+void sf_gltf_doc_inflated(const sf_gltf_doc* doc, size_t* views, size_t* primitives)
+{
+    if (views) *views = doc ? doc->inflated_views : 0;
+    if (primitives) *primitives = doc ? doc->inflated_primitives : 0;
 }

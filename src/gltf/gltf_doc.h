@@ -23,6 +23,7 @@ struct sf_gltf_doc {
     sfi_doc_buffer* buffers;
     size_t buffer_count;
     sf_gltf* gltf;      /* the validated load: input_files */
+    size_t inflated_views, inflated_primitives; /* compressed geometry made plain (gltf_doc_inflate.c) */
 };
 
 /* Typed JSON helpers (the tree was validated by the loader). */
@@ -37,6 +38,12 @@ float sfi_doc_decode(const uint8_t* p, uint32_t ctype, int normalized);
 /* The file a relative uri names under dir (percent-decoded) in out; 0 when the uri is absolute, has a
  * scheme, or leaves dir through "..". */
 int sfi_doc_uri_path(const char* dir, const char* uri, char* out, size_t size);
+/* Decompresses EXT_meshopt_compression bufferViews and KHR_draco_mesh_compression primitives into plain
+ * accessors over buffers[0] and drops the extensions (gltf_doc_inflate.c). */
+sf_result sfi_doc_inflate(sf_gltf_doc* doc, sf_error* err);
+/* buffers[0] rebuilt from the bytes its bufferViews (and their EXT_meshopt_compression streams) cover:
+ * overlapping ranges kept together, each run at its old offset modulo 4; unreferenced bytes dropped. */
+sf_result sfi_doc_compact(sf_gltf_doc* doc, sf_error* err);
 /* Grows buffer b to hold len bytes. */
 sf_result sfi_doc_reserve(sf_gltf_doc* doc, sfi_doc_buffer* b, size_t len, sf_error* err);
 

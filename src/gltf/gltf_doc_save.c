@@ -2,6 +2,7 @@
  * buffers and images beside it; every file checked against the inputs before the first is written, each
  * written atomically, the .gltf/.glb last. */
 #define _POSIX_C_SOURCE 200809L
+#include "gltf_compressed.h"
 #include "gltf_doc.h"
 
 #include <errno.h>
@@ -82,6 +83,8 @@ static sf_result plan_buffer(saver* s, cJSON* jb, size_t i, int glb)
         cJSON_DeleteItemFromObjectCaseSensitive(jb, "uri");
         return SF_OK;
     }
+    if (!b->len && !cJSON_GetObjectItemCaseSensitive(jb, "uri") && sfi_meshopt_is_fallback(jb))
+        return SF_OK; /* an EXT_meshopt_compression fallback buffer has no bytes */
     if (cJSON_IsString(uri) && strncmp(uri->valuestring, "data:", 5) == 0) {
         if (!b->changed) return SF_OK;
         char* text = base64(&s->doc->env, b->data, b->len);

@@ -7,6 +7,7 @@
 #   NAME.meshoptq.glb   gltfpack -cc       EXT_meshopt_compression + KHR_mesh_quantization and the filters
 #   NAME.draco.glb      glTF-Transform draco (edgebreaker, its default quantization bits)
 #   NAME.dracoseq.glb   glTF-Transform draco --method sequential (vertex order kept)
+#   NAME.KIND.plain.glb each of those decoded by glTF-Transform copy (an independent decoder, for `fix`)
 # Exits 77 when node or npm is missing or the tools cannot be installed (the test then skips).
 set -euo pipefail
 assets=$1
@@ -27,5 +28,9 @@ for src in CesiumMan/glTF-Binary/CesiumMan.glb Fox/glTF-Binary/Fox.glb MorphStre
   [ -s "$out/$name.draco.glb" ] || "$bin/gltf-transform" draco "$in" "$out/$name.draco.glb" >/dev/null
   [ -s "$out/$name.dracoseq.glb" ] ||
     "$bin/gltf-transform" draco "$in" "$out/$name.dracoseq.glb" --method sequential >/dev/null
+  for kind in meshopt meshoptq draco dracoseq; do
+    [ -s "$out/$name.$kind.plain.glb" ] ||
+      "$bin/gltf-transform" copy "$out/$name.$kind.glb" "$out/$name.$kind.plain.glb" >/dev/null 2>&1
+  done
 done
 exit 0
