@@ -162,12 +162,22 @@ sf_result sf_file_writer_open(const char* path, sf_file_writer** out, sf_error* 
 
 FILE* sf_file_writer_stream(sf_file_writer* writer) { return writer ? writer->stream : NULL; }
 
+/* A stream whose write failed earlier keeps no errno: one more byte, flushed, fails the same way and says why
+ * ("No space left on device" rather than a bare I/O error); the temporary file is removed anyway. */
+static int stream_error_code(FILE* f)
+{
+    clearerr(f);
+    errno = 0;
+    if (fputc(0, f) == EOF || fflush(f) != 0) return errno ? errno : EIO;
+    return EIO;
+}
+
 sf_result sf_file_writer_commit(sf_file_writer* w, sf_error* err)
 {
     sf_error_clear(err);
     SF_CHECK(w != NULL, SF_ERROR_INVALID_ARGUMENT, err, "writer", SFI_NO_INDEX, "is NULL");
     int code = 0;
-    if (ferror(w->stream)) code = EIO;
+    if (ferror(w->stream)) code = stream_error_code(w->stream);
     if (!code && fflush(w->stream) != 0) code = errno;
     if (!code && fsync(fileno(w->stream)) != 0) code = errno;
     if (fclose(w->stream) != 0 && !code) code = errno;
