@@ -106,6 +106,46 @@ static int write_exploding_joint(const char* path)
     return sf_gltf_save_glb(&d, path, NULL, NULL, NULL) == SF_OK;
 }
 
+/* A triangle with a tangent frame whose authored TANGENT has handedness w, moved rigidly over 1 s. */
+static int write_handed_triangle(const char* path, float w)
+{
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    const float nrm[9] = {0, 0, 1, 0, 0, 1, 0, 0, 1};
+    const float tan[12] = {1, 0, 0, w, 1, 0, 0, w, 1, 0, 0, w};
+    const float uv[6] = {0, 0, 1, 0, 0, 1};
+    const float times[2] = {0, 1};
+    const float values[6] = {0, 0, 0, 1, 0, 0};
+    sf_gltf_write_mesh wm;
+    memset(&wm, 0, sizeof wm);
+    wm.mesh.vertex_count = 3;
+    wm.mesh.triangle_count = 1;
+    wm.mesh.positions.data = pos;
+    wm.mesh.normals.data = nrm;
+    wm.mesh.tangents.data = tan;
+    wm.mesh.uvs.data = uv;
+    sf_gltf_write_node node;
+    memset(&node, 0, sizeof node);
+    node.parent = node.skin = SF_GLTF_NONE;
+    node.mesh = 0;
+    sf_gltf_channel ch;
+    memset(&ch, 0, sizeof ch);
+    ch.path = SF_GLTF_TRANSLATION;
+    ch.key_count = 2;
+    ch.times = times;
+    ch.values = values;
+    ch.components = 3;
+    sf_gltf_write_animation anim = {"move", &ch, 1};
+    sf_gltf_write_desc d;
+    memset(&d, 0, sizeof d);
+    d.meshes = &wm;
+    d.mesh_count = 1;
+    d.nodes = &node;
+    d.node_count = 1;
+    d.animations = &anim;
+    d.animation_count = 1;
+    return sf_gltf_save_glb(&d, path, NULL, NULL, NULL) == SF_OK;
+}
+
 /* The time column of the last CSV row. */
 static double last_csv_time(const char* csv)
 {
@@ -393,6 +433,45 @@ static void test_batch(void)
     rmdir(dir);
 }
 
+/* eval --json's handedness_mismatches counts the vertex-frames whose tangent w differs from the reference's:
+ * of two files that differ only in the authored w, one has every tangent vertex-frame mismatched and the other
+ * none, for the methods that carry w (unchanged, skinned); the reference itself never mismatches. */
+static void test_handedness_counted(void)
+{
+    double counts[2] = {-1, -1}, tangent_count = -1;
+    for (int k = 0; k < 2; ++k) {
+        char path[600], args[700];
+        snprintf(path, sizeof path, "%s/handed%d.glb", g_dir, k);
+        CHECK(write_handed_triangle(path, k ? -1.0f : 1.0f));
+        snprintf(args, sizeof args, "eval %s --fps 4 --json", path);
+        sft_cli_out r = sft_run_cli(args);
+        CHECK(r.status == 0);
+        cJSON* root = cJSON_Parse(r.out);
+        cJSON* methods = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "animations"), 0), "methods");
+        CHECK(cJSON_IsArray(methods));
+        double skinned = -1, unchanged = -2, recompute = -1;
+        for (cJSON* m = methods ? methods->child : NULL; m; m = m->next) {
+            const char* name = cJSON_GetStringValue(cJSON_GetObjectItem(m, "method"));
+            cJSON* h = cJSON_GetObjectItem(m, "handedness_mismatches");
+            CHECK(cJSON_IsNumber(h));
+            if (!name || !cJSON_IsNumber(h)) continue;
+            if (strcmp(name, "skinned") == 0) {
+                skinned = h->valuedouble;
+                tangent_count = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "tangent"), "count"));
+            }
+            if (strcmp(name, "unchanged") == 0) unchanged = h->valuedouble;
+            if (strcmp(name, "recompute") == 0) recompute = h->valuedouble;
+        }
+        CHECK(skinned == unchanged);
+        CHECK(recompute == 0);
+        counts[k] = skinned;
+        cJSON_Delete(root);
+        sft_cli_out_free(&r);
+    }
+    CHECK(tangent_count == 15); /* 5 frames (0, 0.25, ..., 1 s) of 3 vertices */
+    CHECK((counts[0] == 0 && counts[1] == tangent_count) || (counts[1] == 0 && counts[0] == tangent_count));
+}
+
 /* A pose the library refuses names the file, the animation and time, and the joint's node and glTF path. */
 static void test_pose_error_named(void)
 {
@@ -467,6 +546,7 @@ int main(int argc, char** argv)
         {"clip_end", test_clip_end},         {"max_frames", test_max_frames}, {"memory_flat", test_memory_flat},
         {"threads_same", test_threads_same}, {"batch", test_batch},           {"not_measured", test_not_measured},
         {"pose_error_named", test_pose_error_named},
+        {"handedness_counted", test_handedness_counted},
     };
     int status = SFT_RUN(cases, argc, argv);
     rmdir(g_dir);
