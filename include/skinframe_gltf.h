@@ -450,6 +450,9 @@ size_t sf_gltf_doc_primitive_count(const sf_gltf_doc* doc, size_t mesh);
 /* meshes[mesh].primitives[primitive]: its mode (4 when absent) and morph target count; 0 when it does not
  * exist. */
 int sf_gltf_doc_primitive(const sf_gltf_doc* doc, size_t mesh, size_t primitive, uint32_t* mode, size_t* targets);
+/* The TEXCOORD set of the normal map of meshes[mesh].primitives[primitive]'s material (its normalTexture's
+ * texCoord), or -1 when it has none. */
+int sf_gltf_doc_normal_map_texcoord(const sf_gltf_doc* doc, size_t mesh, size_t primitive);
 /* asset.generator ("" when absent), and a new one (copied). */
 const char* sf_gltf_doc_generator(const sf_gltf_doc* doc);
 sf_result sf_gltf_doc_set_generator(sf_gltf_doc* doc, const char* generator, sf_error* err);

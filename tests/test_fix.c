@@ -229,6 +229,97 @@ static void weights_repaired(void)
 
 /* The command: one file, refusals (onto the input, a file not ours, an unknown required extension), a
  * folder with one JSON line per asset. */
+/* The mesh's tangents (4 per vertex) of instance 0, primitive 0 as the loader gives them, generating MikkTSpace's
+ * where the file has no TANGENT; NULL when it cannot. */
+static float* loaded_tangents(const char* path, size_t* n)
+{
+    sf_gltf_opts o;
+    memset(&o, 0, sizeof o);
+    o.generated_tangents = SF_TANGENTS_MIKKTSPACE;
+    sf_gltf* g = NULL;
+    sf_mesh_desc d;
+    float* t = NULL;
+    if (sf_gltf_load_file(path, &o, NULL, &g, NULL) == SF_OK && sf_gltf_instance_mesh(g, 0, 0, &d, NULL) == SF_OK &&
+        d.tangents.data && (t = malloc(4 * d.vertex_count * sizeof(float))) != NULL) {
+        size_t stride = d.tangents.stride ? d.tangents.stride : 4 * sizeof(float);
+        for (size_t v = 0; v < d.vertex_count; ++v)
+            memcpy(t + 4 * v, (const unsigned char*)d.tangents.data + v * stride, 4 * sizeof(float));
+        *n = d.vertex_count;
+    }
+    sf_gltf_destroy(g);
+    return t;
+}
+
+/* A normal-mapped primitive without TANGENT (NormalTangentTest) gets MikkTSpace's tangents written, the same bits
+ * the loader generates for the unfixed file, vertex for vertex (the loader's tangents are checked against npm
+ * mikktspace in test_mikktspace); fixing again, or without --tangents, writes none. */
+static void normal_mapped_tangents_generated(void)
+{
+    char in[1024], out[1024], again[1024];
+    if (!sft_asset("gltf/NormalTangentTest/glTF-Binary/NormalTangentTest.glb", in, sizeof in)) {
+        sft_skip("no assets (SF_ASSETS unset)");
+        return;
+    }
+    size_t before = 0;
+    float* t0 = read_slot(in, SF_GLTF_NONE, "TANGENT", &before);
+    CHECK(t0 == NULL); /* the file has none */
+    free(t0);
+    sf_fix_opts o;
+    sf_fix_opts_init(&o);
+    sf_fix_counts c;
+    memset(&c, 0, sizeof c);
+    CHECK_OK(fix_file(in, tmp_path("ntt.glb", out, sizeof out), &o, &c));
+    size_t n = 0, m = 0, written = 0;
+    float* want = loaded_tangents(in, &n);
+    float* got = read_slot(out, SF_GLTF_NONE, "TANGENT", &written);
+    CHECK(want && got && written == 4 * n && c.tangents_generated == n && c.tangents_need_splits == 0);
+    size_t differ = 0;
+    for (size_t i = 0; want && got && written == 4 * n && i < 4 * n; ++i) differ += want[i] != got[i];
+    CHECK(differ == 0);
+    float* reloaded = loaded_tangents(out, &m);
+    CHECK(reloaded && m == n);
+    free(reloaded);
+    free(want);
+    free(got);
+    sf_fix_counts c2;
+    memset(&c2, 0, sizeof c2);
+    CHECK_OK(fix_file(out, tmp_path("ntt2.glb", again, sizeof again), &o, &c2));
+    CHECK(c2.tangents_generated == 0 && c2.accessors_written == 0);
+    o.tangents = false;
+    memset(&c2, 0, sizeof c2);
+    CHECK_OK(fix_file(in, again, &o, &c2));
+    CHECK(c2.tangents_generated == 0);
+}
+
+/* CesiumMan given a normal map: MikkTSpace splits 284 of its vertices (their corners differ), so no TANGENT is
+ * written and the primitive is counted as needing splits. */
+static void split_tangents_counted_not_written(void)
+{
+    char in[1024];
+    if (!sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", in, sizeof in)) {
+        sft_skip("no assets (SF_ASSETS unset)");
+        return;
+    }
+    sf_gltf_doc* doc = NULL;
+    sf_error err;
+    CHECK_OK(sf_gltf_doc_open(in, NULL, NULL, &doc, &err));
+    if (!doc) return;
+    cJSON* material = cJSON_GetArrayItem(cJSON_GetObjectItem(sf_gltf_doc_json(doc), "materials"), 0);
+    CHECK(material != NULL);
+    cJSON* nt = cJSON_AddObjectToObject(material, "normalTexture");
+    cJSON_AddNumberToObject(nt, "index", 0);
+    CHECK(sf_gltf_doc_normal_map_texcoord(doc, 0, 0) == 0);
+    sf_fix_opts o;
+    sf_fix_opts_init(&o);
+    sf_fix_counts c;
+    memset(&c, 0, sizeof c);
+    CHECK_OK(sf_fix_apply(doc, &o, NULL, &c, &err));
+    CHECK(c.tangents_need_splits == 1 && c.tangents_generated == 0);
+    sf_gltf_slot s = {0, 0, SF_GLTF_NONE, "TANGENT"};
+    CHECK(sf_gltf_doc_accessor(doc, &s) == SF_GLTF_NONE);
+    sf_gltf_doc_destroy(doc);
+}
+
 static void cli_rules(void)
 {
     char buf[1024], cmd[4096], out[512], req[512];
@@ -294,6 +385,8 @@ int main(int argc, char** argv)
         {"zero_morph_normals_rebuilt", zero_morph_normals_rebuilt},
         {"weights_repaired", weights_repaired},
         {"cli_rules", cli_rules},
+        {"normal_mapped_tangents_generated", normal_mapped_tangents_generated},
+        {"split_tangents_counted_not_written", split_tangents_counted_not_written},
     };
     return SFT_RUN(cases, argc, argv);
 }

@@ -1,4 +1,5 @@
-/* NORMAL made unit (zero ones rebuilt from the faces around the vertex) and TANGENT w snapped to +-1. */
+/* NORMAL made unit (zero ones rebuilt from the faces around the vertex), TANGENT w snapped to +-1, and a
+ * normal-mapped primitive without TANGENT given MikkTSpace's. */
 #include "fix_internal.h"
 
 #include <math.h>
@@ -70,4 +71,62 @@ sf_result sfi_fix_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err
     }
     counts->tangent_w_snapped += fixed;
     return fixed ? sfi_fix_write(p, SF_GLTF_NONE, "TANGENT", a, counts, err) : SF_OK;
+}
+
+/* MikkTSpace's tangent of each vertex into a->v (4 floats each), or 0 when some vertex gets different tangents at
+ * different corners (a bake's tangents then need the vertex split, which fix does not do). */
+static int vertex_tangents(const sfi_fix_prim* p, const float* corners, sfi_fix_attr* a)
+{
+    unsigned char* seen = calloc(p->n + 1, 1);
+    if (!seen) return -1;
+    int one_each = 1;
+    for (size_t c = 0; c < 3 * p->tri_count && one_each; ++c) {
+        size_t v = p->tri[c];
+        if (!seen[v]) memcpy(a->v + 4 * v, corners + 4 * c, 4 * sizeof(float));
+        else one_each = memcmp(a->v + 4 * v, corners + 4 * c, 4 * sizeof(float)) == 0;
+        seen[v] = 1;
+    }
+    for (size_t v = 0; v < p->n && one_each; ++v)
+        if (!seen[v]) a->v[4 * v] = 1.0f, a->v[4 * v + 1] = a->v[4 * v + 2] = 0.0f, a->v[4 * v + 3] = 1.0f; /* no face */
+    free(seen);
+    return one_each;
+}
+
+sf_result sfi_fix_generate_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err)
+{
+    /* the normal map must read the UVs fix reads (TEXCOORD_0); a primitive without one needs no tangents */
+    if (p->tan.v || !p->nrm.v || p->nrm.components != 3 || !p->uv.v || p->uv.components != 2 || !p->tri_count ||
+        sf_gltf_doc_normal_map_texcoord(p->doc, p->mesh, p->primitive) != 0)
+        return SF_OK;
+    sf_tangent_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_count = p->n;
+    d.triangle_count = p->tri_count;
+    d.indices = p->tri;
+    d.positions.data = p->pos.v;
+    d.normals.data = p->nrm.v;
+    d.uvs.data = p->uv.v;
+    d.mode = SF_TANGENTS_MIKKTSPACE;
+    float* corners = malloc(12 * p->tri_count * sizeof(float));
+    sfi_fix_attr a = {malloc(4 * p->n * sizeof(float) + 1), p->n, 4, 5126, 0};
+    if (!corners || !a.v) {
+        free(corners);
+        free(a.v);
+        return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    sf_error e;
+    sf_result r = sf_tangents_generate(&d, NULL, corners, &e);
+    if (r != SF_OK) {
+        r = sfi_eval_fail(err, r, "meshes[%zu].primitives[%zu]: MikkTSpace tangents: %s", p->mesh, p->primitive,
+                          e.message);
+    } else {
+        int one_each = vertex_tangents(p, corners, &a);
+        if (one_each < 0) r = sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+        else if (!one_each) counts->tangents_need_splits++;
+        else if ((r = sfi_fix_write(p, SF_GLTF_NONE, "TANGENT", &a, counts, err)) == SF_OK)
+            counts->tangents_generated += p->n;
+    }
+    free(corners);
+    free(a.v);
+    return r;
 }

@@ -42,6 +42,9 @@ sf_result sfi_fix_write(sfi_fix_prim* p, size_t target, const char* attribute, c
 
 sf_result sfi_fix_normals(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err);
 sf_result sfi_fix_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err);
+/* A normal-mapped primitive (its normal map on TEXCOORD_0) without TANGENT gets MikkTSpace's, one per vertex,
+ * when every vertex's corners agree; else it is counted in tangents_need_splits and left. */
+sf_result sfi_fix_generate_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err);
 sf_result sfi_fix_weights(sfi_fix_prim* p, uint32_t max_influences, sf_fix_counts* counts, sf_error* err);
 sf_result sfi_fix_morph(sfi_fix_prim* p, const sf_frames_opts* reference_opts, const sf_env* env,
                         sf_fix_counts* counts, sf_error* err);

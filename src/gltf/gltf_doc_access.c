@@ -187,6 +187,18 @@ int sf_gltf_doc_primitive(const sf_gltf_doc* doc, size_t mesh, size_t primitive,
     return 1;
 }
 
+int sf_gltf_doc_normal_map_texcoord(const sf_gltf_doc* doc, size_t mesh, size_t primitive)
+{
+    const cJSON* p = doc ? item_at(item_at(doc->root, "meshes", mesh), "primitives", primitive) : NULL;
+    const cJSON* m = cJSON_GetObjectItemCaseSensitive(p, "material");
+    if (!cJSON_IsNumber(m) || !(m->valuedouble >= 0 && m->valuedouble < 1e9)) return -1;
+    const cJSON* nt = cJSON_GetObjectItemCaseSensitive(item_at(doc->root, "materials", (size_t)m->valuedouble),
+                                                       "normalTexture");
+    if (!cJSON_IsObject(nt)) return -1;
+    size_t set = sfi_doc_uint(nt, "texCoord", 0);
+    return set < 64 ? (int)set : -1;
+}
+
 const char* sf_gltf_doc_generator(const sf_gltf_doc* doc)
 {
     const cJSON* g = doc ? cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc->root, "asset"),
