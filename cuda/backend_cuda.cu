@@ -27,6 +27,7 @@ struct sfi_cuda {
     // per instance, for up to cap instances
     uint32_t cap, count;      // capacity, instances of the last upload
     size_t fit;               // the most instances the device memory holds (0 = not measured yet)
+    void *instances_base, *h_instances_base; // the per-instance buffers below, one device and one pinned block
     float *bones, *alpha;     // cap * 12 * bones, cap * targets
     float *h_bones, *h_alpha; // pinned staging
     int with_alpha;           // the last upload had morph weights
@@ -276,11 +277,9 @@ static sf_result upload_topology(sfi_cuda* c, const sf_topology* topo, sf_error*
 
 static void free_instances(sfi_cuda* c)
 {
-    void* d[] = {c->bones, c->alpha,  c->pos,    c->det,    c->nrm, c->tan,   c->ref_n,
-                 c->ref_t, c->face,   c->pose_n, c->pose_t, c->acc, c->frames};
-    for (size_t k = 0; k < sizeof d / sizeof d[0]; ++k) cudaFree(d[k]);
-    cudaFreeHost(c->h_bones);
-    cudaFreeHost(c->h_alpha);
+    cudaFree(c->instances_base);
+    cudaFreeHost(c->h_instances_base);
+    c->instances_base = c->h_instances_base = NULL;
     c->bones = c->alpha = c->pos = c->det = c->nrm = c->tan = c->ref_n = c->ref_t = c->face = NULL;
     c->pose_n = c->pose_t = c->h_bones = c->h_alpha = NULL;
     c->acc = NULL;
@@ -304,31 +303,49 @@ template <class T> static sf_result dev_alloc(T** p, size_t count, sf_error* err
     return SF_OK;
 }
 
-// Scratch for count instances (at most fit: the caller chunks).
+// Carves count elements of T out of a block at *offset (256-byte aligned, as cudaMalloc's own); base NULL only
+// measures.
+template <class T> static T* carve(char* base, size_t* offset, size_t count)
+{
+    size_t at = (*offset + 255) & ~(size_t)255;
+    *offset = at + count * sizeof(T);
+    return base && count ? reinterpret_cast<T*>(base + at) : NULL;
+}
+
+// Scratch for count instances (at most fit: the caller chunks): one device block and one pinned staging block,
+// since a clip's primitives each make theirs and allocations, not bytes, are what cost there.
 static sf_result ensure_instances(sfi_cuda* c, uint32_t count, sf_error* err)
 {
     if (count <= c->cap) return SF_OK;
     free_instances(c);
     const sfc_topo& t = c->t;
     size_t n = t.n, F = t.F, m = count;
-    sf_result r = dev_alloc(&c->bones, m * 12 * t.bones, err);
-    if (r == SF_OK) r = dev_alloc(&c->alpha, m * t.targets, err);
-    if (r == SF_OK) r = dev_alloc(&c->pos, m * 3 * n, err);
-    if (r == SF_OK) r = dev_alloc(&c->det, m * n, err);
-    if (r == SF_OK) r = dev_alloc(&c->nrm, m * 3 * n, err);
-    if (r == SF_OK) r = dev_alloc(&c->tan, m * 4 * n, err);
-    if (r == SF_OK) r = dev_alloc(&c->ref_n, m * 3 * n, err);
-    if (r == SF_OK) r = dev_alloc(&c->ref_t, m * 4 * n, err);
-    if (r == SF_OK) r = dev_alloc(&c->face, m * 12 * F, err);
-    if (r == SF_OK) r = dev_alloc(&c->pose_n, m * 3 * n, err);
-    if (r == SF_OK) r = dev_alloc(&c->pose_t, m * 4 * n, err);
-    if (r == SF_OK) r = dev_alloc((float**)&c->acc, m * 9 * n, err);
-    if (r == SF_OK) r = dev_alloc(&c->frames, m * SFC_FRAME_RECORDS, err);
-    if (r == SF_OK && t.bones) SFC_CHECK(cudaMallocHost((void**)&c->h_bones, m * 12 * t.bones * sizeof(float)), err);
-    if (r == SF_OK && t.targets) SFC_CHECK(cudaMallocHost((void**)&c->h_alpha, m * t.targets * sizeof(float)), err);
-    if (r != SF_OK) {
-        free_instances(c);
-        return r;
+    for (int pass = 0; pass < 2; ++pass) { // measure, then carve
+        char* d = (char*)c->instances_base;
+        char* h = (char*)c->h_instances_base;
+        size_t at = 0, h_at = 0;
+        c->bones = carve<float>(d, &at, m * 12 * t.bones);
+        c->alpha = carve<float>(d, &at, m * t.targets);
+        c->pos = carve<float>(d, &at, m * 3 * n);
+        c->det = carve<float>(d, &at, m * n);
+        c->nrm = carve<float>(d, &at, m * 3 * n);
+        c->tan = carve<float>(d, &at, m * 4 * n);
+        c->ref_n = carve<float>(d, &at, m * 3 * n);
+        c->ref_t = carve<float>(d, &at, m * 4 * n);
+        c->face = carve<float>(d, &at, m * 12 * F);
+        c->pose_n = carve<float>(d, &at, m * 3 * n);
+        c->pose_t = carve<float>(d, &at, m * 4 * n);
+        c->acc = carve<float>(d, &at, m * 9 * n);
+        c->frames = carve<unsigned long long>(d, &at, m * SFC_FRAME_RECORDS);
+        c->h_bones = carve<float>(h, &h_at, m * 12 * t.bones);
+        c->h_alpha = carve<float>(h, &h_at, m * t.targets);
+        if (pass == 1) break;
+        cudaError_t e = cudaMalloc(&c->instances_base, at ? at : 1);
+        if (e == cudaSuccess && h_at) e = cudaMallocHost(&c->h_instances_base, h_at);
+        if (e != cudaSuccess) {
+            free_instances(c);
+            return sfc_failed(err, c->instances_base ? "cudaMallocHost" : "cudaMalloc", e);
+        }
     }
     c->cap = count;
     return SF_OK;

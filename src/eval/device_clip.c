@@ -1,7 +1,8 @@
 /* The frames of a clip on a device (units whose statistics stay there: sf_evaluation_run_poses): the frames in
  * batches, each batch one evaluation of all its poses per unit, so that the launches and the uploads do not grow
  * with the frames. Per batch only each pose's sums and largest angles come back, folded on the host in frame
- * order as the CPU's frames are; the histograms stay on the device over the clip and are read once at its end. */
+ * order as the CPU's frames are; the histograms stay on the device over the clip and are read once at its end.
+ * A batch's poses are sampled over the threads, a glTF pose per part of the batch. */
 #include "eval_internal.h"
 #include "pose_errors.h"
 
@@ -11,6 +12,7 @@
 
 #define BATCH_FRAMES 512                    /* frames per batch at most */
 #define BATCH_VERTICES ((size_t)1 << 24)    /* frames x the units' vertices per batch at most (device scratch) */
+#define POSE_PARTS 64                       /* a batch's poses are sampled in this many parts at most */
 
 typedef struct device_unit {
     float *bones, *morph; /* batch poses' bone matrices and morph weights */
@@ -23,6 +25,10 @@ struct sfi_device_clip {
     sf_pose_errors* errors; /* [unit][row][batch] */
     sf_result* results;     /* unit_count: each unit's batch */
     sf_error* unit_errors;  /* unit_count */
+    sf_gltf_pose** poses;   /* pose_parts: part 0 is the asset's own */
+    size_t pose_parts;
+    sf_error* pose_errors;  /* pose_parts */
+    size_t* pose_failed;    /* pose_parts: the frame that failed in the part, or SIZE_MAX */
 };
 
 void sfi_device_clip_destroy(sfi_device_clip* d, size_t unit_count)
@@ -33,6 +39,10 @@ void sfi_device_clip_destroy(sfi_device_clip* d, size_t unit_count)
         free(d->units[i].morph);
         free(d->units[i].poses);
     }
+    for (size_t k = 1; d->poses && k < d->pose_parts; ++k) sf_gltf_pose_destroy(d->poses[k]);
+    free(d->poses);
+    free(d->pose_errors);
+    free(d->pose_failed);
     free(d->units);
     free(d->errors);
     free(d->results);
@@ -60,6 +70,18 @@ static sf_result device_clip_ensure(sf_asset_eval* e, sf_error* err)
     d->unit_errors = calloc(e->unit_count, sizeof *d->unit_errors);
     if (!d->units || !d->errors || !d->results || !d->unit_errors)
         return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    size_t parts = e->o.threads && e->env.threads.parallel_for ? e->o.threads : 1;
+    d->pose_parts = parts > POSE_PARTS ? POSE_PARTS : parts > d->batch ? d->batch : parts;
+    d->poses = calloc(d->pose_parts, sizeof *d->poses);
+    d->pose_errors = calloc(d->pose_parts, sizeof *d->pose_errors);
+    d->pose_failed = calloc(d->pose_parts, sizeof *d->pose_failed);
+    if (!d->poses || !d->pose_errors || !d->pose_failed)
+        return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    d->poses[0] = e->pose;
+    for (size_t k = 1; k < d->pose_parts; ++k) {
+        sf_result r = sf_gltf_pose_create(e->g, NULL, &d->poses[k], err);
+        if (r != SF_OK) return r;
+    }
     for (size_t i = 0; i < e->unit_count; ++i) {
         const sf_asset_unit* u = &e->units[i];
         device_unit* du = &d->units[i];
@@ -77,22 +99,51 @@ static sf_result device_clip_ensure(sf_asset_eval* e, sf_error* err)
     return SF_OK;
 }
 
-/* Frames [first, first + count): every unit posed at each into its batch. */
+typedef struct pose_job {
+    sf_asset_eval* e;
+    size_t animation, first, count;
+    const sf_clip_plan* plan;
+} pose_job;
+
+/* Part k of the batch's frames, with the part's own glTF pose: every unit posed at each frame into its batch. */
+static void pose_part(void* ctx, size_t begin, size_t end)
+{
+    const pose_job* job = ctx;
+    sf_asset_eval* e = job->e;
+    sfi_device_clip* d = e->device;
+    for (size_t k = begin; k < end; ++k) {
+        sf_gltf_pose* pose = d->poses[k];
+        sf_error ee;
+        size_t from = job->count * k / d->pose_parts, to = job->count * (k + 1) / d->pose_parts;
+        d->pose_failed[k] = SIZE_MAX;
+        for (size_t j = from; j < to && d->pose_failed[k] == SIZE_MAX; ++j) {
+            sf_result r = sf_gltf_pose_sample(pose, job->animation, sf_clip_plan_time(job->plan, job->first + j), &ee);
+            if (r != SF_OK) sfi_eval_fail(&d->pose_errors[k], r, "%s", ee.message);
+            for (size_t i = 0; r == SF_OK && i < e->unit_count; ++i) {
+                const sf_asset_unit* u = &e->units[i];
+                sf_pose* p = &d->units[i].poses[j];
+                r = sf_gltf_pose_instance(pose, u->instance, (float*)p->bone_matrices, (float*)p->morph_weights, NULL,
+                                          &ee);
+                if (r != SF_OK) sfi_eval_fail(&d->pose_errors[k], r, "instance %zu: %s", u->instance, ee.message);
+            }
+            if (r != SF_OK) d->pose_failed[k] = j;
+        }
+    }
+}
+
+/* Frames [first, first + count): every unit posed at each into its batch, the parts over the threads; an error is
+ * the earliest frame's, as a serial loop would stop at. */
 static sf_result pose_batch(sf_asset_eval* e, size_t animation, const sf_clip_plan* plan, size_t first, size_t count,
                             sf_error* err)
 {
-    sf_error ee;
-    for (size_t j = 0; j < count; ++j) {
-        if (sf_gltf_pose_sample(e->pose, animation, sf_clip_plan_time(plan, first + j), &ee) != SF_OK)
-            return sfi_eval_fail(err, ee.result, "%s", ee.message);
-        for (size_t i = 0; i < e->unit_count; ++i) {
-            const sf_asset_unit* u = &e->units[i];
-            sf_pose* p = &e->device->units[i].poses[j];
-            if (sf_gltf_pose_instance(e->pose, u->instance, (float*)p->bone_matrices, (float*)p->morph_weights, NULL,
-                                      &ee) != SF_OK)
-                return sfi_eval_fail(err, ee.result, "instance %zu: %s", u->instance, ee.message);
+    sfi_device_clip* d = e->device;
+    pose_job job = {e, animation, first, count, plan};
+    sf_env_parallel_for(&e->env, d->pose_parts, 1, pose_part, &job);
+    for (size_t k = 0; k < d->pose_parts; ++k)
+        if (d->pose_failed[k] != SIZE_MAX) {
+            *err = d->pose_errors[k];
+            return err->result;
         }
-    }
     return SF_OK;
 }
 
