@@ -24,7 +24,9 @@ side() {
 cpu=$(side cpu taskset -c "0-$((threads - 1))" "$sf" eval "$asset" --fps "$fps" --threads "$threads" "$@") || exit 1
 gpu=$(side gpu "$sf" eval "$asset" --fps "$fps" --backend cuda "$@") || exit 1
 same=no
-diff <(grep -v -e '^time:' -e 'evaluated in' "$tmp/cpu.1") <(grep -v -e '^time:' -e 'evaluated in' "$tmp/gpu.1") >/dev/null && same=yes
+# the tables: every line but the timings (the command's total, a clip's "evaluated in", the rest pose's seconds)
+tables() { grep -v -e '^time:' -e 'evaluated in' "$1" | sed -E 's/; [0-9.]+ s$//'; }
+diff <(tables "$tmp/cpu.1") <(tables "$tmp/gpu.1") >/dev/null && same=yes
 read -r cw ce <<<"$cpu"
 read -r gw ge <<<"$gpu"
 printf "%s %s fps %s: cpu %s threads wall %s s clips %s s | gpu wall %s s clips %s s | clips %.1fx wall %.2fx | same tables: %s\n" \

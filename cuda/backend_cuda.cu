@@ -15,6 +15,10 @@
 #define SFC_HEADROOM ((size_t)256 << 20) // left free on the device for the runtime and other work
 #define SFC_FRAME_RECORDS (2 * SF_METHOD_COUNT * 3) // per instance: 3 per series (sfc_stats.frame)
 
+// sfi_cuda's host MikkTSpace: instances x vertices per round at most (its staging), parts of a round at most.
+#define SFC_MIKK_ROUND ((size_t)1 << 22)
+#define SFC_MIKK_PARTS 16
+
 struct sfi_cuda {
     cudaStream_t stream;
     cudaEvent_t start, stop;
@@ -33,6 +37,16 @@ struct sfi_cuda {
     int with_alpha;           // the last upload had morph weights
     float pose_scale;         // bound on the bones' growth of lengths (fixed-point scatter)
     float *pos, *det, *nrm, *tan, *ref_n, *ref_t, *face, *pose_n, *pose_t;
+    // the reference's MikkTSpace tangents per corner (cap * 12F, w as the per-vertex output's) and, per instance,
+    // whether recompute-fused's own corners differ from them; corners: the last evaluation measured per corner
+    float* ref_ct;
+    unsigned* ct_differ;
+    int corners;
+    // MikkTSpace on the host: a CPU workspace per part of a batch's instances, and the rounds' staging
+    sf_workspace* mikk_ws[SFC_MIKK_PARTS];
+    size_t mikk_parts;
+    float* h_mikk;
+    size_t h_mikk_floats;
     void* acc;
     // the authored reference's rest rebuild (one instance), cached per option set
     float *auth_n, *auth_t;
@@ -280,8 +294,9 @@ static void free_instances(sfi_cuda* c)
     cudaFree(c->instances_base);
     cudaFreeHost(c->h_instances_base);
     c->instances_base = c->h_instances_base = NULL;
-    c->bones = c->alpha = c->pos = c->det = c->nrm = c->tan = c->ref_n = c->ref_t = c->face = NULL;
+    c->bones = c->alpha = c->pos = c->det = c->nrm = c->tan = c->ref_n = c->ref_t = c->face = c->ref_ct = NULL;
     c->pose_n = c->pose_t = c->h_bones = c->h_alpha = NULL;
+    c->ct_differ = NULL;
     c->acc = NULL;
     c->frames = NULL;
     c->cap = 0;
@@ -291,7 +306,7 @@ static size_t instance_bytes(const sfc_topo& t)
 {
     size_t n = t.n, F = t.F;
     return 4 * (12 * (size_t)t.bones + t.targets + 3 * n + n + 3 * n + 4 * n + 3 * n + 4 * n + 12 * F + 3 * n + 4 * n +
-                9 * n) +
+                9 * n + 12 * F + 1) +
            SFC_FRAME_RECORDS * sizeof(unsigned long long);
 }
 
@@ -337,6 +352,8 @@ static sf_result ensure_instances(sfi_cuda* c, uint32_t count, sf_error* err)
         c->pose_t = carve<float>(d, &at, m * 4 * n);
         c->acc = carve<float>(d, &at, m * 9 * n);
         c->frames = carve<unsigned long long>(d, &at, m * SFC_FRAME_RECORDS);
+        c->ref_ct = carve<float>(d, &at, m * 12 * F);
+        c->ct_differ = carve<unsigned>(d, &at, m);
         c->h_bones = carve<float>(h, &h_at, m * 12 * t.bones);
         c->h_alpha = carve<float>(h, &h_at, m * t.targets);
         if (pass == 1) break;
@@ -420,6 +437,8 @@ static void cuda_free(sfi_cuda* c)
     free_instances(c);
     free_stats(c);
     for (int k = 0; k < 3; ++k) sfc_halo_free(&c->halo[k]);
+    for (size_t k = 0; k < c->mikk_parts; ++k) sf_workspace_destroy(c->mikk_ws[k]);
+    free(c->h_mikk);
     for (size_t k = 0; k < c->alloc_count; ++k) cudaFree(c->allocs[k]);
     cudaFree(c->counters);
     cudaFree(c->auth_n);
@@ -655,30 +674,110 @@ static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method meth
     return r == SF_OK ? rebuild(c, o, variant, c->count, nrm, tan, err) : r;
 }
 
-// MikkTSpace tangents of the reference on the CPU from the GPU's positions and normals (per instance), then
-// back to the device. outs: the caller's outputs (NULL = none).
-static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, sf_workspace* ws, float* nrm, float* tan,
+// MikkTSpace on the host for instances [first, first + count) of a round, the parts over the threads, each part on
+// its own CPU workspace (the scratch MikkTSpace keeps between frames).
+typedef struct mikk_round {
+    sfi_cuda* c;
+    const sf_topology* topo;
+    const float *pos, *det, *nrm; // the round's host copies
+    float *tan, *ct;              // its outputs: per-vertex tangents, corner tangents (NULL: none)
+    size_t first, count, parts;
+    const sf_frames_out* outs; // the caller's outputs by instance, or NULL
+    sf_result results[SFC_MIKK_PARTS];
+    sf_error errors[SFC_MIKK_PARTS];
+} mikk_round;
+
+static void mikk_part(void* ctx, size_t begin, size_t end)
+{
+    mikk_round* j = (mikk_round*)ctx;
+    const sf_topology* topo = j->topo;
+    size_t n = topo->vertex_count, C = 3 * topo->triangle_count;
+    for (size_t k = begin; k < end; ++k) {
+        sf_workspace* w = j->c->mikk_ws[k];
+        sf_result r = SF_OK;
+        for (size_t i = j->count * k / j->parts; r == SF_OK && i < j->count * (k + 1) / j->parts; ++i) {
+            const float* det = j->det + n * i;
+            float* tan = j->tan + 4 * n * i;
+            memcpy(w->det, det, n * sizeof(float));
+            r = sfi_mikktspace_tangents(topo, j->pos + 3 * n * i, j->nrm + 3 * n * i, w, tan, &j->errors[k]);
+            if (r != SF_OK) break;
+            const sf_frames_out* o = j->outs ? &j->outs[j->first + i] : NULL;
+            if (o && o->tangents) memcpy(o->tangents, tan, 4 * n * sizeof(float));
+            const float* corners = j->ct ? sfi_mikktspace_corner_tangents(w) : NULL;
+            for (size_t c = 0; corners && c < C; ++c) { // w as the per-vertex output's (evaluate.c's take_corners)
+                float* t = j->ct + 4 * (C * i + c);
+                memcpy(t, corners + 4 * c, 4 * sizeof(float));
+                t[3] = sfk_mikk_vertex_w(t[3], topo->bitangent_sign, det[topo->indices[c]]);
+            }
+        }
+        j->results[k] = r;
+    }
+}
+
+// The host workspaces and staging for rounds of `round` instances in `parts` parts.
+static sf_result ensure_mikk(sfi_cuda* c, const sf_topology* topo, size_t round, size_t parts, bool corners,
+                             sf_error* err)
+{
+    size_t n = topo->vertex_count, C = 3 * topo->triangle_count;
+    size_t floats = round * (11 * n + (corners ? 4 * C : 0));
+    if (floats > c->h_mikk_floats) {
+        free(c->h_mikk);
+        c->h_mikk = (float*)malloc(floats * sizeof(float));
+        c->h_mikk_floats = c->h_mikk ? floats : 0;
+        if (!c->h_mikk)
+            return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX,
+                                "MikkTSpace staging for %zu instances of %zu vertices", round, n);
+    }
+    sf_workspace_opts wo = {1u << SF_METHOD_RECOMPUTE, SF_BACKEND_CPU};
+    for (; c->mikk_parts < parts; ++c->mikk_parts) {
+        sf_result r = sf_workspace_create(topo, &wo, &c->mikk_ws[c->mikk_parts], err);
+        if (r != SF_OK) return r;
+    }
+    return SF_OK;
+}
+
+// MikkTSpace tangents on the CPU from the GPU's positions and normals (every instance), then back to the device:
+// per vertex into tan and, with ct, per corner into ct. Instances go in rounds (one copy each way), a round's
+// instances in parts over the threads. outs: the caller's outputs (NULL = none).
+static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const float* nrm, float* tan, float* ct,
                                     const sf_frames_out* outs, sf_error* err)
 {
-    size_t n = topo->vertex_count;
-    float* normals = sfi_mikktspace_scratch_normals(ws->mikktspace);
-    float* tangents = ws->host_tangents;
-    if (!normals || !tangents)
-        return sf_error_set(err, SF_ERROR_INVALID_ARGUMENT, "workspace", SFI_NO_INDEX, "no MikkTSpace scratch");
-    for (uint32_t i = 0; i < c->count; ++i) {
-        SFC_CHECK(cudaMemcpyAsync(ws->final_pos, c->pos + 3 * n * i, 3 * n * sizeof(float), cudaMemcpyDeviceToHost,
+    size_t n = topo->vertex_count, C = 3 * topo->triangle_count, count = c->count;
+    size_t round = SFC_MIKK_ROUND / (n ? n : 1);
+    round = round < 1 ? 1 : round > count ? count : round;
+    size_t parts = round < SFC_MIKK_PARTS ? round : SFC_MIKK_PARTS;
+    sf_result r = ensure_mikk(c, topo, round, parts, ct != NULL, err);
+    if (r != SF_OK) return r;
+    float *h_pos = c->h_mikk, *h_det = h_pos + 3 * n * round, *h_nrm = h_det + n * round, *h_tan = h_nrm + 3 * n * round;
+    float* h_ct = ct ? h_tan + 4 * n * round : NULL;
+    for (size_t first = 0; first < count; first += round) {
+        size_t m = count - first < round ? count - first : round;
+        SFC_CHECK(cudaMemcpyAsync(h_pos, c->pos + 3 * n * first, 3 * n * m * sizeof(float), cudaMemcpyDeviceToHost,
                                   c->stream),
                   err);
-        SFC_CHECK(cudaMemcpyAsync(ws->det, c->det + n * i, n * sizeof(float), cudaMemcpyDeviceToHost, c->stream), err);
-        SFC_CHECK(cudaMemcpyAsync(normals, nrm + 3 * n * i, 3 * n * sizeof(float), cudaMemcpyDeviceToHost, c->stream),
+        SFC_CHECK(cudaMemcpyAsync(h_det, c->det + n * first, n * m * sizeof(float), cudaMemcpyDeviceToHost, c->stream),
+                  err);
+        SFC_CHECK(cudaMemcpyAsync(h_nrm, nrm + 3 * n * first, 3 * n * m * sizeof(float), cudaMemcpyDeviceToHost,
+                                  c->stream),
                   err);
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
-        float* out_t = outs && outs[i].tangents ? outs[i].tangents : tangents;
-        sf_result r = sfi_mikktspace_tangents(topo, ws->final_pos, normals, ws, out_t, err);
-        if (r != SF_OK) return r;
-        SFC_CHECK(cudaMemcpyAsync(tan + 4 * n * i, out_t, 4 * n * sizeof(float), cudaMemcpyHostToDevice, c->stream),
+        mikk_round job;
+        job.c = c, job.topo = topo, job.pos = h_pos, job.det = h_det, job.nrm = h_nrm, job.tan = h_tan, job.ct = h_ct;
+        job.first = first, job.count = m, job.parts = m < parts ? m : parts, job.outs = outs;
+        sf_env_parallel_for(&topo->env, job.parts, 1, mikk_part, &job);
+        for (size_t k = 0; k < job.parts; ++k)
+            if (job.results[k] != SF_OK) {
+                if (err) *err = job.errors[k];
+                return job.results[k];
+            }
+        SFC_CHECK(cudaMemcpyAsync(tan + 4 * n * first, h_tan, 4 * n * m * sizeof(float), cudaMemcpyHostToDevice,
+                                  c->stream),
                   err);
-        SFC_CHECK(cudaStreamSynchronize(c->stream), err); // out_t may be reused by the next instance
+        if (ct)
+            SFC_CHECK(cudaMemcpyAsync(ct + 4 * C * first, h_ct, 4 * C * m * sizeof(float), cudaMemcpyHostToDevice,
+                                      c->stream),
+                      err);
+        SFC_CHECK(cudaStreamSynchronize(c->stream), err); // the staging serves the next round
     }
     return SF_OK;
 }
@@ -720,7 +819,7 @@ static sf_result cuda_frames_batch(const sf_topology* topo, const sf_pose* poses
         if (r == SF_OK) r = reset_counters(c, err);
         if (r == SF_OK) r = run_method(c, topo, method, opts, c->variant, c->pos, c->nrm, c->tan, c->counters, err);
         if (r == SF_OK && want_t && mikk_reference(topo, method, opts))
-            r = mikktspace_on_host(c, topo, ws, c->nrm, c->tan, outs + start, err);
+            r = mikktspace_on_host(c, topo, c->nrm, c->tan, NULL, outs + start, err);
         if (r == SF_OK && !counts_own_report(method))
             r = sfc_report(&c->t, (uint32_t)m, method, c->pos, c->det, c->nrm, c->tan, c->counters, c->stream, err);
         if (r != SF_OK) return r;
@@ -813,11 +912,16 @@ static sf_result own_row(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo,
     if (r == SF_OK)
         r = run_method(c, topo, m, o, c->variant, counts_own_report(m) ? NULL : c->pos, c->nrm, c->tan,
                        with_report ? c->counters : NULL, err);
-    if (r == SF_OK && mikk_reference(topo, m, o)) r = mikktspace_on_host(c, topo, ws, c->nrm, c->tan, NULL, err);
+    // recompute-fused's own MikkTSpace tangents (two-pass): measured per corner where they are the reference's
+    bool own = c->corners && m == SF_METHOD_RECOMPUTE_FUSED && (c->row_two_pass[k] & SF_FUSED_TWO_PASS_TANGENTS);
+    if (r == SF_OK && mikk_reference(topo, m, o))
+        r = mikktspace_on_host(c, topo, c->nrm, c->tan, own ? c->face : NULL, NULL, err);
+    if (r == SF_OK && own) r = sfc_corners_differ(c->count, 3 * c->t.F, c->face, c->ref_ct, c->ct_differ, c->stream, err);
     if (r == SF_OK && with_report) r = count_report(c, k, m, c->nrm, c->tan, err);
+    sfc_corners cn = {c->corners ? c->ref_ct : NULL, own ? c->ct_differ : NULL};
     if (r == SF_OK)
-        r = sfc_errors(&c->t, c->count, c->nrm, c->tan, c->ref_n, c->ref_t, &c->stats[2 * k], &c->stats[2 * k + 1],
-                       c->e_counts + SFC_E_COUNTS * k, c->stream, err);
+        r = sfc_errors(&c->t, c->count, c->nrm, c->tan, c->ref_n, c->ref_t, &cn, &c->stats[2 * k],
+                       &c->stats[2 * k + 1], c->e_counts + SFC_E_COUNTS * k, c->stream, err);
     return r;
 }
 
@@ -826,8 +930,10 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
 {
     sf_result r = with_report ? reset_counters(c, err) : SF_OK;
     if (r == SF_OK) r = run_method(c, topo, SF_METHOD_RECOMPUTE, ro, c->variant, c->pos, c->ref_n, c->ref_t, NULL, err);
-    if (r == SF_OK && mikk_reference(topo, SF_METHOD_RECOMPUTE, ro))
-        r = mikktspace_on_host(c, topo, ws, c->ref_n, c->ref_t, NULL, err);
+    // MikkTSpace's reference tangents differ between a vertex's corners: the tangents are measured per corner
+    c->corners = mikk_reference(topo, SF_METHOD_RECOMPUTE, ro);
+    if (r == SF_OK && c->corners) r = mikktspace_on_host(c, topo, c->ref_n, c->ref_t, c->ref_ct, NULL, err);
+    sfc_corners cn = {c->corners ? c->ref_ct : NULL, NULL};
     if (r == SF_OK && with_report) r = count_report(c, SF_METHOD_COUNT, SF_METHOD_RECOMPUTE, c->ref_n, c->ref_t, err);
     if (r != SF_OK) return r;
     // The per-vertex rows: below SFC_FUSED_ROWS_BELOW vertices (all instances) each in one fused pass with its
@@ -871,7 +977,7 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
                               c->row_counters + SFC_COUNTERS * k, c->row_counters + SFC_COUNTERS * SF_METHOD_COUNT,
                               SFC_COUNTERS * sizeof(unsigned long long), cudaMemcpyDeviceToDevice, c->stream),
                           err);
-            r = sfc_errors(&c->t, c->count, c->ref_n, c->ref_t, c->ref_n, c->ref_t, &c->stats[2 * k],
+            r = sfc_errors(&c->t, c->count, c->ref_n, c->ref_t, c->ref_n, c->ref_t, &cn, &c->stats[2 * k],
                            &c->stats[2 * k + 1], c->e_counts + SFC_E_COUNTS * k, c->stream, err);
             if (r != SF_OK) return r;
             continue;
@@ -895,7 +1001,7 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
     }
     sfc_batch b = batch_of(c);
     return sfc_rows_errors(&c->t, &b, fused, nf, (int)mo->morph_directions, mo->jacobian_cap,
-                           c->ref_n, c->ref_t, sn, st, ec, with_report ? rc : NULL, c->stream, err);
+                           c->ref_n, c->ref_t, &cn, sn, st, ec, with_report ? rc : NULL, c->stream, err);
 }
 
 // The scale of the per-pose sums' fixed point: the largest power of 2 at which n angles of at most 180 degrees
@@ -1179,7 +1285,7 @@ static sf_result run_stage(sf_workspace* ws, sfi_cuda_stage stage, sf_method met
     case SFI_STAGE_RECOMPUTE:
         return run_method(c, topo, SF_METHOD_RECOMPUTE, o, variant, c->pos, c->ref_n, c->ref_t, NULL, err);
     case SFI_STAGE_ERRORS:
-        return sfc_errors(&c->t, c->count, c->nrm, c->tan, c->ref_n, c->ref_t, &c->stats[0], &c->stats[1], c->e_counts,
+        return sfc_errors(&c->t, c->count, c->nrm, c->tan, c->ref_n, c->ref_t, NULL, &c->stats[0], &c->stats[1], c->e_counts,
                           c->stream, err);
     case SFI_STAGE_EVAL: { // the reference and the evaluation's default methods (what `eval` runs)
         sf_method all[SF_METHOD_DEFAULT_COUNT];

@@ -124,8 +124,19 @@ sf_result sfc_stats_add(const sfc_stats* dst, const sfc_stats* src, cudaStream_t
 sf_result sfc_counts_add(unsigned long long* dst, const unsigned long long* src, uint32_t count, cudaStream_t s,
                          sf_error* err);
 // Angles of (nrm, tan) against (ref_n, ref_t) over count instances into the two series; e_counts: SFC_E_COUNTS.
+// The reference's tangents per corner (MikkTSpace gives a vertex's corners their own), for the tangent errors:
+// ref holds 4 floats per corner and instance (NULL: tangents measured per vertex); where differ is given and
+// differ[i] is 0, the method's own corners are the reference's, bit for bit (recompute-fused's MikkTSpace tangents),
+// so each corner meets itself.
+struct sfc_corners {
+    const float* ref;
+    const unsigned* differ;
+};
+// differ[i] = whether instance i's corner tangents a differ from b in any bit (corners per instance, 4 floats each).
+sf_result sfc_corners_differ(uint32_t count, size_t corners, const float* a, const float* b, unsigned* differ,
+                             cudaStream_t s, sf_error* err);
 sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const float* tan, const float* ref_n,
-                     const float* ref_t, const sfc_stats* normal, const sfc_stats* tangent,
+                     const float* ref_t, const sfc_corners* cn, const sfc_stats* normal, const sfc_stats* tangent,
                      unsigned long long* e_counts, cudaStream_t s, sf_error* err);
 __global__ void sfc_header_compile_check(const float* in, float* out);
 // cuda/kernels_methods.cu: bone-normal-matrices and jacobian-fan fused with morph + skin (method one of the
@@ -140,8 +151,8 @@ sf_result sfc_recompute_fused(const sfc_topo* t, const sfc_batch* b, int weld, i
 // pass from the pose: each row's angles against ref_n / ref_t into its series, its summary counts, and with
 // counters its report; no frame is written.
 sf_result sfc_rows_errors(const sfc_topo* t, const sfc_batch* b, const int* methods, size_t count, int with_dirs,
-                          float cap, const float* ref_n, const float* ref_t, sfc_stats* const* normal,
-                          sfc_stats* const* tangent, unsigned long long* const* e_counts,
+                          float cap, const float* ref_n, const float* ref_t, const sfc_corners* cn,
+                          sfc_stats* const* normal, sfc_stats* const* tangent, unsigned long long* const* e_counts,
                           unsigned long long* const* counters, cudaStream_t s, sf_error* err);
 // The locality blocks of one weld mode on the device (sfi_gpu_blocks, cuda/gpu_blocks.c), in one
 // allocation (base); the kernels of cuda/kernels_halo.cu read them.

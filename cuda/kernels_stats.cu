@@ -147,15 +147,16 @@ __device__ __forceinline__ unsigned warp_min(unsigned v)
 // Each pose's share of a series, where st.frame records it (a clip's batch): the angles' sum in fixed point
 // (integer atomics add to the same bits in any order), the largest angle with its vertex as a key (the lowest
 // vertex wins a tie, as the host's first-found), and with `hand` the handedness mismatches. index: instance * n +
-// vertex. Every lane of the warp calls it; a warp within one instance adds once.
+// vertex; hand: the vertex's mismatches (its corners' where tangents are measured per corner). Every lane of the
+// warp calls it; a warp within one instance adds once.
 __device__ __forceinline__ void frame_add(const sfc_stats& st, uint32_t n, bool live, float a, uint32_t index,
-                                          bool hand)
+                                          unsigned hand)
 {
     if (!st.frame) return;
     uint32_t inst = live ? index / n : 0xffffffffu;
     u64 fx = live ? __float2ull_rn(a * st.frame_scale) : 0ull;
     u64 key = live ? ((u64)__float_as_uint(a) << 32) | (0xffffffffu - (index - inst * n)) : 0ull;
-    u64 h = live && hand ? 1ull : 0ull;
+    u64 h = live ? (u64)hand : 0ull;
     uint32_t lead = __shfl_sync(0xffffffffu, inst, 0);
     if (__all_sync(0xffffffffu, inst == lead)) {
         fx = warp_sum(fx), key = warp_max(key), h = warp_sum(h);
@@ -218,6 +219,39 @@ __device__ void series_flush(series& s, const sfc_stats& st)
 // there is less than a vertex per thread: a primitive of a clip's batch), so that the partial sums, and with them
 // the statistics, are the same run to run.
 
+// The tangent angle of vertex v of instance i against the reference's corner tangents, as the host's
+// sfi_corner_tangent_errors: the largest over the vertex's corners (a NaN never wins), any degenerate corner
+// flags it, each corner of the other handedness counts. own: the method's corners are the reference's (its own
+// row, or recompute-fused's bit-equal MikkTSpace tangents), so each corner meets itself. The caller compares a
+// vertex in no triangle per vertex.
+__device__ __forceinline__ float corner_tangent_angle(const sfc_topo& t, const sfc_corners& cn, uint32_t i, uint32_t v,
+                                                      bool own, const float mt[4], bool& dt, unsigned& hand)
+{
+    const float4* rc = reinterpret_cast<const float4*>(cn.ref) + (size_t)i * 3 * t.F;
+    float worst = 0.0f;
+    for (uint32_t k = t.adj_offsets[v]; k < t.adj_offsets[v + 1]; ++k) {
+        float4 q = rc[t.adj_corners[k]];
+        float r[3] = {q.x, q.y, q.z}, a;
+        bool z;
+        if (own) {
+            z = sfk_degenerate3(r);
+            a = z ? 180.0f : 0.0f;
+        } else {
+            a = (float)sfk_angle_deg(mt, r);
+            z = sfk_degenerate3(mt) || sfk_degenerate3(r);
+            hand += (mt[3] < 0.0f) != (q.w < 0.0f);
+        }
+        dt = dt || z;
+        if (a > worst) worst = a;
+    }
+    return worst;
+}
+
+__device__ __forceinline__ bool has_corners(const sfc_topo& t, const sfc_corners& cn, uint32_t v)
+{
+    return cn.ref && t.adj_offsets[v] != t.adj_offsets[v + 1];
+}
+
 // One vertex's frames for k_errors: the method's (m) and the reference's (r); no method frame when it is the
 // reference itself, no tangents without a tangent frame.
 struct error_frames {
@@ -240,7 +274,7 @@ __device__ __forceinline__ void load_error_frames(const float* nrm, const float*
 // 3 blocks per SM: the loads of the next round need the registers of the fourth.
 __global__ void __launch_bounds__(SFC_THREADS, 3)
     k_errors(sfc_topo t, uint32_t count, const float* nrm, const float* tan, const float* ref_n, const float* ref_t,
-             sfc_stats sn, sfc_stats st, unsigned long long* e_counts)
+             sfc_corners cn, sfc_stats sn, sfc_stats st, unsigned long long* e_counts)
 {
     bool tangents = st.bins != NULL;
     // The reference against itself (the recompute row): a x a is exactly zero, so every angle is 0 but where the
@@ -268,7 +302,8 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
         const float *mn = f.mn, *rn = f.rn;
         const float4 &m4 = f.m4, &r4 = f.r4;
         float an = 0.0f, at = 0.0f;
-        bool dn = false, dt = false, hand = false;
+        bool dn = false, dt = false;
+        unsigned hand = 0;
         if (live) {
             if (self) {
                 dn = sfk_degenerate3(rn);
@@ -277,7 +312,15 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
                 an = (float)sfk_angle_deg(mn, rn);
                 dn = sfk_degenerate3(mn) || sfk_degenerate3(rn);
             }
-            if (tangents) {
+            uint32_t i = (uint32_t)(o / t.n), v = (uint32_t)(o - (size_t)i * t.n);
+            if (tangents && has_corners(t, cn, v)) {
+                float mt[4] = {m4.x, m4.y, m4.z, m4.w};
+                at = corner_tangent_angle(t, cn, i, v, self || (cn.differ && !cn.differ[i]), mt, dt, hand);
+            } else if (tangents && cn.ref) { // in no triangle: per vertex, its handedness flagged but not counted
+                float rt[3] = {r4.x, r4.y, r4.z}, mt[3] = {m4.x, m4.y, m4.z};
+                dt = sfk_degenerate3(rt) || (!self && sfk_degenerate3(mt));
+                at = self ? (dt ? 180.0f : 0.0f) : (float)sfk_angle_deg(mt, rt);
+            } else if (tangents) {
                 float rt[3] = {r4.x, r4.y, r4.z};
                 if (self) {
                     dt = sfk_degenerate3(rt);
@@ -341,6 +384,12 @@ __device__ __forceinline__ void block_count(unsigned* c, bool pred)
     if ((threadIdx.x & 31u) == 0 && ballot) atomicAdd(c, (unsigned)__popc(ballot));
 }
 
+__device__ __forceinline__ void block_add(unsigned* c, unsigned value)
+{
+    unsigned sum = __reduce_add_sync(0xffffffffu, value);
+    if ((threadIdx.x & 31u) == 0 && sum) atomicAdd(c, sum);
+}
+
 __device__ __forceinline__ void extremes_add(extremes& e, unsigned* counts, unsigned* sh_bins, const sfc_stats& st,
                                              bool live, float a, uint32_t index)
 {
@@ -396,7 +445,8 @@ __device__ void extremes_flush(extremes& e, const unsigned* counts, const sfc_st
 
 template <int K>
 __global__ void __launch_bounds__(SFC_THREADS, 3)
-    k_rows(sfc_topo t, sfc_batch b, int with_dirs, float cap, const float* ref_n, const float* ref_t, sfc_rows rows)
+    k_rows(sfc_topo t, sfc_batch b, int with_dirs, float cap, const float* ref_n, const float* ref_t, sfc_corners cn,
+           sfc_rows rows)
 {
     __shared__ unsigned counts[1][SFC_R_COUNTS];
     __shared__ shared_series_bins sh;
@@ -450,11 +500,14 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
                 if (!tangents) to[0] = to[1] = to[2] = 0.0f;
             }
             float an = live ? (float)sfk_angle_deg(no, rn) : 0.0f, at = 0.0f;
-            bool dn = live && (sfk_degenerate3(no) || sfk_degenerate3(rn)), dt = false, hand = false;
-            if (live && tangents) {
+            bool dn = live && (sfk_degenerate3(no) || sfk_degenerate3(rn)), dt = false;
+            unsigned hand = 0;
+            if (live && tangents && has_corners(t, cn, v)) {
+                at = corner_tangent_angle(t, cn, i, v, false, to, dt, hand);
+            } else if (live && tangents) {
                 at = (float)sfk_angle_deg(to, rt);
                 dt = sfk_degenerate3(to) || sfk_degenerate3(rt);
-                hand = (to[3] < 0.0f) != (r4.w < 0.0f);
+                hand = !cn.ref && (to[3] < 0.0f) != (r4.w < 0.0f); // per corner: a vertex in no triangle is not counted
             }
             unsigned* c = counts[r];
             extremes_add(en[r], c, sh.w[0], rows.normal[r], live, an, (uint32_t)o);
@@ -467,7 +520,7 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
             block_count(e + SFC_E_DEGEN_N, dn);
             block_count(e + SFC_E_DEGEN_T, dt);
             block_count(e + SFC_E_DEGEN, dn || dt);
-            block_count(e + SFC_E_HANDED, hand);
+            block_add(e + SFC_E_HANDED, hand);
             if (rows.counters[r]) {
                 unsigned* q = e + SFC_E_COUNTS;
                 bool bad = live && !(sfk_finite3(no) && sfk_finite3(to) && sfk_finite3(fp));
@@ -545,7 +598,27 @@ __global__ void k_counts_add(unsigned long long* dst, const unsigned long long* 
     if (threadIdx.x < count) dst[threadIdx.x] += src[threadIdx.x];
 }
 
+// differ[i] set where instance i's corner tangents (per floats each) differ from the reference's in any bit.
+__global__ void k_corners_differ(size_t per, size_t total, const unsigned* a, const unsigned* b, unsigned* differ)
+{
+    for (size_t k = (size_t)blockIdx.x * SFC_THREADS + threadIdx.x; k < total; k += (size_t)gridDim.x * SFC_THREADS)
+        if (a[k] != b[k]) differ[k / per] = 1u;
+}
+
 } // namespace
+
+sf_result sfc_corners_differ(uint32_t count, size_t corners, const float* a, const float* b, unsigned* differ,
+                             cudaStream_t s, sf_error* err)
+{
+    if (count == 0) return SF_OK;
+    SFC_CHECK(cudaMemsetAsync(differ, 0, count * sizeof(unsigned), s), err);
+    size_t total = 4 * corners * count, blocks = (total + SFC_THREADS - 1) / SFC_THREADS;
+    if (total == 0) return SF_OK;
+    k_corners_differ<<<(unsigned)(blocks < 4096 ? blocks : 4096), SFC_THREADS, 0, s>>>(
+        4 * corners, total, reinterpret_cast<const unsigned*>(a), reinterpret_cast<const unsigned*>(b), differ);
+    SFC_LAUNCHED("k_corners_differ", err);
+    return SF_OK;
+}
 
 sf_result sfc_stats_add(const sfc_stats* dst, const sfc_stats* src, cudaStream_t s, sf_error* err)
 {
@@ -570,14 +643,16 @@ size_t sfc_error_blocks(const sfc_topo* t, uint32_t count)
 }
 
 sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const float* tan, const float* ref_n,
-                     const float* ref_t, const sfc_stats* normal, const sfc_stats* tangent,
+                     const float* ref_t, const sfc_corners* cn, const sfc_stats* normal, const sfc_stats* tangent,
                      unsigned long long* e_counts, cudaStream_t s, sf_error* err)
 {
     if (t->n == 0) return SF_OK;
     sfc_stats none = {NULL, NULL, NULL, NULL, NULL, 0.0f};
     const sfc_stats& st = tangent && t->has_uvs ? *tangent : none;
     size_t blocks = sfc_error_blocks(t, count);
-    k_errors<<<(unsigned)blocks, SFC_THREADS, 0, s>>>(*t, count, nrm, tan, ref_n, ref_t, *normal, st, e_counts);
+    sfc_corners corners = {NULL, NULL};
+    if (cn) corners = *cn;
+    k_errors<<<(unsigned)blocks, SFC_THREADS, 0, s>>>(*t, count, nrm, tan, ref_n, ref_t, corners, *normal, st, e_counts);
     SFC_LAUNCHED("k_errors", err);
     k_sums<<<1, SFC_THREADS, 0, s>>>(*normal, blocks);
     SFC_LAUNCHED("k_sums", err);
@@ -589,11 +664,13 @@ sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const 
 }
 
 sf_result sfc_rows_errors(const sfc_topo* t, const sfc_batch* b, const int* methods, size_t count, int with_dirs,
-                          float cap, const float* ref_n, const float* ref_t, sfc_stats* const* normal,
-                          sfc_stats* const* tangent, unsigned long long* const* e_counts,
+                          float cap, const float* ref_n, const float* ref_t, const sfc_corners* cn,
+                          sfc_stats* const* normal, sfc_stats* const* tangent, unsigned long long* const* e_counts,
                           unsigned long long* const* counters, cudaStream_t s, sf_error* err)
 {
     if (t->n == 0 || count == 0) return SF_OK;
+    sfc_corners corners = {NULL, NULL};
+    if (cn) corners = *cn;
     unsigned g = (unsigned)sfc_error_blocks(t, b->count);
     for (size_t r = 0; r < count; ++r) {
         sfc_rows rows;
@@ -605,10 +682,10 @@ sf_result sfc_rows_errors(const sfc_topo* t, const sfc_batch* b, const int* meth
         rows.e_counts[0] = e_counts[r];
         rows.counters[0] = counters ? counters[r] : NULL;
         switch (t->K) {
-        case 0: k_rows<0><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
-        case 4: k_rows<4><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
-        case 8: k_rows<8><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
-        default: k_rows<16><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, rows); break;
+        case 0: k_rows<0><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, corners, rows); break;
+        case 4: k_rows<4><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, corners, rows); break;
+        case 8: k_rows<8><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, corners, rows); break;
+        default: k_rows<16><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, cap, ref_n, ref_t, corners, rows); break;
         }
         SFC_LAUNCHED("k_rows", err);
         k_sums<<<1, SFC_THREADS, 0, s>>>(*normal[r], g);

@@ -548,10 +548,11 @@ static void test_evaluation(void)
 /* A clip's poses in batches (sf_evaluation_run_poses): each pose's sum, largest angle, its vertex and the
  * handedness mismatches against the CPU's evaluation of that pose alone (kept angles); the statistics of two
  * batches, and of a second evaluation's batch added on the device (sf_evaluation_add_poses), against the
- * CPU's angles of every pose merged. */
-static void test_poses(void)
+ * CPU's angles of every pose merged. With MikkTSpace reference tangents each vertex's tangent meets the
+ * reference's at each of its corners (made on the host from the device's frames): its largest angle, and
+ * every corner of the other handedness counted, as on the CPU. */
+static void poses_case(sf_tangent_mode reference_tangents)
 {
-    if (!gpu_ready()) return;
     sf_scene* sc = NULL;
     sf_error err;
     CHECK_OK(sf_scene_create("elbow", NULL, NULL, 0, NULL, &sc, &err));
@@ -569,7 +570,7 @@ static void test_poses(void)
     sf_eval_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.methods = methods, desc.method_count = ROWS;
-    desc.reference_opts.tangents = SF_TANGENTS_UV; /* per vertex: the device path */
+    desc.reference_opts.tangents = reference_tangents;
     sf_evaluation *ec = NULL, *e1 = NULL, *e2 = NULL;
     desc.flags = SF_EVAL_KEEP_ANGLES;
     CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &ec, &err));
@@ -639,6 +640,13 @@ static void test_poses(void)
     sf_workspace_destroy(cpu), sf_workspace_destroy(g1), sf_workspace_destroy(g2);
     sf_topology_destroy(topo);
     sf_scene_destroy(sc);
+}
+
+static void test_poses(void)
+{
+    if (!gpu_ready()) return;
+    poses_case(SF_TANGENTS_UV);
+    poses_case(SF_TANGENTS_MIKKTSPACE);
 }
 
 /* Every number after `"key":` in a JSON text, in order (at most max). */

@@ -355,8 +355,8 @@ sf_result sf_evaluation_run_poses(sf_evaluation* ev, const sf_pose* poses, size_
              "was created without every method of the evaluation (sf_evaluation_methods_mask)");
     SF_CHECK(ws->be->eval_enqueue_clip && ws->be->eval_poses, SF_ERROR_UNSUPPORTED, err, "workspace", SFI_NO_INDEX,
              "backend `%s` keeps no statistics on a device", ws->be->name);
-    SF_CHECK(!(ev->flags & (SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES)) && !ev->corners, SF_ERROR_UNSUPPORTED, err,
-             "evaluation", SFI_NO_INDEX, "keeps frames or angles, or measures tangents per corner: the host's work");
+    SF_CHECK(!(ev->flags & (SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES)), SF_ERROR_UNSUPPORTED, err, "evaluation",
+             SFI_NO_INDEX, "keeps frames or angles: the host's work");
     sf_method methods[SF_METHOD_COUNT];
     for (size_t k = 0; k < res->row_count; ++k) methods[k] = res->rows[k].method;
     res->failed = SF_EVAL_STAGE_REFERENCE;
@@ -365,7 +365,7 @@ sf_result sf_evaluation_run_poses(sf_evaluation* ev, const sf_pose* poses, size_
                                             &res->reference_opts, first, err);
     if (r != SF_OK) return r;
     res->positions = res->reference_normals = res->reference_tangents = NULL;
-    res->tangent_corners = 0;
+    res->tangent_corners = ev->corners; /* measured on the device, each vertex's tangent against its corners' */
     res->reference_corner_tangents = NULL;
     res->reference_split_vertices = 0;
     memset(&res->reference_report, 0, sizeof res->reference_report);

@@ -31,14 +31,13 @@ void sf_asset_eval_destroy(sf_asset_eval* e)
     free(e);
 }
 
-/* The unit's statistics stay on the GPU (sf_evaluation_run without buffers, then sf_evaluation_accumulate):
- * a CUDA workspace, tangents measured per vertex (per-corner MikkTSpace tangents are compared on the CPU), and
- * no variant (engines, caps): a variant measures against the full evaluation's reference frames on the host. */
+/* The unit's statistics stay on the GPU (its clip's frames in batches, sf_evaluation_run_poses): a CUDA workspace
+ * and no variant (engines, caps): a variant measures against the full evaluation's reference frames on the host.
+ * Per-corner MikkTSpace reference tangents are made on the host from the GPU's frames and measured there. */
 static bool stats_on_gpu(const sf_asset_eval* e, const sf_asset_unit* u)
 {
-    bool corners = u->tangents && e->o.reference_opts.tangents == SF_TANGENTS_MIKKTSPACE &&
-                   e->o.reference_opts.reference == SF_REFERENCE_REBUILT;
-    return e->o.backend == SF_BACKEND_CUDA && !corners && sfi_variants_count(e->variants) == 0;
+    (void)u;
+    return e->o.backend == SF_BACKEND_CUDA && sfi_variants_count(e->variants) == 0;
 }
 
 /* The units, and an evaluation per unit that writes the angles into our buffers (run_unit). */

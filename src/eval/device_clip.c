@@ -172,12 +172,26 @@ static void batch_range(void* ctx, size_t begin, size_t end)
     }
 }
 
-/* The batch on every unit; rows the device cannot run mark their methods skipped. */
+/* Whether a unit's reference tangents are MikkTSpace's: made on the host, over the threads, from each batch. */
+static bool host_tangents(const sf_asset_eval* e)
+{
+    const sf_frames_opts* r = &e->o.reference_opts;
+    bool mikk = r->tangents == SF_TANGENTS_MIKKTSPACE && r->reference == SF_REFERENCE_REBUILT;
+    for (size_t i = 0; mikk && i < e->unit_count; ++i)
+        if (e->units[i].tangents) return true;
+    return false;
+}
+
+/* The batch on every unit; rows the device cannot run mark their methods skipped. The units go over the threads,
+ * unless their host MikkTSpace takes them (a pass nested in another runs on one thread). */
 static sf_result run_batch(sf_asset_eval* e, size_t count, int first, sf_error* err)
 {
     sfi_device_clip* d = e->device;
     batch_job job = {e, count, first};
-    sf_env_parallel_for(&e->env, e->unit_count, 1, batch_range, &job);
+    if (host_tangents(e))
+        batch_range(&job, 0, e->unit_count);
+    else
+        sf_env_parallel_for(&e->env, e->unit_count, 1, batch_range, &job);
     for (size_t i = 0; i < e->unit_count; ++i) {
         const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
         const sf_error* ee = &d->unit_errors[i];
