@@ -312,14 +312,16 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
                 an = (float)sfk_angle_deg(mn, rn);
                 dn = sfk_degenerate3(mn) || sfk_degenerate3(rn);
             }
-            uint32_t i = (uint32_t)(o / t.n), v = (uint32_t)(o - (size_t)i * t.n);
-            if (tangents && has_corners(t, cn, v)) {
+            if (tangents && cn.ref) { // per corner; the division only here, where it is paid for
+                uint32_t i = (uint32_t)(o / t.n), v = (uint32_t)(o - (size_t)i * t.n);
                 float mt[4] = {m4.x, m4.y, m4.z, m4.w};
-                at = corner_tangent_angle(t, cn, i, v, self || (cn.differ && !cn.differ[i]), mt, dt, hand);
-            } else if (tangents && cn.ref) { // in no triangle: per vertex, its handedness flagged but not counted
-                float rt[3] = {r4.x, r4.y, r4.z}, mt[3] = {m4.x, m4.y, m4.z};
-                dt = sfk_degenerate3(rt) || (!self && sfk_degenerate3(mt));
-                at = self ? (dt ? 180.0f : 0.0f) : (float)sfk_angle_deg(mt, rt);
+                if (has_corners(t, cn, v)) {
+                    at = corner_tangent_angle(t, cn, i, v, self || (cn.differ && !cn.differ[i]), mt, dt, hand);
+                } else { // in no triangle: per vertex, its handedness flagged but not counted
+                    float rt[3] = {r4.x, r4.y, r4.z};
+                    dt = sfk_degenerate3(rt) || (!self && sfk_degenerate3(mt));
+                    at = self ? (dt ? 180.0f : 0.0f) : (float)sfk_angle_deg(mt, rt);
+                }
             } else if (tangents) {
                 float rt[3] = {r4.x, r4.y, r4.z};
                 if (self) {
