@@ -26,7 +26,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 /* Work per input: the loader refuses larger files before decoding; the target skips larger primitives. */
-#define MAX_VERTICES 2048           /* per primitive (sf_gltf_opts.max_vertices) */
+#define MAX_VERTICES 4096           /* per primitive (sf_gltf_opts.max_vertices): the staged characters whole */
 #define MAX_MORPH_ELEMENTS 65536    /* targets x vertices per primitive */
 #define MAX_DECODED_BYTES (8u << 20) /* for the whole file */
 #define MAX_TRIANGLES 4096          /* per primitive */
@@ -496,8 +496,10 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     opts.max_decoded_bytes = MAX_DECODED_BYTES;
     sf_gltf* g = NULL;
     sf_error err;
-    /* A folder that does not exist: URIs are resolved (and checked) but no file is ever read. */
-    sf_result r = sf_gltf_load_memory(data, size, "/nonexistent-skinframe-fuzz", &opts, NULL, &g, &err);
+    /* The seeds' external files (SF_FUZZ_FILES, set by tests/fuzz_run.cmake), else a folder that does not exist:
+     * URIs are resolved (and checked) but no file is read. */
+    const char* files = getenv("SF_FUZZ_FILES");
+    sf_result r = sf_gltf_load_memory(data, size, files ? files : "/nonexistent-skinframe-fuzz", &opts, NULL, &g, &err);
     check_error(r, &err, "sf_gltf_load_memory");
     if (r != SF_OK) return 0;
 

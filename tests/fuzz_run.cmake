@@ -6,7 +6,7 @@
 #    MAX_LEN=... (0 = the largest seed, so that every asset enters whole)
 #
 # Re-minimising a target's folder after a long run (RUN = that run's corpus folder), for T = fuzz_pipeline
-# (or fuzz_gltf with -max_len=65536), from a build made as in the Makefile's test-sanitize:
+# (or fuzz_gltf), from a build made as in the Makefile's test-sanitize:
 #   B=build-sanitize/tests; M=$(mktemp -d); S=$(mktemp -d)
 #   find tests/assets/gltf \( -name '*.glb' -o -name '*.gltf' \) -exec cp {} $M/ \;   # seeded anyway
 #   cp tests/fuzz_corpus/*/embedded-* tests/fuzz_corpus/*/synthetic-* $M/; ls $M > $M.base   # kept by hand
@@ -20,7 +20,20 @@
 # ctest run: fix it and keep it in tests/regressions/ instead), and keep the whole corpus under
 # about 2 MB (du -sb tests/fuzz_corpus).
 file(REMOVE_RECURSE ${WORK})
-file(MAKE_DIRECTORY ${WORK}/corpus)
+file(MAKE_DIRECTORY ${WORK}/corpus ${WORK}/files)
+# The files the .gltf seeds refer to (buffers, images) in one folder, the fuzzers' base folder (SF_FUZZ_FILES),
+# so that those seeds load whole (the staged assets' file names are distinct).
+file(GLOB_RECURSE gltf_seeds ${ASSETS}/gltf/*.gltf)
+foreach(s ${gltf_seeds})
+  get_filename_component(dir ${s} DIRECTORY)
+  file(GLOB beside ${dir}/*)
+  list(FILTER beside EXCLUDE REGEX "\\.(gltf|glb)$")
+  foreach(f ${beside})
+    if(NOT IS_DIRECTORY ${f})
+      file(COPY ${f} DESTINATION ${WORK}/files)
+    endif()
+  endforeach()
+endforeach()
 file(GLOB_RECURSE seeds ${ASSETS}/gltf/*.glb ${ASSETS}/gltf/*.gltf ${CORPUS}/*)
 list(FILTER seeds EXCLUDE REGEX "README")
 set(i 0)
@@ -46,7 +59,8 @@ if(regressions)
   endif()
 endif()
 message(STATUS "fuzzing ${FUZZER} for ${SECONDS} s over ${i} seeds, -max_len=${MAX_LEN}")
-execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -max_len=${MAX_LEN} -rss_limit_mb=2048 -timeout=20
+execute_process(COMMAND ${CMAKE_COMMAND} -E env SF_FUZZ_FILES=${WORK}/files
+                        ${FUZZER} -max_total_time=${SECONDS} -max_len=${MAX_LEN} -rss_limit_mb=2048 -timeout=20
                         -artifact_prefix=${WORK}/ ${WORK}/corpus RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the fuzzer found a failure (${rc}); the input is in ${WORK}/ - keep it in tests/regressions/")
