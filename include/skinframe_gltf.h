@@ -94,7 +94,7 @@ typedef struct sf_gltf_opts {
  *   before parsing: a node per value, a copy per string), every accessor read as 32-bit values
      *   each time it is used, the flat-normal split copies, morph deltas, generated tangents, animation keys
      *   and inverse bind matrices, and SF_GLTF_INSTANCE_VERTEX_BYTES per vertex of every node that draws a mesh
-     *   (each instance is evaluated on its own: a mesh drawn by 1,000 nodes costs 1,000 times). Default 64 MiB + 64 x the input's bytes (the glTF or glb plus its external
+     *   (every instance has deformed vertices of its own: a mesh drawn by 1,000 nodes costs 1,000 times). Default 64 MiB + 64 x the input's bytes (the glTF or glb plus its external
      *   buffers): real files decode to a few times their size (4-byte floats from 1- or 2-byte quantized
      *   data, the 3x flat split), while an accessor without a bufferView or one accessor shared by a hundred
      *   targets decodes to data the file does not hold. */

@@ -172,7 +172,7 @@ static sf_result primitive_costs(loader* L, costs* c, const cJSON* p, size_t mi,
     return charge(L, c, base, bytes);
 }
 
-/* Every node drawing a mesh is evaluated on its own (a topology, frames and results per instance), so a mesh
+/* Every node drawing a mesh has results of its own (deformed vertices, frames, what bake writes), so a mesh
  * drawn by a thousand nodes costs a thousand times its vertices: SF_GLTF_INSTANCE_VERTEX_BYTES each. */
 static sf_result instance_costs(loader* L, costs* c, size_t mesh_count)
 {
