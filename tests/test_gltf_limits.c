@@ -749,7 +749,8 @@ static void test_cli_limit_flags(void)
     CHECK(r.status == 1 && contains(r.err, "max_decoded_bytes") && contains(r.err, "--max-decoded-bytes"));
     sft_cli_out_free(&r);
     tmp_path("cli/tri.gltf", p, sizeof p);
-    const char* commands[] = {"info '%s' %s", "eval '%s' %s", "bake '%s' --time 0 --method skinned -o out.glb %s"};
+    const char* commands[] = {"info '%s' %s", "eval '%s' %s", "bake '%s' --time 0 --method skinned -o out.glb %s",
+                              "export-gpu '%s' -o gpu-out %s"};
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; ++c) {
         char flags[64];
         snprintf(flags, sizeof flags, "--max-vertices 2");
@@ -772,7 +773,7 @@ static void test_cli_limit_flags(void)
     CHECK(r.status == 1 && contains(r.err, "max_decoded_bytes 10"));
     sft_cli_out_free(&r);
     /* Every command that reads glTF documents the flags. */
-    const char* helps[] = {"info --help", "eval --help", "bake --help"};
+    const char* helps[] = {"info --help", "eval --help", "bake --help", "export-gpu --help"};
     for (size_t c = 0; c < sizeof helps / sizeof helps[0]; ++c) {
         r = sft_run_cli(helps[c]);
         CHECK(r.status == 0 && contains(r.out, "--max-vertices") && contains(r.out, "--max-morph-elements") &&
