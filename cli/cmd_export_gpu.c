@@ -18,6 +18,7 @@
 static void usage(FILE* f)
 {
     fprintf(f, "Usage: skinframe export-gpu FILE -o DIR [--animation NAME|INDEX] [--time T] [--unit N] [--force]\n"
+               "                        [--max-vertices N] [--max-morph-elements N] [--max-decoded-bytes N]\n"
                "       skinframe export-gpu --scene NAME [--preset P] [--set k=v] [--morph t=w] -o DIR [--force]\n"
                "  Writes the topology of one mesh (a glTF's primitive instance N, default 0, posed at T seconds of the\n"
                "  animation, default its first at 0; or a built-in scene) as the shaders in shaders/ read it: one .bin\n"
@@ -29,7 +30,9 @@ static void usage(FILE* f)
                "  weighting, no weld, UV tangents: what the gather shader computes). layout.json describes every\n"
                "  file. DIR is created; it must be empty or hold an earlier export (or --force); no file in it that the\n"
                "  command reads is replaced, even with --force. The files are written into a new folder that takes\n"
-               "  DIR's place only when all are written (other files in DIR are kept).\n");
+               "  DIR's place only when all are written (other files in DIR are kept).\n"
+               "  --max-vertices N, --max-morph-elements N and --max-decoded-bytes N raise the loader's limits on what\n"
+               "  the file may cost, as for info, eval and bake.\n");
 }
 
 typedef struct export_ctx {
@@ -292,6 +295,10 @@ int cmd_export_gpu(int argc, char** argv)
         if ((r = cli_flag_switch(argv, i, "--force")) != 0) {
             if (r < 0) code = CLI_EXIT_USAGE;
             force = true;
+            continue;
+        }
+        if ((r = cli_gltf_parse_limits(argc, argv, &i)) != 0) {
+            if (r < 0) code = CLI_EXIT_USAGE;
             continue;
         }
         r = cli_scene_args_parse(&args, argc, argv, &i);

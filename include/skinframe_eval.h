@@ -130,11 +130,15 @@ typedef struct sf_asset_unit {
     float* bones;  /* 12 * bone_count, set by sf_asset_unit_pose */
     float* morph;  /* target_count morph weights (one spare) */
     sf_pose pose;  /* points at bones and morph */
+    size_t owner;  /* the unit whose topology and workspace this one uses: its own index, or an earlier unit
+                      drawing the same primitive with the same skinning fields (CPU workspaces only), so that
+                      instances of a mesh cost one topology; units sharing them must run one at a time */
 } sf_asset_unit;
 
 /* Every (instance, primitive) of the scene in order, with topology and workspace for `methods` (bit 1u << m
  * per sf_method; the reference, recompute, is always included; the jacobian's gradients only when asked),
- * the workspaces on `backend`. None is an error (SF_ERROR_INVALID_ARGUMENT, "nothing to evaluate: " and why).
+ * the workspaces on `backend`. On the CPU, units whose meshes are the same (one primitive drawn by several
+ * nodes, rigid or with skins of as many joints) share the first one's topology and workspace (owner). None is an error (SF_ERROR_INVALID_ARGUMENT, "nothing to evaluate: " and why).
  * Vertices whose weights sum to zero stay at rest (a data problem, not an error). */
 sf_result sf_asset_units_create(const sf_gltf* gltf, uint32_t methods, sf_backend backend, const sf_env* env,
                                 sf_asset_unit** out, size_t* count, sf_error* err);

@@ -56,7 +56,8 @@ void sf_file_writer_abort(sf_file_writer* writer);
  * RENAME_EXCHANGE for an existing one, plain renames where neither exists), so a reader, a kill or a full
  * disk sees the old folder or the new one, never a mix. Entries of an existing dir that the new folder does
  * not hold are kept (hard links made before the exchange; subfolders moved); the files it does hold replace
- * theirs; the replaced folder is then removed. A stage that a killed writer left is not removed. Errors:
+ * theirs; the replaced folder is then removed. Stages that killed writers left are cleaned up first
+ * (sf_dir_stage_remove_stale). Errors:
  * SF_ERROR_IO (dir exists and is not a folder, cannot create or rename), SF_ERROR_INVALID_ARGUMENT,
  * SF_ERROR_OUT_OF_MEMORY. Commit and abort free the stage whatever the outcome; on failure dir is as it was. */
 typedef struct sf_dir_stage sf_dir_stage;
@@ -64,6 +65,15 @@ sf_result sf_dir_stage_open(const char* dir, sf_dir_stage** out, sf_error* err);
 const char* sf_dir_stage_path(const sf_dir_stage* stage);
 sf_result sf_dir_stage_commit(sf_dir_stage* stage, sf_error* err);
 void sf_dir_stage_abort(sf_dir_stage* stage); /* removes the stage and what was written there; NULL ignored */
+/* Cleans up the stages of dir that killed writers left: the folders "DIR.tmp.PID.N" next to dir (and
+ * "DIR.tmp.PID.N.old", the old folder a plain-rename swap set aside) whose process PID no longer runs or that
+ * are older than SF_FILE_TEMP_MAX_AGE_S, as for temporary files; never this process's own unless old, a live
+ * process's, another name's or a link. Nothing of dir's is lost: a set-aside folder whose dir is missing is
+ * renamed back to dir; subfolders that dir lacks are moved back into it; files are removed only where they
+ * cannot be dir's only copy (all of them when the writer had not begun carrying dir's entries over, else those
+ * dir also holds by name or that have another link); a stage that keeps anything stays. Returns how many
+ * stages were removed or restored (best effort: errors leave a stage as it is). sf_dir_stage_open calls it. */
+size_t sf_dir_stage_remove_stale(const char* dir);
 
 /* Reading a whole file. */
 typedef struct sf_file_read_opts {

@@ -39,11 +39,11 @@ extern "C" {
  * (SF_ERROR_GLTF naming buffers[i].uri) unless opts.allow_outside_files is set. A buffer file may be at most
  * SF_GLTF_BUFFER_SLACK bytes longer than its byteLength (padding); a longer one is refused (SF_ERROR_GLTF
  * naming buffers[i].byteLength) from its size, before it is read, and a shorter one too.
- * Costs: the loader estimates what it will decode before decoding anything (from the accessor counts, the
- * morph targets, the 3x split of primitives without NORMAL, animation keys and skins) and refuses a file
- * that would pass one of the limits in sf_gltf_opts (max_vertices, max_morph_elements, max_decoded_bytes)
- * with SF_ERROR_GLTF naming the primitive (or skin, animation channel), the limit, the value and how to
- * raise it. So a file of a few bytes that declares millions of vertices without data cannot cost gigabytes.
+ * Costs: the loader estimates what it will decode before decoding anything (the parsed JSON from its text,
+ * before parsing it; then from the accessor counts, the morph targets, the 3x split of primitives without
+ * NORMAL, animation keys and skins) and refuses a file that would pass one of the limits in sf_gltf_opts
+ * (max_vertices, max_morph_elements, max_decoded_bytes) with SF_ERROR_GLTF naming "json" (or the primitive,
+ * skin, animation channel), the limit, the value and how to raise it. So a file of a few bytes that declares millions of vertices without data cannot cost gigabytes.
  * Missing NORMAL: flat normals, as the glTF spec requires: the primitive's vertices are split per triangle
  * corner and each gets its face normal (flat_normals = 1, source_vertex maps back). Missing TANGENT with
  * UVs: see sf_gltf_opts.generated_tangents (UV tangents by the topology, or MikkTSpace at load). MikkTSpace
@@ -90,10 +90,11 @@ typedef struct sf_gltf_opts {
      *   default SF_GLTF_DEFAULT_MAX_VERTICES (16M).
      * max_morph_elements: morph targets x vertices of one primitive (sparse targets count their entries);
      *   default SF_GLTF_DEFAULT_MAX_MORPH_ELEMENTS (64M, 768 MB of position deltas).
-     * max_decoded_bytes: bytes the loader decodes for the whole file: every accessor read as 32-bit values
+     * max_decoded_bytes: bytes the loader decodes for the whole file: the parsed JSON (estimated from the text
+ *   before parsing: a node per value, a copy per string), every accessor read as 32-bit values
      *   each time it is used, the flat-normal split copies, morph deltas, generated tangents, animation keys
      *   and inverse bind matrices, and SF_GLTF_INSTANCE_VERTEX_BYTES per vertex of every node that draws a mesh
-     *   (each instance is evaluated on its own: a mesh drawn by 1,000 nodes costs 1,000 times). Default 64 MiB + 64 x the input's bytes (the glTF or glb plus its external
+     *   (every instance has deformed vertices of its own: a mesh drawn by 1,000 nodes costs 1,000 times). Default 64 MiB + 64 x the input's bytes (the glTF or glb plus its external
      *   buffers): real files decode to a few times their size (4-byte floats from 1- or 2-byte quantized
      *   data, the 3x flat split), while an accessor without a bufferView or one accessor shared by a hundred
      *   targets decodes to data the file does not hold. */

@@ -9,6 +9,7 @@
 #include "skinframe_eval.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -466,6 +467,179 @@ static void test_threads(void)
     check_threads("gltf/Fox/glTF-Binary/Fox.glb", 2, 24.0);
 }
 
+/* ---------------------------------------------------------------- instances */
+
+/* Bytes the library holds through an environment: live now and at most. Each block carries its size. */
+typedef struct counting {
+    size_t live, peak;
+} counting;
+
+static void* count_alloc(void* user, size_t size, size_t align)
+{
+    counting* c = user;
+    size_t head = align > 16 ? align : 16;
+    size_t total = (head + size + head - 1) / head * head;
+    char* base = aligned_alloc(head, total);
+    if (!base) return NULL;
+    ((size_t*)(base + head))[-1] = size;
+    ((size_t*)(base + head))[-2] = head;
+    c->live += size;
+    if (c->live > c->peak) c->peak = c->live;
+    return base + head;
+}
+
+static void count_free(void* user, void* ptr, size_t size)
+{
+    (void)size;
+    if (!ptr) return;
+    counting* c = user;
+    c->live -= ((size_t*)ptr)[-1];
+    free((char*)ptr - ((size_t*)ptr)[-2]);
+}
+
+/* dir/grid.gltf: a 12 x 12 grid with a bump and flat authored normals (so every method has an error), one
+ * mesh drawn by `nodes` children of a root that one clip of 1 s moves; the buffer in dir/grid.bin. */
+static int write_instanced(const char* dir, size_t nodes)
+{
+    enum { N = 12, V = N * N, T = 2 * (N - 1) * (N - 1) };
+    static float pos[3 * V], nrm[3 * V];
+    static uint16_t idx[3 * T];
+    const float times[2] = {0.0f, 1.0f}, moves[6] = {0, 0, 0, 0, 1, 0};
+    for (int y = 0; y < N; ++y)
+        for (int x = 0; x < N; ++x) {
+            float* p = pos + 3 * (y * N + x);
+            p[0] = (float)x, p[1] = (float)y, p[2] = 0.3f * (float)((x * 7 + y * 3) % 5);
+            nrm[3 * (y * N + x) + 2] = 1.0f;
+        }
+    size_t t = 0;
+    for (int y = 0; y + 1 < N; ++y)
+        for (int x = 0; x + 1 < N; ++x) {
+            uint16_t a = (uint16_t)(y * N + x), b = (uint16_t)(a + 1), c = (uint16_t)(a + N), d = (uint16_t)(c + 1);
+            const uint16_t tri[6] = {a, b, d, a, d, c};
+            memcpy(idx + 6 * t++, tri, sizeof tri);
+        }
+    char path[512];
+    snprintf(path, sizeof path, "%s/grid.bin", dir);
+    FILE* f = fopen(path, "wb");
+    if (!f) return 0;
+    int ok = fwrite(pos, sizeof pos, 1, f) == 1 && fwrite(nrm, sizeof nrm, 1, f) == 1 &&
+             fwrite(idx, sizeof idx, 1, f) == 1 && fwrite(times, sizeof times, 1, f) == 1 &&
+             fwrite(moves, sizeof moves, 1, f) == 1;
+    ok = fclose(f) == 0 && ok;
+    size_t cap = 4096 + 64 * nodes, n = 0;
+    char* text = malloc(cap);
+    if (!ok || !text) return free(text), 0;
+    size_t p0 = sizeof pos, p1 = p0 + sizeof nrm, p2 = p1 + sizeof idx, p3 = p2 + sizeof times, len = p3 + sizeof moves;
+    n += (size_t)snprintf(text + n, cap - n,
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":%zu,\"uri\":\"grid.bin\"}],\"bufferViews\":["
+        "{\"buffer\":0,\"byteLength\":%zu},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},"
+        "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":8},"
+        "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":24}],\"accessors\":["
+        "{\"bufferView\":0,\"componentType\":5126,\"count\":%d,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[%d,%d,1.2]},"
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":%d,\"type\":\"VEC3\"},"
+        "{\"bufferView\":2,\"componentType\":5123,\"count\":%d,\"type\":\"SCALAR\"},"
+        "{\"bufferView\":3,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+        "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},\"indices\":2}]}],\"nodes\":[",
+        len, p0, p0, sizeof nrm, p1, sizeof idx, p2, p3, V, N - 1, N - 1, V, 3 * T);
+    for (size_t k = 0; k < nodes; ++k)
+        n += (size_t)snprintf(text + n, cap - n, "{\"mesh\":0,\"rotation\":[0,0,%.6f,%.6f]},", sin(0.01 * (double)k),
+                              cos(0.01 * (double)k));
+    n += (size_t)snprintf(text + n, cap - n, "{\"children\":[");
+    for (size_t k = 0; k < nodes; ++k) n += (size_t)snprintf(text + n, cap - n, "%s%zu", k ? "," : "", k);
+    snprintf(text + n, cap - n, "]}],\"scenes\":[{\"nodes\":[%zu]}],\"scene\":0,\"animations\":[{\"samplers\":"
+             "[{\"input\":3,\"output\":4}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":%zu,\"path\":"
+             "\"translation\"}}]}]}", nodes, nodes);
+    snprintf(path, sizeof path, "%s/grid.gltf", dir);
+    f = fopen(path, "wb");
+    ok = f && fputs(text, f) >= 0;
+    ok = f && fclose(f) == 0 && ok;
+    free(text);
+    return ok;
+}
+
+/* One clip of dir/grid.gltf with every method and engine through a counting environment: the bytes held at
+ * most, and the first method's normal statistics. */
+static void instanced_peak(const char* dir, sf_angle_stats* normal, size_t* units, size_t* peak)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/grid.gltf", dir);
+    counting c = {0, 0};
+    sf_env env;
+    memset(&env, 0, sizeof env);
+    env.allocator.alloc = count_alloc;
+    env.allocator.free = count_free;
+    env.allocator.user = &c;
+    sf_gltf* g = NULL;
+    sf_asset_eval* e = NULL;
+    sf_error err;
+    sf_asset_eval_opts o;
+    sf_method methods[SF_METHOD_COUNT];
+    command_defaults(&o, methods);
+    sf_asset_clip clip;
+    int ok = sf_gltf_load_file(path, NULL, &env, &g, &err) == SF_OK && sf_asset_eval_create(g, &o, &env, &e, &err) == SF_OK &&
+             sf_asset_eval_clip(e, 0, NULL, NULL, &clip, &err) == SF_OK;
+    if (!ok) printf("  %s\n", err.message);
+    if (ok) *normal = clip.methods[o.methods[1]].normal;
+    if (e) sf_asset_eval_units(e, units);
+    sf_asset_eval_destroy(e);
+    sf_gltf_destroy(g);
+    *peak = ok && c.live == 0 ? c.peak : 0; /* 0 fails the caller's checks */
+}
+
+/* A mesh drawn by many nodes costs one topology, workspace and evaluation: units of the same primitive share
+ * their first one's (owner), the bytes held stay near those of one instance, the statistics count every
+ * instance's vertices, and the result is the same for any number of threads. */
+static void test_instances_shared(void)
+{
+    char dir[256];
+    const char* base = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/sf-instances-XXXXXX", base && *base ? base : "/tmp");
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK(write_instanced(dir, 1));
+    sf_angle_stats one, many;
+    size_t units_one = 0, units_many = 0, peak_one = 0, peak_many = 0;
+    memset(&one, 0, sizeof one);
+    memset(&many, 0, sizeof many);
+    instanced_peak(dir, &one, &units_one, &peak_one);
+    CHECK(write_instanced(dir, 40));
+    instanced_peak(dir, &many, &units_many, &peak_many);
+    printf("  bytes held at most: %zu for 1 instance, %zu for 40\n", peak_one, peak_many);
+    CHECK(units_one == 1 && units_many == 40);
+    CHECK(peak_one > 100000 && peak_many > peak_one && peak_many < 2 * peak_one);
+    CHECK(one.count > 0 && many.count == 40 * one.count && one.mean > 0.0);
+
+    char path[512];
+    snprintf(path, sizeof path, "%s/grid.gltf", dir);
+    sf_gltf* g = NULL;
+    sf_error err;
+    CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &g, &err));
+    sf_asset_unit* units = NULL;
+    size_t count = 0;
+    CHECK_OK(sf_asset_units_create(g, 1u << SF_METHOD_SKINNED, SF_BACKEND_CPU, NULL, &units, &count, &err));
+    CHECK(count == 40);
+    for (size_t i = 0; units && i < count; ++i) {
+        CHECK(units[i].owner == 0 && units[i].topo == units[0].topo && units[i].ws == units[0].ws);
+        CHECK(units[i].instance == i && (i == 0 || units[i].bones != units[0].bones));
+    }
+    sf_asset_units_free(units, count);
+    clip_run* a = malloc(sizeof *a);
+    clip_run* b = malloc(sizeof *b);
+    const sft_pool pool = {2, 3};
+    sf_env env = sft_pool_env(&pool);
+    run_clip(g, 0, 30.0, 1, NULL, a);
+    run_clip(g, 0, 30.0, 3, &env, b);
+    CHECK(a->ok && b->ok && same_stats(a, b));
+    free(a);
+    free(b);
+    sf_gltf_destroy(g);
+    snprintf(path, sizeof path, "%s/grid.gltf", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/grid.bin", dir);
+    remove(path);
+    rmdir(dir);
+}
+
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
@@ -474,6 +648,7 @@ int main(int argc, char** argv)
         {"paths", test_paths},                   {"asset_skin", test_asset_skin},
         {"asset_morph", test_asset_morph},       {"frame_callback", test_frame_callback},
         {"cuda_variants", test_cuda_variants},   {"threads", test_threads},
+        {"instances_shared", test_instances_shared},
     };
     return SFT_RUN(cases, argc, argv);
 }

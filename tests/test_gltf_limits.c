@@ -622,6 +622,50 @@ static void test_gltf_instance_costs(void)
     free(over);
 }
 
+/* A glTF of one triangle-less asset whose extras hold `values` zeros (`[0,0,...]`, 2 bytes a value) when
+ * !as_string, or one string of as many bytes. */
+static char* extras_json(size_t values, int as_string)
+{
+    size_t cap = 128 + 2 * values;
+    char* t = malloc(cap);
+    if (!t) return NULL;
+    size_t n = (size_t)snprintf(t, cap, "{\"asset\":{\"version\":\"2.0\"},\"extras\":%s", as_string ? "\"" : "[");
+    for (size_t k = 0; k < values; ++k) {
+        t[n++] = as_string ? 'a' : '0';
+        t[n++] = as_string ? 'a' : ',';
+    }
+    if (!as_string) n--; /* the last comma */
+    snprintf(t + n, cap - n, "%s}", as_string ? "\"" : "]");
+    return t;
+}
+
+/* The parsed JSON counts against max_decoded_bytes, estimated from the text before it is parsed: `[0,0,...]`
+ * costs a cJSON node (tens of bytes) per 2 bytes of text, so 4 MB of it is refused under a 64 MiB budget
+ * without being parsed (the error counts the values exactly: the root, asset, version, extras and its 2M
+ * zeros), while the same 4 MB in one string (one node) fits, and the default (64 MiB + 64 x the text)
+ * admits both. */
+static void test_gltf_json_parse_cost(void)
+{
+    size_t values = 2000000, limit = (size_t)64 << 20;
+    char* zeros = extras_json(values, 0);
+    char* string = extras_json(values, 1);
+    CHECK(zeros && string);
+    sf_gltf_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.max_decoded_bytes = limit;
+    sf_error err;
+    double t0 = now_s();
+    CHECK_RESULT(load_json(zeros, &opts, &err), SF_ERROR_GLTF);
+    CHECK(now_s() - t0 < 0.5);
+    CHECK(strcmp(err.field, "json") == 0);
+    CHECK(contains(err.message, "2000004 values") && contains(err.message, "max_decoded_bytes 67108864") &&
+          contains(err.message, "--max-decoded-bytes"));
+    CHECK_OK(load_json(string, &opts, &err));
+    CHECK_OK(load_json(zeros, NULL, &err));
+    free(zeros);
+    free(string);
+}
+
 /* ---------------------------------------------------------------- the command line */
 
 /* rel: a triangle moved by `clips` animations of `seconds` each (one translation channel), buffer rel.bin. */
@@ -705,7 +749,8 @@ static void test_cli_limit_flags(void)
     CHECK(r.status == 1 && contains(r.err, "max_decoded_bytes") && contains(r.err, "--max-decoded-bytes"));
     sft_cli_out_free(&r);
     tmp_path("cli/tri.gltf", p, sizeof p);
-    const char* commands[] = {"info '%s' %s", "eval '%s' %s", "bake '%s' --time 0 --method skinned -o out.glb %s"};
+    const char* commands[] = {"info '%s' %s", "eval '%s' %s", "bake '%s' --time 0 --method skinned -o out.glb %s",
+                              "export-gpu '%s' -o gpu-out %s"};
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; ++c) {
         char flags[64];
         snprintf(flags, sizeof flags, "--max-vertices 2");
@@ -728,7 +773,7 @@ static void test_cli_limit_flags(void)
     CHECK(r.status == 1 && contains(r.err, "max_decoded_bytes 10"));
     sft_cli_out_free(&r);
     /* Every command that reads glTF documents the flags. */
-    const char* helps[] = {"info --help", "eval --help", "bake --help"};
+    const char* helps[] = {"info --help", "eval --help", "bake --help", "export-gpu --help"};
     for (size_t c = 0; c < sizeof helps / sizeof helps[0]; ++c) {
         r = sft_run_cli(helps[c]);
         CHECK(r.status == 0 && contains(r.out, "--max-vertices") && contains(r.out, "--max-morph-elements") &&
@@ -766,6 +811,7 @@ int main(int argc, char** argv)
         {"gltf_morph_elements", test_gltf_morph_elements},
         {"gltf_animation_and_skin_costs", test_gltf_animation_and_skin_costs},
         {"gltf_instance_costs", test_gltf_instance_costs},
+        {"gltf_json_parse_cost", test_gltf_json_parse_cost},
         {"cli_limit_flags", test_cli_limit_flags},
         {"cli_max_work", test_cli_max_work},
     };

@@ -484,6 +484,107 @@ static void test_export_gpu_never_input(void)
 
 /* compare --dump recognises an earlier dump by its opening alone: a large one whose tail is cut (so it does not
  * parse) is still replaced, and JSON holding the keys elsewhere is not a dump. */
+/* rel under d: a folder (mkdir), or a file holding its own name. */
+static bool make_in(const char* d, const char* rel, bool folder)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", d, rel);
+    return folder ? mkdir(path, 0755) == 0 : write_text(path, rel);
+}
+
+static bool there(const char* d, const char* rel)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", d, rel);
+    return exists(path);
+}
+
+/* Stages that killed writers left next to an export folder are cleaned up by the next stage of it, and
+ * nothing of the folder's own is lost: a stage whose writer never began carrying the folder's entries over
+ * (no marker) goes with its partial files; one that had begun keeps what may be the folder's only copy (a
+ * file moved in, where it could not be linked) and gives back the subfolders it moved; the old folder that a
+ * plain-rename swap set aside comes back when the folder is missing. A live process's stage, another name's,
+ * and a link stay. */
+static void test_dir_stage_stale(void)
+{
+    char d[300], target[400], name[800];
+    subdir("stale-stage", d, sizeof d);
+    snprintf(target, sizeof target, "%s/out", d);
+    pid_t dead = dead_pid();
+    CHECK(mkdir(target, 0755) == 0 && make_in(d, "out/a", false) && make_in(d, "out/keep.txt", false));
+    /* killed while writing: partial outputs only */
+    snprintf(name, sizeof name, "out.tmp.%ld.1", (long)dead);
+    CHECK(make_in(d, name, true));
+    snprintf(name, sizeof name, "out.tmp.%ld.1/a", (long)dead);
+    CHECK(make_in(d, name, false));
+    snprintf(name, sizeof name, "out.tmp.%ld.1/new-only", (long)dead);
+    CHECK(make_in(d, name, false));
+    /* killed while carrying over: a link of out/a, a moved subfolder and a file only it holds */
+    snprintf(name, sizeof name, "out.tmp.%ld.2", (long)dead);
+    CHECK(make_in(d, name, true));
+    snprintf(name, sizeof name, "out.tmp.%ld.2/.skinframe-carrying", (long)dead);
+    CHECK(make_in(d, name, false));
+    char from[1200], to[1200];
+    snprintf(from, sizeof from, "%s/out/a", d);
+    snprintf(to, sizeof to, "%s/out.tmp.%ld.2/a", d, (long)dead);
+    CHECK(link(from, to) == 0);
+    snprintf(name, sizeof name, "out.tmp.%ld.2/sub", (long)dead);
+    CHECK(make_in(d, name, true));
+    snprintf(name, sizeof name, "out.tmp.%ld.2/sub/x", (long)dead);
+    CHECK(make_in(d, name, false));
+    snprintf(name, sizeof name, "out.tmp.%ld.2/moved.txt", (long)dead);
+    CHECK(make_in(d, name, false));
+    /* left alone: a live process's fresh stage, another folder's, a link */
+    snprintf(name, sizeof name, "out.tmp.%ld.3", (long)getppid());
+    CHECK(make_in(d, name, true));
+    snprintf(name, sizeof name, "other.tmp.%ld.4", (long)dead);
+    CHECK(make_in(d, name, true));
+    snprintf(name, sizeof name, "%s/out.tmp.%ld.5", d, (long)dead);
+    CHECK(symlink("other.tmp.1.1", name) == 0);
+
+    sf_dir_stage* st = NULL;
+    sf_error err;
+    CHECK_OK(sf_dir_stage_open(target, &st, &err));
+    snprintf(name, sizeof name, "out.tmp.%ld.1", (long)dead);
+    CHECK(!there(d, name));
+    snprintf(name, sizeof name, "out.tmp.%ld.2/moved.txt", (long)dead);
+    CHECK(there(d, name)); /* kept with its stage */
+    snprintf(name, sizeof name, "out.tmp.%ld.2/a", (long)dead);
+    CHECK(!there(d, name));
+    CHECK(there(d, "out/sub/x") && there(d, "out/a") && there(d, "out/keep.txt"));
+    snprintf(name, sizeof name, "out.tmp.%ld.3", (long)getppid());
+    CHECK(there(d, name));
+    snprintf(name, sizeof name, "other.tmp.%ld.4", (long)dead);
+    CHECK(there(d, name));
+    snprintf(name, sizeof name, "out.tmp.%ld.5", (long)dead);
+    CHECK(there(d, name));
+    snprintf(name, sizeof name, "%s/b", sf_dir_stage_path(st));
+    CHECK(write_text(name, "b"));
+    CHECK_OK(sf_dir_stage_commit(st, &err));
+    snprintf(name, sizeof name, "%s/out/a", d);
+    CHECK(holds(name, "out/a", 5));
+    CHECK(there(d, "out/b") && there(d, "out/sub/x") && !there(d, "out/.skinframe-carrying"));
+    CHECK(sf_dir_stage_remove_stale(target) == 0);
+
+    /* killed between the renames of a plain swap: out2 is missing, its old folder set aside */
+    snprintf(target, sizeof target, "%s/out2", d);
+    snprintf(name, sizeof name, "out2.tmp.%ld.6.old", (long)dead);
+    CHECK(make_in(d, name, true));
+    snprintf(name, sizeof name, "out2.tmp.%ld.6.old/layout.json", (long)dead);
+    CHECK(make_in(d, name, false));
+    CHECK(sf_dir_stage_remove_stale(target) == 1);
+    CHECK(there(d, "out2/layout.json"));
+    snprintf(name, sizeof name, "out2.tmp.%ld.6.old", (long)dead);
+    CHECK(!there(d, name));
+    /* the same left after the swap completed: out2 is the new folder, the set-aside one goes */
+    CHECK(make_in(d, name, true));
+    snprintf(name, sizeof name, "out2.tmp.%ld.6.old/layout.json", (long)dead);
+    CHECK(make_in(d, name, false));
+    CHECK(sf_dir_stage_remove_stale(target) == 1);
+    snprintf(name, sizeof name, "out2.tmp.%ld.6.old", (long)dead);
+    CHECK(!there(d, name) && there(d, "out2/layout.json"));
+}
+
 static void test_dump_header_bounded(void)
 {
     if (!g_have_cli) return;
@@ -681,6 +782,7 @@ int main(int argc, char** argv)
         {"eval_csv_atomic", test_eval_csv_atomic},
         {"force_in_every_help", test_force_in_every_help},
         {"dir_stage", test_dir_stage},
+        {"dir_stage_stale", test_dir_stage_stale},
         {"dump_header_bounded", test_dump_header_bounded},
         {"export_gpu_never_input", test_export_gpu_never_input},
     };

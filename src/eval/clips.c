@@ -22,7 +22,8 @@ void sf_asset_eval_destroy(sf_asset_eval* e)
     sfi_frame_slots_destroy(e->slots, e->unit_count);
     sfi_device_clip_destroy(e->device, e->unit_count);
     sfi_variants_destroy(e->variants);
-    for (size_t i = 0; e->evals && i < e->unit_count; ++i) sf_evaluation_destroy(e->evals[i]);
+    for (size_t i = 0; e->evals && i < e->unit_count; ++i)
+        if (e->units[i].owner == i) sf_evaluation_destroy(e->evals[i]);
     free(e->evals);
     sf_asset_units_free(e->units, e->unit_count);
     free(e->angles);
@@ -66,9 +67,13 @@ static sf_result build_units(sf_asset_eval* e, const sf_env* env, sf_error* err)
          * merged into the accumulators, no angle copied back. Elsewhere the angles of every frame go into the
          * accumulators (stats.c), so the evaluation skips its per-run statistics. */
         desc.flags = stats_on_gpu(e, u) ? 0 : SF_EVAL_NO_STATISTICS;
-        r = sf_evaluation_create(u->topo, &desc, NULL, &e->evals[i], &ee);
-        if (r == SF_ERROR_OUT_OF_MEMORY) return sfi_eval_fail(err, r, "out of memory");
-        if (r != SF_OK) return sfi_eval_fail(err, r, "evaluation: %s", ee.message);
+        if (u->owner != i) {
+            e->evals[i] = e->evals[u->owner]; /* run one unit at a time, its angles taken before the next */
+        } else {
+            r = sf_evaluation_create(u->topo, &desc, NULL, &e->evals[i], &ee);
+            if (r == SF_ERROR_OUT_OF_MEMORY) return sfi_eval_fail(err, r, "out of memory");
+            if (r != SF_OK) return sfi_eval_fail(err, r, "evaluation: %s", ee.message);
+        }
         e->vertices += u->n;
         if (u->tangents) e->tangent_vertices += u->n;
         if (u->n > e->max_n) e->max_n = u->n;

@@ -46,9 +46,10 @@ static void slot_free(frame_slot* s, size_t index, size_t unit_count)
 {
     if (index > 0) {
         for (size_t i = 0; i < unit_count; ++i) {
-            if (s->evals) sf_evaluation_destroy(s->evals[i]);
+            bool own = !s->units || s->units[i].owner == i;
+            if (s->evals && own) sf_evaluation_destroy(s->evals[i]);
             if (s->units) {
-                sf_workspace_destroy(s->units[i].ws);
+                if (own) sf_workspace_destroy(s->units[i].ws);
                 free(s->units[i].bones);
                 free(s->units[i].morph);
             }
@@ -72,18 +73,26 @@ void sfi_frame_slots_destroy(sfi_frame_slots* fs, size_t unit_count)
     free(fs);
 }
 
-/* Slot s > 0's copy of unit i: the same topology, its own pose buffers, workspace and evaluation. */
+/* Slot s > 0's copy of unit i: the same topology, its own pose buffers, and the workspace and evaluation of
+ * the slot's copy of its owner (its own when it owns them). */
 static sf_result unit_copy(const sf_asset_eval* e, frame_slot* s, size_t i, sf_error* err)
 {
     const sf_asset_unit* u = &e->units[i];
     sf_asset_unit* c = &s->units[i];
     *c = *u;
     c->ws = NULL;
+    c->owner = i; /* until the buffers are in place: freed as its own */
     c->bones = calloc(12 * (u->pose.bone_count ? u->pose.bone_count : 1), sizeof(float));
     c->morph = calloc(u->pose.morph_weight_count + 1, sizeof(float));
     if (!c->bones || !c->morph) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
     c->pose.bone_matrices = c->bones;
     c->pose.morph_weights = c->morph;
+    if (u->owner != i) {
+        c->owner = u->owner;
+        c->ws = s->units[u->owner].ws;
+        s->evals[i] = s->evals[u->owner];
+        return SF_OK;
+    }
     sf_workspace_opts wopts = {e->methods_mask | (1u << SF_METHOD_RECOMPUTE), e->o.backend};
     sf_error ee;
     sf_result r = sf_workspace_create(u->topo, &wopts, &c->ws, &ee);

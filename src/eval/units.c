@@ -9,19 +9,34 @@
 void sf_asset_units_free(sf_asset_unit* units, size_t count)
 {
     for (size_t i = 0; units && i < count; ++i) {
-        sf_workspace_destroy(units[i].ws);
-        sf_topology_destroy(units[i].topo);
+        if (units[i].owner == i) {
+            sf_workspace_destroy(units[i].ws);
+            sf_topology_destroy(units[i].topo);
+        }
         free(units[i].bones);
         free(units[i].morph);
     }
     free(units);
 }
 
+/* The unit's own bones and morph weights, and its pose pointing at them. */
+static sf_result unit_pose_buffers(const sf_gltf* g, sf_asset_unit* u, sf_error* err)
+{
+    const sf_gltf_instance* in = &g->instances[u->instance];
+    size_t targets = g->meshes[in->mesh].target_count;
+    u->bones = calloc(12 * (in->bone_count ? in->bone_count : 1), sizeof(float));
+    u->morph = calloc(targets + 1, sizeof(float));
+    if (!u->bones || !u->morph) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    u->pose.bone_matrices = u->bones;
+    u->pose.bone_count = in->bone_count;
+    u->pose.morph_weights = u->morph;
+    u->pose.morph_weight_count = targets;
+    return SF_OK;
+}
+
 static sf_result unit_create(const sf_gltf* g, size_t instance, size_t primitive, uint32_t methods,
                              sf_backend backend, const sf_env* env, sf_asset_unit* u, sf_error* err)
 {
-    const sf_gltf_instance* in = &g->instances[instance];
-    size_t targets = g->meshes[in->mesh].target_count;
     u->instance = instance;
     u->primitive = primitive;
     sf_mesh_desc desc;
@@ -42,14 +57,26 @@ static sf_result unit_create(const sf_gltf* g, size_t instance, size_t primitive
     }
     u->n = sf_topology_vertex_count(u->topo);
     u->tangents = sf_topology_has_tangent_frame(u->topo) != 0;
-    u->bones = calloc(12 * in->bone_count, sizeof(float));
-    u->morph = calloc(targets + 1, sizeof(float));
-    if (!u->bones || !u->morph) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
-    u->pose.bone_matrices = u->bones;
-    u->pose.bone_count = in->bone_count;
-    u->pose.morph_weights = u->morph;
-    u->pose.morph_weight_count = targets;
-    return SF_OK;
+    return unit_pose_buffers(g, u, err);
+}
+
+/* Unit k's owner: the first unit of the same primitive whose instance gives sf_gltf_instance_mesh the same
+ * skinning fields (rigid, or a skin of as many joints), so the same sf_mesh_desc and topology. next_owner
+ * chains the owners of each primitive from first_owner[primitive]. */
+static size_t find_owner(const sf_gltf* g, const size_t* instance, const size_t* primitive, size_t* first_owner,
+                         size_t* next_owner, size_t k)
+{
+    const sf_gltf_instance* in = &g->instances[instance[k]];
+    size_t* link = &first_owner[primitive[k]];
+    for (; *link != SIZE_MAX; link = &next_owner[*link]) {
+        const sf_gltf_instance* other = &g->instances[instance[*link]];
+        if ((in->skin == SF_GLTF_NONE) == (other->skin == SF_GLTF_NONE) &&
+            (in->skin == SF_GLTF_NONE || in->bone_count == other->bone_count))
+            return *link;
+    }
+    *link = k;
+    next_owner[k] = SIZE_MAX;
+    return k;
 }
 
 /* Why a scene has nothing to evaluate. */
@@ -74,6 +101,7 @@ typedef struct units_job {
     sf_backend backend;
     const sf_env* env;
     sf_asset_unit* units;
+    size_t* owner;    /* per unit */
     size_t* instance; /* per unit */
     size_t* primitive;
     sf_result* results;
@@ -86,8 +114,9 @@ static void units_range(void* ctx, size_t begin, size_t end)
 {
     const units_job* job = ctx;
     for (size_t k = begin; k < end; ++k)
-        job->results[k] = unit_create(job->gltf, job->instance[k], job->primitive[k], job->methods, job->backend,
-                                      job->env, &job->units[k], &job->errors[k]);
+        if (job->owner[k] == k)
+            job->results[k] = unit_create(job->gltf, job->instance[k], job->primitive[k], job->methods,
+                                          job->backend, job->env, &job->units[k], &job->errors[k]);
 }
 
 sf_result sf_asset_units_create(const sf_gltf* gltf, uint32_t methods, sf_backend backend, const sf_env* env,
@@ -100,23 +129,47 @@ sf_result sf_asset_units_create(const sf_gltf* gltf, uint32_t methods, sf_backen
     if (total == 0) return nothing_to_evaluate(gltf, err); /* an error, not an empty result */
     sf_asset_unit* units = calloc(total, sizeof(sf_asset_unit));
     units_job job = {gltf, methods, backend, env, units, calloc(total, sizeof(size_t)), calloc(total, sizeof(size_t)),
-                     calloc(total, sizeof(sf_result)), calloc(total, sizeof(sf_error))};
+                     calloc(total, sizeof(size_t)), calloc(total, sizeof(sf_result)), calloc(total, sizeof(sf_error))};
+    size_t* first_owner = calloc(gltf->primitive_count + 1, sizeof(size_t));
+    size_t* next_owner = calloc(total, sizeof(size_t));
     sf_result r = SF_OK;
-    if (!units || !job.instance || !job.primitive || !job.results || !job.errors)
+    if (!units || !job.owner || !job.instance || !job.primitive || !job.results || !job.errors || !first_owner ||
+        !next_owner)
         r = sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (size_t p = 0; r == SF_OK && p < gltf->primitive_count; ++p) first_owner[p] = SIZE_MAX;
     size_t k = 0;
     for (size_t i = 0; r == SF_OK && i < gltf->instance_count; ++i) {
         const sf_gltf_mesh* m = &gltf->meshes[gltf->instances[i].mesh];
-        for (size_t p = m->first_primitive; p < m->first_primitive + m->primitive_count; ++p, ++k)
+        for (size_t p = m->first_primitive; p < m->first_primitive + m->primitive_count; ++p, ++k) {
             job.instance[k] = i, job.primitive[k] = p;
+            /* a device workspace may be driven by several threads at once (one per unit): its own each */
+            job.owner[k] = backend == SF_BACKEND_CPU
+                               ? find_owner(gltf, job.instance, job.primitive, first_owner, next_owner, k)
+                               : k;
+            units[k].owner = k; /* its own until it is filled from its owner below */
+        }
     }
     if (r == SF_OK) sf_env_parallel_for(env, total, 1, units_range, &job);
     for (k = 0; r == SF_OK && k < total; ++k)
-        if (job.results[k] != SF_OK) {
+        if (job.owner[k] == k && job.results[k] != SF_OK) {
             if (err) *err = job.errors[k];
             r = job.results[k];
         }
-    free(job.instance), free(job.primitive), free(job.results), free(job.errors);
+    for (k = 0; r == SF_OK && k < total; ++k) {
+        size_t o = job.owner[k];
+        if (o == k) continue;
+        sf_asset_unit* u = &units[k];
+        u->instance = job.instance[k];
+        u->primitive = job.primitive[k];
+        u->topo = units[o].topo;
+        u->ws = units[o].ws;
+        u->n = units[o].n;
+        u->tangents = units[o].tangents;
+        u->owner = o;
+        r = unit_pose_buffers(gltf, u, err);
+    }
+    free(job.owner), free(job.instance), free(job.primitive), free(job.results), free(job.errors);
+    free(first_owner), free(next_owner);
     if (r != SF_OK) {
         sf_asset_units_free(units, units ? total : 0);
         return r;

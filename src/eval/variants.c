@@ -35,12 +35,14 @@ struct sfi_variants {
     const char* name;
 };
 
-static void variant_free(variant* v, size_t units)
+static void variant_free(variant* v, const sf_asset_unit* units, size_t count)
 {
-    for (size_t i = 0; i < units; ++i) {
-        if (v->evals) sf_evaluation_destroy(v->evals[i]);
-        if (v->ws) sf_workspace_destroy(v->ws[i]);
-        if (v->topos) sf_topology_destroy(v->topos[i]);
+    for (size_t i = 0; i < count; ++i) {
+        if (units[i].owner == i) {
+            if (v->evals) sf_evaluation_destroy(v->evals[i]);
+            if (v->ws) sf_workspace_destroy(v->ws[i]);
+            if (v->topos) sf_topology_destroy(v->topos[i]);
+        }
         if (v->morph) free(v->morph[i]);
     }
     free(v->evals);
@@ -53,7 +55,7 @@ static void variant_free(variant* v, size_t units)
 void sfi_variants_destroy(sfi_variants* vs)
 {
     if (!vs) return;
-    for (size_t k = 0; k < vs->count; ++k) variant_free(&vs->list[k], vs->unit_count);
+    for (size_t k = 0; k < vs->count; ++k) variant_free(&vs->list[k], vs->units, vs->unit_count);
     free(vs->list);
     free(vs->angles);
     free(vs);
@@ -95,18 +97,35 @@ static sf_result variant_build(sfi_variants* vs, variant* v, const sf_frames_opt
     desc.method_opts = v->method_opts;
     desc.reference_opts = *ref_opts; /* the full evaluation's: the same tangent mode */
     desc.flags = SF_EVAL_NO_STATISTICS;
+    size_t* cuts = calloc(n, sizeof *cuts); /* per owner: its vertices that lose an influence */
+    if (!cuts) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
     for (size_t i = 0; i < n; ++i) {
         const sf_asset_unit* u = &vs->units[i];
-        size_t cut = 0;
-        if (sf_asset_unit_truncated(vs->g, u, v->max_influences, mask, env, &v->topos[i], &v->ws[i], &cut, err) != SF_OK)
+        if (u->owner != i) { /* the same mesh as its owner's: the same kept influences, run one at a time */
+            v->topos[i] = v->topos[u->owner];
+            v->ws[i] = v->ws[u->owner];
+            v->evals[i] = v->evals[u->owner];
+            v->truncated += cuts[u->owner];
+        } else if (sf_asset_unit_truncated(vs->g, u, v->max_influences, mask, env, &v->topos[i], &v->ws[i],
+                                           &cuts[i], err) != SF_OK) {
+            free(cuts);
             return named(err, vs->name);
-        v->truncated += cut;
-        sf_error e;
-        if (sf_evaluation_create(v->topos[i] ? v->topos[i] : u->topo, &desc, NULL, &v->evals[i], &e) != SF_OK)
-            return sfi_eval_fail(err, e.result, "evaluation: %s", e.message);
+        } else {
+            v->truncated += cuts[i];
+        }
         v->morph[i] = calloc(u->pose.morph_weight_count + 1, sizeof(float));
-        if (!v->morph[i]) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+        if (!v->morph[i]) {
+            free(cuts);
+            return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+        }
+        if (u->owner != i) continue;
+        sf_error e;
+        if (sf_evaluation_create(v->topos[i] ? v->topos[i] : u->topo, &desc, NULL, &v->evals[i], &e) != SF_OK) {
+            free(cuts);
+            return sfi_eval_fail(err, e.result, "evaluation: %s", e.message);
+        }
     }
+    free(cuts);
     return sf_method_stats_create(v->stats, v->methods, v->method_count, err);
 }
 

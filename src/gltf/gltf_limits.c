@@ -1,5 +1,6 @@
-/* The decoded size of a file, estimated from its accessor counts before anything is decoded (the nodes' mesh
- * instances and the compressed streams' outputs included) and checked against sf_gltf_opts.max_decoded_bytes. */
+/* The decoded size of a file, estimated before anything is decoded (the parsed JSON from its text, then the
+ * accessor counts, the nodes' mesh instances and the compressed streams' outputs) and checked against
+ * sf_gltf_opts.max_decoded_bytes. */
 #include "gltf_loader.h"
 
 #include <stdio.h>
@@ -23,17 +24,71 @@ typedef struct costs {
     int default_limit;     /* the limit is the default (64 MiB + 64 x input) */
 } costs;
 
+/* max_decoded_bytes as given, or its default from the input's bytes read so far (*is_default set). */
+static size_t decoded_limit(const loader* L, int* is_default)
+{
+    *is_default = !L->opts.max_decoded_bytes;
+    if (!*is_default) return L->opts.max_decoded_bytes;
+    return sat_add(SF_GLTF_DEFAULT_DECODED_BASE, sat_mul(SF_GLTF_DEFAULT_DECODED_FACTOR, L->input_bytes));
+}
+
+/* The refusal of an estimate over max_decoded_bytes: `what` needs ~`needed` bytes, the limit, how to raise it. */
+static sf_result over_limit(loader* L, const char* base, const char* what, size_t needed, size_t limit,
+                            int is_default)
+{
+    if (is_default)
+        return jfail(L, base, NULL, "%s ~%zu decoded bytes > max_decoded_bytes %zu (64 MiB + 64 x %zu input "
+                     "bytes); raise sf_gltf_opts.max_decoded_bytes / --max-decoded-bytes", what, needed, limit,
+                     L->input_bytes);
+    return jfail(L, base, NULL, "%s ~%zu decoded bytes > max_decoded_bytes %zu; raise "
+                 "sf_gltf_opts.max_decoded_bytes / --max-decoded-bytes", what, needed, limit);
+}
+
 /* Adds bytes to the estimate; fails naming `base` when the total passes max_decoded_bytes. */
 static sf_result charge(loader* L, costs* c, const char* base, size_t bytes)
 {
     c->decoded = sat_add(c->decoded, bytes);
     if (c->decoded <= c->limit) return SF_OK;
-    if (c->default_limit)
-        return jfail(L, base, NULL, "needs ~%zu decoded bytes > max_decoded_bytes %zu (64 MiB + 64 x %zu input "
-                     "bytes); raise sf_gltf_opts.max_decoded_bytes / --max-decoded-bytes", c->decoded, c->limit,
-                     L->input_bytes);
-    return jfail(L, base, NULL, "needs ~%zu decoded bytes > max_decoded_bytes %zu; raise "
-                 "sf_gltf_opts.max_decoded_bytes / --max-decoded-bytes", c->decoded, c->limit);
+    return over_limit(L, base, "needs", c->decoded, c->limit, c->default_limit);
+}
+
+/* What cJSON allocates for a text, bounded from above in one pass without allocating: a node per value (the
+ * root, and in every non-empty array or object one per comma plus one), each sizeof(cJSON) plus the
+ * allocator's header, and a copy of every string (keys included) of at most its raw length plus one byte and
+ * the allocator's rounding; the text's own copy counts too. A text that does not parse costs no more than its
+ * prefix, so the bound holds for it as well. */
+size_t json_tree_bytes(const char* text, size_t len, size_t* values_out)
+{
+    const size_t node = sizeof(cJSON) + 16, string_extra = 32;
+    size_t values = 1, strings = 0, string_bytes = 0;
+    int in_string = 0, just_opened = 0;
+    for (size_t i = 0; i < len; ++i) {
+        char ch = text[i];
+        if (in_string) {
+            if (ch == '\\' && i + 1 < len) ++i, string_bytes += 2;
+            else if (ch == '"') in_string = 0;
+            else string_bytes++;
+            continue;
+        }
+        if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') continue;
+        if (just_opened && ch != ']' && ch != '}') values++; /* a non-empty container's first member */
+        just_opened = ch == '[' || ch == '{';
+        if (ch == ',') values++;
+        else if (ch == '"') in_string = 1, strings++;
+    }
+    if (values_out) *values_out = values;
+    return sat_add(sat_add(len, sat_mul(values, node)), sat_add(string_bytes, sat_mul(strings, string_extra)));
+}
+
+sf_result check_json_cost(loader* L, const char* text, size_t len)
+{
+    int is_default;
+    size_t limit = decoded_limit(L, &is_default), values;
+    L->json_bytes = json_tree_bytes(text, len, &values);
+    if (L->json_bytes <= limit) return SF_OK;
+    char what[96];
+    snprintf(what, sizeof what, "%zu bytes of JSON (%zu values) parse into", len, values);
+    return over_limit(L, "json", what, L->json_bytes, limit, is_default);
 }
 
 /* What load_primitive will decode for one primitive, from the accessor counts alone: the vertex streams read
@@ -117,7 +172,7 @@ static sf_result primitive_costs(loader* L, costs* c, const cJSON* p, size_t mi,
     return charge(L, c, base, bytes);
 }
 
-/* Every node drawing a mesh is evaluated on its own (a topology, frames and results per instance), so a mesh
+/* Every node drawing a mesh has results of its own (deformed vertices, frames, what bake writes), so a mesh
  * drawn by a thousand nodes costs a thousand times its vertices: SF_GLTF_INSTANCE_VERTEX_BYTES each. */
 static sf_result instance_costs(loader* L, costs* c, size_t mesh_count)
 {
@@ -175,11 +230,8 @@ sf_result check_costs(loader* L)
 {
     costs c;
     memset(&c, 0, sizeof c);
-    c.limit = L->opts.max_decoded_bytes;
-    if (!c.limit) {
-        c.default_limit = 1;
-        c.limit = sat_add(SF_GLTF_DEFAULT_DECODED_BASE, sat_mul(SF_GLTF_DEFAULT_DECODED_FACTOR, L->input_bytes));
-    }
+    c.limit = decoded_limit(L, &c.default_limit);
+    c.decoded = L->json_bytes; /* the parsed JSON lives until the load ends */
     const cJSON* meshes = jget(L->root, "meshes");
     size_t mesh_count = cJSON_IsArray(meshes) ? (size_t)cJSON_GetArraySize(meshes) : 0;
     c.mesh_vertices = tmp_alloc(L, mesh_count + 1, sizeof(size_t));

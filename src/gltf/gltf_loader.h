@@ -59,6 +59,7 @@ typedef struct loader {
     uint8_t* buffer_has_data; /* 0: an EXT_meshopt_compression fallback buffer left unread */
     void** files;       /* buffer_count: external buffer files (sf_file_read), freed when loading ends */
     size_t input_bytes; /* the glTF or glb and its external buffers: the base of max_decoded_bytes */
+    size_t json_bytes;  /* the parsed JSON's estimated bytes, the first part of the decoded estimate */
     const char** inputs; /* resolved paths of the files read or named (sf_gltf.input_files) */
     size_t input_count, input_cap;
     view* views;
@@ -117,6 +118,8 @@ typedef struct target_read {
 #define split_sparse_target sfi_gltf_split_sparse_target
 #define generate_mikktspace sfi_gltf_generate_mikktspace
 #define check_costs         sfi_gltf_check_costs
+#define json_tree_bytes     sfi_gltf_json_tree_bytes
+#define check_json_cost     sfi_gltf_check_json_cost
 #define draco_targets       sfi_gltf_draco_targets
 #define decode_compressed   sfi_gltf_decode_compressed
 #define name_compression    sfi_gltf_name_compression
@@ -201,6 +204,12 @@ sf_result generate_mikktspace(loader* L, sf_gltf_primitive* out, const char* bas
 /* ---------------------------------------------------------------- gltf_limits.c */
 
 sf_result check_costs(loader* L);
+/* An upper bound on the bytes cJSON allocates to parse text[0..len) (its copy included); *values (optional)
+ * the values counted. */
+size_t json_tree_bytes(const char* text, size_t len, size_t* values);
+/* Refuses a JSON text whose parse would pass max_decoded_bytes (SF_ERROR_GLTF naming "json", the limit and
+ * the flag), before it is parsed; records the bytes as the start of the decoded estimate. */
+sf_result check_json_cost(loader* L, const char* text, size_t len);
 
 /* ---------------------------------------------------------------- gltf_decode.c */
 

@@ -169,6 +169,8 @@ static sf_result load_all(loader* L, const uint8_t* data, size_t size)
         if (k >= size || data[k] != '{')
             return jfail(L, "file", NULL, "neither a .glb (magic \"glTF\") nor JSON starting with '{'");
     }
+    size_t skip = json_size >= 3 && json[0] == 0xEF && json[1] == 0xBB && json[2] == 0xBF ? 3 : 0;
+    TRY(check_json_cost(L, (const char*)json + skip, json_size - skip));
     char* text = tmp_alloc(L, json_size + 1, 1);
     if (!text) return oom(L, "json");
     memcpy(text, json, json_size);
