@@ -21,7 +21,8 @@
     X(normals_rebuilt, "zero normals rebuilt from the faces")                                       \
     X(tangent_w_snapped, "tangent w snapped to +-1")                                                \
     X(tangents_generated, "vertices given MikkTSpace tangents (normal-mapped, no TANGENT)")         \
-    X(tangents_need_splits, "normal-mapped primitives left without TANGENT: would need vertex splits") \
+    X(tangent_vertices_added, "vertices added by splitting for MikkTSpace's per-corner tangents")      \
+    X(tangents_need_splits, "normal-mapped primitives left without TANGENT: split past 2^24 vertices") \
     X(accessors_written, "accessors written")
 
 static void stat_cell(const sf_angle_stats* s, char* buf, size_t size)

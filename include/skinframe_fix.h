@@ -55,9 +55,12 @@ typedef struct sf_fix_counts {
     size_t zero_weight_vertices;       /* weights summing to zero: reported, left as they are */
     size_t influences_truncated;       /* vertices that lost an influence to max_influences */
     size_t normals_made_unit, normals_rebuilt, tangent_w_snapped;
-    size_t tangents_generated;         /* vertices given MikkTSpace's TANGENT: normal-mapped primitives without one */
-    size_t tangents_need_splits;       /* normal-mapped primitives left without TANGENT: MikkTSpace gives one of their
-                                          vertices different tangents at different corners (fix splits no vertex) */
+    size_t tangents_generated;         /* vertices given MikkTSpace's TANGENT: normal-mapped primitives without one
+                                          (the split copies below included) */
+    size_t tangent_vertices_added;     /* copies of vertices whose corners MikkTSpace gives different tangents,
+                                          appended so that each gets its own (as the glTF loader splits them) */
+    size_t tangents_need_splits;       /* normal-mapped primitives left without TANGENT: their split would pass
+                                          2^24 vertices */
     size_t accessors_written;          /* slots whose bytes changed (in place or as new accessors) */
 } sf_fix_counts;
 

@@ -451,6 +451,13 @@ size_t sf_gltf_doc_primitive_count(const sf_gltf_doc* doc, size_t mesh);
 /* meshes[mesh].primitives[primitive]: its mode (4 when absent) and morph target count; 0 when it does not
  * exist. */
 int sf_gltf_doc_primitive(const sf_gltf_doc* doc, size_t mesh, size_t primitive, uint32_t* mode, size_t* targets);
+/* The name of the k-th attribute of meshes[mesh].primitives[primitive] (target SF_GLTF_NONE) or of its
+ * targets[target], copied into out when its size bytes hold it; returns the bytes it needs (with the NUL), 0 when
+ * there is no k-th. */
+size_t sf_gltf_doc_attribute_name(const sf_gltf_doc* doc, size_t mesh, size_t primitive, size_t target, size_t k,
+                               char* out, size_t size);
+/* Sets the primitive's mode (4 TRIANGLES is written as the default: no member). */
+sf_result sf_gltf_doc_set_mode(sf_gltf_doc* doc, size_t mesh, size_t primitive, uint32_t mode, sf_error* err);
 /* The TEXCOORD set of the normal map of meshes[mesh].primitives[primitive]'s material (its normalTexture's
  * texCoord), or -1 when it has none. */
 int sf_gltf_doc_normal_map_texcoord(const sf_gltf_doc* doc, size_t mesh, size_t primitive);

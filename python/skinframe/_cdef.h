@@ -241,7 +241,7 @@ typedef struct sf_fix_counts {
     size_t primitives, morph_normal_targets, morph_normal_added, morph_tangent_targets, morph_flat_skipped;
     size_t weights_renormalised, duplicate_joints_merged, influences_sorted, zero_slots_cleared;
     size_t zero_weight_vertices, influences_truncated, normals_made_unit, normals_rebuilt, tangent_w_snapped;
-    size_t tangents_generated, tangents_need_splits, accessors_written; ...;
+    size_t tangents_generated, tangent_vertices_added, tangents_need_splits, accessors_written; ...;
 } sf_fix_counts;
 sf_result sf_fix_apply(sf_gltf_doc* doc, const sf_fix_opts* opts, const sf_env* env, sf_fix_counts* out,
                        sf_error* err);

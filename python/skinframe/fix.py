@@ -13,7 +13,8 @@ from .evaluate import AngleStats
 COUNTS = ("primitives", "morph_normal_targets", "morph_normal_added", "morph_tangent_targets", "morph_flat_skipped",
           "weights_renormalised", "duplicate_joints_merged", "influences_sorted", "zero_slots_cleared",
           "zero_weight_vertices", "influences_truncated", "normals_made_unit", "normals_rebuilt",
-          "tangent_w_snapped", "tangents_generated", "tangents_need_splits", "accessors_written")
+          "tangent_w_snapped", "tangents_generated", "tangent_vertices_added", "tangents_need_splits",
+          "accessors_written")
 FAN_COUNTS = ("primitives", "slot_groups", "skipped", "accessors_written")
 
 

@@ -1,5 +1,5 @@
 /* NORMAL made unit (zero ones rebuilt from the faces around the vertex), TANGENT w snapped to +-1, and a
- * normal-mapped primitive without TANGENT given MikkTSpace's. */
+ * normal-mapped primitive without TANGENT given MikkTSpace's (with vertex splits: fix_split.c). */
 #include "fix_internal.h"
 
 #include <math.h>
@@ -74,7 +74,7 @@ sf_result sfi_fix_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err
 }
 
 /* MikkTSpace's tangent of each vertex into a->v (4 floats each), or 0 when some vertex gets different tangents at
- * different corners (a bake's tangents then need the vertex split, which fix does not do). */
+ * different corners (a bake's tangents then need the vertex split). */
 static int vertex_tangents(const sfi_fix_prim* p, const float* corners, sfi_fix_attr* a)
 {
     unsigned char* seen = calloc(p->n + 1, 1);
@@ -121,10 +121,14 @@ sf_result sfi_fix_generate_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_e
                           e.message);
     } else {
         int one_each = vertex_tangents(p, corners, &a);
-        if (one_each < 0) r = sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
-        else if (!one_each) counts->tangents_need_splits++;
-        else if ((r = sfi_fix_write(p, SF_GLTF_NONE, "TANGENT", &a, counts, err)) == SF_OK)
+        if (one_each < 0) {
+            r = sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+        } else if (!one_each) {
+            p->split_corners = corners; /* written last, splitting (sfi_fix_split_tangents) */
+            corners = NULL;
+        } else if ((r = sfi_fix_write(p, SF_GLTF_NONE, "TANGENT", &a, counts, err)) == SF_OK) {
             counts->tangents_generated += p->n;
+        }
     }
     free(corners);
     free(a.v);

@@ -30,6 +30,8 @@ typedef struct sfi_fix_prim {
     sfi_fix_attr* tpos;        /* target_count each: POSITION, NORMAL, TANGENT deltas (v NULL when absent) */
     sfi_fix_attr* tnrm;
     sfi_fix_attr* ttan;
+    uint32_t mode;             /* 4 TRIANGLES, 5 strip, 6 fan */
+    float* split_corners;      /* 12 * tri_count: MikkTSpace's corner tangents, when TANGENT needs vertex splits */
 } sfi_fix_prim;
 
 /* Reads meshes[mesh].primitives[primitive]; SF_ERROR_UNSUPPORTED (nothing read) for a mode without
@@ -43,8 +45,11 @@ sf_result sfi_fix_write(sfi_fix_prim* p, size_t target, const char* attribute, c
 sf_result sfi_fix_normals(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err);
 sf_result sfi_fix_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err);
 /* A normal-mapped primitive (its normal map on TEXCOORD_0) without TANGENT gets MikkTSpace's, one per vertex,
- * when every vertex's corners agree; else it is counted in tangents_need_splits and left. */
+ * when every vertex's corners agree; else its corner tangents are kept for sfi_fix_split_tangents. */
 sf_result sfi_fix_generate_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err);
+/* The kept corner tangents written by splitting the vertices whose corners differ (fix_split.c); last, as it
+ * renumbers the primitive's vertices. */
+sf_result sfi_fix_split_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err);
 sf_result sfi_fix_weights(sfi_fix_prim* p, uint32_t max_influences, sf_fix_counts* counts, sf_error* err);
 sf_result sfi_fix_morph(sfi_fix_prim* p, const sf_frames_opts* reference_opts, const sf_env* env,
                         sf_fix_counts* counts, sf_error* err);

@@ -94,6 +94,7 @@ sf_result sfi_fix_read(sf_gltf_doc* doc, size_t mesh, size_t primitive, sfi_fix_
     uint32_t mode = 4;
     if (!sf_gltf_doc_primitive(doc, mesh, primitive, &mode, &p->target_count) || mode < 4 || mode > 6)
         return SF_ERROR_UNSUPPORTED;
+    p->mode = mode;
     sf_gltf_slot s = {mesh, primitive, SF_GLTF_NONE, "POSITION"};
     sf_result r = read_slot(doc, &s, SIZE_MAX, &p->pos, err);
     if (r != SF_OK || !p->pos.v || p->pos.components != 3) return r != SF_OK ? r : SF_ERROR_UNSUPPORTED;
@@ -124,6 +125,7 @@ void sfi_fix_free(sfi_fix_prim* p)
         if (p->ttan) free(p->ttan[t].v);
     }
     free(p->tpos), free(p->tnrm), free(p->ttan);
+    free(p->split_corners);
     memset(p, 0, sizeof *p);
 }
 

@@ -187,6 +187,20 @@ int sf_gltf_doc_primitive(const sf_gltf_doc* doc, size_t mesh, size_t primitive,
     return 1;
 }
 
+size_t sf_gltf_doc_attribute_name(const sf_gltf_doc* doc, size_t mesh, size_t primitive, size_t target, size_t k,
+                               char* out, size_t size)
+{
+    const cJSON* p = doc ? item_at(item_at(doc->root, "meshes", mesh), "primitives", primitive) : NULL;
+    const cJSON* holder = target == SF_GLTF_NONE ? cJSON_GetObjectItemCaseSensitive(p, "attributes")
+                                                 : item_at(p, "targets", target);
+    const cJSON* a = cJSON_IsObject(holder) ? holder->child : NULL;
+    for (size_t i = 0; a && i < k; ++i) a = a->next;
+    if (!a || !a->string) return 0;
+    size_t need = strlen(a->string) + 1;
+    if (need <= size) memcpy(out, a->string, need);
+    return need;
+}
+
 int sf_gltf_doc_normal_map_texcoord(const sf_gltf_doc* doc, size_t mesh, size_t primitive)
 {
     const cJSON* p = doc ? item_at(item_at(doc->root, "meshes", mesh), "primitives", primitive) : NULL;

@@ -101,8 +101,12 @@ static void set_bounds(cJSON* acc, const uint8_t* packed, const sf_gltf_values* 
             lo[c] = x < lo[c] ? x : lo[c];
             hi[c] = x > hi[c] ? x : hi[c];
         }
-    cJSON_ReplaceItemInObjectCaseSensitive(acc, "min", numbers(lo, v->components));
-    cJSON_ReplaceItemInObjectCaseSensitive(acc, "max", numbers(hi, v->components));
+    const char* keys[2] = {"min", "max"};
+    for (int k = 0; k < 2; ++k) { /* in place where there (the member order kept), else added */
+        cJSON* value = numbers(k ? hi : lo, v->components);
+        if (cJSON_GetObjectItemCaseSensitive(acc, keys[k])) cJSON_ReplaceItemInObjectCaseSensitive(acc, keys[k], value);
+        else cJSON_AddItemToObject(acc, keys[k], value);
+    }
 }
 
 static sf_result check_values(const sf_gltf_values* v, sf_error* err)
@@ -238,6 +242,17 @@ static int holds(const sf_gltf_doc* doc, size_t a, const sf_gltf_values* v, cons
         if (memcmp(enc, packed + i * cs, cs) != 0) return 0;
     }
     return 1;
+}
+
+sf_result sf_gltf_doc_set_mode(sf_gltf_doc* doc, size_t mesh, size_t primitive, uint32_t mode, sf_error* err)
+{
+    cJSON* p = doc ? item_at(item_at(doc->root, "meshes", mesh), "primitives", primitive) : NULL;
+    SF_CHECK(p && mode <= 6, SF_ERROR_INVALID_ARGUMENT, err, "mode", mesh, "meshes[%zu].primitives[%zu] mode %u", mesh,
+             primitive, mode);
+    cJSON_DeleteItemFromObjectCaseSensitive(p, "mode");
+    if (mode != 4 && !cJSON_AddNumberToObject(p, "mode", mode))
+        return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "mode", SFI_NO_INDEX, "out of memory");
+    return SF_OK;
 }
 
 sf_result sf_gltf_doc_set(sf_gltf_doc* doc, const sf_gltf_slot* slot, const sf_gltf_values* values, int* changed,

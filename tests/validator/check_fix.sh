@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # skinframe fix over the staged assets, each output validated by the Khronos glTF validator against its input
-# (check_fix.mjs): no errors, no new warnings. check_fix.sh SKINFRAME ASSETS_DIR OUT_DIR
+# (check_fix.mjs): no errors, no new warnings; and CesiumMan given a normal map (normal_mapped.mjs), whose fix
+# splits vertices for its tangents. check_fix.sh SKINFRAME ASSETS_DIR OUT_DIR
 # The validator (package.json, pinned in package-lock.json) is installed into OUT_DIR/npm, never into the
 # source tree. Without node/npm it exits 77 (skipped), or 1 under CI=true.
 set -euo pipefail
@@ -24,4 +25,9 @@ while IFS= read -r in; do
   "$cli" fix "$in" -o "$dst" --no-measure --force >/dev/null
   pairs+=("$in" "$dst")
 done < <(find "$assets" -name '*.glb' -o -name '*.gltf' | LC_ALL=C sort)
+# CesiumMan with a normal map: fix generates TANGENT, splitting the vertices whose corners MikkTSpace parts
+mapped=$out/fixed/CesiumMan.normal-mapped.glb
+node "$here/normal_mapped.mjs" "$assets/CesiumMan/glTF-Binary/CesiumMan.glb" "$mapped"
+"$cli" fix "$mapped" -o "$out/fixed/CesiumMan.normal-mapped.fixed.glb" --no-measure --force >/dev/null
+pairs+=("$mapped" "$out/fixed/CesiumMan.normal-mapped.fixed.glb")
 node "$out/npm/check_fix.mjs" "${pairs[@]}"
