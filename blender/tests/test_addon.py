@@ -255,6 +255,62 @@ def check_animated_shape_key(addon, obj):
     check_positions(addon, obj)
 
 
+class Layout:
+    """Stands in for the panel's layout (headless Blender draws no panels): records the texts it is given."""
+
+    def __init__(self, texts=None):
+        self.texts = [] if texts is None else texts
+
+    def box(self):
+        return self
+
+    def grid_flow(self, **_):
+        return self
+
+    def label(self, text=""):
+        self.texts.append(text)
+
+    def operator(self, idname, text="", **_):
+        self.texts.append(text)
+        return type("Props", (), {})()
+
+
+def check_panel_table(addon, results):
+    """The panel's table: the tangent columns beside the normals' with a UV map, each row's numbers in it."""
+    layout = Layout()
+    addon.ui.SKINFRAME_PT_panel.draw_table(layout, results)
+    texts = layout.texts
+    tangents = results["uv_map"] is not None
+    check(("tan mean" in texts and "tan max" in texts) == tangents,
+          "the panel's table %s tangent columns" % ("has" if tangents else "has no"))
+    for r in results["rows"]:
+        i = texts.index(r["method"])
+        want = ["%.3f" % r[k] for k in ("mean", "p95", "max")]
+        if tangents:
+            want += ["%.3f" % r["tangent_mean"], "%.3f" % r["tangent_max"]]
+        check(texts[i + 1:i + 1 + len(want)] == want, "panel row %s: %s" % (r["method"], texts[i + 1:i + 1 + len(want)]))
+
+
+def check_without_uvs(addon, obj):
+    """Without a UV map no tangents are measured: the table has none and the tangent colours of the evaluation
+    before are removed; the normals' table is kept."""
+    me = obj.data
+    before = {r["method"]: r for r in addon.run.results_of(obj)["rows"]}
+    me.uv_layers.remove(me.uv_layers["UVMap"])
+    bpy.context.scene.frame_set(0)
+    check(bpy.ops.skinframe.evaluate() == {'FINISHED'}, "the evaluate operator runs without a UV map")
+    res = addon.run.results_of(obj)
+    check(res["uv_map"] is None and res["measured_vertices"] == res["vertices"] == len(me.vertices),
+          "without a UV map the %d vertices are measured unsplit" % len(me.vertices))
+    check(all("tangent_mean" not in r for r in res["rows"]), "without a UV map the table has no tangents")
+    stale = [n for r in res["rows"] for n in addon.run.attribute_names(r["method"], "tangent")
+             if me.attributes.get(n) is not None]
+    check(not stale, "the earlier tangent attributes are removed (%s)" % stale)
+    check_panel_table(addon, res)
+    check(all(me.color_attributes.get(addon.run.attribute_names(r["method"])[0]) is not None for r in res["rows"])
+          and set(before) == {r["method"] for r in res["rows"]}, "the normals' colour attributes stay")
+
+
 def check_staged(addon):
     """A staged glTF through Blender's importer: the add-on's rest-pose errors against the command's (within 0.01 degree: Blender stores the imported normals in its own encoding)."""
     clear_scene()
@@ -287,11 +343,13 @@ def main():
     results = addon.run.results_of(obj)
     print(json.dumps(results, indent=1))
     check_table_against_command(addon, obj, results)
+    check_panel_table(addon, results)
     check_colours(addon, obj, results)
     check(bpy.context.mode == 'EDIT_MESH', "select_worst leaves the mesh in edit mode, the vertex shown")
     bpy.ops.object.mode_set(mode='OBJECT')  # the mesh as stored again (edit mode holds its own copy)
     check_fixed_gltf(addon, obj)
     check_animated_shape_key(addon, obj)
+    check_without_uvs(addon, obj)
     if STAGED:
         check_staged(addon)
     if failures:
