@@ -1,8 +1,9 @@
 """What the evaluation needs, read from Blender's own data: the rest mesh (vertices, loop triangles, vertex
 normals), the vertex groups of the Armature modifier's deform bones as joints and weights, the shape keys as
-morph targets, and per frame the bone matrices and shape-key values. Vertex numbers stay Blender's: nothing is
-split or merged (the add-on measures normals only, which need no per-vertex UVs; a UV seam would otherwise
-have to split vertices)."""
+morph targets, and per frame the bone matrices and shape-key values, and the active UV map for the tangents.
+The library takes one UV per vertex, so a vertex on a seam of the UV map is measured once per UV it has
+(split_at_uvs, as a glTF exporter splits it); every per-vertex answer is folded back onto Blender's vertex
+numbers (the largest of its copies)."""
 import numpy as np
 
 
@@ -133,3 +134,52 @@ def pose_arrays(obj, bones):
             mats[j] = np.array([m[r][:] for r in range(3)], np.float32)
     weights = np.array([0.0 if kb.mute else kb.value for kb in shape_keys(obj)], np.float32)
     return mats, weights
+
+
+def split_at_uvs(obj, arrays):
+    """arrays (rest_arrays') with the active UV map's coordinates as "uvs" (Blender's v up), a vertex copied for
+    each distinct UV its corners have, and the triangles taken through the copies; returns (arrays, source),
+    source[i] the Blender vertex of copy i. Without a UV map: (arrays, None), unchanged."""
+    me = obj.data
+    uv_layer = me.uv_layers.active
+    if uv_layer is None or len(me.loops) == 0:
+        return arrays, None
+    loops = len(me.loops)
+    uv = _vector_prop(uv_layer.data, "uv", loops, 2)
+    vertex = np.empty(loops, np.int64)
+    me.loops.foreach_get("vertex_index", vertex)
+    # one copy per distinct (vertex, u, v), numbered in Blender's vertex order
+    keys = np.empty(loops, dtype=[("v", np.int64), ("u", np.float32), ("w", np.float32)])
+    keys["v"], keys["u"], keys["w"] = vertex, uv[:, 0], uv[:, 1]
+    unique, first, copy_of_loop = np.unique(keys, return_index=True, return_inverse=True)
+    source = unique["v"].astype(np.int64)
+    n = len(me.vertices)
+    # vertices no face uses keep a copy of their own (their UV is unused)
+    unused = np.setdiff1d(np.arange(n), source)
+    if len(unused):
+        source = np.concatenate([source, unused])
+        uv_out = np.concatenate([uv[first], np.zeros((len(unused), 2), np.float32)])
+    else:
+        uv_out = uv[first]
+    tri_loops = np.empty(3 * len(me.loop_triangles), np.int64)
+    me.loop_triangles.foreach_get("loops", tri_loops)
+    out = dict(arrays)
+    out["indices"] = copy_of_loop.reshape(-1)[tri_loops].astype(np.uint32).reshape(-1, 3)
+    for name in ("positions", "normals", "joints", "weights"):
+        if name in arrays:
+            out[name] = np.ascontiguousarray(arrays[name][source])
+    if "targets" in arrays:
+        out["targets"] = [{k: (np.ascontiguousarray(v[source]) if k != "name" else v) for k, v in t.items()}
+                          for t in arrays["targets"]]
+    out["uvs"] = np.ascontiguousarray(uv_out, np.float32)
+    out["uv_convention"] = "v-up"
+    return out, source
+
+
+def fold(values, source, n):
+    """Per-copy values onto Blender's n vertices: the largest of each vertex's copies (source None: as they are)."""
+    if source is None:
+        return values
+    out = np.zeros(n, values.dtype)
+    np.maximum.at(out, source, values)
+    return out

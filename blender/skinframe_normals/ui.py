@@ -25,7 +25,8 @@ class SkinframeSettings(bpy.types.PropertyGroup):
         name="Shape-key normals", default="deltas",
         items=[("deltas", "Deltas", "Shape-key normal deltas added before skinning (glTF morph NORMAL)"),
                ("none", "None", "Rest normals kept under shape keys"),
-               ("normals", "Normals only", "As deltas (no tangents are measured here)")])
+               ("normals", "Normals only", "Shape-key normal deltas only; tangents keep their rest directions "
+                "under shape keys (the shape keys give no tangent deltas here, so as Deltas)")])
     threads: bpy.props.IntProperty(name="Threads", default=max(1, os.cpu_count() or 1), min=1, max=256)
 
 
@@ -53,7 +54,8 @@ def _unmeasured(obj, mod):
 
 
 class SKINFRAME_OT_evaluate(bpy.types.Operator):
-    """Measure each method's skinned normals against the reference over the frames and paint the error"""
+    """Measure each method's skinned normals (and, with a UV map, tangents) against the reference over the frames
+    and paint the error"""
     bl_idname = "skinframe.evaluate"
     bl_label = "Evaluate Normals"
     bl_options = {'REGISTER', 'UNDO'}
@@ -112,13 +114,16 @@ class SKINFRAME_OT_select_worst(bpy.types.Operator):
 
 
 class SKINFRAME_OT_show(bpy.types.Operator):
-    """Show this method's error colours in the viewport"""
+    """Show this method's error colours (normals or tangents) in the viewport"""
     bl_idname = "skinframe.show"
     bl_label = "Show Colours"
     method: bpy.props.StringProperty()
+    part: bpy.props.EnumProperty(items=[("normal", "Normal", "The normal error"),
+                                        ("tangent", "Tangent", "The tangent error (meshes with a UV map)")],
+                                 default="normal")
 
     def execute(self, context):
-        run.show_attribute(context.active_object.data, self.method)
+        run.show_attribute(context.active_object.data, self.method, self.part)
         return {'FINISHED'}
 
 
@@ -191,15 +196,29 @@ class SKINFRAME_PT_panel(bpy.types.Panel):
     @staticmethod
     def draw_table(layout, res):
         box = layout.box()
+        tangents = res.get("uv_map") is not None
         box.label(text="Normal error, deg: frames %d-%d (%d), %d vertices" % (
             res["frames"][0], res["frames"][1], res["frame_count"], res["vertices"]))
-        grid = box.grid_flow(row_major=True, columns=7, even_columns=False, align=True)
-        for head in ("method", "mean", "p95", "max", "worst frame", "worst vertex", ""):
+        if tangents:
+            box.label(text="Tangent error, deg: UV map '%s' (MikkTSpace reference)" % res["uv_map"])
+        else:
+            box.label(text="No tangents measured: the mesh has no UV map")
+        heads = ["method", "mean", "p95", "max"] + (["tan mean", "tan max"] if tangents else [])
+        heads += ["worst frame", "worst vertex", ""]
+        grid = box.grid_flow(row_major=True, columns=len(heads), even_columns=False, align=True)
+        for head in heads:
             grid.label(text=head)
         for r in res["rows"]:
             grid.operator(SKINFRAME_OT_show.bl_idname, text=r["method"], emboss=False).method = r["method"]
             for key in ("mean", "p95", "max"):
                 grid.label(text="%.3f" % r[key])
+            if tangents:
+                for key in ("tangent_mean", "tangent_max"):
+                    if key in r:
+                        op = grid.operator(SKINFRAME_OT_show.bl_idname, text="%.3f" % r[key], emboss=False)
+                        op.method, op.part = r["method"], "tangent"
+                    else:
+                        grid.label(text="-")
             grid.label(text="%d" % r["worst_frame"])
             grid.label(text="%d @ %d" % (r["worst_vertex"], r["worst_vertex_frame"]))
             grid.operator(SKINFRAME_OT_select_worst.bl_idname, text="", icon='RESTRICT_SELECT_OFF').method = r["method"]

@@ -1,11 +1,12 @@
 """The add-on, headless in Blender: `blender -b --factory-startup --python-exit-code 1 --python test_addon.py --
 ADDON.zip SKINFRAME_CLI OUT_DIR [STAGED.glb]`.
 
-Builds a strip rigged to two bones with a shape key, animated over 9 frames, installs the add-on from its zip and
-runs its operator; then checks (1) the library's skinned positions against Blender's own evaluated mesh (the data
-the add-on reads is what Blender deforms), (2) the add-on's table against `skinframe eval` and the Python
-module's evaluate_asset on the same strip exported by Blender's glTF exporter (within 1e-3 degrees), (3) the
-colour attribute at the worst vertex (the heatmap's colour of its angle) and the selection operator. With
+Builds a strip rigged to two bones with a shape key and a UV map with a seam, animated over 9 frames, installs the
+add-on from its zip and runs its operator; then checks (1) the library's skinned positions against Blender's own
+evaluated mesh (the data the add-on reads is what Blender deforms), (2) the add-on's table, normals and tangents,
+against `skinframe eval` and the Python module's evaluate_asset on the same strip exported by Blender's glTF
+exporter (within 1e-3 degrees; the exporter splits the seam's vertices as the add-on measures them), (3) the
+colour attributes at the worst vertices (the heatmap's colour of the angle) and the selection operator. With
 STAGED.glb it imports that file through Blender's glTF importer and checks the add-on's rest-pose errors
 against the command's (within 0.01 degree: Blender stores the imported normals in its own encoding)."""
 import json
@@ -56,6 +57,13 @@ def build_strip():
     me.from_pydata(verts, [], faces)
     me.polygons.foreach_set("use_smooth", [True] * len(me.polygons))
     me.update()
+    # UVs: u across, v along the strip; the faces above row 6 are shifted by 1 in u, so row 6 is a seam
+    uv = me.uv_layers.new(name="UVMap")
+    for poly in me.polygons:
+        shift = 1.0 if poly.index // (nx - 1) >= 6 else 0.0
+        for li in poly.loop_indices:
+            co = me.vertices[me.loops[li].vertex_index].co
+            uv.data[li].uv = (co.x + 0.5 + shift, co.y / 2.0)
     obj = bpy.data.objects.new("strip", me)
     scene.collection.objects.link(obj)
     arm_data = bpy.data.armatures.new("rig")
@@ -136,7 +144,7 @@ def compare_rows(rows, theirs, what, keys=(("mean", "mean"), ("p95", "p95"), ("m
 def check_table_against_command(addon, obj, results):
     sf = addon.lib.skinframe
     glb = os.path.join(OUT, "strip.glb")
-    bpy.ops.export_scene.gltf(filepath=glb, export_format='GLB', use_selection=False, export_texcoords=False,
+    bpy.ops.export_scene.gltf(filepath=glb, export_format='GLB', use_selection=False, export_texcoords=True,
                               export_colors=False, export_morph_normal=True, export_force_sampling=True)
     rows = {r["method"]: r for r in results["rows"]}
     args = [CLI, "eval", glb, "--fps", "24", "--weighting", results["weighting"], "--json"]
@@ -147,9 +155,23 @@ def check_table_against_command(addon, obj, results):
     compare_rows(rows, {m["method"]: m for m in anim[0]["methods"]}, "command")
     compare_rows(rows, {m["method"]: m for m in anim[0]["methods"]}, "command rest",
                  keys=(("rest_mean", "mean"), ("rest_max", "max")), part="rest_normal")
+    tangent_keys = (("tangent_mean", "mean"), ("tangent_p95", "p95"), ("tangent_max", "max"))
+    compare_rows(rows, {m["method"]: m for m in anim[0]["methods"]}, "command tangent", keys=tangent_keys,
+                 part="tangent")
+    check(results["uv_map"] == "UVMap" and results["measured_vertices"] == anim[0]["vertices_per_frame"]
+          and results["measured_vertices"] > results["vertices"],
+          "the seam's vertices measured once per UV: %d of Blender's %d vertices, %d in the export" % (
+              results["measured_vertices"], results["vertices"], anim[0]["vertices_per_frame"]))
+    for m in anim[0]["methods"]:
+        r = rows[m["method"]]
+        check(r["count"] == m["normal"]["count"] and r["tangent_count"] == m["tangent"]["count"],
+              "%s: as many normals (%d) and tangents (%d) measured as the command" % (
+                  m["method"], r["count"], r["tangent_count"]))
     report = sf.evaluate_asset(glb, fps=24, weighting=results["weighting"])
-    module = {m.method: {"normal": m.normal.to_dict()} for m in report.clips[0].methods}
+    module = {m.method: {"normal": m.normal.to_dict(), "tangent": m.tangent.to_dict()}
+              for m in report.clips[0].methods}
     compare_rows(rows, module, "module")
+    compare_rows(rows, module, "module tangent", keys=tangent_keys, part="tangent")
 
 
 def check_colours(addon, obj, results):
@@ -170,7 +192,23 @@ def check_colours(addon, obj, results):
         me.attributes[deg_name].data.foreach_get("value", degs)
         check(int(np.argmax(degs)) == v or degs.max() == degs[v], "%s: the worst vertex has the largest error"
               % r["method"])
+        tcolor, tdeg = addon.run.attribute_names(r["method"], "tangent")
+        tattr = me.color_attributes.get(tcolor)
+        check(tattr is not None and tattr.domain == 'POINT' and tcolor != color_name,
+              "tangent colour attribute '%s' on the points" % tcolor)
+        if tattr is None:
+            continue
+        tv = r["tangent_worst_vertex"]
+        got = np.array(tattr.data[tv].color[:], np.float32)
+        want = sf.heatmap_colors([r["tangent_worst_deg"]])[0]
+        check(np.allclose(got, want, atol=1e-6), "%s: tangent colour at the worst vertex %d = heatmap(%.3f deg)" % (
+            r["method"], tv, r["tangent_worst_deg"]))
+        me.attributes[tdeg].data.foreach_get("value", degs)
+        check(abs(float(degs.max()) - r["tangent_max"]) < 1e-4 and abs(float(degs[tv]) - r["tangent_max"]) < 1e-4,
+              "%s: the tangent degrees' largest (%.4f) is the table's max, at the worst vertex" % (
+                  r["method"], float(degs.max())))
     skinned = next(r for r in results["rows"] if r["method"] == "skinned")
+    check(skinned["tangent_max"] > 1.0, "skinned tangents are off on the bend (%.3f deg max)" % skinned["tangent_max"])
     check(skinned["max"] > 1.0 and skinned["mean"] > 0.01, "skinned normals are off on the bend (%.3f deg max)"
           % skinned["max"])
     bpy.ops.skinframe.select_worst(method="skinned")
@@ -187,8 +225,10 @@ def check_fixed_gltf(addon, obj):
     out = os.path.join(OUT, "strip_fixed.glb")
     check(bpy.ops.skinframe.write_fixed_gltf(filepath=out) == {'FINISHED'}, "Write Fixed glTF runs")
     asset = addon.lib.skinframe.load(out)
-    check(asset.instance_count == 1 and asset.mesh().vertex_count == len(obj.data.vertices),
-          "the fixed glTF holds the strip's %d vertices" % len(obj.data.vertices))
+    _, source = addon.scene_data.split_at_uvs(obj, addon.scene_data.rest_arrays(obj)[0])
+    check(asset.instance_count == 1 and asset.mesh().vertex_count == len(source) > len(obj.data.vertices),
+          "the fixed glTF holds the strip's %d vertices, split at the UV seam (%d)" % (len(obj.data.vertices),
+                                                                                     len(source)))
     exported, by_command = os.path.join(OUT, "strip_exported.glb"), os.path.join(OUT, "strip_fixed_command.glb")
     selected = [o for o in bpy.context.view_layer.objects if o.select_get()]
     for o in bpy.context.view_layer.objects:  # as the operator exports: the mesh and its rig
@@ -213,6 +253,62 @@ def check_animated_shape_key(addon, obj):
     check(abs(float(weights[0]) - bulge.value) < 1e-6 and 0.0 < bulge.value < 1.0,
           "the shape key's keyed value at frame 4 (%.3f) is the pose's morph weight" % bulge.value)
     check_positions(addon, obj)
+
+
+class Layout:
+    """Stands in for the panel's layout (headless Blender draws no panels): records the texts it is given."""
+
+    def __init__(self, texts=None):
+        self.texts = [] if texts is None else texts
+
+    def box(self):
+        return self
+
+    def grid_flow(self, **_):
+        return self
+
+    def label(self, text=""):
+        self.texts.append(text)
+
+    def operator(self, idname, text="", **_):
+        self.texts.append(text)
+        return type("Props", (), {})()
+
+
+def check_panel_table(addon, results):
+    """The panel's table: the tangent columns beside the normals' with a UV map, each row's numbers in it."""
+    layout = Layout()
+    addon.ui.SKINFRAME_PT_panel.draw_table(layout, results)
+    texts = layout.texts
+    tangents = results["uv_map"] is not None
+    check(("tan mean" in texts and "tan max" in texts) == tangents,
+          "the panel's table %s tangent columns" % ("has" if tangents else "has no"))
+    for r in results["rows"]:
+        i = texts.index(r["method"])
+        want = ["%.3f" % r[k] for k in ("mean", "p95", "max")]
+        if tangents:
+            want += ["%.3f" % r["tangent_mean"], "%.3f" % r["tangent_max"]]
+        check(texts[i + 1:i + 1 + len(want)] == want, "panel row %s: %s" % (r["method"], texts[i + 1:i + 1 + len(want)]))
+
+
+def check_without_uvs(addon, obj):
+    """Without a UV map no tangents are measured: the table has none and the tangent colours of the evaluation
+    before are removed; the normals' table is kept."""
+    me = obj.data
+    before = {r["method"]: r for r in addon.run.results_of(obj)["rows"]}
+    me.uv_layers.remove(me.uv_layers["UVMap"])
+    bpy.context.scene.frame_set(0)
+    check(bpy.ops.skinframe.evaluate() == {'FINISHED'}, "the evaluate operator runs without a UV map")
+    res = addon.run.results_of(obj)
+    check(res["uv_map"] is None and res["measured_vertices"] == res["vertices"] == len(me.vertices),
+          "without a UV map the %d vertices are measured unsplit" % len(me.vertices))
+    check(all("tangent_mean" not in r for r in res["rows"]), "without a UV map the table has no tangents")
+    stale = [n for r in res["rows"] for n in addon.run.attribute_names(r["method"], "tangent")
+             if me.attributes.get(n) is not None]
+    check(not stale, "the earlier tangent attributes are removed (%s)" % stale)
+    check_panel_table(addon, res)
+    check(all(me.color_attributes.get(addon.run.attribute_names(r["method"])[0]) is not None for r in res["rows"])
+          and set(before) == {r["method"] for r in res["rows"]}, "the normals' colour attributes stay")
 
 
 def check_staged(addon):
@@ -247,11 +343,13 @@ def main():
     results = addon.run.results_of(obj)
     print(json.dumps(results, indent=1))
     check_table_against_command(addon, obj, results)
+    check_panel_table(addon, results)
     check_colours(addon, obj, results)
     check(bpy.context.mode == 'EDIT_MESH', "select_worst leaves the mesh in edit mode, the vertex shown")
     bpy.ops.object.mode_set(mode='OBJECT')  # the mesh as stored again (edit mode holds its own copy)
     check_fixed_gltf(addon, obj)
     check_animated_shape_key(addon, obj)
+    check_without_uvs(addon, obj)
     if STAGED:
         check_staged(addon)
     if failures:

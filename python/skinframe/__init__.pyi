@@ -119,6 +119,7 @@ class FrameStats:
     worst_tangent: Optional[WorstVertex]
     frame_normal_mean: np.ndarray
     vertex_max_normal_deg: Optional[np.ndarray]
+    vertex_max_tangent_deg: Optional[np.ndarray]
 
 
 def frames(mesh: Mesh, pose: PoseLike = ..., method: str = ..., morph_directions: str = ..., weighting: str = ...,

@@ -162,6 +162,7 @@ class FrameStats:
     worst_tangent: Optional[WorstVertex]
     frame_normal_mean: np.ndarray  # per frame: the mean normal error
     vertex_max_normal_deg: Optional[np.ndarray] = None  # per vertex: the largest normal error over the frames
+    vertex_max_tangent_deg: Optional[np.ndarray] = None  # per vertex: the largest tangent error (with UVs)
 
 
 class _Stats:
@@ -181,7 +182,8 @@ def evaluate_frames(mesh, poses, methods=None, vertex_max=False, **options):
     """Every method over the frames of `poses` (an iterable of Pose, (bones, weights) or None), beside the rest
     pose's error, with the statistics `skinframe eval` prints: {name: FrameStats}. Memory does not grow with
     the frames (the angles stream into histograms). vertex_max=True adds each vertex's largest normal error
-    over the frames (FrameStats.vertex_max_normal_deg)."""
+    over the frames (FrameStats.vertex_max_normal_deg) and, where the mesh has a tangent frame (UVs), its
+    largest tangent error (FrameStats.vertex_max_tangent_deg)."""
     ev = Evaluator(mesh, methods, angles=True, **options)
     ids = method_ids(methods)
     st = _Stats(ids)
@@ -202,6 +204,9 @@ def evaluate_frames(mesh, poses, methods=None, vertex_max=False, **options):
             if vertex_max and not rest:
                 angles = np.frombuffer(ffi.buffer(r.normal_deg, 4 * n), np.float32)
                 np.maximum(vmax[r.method], angles, out=vmax[r.method])
+                if tdeg != ffi.NULL:
+                    angles = np.frombuffer(ffi.buffer(tdeg, 4 * n), np.float32)
+                    np.maximum(tmax[r.method], angles, out=tmax[r.method])
 
     for m in ids:
         lib.sf_method_stats_clip_start(st.c + m)
@@ -212,6 +217,7 @@ def evaluate_frames(mesh, poses, methods=None, vertex_max=False, **options):
         lib.sf_method_stats_clip_start(st.c + m)
     means = {m: [] for m in ids}
     vmax = {m: np.zeros(n, np.float32) for m in ids}
+    tmax = {m: np.zeros(n, np.float32) for m in ids}
     for f, pose in enumerate(poses):
         ev.run(pose)
         for m in ids:
@@ -227,6 +233,8 @@ def evaluate_frames(mesh, poses, methods=None, vertex_max=False, **options):
         out[METHODS[m]] = _frame_stats(METHODS[m], st.c[m], np.array(means[m]))
         if vertex_max:
             out[METHODS[m]].vertex_max_normal_deg = vmax[m]
+            if tangent:
+                out[METHODS[m]].vertex_max_tangent_deg = tmax[m]
     return out
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python module's tests under ctest: python/build.sh builds the module into BUILD/python/lib, then pytest runs
 # against it and the command. Skipped (exit 77) with the reason when Debian's python3-cffi, python3-numpy,
-# python3-pytest or python3-setuptools is missing, except under CI=true, where that fails.
+# python3-pytest or python3-setuptools is missing, except under CI=true, where that fails (test_install.py likewise
+# skips, or fails under CI=true, without python3-pip).
 # Usage: run.sh SOURCE_DIR BUILD_DIR SKINFRAME_CLI
 set -euo pipefail
 src=$1 build=$2 cli=$3
@@ -19,5 +20,6 @@ set -e
 [ $rc -eq 0 ] || exit $rc
 "$py" -c 'import pytest' 2>/dev/null || missing
 cd "$build/python"
+# test_install.py's offline pip install reuses the shared layers built above (SKINFRAME_CMAKE_BUILD_DIR).
 PYTHONPATH="$build/python/lib" PYTHONDONTWRITEBYTECODE=1 SKINFRAME_CLI="$cli" \
-  exec "$py" -m pytest -q -p no:cacheprovider "$src/python/tests"
+  SKINFRAME_CMAKE_BUILD_DIR="$build/python/shared" exec "$py" -m pytest -q -p no:cacheprovider "$src/python/tests"

@@ -101,10 +101,14 @@ def test_vertex_max_over_frames():
     mesh = asset.mesh()
     poses = [asset.pose(0, 0, t) for t in (0.3, 0.9, 1.5)]
     st = skinframe.evaluate_frames(mesh, poses, methods=["skinned"], vertex_max=True)["skinned"]
-    per_frame = [skinframe.evaluate(mesh, p, methods=["skinned"], angles=True)["skinned"].normal_deg for p in poses]
-    assert np.array_equal(st.vertex_max_normal_deg, np.max(per_frame, axis=0))
+    rows = [skinframe.evaluate(mesh, p, methods=["skinned"], angles=True)["skinned"] for p in poses]
+    assert np.array_equal(st.vertex_max_normal_deg, np.max([r.normal_deg for r in rows], axis=0))
     assert float(st.vertex_max_normal_deg.max()) == pytest.approx(st.normal.max)
     assert int(np.argmax(st.vertex_max_normal_deg)) == st.worst_normal.vertex
+    assert mesh.tangent_frame  # CesiumMan has UVs: the tangents' largest errors too
+    assert np.array_equal(st.vertex_max_tangent_deg, np.max([r.tangent_deg for r in rows], axis=0))
+    assert float(st.vertex_max_tangent_deg.max()) == pytest.approx(st.tangent.max)
+    assert int(np.argmax(st.vertex_max_tangent_deg)) == st.worst_tangent.vertex
     assert len(st.frame_normal_mean) == 3
 
 
