@@ -5,8 +5,9 @@
  * the lossless meshopt files decode to exactly the source's vertices; sequential Draco (vertex order kept)
  * decodes each attribute within its quantization step (CesiumMan, Fox, MorphStressTest); `eval` gives, for
  * every staged asset, every method's mean errors within the bound stated per encoding; corrupt, truncated and
- * miscounted streams are refused naming the extension and the accessor; `fix` reads every compressed file, writes it uncompressed with the source's repairs (within the
- * same bounds) and is idempotent. Exits 77 (skipped) when node/npm or the tools are missing, or the build has no decoders. */
+ * miscounted streams are refused naming the extension and the accessor; `fix` reads every compressed file,
+ * writes it uncompressed with the source's repairs (within the same bounds) and is idempotent. Exits 77 (skipped)
+ * when node/npm or the tools are missing, or the build has no decoders. */
 #include "sf_test.h"
 
 #include "skinframe_gltf.h"
@@ -173,7 +174,7 @@ static void test_decoded_attributes(void)
 static cJSON* eval_json(const char* path)
 {
     char args[1200];
-    snprintf(args, sizeof args, "eval '%s' --json --threads 1", path);
+    snprintf(args, sizeof args, "eval '%s' --json --threads 1 --fps 10", path);
     sft_cli_out r = sft_run_cli(args);
     cJSON* j = r.status == 0 ? cJSON_Parse(r.out) : NULL;
     if (!j) fprintf(stderr, "  eval %s: status %d %s\n", path, r.status, r.err);
@@ -218,26 +219,27 @@ static const char* const g_staged[][2] = {
     {"SimpleSparseAccessor", "gltf/SimpleSparseAccessor/glTF/SimpleSparseAccessor.gltf"}};
 
 /* Every staged asset, compressed both ways, against the file it was made from: bounds in degrees on every
- * method's mean normal and tangent error (eval's table), per encoding.
+ * method's mean normal and tangent error (eval's table at 10 frames per second, enough frames to cover each
+ * clip's motion at a third of the default's cost), per encoding; measured maxima in brackets.
  *   meshopt (gltfpack -c -noq) against gltfpack -noq (packed: the same processing, uncompressed): lossless, the
- *     same table up to the float rounding of the means (1e-6; measured 1.9e-8, AnimatedMorphCube).
- *   meshoptq (gltfpack -cc) against packed: 0.1 (measured at most 0.067, CesiumMan).
- *   draco, dracoseq (glTF-Transform) against the staged file: 0.05 (measured at most 0.033, MorphStressTest).
+ *     same table up to the float rounding of the means, 1e-5 (7.6e-7, Fox's tangents).
+ *   meshoptq (gltfpack -cc) against packed: 0.1 (0.067, CesiumMan).
+ *   draco, dracoseq (glTF-Transform) against the staged file: 0.05 (0.033, MorphStressTest).
  * Tangents: the reference's MikkTSpace tangents follow the UVs, which both tools quantize to 12 bits; on
  * NormalTangentMirrorTest's small UV triangles that moves the tangent means by 0.44 (Draco; 0.077 with 16-bit UVs)
  * and 0.51 (gltfpack -cc): bound 0.6 there.
  * gltfpack's processing itself (packed against the staged file): 0.1 where it only resamples the animations at
- * 30 Hz (Fox 0.084, AnimatedMorphCube 0.0067); CesiumMan and InterpolationTest are rebuilt: gltfpack merges
- * CesiumMan's 661 vertices that repeat another's position, UV, joints and weights with a normal 0.0003 degree
- * away (3273 -> 2612 vertices), and drops InterpolationTest's TANGENT (no material uses it), so their tables
- * differ (by 2.6 and 9.95 degrees) and their compressed files are compared with packed only. Sequential Draco
- * quantizes CesiumMan's 661 normals to the same value, so MikkTSpace splits none of the 284 vertices it splits in
- * the staged file (3273 vertices evaluated, not 3572): its means move by 0.65 and it is compared by its decoded
- * attributes above. */
+ * 30 Hz (0.0046, AnimatedMorphCube; Fox 0.084 at eval's 30 frames per second); CesiumMan and InterpolationTest
+ * are rebuilt: gltfpack merges CesiumMan's 661 vertices that repeat another's position, UV, joints and weights
+ * with a normal 0.0003 degree away (3273 -> 2612 vertices), and drops InterpolationTest's TANGENT (no material
+ * uses it), so their tables differ (by 2.6 and 10.3 degrees) and their compressed files are compared with packed
+ * only. Sequential Draco quantizes CesiumMan's 661 normals to one value, so MikkTSpace splits none of the 284
+ * vertices it splits in the staged file (3273 vertices evaluated, not 3572): its means move by 0.65 and it is
+ * compared by its decoded attributes above. */
 static void test_eval_agreement(void)
 {
     static const struct { const char* kind; double bound; int gltfpack; } kinds[] = {
-        {"meshopt", 1e-6, 1}, {"meshoptq", 0.1, 1}, {"draco", 0.05, 0}, {"dracoseq", 0.05, 0}};
+        {"meshopt", 1e-5, 1}, {"meshoptq", 0.1, 1}, {"draco", 0.05, 0}, {"dracoseq", 0.05, 0}};
     if (!getenv("SF_CLI")) {
         sft_skip("SF_CLI not set");
         return;
@@ -261,7 +263,7 @@ static void test_eval_agreement(void)
             CHECK(c);
             mean_difference(kinds[k].gltfpack ? packed : o, c, d);
             double tangent_bound =
-                strcmp(name, "NormalTangentMirrorTest") == 0 && kinds[k].bound > 1e-6 ? 0.6 : kinds[k].bound;
+                strcmp(name, "NormalTangentMirrorTest") == 0 && kinds[k].bound > 1e-5 ? 0.6 : kinds[k].bound;
             printf("  %s %s: normal means within %.3g deg, tangent means within %.3g deg of %s's (bounds %.2g, %.2g)\n",
                    name, kinds[k].kind, d[0], d[1], kinds[k].gltfpack ? "packed" : "the staged file", kinds[k].bound,
                    tangent_bound);
