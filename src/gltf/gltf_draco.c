@@ -69,7 +69,9 @@ sf_result sfi_draco_parse(const cJSON* primitive, const char* base, size_t view_
 }
 
 #if defined(SF_WITH_DRACO)
-/* The decoded corner indices in the accessor's type, each a point of the stream. */
+/* The decoded corner indices in the accessor's type, each a point of the stream. A stream that decodes no points
+ * carries only the connectivity (the extension names no attribute: glTF-Transform leaves a sparse POSITION plain),
+ * so its corners name the primitive's plain vertices, range-checked with every other index where the mesh is built. */
 static sf_result store_indices(const sfi_draco_mesh* m, const sfi_draco_target* t, const char* base, sf_error* err)
 {
     size_t points = sfi_draco_mesh_points(m);
@@ -79,7 +81,7 @@ static sf_result store_indices(const sfi_draco_mesh* m, const sfi_draco_target* 
     uint32_t* idx = (uint32_t*)t->out; /* widened in place from the end when narrower */
     sfi_draco_mesh_indices(m, idx);
     for (size_t i = 0; i < t->count; ++i)
-        if (idx[i] >= points || idx[i] > max)
+        if ((points && idx[i] >= points) || idx[i] > max)
             return fail(err, base, NULL, "indices: corner %zu names point %u of %zu (accessors[%zu])", i, idx[i],
                         points, t->accessor);
     if (t->ctype == 5125) return SF_OK;

@@ -162,8 +162,10 @@ function put3x4(m, out, at) {
   out[at + 9] = e[12]; out[at + 10] = e[13]; out[at + 11] = e[14];
 }
 
-// A mesh space too singular to pose in (a node scaled to zero): the native library then poses in world space.
-const singular = (m) => !(Math.abs(m.determinant()) > 1e-12);
+// A mesh space that cannot be inverted (a node scaled to zero): the native library then poses in world space. As
+// there (sfi_mat4_invert), only a zero or non-finite determinant counts: gltfpack's quantized files put the
+// dequantization on the mesh node (CesiumMan: scale 9.2e-5, determinant 7.8e-13) and are posed in its space.
+const singular = (m) => { const d = m.determinant(); return d === 0 || !Number.isFinite(d); };
 
 // The pose of object now (after the mixer and updateMatrixWorld) into bones (12 per bone) and morph; returns the
 // matrix from the core's positions to the world (16 numbers, column-major; a new array when toWorld is not given).

@@ -572,6 +572,7 @@ async function main() {
   page.view = () => view;
   page.openFiles = openFiles;
   page.seek = (t) => seek(t);
+  page.duration = () => (gltf ? gltf.duration : 0); // the open clip's, in seconds
   page.runChart = runChart;
   page.inspect = inspect;
   page.ready = true;
