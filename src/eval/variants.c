@@ -11,6 +11,7 @@ typedef struct variant {
     char label[64];
     const sf_engine* engine; /* NULL: a truncation */
     uint32_t max_influences;  /* 0 = all */
+    bool first_slots;         /* max_influences are the first slots, not the largest (sf_engine) */
     size_t max_morph_targets; /* 0 = all */
     bool derivatives;         /* no vertex tangent where the file has none: not measured there */
     sf_method methods[SF_METHOD_COUNT];
@@ -98,7 +99,7 @@ static sf_result variant_build(sfi_variants* vs, variant* v, const sf_frames_opt
     for (size_t i = 0; i < n; ++i) {
         const sf_asset_unit* u = &vs->units[i];
         size_t cut = 0;
-        if (sf_asset_unit_truncated(vs->g, u, v->max_influences, mask, env, &v->topos[i], &v->ws[i], &cut, err) != SF_OK)
+        if (sf_asset_unit_truncated(vs->g, u, v->max_influences, v->first_slots, mask, env, &v->topos[i], &v->ws[i], &cut, err) != SF_OK)
             return named(err, vs->name);
         v->truncated += cut;
         sf_error e;
@@ -185,6 +186,7 @@ static bool add_variants(sfi_variants* vs, const sf_asset_eval_opts* o)
         if (!v) return false;
         v->engine = e;
         v->max_influences = e->max_influences;
+        v->first_slots = e->first_slots;
         v->max_morph_targets = e->max_morph_targets;
         v->derivatives = e->tangents == SF_ENGINE_TANGENTS_DERIVATIVES;
     }
