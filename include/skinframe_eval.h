@@ -41,6 +41,8 @@ typedef struct sf_engine {
     bool first_slots;         /* max_influences are the first slots in file order (JOINTS_0/WEIGHTS_0 for 4), not
                                  the largest weights; renormalised over them, weight 1 on slot 0's joint where
                                  they sum to 0 */
+    bool flat_faces;          /* a primitive without NORMAL is shaded with each deformed triangle's own face
+                                 normal (its corners measured against it, whatever `normals` says) */
 } sf_engine;
 
 size_t sf_engine_count(void);

@@ -3,6 +3,7 @@
  * against the full deformation: its reference (directions) and its final positions (sf_evaluation_run_against). */
 #include "eval_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,29 @@ static sf_result add_row(variant* v, const sf_eval_row* row, const sf_eval_row_b
     return SF_OK;
 }
 
+/* The angle in degrees between a and b (any lengths; 0 where one is zero). */
+static float angle_deg(const double a[3], const float b[3])
+{
+    double c[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+    double s = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]), d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    return s == 0.0 && d == 0.0 ? 0.0f : (float)(atan2(s, d) * (180.0 / 3.14159265358979323846));
+}
+
+/* A flat-shaded primitive's normal error: each corner against its deformed triangle's face normal (positions:
+ * the variant's), in place of the method's per-vertex normal. */
+static void flat_face_angles(const sf_mesh_desc* m, const float* positions, const float* reference, float* deg)
+{
+    for (size_t t = 0; t < m->triangle_count; ++t) {
+        const uint32_t* tri = m->indices + 3 * t;
+        const float *p0 = positions + 3 * (size_t)tri[0], *p1 = positions + 3 * (size_t)tri[1],
+                    *p2 = positions + 3 * (size_t)tri[2];
+        double e1[3], e2[3];
+        for (int k = 0; k < 3; ++k) e1[k] = (double)p1[k] - p0[k], e2[k] = (double)p2[k] - p0[k];
+        double f[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+        for (int c = 0; c < 3; ++c) deg[tri[c]] = angle_deg(f, reference + 3 * (size_t)tri[c]);
+    }
+}
+
 sf_result sfi_variants_run_unit(sfi_variants* vs, size_t i, const sf_asset_unit* u, const sf_evaluation* full,
                                 size_t frame, sf_error* err)
 {
@@ -270,6 +294,12 @@ sf_result sfi_variants_run_unit(sfi_variants* vs, size_t i, const sf_asset_unit*
         sf_error e;
         if (sf_evaluation_run_against(v->evals[i], full, &pose, v->ws[i] ? v->ws[i] : u->ws, &b, &e) != SF_OK)
             return sfi_eval_fail(err, e.result, "%s: %s", v->label, e.message);
+        const sf_gltf_primitive* prim = &vs->g->primitives[u->primitive];
+        if (v->engine && v->engine->flat_faces && prim->flat_normals && prim->mesh.vertex_count == u->n)
+            for (size_t r = 0; r < res->row_count; ++r)
+                if (res->rows[r].status == SF_OK)
+                    flat_face_angles(&prim->mesh, res->positions, sf_evaluation_results(full)->reference_normals,
+                                     b.rows[r].normal_deg);
         for (size_t r = 0; r < res->row_count; ++r) {
             sf_result rr = add_row(v, &res->rows[r], &b.rows[r], tangents, u, i, frame, err);
             if (rr != SF_OK) return rr;
