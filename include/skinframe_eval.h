@@ -43,6 +43,8 @@ typedef struct sf_engine {
                                  they sum to 0 */
     bool flat_faces;          /* a primitive without NORMAL is shaded with each deformed triangle's own face
                                  normal (its corners measured against it, whatever `normals` says) */
+    bool rotations_as_given;  /* rotation keys interpolated as given, not made unit
+                                 (sf_gltf_pose_set_rotations_as_given) */
 } sf_engine;
 
 size_t sf_engine_count(void);

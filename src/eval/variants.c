@@ -24,6 +24,11 @@ typedef struct variant {
     float** morph; /* per unit: the kept morph weights */
     size_t truncated; /* vertices (per frame, over the units) that lose an influence */
     sf_method_stats stats[SF_METHOD_COUNT];
+    bool rotations_as_given; /* posed by its own pose (gpose) where the clip has non-unit rotation keys */
+    sf_gltf_pose* gpose;
+    bool own_pose;           /* the clip being run needs gpose */
+    float** bones;           /* per unit: bones from gpose */
+    float** posed_morph;     /* per unit: morph weights from gpose */
 } variant;
 
 struct sfi_variants {
@@ -45,6 +50,13 @@ static void variant_free(variant* v, size_t units)
         if (v->topos) sf_topology_destroy(v->topos[i]);
         if (v->morph) free(v->morph[i]);
     }
+    for (size_t i = 0; i < units; ++i) {
+        if (v->bones) free(v->bones[i]);
+        if (v->posed_morph) free(v->posed_morph[i]);
+    }
+    free(v->bones);
+    free(v->posed_morph);
+    sf_gltf_pose_destroy(v->gpose);
     free(v->evals);
     free(v->ws);
     free(v->topos);
@@ -108,6 +120,20 @@ static sf_result variant_build(sfi_variants* vs, variant* v, const sf_frames_opt
             return sfi_eval_fail(err, e.result, "evaluation: %s", e.message);
         v->morph[i] = calloc(u->pose.morph_weight_count + 1, sizeof(float));
         if (!v->morph[i]) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    if (v->rotations_as_given) {
+        sf_error e;
+        if (sf_gltf_pose_create(vs->g, NULL, &v->gpose, &e) != SF_OK)
+            return sfi_eval_fail(err, e.result, "pose: %s", e.message);
+        sf_gltf_pose_set_rotations_as_given(v->gpose, true);
+        v->bones = calloc(n, sizeof *v->bones);
+        v->posed_morph = calloc(n, sizeof *v->posed_morph);
+        if (!v->bones || !v->posed_morph) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+        for (size_t i = 0; i < n; ++i) {
+            v->bones[i] = calloc(12 * vs->units[i].pose.bone_count + 1, sizeof(float));
+            v->posed_morph[i] = calloc(vs->units[i].pose.morph_weight_count + 1, sizeof(float));
+            if (!v->bones[i] || !v->posed_morph[i]) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+        }
     }
     return sf_method_stats_create(v->stats, v->methods, v->method_count, err);
 }
@@ -188,6 +214,7 @@ static bool add_variants(sfi_variants* vs, const sf_asset_eval_opts* o)
         v->engine = e;
         v->max_influences = e->max_influences;
         v->first_slots = e->first_slots;
+        v->rotations_as_given = e->rotations_as_given;
         v->max_morph_targets = e->max_morph_targets;
         v->derivatives = e->tangents == SF_ENGINE_TANGENTS_DERIVATIVES;
     }
@@ -269,6 +296,18 @@ static void flat_face_angles(const sf_mesh_desc* m, const float* positions, cons
     }
 }
 
+sf_result sfi_variants_sample(sfi_variants* vs, size_t animation, double time_s, sf_error* err)
+{
+    for (size_t k = 0; vs && k < vs->count; ++k) {
+        variant* v = &vs->list[k];
+        v->own_pose = v->gpose && sf_gltf_animation_has_nonunit_rotations(vs->g, animation);
+        sf_error e;
+        if (v->own_pose && sf_gltf_pose_sample(v->gpose, animation, time_s, &e) != SF_OK)
+            return sfi_eval_fail(err, e.result, "%s: %s", v->label, e.message);
+    }
+    return SF_OK;
+}
+
 sf_result sfi_variants_run_unit(sfi_variants* vs, size_t i, const sf_asset_unit* u, const sf_evaluation* full,
                                 size_t frame, sf_error* err)
 {
@@ -277,6 +316,15 @@ sf_result sfi_variants_run_unit(sfi_variants* vs, size_t i, const sf_asset_unit*
         if (i == 0)
             for (size_t m = 0; m < v->method_count; ++m) sf_method_stats_frame_start(&v->stats[v->methods[m]]);
         sf_pose pose = u->pose;
+        if (v->own_pose) {
+            sf_asset_unit mine = *u;
+            mine.bones = v->bones[i];
+            mine.morph = v->posed_morph[i];
+            sf_result r = sf_asset_unit_pose(v->gpose, &mine, NULL, err);
+            if (r != SF_OK) return r;
+            if (pose.bone_matrices) pose.bone_matrices = v->bones[i];
+            if (pose.morph_weights) pose.morph_weights = v->posed_morph[i];
+        }
         if (v->max_morph_targets && pose.morph_weights) {
             sf_morph_weights_truncate(pose.morph_weights, pose.morph_weight_count, v->max_morph_targets, v->morph[i]);
             pose.morph_weights = v->morph[i];

@@ -6,7 +6,7 @@
 // check_presets.mjs SKINFRAME WORK_DIR
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { AnimationMixer, Vector3 } from 'three';
+import { AnimationMixer, LoopOnce, Vector3 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 
 // FileLoader (data: URIs of the buffers) reports progress with the browser's ProgressEvent, which node lacks.
@@ -25,9 +25,9 @@ const check = (ok, what) => {
 };
 
 // A strip of quads along x (0..4, two rows of vertices), bent by joint 1 (at x = 2, child of joint 0 at the
-// origin) turned by `rotation` at t = 0 (one key: a clip of one frame). weights(a) gives a vertex's sets from
+// origin) turned by the rotation keys ([time, xyzw]; one at t = 0: a clip of one frame). weights(a) gives a vertex's sets from
 // a = its blend towards joint 1 (0 at x <= 1, 1 at x >= 3).
-function stripGltf({ normals, weights, rotation }) {
+function stripGltf({ normals, weights, keys }) {
   const cols = 9, pos = [], nrm = [], idx = [];
   for (let i = 0; i < cols; ++i)
     for (let r = 0; r < 2; ++r) {
@@ -65,8 +65,10 @@ function stripGltf({ normals, weights, rotation }) {
   const indices = add(new Uint16Array(idx), 'SCALAR', idx.length, 5123);
   const ibm = add(new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,
                                     1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -2, 0, 0, 1]), 'MAT4', 2, 5126);
-  const time = add(new Float32Array([0]), 'SCALAR', 1, 5126, { min: [0], max: [0] });
-  const rot = add(new Float32Array(rotation), 'VEC4', 1, 5126);
+  const times = keys.map((k) => k[0]);
+  const time = add(new Float32Array(times), 'SCALAR', keys.length, 5126,
+                   { min: [times[0]], max: [times[times.length - 1]] });
+  const rot = add(new Float32Array(keys.flatMap((k) => k[1])), 'VEC4', keys.length, 5126);
   const data = Buffer.concat(parts);
   return JSON.stringify({
     asset: { version: '2.0' },
@@ -85,12 +87,16 @@ function stripGltf({ normals, weights, rotation }) {
 
 const parse = (text) => new Promise((ok, fail) => new GLTFLoader().parse(text, '', ok, fail));
 
-// Positions three.js draws at t = 0, in the skinned mesh's space (its node is at the origin).
-async function threePose(text) {
+// Positions three.js draws at time t, in the skinned mesh's space (its node is at the origin); played once and
+// held at the end, so that the clip's last frame is its last key.
+async function threePose(text, t) {
   const gltf = await parse(text);
   const mixer = new AnimationMixer(gltf.scene);
-  mixer.clipAction(gltf.animations[0]).play();
-  mixer.setTime(0);
+  const action = mixer.clipAction(gltf.animations[0]);
+  action.setLoop(LoopOnce, 1);
+  action.clampWhenFinished = true;
+  action.play();
+  mixer.setTime(t);
   gltf.scene.updateMatrixWorld(true);
   let mesh;
   gltf.scene.traverse((o) => { if (o.isSkinnedMesh) mesh = o; });
@@ -131,18 +137,29 @@ function corners(three, ref) {
 
 const half = Math.SQRT1_2, bend = [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)];
 const cases = [
-  { name: 'no NORMAL (flat)', normals: false, weights: (a) => [[1 - a, a, 0, 0]], rotation: bend },
+  { name: 'no NORMAL (flat)', normals: false, weights: (a) => [[1 - a, a, 0, 0]], keys: [[0, bend]] },
   { name: 'weight in the second set', normals: true,
-    weights: (a) => [[0.1 * (1 - a), 0.1 * a, 0, 0], [0.9 * a, 0.9 * (1 - a), 0, 0]], rotation: [0, 0, half, half] },
+    weights: (a) => [[0.1 * (1 - a), 0.1 * a, 0, 0], [0.9 * a, 0.9 * (1 - a), 0, 0]], keys: [[0, [0, 0, half, half]]] },
+  // keys of length 1.2 and 0.9, far apart (slerp, not the normalising lerp): three.js's node matrix scales
+  { name: 'rotation keys not unit', normals: true, weights: (a) => [[1 - a, a, 0, 0]],
+    keys: [[0, [0, 0, 0, 1.2]], [0.1, bend.map((q) => 0.9 * q)]] },
 ];
 for (const c of cases) {
   const file = `${work}/${c.name.replace(/\W+/g, '_')}.gltf`, bake = file.replace(/\.gltf$/, '.bake.glb');
   const text = stripGltf(c);
   writeFileSync(file, text);
-  execFileSync(cli, ['bake', file, '--time', '0', '--method', 'recompute', '-o', bake, '--force']);
-  const three = await threePose(text), ref = await baked(bake), preset = evalThree(file);
-  let pmax = 0, nsum = 0, nmax = 0, count = 0;
-  for (const [i, j] of corners(three, ref)) pmax = Math.max(pmax, len(sub(three.positions, i, ref.positions, j)));
+  const preset = evalThree(file);
+  // eval's frames: t = 0, 1/30, ... below the clip's end, then the end
+  const end = c.keys[c.keys.length - 1][0], frames = [];
+  for (let f = 0; f / 30 < end - 1e-9; ++f) frames.push(f / 30);
+  frames.push(end);
+  let pmax = 0, nsum = 0, nmax = 0, count = 0, three, ref;
+  for (const t of frames) {
+    execFileSync(cli, ['bake', file, '--time', String(t), '--method', 'recompute', '-o', bake, '--force']);
+    three = await threePose(text, t);
+    ref = await baked(bake);
+    for (const [i, j] of corners(three, ref)) pmax = Math.max(pmax, len(sub(three.positions, i, ref.positions, j)));
+  }
   if (!c.normals) {
     check(three.flat === true, `${c.name}: three.js shades it flat`);
     const tri = three.index.length / 3;
@@ -168,6 +185,7 @@ for (const c of cases) {
   // positions are float32 of size ~4: 1e-5 is a few ulps of the skinning sums
   console.log(`  three.js position error max ${pmax.toExponential(4)}, preset ${preset.position.max.toExponential(4)}`);
   check(Math.abs(pmax - preset.position.max) < 1e-5, `${c.name}: position error as three.js's`);
-  if (c.normals) check(pmax > 0.1, `${c.name}: three.js loses the second set's weight`);
+  if (c.name.includes('second')) check(pmax > 0.1, `${c.name}: three.js loses the second set's weight`);
+  if (c.name.includes('unit')) check(pmax > 0.01, `${c.name}: three.js's pose is not the normalised one`);
 }
 process.exit(failures ? 1 : 0);
