@@ -38,6 +38,13 @@ typedef struct sf_engine {
     size_t max_morph_targets; /* active morph targets (largest weights); 0 = all */
     sf_morph_directions morph_directions; /* which morph direction deltas it adds */
     sf_engine_tangents tangents;
+    bool first_slots;         /* max_influences are the first slots in file order (JOINTS_0/WEIGHTS_0 for 4), not
+                                 the largest weights; renormalised over them, weight 1 on slot 0's joint where
+                                 they sum to 0 */
+    bool flat_faces;          /* a primitive without NORMAL is shaded with each deformed triangle's own face
+                                 normal (its corners measured against it, whatever `normals` says) */
+    bool rotations_as_given;  /* rotation keys interpolated as given, not made unit
+                                 (sf_gltf_pose_set_rotations_as_given) */
 } sf_engine;
 
 size_t sf_engine_count(void);
@@ -146,10 +153,11 @@ void sf_asset_units_free(sf_asset_unit* units, size_t count);
 /* Bones and morph weights of the unit at the pose's moment (to_world: 16 floats or NULL). Does not allocate. */
 sf_result sf_asset_unit_pose(const sf_gltf_pose* pose, sf_asset_unit* unit, float* to_world, sf_error* err);
 /* A topology of the unit's primitive keeping at most max_influences (joint, weight) pairs per vertex (the
- * largest, renormalised: sf_influences_truncate), and a CPU workspace of it for methods (the reference added).
+ * largest, renormalised: sf_influences_truncate; with first_slots the first ones in file order, as sf_engine's
+ * first_slots says), and a CPU workspace of it for methods (the reference added).
  * *truncated: the vertices that lose an influence. When none does (or max_influences is 0), *topo and *ws stay
  * NULL: the unit's own stand for them. */
-sf_result sf_asset_unit_truncated(const sf_gltf* gltf, const sf_asset_unit* u, uint32_t max_influences,
+sf_result sf_asset_unit_truncated(const sf_gltf* gltf, const sf_asset_unit* u, uint32_t max_influences, bool first_slots,
                                   uint32_t methods, const sf_env* env, sf_topology** topo, sf_workspace** ws,
                                   size_t* truncated, sf_error* err);
 

@@ -251,6 +251,13 @@ void sf_gltf_pose_destroy(sf_gltf_pose* pose);
 /* Resets every node to its rest transform and weights, applies `animation` at time_s (SF_GLTF_NONE: rest
  * only) and updates the global transforms. */
 sf_result sf_gltf_pose_sample(sf_gltf_pose* pose, size_t animation, double time_s, sf_error* err);
+/* Rotation keys taken as given, as three.js's AnimationMixer takes them (default off: every rotation is made
+ * unit): a key hit, clamped to or held (STEP) is used unnormalised, LINEAR is three.js's Quaternion.slerpFlat
+ * (normalised only where the keys' dot product is >= 0.9995, the lerp branch), CUBICSPLINE stays normalised;
+ * the node matrix is composed from the quaternion as it is. */
+void sf_gltf_pose_set_rotations_as_given(sf_gltf_pose* pose, int as_given);
+/* Whether some rotation key of the animation is not unit (|q|^2 off 1 by more than 1e-5). */
+int sf_gltf_animation_has_nonunit_rotations(const sf_gltf* gltf, size_t animation);
 /* Overrides one node's local transform (rotation x y z w); call sf_gltf_pose_update afterwards. */
 sf_result sf_gltf_pose_set_local(sf_gltf_pose* pose, size_t node, const float translation[3],
                                  const float rotation[4], const float scale[3], sf_error* err);

@@ -190,7 +190,7 @@ static sf_result run_frame(sf_asset_eval* e, size_t animation, size_t f, double 
     sf_error ee;
     if (sf_gltf_pose_sample(e->pose, animation, t, &ee) != SF_OK) return sfi_eval_fail(err, ee.result, "%s", ee.message);
     for (size_t k = 0; k < o->method_count; ++k) sf_method_stats_frame_start(&e->methods[o->methods[k]]);
-    sf_result r = SF_OK;
+    sf_result r = sfi_variants_sample(e->variants, animation, t, err);
     for (size_t i = 0; r == SF_OK && i < e->unit_count; ++i) {
         r = sf_asset_unit_pose(e->pose, &e->units[i], NULL, err);
         if (r == SF_OK) r = sfi_asset_run_unit(e, i, f, true, err);

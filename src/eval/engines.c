@@ -6,26 +6,31 @@
 
 static const sf_engine engines[] = {
     /* skinnormal_vertex.glsl.js: normal and tangent by the blended skinMatrix; GLTFLoader maps JOINTS_0/WEIGHTS_0
-     * only; morph targets through a texture (no cap); morph NORMAL, no morph TANGENT; no TANGENT: derivatives */
-    {"three.js", "three.js", SF_METHOD_SKINNED, 4, 0, SF_MORPH_DIRECTIONS_NORMALS, SF_ENGINE_TANGENTS_DERIVATIVES},
+     * only (whatever weight the later sets hold) and SkinnedMesh.normalizeSkinWeights divides them by their sum
+     * ((1, 0, 0, 0) where it is 0); morph targets through a texture (no cap); morph NORMAL, no morph TANGENT;
+     * no TANGENT: derivatives; no NORMAL: GLTFLoader sets material.flatShading, the fragment's normal is the
+     * cross product of the view position's derivatives, the deformed triangle's face normal; rotation keys:
+     * QuaternionLinearInterpolant's Quaternion.slerpFlat, unit only in its lerp branch, Matrix4.compose as is */
+    {"three.js", "three.js", SF_METHOD_SKINNED, 4, 0, SF_MORPH_DIRECTIONS_NORMALS, SF_ENGINE_TANGENTS_DERIVATIVES,
+     true, true, true},
     /* default.vertex.fx: normalWorld = mat3(finalWorld) (the blend); NUM_BONE_INFLUENCERS up to 8; morph targets
      * in textures by default (MaxActiveMorphTargetsInVertexAttributeMode = 8 only without); normals and tangents
      * morphed; no TANGENT: cotangent frame from derivatives */
     {"babylon.js", "Babylon.js", SF_METHOD_SKINNED, 8, 0, SF_MORPH_DIRECTIONS_DELTAS,
-     SF_ENGINE_TANGENTS_DERIVATIVES},
+     SF_ENGINE_TANGENTS_DERIVATIVES, false, false, false},
     /* skeleton.glsl: normal and tangent by the blended matrix, 4 or 8 bones; every blend shape, normals and
      * tangents blended; the glTF importer generates MikkTSpace tangents */
-    {"godot", "Godot 4", SF_METHOD_SKINNED, 8, 0, SF_MORPH_DIRECTIONS_DELTAS, SF_ENGINE_TANGENTS_MIKKTSPACE},
+    {"godot", "Godot 4", SF_METHOD_SKINNED, 8, 0, SF_MORPH_DIRECTIONS_DELTAS, SF_ENGINE_TANGENTS_MIKKTSPACE, false, false, false},
     /* skinning.wgsl: skin_normals = inverse_transpose_3x3 of the blended matrix; JOINT_INDEX is 4 wide;
      * MAX_MORPH_WEIGHTS = 64; morph normals and tangents; missing tangents generated with mikktspace */
-    {"bevy", "Bevy", SF_METHOD_INVERSE_TRANSPOSE, 4, 64, SF_MORPH_DIRECTIONS_DELTAS, SF_ENGINE_TANGENTS_MIKKTSPACE},
+    {"bevy", "Bevy", SF_METHOD_INVERSE_TRANSPOSE, 4, 64, SF_MORPH_DIRECTIONS_DELTAS, SF_ENGINE_TANGENTS_MIKKTSPACE, false, false, false},
     /* surface_getters.vs: sum of w * normalize(cof(bone) n), the >4-weights path reads every pair;
      * CONFIG_MAX_MORPH_TARGET_COUNT = 256; the tangent frame (quaternion) is morphed whole */
     {"filament", "Filament", SF_METHOD_BONE_NORMAL_MATRICES, 0, 256, SF_MORPH_DIRECTIONS_DELTAS,
-     SF_ENGINE_TANGENTS_MIKKTSPACE},
+     SF_ENGINE_TANGENTS_MIKKTSPACE, false, false, false},
     /* QualitySettings.skinWeights: Four Bones by default; the skinning matrix applied to normal and tangent;
      * every blend shape with its normal and tangent deltas; the importer's default tangents: MikkTSpace */
-    {"unity", "Unity", SF_METHOD_SKINNED, 4, 0, SF_MORPH_DIRECTIONS_DELTAS, SF_ENGINE_TANGENTS_MIKKTSPACE},
+    {"unity", "Unity", SF_METHOD_SKINNED, 4, 0, SF_MORPH_DIRECTIONS_DELTAS, SF_ENGINE_TANGENTS_MIKKTSPACE, false, false, false},
 };
 
 #define ENGINE_COUNT (sizeof engines / sizeof engines[0])

@@ -89,6 +89,8 @@ void sfi_variants_destroy(sfi_variants* v);
 /* The methods the units' workspaces must hold for the variants that reuse them (bit 1u << m). */
 uint32_t sfi_variants_methods_mask(const sf_asset_eval_opts* opts);
 void sfi_variants_clip_start(sfi_variants* v);
+/* The pose of the variants that sample the animation their own way (rotation keys as given), at time_s. */
+sf_result sfi_variants_sample(sfi_variants* v, size_t animation, double time_s, sf_error* err);
 /* Unit i at its current pose, after its full evaluation `full` ran. */
 sf_result sfi_variants_run_unit(sfi_variants* v, size_t i, const sf_asset_unit* u, const sf_evaluation* full,
                                 size_t frame, sf_error* err);

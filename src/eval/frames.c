@@ -218,6 +218,8 @@ static sf_result slot_frame(sf_asset_eval* e, frame_slot* s, size_t animation, c
     sf_error ee;
     if (sf_gltf_pose_sample(s->pose, animation, sf_clip_plan_time(plan, f), &ee) != SF_OK)
         return sfi_eval_fail(err, ee.result, "%s", ee.message);
+    sf_result rv = sfi_variants_sample(e->variants, animation, sf_clip_plan_time(plan, f), err);
+    if (rv != SF_OK) return rv;
     for (size_t k = 0; k < o->method_count; ++k) {
         sf_method_stats* m = &s->stats[o->methods[k]];
         sf_method_stats_frame_start(m);

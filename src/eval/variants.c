@@ -3,6 +3,7 @@
  * against the full deformation: its reference (directions) and its final positions (sf_evaluation_run_against). */
 #include "eval_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@ typedef struct variant {
     char label[64];
     const sf_engine* engine; /* NULL: a truncation */
     uint32_t max_influences;  /* 0 = all */
+    bool first_slots;         /* max_influences are the first slots, not the largest (sf_engine) */
     size_t max_morph_targets; /* 0 = all */
     bool derivatives;         /* no vertex tangent where the file has none: not measured there */
     sf_method methods[SF_METHOD_COUNT];
@@ -22,6 +24,11 @@ typedef struct variant {
     float** morph; /* per unit: the kept morph weights */
     size_t truncated; /* vertices (per frame, over the units) that lose an influence */
     sf_method_stats stats[SF_METHOD_COUNT];
+    bool rotations_as_given; /* posed by its own pose (gpose) where the clip has non-unit rotation keys */
+    sf_gltf_pose* gpose;
+    bool own_pose;           /* the clip being run needs gpose */
+    float** bones;           /* per unit: bones from gpose */
+    float** posed_morph;     /* per unit: morph weights from gpose */
 } variant;
 
 struct sfi_variants {
@@ -45,6 +52,13 @@ static void variant_free(variant* v, const sf_asset_unit* units, size_t count)
         }
         if (v->morph) free(v->morph[i]);
     }
+    for (size_t i = 0; i < count; ++i) {
+        if (v->bones) free(v->bones[i]);
+        if (v->posed_morph) free(v->posed_morph[i]);
+    }
+    free(v->bones);
+    free(v->posed_morph);
+    sf_gltf_pose_destroy(v->gpose);
     free(v->evals);
     free(v->ws);
     free(v->topos);
@@ -106,8 +120,8 @@ static sf_result variant_build(sfi_variants* vs, variant* v, const sf_frames_opt
             v->ws[i] = v->ws[u->owner];
             v->evals[i] = v->evals[u->owner];
             v->truncated += cuts[u->owner];
-        } else if (sf_asset_unit_truncated(vs->g, u, v->max_influences, mask, env, &v->topos[i], &v->ws[i],
-                                           &cuts[i], err) != SF_OK) {
+        } else if (sf_asset_unit_truncated(vs->g, u, v->max_influences, v->first_slots, mask, env, &v->topos[i],
+                                           &v->ws[i], &cuts[i], err) != SF_OK) {
             free(cuts);
             return named(err, vs->name);
         } else {
@@ -126,6 +140,20 @@ static sf_result variant_build(sfi_variants* vs, variant* v, const sf_frames_opt
         }
     }
     free(cuts);
+    if (v->rotations_as_given) {
+        sf_error e;
+        if (sf_gltf_pose_create(vs->g, NULL, &v->gpose, &e) != SF_OK)
+            return sfi_eval_fail(err, e.result, "pose: %s", e.message);
+        sf_gltf_pose_set_rotations_as_given(v->gpose, true);
+        v->bones = calloc(n, sizeof *v->bones);
+        v->posed_morph = calloc(n, sizeof *v->posed_morph);
+        if (!v->bones || !v->posed_morph) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+        for (size_t i = 0; i < n; ++i) {
+            v->bones[i] = calloc(12 * vs->units[i].pose.bone_count + 1, sizeof(float));
+            v->posed_morph[i] = calloc(vs->units[i].pose.morph_weight_count + 1, sizeof(float));
+            if (!v->bones[i] || !v->posed_morph[i]) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+        }
+    }
     return sf_method_stats_create(v->stats, v->methods, v->method_count, err);
 }
 
@@ -204,6 +232,8 @@ static bool add_variants(sfi_variants* vs, const sf_asset_eval_opts* o)
         if (!v) return false;
         v->engine = e;
         v->max_influences = e->max_influences;
+        v->first_slots = e->first_slots;
+        v->rotations_as_given = e->rotations_as_given;
         v->max_morph_targets = e->max_morph_targets;
         v->derivatives = e->tangents == SF_ENGINE_TANGENTS_DERIVATIVES;
     }
@@ -262,6 +292,41 @@ static sf_result add_row(variant* v, const sf_eval_row* row, const sf_eval_row_b
     return SF_OK;
 }
 
+/* The angle in degrees between a and b (any lengths; 0 where one is zero). */
+static float angle_deg(const double a[3], const float b[3])
+{
+    double c[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+    double s = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]), d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    return s == 0.0 && d == 0.0 ? 0.0f : (float)(atan2(s, d) * (180.0 / 3.14159265358979323846));
+}
+
+/* A flat-shaded primitive's normal error: each corner against its deformed triangle's face normal (positions:
+ * the variant's), in place of the method's per-vertex normal. */
+static void flat_face_angles(const sf_mesh_desc* m, const float* positions, const float* reference, float* deg)
+{
+    for (size_t t = 0; t < m->triangle_count; ++t) {
+        const uint32_t* tri = m->indices + 3 * t;
+        const float *p0 = positions + 3 * (size_t)tri[0], *p1 = positions + 3 * (size_t)tri[1],
+                    *p2 = positions + 3 * (size_t)tri[2];
+        double e1[3], e2[3];
+        for (int k = 0; k < 3; ++k) e1[k] = (double)p1[k] - p0[k], e2[k] = (double)p2[k] - p0[k];
+        double f[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+        for (int c = 0; c < 3; ++c) deg[tri[c]] = angle_deg(f, reference + 3 * (size_t)tri[c]);
+    }
+}
+
+sf_result sfi_variants_sample(sfi_variants* vs, size_t animation, double time_s, sf_error* err)
+{
+    for (size_t k = 0; vs && k < vs->count; ++k) {
+        variant* v = &vs->list[k];
+        v->own_pose = v->gpose && sf_gltf_animation_has_nonunit_rotations(vs->g, animation);
+        sf_error e;
+        if (v->own_pose && sf_gltf_pose_sample(v->gpose, animation, time_s, &e) != SF_OK)
+            return sfi_eval_fail(err, e.result, "%s: %s", v->label, e.message);
+    }
+    return SF_OK;
+}
+
 sf_result sfi_variants_run_unit(sfi_variants* vs, size_t i, const sf_asset_unit* u, const sf_evaluation* full,
                                 size_t frame, sf_error* err)
 {
@@ -270,6 +335,15 @@ sf_result sfi_variants_run_unit(sfi_variants* vs, size_t i, const sf_asset_unit*
         if (i == 0)
             for (size_t m = 0; m < v->method_count; ++m) sf_method_stats_frame_start(&v->stats[v->methods[m]]);
         sf_pose pose = u->pose;
+        if (v->own_pose) {
+            sf_asset_unit mine = *u;
+            mine.bones = v->bones[i];
+            mine.morph = v->posed_morph[i];
+            sf_result r = sf_asset_unit_pose(v->gpose, &mine, NULL, err);
+            if (r != SF_OK) return r;
+            if (pose.bone_matrices) pose.bone_matrices = v->bones[i];
+            if (pose.morph_weights) pose.morph_weights = v->posed_morph[i];
+        }
         if (v->max_morph_targets && pose.morph_weights) {
             sf_morph_weights_truncate(pose.morph_weights, pose.morph_weight_count, v->max_morph_targets, v->morph[i]);
             pose.morph_weights = v->morph[i];
@@ -287,6 +361,12 @@ sf_result sfi_variants_run_unit(sfi_variants* vs, size_t i, const sf_asset_unit*
         sf_error e;
         if (sf_evaluation_run_against(v->evals[i], full, &pose, v->ws[i] ? v->ws[i] : u->ws, &b, &e) != SF_OK)
             return sfi_eval_fail(err, e.result, "%s: %s", v->label, e.message);
+        const sf_gltf_primitive* prim = &vs->g->primitives[u->primitive];
+        if (v->engine && v->engine->flat_faces && prim->flat_normals && prim->mesh.vertex_count == u->n)
+            for (size_t r = 0; r < res->row_count; ++r)
+                if (res->rows[r].status == SF_OK)
+                    flat_face_angles(&prim->mesh, res->positions, sf_evaluation_results(full)->reference_normals,
+                                     b.rows[r].normal_deg);
         for (size_t r = 0; r < res->row_count; ++r) {
             sf_result rr = add_row(v, &res->rows[r], &b.rows[r], tangents, u, i, frame, err);
             if (rr != SF_OK) return rr;

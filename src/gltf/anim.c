@@ -144,8 +144,34 @@ static void slerp(const float* a, const float* b, double u, float* out)
  * would spread. */
 static float saturate(double x) { return x > FLT_MAX ? FLT_MAX : x < -FLT_MAX ? -FLT_MAX : (float)x; }
 
-void sf_gltf_channel_sample(const sf_gltf_channel* ch, double t, float* out)
+/* Three.js's Quaternion.slerpFlat of two keys at u in (0, 1): no normalisation outside its lerp branch. */
+static void slerp_as_given(const float* a, const float* b, double u, float* out)
 {
+    double x0 = a[0], y0 = a[1], z0 = a[2], w0 = a[3], x1 = b[0], y1 = b[1], z1 = b[2], w1 = b[3];
+    if (x0 != x1 || y0 != y1 || z0 != z1 || w0 != w1) {
+        double dot = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
+        if (dot < 0.0) x1 = -x1, y1 = -y1, z1 = -z1, w1 = -w1, dot = -dot;
+        double s = 1.0 - u, t = u;
+        if (dot < 0.9995) {
+            double theta = acos(dot), st = sin(theta);
+            s = sin(s * theta) / st, t = sin(t * theta) / st;
+        }
+        x0 = x0 * s + x1 * t, y0 = y0 * s + y1 * t, z0 = z0 * s + z1 * t, w0 = w0 * s + w1 * t;
+        if (!(dot < 0.9995)) {
+            double f = 1.0 / sqrt(x0 * x0 + y0 * y0 + z0 * z0 + w0 * w0);
+            x0 *= f, y0 *= f, z0 *= f, w0 *= f;
+        }
+    }
+    out[0] = (float)x0, out[1] = (float)y0, out[2] = (float)z0, out[3] = (float)w0;
+}
+
+static void channel_sample(const sf_gltf_channel* ch, double t, float* out, bool as_given);
+
+void sf_gltf_channel_sample(const sf_gltf_channel* ch, double t, float* out) { channel_sample(ch, t, out, false); }
+
+static void channel_sample(const sf_gltf_channel* ch, double t, float* out, bool as_given)
+{
+    as_given = as_given && ch->path == SF_GLTF_ROTATION;
     size_t C = ch->components, n = ch->key_count;
     int cubic = ch->interpolation == SF_GLTF_CUBICSPLINE;
     size_t key_stride = cubic ? 3 * C : C, value_at = cubic ? C : 0;
@@ -171,13 +197,20 @@ void sf_gltf_channel_sample(const sf_gltf_channel* ch, double t, float* out)
     const float* v0 = ch->values + k * key_stride + value_at;
     if (k == n - 1 || ch->interpolation == SF_GLTF_STEP || !(times[k + 1] > times[k])) {
         memcpy(out, v0, C * sizeof(float));
-        if (ch->path == SF_GLTF_ROTATION) normalize_quat(out);
+        if (ch->path == SF_GLTF_ROTATION && !as_given) normalize_quat(out);
         return;
     }
     const float* v1 = ch->values + (k + 1) * key_stride + value_at;
     double td = (double)times[k + 1] - times[k];
     double u = (t - times[k]) / td;
     if (ch->interpolation == SF_GLTF_LINEAR) {
+        if (as_given) {
+            if (u <= 0.0 || u >= 1.0)
+                memcpy(out, u <= 0.0 ? v0 : v1, C * sizeof(float));
+            else
+                slerp_as_given(v0, v1, u, out);
+            return;
+        }
         if (ch->path == SF_GLTF_ROTATION) {
             slerp(v0, v1, u, out);
             return;
@@ -210,6 +243,7 @@ struct sf_gltf_pose {
     float* weights;        /* morph weights of nodes with meshes, at weight_offset[node] */
     size_t* weight_offset; /* per node */
     size_t bytes;
+    bool rotations_as_given; /* sf_gltf_pose_set_rotations_as_given */
 };
 
 sf_result sf_gltf_pose_create(const sf_gltf* gltf, const sf_env* env, sf_gltf_pose** out, sf_error* err)
@@ -296,6 +330,28 @@ void sf_gltf_pose_update(sf_gltf_pose* pose)
     }
 }
 
+void sf_gltf_pose_set_rotations_as_given(sf_gltf_pose* pose, int as_given)
+{
+    if (pose) pose->rotations_as_given = as_given != 0;
+}
+
+int sf_gltf_animation_has_nonunit_rotations(const sf_gltf* g, size_t animation)
+{
+    if (!g || animation >= g->animation_count) return false;
+    const sf_gltf_animation* a = &g->animations[animation];
+    for (size_t c = 0; c < a->channel_count; ++c) {
+        const sf_gltf_channel* ch = &a->channels[c];
+        if (ch->path != SF_GLTF_ROTATION || ch->components != 4) continue;
+        size_t stride = ch->interpolation == SF_GLTF_CUBICSPLINE ? 12 : 4, at = stride == 12 ? 4 : 0;
+        for (size_t k = 0; k < ch->key_count; ++k) {
+            const float* q = ch->values + k * stride + at;
+            double n2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+            if (fabs(n2 - 1.0) > 1e-5) return true;
+        }
+    }
+    return false;
+}
+
 sf_result sf_gltf_pose_sample(sf_gltf_pose* pose, size_t animation, double time_s, sf_error* err)
 {
     SF_CHECK(pose != NULL, SF_ERROR_INVALID_ARGUMENT, err, "pose", SFI_NO_INDEX, "is NULL");
@@ -320,7 +376,7 @@ sf_result sf_gltf_pose_sample(sf_gltf_pose* pose, size_t animation, double time_
             float* trs = pose->trs + 10 * ch->node;
             switch (ch->path) {
             case SF_GLTF_TRANSLATION: sf_gltf_channel_sample(ch, time_s, trs); break;
-            case SF_GLTF_ROTATION: sf_gltf_channel_sample(ch, time_s, trs + 3); break;
+            case SF_GLTF_ROTATION: channel_sample(ch, time_s, trs + 3, pose->rotations_as_given); break;
             case SF_GLTF_SCALE: sf_gltf_channel_sample(ch, time_s, trs + 7); break;
             default: sf_gltf_channel_sample(ch, time_s, pose->weights + pose->weight_offset[ch->node]); break;
             }
