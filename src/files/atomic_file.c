@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "sf_common.h"
 #include "skinframe_files.h"
+#include "temp_names.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -68,40 +69,18 @@ static int split_path(const char* path, char* dir, size_t dir_size, const char**
     return 0;
 }
 
-/* The number after "." at *p (digits only); 0 when there are none. Advances *p past them. */
-static int take_digits(const char** p, unsigned long long* value)
-{
-    const char* s = *p;
-    if (*s < '0' || *s > '9') return 0;
-    unsigned long long v = 0;
-    while (*s >= '0' && *s <= '9') {
-        if (v > (ULLONG_MAX - 9) / 10) return 0;
-        v = v * 10 + (unsigned long long)(*s++ - '0');
-    }
-    *p = s;
-    *value = v;
-    return 1;
-}
-
 /* Whether the temporary file `name` (base.tmp.PID.N) in dir is left over: its process is gone, or it is
  * older than SF_FILE_TEMP_MAX_AGE_S (a process id that was reused, a file from another machine). */
 static int temp_is_stale(const char* dir, const char* name, size_t base_len)
 {
-    const char* p = name + base_len + 5; /* past "base.tmp." */
-    unsigned long long pid, n;
-    if (!take_digits(&p, &pid) || *p++ != '.' || !take_digits(&p, &n) || *p != '\0') return 0;
+    unsigned long long pid;
+    const char* rest;
+    if (!sfi_temp_name_tail(name + base_len + 5 /* past "base.tmp." */, &pid, &rest) || *rest != '\0') return 0;
     char full[PATH_MAX];
     if (snprintf(full, sizeof full, "%s/%s", dir, name) >= (int)sizeof full) return 0;
     struct stat st;
     if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
-    time_t now = time(NULL);
-    if (now != (time_t)-1 && st.st_mtime < now && (double)(now - st.st_mtime) > SF_FILE_TEMP_MAX_AGE_S) return 1;
-#if defined(__wasi__)
-    return 0; /* no processes to ask about: the age alone decides */
-#else
-    if (pid == 0 || pid > (unsigned long long)INT_MAX || (pid_t)pid == getpid()) return 0;
-    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
-#endif
+    return sfi_temp_left_over(pid, st.st_mtime);
 }
 
 size_t sf_file_remove_stale_temps(const char* path)

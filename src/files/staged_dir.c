@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* renameat2 */
 #include "sf_common.h"
 #include "skinframe_files.h"
+#include "temp_names.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -38,41 +39,19 @@ static sf_result stage_error(sf_error* err, const char* what, const char* path, 
     return sf_error_set(err, SF_ERROR_IO, "path", SFI_NO_INDEX, "%s %s: %s", what, path, strerror(code));
 }
 
-/* The number after "." at *p (digits only); 0 when there are none. Advances *p past them. */
-static int stage_digits(const char** p, unsigned long long* value)
-{
-    const char* s = *p;
-    unsigned long long v = 0;
-    if (*s < '0' || *s > '9') return 0;
-    for (; *s >= '0' && *s <= '9'; ++s) {
-        if (v > (ULLONG_MAX - 9) / 10) return 0;
-        v = v * 10 + (unsigned long long)(*s - '0');
-    }
-    *p = s;
-    *value = v;
-    return 1;
-}
-
 /* Whether `name` in parent is a stage of the folder named base (base.tmp.PID.N, or base.tmp.PID.N.old: the
  * folder a plain-rename swap set aside) left by a writer that is gone: a real folder (not a link) whose process
  * no longer runs, or older than SF_FILE_TEMP_MAX_AGE_S. Never this process's own unless old. */
 static int stage_is_stale(int parent, const char* name, size_t base_len, int* set_aside)
 {
-    const char* p = name + base_len + 5; /* past "base.tmp." */
-    unsigned long long pid, n;
-    if (!stage_digits(&p, &pid) || *p++ != '.' || !stage_digits(&p, &n)) return 0;
+    unsigned long long pid;
+    const char* p;
+    if (!sfi_temp_name_tail(name + base_len + 5 /* past "base.tmp." */, &pid, &p)) return 0;
     *set_aside = strcmp(p, ".old") == 0;
     if (*p && !*set_aside) return 0;
     struct stat st;
     if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode)) return 0;
-    time_t now = time(NULL);
-    if (now != (time_t)-1 && st.st_mtime < now && (double)(now - st.st_mtime) > SF_FILE_TEMP_MAX_AGE_S) return 1;
-#if defined(__wasi__)
-    return 0; /* no processes to ask about: the age alone decides */
-#else
-    if (pid == 0 || pid > (unsigned long long)INT_MAX || (pid_t)pid == getpid()) return 0;
-    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
-#endif
+    return sfi_temp_left_over(pid, st.st_mtime);
 }
 
 /* Cleans up the stale stage `name` of the folder `base` in parent: a set-aside folder whose DIR is missing
