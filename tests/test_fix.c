@@ -229,26 +229,31 @@ static void weights_repaired(void)
 
 /* The command: one file, refusals (onto the input, a file not ours, an unknown required extension), a
  * folder with one JSON line per asset. */
-/* The mesh's tangents (4 per vertex) of instance 0, primitive 0 as the loader gives them, generating MikkTSpace's
- * where the file has no TANGENT; NULL when it cannot. */
-static float* loaded_tangents(const char* path, size_t* n)
+/* The tangents (4 per vertex) or positions (3) of instance 0, primitive 0 as the loader gives them, generating
+ * MikkTSpace's tangents (and splitting vertices for them) where the file has no TANGENT; NULL when it cannot. */
+static float* loaded_stream(const char* path, int tangents, size_t* n)
 {
     sf_gltf_opts o;
     memset(&o, 0, sizeof o);
     o.generated_tangents = SF_TANGENTS_MIKKTSPACE;
     sf_gltf* g = NULL;
     sf_mesh_desc d;
-    float* t = NULL;
-    if (sf_gltf_load_file(path, &o, NULL, &g, NULL) == SF_OK && sf_gltf_instance_mesh(g, 0, 0, &d, NULL) == SF_OK &&
-        d.tangents.data && (t = malloc(4 * d.vertex_count * sizeof(float))) != NULL) {
-        size_t stride = d.tangents.stride ? d.tangents.stride : 4 * sizeof(float);
-        for (size_t v = 0; v < d.vertex_count; ++v)
-            memcpy(t + 4 * v, (const unsigned char*)d.tangents.data + v * stride, 4 * sizeof(float));
-        *n = d.vertex_count;
+    float* out = NULL;
+    size_t comps = tangents ? 4 : 3;
+    if (sf_gltf_load_file(path, &o, NULL, &g, NULL) == SF_OK && sf_gltf_instance_mesh(g, 0, 0, &d, NULL) == SF_OK) {
+        const sf_stream* st = tangents ? &d.tangents : &d.positions;
+        if (st->data && (out = malloc(comps * d.vertex_count * sizeof(float))) != NULL) {
+            size_t stride = st->stride ? st->stride : comps * sizeof(float);
+            for (size_t v = 0; v < d.vertex_count; ++v)
+                memcpy(out + comps * v, (const unsigned char*)st->data + v * stride, comps * sizeof(float));
+            *n = d.vertex_count;
+        }
     }
     sf_gltf_destroy(g);
-    return t;
+    return out;
 }
+
+static float* loaded_tangents(const char* path, size_t* n) { return loaded_stream(path, 1, n); }
 
 /* A normal-mapped primitive without TANGENT (NormalTangentTest) gets MikkTSpace's tangents written, the same bits
  * the loader generates for the unfixed file, vertex for vertex (the loader's tangents are checked against npm
@@ -291,26 +296,6 @@ static void normal_mapped_tangents_generated(void)
     CHECK(c2.tangents_generated == 0);
 }
 
-/* The POSITION of instance 0, primitive 0 as the loader gives it (split where it generated MikkTSpace tangents). */
-static float* loaded_positions(const char* path, size_t* n)
-{
-    sf_gltf_opts o;
-    memset(&o, 0, sizeof o);
-    o.generated_tangents = SF_TANGENTS_MIKKTSPACE;
-    sf_gltf* g = NULL;
-    sf_mesh_desc d;
-    float* x = NULL;
-    if (sf_gltf_load_file(path, &o, NULL, &g, NULL) == SF_OK && sf_gltf_instance_mesh(g, 0, 0, &d, NULL) == SF_OK &&
-        (x = malloc(3 * d.vertex_count * sizeof(float))) != NULL) {
-        size_t stride = d.positions.stride ? d.positions.stride : 3 * sizeof(float);
-        for (size_t v = 0; v < d.vertex_count; ++v)
-            memcpy(x + 3 * v, (const unsigned char*)d.positions.data + v * stride, 3 * sizeof(float));
-        *n = d.vertex_count;
-    }
-    sf_gltf_destroy(g);
-    return x;
-}
-
 /* CesiumMan given a normal map: MikkTSpace gives some of its vertices different tangents at different corners.
  * fix splits them as the loader does for the unfixed file: the same vertices in the same order, the same
  * positions and tangents bit for bit, the copies appended; every other attribute carried, the file's vertices
@@ -341,7 +326,7 @@ static void split_tangents_written(void)
     size_t n0 = 0, n = 0, nw = 0, nx = 0, written = 0;
     float* source = read_slot(mapped, SF_GLTF_NONE, "POSITION", &n0);
     float* want_t = loaded_tangents(mapped, &n);
-    float* want_x = loaded_positions(mapped, &nx);
+    float* want_x = loaded_stream(mapped, 0, &nx);
     float* got_t = read_slot(out, SF_GLTF_NONE, "TANGENT", &written);
     float* got_x = read_slot(out, SF_GLTF_NONE, "POSITION", &nw);
     CHECK(source && want_t && want_x && got_t && got_x);
