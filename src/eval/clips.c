@@ -32,12 +32,11 @@ void sf_asset_eval_destroy(sf_asset_eval* e)
     free(e);
 }
 
-/* The unit's statistics stay on the GPU (its clip's frames in batches, sf_evaluation_run_poses): a CUDA workspace
- * and no variant (engines, caps): a variant measures against the full evaluation's reference frames on the host.
- * Per-corner MikkTSpace reference tangents are made on the host from the GPU's frames and measured there. */
-static bool stats_on_gpu(const sf_asset_eval* e, const sf_asset_unit* u)
+/* The units' statistics stay on the GPU (a clip's frames in batches there, device_clip.c): CUDA workspaces and no
+ * variant (engines, caps), which measures against the full evaluation's reference frames on the host. Per-corner
+ * MikkTSpace reference tangents are made on the host from the GPU's frames and measured there. */
+static bool stats_on_gpu(const sf_asset_eval* e)
 {
-    (void)u;
     return e->o.backend == SF_BACKEND_CUDA && sfi_variants_count(e->variants) == 0;
 }
 
@@ -66,7 +65,7 @@ static sf_result build_units(sf_asset_eval* e, const sf_env* env, sf_error* err)
         /* On the GPU the statistics stay there: each run's summary (sum, max, worst vertex) and the histogram
          * merged into the accumulators, no angle copied back. Elsewhere the angles of every frame go into the
          * accumulators (stats.c), so the evaluation skips its per-run statistics. */
-        desc.flags = stats_on_gpu(e, u) ? 0 : SF_EVAL_NO_STATISTICS;
+        desc.flags = stats_on_gpu(e) ? 0 : SF_EVAL_NO_STATISTICS;
         if (u->owner != i) {
             e->evals[i] = e->evals[u->owner]; /* run one unit at a time, its angles taken before the next */
         } else {
@@ -120,8 +119,7 @@ sf_result sfi_asset_run_unit(sf_asset_eval* e, size_t i, size_t frame, bool trac
         b.rows[k].tangent_deg = u->tangents ? mine + e->max_n : NULL;
     }
     sf_error ee;
-    bool gpu = stats_on_gpu(e, u);
-    if (sf_evaluation_run(e->evals[i], &u->pose, u->ws, gpu ? NULL : &b, &ee) != SF_OK) {
+    if (sf_evaluation_run(e->evals[i], &u->pose, u->ws, &b, &ee) != SF_OK) {
         return sfi_unit_fail(e->g, u, res, &ee, err);
     }
     for (size_t k = 0; k < res->row_count; ++k) {
@@ -134,20 +132,11 @@ sf_result sfi_asset_run_unit(sf_asset_eval* e, size_t i, size_t frame, bool trac
             continue;
         }
         m->handedness += row->errors.handedness_mismatches;
-        sf_result r = gpu ? sf_method_stats_add_summary(m, e->evals[i], k, u->tangents, i, frame, track_worst, err)
-                          : sf_method_stats_add(m, b.rows[k].normal_deg, b.rows[k].tangent_deg, u->n, i, frame,
-                                                track_worst, err);
+        sf_result r =
+            sf_method_stats_add(m, b.rows[k].normal_deg, b.rows[k].tangent_deg, u->n, i, frame, track_worst, err);
         if (r != SF_OK) return r;
     }
     return SF_OK;
-}
-
-/* Every unit's statistics stay on the device: its frames run in batches there (device_clip.c). */
-static bool all_on_gpu(const sf_asset_eval* e)
-{
-    for (size_t i = 0; i < e->unit_count; ++i)
-        if (!stats_on_gpu(e, &e->units[i])) return false;
-    return true;
 }
 
 sf_result sf_asset_eval_rest(sf_asset_eval* e, sf_error* err)
@@ -155,7 +144,7 @@ sf_result sf_asset_eval_rest(sf_asset_eval* e, sf_error* err)
     const sf_asset_eval_opts* o = &e->o;
     for (size_t k = 0; k < o->method_count; ++k) sf_method_stats_clip_start(&e->methods[o->methods[k]]);
     sf_result r = SF_OK;
-    if (all_on_gpu(e)) {
+    if (stats_on_gpu(e)) {
         r = sfi_device_clip_rest(e, err);
         for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
             r = sf_method_stats_clip_finish(&e->methods[o->methods[k]], true, err);
@@ -183,28 +172,6 @@ sf_result sf_asset_clip_plan(const sf_gltf* g, size_t animation, double fps, siz
     return sf_clip_plan_make(end, fps, max_frames, out);
 }
 
-/* Frame f of the clip: every unit posed and evaluated, its variants after it. */
-static sf_result run_frame(sf_asset_eval* e, size_t animation, size_t f, double t, sf_error* err)
-{
-    const sf_asset_eval_opts* o = &e->o;
-    sf_error ee;
-    if (sf_gltf_pose_sample(e->pose, animation, t, &ee) != SF_OK) return sfi_eval_fail(err, ee.result, "%s", ee.message);
-    for (size_t k = 0; k < o->method_count; ++k) sf_method_stats_frame_start(&e->methods[o->methods[k]]);
-    sf_result r = sfi_variants_sample(e->variants, animation, t, err);
-    for (size_t i = 0; r == SF_OK && i < e->unit_count; ++i) {
-        r = sf_asset_unit_pose(e->pose, &e->units[i], NULL, err);
-        if (r == SF_OK) r = sfi_asset_run_unit(e, i, f, true, err);
-        if (r == SF_OK) r = sfi_variants_run_unit(e->variants, i, &e->units[i], e->evals[i], f, err);
-    }
-    if (r != SF_OK) return sfi_frame_fail(e->g, animation, t, err);
-    if (r == SF_OK) sfi_variants_frame_end(e->variants, f);
-    for (size_t k = 0; r == SF_OK && k < o->method_count; ++k) {
-        sf_method m = o->methods[k];
-        if (!e->methods[m].skipped) sf_method_stats_frame_end(&e->methods[m], f);
-    }
-    return r;
-}
-
 sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_fn on_frame, void* user,
                              sf_asset_clip* out, sf_error* err)
 {
@@ -225,32 +192,16 @@ sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_
     sfi_variants_clip_start(e->variants);
     double t0 = sfi_eval_now_s();
     sf_result r = SF_OK;
-    /* host: every unit's angles come to the host (stats_on_gpu false for each), as on the CPU */
-    bool host = true;
-    for (size_t i = 0; i < e->unit_count; ++i) host = host && !stats_on_gpu(e, &e->units[i]);
-    if (o->backend == SF_BACKEND_CPU || host) { /* frames over threads: a device workspace per thread and unit */
+    if (!stats_on_gpu(e)) { /* every frame's angles come to the host: frames over threads, a workspace per unit */
         r = sfi_frame_slots_clip(e, animation, &out->plan, on_frame, user, out, err);
         out->seconds = sfi_eval_now_s() - t0;
         if (r == SF_OK) r = sfi_variants_clip_finish(e->variants, err);
         return r;
     }
-    if (all_on_gpu(e)) {
-        r = sfi_device_clip_run(e, animation, &out->plan, on_frame, user, out, err);
-        out->seconds = sfi_eval_now_s() - t0;
-        for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
-            r = sf_method_stats_clip_finish(&e->methods[o->methods[k]], false, err);
-        return r == SF_OK ? sfi_variants_clip_finish(e->variants, err) : r;
-    }
-    for (size_t f = 0; r == SF_OK && f < out->plan.frames; ++f) {
-        double t = sf_clip_plan_time(&out->plan, f);
-        r = run_frame(e, animation, f, t, err);
-        if (r == SF_OK && on_frame && on_frame(user, out, f, t) != 0)
-            r = sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "stopped");
-    }
+    r = sfi_device_clip_run(e, animation, &out->plan, on_frame, user, out, err);
     out->seconds = sfi_eval_now_s() - t0;
     for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
         r = sf_method_stats_clip_finish(&e->methods[o->methods[k]], false, err);
-    if (r == SF_OK) r = sfi_variants_clip_finish(e->variants, err);
     return r;
 }
 
