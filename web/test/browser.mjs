@@ -130,7 +130,12 @@ async function run(mode) {
     // where the shaders cover the reference options (`reference`: true).
     const gpuCheck = async (what, reference = true) => {
       if (mode !== 'webgpu') return;
-      await page.waitForFunction((r) => (window.sfPage.gpu.check?.runs || 0) > r, gpuRuns, { timeout: 30000 }).catch(async (e) => {
+      // a run for the state asked about: one from before the last option change can arrive first, and where the
+      // reference is wanted, a run with it off belongs to that earlier state
+      await page.waitForFunction(([r, ref]) => {
+        const c = window.sfPage.gpu.check;
+        return (c?.runs || 0) > r && !(ref && c.referenceOff);
+      }, [gpuRuns, reference], { timeout: 30000 }).catch(async (e) => {
         throw new Error(`${e.message}: ${await page.$eval('#gpu-check', (el) => el.textContent)} ${logs.join('; ')}`);
       });
       const c = await page.evaluate(() => window.sfPage.gpu.check);
