@@ -66,11 +66,13 @@ export const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * 
 export const len = (a) => Math.hypot(a[0], a[1], a[2]);
 export const angle = (a, b) => (Math.atan2(len(cross(a, b)), a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) * 180) / Math.PI;
 
-// eval's frames for a clip ending at `end`: t = 0, 1/30, ... below the end, then the end.
+// eval's frames for a clip ending at `end`: t = 0, 1/30, ... below the end, then the end as the file stores it
+// (float32: an engine posed at the double 0.1 is still before a key at 0.1f, which matters where its slerp is
+// not continuous there, as three.js's normalising lerp branch is not for keys that are not unit).
 export function evalFrames(end) {
   const frames = [];
   for (let f = 0; f / 30 < end - 1e-9; ++f) frames.push(f / 30);
-  frames.push(end);
+  frames.push(Math.fround(end));
   return frames;
 }
 
@@ -83,4 +85,9 @@ export const cases = [
   // keys of length 1.2 and 0.9, far apart (every engine's slerp branch, not a lerp): the node matrix scales
   { name: 'rotation keys not unit', normals: true, weights: (a) => [[1 - a, a, 0, 0]],
     keys: [[0, [0, 0, 0, 1.2]], [0.1, bend.map((q) => 0.9 * q)]] },
+  // keys of length 1.2 and 0.9, 5 degrees apart (dot 1.08: every engine's lerp branch, which three.js and glam
+  // normalise and Babylon.js does not): the frames between the keys tell the engines apart
+  { name: 'rotation keys not unit, close', normals: true, weights: (a) => [[1 - a, a, 0, 0]],
+    keys: [[0, bend.map((q) => 1.2 * q)], [0.1, [0, 0, Math.sin((35 * Math.PI) / 360), Math.cos((35 * Math.PI) / 360)]
+      .map((q) => 0.9 * q)]] },
 ];
