@@ -43,8 +43,10 @@ typedef struct sf_engine {
                                  they sum to 0 */
     bool flat_faces;          /* a primitive without NORMAL is shaded with each deformed triangle's own face
                                  normal (its corners measured against it, whatever `normals` says) */
-    bool rotations_as_given;  /* rotation keys interpolated as given, not made unit
-                                 (sf_gltf_pose_set_rotations_as_given) */
+    bool weights_as_given;    /* with first_slots: the kept weights used as stored, not divided by their sum
+                                 (SF_WEIGHTS_AS_GIVEN; kept at rest where they sum to 0) */
+    sf_gltf_rotation_keys rotation_keys; /* how rotation keys are interpolated: made unit, or as given by the
+                                            engine's slerp (sf_gltf_pose_set_rotations_as_given) */
 } sf_engine;
 
 size_t sf_engine_count(void);
@@ -154,11 +156,12 @@ void sf_asset_units_free(sf_asset_unit* units, size_t count);
 sf_result sf_asset_unit_pose(const sf_gltf_pose* pose, sf_asset_unit* unit, float* to_world, sf_error* err);
 /* A topology of the unit's primitive keeping at most max_influences (joint, weight) pairs per vertex (the
  * largest, renormalised: sf_influences_truncate; with first_slots the first ones in file order, as sf_engine's
- * first_slots says), and a CPU workspace of it for methods (the reference added).
+ * first_slots says, their weights used as stored with weights_as_given), and a CPU workspace of it for methods
+ * (the reference added).
  * *truncated: the vertices that lose an influence. When none does (or max_influences is 0), *topo and *ws stay
  * NULL: the unit's own stand for them. */
 sf_result sf_asset_unit_truncated(const sf_gltf* gltf, const sf_asset_unit* u, uint32_t max_influences, bool first_slots,
-                                  uint32_t methods, const sf_env* env, sf_topology** topo, sf_workspace** ws,
+                                  bool weights_as_given, uint32_t methods, const sf_env* env, sf_topology** topo, sf_workspace** ws,
                                   size_t* truncated, sf_error* err);
 
 /* ---------------------------------------------------------------- the asset (src/eval/clips.c, variants.c) */
