@@ -1,6 +1,7 @@
-// The wasm core off the main thread, for the built-in scenes where WebGPU is absent: each request opens the scene
-// with its settings, evaluates it and sends back a copy of what the page draws and reads (the buffers are
-// transferred, not copied again). The page keeps at most one request in flight and sends only the latest.
+// The wasm core off the main thread, for the built-in scenes: each request evaluates the scene with its settings
+// (re-posing the open one when only the pose changed, opening it otherwise) and sends back a copy of what the page
+// draws and reads (the buffers are transferred, not copied again). The page keeps at most one request in flight
+// and sends only the latest.
 import { loadSkinframe, ALL_METHODS } from './skinframe.js';
 
 let sf = null, view = null, key = '';
@@ -19,20 +20,31 @@ function snapshot(v, meshChanged) {
   return { s, transfer };
 }
 
+// The open view takes a request that changes only the pose (a bone slider, a morph weight) without being
+// opened again: its topology and evaluation stay, and only its options are set when they changed.
+function evaluate(q) {
+  const meshKey = `${q.scene} ${q.settings.resolution}`;
+  if (view && !q.forceMesh && meshKey === key && view.repose(q.settings)) {
+    if (JSON.stringify(q.options) !== JSON.stringify(view.options)) view.setOptions(q.options);
+    return { next: view.run(), changed: false };
+  }
+  const next = sf.openScene(q.scene, '', q.settings);
+  next.setOptions(q.options).setLive(true).run();
+  if (view) view.destroy();
+  key = meshKey;
+  return { next, changed: true };
+}
+
 self.onmessage = async (e) => {
   const q = e.data;
   try {
     if (!sf) sf = await loadSkinframe(q.wasm);
     const t0 = performance.now();
-    const next = sf.openScene(q.scene, '', q.settings);
-    next.setOptions(q.options).setLive(true).run();
-    const meshKey = `${q.scene} ${next.vertexCount} ${next.triangleCount} ${q.settings.resolution}`;
-    const changed = meshKey !== key || q.forceMesh;
-    key = meshKey;
-    if (view) view.destroy();
+    const { next, changed } = evaluate(q);
     view = next;
     const { s, transfer } = snapshot(view, changed);
     s.ms = performance.now() - t0;
+    s.reposed = !changed;
     self.postMessage({ id: q.id, ok: true, snapshot: s }, transfer);
   } catch (err) {
     self.postMessage({ id: q.id, ok: false, message: err.message });
