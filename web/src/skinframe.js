@@ -318,6 +318,9 @@ export class View {
     return out;
   }
 
+  // The mesh's UV convention (sf_uv_convention: 0 glTF, 1 v up), which sets the sign of the tangents' handedness.
+  get uvConvention() { return this.sf.exports.sfw_view_uv_convention(this.ptr); }
+
   stat(m, field) { return this.stats[m * STAT_STRIDE + field]; }
 
   // The statistics of method m as an object (reused: copy what you keep).
