@@ -2,7 +2,9 @@
 // WGSL passes of shaders/ (each after shaders/generated/layout.wgsl and shaders/common.wgsl) over the topology's arrays as
 // sf_topology_gpu_buffers lists them (the wasm core's, packed into one buffer). Each run reads the frames back
 // and measures every pass against the wasm core's result for that method (the page shows the largest angle; it
-// must stay within 1e-3 degrees): in the scene worker for its scenes (compareRemote), on the page otherwise. Reference options the shaders do not cover (weld, MikkTSpace, authored) leave
+// must stay within 1e-3 degrees): in the scene worker for its scenes (compareRemote), on the page otherwise. With
+// the reference on the GPU, gpu_stats.wgsl reduces each method's normal errors to a mean and a maximum (8 bytes
+// per method read back), checked against the core's statistics. Reference options the shaders do not cover (weld, MikkTSpace, authored) leave
 // the reference (recompute, recompute-fused) to the wasm; the per-vertex methods do not depend on them.
 import layoutWgsl from '../../shaders/generated/layout.wgsl?raw';
 import commonWgsl from '../../shaders/common.wgsl?raw';
@@ -13,7 +15,8 @@ import jacobianFanWgsl from '../../shaders/jacobian_fan.wgsl?raw';
 import facesWgsl from '../../shaders/recompute_faces.wgsl?raw';
 import gatherWgsl from '../../shaders/recompute_gather.wgsl?raw';
 import fusedWgsl from '../../shaders/recompute_fused.wgsl?raw';
-import { ALL_METHODS } from './skinframe.js';
+import statsWgsl from './gpu_stats.wgsl?raw';
+import { ALL_METHODS, METHODS } from './skinframe.js';
 import { compareFrames } from './frame_compare.js';
 import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS } from './generated/layout.js';
 
@@ -82,6 +85,15 @@ export class GpuReference {
       compute: { module: device.createShaderModule({ code: `${layoutWgsl}\n${commonWgsl}\n${code}` }), entryPoint: 'main' } });
     this.pipes = { deform: mk(deformWgsl), vertex: mk(framesVertexWgsl), jacobian: mk(jacobianWgsl),
       jacobianFan: mk(jacobianFanWgsl), faces: mk(facesWgsl), gather: mk(gatherWgsl), fused: mk(fusedWgsl) };
+    // the statistics passes (gpu_stats.wgsl): params, frames, per-workgroup partials, per-slot mean and max
+    this.statsLayout = device.createBindGroupLayout({
+      entries: [{ buffer: { type: 'uniform' } }, storage('read-only-storage'), storage('storage'), storage('storage')]
+        .map((e, binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, ...e })),
+    });
+    const statsModule = device.createShaderModule({ code: statsWgsl });
+    const statsPipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.statsLayout] });
+    this.statsPipes = ['partial_main', 'total_main'].map((entryPoint) =>
+      device.createComputePipeline({ layout: statsPipelineLayout, compute: { module: statsModule, entryPoint } }));
     this.busy = false;
     this.mesh = null;
     this.runs = 0;
@@ -137,7 +149,15 @@ export class GpuReference {
       params: this.device.createBuffer({ size: BLOCK * 16, usage: S.UNIFORM | S.COPY_DST }),
       out: new Float32Array(7 * n * ALL_METHODS.length),
     };
-    m.buffers = [m.topo, m.pose, m.state, m.face, m.frames, m.read, m.params];
+    const slots = ALL_METHODS.length, groups = Math.ceil(n / 256);
+    m.statsGroups = groups;
+    m.statsParams = this.buffer(new Uint32Array([n, M.recompute, groups, 0]), S.UNIFORM);
+    m.statsPartial = this.buffer(new Float32Array(2 * groups * slots));
+    m.statsOut = this.buffer(new Float32Array(2 * slots), S.STORAGE | S.COPY_SRC);
+    m.statsRead = this.device.createBuffer({ size: 8 * slots, usage: S.MAP_READ | S.COPY_DST });
+    m.statsGroup = this.device.createBindGroup({ layout: this.statsLayout, entries: [m.statsParams, m.frames, m.statsPartial, m.statsOut]
+      .map((buffer, binding) => ({ binding, resource: { buffer } })) });
+    m.buffers = [m.topo, m.pose, m.state, m.face, m.frames, m.read, m.params, m.statsParams, m.statsPartial, m.statsOut, m.statsRead];
     m.group = this.device.createBindGroup({ layout: this.layout, entries: [
       { binding: 0, resource: { buffer: m.params, size: 4 * PARAM_WORDS } },
       ...[m.topo, m.pose, m.state, m.frames, m.face].map((buffer, i) => ({ binding: i + 1, resource: { buffer } })),
@@ -194,6 +214,15 @@ export class GpuReference {
       pass.setPipeline(pipe); pass.setBindGroup(0, m.group, [BLOCK * k]); pass.dispatchWorkgroups(Math.ceil(threads / 64));
     });
     pass.end();
+    if (!refOff) {
+      // every slot's normal angle against the reference slot, reduced to a mean and a maximum: 8 bytes per slot
+      const sp = enc.beginComputePass();
+      sp.setBindGroup(0, m.statsGroup);
+      sp.setPipeline(this.statsPipes[0]); sp.dispatchWorkgroups(m.statsGroups, ALL_METHODS.length);
+      sp.setPipeline(this.statsPipes[1]); sp.dispatchWorkgroups(ALL_METHODS.length);
+      sp.end();
+      enc.copyBufferToBuffer(m.statsOut, 0, m.statsRead, 0, 8 * ALL_METHODS.length);
+    }
     enc.copyBufferToBuffer(m.frames, 0, m.read, 0, 28 * n * ALL_METHODS.length);
     q.submit([enc.finish()]);
     // what the wasm core computed for this pose: a worker's scene is compared in the worker, which holds its
@@ -207,9 +236,28 @@ export class GpuReference {
       return { method, normals: Float32Array.from(ref ? view.refNormals : row.normals),
         tangents: tangents ? Float32Array.from(ref ? view.refTangents : row.tangents) : null };
     });
+    // the core's statistics of this pose, for the GPU's (the methods it evaluated)
+    const coreStats = refOff ? null : METHODS.map((name, i) => {
+      const sm = view.summary(i);
+      return sm.status === 0 ? { method: name, mean: sm.normal.mean, max: sm.normal.max } : null;
+    }).filter(Boolean);
     this.page.gpu.busy = true;
     m.read.mapAsync(GPUMapMode.READ).then(async () => {
       if (m !== this.mesh) return; // the mesh changed meanwhile: these frames belong to no view
+      let stats = null;
+      if (coreStats) {
+        await m.statsRead.mapAsync(GPUMapMode.READ);
+        const g = new Float32Array(m.statsRead.getMappedRange()).slice();
+        m.statsRead.unmap();
+        stats = {};
+        let diff = 0;
+        for (const c of coreStats) {
+          const mean = g[2 * M[c.method]], max = g[2 * M[c.method] + 1];
+          stats[c.method] = { normalMean: mean, normalMax: max, coreMean: c.mean, coreMax: c.max };
+          diff = Math.max(diff, Math.abs(mean - c.mean), Math.abs(max - c.max));
+        }
+        stats.largestDifference = diff;
+      }
       this.lastMs = performance.now() - t0;
       const mapped = new Float32Array(m.read.getMappedRange());
       let rows, frames = m.out;
@@ -238,15 +286,17 @@ export class GpuReference {
         if (Math.max(mn, mt) >= Math.max(maxN, maxT)) worst = name;
         maxN = Math.max(maxN, mn); maxT = Math.max(maxT, mt); hand += h;
       }
-      const ok = maxN <= TOLERANCE_DEG && (!tangents || maxT <= TOLERANCE_DEG) && hand === 0;
+      const ok = maxN <= TOLERANCE_DEG && (!tangents || maxT <= TOLERANCE_DEG) && hand === 0 &&
+        (!stats || stats.largestDifference <= TOLERANCE_DEG);
       const reference = methods.recompute || null;
       this.page.gpu.check = { maxNormalDeg: maxN, maxTangentDeg: tangents ? maxT : null, handedness: tangents ? hand : null,
-        ok, runs: ++this.runs, methods, reference, referenceOff: refOff };
+        ok, runs: ++this.runs, methods, reference, referenceOff: refOff, stats };
       this.page.gpu.frames = frames; // ALL_METHODS order, 7n floats each (3n normals, 4n tangents); unrun slots stale
       this.page.gpu.normals = reference ? frames.subarray(7 * n * M.recompute, 7 * n * M.recompute + 3 * n) : null;
       this.report(`GPU (WebGPU ${this.adapterInfo}): ${rows.length} methods against the wasm core, largest angle ` +
         `${maxN.toExponential(2)}° normals, ${tangents ? maxT.toExponential(2) + '° tangents' : 'tangents not measured (no UVs)'}` +
         `${worst ? ` (${worst})` : ''}${tangents && hand ? `, ${hand} handedness differences` : ''}` +
+        `${stats ? `; normal mean/max on the GPU within ${stats.largestDifference.toExponential(2)}° of the core's` : ''}` +
         ` — ${ok ? 'equal within 1e-3°' : 'DIFFERENT (over 1e-3°)'}` +
         `${refOff ? `; reference off for ${refOff} (the wasm core computes it)` : ''}`, !ok);
     }).catch((e) => { if (m === this.mesh) this.report(`GPU: ${e.message}`, true); }).finally(() => {
