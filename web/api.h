@@ -15,6 +15,7 @@ void sfw_free(void* p);
 const char* sfw_catalog_json(void);
 void sfw_view_destroy(sfw_view* v);
 sfw_view* sfw_scene_open(const char* name, const char* preset, char* settings);
+int sfw_scene_repose(sfw_view* v, const char* name, const char* preset, char* settings);
 sfw_view* sfw_mesh_create(size_t vertex_count, size_t triangle_count, uint32_t influence_count, size_t bone_count, size_t target_count, uint32_t flags);
 void* sfw_mesh_array(sfw_view* v, int which, size_t k);
 sfw_view* sfw_mesh_commit(sfw_view* v, int gltf);

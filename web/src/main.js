@@ -219,7 +219,8 @@ function replaceView(next, reframe) {
   const sameMesh = old && old.vertexCount === view.vertexCount && old.triangleCount === view.triangleCount && page.source === source;
   if (!sameMesh) views.setMesh(view.vertexCount, view.indices, view.uvs);
   if (!gltf) views.setModelMatrix(null); // the scenes' positions are the world's; a glTF's come with their matrix
-  gpu?.setMesh(view);
+  // the GPU passes keep the topology's arrays per mesh: a worker's re-posed scene brings none
+  if (!view.remote || view.gpuArrays) gpu?.setMesh(view);
   // A vertex index or a chart of another mesh means nothing for this one.
   if (!old || old.vertexCount !== view.vertexCount || page.source !== source) {
     page.inspected = -1; page.inspection = null;
@@ -242,9 +243,11 @@ function frameMesh() {
 
 // ---------------------------------------------------------------- the scenes in a worker
 
-// A scene evaluated in the worker (scene_worker.js): the fields of a View that the page reads, already run.
+// A scene evaluated in the worker (scene_worker.js): the fields of a View that the page and the GPU passes read,
+// already run.
 class Snapshot {
   constructor(s) { Object.assign(this, s); this.remote = true; this._summaries = METHODS.map(() => ({ normal: {}, tangent: {} })); }
+  gpuBuffers() { return this.gpuArrays; }
   setOptions() { return this; }
   setLive() { return this; }
   run() { return this; }
@@ -254,7 +257,8 @@ class Snapshot {
 
 // Inputs are coalesced: one request in flight; what arrives meanwhile is folded into the next, which carries the
 // latest controls. The main thread never waits on an evaluation.
-const remote = { inFlight: false, pending: null, id: 0 };
+// meshKnown: the page holds the worker's mesh (its indices, UVs and GPU arrays); a glTF file in between clears it.
+const remote = { inFlight: false, pending: null, id: 0, meshKnown: false };
 function requestScene(reframe) {
   remote.pending = { reframe: reframe || !!remote.pending?.reframe };
   page.busy = true;
@@ -266,18 +270,39 @@ function sendScene() {
   remote.inFlight = true;
   remote.reframe = reframe;
   worker.postMessage({ id: ++remote.id, wasm: new URL('skinframe.wasm', document.baseURI).href, scene: state.scene,
-    settings: sceneSettings(), options: state.options });
+    settings: sceneSettings(), options: state.options, gpu: !!gpu, forceMesh: !remote.meshKnown });
+  remote.meshKnown = true;
 }
+// The GPU passes' frames of the worker's request id, compared in the worker (which holds the core's frames):
+// resolves to {rows, frames}, or null when the worker has evaluated a newer pose since.
+const checks = new Map();
+let checkId = 0;
+function compareInWorker(id, frames, want, tangents) {
+  return new Promise((resolve) => {
+    checks.set(++checkId, resolve);
+    worker.postMessage({ check: checkId, id, frames, want, tangents }, [frames.buffer]);
+  });
+}
+
 function onWorker(e) {
-  remote.inFlight = false;
   const d = e.data;
-  if (gltf) { /* a file opened meanwhile: the scene's answer is stale */ } else if (d.ok) {
+  if (d.check) {
+    const resolve = checks.get(d.check);
+    checks.delete(d.check);
+    resolve(d.rows ? { rows: d.rows, frames: d.frames } : null);
+    return;
+  }
+  remote.inFlight = false;
+  if (gltf) { remote.meshKnown = false; /* a file opened meanwhile: the scene's answer is stale */ } else if (d.ok) {
     page.timing.wasm = d.snapshot.ms;
     const same = view && view.vertexCount === d.snapshot.vertexCount && view.info?.scene === d.snapshot.info?.scene;
     replaceView(new Snapshot(d.snapshot), remote.reframe || !same);
     if ($('message').className === 'error' || /^opening/.test($('message').textContent)) message('');
     refresh();
-  } else message(d.message, true);
+  } else {
+    remote.meshKnown = !!view?.remote;
+    message(d.message, true);
+  }
   if (remote.pending) sendScene(); else page.busy = false;
 }
 
@@ -484,6 +509,7 @@ function selectMesh(index) {
   const box = new THREE.Box3().setFromObject(object);
   gltf.radius = box.getBoundingSphere(new THREE.Sphere()).radius;
   replaceView(next, true);
+  remote.meshKnown = false; // the worker's scene is no longer the page's
   seek(gltf.time || 0);
   return true;
 }
@@ -553,13 +579,15 @@ async function main() {
   page.views = views;
   gpu = await GpuReference.create(page, (text, isError) => { $('gpu-check').textContent = text; if (isError) page.errors.push(text); });
   page.gpu.backend = gpu ? 'webgpu' : (navigator.gpu ? 'webgpu unavailable: wasm' : 'no webgpu: wasm');
-  // without WebGPU the scenes are evaluated in a worker (worker=0 in the address keeps them on this thread)
-  if (!gpu && url.worker !== '0' && typeof Worker !== 'undefined') {
+  // the scenes are evaluated in a worker, with or without WebGPU (worker=0 in the address keeps them on this
+  // thread); the GPU passes check the worker's frames
+  if (url.worker !== '0' && typeof Worker !== 'undefined') {
     worker = new Worker(new URL('./scene_worker.js', import.meta.url), { type: 'module' });
     worker.onmessage = onWorker;
     worker.onerror = (e) => message(`the worker failed: ${e.message}`, true);
   }
   page.worker = !!worker;
+  if (gpu && worker) gpu.compareRemote = compareInWorker;
   applyUrl();
   buildStaticControls();
   buildSceneControls();

@@ -150,6 +150,18 @@ async function run(mode) {
         assert.ok(r.normalDeg <= 1e-3 && (r.tangentDeg === null || r.tangentDeg <= 1e-3), `${m}: ${JSON.stringify(r)}`);
         assert.ok(!r.handedness, `${m}: ${r.handedness} handedness differences`);
       }
+      // the statistics reduced on the GPU (gpu_stats.wgsl) against the core's, per method, where the reference runs there
+      if (reference) {
+        assert.ok(c.stats, 'the GPU reduced the statistics');
+        for (const m of METHODS) {
+          const g = c.stats[m];
+          if (!g) continue; // a method the core did not evaluate for this mesh
+          for (const [got, want, what] of [[g.normalMean, g.coreMean, 'mean'], [g.normalMax, g.coreMax, 'max']])
+            assert.ok(Number.isFinite(got) && Math.abs(got - want) <= 1e-3, `${m} normal ${what}: GPU ${got}, core ${want}`);
+        }
+        assert.ok(Object.keys(c.stats).length > 1 + 4, `methods with GPU statistics: ${Object.keys(c.stats)}`);
+        console.log(`  # ${what}: GPU statistics (normal mean/max) within ${c.stats.largestDifference.toExponential(2)} deg of the core's`);
+      }
       assert.ok(c.ok, JSON.stringify(c));
     };
     let gpuRuns = 0;
