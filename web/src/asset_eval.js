@@ -1,0 +1,178 @@
+// A whole glTF evaluated by the library, as `skinframe eval` evaluates it (web/asset_api.c over
+// skinframe_eval.h): every mesh instance and primitive posed together, the reference and every default method,
+// one table for all of them. The file's bytes go to the wasm core as they are; a compressed file (meshopt,
+// Draco), which the module cannot decode, has no whole-character table (the page's per-primitive path, through
+// three.js's decoders, still opens it).
+import { METHODS, ALL_METHODS } from './skinframe.js';
+
+// Layout of sfw_asset_frame / sfw_asset_clip (web/asset_api.c): STRIDE doubles per method, in sf_method order.
+const STATUS = 0, NORMAL_MEAN = 1, NORMAL_MAX = 2, TANGENT_MEAN = 3, TANGENT_MAX = 4, NORMAL_COUNT = 5,
+  TANGENT_COUNT = 6, HANDEDNESS = 7, STRIDE = 8;
+
+// The command's reference for real assets (eval's defaults): area weighting, weld position + normal, MikkTSpace
+// tangents, rebuilt directions; morph deltas added; no jacobian cap. As the page's option indices.
+export const EVAL_OPTIONS = { morphDirections: 0, weighting: 0, weld: 2, tangents: 1, reference: 0, jacobianCap: 0 };
+
+const COMPRESSED = ['EXT_meshopt_compression', 'KHR_draco_mesh_compression'];
+
+// The extensions a file requires that the page's module does not decode, or [] (a .glb's or .gltf's JSON).
+export function undecodedExtensions(bytes) {
+  let json;
+  try {
+    const b = new Uint8Array(bytes);
+    const glb = b.length >= 20 && b[0] === 0x67 && b[1] === 0x6c && b[2] === 0x54 && b[3] === 0x46;
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    const text = glb ? b.subarray(20, 20 + view.getUint32(12, true)) : b;
+    json = JSON.parse(new TextDecoder().decode(text));
+  } catch { return []; } // the library names what is wrong with it
+  return (json.extensionsRequired || []).filter((e) => COMPRESSED.includes(e));
+}
+
+// One table: {method: {status, normalMean, normalMax, tangentMean, tangentMax, normalCount, tangentCount,
+// handedness}} for each default method the core evaluated; status 'measured' or 'cannot run'.
+function readTable(sf, ptr) {
+  const t = new Float64Array(sf.memory.buffer, ptr, ALL_METHODS.length * STRIDE);
+  const out = {};
+  METHODS.forEach((name) => {
+    const m = ALL_METHODS.indexOf(name);
+    const row = t.subarray(m * STRIDE, (m + 1) * STRIDE);
+    if (row[STATUS] === 0) return;
+    const tangents = row[TANGENT_COUNT] > 0;
+    out[name] = {
+      status: row[STATUS] === 1 ? 'measured' : 'cannot run',
+      normalMean: row[NORMAL_MEAN], normalMax: row[NORMAL_MAX],
+      tangentMean: tangents ? row[TANGENT_MEAN] : null, tangentMax: tangents ? row[TANGENT_MAX] : null,
+      normalCount: row[NORMAL_COUNT], tangentCount: row[TANGENT_COUNT], handedness: row[HANDEDNESS],
+    };
+  });
+  return out;
+}
+
+export class AssetEval {
+  // sf: a Skinframe (skinframe.js); bytes: the .glb or self-contained .gltf; options: the page's option
+  // indices (EVAL_OPTIONS by default). Throws the library's message (what the command prints after the name).
+  constructor(sf, bytes, options = EVAL_OPTIONS) {
+    const e = sf.exports;
+    const data = new Uint8Array(bytes);
+    const ptr = e.sfw_alloc(data.length);
+    if (!ptr) throw new Error('out of memory for the file');
+    new Uint8Array(sf.memory.buffer, ptr, data.length).set(data);
+    const o = { ...EVAL_OPTIONS, ...options };
+    const handle = e.sfw_asset_open(ptr, data.length, o.morphDirections, o.weighting, o.weld, o.tangents, o.reference,
+      o.jacobianCap);
+    e.sfw_free(ptr);
+    if (!handle) throw new Error(sf.errorMessage());
+    this.sf = sf;
+    this.ptr = handle;
+    this.options = o;
+    this.animationCount = e.sfw_asset_animation_count(handle);
+    this.units = e.sfw_asset_unit_count(handle);
+    this.vertices = e.sfw_asset_vertex_count(handle);
+    this.tangentVertices = e.sfw_asset_tangent_vertex_count(handle);
+  }
+
+  duration(animation) { return animation >= 0 ? this.sf.exports.sfw_asset_duration(this.ptr, animation) : 0; }
+
+  // Every unit posed at time t of animation (-1: the nodes' rest transforms): that frame's table.
+  frame(animation, t) {
+    const p = this.sf.exports.sfw_asset_frame(this.ptr, animation, t);
+    if (!p) throw new Error(this.sf.errorMessage());
+    return readTable(this.sf, p);
+  }
+
+  // Every frame of the clip (30 per second and its end, as eval plays it): the clip's table, as eval --json's
+  // methods; frames in .frames.
+  clip(animation) {
+    const e = this.sf.exports;
+    const framesPtr = e.sfw_alloc(4);
+    const p = e.sfw_asset_clip(this.ptr, animation, framesPtr);
+    const frames = new Uint32Array(this.sf.memory.buffer, framesPtr, 1)[0];
+    e.sfw_free(framesPtr);
+    if (!p) throw new Error(this.sf.errorMessage());
+    const table = readTable(this.sf, p);
+    Object.defineProperty(table, 'frames', { value: frames, enumerable: false });
+    return table;
+  }
+
+  destroy() {
+    if (this.ptr) this.sf.exports.sfw_asset_destroy(this.ptr);
+    this.ptr = 0;
+  }
+}
+
+function base64(bytes) {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+// The bytes the core reads from the picked files (File objects): a .glb as it is; a .gltf with its external
+// buffers made data: URIs (the module has no files to open).
+export async function assetBytes(files) {
+  const list = Array.from(files);
+  const main = list.find((f) => /\.(glb|gltf)$/i.test(f.name));
+  const bytes = new Uint8Array(await main.arrayBuffer());
+  if (/\.glb$/i.test(main.name)) return bytes;
+  let json;
+  try { json = JSON.parse(new TextDecoder().decode(bytes)); } catch { return bytes; } // the library says why
+  for (const b of json.buffers || []) {
+    if (typeof b.uri !== 'string' || b.uri.startsWith('data:')) continue;
+    const file = list.find((f) => f.name === decodeURIComponent(b.uri.split('/').pop()));
+    if (file) b.uri = `data:application/octet-stream;base64,${base64(new Uint8Array(await file.arrayBuffer()))}`;
+  }
+  return new TextEncoder().encode(JSON.stringify(json));
+}
+
+// The page's whole character: the open file's AssetEval, remade when the reference options change, and its
+// table at a time (kept until the time, the clip or the options change).
+export class Character {
+  // sf: the page's Skinframe; bytes: assetBytes(files). .reason says why there is no table (then .asset is null).
+  constructor(sf, bytes) {
+    this.sf = sf;
+    this.bytes = bytes;
+    this.asset = null;
+    this.reason = '';
+    this.key = '';
+    const undecoded = undecodedExtensions(bytes);
+    if (undecoded.length) this.reason = `${undecoded.join(', ')}: the page decodes it through three.js one primitive at a time`;
+  }
+
+  // options: the page's state.options (weighting -1, the scenes' own, is eval's area for a file).
+  _assetFor(options) {
+    if (this.reason && !this.asset) return null;
+    const o = { ...options, weighting: options.weighting < 0 ? 0 : options.weighting };
+    const key = JSON.stringify(o);
+    if (this.asset && this.asset.optionsKey === key) return this.asset;
+    this.asset?.destroy();
+    this.asset = null;
+    this.table = null;
+    try {
+      this.asset = new AssetEval(this.sf, this.bytes, o);
+    } catch (e) {
+      this.reason = e.message;
+      return null;
+    }
+    this.asset.optionsKey = key;
+    return this.asset;
+  }
+
+  // The table at time t of animation (-1: rest), or null (see .reason).
+  at(animation, t, options) {
+    const a = this._assetFor(options);
+    if (!a) return null;
+    const key = `${a.optionsKey} ${animation} ${t}`;
+    if (this.key !== key) {
+      this.table = a.frame(animation, t);
+      this.key = key;
+    }
+    return this.table;
+  }
+
+  // The whole clip as eval --json reports it (every frame at 30 per second and the end), or null.
+  clip(animation, options) {
+    const a = this._assetFor(options);
+    return a ? a.clip(animation) : null;
+  }
+
+  destroy() { this.asset?.destroy(); this.asset = null; }
+}
