@@ -1,8 +1,9 @@
 // A whole glTF evaluated by the library, as `skinframe eval` evaluates it (web/asset_api.c over
 // skinframe_eval.h): every mesh instance and primitive posed together, the reference and every default method,
-// one table for all of them. The file's bytes go to the wasm core as they are; a compressed file (meshopt,
-// Draco), which the module cannot decode, has no whole-character table (the page's per-primitive path, through
-// three.js's decoders, still opens it).
+// one table for all of them. The file's bytes go to the wasm core, which has no decoders of compressed geometry:
+// EXT_meshopt_compression's buffer views are decoded first by three.js's MeshoptDecoder (through the page's
+// GLTFLoader parser) into a plain .glb, which the core reads with KHR_mesh_quantization as the command does;
+// a Draco file has no whole-character table (the page's per-primitive path, through DRACOLoader, opens it).
 import { METHODS, ALL_METHODS } from './skinframe.js';
 
 // Layout of sfw_asset_frame / sfw_asset_clip (web/asset_api.c): STRIDE doubles per method, in sf_method order.
@@ -14,18 +15,66 @@ const STATUS = 0, NORMAL_MEAN = 1, NORMAL_MAX = 2, TANGENT_MEAN = 3, TANGENT_MAX
 export const EVAL_OPTIONS = { morphDirections: 0, weighting: 0, weld: 2, tangents: 1, reference: 0, jacobianCap: 0 };
 
 const COMPRESSED = ['EXT_meshopt_compression', 'KHR_draco_mesh_compression'];
+const MESHOPT = 'EXT_meshopt_compression';
 
-// The extensions a file requires that the page's module does not decode, or [] (a .glb's or .gltf's JSON).
-export function undecodedExtensions(bytes) {
-  let json;
+// A .glb's or .gltf's JSON, or null (the library names what is wrong with the file).
+function fileJson(bytes) {
   try {
     const b = new Uint8Array(bytes);
     const glb = b.length >= 20 && b[0] === 0x67 && b[1] === 0x6c && b[2] === 0x54 && b[3] === 0x46;
     const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
     const text = glb ? b.subarray(20, 20 + view.getUint32(12, true)) : b;
-    json = JSON.parse(new TextDecoder().decode(text));
-  } catch { return []; } // the library names what is wrong with it
-  return (json.extensionsRequired || []).filter((e) => COMPRESSED.includes(e));
+    return JSON.parse(new TextDecoder().decode(text));
+  } catch { return null; }
+}
+
+// The extensions a file requires that the page's module does not decode, or [].
+export function undecodedExtensions(bytes) {
+  return (fileJson(bytes)?.extensionsRequired || []).filter((e) => COMPRESSED.includes(e));
+}
+
+// A .glb of json and one binary buffer (both chunks padded to 4 bytes, as the format asks).
+function writeGlb(json, bin) {
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const jsonLength = (text.length + 3) & ~3, binLength = (bin.length + 3) & ~3;
+  const out = new Uint8Array(12 + 8 + jsonLength + (bin.length ? 8 + binLength : 0));
+  const v = new DataView(out.buffer);
+  v.setUint32(0, 0x46546c67, true); v.setUint32(4, 2, true); v.setUint32(8, out.length, true);
+  v.setUint32(12, jsonLength, true); v.setUint32(16, 0x4e4f534a, true);
+  out.set(text, 20); out.fill(0x20, 20 + text.length, 20 + jsonLength);
+  if (bin.length) {
+    v.setUint32(20 + jsonLength, binLength, true); v.setUint32(24 + jsonLength, 0x004e4942, true);
+    out.set(bin, 28 + jsonLength);
+  }
+  return out;
+}
+
+// The file with every buffer view as three.js's parser has it (meshopt views decoded, fallback buffers gone) in
+// one binary chunk, and EXT_meshopt_compression no longer named: what the command decodes, as a plain file.
+async function inflateMeshopt(json, parser) {
+  const views = json.bufferViews || [];
+  const data = [];
+  let size = 0;
+  for (let i = 0; i < views.length; ++i) {
+    const bytes = new Uint8Array(await parser.getDependency('bufferView', i));
+    const v = { ...views[i], buffer: 0, byteOffset: size, byteLength: bytes.length };
+    if (v.extensions) {
+      v.extensions = { ...v.extensions };
+      delete v.extensions[MESHOPT];
+      if (!Object.keys(v.extensions).length) delete v.extensions;
+    }
+    views[i] = v;
+    data.push([size, bytes]);
+    size = (size + bytes.length + 3) & ~3;
+  }
+  const bin = new Uint8Array(size);
+  for (const [at, bytes] of data) bin.set(bytes, at);
+  json.buffers = size ? [{ byteLength: size }] : [];
+  for (const key of ['extensionsUsed', 'extensionsRequired']) {
+    if (json[key]) json[key] = json[key].filter((e) => e !== MESHOPT);
+    if (json[key] && !json[key].length) delete json[key];
+  }
+  return writeGlb(json, bin);
 }
 
 // One table: {method: {status, normalMean, normalMax, tangentMean, tangentMax, normalCount, tangentCount,
@@ -107,11 +156,15 @@ function base64(bytes) {
 }
 
 // The bytes the core reads from the picked files (File objects): a .glb as it is; a .gltf with its external
-// buffers made data: URIs (the module has no files to open).
-export async function assetBytes(files) {
+// buffers made data: URIs (the module has no files to open); a meshopt file decoded by parser (three.js's
+// GLTFLoader parser of the same file, gltf.parser).
+export async function assetBytes(files, parser = null) {
   const list = Array.from(files);
   const main = list.find((f) => /\.(glb|gltf)$/i.test(f.name));
   const bytes = new Uint8Array(await main.arrayBuffer());
+  const required = fileJson(bytes)?.extensionsRequired || [];
+  if (parser && required.includes(MESHOPT) && !required.includes('KHR_draco_mesh_compression'))
+    return inflateMeshopt(fileJson(bytes), parser);
   if (/\.glb$/i.test(main.name)) return bytes;
   let json;
   try { json = JSON.parse(new TextDecoder().decode(bytes)); } catch { return bytes; } // the library says why
