@@ -1,9 +1,9 @@
 // A whole glTF evaluated by the library, as `skinframe eval` evaluates it (web/asset_api.c over
 // skinframe_eval.h): every mesh instance and primitive posed together, the reference and every default method,
 // one table for all of them. The file's bytes go to the wasm core, which has no decoders of compressed geometry:
-// EXT_meshopt_compression's buffer views are decoded first by three.js's MeshoptDecoder (through the page's
-// GLTFLoader parser) into a plain .glb, which the core reads with KHR_mesh_quantization as the command does;
-// a Draco file has no whole-character table (the page's per-primitive path, through DRACOLoader, opens it).
+// a compressed file is first decoded by three.js through the page's GLTFLoader parser (EXT_meshopt_compression's
+// buffer views by MeshoptDecoder, KHR_draco_mesh_compression's primitives by DRACOLoader) into a plain .glb,
+// which the core reads (with KHR_mesh_quantization) as the command reads the compressed file.
 import { METHODS, ALL_METHODS } from './skinframe.js';
 
 // Layout of sfw_asset_frame / sfw_asset_clip (web/asset_api.c): STRIDE doubles per method, in sf_method order.
@@ -15,7 +15,11 @@ const STATUS = 0, NORMAL_MEAN = 1, NORMAL_MAX = 2, TANGENT_MEAN = 3, TANGENT_MAX
 export const EVAL_OPTIONS = { morphDirections: 0, weighting: 0, weld: 2, tangents: 1, reference: 0, jacobianCap: 0 };
 
 const COMPRESSED = ['EXT_meshopt_compression', 'KHR_draco_mesh_compression'];
-const MESHOPT = 'EXT_meshopt_compression';
+const MESHOPT = 'EXT_meshopt_compression', DRACO = 'KHR_draco_mesh_compression';
+// glTF attribute names as three.js's GLTFLoader names them (its ATTRIBUTES; others lower-cased)
+const THREE_NAMES = { POSITION: 'position', NORMAL: 'normal', TANGENT: 'tangent', TEXCOORD_0: 'uv', TEXCOORD_1: 'uv1',
+  TEXCOORD_2: 'uv2', TEXCOORD_3: 'uv3', COLOR_0: 'color', WEIGHTS_0: 'skinWeight', JOINTS_0: 'skinIndex' };
+const INDEX_TYPES = [[Uint8Array, 5121], [Uint16Array, 5123], [Uint32Array, 5125]];
 
 // A .glb's or .gltf's JSON, or null (the library names what is wrong with the file).
 function fileJson(bytes) {
@@ -49,29 +53,67 @@ function writeGlb(json, bin) {
   return out;
 }
 
-// The file with every buffer view as three.js's parser has it (meshopt views decoded, fallback buffers gone) in
-// one binary chunk, and EXT_meshopt_compression no longer named: what the command decodes, as a plain file.
-async function inflateMeshopt(json, parser) {
-  const views = json.bufferViews || [];
+const withoutExtension = (o, name) => {
+  if (!o.extensions?.[name]) return o;
+  const out = { ...o, extensions: { ...o.extensions } };
+  delete out.extensions[name];
+  if (!Object.keys(out.extensions).length) delete out.extensions;
+  return out;
+};
+
+// The file as three.js's parser decodes it, in one binary chunk: every buffer view (meshopt's decoded, fallback
+// buffers gone), then each Draco primitive's attributes and indices as new views its accessors point to, and
+// neither extension named: what the command decodes, as a plain file.
+async function inflate(json, parser) {
+  const views = json.bufferViews || (json.bufferViews = []);
   const data = [];
   let size = 0;
-  for (let i = 0; i < views.length; ++i) {
-    const bytes = new Uint8Array(await parser.getDependency('bufferView', i));
-    const v = { ...views[i], buffer: 0, byteOffset: size, byteLength: bytes.length };
-    if (v.extensions) {
-      v.extensions = { ...v.extensions };
-      delete v.extensions[MESHOPT];
-      if (!Object.keys(v.extensions).length) delete v.extensions;
-    }
-    views[i] = v;
+  const append = (bytes) => {
     data.push([size, bytes]);
+    const view = { buffer: 0, byteOffset: size, byteLength: bytes.length };
     size = (size + bytes.length + 3) & ~3;
+    return view;
+  };
+  // a view the parser has given to DRACOLoader's worker is detached: each is loaded again (its cache entry dropped)
+  const fresh = (i) => { parser.cache.remove(`bufferView:${i}`); return parser.getDependency('bufferView', i); };
+  for (let i = 0; i < views.length; ++i) {
+    const bytes = new Uint8Array(await fresh(i));
+    views[i] = { ...withoutExtension(views[i], MESHOPT), ...append(bytes) };
+  }
+  const draco = parser.extensions[DRACO];
+  for (const mesh of json.meshes || []) {
+    for (let p = 0; p < (mesh.primitives || []).length; ++p) {
+      const prim = mesh.primitives[p];
+      const ext = prim.extensions?.[DRACO];
+      if (!ext) continue;
+      parser.cache.remove(`bufferView:${ext.bufferView}`);
+      const geometry = await draco.decodePrimitive(prim, parser);
+      for (const [semantic, accessor] of Object.entries(prim.attributes)) {
+        if (ext.attributes[semantic] === undefined) continue;
+        const attribute = geometry.attributes[THREE_NAMES[semantic] || semantic.toLowerCase()];
+        const array = attribute.array;
+        views.push(append(new Uint8Array(array.buffer, array.byteOffset, array.byteLength)));
+        const a = { ...json.accessors[accessor], bufferView: views.length - 1 };
+        delete a.byteOffset;
+        json.accessors[accessor] = a;
+      }
+      if (prim.indices !== undefined && geometry.index) {
+        const array = geometry.index.array;
+        views.push(append(new Uint8Array(array.buffer, array.byteOffset, array.byteLength)));
+        const a = { ...json.accessors[prim.indices], bufferView: views.length - 1,
+          componentType: INDEX_TYPES.find(([Type]) => array instanceof Type)[1] };
+        delete a.byteOffset;
+        json.accessors[prim.indices] = a;
+      }
+      mesh.primitives[p] = withoutExtension(prim, DRACO);
+      geometry.dispose();
+    }
   }
   const bin = new Uint8Array(size);
   for (const [at, bytes] of data) bin.set(bytes, at);
   json.buffers = size ? [{ byteLength: size }] : [];
   for (const key of ['extensionsUsed', 'extensionsRequired']) {
-    if (json[key]) json[key] = json[key].filter((e) => e !== MESHOPT);
+    if (json[key]) json[key] = json[key].filter((e) => e !== MESHOPT && e !== DRACO);
     if (json[key] && !json[key].length) delete json[key];
   }
   return writeGlb(json, bin);
@@ -156,15 +198,14 @@ function base64(bytes) {
 }
 
 // The bytes the core reads from the picked files (File objects): a .glb as it is; a .gltf with its external
-// buffers made data: URIs (the module has no files to open); a meshopt file decoded by parser (three.js's
+// buffers made data: URIs (the module has no files to open); a compressed file decoded by parser (three.js's
 // GLTFLoader parser of the same file, gltf.parser).
 export async function assetBytes(files, parser = null) {
   const list = Array.from(files);
   const main = list.find((f) => /\.(glb|gltf)$/i.test(f.name));
   const bytes = new Uint8Array(await main.arrayBuffer());
   const required = fileJson(bytes)?.extensionsRequired || [];
-  if (parser && required.includes(MESHOPT) && !required.includes('KHR_draco_mesh_compression'))
-    return inflateMeshopt(fileJson(bytes), parser);
+  if (parser && (required.includes(MESHOPT) || required.includes(DRACO))) return inflate(fileJson(bytes), parser);
   if (/\.glb$/i.test(main.name)) return bytes;
   let json;
   try { json = JSON.parse(new TextDecoder().decode(bytes)); } catch { return bytes; } // the library says why
@@ -187,7 +228,7 @@ export class Character {
     this.reason = '';
     this.key = '';
     const undecoded = undecodedExtensions(bytes);
-    if (undecoded.length) this.reason = `${undecoded.join(', ')}: the page decodes it through three.js one primitive at a time`;
+    if (undecoded.length) this.reason = `${undecoded.join(', ')}: not decoded for the whole character (no three.js parser given)`;
   }
 
   // options: the page's state.options (weighting -1, the scenes' own, is eval's area for a file).

@@ -503,7 +503,7 @@ async function run(mode) {
       }
       await shot('whole-character');
     });
-    await check('every staged asset compressed with meshopt (gltfpack -c -noq, -cc): the whole character is skinframe eval\'s', async () => {
+    await check('staged assets compressed with meshopt (gltfpack -c -noq, -cc) and Draco (edgebreaker, sequential): the whole character is skinframe eval\'s', async () => {
       const cli = process.env.SKINFRAME_CLI || resolve(root, 'build/skinframe');
       const skip = (why) => {
         if (process.env.CI === 'true') throw new Error(why);
@@ -511,11 +511,13 @@ async function run(mode) {
       };
       if (!existsSync(cli)) return skip(`${cli} missing (make build)`);
       const dir = join(dirname(cli), 'compressed-assets');
-      // every staged asset once, on the WebGL2 run (about 9 s a file here, eval included: the table is the wasm
-      // core's on either path); the WebGPU run takes the multi-primitive InterpolationTest
-      const names = mode === 'webgl2' ? ['AnimatedMorphCube', 'CesiumMan', 'Fox', 'InterpolationTest', 'MorphStressTest',
-        'NormalTangentMirrorTest', 'NormalTangentTest', 'SimpleMorph', 'SimpleSkin', 'SimpleSparseAccessor'] : ['InterpolationTest'];
-      const files = names.flatMap((n) => [`${n}.meshopt.glb`, `${n}.meshoptq.glb`]).map((f) => join(dir, f));
+      // every staged asset compressed both ways (gltfpack -cc, Draco edgebreaker) on the WebGL2 run (about 8 s a
+      // file here, eval included: the table is the wasm core's on either path); the WebGPU run takes the
+      // multi-primitive InterpolationTest the four ways generate.sh makes (docs/benchmarks.md)
+      const names = ['AnimatedMorphCube', 'CesiumMan', 'Fox', 'InterpolationTest', 'MorphStressTest',
+        'NormalTangentMirrorTest', 'NormalTangentTest', 'SimpleMorph', 'SimpleSkin', 'SimpleSparseAccessor'];
+      const kinds = process.env.SF_COMPRESSED_KINDS?.split(',') ?? (mode === 'webgl2' ? ['meshoptq', 'draco'] : ['meshopt', 'meshoptq', 'draco', 'dracoseq']);
+      const files = (mode === 'webgl2' ? names : ['InterpolationTest']).flatMap((n) => kinds.map((k) => `${n}.${k}.glb`)).map((f) => join(dir, f));
       if (!files.every((f) => existsSync(f))) {
         const g = spawnSync('bash', [join(root, 'tests/compressed/generate.sh'), assets, dir], { encoding: 'utf8' });
         if (!files.every((f) => existsSync(f))) return skip(`tests/compressed/generate.sh could not make the files (status ${g.status}: ${(g.stderr || '').trim()})`);
@@ -524,7 +526,7 @@ async function run(mode) {
       let worst = 0, worstQuantized = 0, clipCount = 0;
       for (const file of files) {
         const name = file.slice(dir.length + 1);
-        const quantized = /\.meshoptq\./.test(name);
+        const quantized = /\.meshoptq\./.test(name); // the meshopt decoders' rounding differs (above)
         await page.setInputFiles('#file', file);
         await page.waitForFunction((n) => document.getElementById('message').textContent.startsWith(`${n}: `), name, { timeout: 60000 });
         await page.selectOption('#weld', '2'); await page.selectOption('#tangents', '1');
@@ -555,7 +557,7 @@ async function run(mode) {
         }
       }
       const seconds = (Date.now() - t0) / 1000;
-      console.log(`  ${files.length} files, ${clipCount} clips: every method's normal and tangent mean and max within ${worst.toExponential(2)} deg ` +
+      console.log(`  ${files.length} files (${kinds.join(', ')}), ${clipCount} clips: every method's normal and tangent mean and max within ${worst.toExponential(2)} deg ` +
         `of eval's on the same vertices; -cc's means within ${worstQuantized.toExponential(2)} deg of eval on the compressed file; ` +
         `${seconds.toFixed(1)} s (${(seconds / files.length).toFixed(1)} s a file, eval included)`);
     });
