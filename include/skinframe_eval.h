@@ -235,6 +235,11 @@ sf_result sf_asset_eval_rest(sf_asset_eval* e, sf_error* err);
  * A method that cannot run is marked skipped (and stays so). */
 sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_fn on_frame, void* user,
                              sf_asset_clip* out, sf_error* err);
+/* One moment of animation `animation` (SF_GLTF_NONE: the rest pose of the nodes) at time_s, every unit posed
+ * together, as one frame of sf_asset_eval_clip: the methods' frame_* sums in out->methods are that frame's (the
+ * clip statistics are emptied first; variants are not measured). For a page or a tool that follows a moving
+ * time; SF_ERROR_UNSUPPORTED where the statistics stay on a device (--backend cuda). */
+sf_result sf_asset_eval_frame(sf_asset_eval* e, size_t animation, double time_s, sf_asset_clip* out, sf_error* err);
 /* The clip's length and frames (at the opts' fps and max_frames), without evaluating. */
 sf_result sf_asset_clip_plan(const sf_gltf* g, size_t animation, double fps, size_t max_frames, sf_clip_plan* out);
 

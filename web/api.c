@@ -88,6 +88,12 @@ static void* fail(sf_result r, const sf_error* err, const char* what)
 
 SFW_EXPORT(sfw_error_message) const char* sfw_error_message(void) { return g_err.message; }
 
+void sfw_set_error(int result, const char* message)
+{
+    g_err.result = (sf_result)result;
+    snprintf(g_err.message, sizeof g_err.message, "%s", message);
+}
+
 /* A buffer of at least size bytes for strings passed in; moves (and may grow memory) only when it grows. */
 SFW_EXPORT(sfw_scratch) char* sfw_scratch(size_t size)
 {

@@ -50,4 +50,19 @@ const double* sfw_view_stats(const sfw_view* v);
 int sfw_view_run(sfw_view* v);
 int sfw_view_deform(sfw_view* v, float* out);
 
+/* web/asset_api.c: a whole glTF through the asset evaluation layer. */
+typedef struct sfw_asset sfw_asset;
+/* The module's one error (sfw_error_message) set from another file's failure. */
+void sfw_set_error(int result, const char* message);
+void sfw_asset_destroy(sfw_asset* a);
+sfw_asset* sfw_asset_open(const void* data, size_t size, int morph_directions, int weighting, int weld, int tangents,
+                          int reference, double jacobian_cap);
+size_t sfw_asset_animation_count(const sfw_asset* a);
+double sfw_asset_duration(const sfw_asset* a, size_t animation);
+size_t sfw_asset_unit_count(const sfw_asset* a);
+size_t sfw_asset_vertex_count(const sfw_asset* a);
+size_t sfw_asset_tangent_vertex_count(const sfw_asset* a);
+const double* sfw_asset_frame(sfw_asset* a, int animation, double time_s);
+const double* sfw_asset_clip(sfw_asset* a, int animation, size_t* frames);
+
 #endif

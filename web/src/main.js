@@ -5,6 +5,7 @@ import { loadSkinframe, METHODS, RECOMPUTE, summaryOf } from './skinframe.js';
 import { Views } from './views.js';
 import { drawChart } from './chart.js';
 import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments, startClip, poseScene } from './gltf.js';
+import { Character, assetBytes } from './asset_eval.js';
 import { GpuReference } from './gpu.js';
 import { COLORS } from './chart.js';
 import { parseLabUrl, labSearch } from './lab_state.js';
@@ -383,9 +384,11 @@ function updateReadout() {
     body.innerHTML = METHODS.map((m, i) => `<tr data-method="${m}"><td><i class="swatch" style="background:${COLORS[i]}"></i>${m}</td><td></td><td></td><td></td><td></td><td></td></tr>`).join('');
   }
   page.stats = {};
-  const tangent = view.hasTangentFrame;
+  // the whole character (the mesh picker's first entry): the library's table of every primitive posed together
+  const whole = gltf?.filter < 0 ? characterTable() : null;
+  const tangent = whole ? METHODS.some((m) => whole[m]?.tangentCount > 0) : view.hasTangentFrame;
   METHODS.forEach((m, i) => {
-    const s = view.summary(i);
+    const s = whole ? wholeSummary(whole[m]) : view.summary(i);
     const cells = body.rows[i].cells;
     cells[1].textContent = fmt(s.normal.mean); cells[2].textContent = fmt(s.normal.max);
     cells[3].textContent = tangent ? fmt(s.tangent.mean) : NOT_MEASURED; cells[4].textContent = tangent ? fmt(s.tangent.max) : NOT_MEASURED;
@@ -394,8 +397,32 @@ function updateReadout() {
     page.stats[m] = { normalMean: s.normal.mean, normalMax: s.normal.max, tangentMean: tangent ? s.tangent.mean : null,
       tangentMax: tangent ? s.tangent.max : null };
   });
-  $('readout-note').textContent = tangent ? '' : 'Tangents not measured: the mesh has no UVs (TEXCOORD), and a tangent frame needs them.';
+  $('readout-note').textContent = (whole ? `${wholeNote()} ` : '') + (tangent ? '' : 'Tangents not measured: the mesh has no UVs (TEXCOORD), and a tangent frame needs them.');
   $('caption-tangent').textContent = tangent ? 'Tangent error' : 'Tangent error: not measured (no UVs)';
+}
+
+// The whole character's table now (every primitive at the page's time and options), or null with the reason shown.
+function characterTable() {
+  try {
+    const t = gltf.character.at(gltf.animation, gltf.time, state.options);
+    if (t) return t;
+  } catch (e) {
+    gltf.character.reason = e.message;
+  }
+  message(`${gltf.name}: whole character: ${gltf.character.reason}`, true);
+  return null;
+}
+
+function wholeSummary(r) {
+  const none = { mean: NaN, max: NaN };
+  if (!r || r.status !== 'measured') return { normal: none, tangent: none, handedness: 0 };
+  return { normal: { mean: r.normalMean, max: r.normalMax }, tangent: { mean: r.tangentMean ?? NaN, max: r.tangentMax ?? NaN },
+    handedness: r.handedness };
+}
+
+function wholeNote() {
+  const a = gltf.character.asset;
+  return `Whole character: ${a.units} primitive instance${a.units === 1 ? '' : 's'}, ${a.vertices.toLocaleString('en')} vertices, posed together at ${gltf.time.toFixed(3)} s (the library's evaluation, as skinframe eval; the views draw the first primitive).`;
 }
 
 function vec(a, i, w) { return Array.from(a.subarray(i * w, i * w + w)).map((x) => x.toFixed(4)).join(', '); }
@@ -470,9 +497,12 @@ async function openFiles(files) {
   const candidates = meshCandidates(loaded);
   if (!candidates.length) return rejectFiles(`${names}: no mesh in the file`);
   const previous = gltf;
-  gltf = { gltf: loaded, name: names, candidates, mixer: new THREE.AnimationMixer(loaded.scene), time: 0, playing: false };
-  if (!selectMesh(0)) { gltf = previous; return rejectFiles(null); }
-  $('gltf-mesh').innerHTML = candidates.map((o, i) => `<option value="${i}">${o.name || 'mesh ' + i} (${o.geometry.attributes.position.count} v${o.isSkinnedMesh ? ', skinned' : ''})</option>`).join('');
+  const character = new Character(sf, await assetBytes(files, loaded.parser));
+  gltf = { gltf: loaded, name: names, candidates, mixer: new THREE.AnimationMixer(loaded.scene), time: 0, playing: false,
+    character, filter: character.reason ? 0 : -1, animation: -1 };
+  if (!selectMesh(gltf.filter)) { gltf = previous; character.destroy(); return rejectFiles(null); }
+  previous?.character.destroy();
+  $('gltf-mesh').innerHTML = (character.reason ? '' : '<option value="-1">whole character (every primitive, as skinframe eval)</option>') + candidates.map((o, i) => `<option value="${i}">${o.name || 'mesh ' + i} (${o.geometry.attributes.position.count} v${o.isSkinnedMesh ? ', skinned' : ''})</option>`).join('');
   $('animation').innerHTML = loaded.animations.length
     ? loaded.animations.map((a, i) => `<option value="${i}">${a.name || 'animation ' + i} (${a.duration.toFixed(2)} s)</option>`).join('')
     : '<option value="-1">(none: rest pose)</option>';
@@ -488,8 +518,10 @@ function rejectFiles(text) {
   $('file').value = '';
 }
 
+// index -1: the whole character's table; the views draw the first (largest) primitive.
 function selectMesh(index) {
-  const object = gltf.candidates[index];
+  gltf.filter = index;
+  const object = gltf.candidates[Math.max(0, index)];
   let next;
   try {
     const desc = meshArrays(object);
@@ -515,6 +547,7 @@ function selectMesh(index) {
 }
 
 function selectAnimation(index) {
+  gltf.animation = index;
   gltf.clip = index >= 0 ? gltf.gltf.animations[index] : null;
   gltf.duration = gltf.clip ? gltf.clip.duration : 0;
   gltf.action = startClip(gltf.mixer, gltf.clip);
@@ -535,6 +568,7 @@ function seek(t, redraw = true) {
 function leaveGltf() {
   if (!gltf) return;
   gltf.mixer.stopAllAction();
+  gltf.character.destroy();
   gltf = null;
   state.source = 'scene';
   $('scene-section').classList.remove('inactive');
@@ -601,6 +635,11 @@ async function main() {
   page.openFiles = openFiles;
   page.seek = (t) => seek(t);
   page.duration = () => (gltf ? gltf.duration : 0); // the open clip's, in seconds
+  // the whole character: its table now, and its clip's as eval --json reports it (null where there is none)
+  page.character = () => (gltf ? { filter: gltf.filter, reason: gltf.character.reason, units: gltf.character.asset?.units,
+    vertices: gltf.character.asset?.vertices, table: gltf.filter < 0 ? characterTable() : null } : null);
+  page.characterClip = () => (gltf ? gltf.character.clip(gltf.animation, state.options) : null);
+  page.characterBytes = () => (gltf ? gltf.character.bytes : null); // what the module reads (a meshopt file decoded)
   page.runChart = runChart;
   page.inspect = inspect;
   page.ready = true;

@@ -29,7 +29,10 @@ const TAB_SIZE = 3 + 4 * ALL_METHODS.length;
 const MESH = { positions: 0, normals: 1, tangents: 2, uvs: 3, indices: 4, joints: 5, weights: 6, morphPositions: 7,
   morphNormals: 8, morphTangents: 9 };
 
-// The three WASI calls wasi-libc's stdio links in (nothing in the core writes files); output goes to the console.
+// The WASI calls wasi-libc links in: stdio's output goes to the console and the clock is performance.now();
+// the page's module has no files (the glTF layer gets the file's bytes), so every file call answers EBADF and
+// every path ENOENT.
+const WASI_EBADF = 8, WASI_ENOENT = 44;
 function wasiStubs(getMemory) {
   const decoder = new TextDecoder();
   return {
@@ -47,6 +50,20 @@ function wasiStubs(getMemory) {
     },
     fd_close() { return 0; },
     fd_seek() { return 70; /* ESPIPE */ },
+    clock_time_get(id, precision, out) {
+      const now = typeof performance !== 'undefined' ? performance.now() : Date.now();
+      new DataView(getMemory().buffer).setBigUint64(out, BigInt(Math.round(now * 1e6)), true);
+      return 0;
+    },
+    fd_fdstat_get() { return WASI_EBADF; },
+    fd_fdstat_set_flags() { return WASI_EBADF; },
+    fd_filestat_get() { return WASI_EBADF; },
+    fd_prestat_get() { return WASI_EBADF; }, // no preopened folders
+    fd_prestat_dir_name() { return WASI_EBADF; },
+    fd_read() { return WASI_EBADF; },
+    path_filestat_get() { return WASI_ENOENT; },
+    path_open() { return WASI_ENOENT; },
+    proc_exit(code) { throw new Error(`skinframe.wasm exited (${code})`); },
   };
 }
 
