@@ -1,7 +1,7 @@
 # Runs one libFuzzer target (CTest label fuzz): first every kept regression input, then a bounded fuzzing
 # session over a seed corpus made at run time from the glTF assets in tests/assets and tests/fuzz_corpus/:
-# the loader (fuzz_gltf) takes every folder's files, the pipeline only its own folder's, which holds inputs the
-# loader accepts (a refused input never reaches the pipeline: those belong in fuzz_gltf/).
+# the loader (fuzz_gltf) takes every folder's files, the pipeline and the writers (fuzz_cli) only fuzz_pipeline/,
+# which holds inputs the loader accepts (a refused input never reaches them: those belong in fuzz_gltf/).
 # -D FUZZER=... ASSETS=... CORPUS=... (tests/fuzz_corpus) REGRESSIONS=... WORK=... SECONDS=...
 #    MAX_LEN=... (0 = the largest seed, so that every asset enters whole)
 #
@@ -35,7 +35,7 @@ foreach(s ${gltf_seeds})
   endforeach()
 endforeach()
 get_filename_component(target ${FUZZER} NAME_WE)
-if(target STREQUAL "fuzz_pipeline")
+if(target STREQUAL "fuzz_pipeline" OR target STREQUAL "fuzz_cli")
   file(GLOB_RECURSE seeds ${ASSETS}/gltf/*.glb ${ASSETS}/gltf/*.gltf ${CORPUS}/fuzz_pipeline/*)
 else()
   file(GLOB_RECURSE seeds ${ASSETS}/gltf/*.glb ${ASSETS}/gltf/*.gltf ${CORPUS}/*)
