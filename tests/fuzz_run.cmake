@@ -13,7 +13,8 @@
 #   find RUN tests/fuzz_corpus/$T -type f -size -8k -exec cp {} $S/ \;   # small files only
 #   $B/$T -set_cover_merge=1 -max_len=2019856 $M $S
 #   (cd $M && xargs rm < $M.base)
-#   git rm -q 'tests/fuzz_corpus/'$T'/[0-9a-f]*'; cp $M/* tests/fuzz_corpus/$T/
+#   git ls-files tests/fuzz_corpus/$T | grep -E '/[0-9a-f]{40}$' | xargs git rm -q; cp $M/* tests/fuzz_corpus/$T/
+#   (only the hashed names: a glob of [0-9a-f]* would take embedded-* as well)
 # -set_cover_merge (or -merge=1, which keeps more files) takes the coverage of the files already in its
 # first folder as the baseline and adds only inputs that cover more. Then drop files that another target's
 # folder holds too, run $B/fuzz_pipeline over every file (an input that fails it fails the seeding of every
