@@ -81,6 +81,12 @@ int cli_flag_value(int argc, char** argv, int* i, const char* flag, const char**
 /* 1 when argv[i] is exactly `flag` (a switch without value), 0 when not, -1 after a one-line error when
  * the switch was given before. */
 int cli_flag_switch(char** argv, int i, const char* flag);
+/* Forgets the flags seen, the failure context and the last error (cli_process_reset). */
+void cli_flags_reset(void);
+/* Forgets what the last command kept for the process (flags seen, inputs, --force, the loader's limits, the
+ * failure context), so that another command can run in the same process: for an in-process caller such as the
+ * fuzz target (main runs one command per process). cli/reset.c */
+void cli_process_reset(void);
 
 /* Times (--time): seconds, a finite number from 0 to CLI_MAX_TIME_S. Returns CLI_EXIT_OK, or
  * CLI_EXIT_USAGE after a one-line error naming flag. Every command parses times with it. */

@@ -28,7 +28,8 @@ static void usage(FILE* f)
                "  asset.generator); --force replaces another .glb. T is seconds >= 0 (clamped to the animation).\n"
                "  --max-vertices N, --max-morph-elements N and --max-decoded-bytes N raise the loader's limits on what\n"
                "  the file may cost, checked before anything is decoded (defaults: 16777216 vertices per primitive,\n"
-               "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded).\n");
+               "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded, of\n"
+               "  which the parsed JSON at most 64 MiB + 16 x its text).\n");
 }
 
 /* The posed arrays of one unit (one primitive of one instance); idx and uv only once split. */

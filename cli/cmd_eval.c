@@ -49,7 +49,8 @@ static void usage(FILE* f)
             "  asset that fails prints its error and the rest still run (exit status 1 if any failed).\n"
             "  --max-vertices N, --max-morph-elements N and --max-decoded-bytes N raise the loader's limits on what\n"
             "  the file may cost, checked before anything is decoded (defaults: 16777216 vertices per primitive,\n"
-            "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded).\n"
+            "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded, of\n"
+            "  which the parsed JSON at most 64 MiB + 16 x its text).\n"
             "  --backend cuda runs the frames on an NVIDIA GPU (a build with -DSF_WITH_CUDA=ON; docs/cuda.md).\n",
             sf_engine_names());
 }

@@ -18,7 +18,8 @@ static void usage(FILE* f)
                "  --tangents says how missing tangents are generated (default mikktspace, as glTF recommends).\n"
                "  --max-vertices N, --max-morph-elements N and --max-decoded-bytes N raise the loader's limits on what\n"
                "  the file may cost, checked before anything is decoded (defaults: 16777216 vertices per primitive,\n"
-               "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded).\n");
+               "  67108864 morph target x vertex elements per primitive, 64 MiB + 64 x the input's size decoded, of\n"
+               "  which the parsed JSON at most 64 MiB + 16 x its text).\n");
 }
 
 static const char* mode_name(uint32_t mode)

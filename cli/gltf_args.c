@@ -10,6 +10,12 @@
 static size_t g_max_vertices, g_max_morph_elements, g_max_decoded_bytes;
 static bool g_texcoord_given; /* --texcoord N was given: the set must exist */
 
+void cli_gltf_args_reset(void)
+{
+    g_max_vertices = g_max_morph_elements = g_max_decoded_bytes = 0;
+    g_texcoord_given = false;
+}
+
 /* "TEXCOORD_0..TEXCOORD_2" or "no TEXCOORD set". */
 static void texcoord_sets_text(uint32_t sets, char* buf, size_t size)
 {

@@ -62,5 +62,7 @@ const char* cli_gltf_path_name(sf_gltf_path p);
 
 /* An animation's display name: its name, or "#INDEX" when unnamed (buf holds at least 32 bytes). */
 const char* cli_gltf_animation_label(const sf_gltf* gltf, size_t index, char* buf, size_t size);
+/* Forgets the limits and --texcoord given (cli_process_reset). */
+void cli_gltf_args_reset(void);
 
 #endif

@@ -26,6 +26,15 @@ static const char* const kind_names[CLI_OUTPUT_KIND_COUNT] = {
     "a demo.json written by skinframe demo", "a demo.txt written by skinframe demo",
     "a .gltf written by skinframe"};
 
+void cli_outputs_reset(void)
+{
+    for (size_t k = 0; k < g_input_count; ++k) free(g_inputs[k]);
+    free(g_inputs);
+    g_inputs = NULL;
+    g_input_count = g_input_cap = 0;
+    g_force = false;
+}
+
 int cli_outputs_parse_force(char** argv, int i)
 {
     int r = cli_flag_switch(argv, i, "--force");

@@ -77,5 +77,7 @@ int cli_output_commit(const char* flag, sf_file_writer* writer);
  * ends in an output extension (".png" is a picture's name, not a folder's), a path that is an input or an
  * existing non-folder (CLI_EXIT_USAGE); then creates it with its parents (cli_make_dir). */
 int cli_output_folder(const char* flag, const char* path);
+/* Forgets the inputs and --force (cli_process_reset). */
+void cli_outputs_reset(void);
 
 #endif

@@ -136,6 +136,13 @@ static int note_flag(const char* flag, int index)
     return 0;
 }
 
+void cli_flags_reset(void)
+{
+    g_seen_count = 0;
+    g_fail_context[0] = '\0';
+    g_last_error[0] = '\0';
+}
+
 int cli_flag_value(int argc, char** argv, int* i, const char* flag, const char** value)
 {
     const char* arg = argv[*i];

@@ -74,6 +74,7 @@ extern "C" {
 #define SF_GLTF_DEFAULT_MAX_MORPH_ELEMENTS ((size_t)1 << 26) /* 64M (target, vertex) pairs per primitive */
 #define SF_GLTF_DEFAULT_DECODED_BASE ((size_t)64 << 20)      /* max_decoded_bytes: 64 MiB ... */
 #define SF_GLTF_DEFAULT_DECODED_FACTOR 64                    /* ... + 64 x the bytes of the input */
+#define SF_GLTF_DEFAULT_JSON_FACTOR 16 /* ... and of that, the parsed JSON at most 64 MiB + 16 x its text's bytes */
 #define SF_GLTF_INSTANCE_VERTEX_BYTES 512 /* max_decoded_bytes: charged per vertex of each node drawing a mesh */
 
 typedef struct sf_gltf_opts {
@@ -97,7 +98,10 @@ typedef struct sf_gltf_opts {
      *   (every instance has deformed vertices of its own: a mesh drawn by 1,000 nodes costs 1,000 times). Default 64 MiB + 64 x the input's bytes (the glTF or glb plus its external
      *   buffers): real files decode to a few times their size (4-byte floats from 1- or 2-byte quantized
      *   data, the 3x flat split), while an accessor without a bufferView or one accessor shared by a hundred
-     *   targets decodes to data the file does not hold. */
+     *   targets decodes to data the file does not hold. By default the parsed JSON alone may also take at
+     *   most 64 MiB + SF_GLTF_DEFAULT_JSON_FACTOR (16) x its text's bytes: a value costs about 80 bytes, so a
+     *   text of short numbers ("[0,0,...]", 40 times its size) is refused before it is parsed, while real
+     *   glTF JSON (objects, names, a few numbers each) stays far below. */
     size_t max_vertices, max_morph_elements, max_decoded_bytes;
 } sf_gltf_opts;
 

@@ -2,9 +2,19 @@
  * loaded as a .glb/.gltf from memory under small cost limits, then for each instance and primitive: the
  * instance mesh, a topology with and one without gradients, a pose of one of the file's animations at two
  * times derived from the input, the evaluation of every method, the world placement, and the .glb writer
- * (the posed result written, then loaded back and compared). The options (reference weld, tangents,
- * rebuilt/authored, weighting, morph directions, weight policies, generated tangents at load) come from a
- * hash of the input, so every mutation also tries another variant.
+ * (the posed result written, then loaded back and compared). Each result is also reached by a second path
+ * that must agree with the first:
+ *   - sf_evaluation_run_against the unit's own run: the same rows bit for bit, no position error; against a
+ *     topology keeping fewer influences (sf_influences_truncate): valid rows and position errors;
+ *   - the streaming statistics eval reports with (sf_method_stats) of one row over both times, fed the angles
+ *     and fed the runs' summaries: equal to each other and to the exact statistics of the angles;
+ *   - sf_frames_compute_batch over both poses: each pose's frames and counters as sf_frames_compute gives them;
+ *   - the asset as eval measures it (sf_asset_eval: a clip's frames, the rest pose, an engine preset, every
+ *     preset, a truncation or the 4/8-influence variants), serially and with threads that run their ranges
+ *     last first: every statistic equal bit for bit, recompute-fused's normal statistics the reference row's.
+ * The options (reference weld, tangents, rebuilt/authored, weighting, morph directions, weight policies,
+ * generated tangents at load, the variant, the methods) come from a hash of the input, so every mutation also
+ * tries another variant.
  *
  * It aborts, with a line saying what, when
  *   - a call fails with an empty message or an err->result that is not the returned code (a contract);
@@ -14,6 +24,7 @@
  *     the arithmetic overflows should be refused with an error by the layer that takes them). Setting
  *     FUZZ_ALLOW_NONFINITE=1 makes this one skip the input instead, to fuzz on past a known finding.
  * Any crash, leak or sanitizer report is a bug as well. */
+#include "skinframe_eval.h"
 #include "skinframe_gltf.h"
 
 #include <math.h>
@@ -160,6 +171,9 @@ typedef struct unit {
     sf_pose pose;
     sf_method placed; /* the row placed in the world besides the reference (one: placement is per vertex) */
     int ran;          /* the last run of ev[0] succeeded: its results are written to the .glb */
+    float *bones_at[TIMES], *morph_at[TIMES]; /* each time's pose, for the batch */
+    int posed[TIMES];
+    uint32_t keep_influences; /* the variant measured by sf_evaluation_run_against */
 } unit;
 
 /* The largest |value| of count float-vectors of ncomp in a stream (stride 0 = packed). */
@@ -219,6 +233,10 @@ static void unit_free(unit* u)
     free(u->bones);
     free(u->morph);
     free(u->world);
+    for (int t = 0; t < TIMES; ++t) {
+        free(u->bones_at[t]);
+        free(u->morph_at[t]);
+    }
 }
 
 /* 0 when the unit is skipped (a failed call, or more than max_n vertices); unit_free releases it either way. */
@@ -275,6 +293,12 @@ static int unit_create(const sf_gltf* g, size_t instance, size_t primitive, size
     u->morph = calloc(targets + 1, sizeof(float));
     u->world = calloc(10 * u->n + 1, sizeof(float));
     if (!u->bones || !u->morph || !u->world) return 0;
+    for (int t = 0; t < TIMES; ++t) {
+        u->bones_at[t] = calloc(12 * in->bone_count + 1, sizeof(float));
+        u->morph_at[t] = calloc(targets + 1, sizeof(float));
+        if (!u->bones_at[t] || !u->morph_at[t]) return 0;
+    }
+    u->keep_influences = 1 + take(b, 4);
     u->pose.bone_matrices = u->bones;
     u->pose.bone_count = in->bone_count;
     u->pose.morph_weights = u->morph;
@@ -297,9 +321,12 @@ static void place(unit* u, const float* positions, const float* normals, const f
     if (tangents && finite_output(world.tangents, 4 * n, "placed tangents")) check_directions(world.tangents, n, 4, what);
 }
 
-static void check_results(unit* u, int k)
+/* The results of ev on topo (the unit's, or a variant's of the same vertices); k = 1: a topology without
+ * gradients; own: the reference is of ev's own deformation (not a variant's full one), and the reference and
+ * u->placed go through the world placement too. */
+static void check_results(unit* u, const sf_evaluation* ev, const sf_topology* topo, int k, int own)
 {
-    const sf_eval_results* res = sf_evaluation_results(u->ev[k]);
+    const sf_eval_results* res = sf_evaluation_results(ev);
     size_t n = u->n;
     int tf = res->tangent_frame;
     CONTRACT(res->vertex_count == n && res->row_count == SF_METHOD_COUNT, "results: %zu vertices, %zu rows",
@@ -310,7 +337,7 @@ static void check_results(unit* u, int k)
         return;
     check_directions(res->reference_normals, n, 3, "reference normals");
     if (tf) check_directions(res->reference_tangents, n, 4, "reference tangents");
-    place(u, res->positions, res->reference_normals, tf ? res->reference_tangents : NULL, "placed reference");
+    if (own) place(u, res->positions, res->reference_normals, tf ? res->reference_tangents : NULL, "placed reference");
     for (size_t i = 0; i < res->row_count && !g_nonfinite; ++i) {
         const sf_eval_row* row = &res->rows[i];
         const char* name = sf_method_name(row->method);
@@ -322,7 +349,7 @@ static void check_results(unit* u, int k)
         /* Without gradients the jacobian row says so instead of running. */
         CONTRACT(!(k == 1 && row->method == SF_METHOD_JACOBIAN), "jacobian ran on a topology without gradients");
         /* recompute-fused is the reference in one pass, bit for bit */
-        CONTRACT(row->method != SF_METHOD_RECOMPUTE_FUSED ||
+        CONTRACT(!own || row->method != SF_METHOD_RECOMPUTE_FUSED ||
                      memcmp(row->normals, res->reference_normals, 3 * n * sizeof(float)) == 0,
                  "recompute-fused's normals differ from the reference's");
         if (!finite_output(row->normals, 3 * n, name) || !finite_output(row->tangents, 4 * n, name)) return;
@@ -332,17 +359,305 @@ static void check_results(unit* u, int k)
         check_angles(row->tangent_deg, n, "tangent angles");
         check_stats(&row->errors.normal, n, "normal statistics");
         /* Against a MikkTSpace reference tangents are measured per corner (sf_eval_results.tangent_corners). */
-        size_t corners = 3 * sf_topology_triangle_count(u->topo[k]);
+        size_t corners = 3 * sf_topology_triangle_count(topo);
         check_stats(&row->errors.tangent, res->tangent_corners ? corners : n, "tangent statistics");
         if (res->tangent_corners && row->tangent_corner_deg)
             check_angles(row->tangent_corner_deg, corners, "tangent corner angles");
         CONTRACT(tf || row->errors.tangent.count == 0, "row %s: tangent statistics without a tangent frame", name);
-        if (row->method == u->placed) place(u, NULL, row->normals, tf ? row->tangents : NULL, name);
+        if (own && row->method == u->placed) place(u, NULL, row->normals, tf ? row->tangents : NULL, name);
     }
 }
 
+/* ---- second paths: the same results through another route of the library, which must agree */
+
+/* An evaluation of topo with every method and ev's options, keeping what check_results reads. */
+static sf_result evaluation_like(const sf_evaluation* ev, const sf_topology* topo, sf_evaluation** out, sf_error* err)
+{
+    const sf_eval_results* res = sf_evaluation_results(ev);
+    sf_method methods[SF_METHOD_COUNT];
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) methods[m] = (sf_method)m;
+    sf_eval_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.methods = methods;
+    desc.method_count = SF_METHOD_COUNT;
+    desc.reference_opts = res->reference_opts;
+    desc.method_opts = res->method_opts;
+    desc.flags = SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES;
+    return sf_evaluation_create(topo, &desc, NULL, out, err);
+}
+
+/* sf_evaluation_run_against the unit's last run: on the unit's own topology it must give sf_evaluation_run's
+ * rows bit for bit and no position error; on a topology keeping u->keep_influences influences
+ * (sf_influences_truncate), results that pass check_results and a finite position error. */
+static void check_against(unit* u)
+{
+    const sf_mesh_desc* d = &u->desc;
+    size_t n = u->n, truncated = 0;
+    sf_topology *topo = u->topo[0], *own_topo = NULL;
+    sf_workspace *ws = u->ws[0], *own_ws = NULL;
+    sf_evaluation* ev = NULL;
+    uint32_t* joints = NULL;
+    float* weights = NULL;
+    sf_error err;
+    sf_result r = SF_OK;
+    uint32_t keep = u->keep_influences;
+    if (keep < d->influence_count) {
+        joints = malloc(keep * n * sizeof *joints + 1);
+        weights = malloc(keep * n * sizeof *weights + 1);
+        if (!joints || !weights) goto done;
+        r = sf_influences_truncate(n, d->influence_count, d->joints, d->weights, keep, joints, weights, &truncated,
+                                   &err);
+        check_error(r, &err, "sf_influences_truncate");
+        if (r != SF_OK) goto done;
+    }
+    if (truncated) {
+        sf_mesh_desc td = *d;
+        td.influence_count = keep;
+        td.joints = joints;
+        td.weights = weights;
+        sf_topology_opts topts;
+        memset(&topts, 0, sizeof topts);
+        r = sf_topology_create(&td, &topts, NULL, &own_topo, &err);
+        check_error(r, &err, "sf_topology_create (truncated)");
+        if (r != SF_OK) goto done;
+        sf_workspace_opts wopts = {sf_evaluation_methods_mask(u->ev[0]), SF_BACKEND_CPU};
+        r = sf_workspace_create(own_topo, &wopts, &own_ws, &err);
+        check_error(r, &err, "sf_workspace_create (truncated)");
+        if (r != SF_OK) goto done;
+        topo = own_topo;
+        ws = own_ws;
+    }
+    r = evaluation_like(u->ev[0], topo, &ev, &err);
+    check_error(r, &err, "sf_evaluation_create (variant)");
+    if (r != SF_OK) goto done;
+    r = sf_evaluation_run_against(ev, u->ev[0], &u->pose, ws, NULL, &err);
+    check_error(r, &err, "sf_evaluation_run_against");
+    CONTRACT(truncated || r == SF_OK, "sf_evaluation_run_against on the unit's own topology fails: %s", err.message);
+    if (r != SF_OK) goto done;
+    check_results(u, ev, topo, 0, 0);
+    const sf_eval_results *full = sf_evaluation_results(u->ev[0]), *res = sf_evaluation_results(ev);
+    for (size_t i = 0; i < res->row_count && !g_nonfinite; ++i) {
+        const sf_eval_row *a = &res->rows[i], *f = &full->rows[i];
+        const char* name = sf_method_name(a->method);
+        if (a->status != SF_OK) continue;
+        const sf_position_error* p = &a->position;
+        CONTRACT(p->count == n, "run_against row %s: position error over %zu of %zu vertices", name, p->count, n);
+        if (!finite_double(p->mean, "position error mean") || !finite_double(p->max, "position error max") ||
+            !finite_double(p->rms, "position error rms") || !finite_double(p->diagonal, "position diagonal"))
+            break;
+        CONTRACT(p->mean >= 0.0 && p->mean <= p->max * (1.0 + 1e-9) && p->rms <= p->max * (1.0 + 1e-9) &&
+                     p->diagonal >= 0.0,
+                 "run_against row %s: position error mean %g, rms %g, max %g, diagonal %g", name, p->mean, p->rms,
+                 p->max, p->diagonal);
+        if (truncated) continue;
+        CONTRACT(f->status == SF_OK && p->max == 0.0, "run_against row %s on the same mesh: status %d, position max %g",
+                 name, (int)f->status, p->max);
+        CONTRACT(memcmp(a->normal_deg, f->normal_deg, n * sizeof(float)) == 0 &&
+                     memcmp(a->tangent_deg, f->tangent_deg, n * sizeof(float)) == 0 &&
+                     memcmp(&a->errors.normal, &f->errors.normal, sizeof(sf_angle_stats)) == 0 &&
+                     memcmp(&a->errors.tangent, &f->errors.tangent, sizeof(sf_angle_stats)) == 0,
+                 "run_against row %s on the same mesh: angles differ from sf_evaluation_run's (normal mean %.17g "
+                 "against %.17g)", name, a->errors.normal.mean, f->errors.normal.mean);
+    }
+done:
+    sf_evaluation_destroy(ev);
+    sf_workspace_destroy(own_ws);
+    sf_topology_destroy(own_topo);
+    free(joints);
+    free(weights);
+}
+
+/* The streaming statistics eval reports with (sf_method_stats) of one row of one unit over the TIMES frames:
+ * fed the angles (sf_method_stats_add) in [0], the run's summary (sf_method_stats_add_summary) in [1], both held
+ * to the exact statistics of the frames' angles together (sf_angle_stats_compute). */
+static sf_method_stats g_stats[2][SF_METHOD_COUNT];
+static struct {
+    size_t unit;          /* the unit and method checked for this input */
+    sf_method method;
+    int tangents, frames; /* tangents fed (per vertex: none per corner); frames added */
+    int skip;             /* the row did not run at some time */
+    float* angles;        /* normals of every frame, then tangents: 2 * TIMES * n */
+    size_t n;
+} g_stream;
+
+static int stream_ready(void)
+{
+    static int ready = -1;
+    if (ready < 0) {
+        sf_method all[SF_METHOD_COUNT];
+        for (int m = 0; m < SF_METHOD_COUNT; ++m) all[m] = (sf_method)m;
+        ready = sf_method_stats_create(g_stats[0], all, SF_METHOD_COUNT, NULL) == SF_OK &&
+                sf_method_stats_create(g_stats[1], all, SF_METHOD_COUNT, NULL) == SF_OK;
+    }
+    return ready;
+}
+
+static void stream_add(unit* u, int frame)
+{
+    const sf_eval_results* res = sf_evaluation_results(u->ev[0]);
+    size_t k = 0, n = u->n;
+    while (k < res->row_count && res->rows[k].method != g_stream.method) ++k;
+    if (g_stream.skip || k == res->row_count || res->rows[k].status != SF_OK || frame != g_stream.frames ||
+        !stream_ready()) {
+        g_stream.skip = 1;
+        return;
+    }
+    const sf_eval_row* row = &res->rows[k];
+    sf_method_stats *a = &g_stats[0][g_stream.method], *s = &g_stats[1][g_stream.method];
+    int tangents = res->tangent_frame && !res->tangent_corners;
+    if (frame == 0) {
+        sf_method_stats_clip_start(a);
+        sf_method_stats_clip_start(s);
+        free(g_stream.angles);
+        g_stream.angles = calloc(2 * TIMES * n + 1, sizeof(float));
+        g_stream.n = n;
+        g_stream.tangents = tangents;
+        if (!g_stream.angles) {
+            g_stream.skip = 1;
+            return;
+        }
+    }
+    sf_method_stats_frame_start(a);
+    sf_method_stats_frame_start(s);
+    sf_error err;
+    sf_result r = sf_method_stats_add(a, row->normal_deg, tangents ? row->tangent_deg : NULL, n, 0, (size_t)frame,
+                                      true, &err);
+    check_error(r, &err, "sf_method_stats_add");
+    CONTRACT(r == SF_OK, "sf_method_stats_add of a run's angles: %s", err.message);
+    r = sf_method_stats_add_summary(s, u->ev[0], k, tangents, 0, (size_t)frame, true, &err);
+    check_error(r, &err, "sf_method_stats_add_summary");
+    CONTRACT(r == SF_OK, "sf_method_stats_add_summary: %s", err.message);
+    sf_method_stats_frame_end(a, (size_t)frame);
+    sf_method_stats_frame_end(s, (size_t)frame);
+    CONTRACT(a->frame_cn == s->frame_cn && a->frame_ct == s->frame_ct && a->frame_mn == s->frame_mn &&
+                 a->frame_mt == s->frame_mt,
+             "frame %d: the angles' count %zu / %zu and max %g / %g, the summary's %zu / %zu and %g / %g", frame,
+             a->frame_cn, a->frame_ct, (double)a->frame_mn, (double)a->frame_mt, s->frame_cn, s->frame_ct,
+             (double)s->frame_mn, (double)s->frame_mt);
+    CONTRACT(fabs(a->frame_sn - s->frame_sn) <= 1e-9 * fmax(1.0, a->frame_sn) &&
+                 fabs(a->frame_st - s->frame_st) <= 1e-9 * fmax(1.0, a->frame_st),
+             "frame %d: the angles sum to %.17g / %.17g, the summary to %.17g / %.17g", frame, a->frame_sn, a->frame_st,
+             s->frame_sn, s->frame_st);
+    /* The summary's worst vertex holds the largest angle. */
+    if (s->worst_n_frame == (size_t)frame && n)
+        CONTRACT(s->worst_n_vertex < n && row->normal_deg[s->worst_n_vertex] == (float)s->worst_n &&
+                     a->worst_n == s->worst_n,
+                 "frame %d: worst normal vertex %zu (%g), the angles' largest %g", frame, s->worst_n_vertex, s->worst_n,
+                 a->worst_n);
+    memcpy(g_stream.angles + (size_t)frame * n, row->normal_deg, n * sizeof(float));
+    if (tangents) memcpy(g_stream.angles + (TIMES + (size_t)frame) * n, row->tangent_deg, n * sizeof(float));
+    ++g_stream.frames;
+}
+
+static void stream_compare(const sf_angle_stats* got, const sf_angle_stats* exact, const char* what)
+{
+    const double p_bound = 1.0 / 1024.0 + 1e-9; /* the histogram's documented resolution */
+    CONTRACT(got->count == exact->count && got->max == exact->max && got->over_1 == exact->over_1 &&
+                 got->over_5 == exact->over_5 && got->over_45 == exact->over_45,
+             "%s: streaming count %zu, max %.17g, shares %g %g %g; exact %zu, %.17g, %g %g %g", what, got->count,
+             got->max, got->over_1, got->over_5, got->over_45, exact->count, exact->max, exact->over_1, exact->over_5,
+             exact->over_45);
+    CONTRACT(fabs(got->mean - exact->mean) <= 1e-12 * fmax(1.0, exact->mean) &&
+                 fabs(got->rms - exact->rms) <= 1e-12 * fmax(1.0, exact->rms),
+             "%s: streaming mean %.17g, rms %.17g; exact %.17g, %.17g", what, got->mean, got->rms, exact->mean,
+             exact->rms);
+    CONTRACT(fabs(got->p50 - exact->p50) <= p_bound && fabs(got->p95 - exact->p95) <= p_bound,
+             "%s: streaming p50 %.17g, p95 %.17g; exact %.17g, %.17g", what, got->p50, got->p95, exact->p50,
+             exact->p95);
+}
+
+static void stream_finish(void)
+{
+    if (g_stream.skip || g_stream.frames != TIMES) return;
+    sf_method_stats *a = &g_stats[0][g_stream.method], *s = &g_stats[1][g_stream.method];
+    sf_error err;
+    sf_result r = sf_method_stats_clip_finish(a, false, &err);
+    CONTRACT(r == SF_OK, "sf_method_stats_clip_finish: %s", err.message);
+    r = sf_method_stats_clip_finish(s, false, &err);
+    CONTRACT(r == SF_OK, "sf_method_stats_clip_finish (summaries): %s", err.message);
+    CONTRACT(memcmp(&a->normal, &s->normal, sizeof a->normal) == 0 &&
+                 memcmp(&a->tangent, &s->tangent, sizeof a->tangent) == 0,
+             "the statistics of the angles and of the summaries differ (normal mean %.17g / %.17g)", a->normal.mean,
+             s->normal.mean);
+    size_t total = TIMES * g_stream.n;
+    sf_angle_stats exact;
+    r = sf_angle_stats_compute(g_stream.angles, total, NULL, NULL, &exact, &err);
+    CONTRACT(r == SF_OK, "sf_angle_stats_compute: %s", err.message);
+    stream_compare(&a->normal, &exact, "normal statistics over the frames");
+    CONTRACT(fabs(a->clip_sn / (double)total - exact.mean) <= 1e-12 * fmax(1.0, exact.mean),
+             "the frames' sums give a mean of %.17g, exact %.17g", a->clip_sn / (double)total, exact.mean);
+    if (g_stream.tangents) {
+        r = sf_angle_stats_compute(g_stream.angles + total, total, NULL, NULL, &exact, &err);
+        CONTRACT(r == SF_OK, "sf_angle_stats_compute: %s", err.message);
+        stream_compare(&a->tangent, &exact, "tangent statistics over the frames");
+    }
+}
+
+/* sf_frames_compute_batch over the TIMES poses and the first again gives sf_frames_compute's frames of each
+ * pose, bit for bit; a batch fails only where one of its poses does. */
+static void check_batch(unit* u, sf_method method)
+{
+    size_t n = u->n;
+    for (int t = 0; t < TIMES; ++t)
+        if (!u->posed[t]) return;
+    enum { POSES = TIMES + 1 };
+    sf_pose poses[POSES];
+    for (int i = 0; i < POSES; ++i) {
+        poses[i] = u->pose;
+        poses[i].bone_matrices = u->bones_at[i % TIMES];
+        poses[i].morph_weights = u->morph_at[i % TIMES];
+    }
+    const sf_eval_results* res = sf_evaluation_results(u->ev[0]);
+    sf_frames_opts opts = method == SF_METHOD_RECOMPUTE || method == SF_METHOD_RECOMPUTE_FUSED ? res->reference_opts
+                                                                                              : res->method_opts;
+    float* buf = calloc(2 * POSES * 10 * n + 1, sizeof(float));
+    if (!buf) return;
+    sf_frames_out outs[2][POSES];
+    for (int k = 0; k < 2; ++k)
+        for (int i = 0; i < POSES; ++i) {
+            float* o = buf + ((size_t)k * POSES + (size_t)i) * 10 * n;
+            outs[k][i] = (sf_frames_out){o, o + 3 * n, o + 6 * n};
+        }
+    sf_error err;
+    sf_result rb = sf_frames_compute_batch(u->topo[0], poses, POSES, method, &opts, u->ws[0], outs[0], &err);
+    check_error(rb, &err, "sf_frames_compute_batch");
+    sf_frames_report batch, one, sum;
+    sf_workspace_last_report(u->ws[0], &batch);
+    memset(&sum, 0, sizeof sum);
+    int all_ok = 1;
+    for (int i = 0; i < POSES; ++i) {
+        sf_result r = sf_frames_compute(u->topo[0], &poses[i], method, &opts, u->ws[0], &outs[1][i], &err);
+        check_error(r, &err, "sf_frames_compute");
+        all_ok &= r == SF_OK;
+        sf_workspace_last_report(u->ws[0], &one);
+        sum.mirrored_vertices += one.mirrored_vertices;
+        sum.singular_vertices += one.singular_vertices;
+        sum.degenerate_normals += one.degenerate_normals;
+        sum.degenerate_tangents += one.degenerate_tangents;
+        sum.jacobian_capped += one.jacobian_capped;
+    }
+    CONTRACT((rb == SF_OK) == all_ok, "%s: the batch returns %d, its poses one by one %s", sf_method_name(method),
+             (int)rb, all_ok ? "succeed" : "fail");
+    /* The batch's report sums its poses'. */
+    CONTRACT(rb != SF_OK || (batch.mirrored_vertices == sum.mirrored_vertices &&
+                             batch.singular_vertices == sum.singular_vertices &&
+                             batch.degenerate_normals == sum.degenerate_normals &&
+                             batch.degenerate_tangents == sum.degenerate_tangents &&
+                             batch.jacobian_capped == sum.jacobian_capped),
+             "%s: the batch's report (%zu mirrored, %zu singular, %zu degenerate normals) is not its poses' sum "
+             "(%zu, %zu, %zu)", sf_method_name(method), batch.mirrored_vertices, batch.singular_vertices,
+             batch.degenerate_normals, sum.mirrored_vertices, sum.singular_vertices, sum.degenerate_normals);
+    if (rb == SF_OK)
+        for (int i = 0; i < POSES; ++i)
+            CONTRACT(memcmp(buf + (size_t)i * 10 * n, buf + ((size_t)POSES + (size_t)i) * 10 * n,
+                            10 * n * sizeof(float)) == 0,
+                     "%s: pose %d of the batch differs from its own sf_frames_compute", sf_method_name(method), i);
+    free(buf);
+}
+
 /* Poses and evaluates every unit at one moment of one animation. */
-static void run_time(const sf_gltf* g, sf_gltf_pose* pose, size_t anim, double t, unit* units, size_t count)
+static void run_time(const sf_gltf* g, sf_gltf_pose* pose, size_t anim, double t, int frame, unit* units,
+                     size_t count)
 {
     sf_error err;
     sf_result r = sf_gltf_pose_sample(pose, anim, t, &err);
@@ -362,12 +677,18 @@ static void run_time(const sf_gltf* g, sf_gltf_pose* pose, size_t anim, double t
             !finite_output(u->morph, u->pose.morph_weight_count, "pose morph weights") ||
             !finite_output(u->to_world, 16, "pose to_world"))
             return;
+        memcpy(u->bones_at[frame], u->bones, 12 * in->bone_count * sizeof(float));
+        memcpy(u->morph_at[frame], u->morph, u->pose.morph_weight_count * sizeof(float));
+        u->posed[frame] = 1;
         for (int v = 0; v < 2 && !g_nonfinite; ++v) {
             r = sf_evaluation_run(u->ev[v], &u->pose, u->ws[v], NULL, &err);
             check_error(r, &err, "sf_evaluation_run");
             if (r != SF_OK) continue;
-            check_results(u, v);
-            if (v == 0) u->ran = 1;
+            check_results(u, u->ev[v], u->topo[v], v, 1);
+            if (v != 0 || g_nonfinite) continue;
+            u->ran = 1;
+            check_against(u);
+            if (k == g_stream.unit && !g_nonfinite) stream_add(u, frame);
         }
     }
     g_unit = NULL;
@@ -484,6 +805,138 @@ static void write_and_reload(const sf_gltf* g, unit* units, size_t count, bits* 
     free(nodes);
 }
 
+/* ---- the asset as eval measures it: clips, variants (engine presets, truncations, morph directions) */
+
+/* A parallel_for that runs the ranges last first, as threads may finish them: results must not depend on it. */
+static void reversed_for(void* user, size_t count, size_t grain, sf_range_fn* fn, void* ctx)
+{
+    (void)user;
+    if (grain == 0) grain = 1;
+    for (size_t p = (count + grain - 1) / grain; p-- > 0;) {
+        size_t begin = p * grain, end = begin + grain < count ? begin + grain : count;
+        fn(ctx, begin, end);
+    }
+}
+
+static void same_stats(const sf_method_stats* a, const sf_method_stats* b, const char* what, const char* method)
+{
+    CONTRACT(a->skipped == b->skipped && memcmp(&a->normal, &b->normal, sizeof a->normal) == 0 &&
+                 memcmp(&a->tangent, &b->tangent, sizeof a->tangent) == 0 &&
+                 memcmp(&a->rest_normal, &b->rest_normal, sizeof a->rest_normal) == 0 &&
+                 memcmp(&a->rest_tangent, &b->rest_tangent, sizeof a->rest_tangent) == 0 &&
+                 a->handedness == b->handedness && a->worst_frame == b->worst_frame && a->pos_sum == b->pos_sum &&
+                 a->pos_max == b->pos_max && a->pos_count == b->pos_count,
+             "%s, %s: serial and reversed-order threads differ (normal mean %.17g / %.17g, position max %g / %g)",
+             what, method, a->normal.mean, b->normal.mean, a->pos_max, b->pos_max);
+}
+
+/* One method's clip statistics: as documented ranges, over at most `values` angles. */
+static void asset_stats(const sf_method_stats* m, size_t values, const char* what)
+{
+    if (!m->on || m->skipped) return;
+    check_stats(&m->normal, values, what);
+    check_stats(&m->tangent, SIZE_MAX, what); /* per vertex or per corner */
+    if (!finite_double(m->pos_sum, "variant position sum") || !finite_double(m->pos_max, "variant position max"))
+        return;
+    CONTRACT(m->pos_sum >= 0.0 && m->pos_max >= 0.0, "%s: position sum %g, max %g", what, m->pos_sum, m->pos_max);
+}
+
+/* sf_asset_eval over one clip at a few frames, with a variant drawn from the input, twice: serially and with
+ * reversed-order threads (every statistic equal bit for bit); recompute-fused's normal statistics equal the
+ * reference row's (its normals are the reference's bit for bit). */
+static void check_asset(const sf_gltf* g, bits* b)
+{
+    size_t vertices = 0;
+    for (size_t i = 0; i < g->instance_count; ++i) {
+        const sf_gltf_mesh* m = &g->meshes[g->instances[i].mesh];
+        for (size_t p = m->first_primitive; p < m->first_primitive + m->primitive_count; ++p)
+            vertices += g->primitives[p].mesh.vertex_count;
+    }
+    if (g->instance_count > MAX_INSTANCES || vertices > MAX_TOTAL_VERTICES) return;
+    sf_method methods[SF_METHOD_COUNT];
+    size_t count = 0;
+    for (int m = 0; m < SF_METHOD_COUNT; ++m)
+        if (m == SF_METHOD_RECOMPUTE || m == SF_METHOD_RECOMPUTE_FUSED || take(b, 4) == 0)
+            methods[count++] = (sf_method)m;
+    sf_asset_eval_opts o;
+    sf_asset_eval_opts_init(&o);
+    o.methods = methods;
+    o.method_count = count;
+    o.reference_opts = pick_opts(b);
+    o.method_opts.morph_directions = (sf_morph_directions)take(b, 3); /* deltas, none, normals */
+    o.method_opts.jacobian_cap = take(b, 2) ? 0.0f : 0.5f;
+    o.name = "fuzz";
+    switch (take(b, 8)) {
+    case 0: o.all_engines = true; break;
+    case 1: case 2: case 3: o.engine = sf_engine_at(take(b, (unsigned)sf_engine_count())); break;
+    case 4: case 5: o.max_influences = 1 + take(b, 4); o.max_morph_targets = take(b, 3); break;
+    case 6: o.influence_variants = true; break;
+    default: break; /* none */
+    }
+    size_t anim = take(b, (unsigned)(g->animation_count < 64 ? g->animation_count + 1 : 65));
+    if (anim >= g->animation_count) anim = SF_GLTF_NONE;
+    double end = anim == SF_GLTF_NONE ? 0.0 : g->animations[anim].end_s;
+    o.fps = end > 0.0 ? 2.0 / end : 30.0; /* three frames */
+    o.max_frames = 4;
+    sf_env reversed;
+    memset(&reversed, 0, sizeof reversed);
+    reversed.threads.parallel_for = reversed_for;
+    sf_asset_eval* e[2] = {NULL, NULL};
+    sf_result r[2];
+    sf_error err[2];
+    sf_asset_clip clip[2];
+    for (int k = 0; k < 2; ++k) {
+        o.threads = k ? 3 : 1;
+        r[k] = sf_asset_eval_create(g, &o, k ? &reversed : NULL, &e[k], &err[k]);
+        check_error(r[k], &err[k], "sf_asset_eval_create");
+        if (r[k] == SF_OK) {
+            r[k] = sf_asset_eval_rest(e[k], &err[k]);
+            check_error(r[k], &err[k], "sf_asset_eval_rest");
+        }
+        if (r[k] == SF_OK) {
+            r[k] = sf_asset_eval_clip(e[k], anim, NULL, NULL, &clip[k], &err[k]);
+            check_error(r[k], &err[k], "sf_asset_eval_clip");
+        }
+    }
+    CONTRACT(r[0] == r[1] && (r[0] == SF_OK || strcmp(err[0].message, err[1].message) == 0),
+             "sf_asset_eval serial: %d (%s), with reversed-order threads: %d (%s)", (int)r[0],
+             r[0] == SF_OK ? "" : err[0].message, (int)r[1], r[1] == SF_OK ? "" : err[1].message);
+    if (r[0] == SF_OK) {
+        size_t values = clip[0].vertices * clip[0].plan.frames;
+        CONTRACT(clip[0].plan.frames == clip[1].plan.frames && clip[0].plan.frames <= o.max_frames &&
+                     clip[0].vertices == clip[1].vertices,
+                 "clip: %zu / %zu frames, %zu / %zu vertices", clip[0].plan.frames, clip[1].plan.frames,
+                 clip[0].vertices, clip[1].vertices);
+        for (size_t k = 0; k < count && !g_nonfinite; ++k) {
+            sf_method m = methods[k];
+            same_stats(&clip[0].methods[m], &clip[1].methods[m], "clip", sf_method_name(m));
+            asset_stats(&clip[0].methods[m], values, sf_method_name(m));
+        }
+        const sf_method_stats *ref = &clip[0].methods[SF_METHOD_RECOMPUTE],
+                              *fused = &clip[0].methods[SF_METHOD_RECOMPUTE_FUSED];
+        if (!ref->skipped && !fused->skipped)
+            CONTRACT(memcmp(&ref->normal, &fused->normal, sizeof ref->normal) == 0,
+                     "clip: recompute-fused's normal mean %.17g, the reference row's %.17g", fused->normal.mean,
+                     ref->normal.mean);
+        size_t variants = sf_asset_eval_variant_count(e[0]);
+        CONTRACT(variants == sf_asset_eval_variant_count(e[1]), "variants: %zu / %zu", variants,
+                 sf_asset_eval_variant_count(e[1]));
+        for (size_t i = 0; i < variants && !g_nonfinite; ++i) {
+            sf_asset_variant v[2] = {sf_asset_eval_variant(e[0], i), sf_asset_eval_variant(e[1], i)};
+            CONTRACT(strcmp(v[0].label, v[1].label) == 0 && v[0].truncated == v[1].truncated &&
+                         v[0].method_count == v[1].method_count,
+                     "variant %zu: '%s' / '%s'", i, v[0].label, v[1].label);
+            for (size_t k = 0; k < v[0].method_count && !g_nonfinite; ++k) {
+                sf_method m = v[0].methods[k];
+                same_stats(&v[0].stats[m], &v[1].stats[m], v[0].label, sf_method_name(m));
+                asset_stats(&v[0].stats[m], values, v[0].label);
+            }
+        }
+    }
+    sf_asset_eval_destroy(e[0]);
+    sf_asset_eval_destroy(e[1]);
+}
+
 static uint64_t hash_bytes(const uint8_t* data, size_t size)
 {
     uint64_t h = 1469598103934665603ull; /* FNV-1a */
@@ -540,8 +993,18 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         double end = anim == SF_GLTF_NONE ? 0.0 : g->animations[anim].end_s;
         double times[TIMES] = {start + (end - start) * take(&b, 1024) / 1023.0,
                                take(&b, 2) ? end + 0.25 : start - 0.25};
-        for (int k = 0; k < TIMES && !g_nonfinite; ++k) run_time(g, pose, anim, times[k], units, count);
+        g_stream.unit = take(&b, (unsigned)count);
+        g_stream.method = (sf_method)take(&b, SF_METHOD_COUNT);
+        g_stream.frames = g_stream.skip = 0;
+        for (int k = 0; k < TIMES && !g_nonfinite; ++k) run_time(g, pose, anim, times[k], k, units, count);
+        if (!g_nonfinite) stream_finish();
+        for (size_t k = 0; k < count && !g_nonfinite; ++k) {
+            g_unit = &units[k];
+            check_batch(&units[k], (sf_method)take(&b, SF_METHOD_COUNT));
+        }
+        g_unit = NULL;
         if (!g_nonfinite) write_and_reload(g, units, count, &b);
+        if (!g_nonfinite) check_asset(g, &b);
         sf_gltf_pose_destroy(pose);
     }
     for (size_t k = 0; k < count; ++k) unit_free(&units[k]);

@@ -1,7 +1,7 @@
 # Runs one libFuzzer target (CTest label fuzz): first every kept regression input, then a bounded fuzzing
 # session over a seed corpus made at run time from the glTF assets in tests/assets and tests/fuzz_corpus/:
-# the loader (fuzz_gltf) takes every folder's files, the pipeline only its own folder's, which holds inputs the
-# loader accepts (a refused input never reaches the pipeline: those belong in fuzz_gltf/).
+# the loader (fuzz_gltf) takes every folder's files, the pipeline and the writers (fuzz_cli) only fuzz_pipeline/,
+# which holds inputs the loader accepts (a refused input never reaches them: those belong in fuzz_gltf/).
 # -D FUZZER=... ASSETS=... CORPUS=... (tests/fuzz_corpus) REGRESSIONS=... WORK=... SECONDS=...
 #    MAX_LEN=... (0 = the largest seed, so that every asset enters whole)
 #
@@ -13,7 +13,8 @@
 #   find RUN tests/fuzz_corpus/$T -type f -size -8k -exec cp {} $S/ \;   # small files only
 #   $B/$T -set_cover_merge=1 -max_len=2019856 $M $S
 #   (cd $M && xargs rm < $M.base)
-#   git rm -q 'tests/fuzz_corpus/'$T'/[0-9a-f]*'; cp $M/* tests/fuzz_corpus/$T/
+#   git ls-files tests/fuzz_corpus/$T | grep -E '/[0-9a-f]{40}$' | xargs git rm -q; cp $M/* tests/fuzz_corpus/$T/
+#   (only the hashed names: a glob of [0-9a-f]* would take embedded-* as well)
 # -set_cover_merge (or -merge=1, which keeps more files) takes the coverage of the files already in its
 # first folder as the baseline and adds only inputs that cover more. Then drop files that another target's
 # folder holds too, run $B/fuzz_pipeline over every file (an input that fails it fails the seeding of every
@@ -35,7 +36,7 @@ foreach(s ${gltf_seeds})
   endforeach()
 endforeach()
 get_filename_component(target ${FUZZER} NAME_WE)
-if(target STREQUAL "fuzz_pipeline")
+if(target STREQUAL "fuzz_pipeline" OR target STREQUAL "fuzz_cli")
   file(GLOB_RECURSE seeds ${ASSETS}/gltf/*.glb ${ASSETS}/gltf/*.gltf ${CORPUS}/fuzz_pipeline/*)
 else()
   file(GLOB_RECURSE seeds ${ASSETS}/gltf/*.glb ${ASSETS}/gltf/*.gltf ${CORPUS}/*)

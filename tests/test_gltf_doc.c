@@ -258,6 +258,46 @@ static void refusals(void)
     CHECK(sf_gltf_doc_open(in, NULL, NULL, &doc, &err) != SF_OK && doc == NULL);
 }
 
+/* A .glb saved as .gltf: its BIN chunk becomes the buffer "<name>.bin" beside it (buffers[0] had no uri: the
+ * sanitizer build also checks that naming it leaks nothing), and every accessor reads back the same. */
+static void glb_saved_as_gltf(void)
+{
+    char buf[1024], out[512], bin[512];
+    const char* in = sft_asset("gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", buf, sizeof buf);
+    CHECK(in != NULL); /* SF_ASSETS */
+    if (!in) return;
+    tmp_path("from_glb.gltf", out, sizeof out);
+    tmp_path("from_glb.bin", bin, sizeof bin);
+    sf_gltf_doc *d0 = NULL, *d1 = NULL;
+    sf_error err;
+    CHECK_OK(sf_gltf_doc_open(in, NULL, NULL, &d0, &err));
+    CHECK_OK(sf_gltf_doc_save(d0, out, NULL, 0, &err));
+    cJSON* root = json_of(out);
+    const cJSON* b0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "buffers"), 0);
+    const cJSON* uri = cJSON_GetObjectItemCaseSensitive(b0, "uri");
+    CHECK(cJSON_IsString(uri) && strcmp(uri->valuestring, "from_glb.bin") == 0);
+    cJSON_Delete(root);
+    struct stat st;
+    CHECK(stat(bin, &st) == 0 && st.st_size > 0);
+    CHECK_OK(sf_gltf_doc_open(out, NULL, NULL, &d1, &err));
+    sf_gltf_accessor_info info;
+    size_t read = 0;
+    for (size_t k = 0; d1 && sf_gltf_doc_accessor_info(d0, k, &info, NULL) == SF_OK; ++k) {
+        if (info.components > 4) continue;
+        float* x = calloc(info.count * info.components + 1, sizeof(float));
+        float* y = calloc(info.count * info.components + 1, sizeof(float));
+        CHECK_OK(sf_gltf_doc_read(d0, k, x, &err));
+        CHECK_OK(sf_gltf_doc_read(d1, k, y, &err));
+        CHECK(memcmp(x, y, info.count * info.components * sizeof(float)) == 0);
+        free(x);
+        free(y);
+        ++read;
+    }
+    CHECK(read > 0);
+    sf_gltf_doc_destroy(d0);
+    sf_gltf_doc_destroy(d1);
+}
+
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
@@ -265,6 +305,7 @@ int main(int argc, char** argv)
         {"set_in_place_and_append", set_in_place_and_append},
         {"gltf_outputs_and_refusals", gltf_outputs_and_refusals},
         {"refusals", refusals},
+        {"glb_saved_as_gltf", glb_saved_as_gltf},
     };
     return SFT_RUN(cases, argc, argv);
 }

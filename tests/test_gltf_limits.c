@@ -642,8 +642,10 @@ static char* extras_json(size_t values, int as_string)
 /* The parsed JSON counts against max_decoded_bytes, estimated from the text before it is parsed: `[0,0,...]`
  * costs a cJSON node (tens of bytes) per 2 bytes of text, so 4 MB of it is refused under a 64 MiB budget
  * without being parsed (the error counts the values exactly: the root, asset, version, extras and its 2M
- * zeros), while the same 4 MB in one string (one node) fits, and the default (64 MiB + 64 x the text)
- * admits both. */
+ * zeros), while the same 4 MB in one string (one node) fits. By default the JSON alone may cost 64 MiB + 16 x
+ * its text (SF_GLTF_DEFAULT_JSON_FACTOR): the 4 MB of zeros (about 160 MB parsed, under the input's 64 x) is
+ * refused naming that default and the flag, 400 KB of zeros (16 MB) and the string load, and a budget given
+ * (--max-decoded-bytes) replaces the default. */
 static void test_gltf_json_parse_cost(void)
 {
     size_t values = 2000000, limit = (size_t)64 << 20;
@@ -661,9 +663,23 @@ static void test_gltf_json_parse_cost(void)
     CHECK(contains(err.message, "2000004 values") && contains(err.message, "max_decoded_bytes 67108864") &&
           contains(err.message, "--max-decoded-bytes"));
     CHECK_OK(load_json(string, &opts, &err));
-    CHECK_OK(load_json(zeros, NULL, &err));
+    t0 = now_s();
+    CHECK_RESULT(load_json(zeros, NULL, &err), SF_ERROR_GLTF);
+    CHECK(now_s() - t0 < 0.5);
+    CHECK(strcmp(err.field, "json") == 0);
+    char expect[96];
+    snprintf(expect, sizeof expect, "> %zu = 64 MiB + %d x the text (the JSON default)",
+             ((size_t)64 << 20) + SF_GLTF_DEFAULT_JSON_FACTOR * strlen(zeros), SF_GLTF_DEFAULT_JSON_FACTOR);
+    CHECK(contains(err.message, expect) && contains(err.message, "--max-decoded-bytes"));
+    CHECK_OK(load_json(string, NULL, &err));
+    opts.max_decoded_bytes = (size_t)1 << 30;
+    CHECK_OK(load_json(zeros, &opts, &err));
     free(zeros);
     free(string);
+    zeros = extras_json(values / 10, 0);
+    CHECK(zeros != NULL);
+    CHECK_OK(load_json(zeros, NULL, &err));
+    free(zeros);
 }
 
 /* ---------------------------------------------------------------- the command line */

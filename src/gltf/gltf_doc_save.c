@@ -70,8 +70,16 @@ static sf_result own_name(saver* s, cJSON* jb, size_t i)
     if (i == 0) snprintf(uri, sizeof uri, "%s.bin", s->stem);
     else snprintf(uri, sizeof uri, "%s_%zu.bin", s->stem, i);
     snprintf(path, sizeof path, "%s/%s", s->dir, uri);
-    cJSON_ReplaceItemInObjectCaseSensitive(jb, "uri", cJSON_CreateString(uri));
-    if (!cJSON_GetObjectItemCaseSensitive(jb, "uri")) cJSON_AddStringToObject(jb, "uri", uri);
+    /* cJSON's replace neither adds a missing member nor frees the item it was given then (a .glb's BIN buffer
+     * has no uri). */
+    cJSON* item = cJSON_CreateString(uri);
+    if (!item) return sf_error_set(s->err, SF_ERROR_OUT_OF_MEMORY, "buffers", i, "out of memory");
+    if (cJSON_GetObjectItemCaseSensitive(jb, "uri"))
+        cJSON_ReplaceItemInObjectCaseSensitive(jb, "uri", item);
+    else if (!cJSON_AddItemToObject(jb, "uri", item)) {
+        cJSON_Delete(item);
+        return sf_error_set(s->err, SF_ERROR_OUT_OF_MEMORY, "buffers", i, "out of memory");
+    }
     return add_file(s, path, s->doc->buffers[i].data, s->doc->buffers[i].len, NULL);
 }
 

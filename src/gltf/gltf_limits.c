@@ -85,9 +85,16 @@ sf_result check_json_cost(loader* L, const char* text, size_t len)
     int is_default;
     size_t limit = decoded_limit(L, &is_default), values;
     L->json_bytes = json_tree_bytes(text, len, &values);
-    if (L->json_bytes <= limit) return SF_OK;
     char what[96];
     snprintf(what, sizeof what, "%zu bytes of JSON (%zu values) parse into", len, values);
+    /* By default the tree is also bounded by its own text, whose cost per byte the input's factor does not
+     * bound: a short number is a whole node. */
+    size_t json_limit = sat_add(SF_GLTF_DEFAULT_DECODED_BASE, sat_mul(SF_GLTF_DEFAULT_JSON_FACTOR, len));
+    if (is_default && json_limit < limit && L->json_bytes > json_limit)
+        return jfail(L, "json", NULL, "%s ~%zu bytes > %zu = 64 MiB + %d x the text (the JSON default); raise "
+                     "max_decoded_bytes / --max-decoded-bytes", what, L->json_bytes, json_limit,
+                     SF_GLTF_DEFAULT_JSON_FACTOR);
+    if (L->json_bytes <= limit) return SF_OK;
     return over_limit(L, "json", what, L->json_bytes, limit, is_default);
 }
 
