@@ -385,7 +385,7 @@ sf_result sfi_direction_errors(const sf_topology* topo, const sf_frames_out* met
     run.chunks = chunks;
     run.n = n;
     run.grain = grain;
-    run.level = sfi_simd_level(topo);
+    run.level = SFI_SIMD_X86 ? sfi_simd_level(topo) : SFI_SIMD_SCALAR;
     size_t chunk_count = (n + grain - 1) / grain;
     sf_env_parallel_for(&topo->env, chunk_count, 1, angle_range, &run);
     double worst_n = -1.0, worst_t = -1.0;

@@ -125,7 +125,7 @@ int sfi_jacobian_folds(const sf_topology* topo, const sf_workspace* ws, sf_metho
                                                  : 0;
     return has && topo->lanes.rest && ws->jacobian && ws->palette &&
            ws->chunk_counts && ws->chunk_count == sfi_skin_chunk_count(topo->vertex_count) &&
-           sfi_simd_level(topo) != SFI_SIMD_SCALAR;
+           SFI_SIMD_X86 && sfi_simd_level(topo) != SFI_SIMD_SCALAR;
 }
 
 /* Both use the REST frame with the full J (morph gradients included), so morph normal/tangent deltas are
