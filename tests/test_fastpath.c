@@ -593,7 +593,7 @@ static void jacobian_fold_keeps_workspace(void)
     CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
     CHECK_OK(sf_workspace_create(topo, NULL, &ws, &err));
     if (!topo || !ws) return;
-    const int top = SFI_SIMD_X86 ? sfi_simd_level(topo) : SFI_SIMD_SCALAR; /* the jacobians' fast paths: x86 */
+    const int top = sfi_simd_level(topo);
     CHECK(top == SFI_SIMD_SCALAR || sfi_jacobian_folds(topo, ws, SF_METHOD_JACOBIAN));
     CHECK(top == SFI_SIMD_SCALAR || sfi_jacobian_folds(topo, ws, SF_METHOD_JACOBIAN_FAN));
     float* bones_b = malloc(12 * 6 * sizeof(float));

@@ -79,6 +79,9 @@ void sfi_jacobian_range_avx512(const sfi_jacobian_job* job, size_t begin, size_t
 void sfi_jacobian_fan_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 void sfi_jacobian_fan_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 void sfi_jacobian_fan_range_avx512(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
+/* Both with WebAssembly SIMD128 (skin_wasm.c; stubs in a build without -msimd128). */
+void sfi_jacobian_range_wasm(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
+void sfi_jacobian_fan_range_wasm(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 
 /* The pose's bones into the workspace's palette (16 floats each, the identity last); returns the identity's index. */
 uint32_t sfi_skin_palette(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws);

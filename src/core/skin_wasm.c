@@ -1,4 +1,5 @@
-/* The fused per-vertex pass with WebAssembly SIMD (-msimd128): 4 vertices per step (skin_body.h), the lane
+/* The fused per-vertex pass, the jacobian and jacobian-fan with WebAssembly SIMD (-msimd128): 4 vertices per step
+ * (skin_body.h, jacobian_body.h, jacobian_fan_body.h), the lane
  * operations of skin_sse2.c in wasm_simd128.h's terms. WebAssembly's f32x4 add, sub, mul, div and sqrt are IEEE
  * single precision, correctly rounded, and the instruction set has no fused multiply-add to contract into, so
  * each lane is the scalar reference's bits. Built only into a module compiled with -msimd128; elsewhere the
@@ -118,10 +119,24 @@ SK_INLINE void sk_store4(float* out, v128_t x, v128_t y, v128_t z, v128_t w)
 }
 
 #include "skin_body.h"
+#define SJ_ENTRY sfi_jacobian_range_wasm
+#include "jacobian_body.h"
+#define SJF_ENTRY sfi_jacobian_fan_range_wasm
+#include "jacobian_fan_body.h"
 
 #else
 void sfi_skin_blocks_wasm(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts)
 {
     (void)job, (void)b0, (void)b1, (void)counts; /* never called: no SIMD128 in this build */
+}
+
+void sfi_jacobian_range_wasm(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
+{
+    (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
+}
+
+void sfi_jacobian_fan_range_wasm(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
+{
+    (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
 }
 #endif
