@@ -86,7 +86,7 @@ install: build
 
 # The core (and the scenes layer) as wasm32-wasi static libraries with Debian's clang, lld and wasi-libc
 # (cmake/wasm32-wasi.cmake), and a smoke program that must print what the native core prints (under node); the
-# same with -msimd128 (WASM_SIMD_BUILD), both running tests/test_fastpath.c under node (ctest label wasm): the
+# same with -msimd128 (WASM_SIMD_BUILD), both running tests/test_fastpath*.c under node (ctest label wasm): the
 # SIMD128 fast paths bit for bit the scalar loops. WASM_FLAGS=-DSF_BUILD_FILES=ON adds the files layer.
 wasm-core:
 	@SF_BOOTSTRAP_WASM=1 bash scripts/bootstrap.sh
@@ -96,8 +96,8 @@ wasm-core:
 	cmake -S . -B $(WASM_SIMD_BUILD) --toolchain cmake/wasm32-wasi.cmake -DCMAKE_BUILD_TYPE=Release -DSF_WASM_SIMD=ON $(WASM_FLAGS)
 	cmake --build $(WASM_SIMD_BUILD) -j $(JOBS)
 	bash scripts/wasm-smoke.sh $(WASM_SIMD_BUILD)
-	ctest --test-dir $(WASM_BUILD) --output-on-failure -R '^wasm_fastpath$$'
-	ctest --test-dir $(WASM_SIMD_BUILD) --output-on-failure -R '^wasm_fastpath$$'
+	ctest --test-dir $(WASM_BUILD) --output-on-failure -R '^wasm_fastpath'
+	ctest --test-dir $(WASM_SIMD_BUILD) --output-on-failure -R '^wasm_fastpath'
 
 # Every command's output (scripts/snapshot-outputs.sh) at BASE against the working tree; exits 1 on a difference.
 check-outputs: bootstrap

@@ -5,8 +5,8 @@
  * tails, every slot count, mirrored, singular and weightless vertices, morph
  * targets with and without direction deltas; the same bits for any order of the parallel chunks and any thread
  * count; no allocation per frame. Built for WebAssembly too (the wasm build's fastpath test, run under node): there
- * the level is SIMD128 in a module compiled with -msimd128, and the glTF assets (no glTF layer) and the thread
- * counts (no threads) are left out. */
+ * the level is SIMD128 in a module compiled with -msimd128, the glTF assets are left out (no glTF layer), and the
+ * real threads of the thread counts run one after the other (sft_pool.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "sf_internal.h"
 #include "sf_kernels.h"
@@ -682,7 +682,6 @@ static void jacobian_fold_keeps_workspace(void)
 
 /* ---------------------------------------------------------------- threads and chunk order */
 
-#ifndef __wasi__
 static const sf_method per_vertex[6] = {SF_METHOD_UNCHANGED,           SF_METHOD_SKINNED,
                                         SF_METHOD_INVERSE_TRANSPOSE,   SF_METHOD_RECOMPUTE,
                                         SF_METHOD_BONE_NORMAL_MATRICES, SF_METHOD_JACOBIAN};
@@ -729,8 +728,6 @@ static void any_thread_count(void)
     for (size_t m = 0; m < PER_VERTEX; ++m) frame_free(&serial[m]);
     synth_free(&s);
 }
-
-#endif
 
 /* Frames allocate nothing: every array is the topology's or the workspace's. */
 static void no_allocation_per_frame(void)
@@ -823,9 +820,7 @@ int main(int argc, char** argv)
 #ifndef __wasi__
         {"every_asset", every_asset},
 #endif
-#ifndef __wasi__
         {"any_thread_count", any_thread_count},
-#endif
         {"no_allocation_per_frame", no_allocation_per_frame},
     };
     return SFT_RUN(cases, argc, argv);

@@ -351,8 +351,12 @@ static void angle_range(void* ctx, size_t k0, size_t k1)
         memset(c, 0, sizeof *c);
         c->worst_n = c->worst_t = -1.0;
         size_t v = begin;
+#if defined(__wasm_simd128__)
+        if (run->level == SFI_SIMD_WASM128) v += sfi_angles_wasm(&run->job, begin, end, c);
+#else
         if (run->level >= SFI_SIMD_AVX2) v += sfi_angles_avx2(&run->job, begin, end, c);
         else if (run->level >= SFI_SIMD_SSE2) v += sfi_angles_sse2(&run->job, begin, end, c);
+#endif
         for (; v < end; ++v) angle_vertex(&run->job, v, c);
     }
 }
@@ -385,7 +389,7 @@ sf_result sfi_direction_errors(const sf_topology* topo, const sf_frames_out* met
     run.chunks = chunks;
     run.n = n;
     run.grain = grain;
-    run.level = SFI_SIMD_X86 ? sfi_simd_level(topo) : SFI_SIMD_SCALAR;
+    run.level = sfi_simd_level(topo);
     size_t chunk_count = (n + grain - 1) / grain;
     sf_env_parallel_for(&topo->env, chunk_count, 1, angle_range, &run);
     double worst_n = -1.0, worst_t = -1.0;
