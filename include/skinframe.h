@@ -187,7 +187,9 @@ typedef enum sf_uv_convention {
 /* What to do with a vertex whose weights do not sum to one (checked with tolerance 1e-3). */
 typedef enum sf_weight_policy {
     SF_WEIGHTS_RENORMALIZE = 0, /* default: divide by the sum (over every influence set), count it */
-    SF_WEIGHTS_STRICT           /* reject with SF_ERROR_WEIGHT_SUM naming the vertex */
+    SF_WEIGHTS_STRICT,          /* reject with SF_ERROR_WEIGHT_SUM naming the vertex */
+    SF_WEIGHTS_AS_GIVEN         /* used as given (a sum below 1 pulls the vertex towards the skeleton's origin, as
+                                   engines that skin with the stored weights do); counted like a renormalisation */
 } sf_weight_policy;
 
 /* What to do with a vertex whose weights sum to zero. */

@@ -43,8 +43,10 @@ typedef struct sf_engine {
                                  they sum to 0 */
     bool flat_faces;          /* a primitive without NORMAL is shaded with each deformed triangle's own face
                                  normal (its corners measured against it, whatever `normals` says) */
-    bool rotations_as_given;  /* rotation keys interpolated as given, not made unit
-                                 (sf_gltf_pose_set_rotations_as_given) */
+    bool weights_as_given;    /* with first_slots: the kept weights used as stored, not divided by their sum
+                                 (SF_WEIGHTS_AS_GIVEN; kept at rest where they sum to 0) */
+    sf_gltf_rotation_keys rotation_keys; /* how rotation keys are interpolated: made unit, or as given by the
+                                            engine's slerp (sf_gltf_pose_set_rotations_as_given) */
 } sf_engine;
 
 size_t sf_engine_count(void);
@@ -154,11 +156,12 @@ void sf_asset_units_free(sf_asset_unit* units, size_t count);
 sf_result sf_asset_unit_pose(const sf_gltf_pose* pose, sf_asset_unit* unit, float* to_world, sf_error* err);
 /* A topology of the unit's primitive keeping at most max_influences (joint, weight) pairs per vertex (the
  * largest, renormalised: sf_influences_truncate; with first_slots the first ones in file order, as sf_engine's
- * first_slots says), and a CPU workspace of it for methods (the reference added).
+ * first_slots says, their weights used as stored with weights_as_given), and a CPU workspace of it for methods
+ * (the reference added).
  * *truncated: the vertices that lose an influence. When none does (or max_influences is 0), *topo and *ws stay
  * NULL: the unit's own stand for them. */
 sf_result sf_asset_unit_truncated(const sf_gltf* gltf, const sf_asset_unit* u, uint32_t max_influences, bool first_slots,
-                                  uint32_t methods, const sf_env* env, sf_topology** topo, sf_workspace** ws,
+                                  bool weights_as_given, uint32_t methods, const sf_env* env, sf_topology** topo, sf_workspace** ws,
                                   size_t* truncated, sf_error* err);
 
 /* ---------------------------------------------------------------- the asset (src/eval/clips.c, variants.c) */
@@ -232,6 +235,11 @@ sf_result sf_asset_eval_rest(sf_asset_eval* e, sf_error* err);
  * A method that cannot run is marked skipped (and stays so). */
 sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_fn on_frame, void* user,
                              sf_asset_clip* out, sf_error* err);
+/* One moment of animation `animation` (SF_GLTF_NONE: the rest pose of the nodes) at time_s, every unit posed
+ * together, as one frame of sf_asset_eval_clip: the methods' frame_* sums in out->methods are that frame's (the
+ * clip statistics are emptied first; variants are not measured). For a page or a tool that follows a moving
+ * time; SF_ERROR_UNSUPPORTED where the statistics stay on a device (--backend cuda). */
+sf_result sf_asset_eval_frame(sf_asset_eval* e, size_t animation, double time_s, sf_asset_clip* out, sf_error* err);
 /* The clip's length and frames (at the opts' fps and max_frames), without evaluating. */
 sf_result sf_asset_clip_plan(const sf_gltf* g, size_t animation, double fps, size_t max_frames, sf_clip_plan* out);
 

@@ -251,10 +251,18 @@ void sf_gltf_pose_destroy(sf_gltf_pose* pose);
 /* Resets every node to its rest transform and weights, applies `animation` at time_s (SF_GLTF_NONE: rest
  * only) and updates the global transforms. */
 sf_result sf_gltf_pose_sample(sf_gltf_pose* pose, size_t animation, double time_s, sf_error* err);
-/* Rotation keys taken as given, as three.js's AnimationMixer takes them (default off: every rotation is made
- * unit): a key hit, clamped to or held (STEP) is used unnormalised, LINEAR is three.js's Quaternion.slerpFlat
- * (normalised only where the keys' dot product is >= 0.9995, the lerp branch), CUBICSPLINE stays normalised;
- * the node matrix is composed from the quaternion as it is. */
+/* How an animation's rotation keys become node rotations. Every rule but the first takes the keys as given: a key
+ * hit, clamped to or held (STEP) is used unnormalised, CUBICSPLINE stays normalised and the node matrix is composed
+ * from the quaternion as it is; they differ only in LINEAR's slerp, which normalises nothing outside its lerp
+ * branch (the keys' dot product at or above a threshold). */
+typedef enum sf_gltf_rotation_keys {
+    SF_GLTF_ROTATIONS_UNIT = 0,     /* every rotation made unit (the default) */
+    SF_GLTF_ROTATIONS_THREE = 1,    /* three.js's Quaternion.slerpFlat: lerp branch at dot >= 0.9995, normalised */
+    SF_GLTF_ROTATIONS_BABYLON = 2,  /* Babylon.js's Quaternion.SlerpToRef: lerp branch at dot > 0.999999, not
+                                       normalised */
+    SF_GLTF_ROTATIONS_GLAM = 3      /* glam's Quat::slerp (Bevy): lerp branch at dot > 1 - FLT_EPSILON, normalised */
+} sf_gltf_rotation_keys;
+/* as_given: an sf_gltf_rotation_keys (1, three.js's rule, for any other non-zero value). */
 void sf_gltf_pose_set_rotations_as_given(sf_gltf_pose* pose, int as_given);
 /* Whether some rotation key of the animation is not unit (|q|^2 off 1 by more than 1e-5). */
 int sf_gltf_animation_has_nonunit_rotations(const sf_gltf* gltf, size_t animation);

@@ -355,6 +355,77 @@ static void test_cubicspline_saturates(void)
     CHECK(o == -FLT_MAX || o == FLT_MAX || fabsf(o) < FLT_MAX);
 }
 
+/* Rotation keys taken as given, by each engine's slerp (sf_gltf_pose_set_rotations_as_given), read from the node
+ * matrix composed from the quaternion as it is: for (0, 0, z, w), m00 = 1 - 2 z^2 and m10 = 2 w z. Keys about z,
+ * q(a, L) = L (0, 0, sin a/2, cos a/2), at t = 0.5 of keys at 0 and 1 s:
+ * - same angle 0.2, lengths 1.2 and 0.9: dot 1.08, every rule's lerp branch: (L0 + L1)/2 = 1.05 times the unit
+ *   key; three.js and glam normalise it, Babylon.js does not;
+ * - angles 0 and pi/2, lengths 1.2 and 0.9: dot 1.08 cos(pi/4), every rule's slerp branch: (q0 + q1) / (2 cos
+ *   W/2), W = acos(dot), nothing normalised;
+ * - two equal keys of length 0.9: three.js returns the key; Babylon.js and glam slerp it (dot 0.81 below both
+ *   lerp branches), which scales it by 1 / cos(W/2), W = acos(0.81). */
+#define SFT_QUARTER_PI 0.78539816339744831
+
+static void test_rotations_as_given(void)
+{
+    const double a = 0.2;
+    const float t[2] = {0, 1};
+    const float same[8] = {0, 0, (float)(1.2 * sin(a / 2)), (float)(1.2 * cos(a / 2)),
+                           0, 0, (float)(0.9 * sin(a / 2)), (float)(0.9 * cos(a / 2))};
+    const float apart[8] = {0, 0, 0, 1.2f, 0, 0, (float)(0.9 * sin(SFT_QUARTER_PI)), (float)(0.9 * cos(SFT_QUARTER_PI))};
+    const float equal[8] = {0, 0, (float)(0.9 * sin(a / 2)), (float)(0.9 * cos(a / 2)),
+                            0, 0, (float)(0.9 * sin(a / 2)), (float)(0.9 * cos(a / 2))};
+    const float* keys[3] = {same, apart, equal};
+    sf_gltf_channel ch[3];
+    sf_gltf_write_animation anims[3];
+    for (int k = 0; k < 3; ++k) {
+        ch[k] = channel(SF_GLTF_ROTATION, SF_GLTF_LINEAR, 2, t, keys[k], 4);
+        anims[k].name = NULL;
+        anims[k].channels = &ch[k];
+        anims[k].channel_count = 1;
+    }
+    sf_gltf_write_node n = node("bone", SF_GLTF_NONE, SF_GLTF_NONE, SF_GLTF_NONE, 0.0f);
+    sf_gltf_write_desc d;
+    memset(&d, 0, sizeof d);
+    d.nodes = &n;
+    d.node_count = 1;
+    d.animations = anims;
+    d.animation_count = 3;
+    sf_gltf* g = load_desc(&d);
+    CHECK(g != NULL);
+    double w_apart = acos(1.08 * cos(SFT_QUARTER_PI)), w_equal = acos(0.81);
+    double za = (double)apart[2] + apart[6], wa = (double)apart[3] + apart[7];
+    double ze = equal[2], we = equal[3];
+    /* expected (z, w) per animation and rule: three.js, Babylon.js, glam */
+    const double want[3][3][2] = {
+        {{sin(a / 2), cos(a / 2)}, {1.05 * sin(a / 2), 1.05 * cos(a / 2)}, {sin(a / 2), cos(a / 2)}},
+        {{za / (2 * cos(w_apart / 2)), wa / (2 * cos(w_apart / 2))},
+         {za / (2 * cos(w_apart / 2)), wa / (2 * cos(w_apart / 2))},
+         {za / (2 * cos(w_apart / 2)), wa / (2 * cos(w_apart / 2))}},
+        {{ze, we}, {ze / cos(w_equal / 2), we / cos(w_equal / 2)}, {ze / cos(w_equal / 2), we / cos(w_equal / 2)}},
+    };
+    static const int rules[3] = {SF_GLTF_ROTATIONS_THREE, SF_GLTF_ROTATIONS_BABYLON, SF_GLTF_ROTATIONS_GLAM};
+    sf_gltf_pose* pose = NULL;
+    sf_error err;
+    CHECK(sf_gltf_pose_create(g, NULL, &pose, &err) == SF_OK);
+    for (int r = 0; r < 3; ++r) {
+        sf_gltf_pose_set_rotations_as_given(pose, rules[r]);
+        for (int k = 0; k < 3; ++k) {
+            CHECK(sf_gltf_pose_sample(pose, (size_t)k, 0.5, &err) == SF_OK);
+            const float* m = sf_gltf_pose_global(pose, 0);
+            double z = want[k][r][0], w = want[k][r][1];
+            CHECK_NEAR(m[0], 1.0 - 2.0 * z * z, 1e-6);
+            CHECK_NEAR(m[1], 2.0 * w * z, 1e-6);
+        }
+    }
+    /* the default makes every rotation unit: the equal keys give the unit key */
+    sf_gltf_pose_set_rotations_as_given(pose, SF_GLTF_ROTATIONS_UNIT);
+    CHECK(sf_gltf_pose_sample(pose, 2, 0.5, &err) == SF_OK);
+    CHECK_NEAR(sf_gltf_pose_global(pose, 0)[0], cos(a), 1e-6);
+    sf_gltf_pose_destroy(pose);
+    sf_gltf_destroy(g);
+}
+
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
@@ -366,6 +437,7 @@ int main(int argc, char** argv)
         {"skin_step_cubicspline", test_skin_step_cubicspline},
         {"morph_weights_step_cubicspline", test_morph_weights_step_cubicspline},
         {"times_checked", test_times_checked},
+        {"rotations_as_given", test_rotations_as_given},
     };
     return SFT_RUN(cases, argc, argv);
 }

@@ -401,6 +401,68 @@ static void run_clip(const sf_gltf* g, size_t anim, double fps, size_t threads, 
     sf_asset_eval_destroy(e);
 }
 
+/* sf_asset_eval_frame at each frame's time gives that frame of sf_asset_eval_clip bit for bit (every unit posed
+ * together: InterpolationTest has ten primitives, one clip per interpolation), the worst vertex among them; a
+ * bad animation or time is refused. */
+static void check_frames_at(const char* rel, size_t anim)
+{
+    char path[1024];
+    if (!sft_asset(rel, path, sizeof path)) {
+        printf("  (skipped %s: no assets)\n", rel);
+        return;
+    }
+    sf_gltf_opts lo;
+    memset(&lo, 0, sizeof lo);
+    lo.generated_tangents = SF_TANGENTS_MIKKTSPACE;
+    sf_gltf* g = NULL;
+    sf_error err;
+    CHECK_OK(sf_gltf_load_file(path, &lo, NULL, &g, &err));
+    if (!g) return;
+    clip_run* run = malloc(sizeof *run);
+    run_clip(g, anim, 30.0, 1, NULL, run);
+    CHECK(run->ok && run->log.frames > 2);
+    sf_asset_eval_opts o;
+    sf_method methods[SF_METHOD_COUNT];
+    command_defaults(&o, methods);
+    o.all_engines = false;
+    o.influence_variants = false;
+    sf_asset_eval* e = NULL;
+    CHECK_OK(sf_asset_eval_create(g, &o, NULL, &e, &err));
+    sf_clip_plan plan;
+    CHECK_OK(sf_asset_clip_plan(g, anim, 30.0, 1000, &plan));
+    size_t units = 0;
+    sf_asset_eval_units(e, &units);
+    CHECK(units >= 1);
+    int same = run->ok && plan.frames == run->log.frames;
+    size_t at = 0;
+    for (size_t f = 0; same && e && f < plan.frames; ++f) {
+        sf_asset_clip one;
+        same = sf_asset_eval_frame(e, anim, sf_clip_plan_time(&plan, f), &one, &err) == SF_OK;
+        for (int m = 0; same && m < SF_METHOD_DEFAULT_COUNT; ++m) {
+            const sf_method_stats* s = &one.methods[m];
+            same = s->frame_sn == run->log.values[at] && s->frame_st == run->log.values[at + 1] &&
+                   s->frame_mn == run->log.values[at + 2] && (double)s->frame_cn == run->log.values[at + 3];
+            at += 4;
+        }
+        if (!same) printf("  %s: frame %zu differs from the clip's\n", rel, f);
+    }
+    CHECK(same);
+    sf_asset_clip bad;
+    if (e) {
+        CHECK_RESULT(sf_asset_eval_frame(e, g->animation_count, 0.0, &bad, &err), SF_ERROR_INVALID_ARGUMENT);
+        CHECK_RESULT(sf_asset_eval_frame(e, anim, NAN, &bad, &err), SF_ERROR_NOT_FINITE);
+    }
+    sf_asset_eval_destroy(e);
+    sf_gltf_destroy(g);
+    free(run);
+}
+
+static void test_frame_at(void)
+{
+    check_frames_at("gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb", 1);
+    check_frames_at("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", 0);
+}
+
 /* Two runs' statistics, bit for bit (the accumulators' pointers aside). */
 static int same_stats(const clip_run* a, const clip_run* b)
 {
@@ -648,7 +710,7 @@ int main(int argc, char** argv)
         {"paths", test_paths},                   {"asset_skin", test_asset_skin},
         {"asset_morph", test_asset_morph},       {"frame_callback", test_frame_callback},
         {"cuda_variants", test_cuda_variants},   {"threads", test_threads},
-        {"instances_shared", test_instances_shared},
+        {"instances_shared", test_instances_shared}, {"frame_at", test_frame_at},
     };
     return SFT_RUN(cases, argc, argv);
 }

@@ -88,6 +88,12 @@ static void* fail(sf_result r, const sf_error* err, const char* what)
 
 SFW_EXPORT(sfw_error_message) const char* sfw_error_message(void) { return g_err.message; }
 
+void sfw_set_error(int result, const char* message)
+{
+    g_err.result = (sf_result)result;
+    snprintf(g_err.message, sizeof g_err.message, "%s", message);
+}
+
 /* A buffer of at least size bytes for strings passed in; moves (and may grow memory) only when it grows. */
 SFW_EXPORT(sfw_scratch) char* sfw_scratch(size_t size)
 {
@@ -334,6 +340,82 @@ SFW_EXPORT(sfw_scene_open) sfw_view* sfw_scene_open(const char* name, const char
     memcpy(v->frame, s->center, sizeof s->center);
     v->frame[3] = s->radius;
     return finish_view(v, &s->mesh, s->reference_weighting);
+}
+
+/* Two packed arrays of n elements of size bytes: equal when both are absent or both hold the same bytes. */
+static int same_array(const void* a, const void* b, size_t n, size_t size)
+{
+    if (!a || !b) return a == b;
+    return memcmp(a, b, n * size) == 0;
+}
+
+static int same_stream(sf_stream a, sf_stream b, size_t n, size_t floats)
+{
+    return a.stride == 0 && b.stride == 0 && same_array(a.data, b.data, n, floats * sizeof(float));
+}
+
+/* Whether two scene meshes are the same rest mesh bit for bit: then one topology serves both. */
+static int same_mesh(const sf_mesh_desc* a, const sf_mesh_desc* b)
+{
+    size_t n = a->vertex_count;
+    if (n != b->vertex_count || a->triangle_count != b->triangle_count || a->influence_count != b->influence_count ||
+        a->bone_count != b->bone_count || a->target_count != b->target_count || a->weight_policy != b->weight_policy ||
+        a->zero_weight_policy != b->zero_weight_policy || a->uv_convention != b->uv_convention)
+        return 0;
+    if (!same_array(a->indices, b->indices, 3 * a->triangle_count, sizeof(uint32_t)) ||
+        !same_stream(a->positions, b->positions, n, 3) || !same_stream(a->normals, b->normals, n, 3) ||
+        !same_stream(a->tangents, b->tangents, n, 4) || !same_stream(a->uvs, b->uvs, n, 2) ||
+        !same_array(a->joints, b->joints, (size_t)a->influence_count * n, sizeof(uint32_t)) ||
+        !same_array(a->weights, b->weights, (size_t)a->influence_count * n, sizeof(float)))
+        return 0;
+    for (size_t k = 0; k < a->target_count; ++k) {
+        const sf_morph_target_desc *x = &a->targets[k], *y = &b->targets[k];
+        size_t m = x->sparse_indices ? x->sparse_count : n;
+        if (x->sparse_count != y->sparse_count || !same_array(x->sparse_indices, y->sparse_indices, m, sizeof(uint32_t)) ||
+            !same_array(x->position_deltas, y->position_deltas, m, 3 * sizeof(float)) ||
+            !same_array(x->normal_deltas, y->normal_deltas, m, 3 * sizeof(float)) ||
+            !same_array(x->tangent_deltas, y->tangent_deltas, m, 3 * sizeof(float)))
+            return 0;
+    }
+    return 1;
+}
+
+/* A scene view with other settings (the same scene `name`, `preset`, settings as sfw_scene_open takes them):
+ * the scene is built again, and when its rest mesh is the open one's (a pose slider, a morph weight), only the
+ * pose (bone matrices, morph weights), the rig and the camera hint change; the topology, workspace and
+ * evaluation stay, which is most of an open's cost. Returns 1 when re-posed (run next), 0 when the settings
+ * change the mesh (open the scene instead; the view is unchanged), -1 on bad settings (the view unchanged,
+ * the message in sfw_error_message). */
+SFW_EXPORT(sfw_scene_repose) int sfw_scene_repose(sfw_view* v, const char* name, const char* preset, char* settings)
+{
+    sf_error_clear(&g_err);
+    if (!v || !v->scene) {
+        sf_error_set(&g_err, SF_ERROR_INVALID_ARGUMENT, "view", 0, "not a built-in scene");
+        return -1;
+    }
+    if (strcmp(v->scene->info->name, name ? name : "") != 0) return 0;
+    sf_scene_setting list[64];
+    long count = parse_settings(settings, list, 64);
+    if (count < 0) return -1;
+    sf_scene* s = NULL;
+    sf_error err;
+    if (sf_scene_create(name, preset && *preset ? preset : NULL, list, (size_t)count, NULL, &s, &err) != SF_OK) {
+        fail(err.result, &err, "scene");
+        return -1;
+    }
+    if (!same_mesh(&v->scene->mesh, &s->mesh) || s->pose.bone_count != v->bone_count) {
+        sf_scene_destroy(s);
+        return 0;
+    }
+    if (s->pose.bone_matrices) memcpy(v->bones, s->pose.bone_matrices, 12 * v->bone_count * sizeof(float));
+    if (s->pose.morph_weights) memcpy(v->morph, s->pose.morph_weights, s->mesh.target_count * sizeof(float));
+    else memset(v->morph, 0, s->mesh.target_count * sizeof(float));
+    memcpy(v->frame, s->center, sizeof s->center);
+    v->frame[3] = s->radius;
+    sf_scene_destroy(v->scene);
+    v->scene = s;
+    v->source = &s->mesh;
+    return 1;
 }
 
 /* A caller's mesh: allocates every array (zeroed); fill them through sfw_mesh_array, then sfw_mesh_commit.

@@ -15,6 +15,7 @@ void sfw_free(void* p);
 const char* sfw_catalog_json(void);
 void sfw_view_destroy(sfw_view* v);
 sfw_view* sfw_scene_open(const char* name, const char* preset, char* settings);
+int sfw_scene_repose(sfw_view* v, const char* name, const char* preset, char* settings);
 sfw_view* sfw_mesh_create(size_t vertex_count, size_t triangle_count, uint32_t influence_count, size_t bone_count, size_t target_count, uint32_t flags);
 void* sfw_mesh_array(sfw_view* v, int which, size_t k);
 sfw_view* sfw_mesh_commit(sfw_view* v, int gltf);
@@ -48,5 +49,20 @@ const uint32_t* sfw_view_gpu_buffers(sfw_view* v);
 const double* sfw_view_stats(const sfw_view* v);
 int sfw_view_run(sfw_view* v);
 int sfw_view_deform(sfw_view* v, float* out);
+
+/* web/asset_api.c: a whole glTF through the asset evaluation layer. */
+typedef struct sfw_asset sfw_asset;
+/* The module's one error (sfw_error_message) set from another file's failure. */
+void sfw_set_error(int result, const char* message);
+void sfw_asset_destroy(sfw_asset* a);
+sfw_asset* sfw_asset_open(const void* data, size_t size, int morph_directions, int weighting, int weld, int tangents,
+                          int reference, double jacobian_cap);
+size_t sfw_asset_animation_count(const sfw_asset* a);
+double sfw_asset_duration(const sfw_asset* a, size_t animation);
+size_t sfw_asset_unit_count(const sfw_asset* a);
+size_t sfw_asset_vertex_count(const sfw_asset* a);
+size_t sfw_asset_tangent_vertex_count(const sfw_asset* a);
+const double* sfw_asset_frame(sfw_asset* a, int animation, double time_s);
+const double* sfw_asset_clip(sfw_asset* a, int animation, size_t* frames);
 
 #endif

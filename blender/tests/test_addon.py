@@ -7,8 +7,9 @@ evaluated mesh (the data the add-on reads is what Blender deforms), (2) the add-
 against `skinframe eval` and the Python module's evaluate_asset on the same strip exported by Blender's glTF
 exporter (within 1e-3 degrees; the exporter splits the seam's vertices as the add-on measures them), (3) the
 colour attributes at the worst vertices (the heatmap's colour of the angle) and the selection operator. With
-STAGED.glb it imports that file through Blender's glTF importer and checks the add-on's rest-pose errors
-against the command's (within 0.01 degree: Blender stores the imported normals in its own encoding)."""
+STAGED.glb it imports that file through Blender's glTF importer, checks that the add-on reads the file's normals
+as Blender keeps them (within its 16-bit encoding) and its rest-pose errors against the command's (within 0.01
+degree: that encoding moves them)."""
 import json
 import math
 import os
@@ -311,8 +312,35 @@ def check_without_uvs(addon, obj):
           and set(before) == {r["method"] for r in res["rows"]}, "the normals' colour attributes stay")
 
 
+ENCODING_DEG = 0.03
+
+
+def normal_shift(addon, obj):
+    """(max, mean, matched): the angle in degrees between each Blender vertex's rest normal as the add-on reads it
+    and the nearest of the file's normals at the vertex's position (the importer's Y-up to Z-up turn undone)."""
+    ours, _, _ = addon.scene_data.rest_arrays(obj)
+    theirs = addon.lib.skinframe.load(STAGED).arrays(0)
+    p = np.asarray(theirs["positions"], np.float64).reshape(-1, 3)
+    n = np.asarray(theirs["normals"], np.float64).reshape(-1, 3)
+    p, n = p[:, [0, 2, 1]] * (1, -1, 1), n[:, [0, 2, 1]] * (1, -1, 1)
+    n /= np.linalg.norm(n, axis=1, keepdims=True)
+    at = {}
+    for i, q in enumerate(np.round(p, 4)):
+        at.setdefault(tuple(q), []).append(i)
+    angles = []
+    for q, m in zip(np.round(np.asarray(ours["positions"], np.float64).reshape(-1, 3), 4),
+                    np.asarray(ours["normals"], np.float64).reshape(-1, 3)):
+        near = at.get(tuple(q))
+        if near:
+            m = m / np.linalg.norm(m)
+            angles.append(min(np.degrees(np.arccos(np.clip(n[near] @ m, -1.0, 1.0)))))
+    angles = np.asarray(angles)
+    return float(angles.max()), float(angles.mean()), len(angles)
+
+
 def check_staged(addon):
-    """A staged glTF through Blender's importer: the add-on's rest-pose errors against the command's (within 0.01 degree: Blender stores the imported normals in its own encoding)."""
+    """A staged glTF through Blender's importer: the add-on reads the file's normals as Blender keeps them, and its
+    rest-pose errors agree with the command's within 0.01 degree."""
     clear_scene()
     if not hasattr(np, "bool"):  # Debian's Blender 3.4 importer still says np.bool, which numpy 1.24 removed
         np.bool = bool
@@ -327,8 +355,18 @@ def check_staged(addon):
     args = [CLI, "eval", STAGED, "--weighting", results["weighting"], "--json"]
     cli = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
     theirs = {m["method"]: m for m in cli["animations"][0]["methods"]}
-    # Blender keeps an import's custom normals in its own 16-bit encoding, a few thousandths of a degree off the
-    # file's, and merges the vertices its importer finds equal: the rest-pose errors agree within 0.01 degree.
+    # The add-on's input: the file's normals as Blender keeps them. Blender stores an import's custom normals per
+    # corner in its own 16-bit encoding, up to 0.028 degree off the file's on CesiumMan; the add-on averages a
+    # vertex's corners (0.0082 degree at most, mean 0.0007), which no corner's shift can exceed: ENCODING_DEG.
+    # A misread normal would be degrees off.
+    shift = normal_shift(addon, obj)
+    print("staged: the add-on's rest normals against the file's: max %.4f, mean %.5f deg over %d vertices" % shift)
+    check(shift[2] > 0.9 * len(obj.data.vertices) and shift[0] <= ENCODING_DEG,
+          "the add-on's rest normals are the file's within Blender's encoding (%.4f deg > %g, %d vertices matched)"
+          % (shift[0], ENCODING_DEG, shift[2]))
+    # That shift is the rest-pose error's largest (0.0083 degree, the command's 0.0024 on the file itself), so the
+    # 1e-3 of the add-on's other checks cannot hold here; and the command measures the file's vertices split for
+    # MikkTSpace (3,572 against Blender's 3,273): the rows agree within 0.01 degree.
     compare_rows({r["method"]: r for r in results["rows"]}, theirs, "staged rest",
                  keys=(("rest_mean", "mean"), ("rest_max", "max")), part="rest_normal", tol=0.01)
 

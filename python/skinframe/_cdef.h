@@ -20,7 +20,7 @@ typedef struct sf_morph_target_desc {
     const uint32_t* sparse_indices; size_t sparse_count; ...;
 } sf_morph_target_desc;
 typedef enum sf_uv_convention { SF_UV_GLTF, SF_UV_V_UP } sf_uv_convention;
-typedef enum sf_weight_policy { SF_WEIGHTS_RENORMALIZE, SF_WEIGHTS_STRICT } sf_weight_policy;
+typedef enum sf_weight_policy { SF_WEIGHTS_RENORMALIZE, SF_WEIGHTS_STRICT, SF_WEIGHTS_AS_GIVEN } sf_weight_policy;
 typedef enum sf_zero_weight_policy { SF_ZERO_WEIGHTS_REJECT, SF_ZERO_WEIGHTS_REST } sf_zero_weight_policy;
 typedef struct sf_mesh_desc {
     size_t vertex_count; size_t triangle_count; const uint32_t* indices;

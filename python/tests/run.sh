@@ -20,6 +20,8 @@ set -e
 [ $rc -eq 0 ] || exit $rc
 "$py" -c 'import pytest' 2>/dev/null || missing
 cd "$build/python"
+# Temporaries in the build folder (--basetemp), whatever TMPDIR says.
 # test_install.py's offline pip install reuses the shared layers built above (SKINFRAME_CMAKE_BUILD_DIR).
 PYTHONPATH="$build/python/lib" PYTHONDONTWRITEBYTECODE=1 SKINFRAME_CLI="$cli" \
-  SKINFRAME_CMAKE_BUILD_DIR="$build/python/shared" exec "$py" -m pytest -q -p no:cacheprovider "$src/python/tests"
+  SKINFRAME_CMAKE_BUILD_DIR="$build/python/shared" exec "$py" -m pytest -q -p no:cacheprovider \
+  --basetemp "$build/python/pytest-tmp" "$src/python/tests"

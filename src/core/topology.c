@@ -193,7 +193,8 @@ static sf_result normalize_influences(sf_topology* topo, const sf_mesh_desc* m, 
                      "vertex %zu weights sum to %g, not 1", v, prescaled ? pre : sum);
             topo->stats.renormalized_vertices++;
         }
-        for (uint32_t a = 0; a < K; ++a) w[a] = (float)(w[a] / sum);
+        if (m->weight_policy != SF_WEIGHTS_AS_GIVEN || prescaled)
+            for (uint32_t a = 0; a < K; ++a) w[a] = (float)(w[a] / sum);
         for (uint32_t a = 0; a < K; ++a) {
             if (w[a] == 0.0f)
                 j[a] = 0; /* unused slots point at bone 0 */

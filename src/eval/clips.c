@@ -4,6 +4,7 @@
 #include "eval_internal.h"
 #include "pose_errors.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +204,42 @@ sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_
     for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
         r = sf_method_stats_clip_finish(&e->methods[o->methods[k]], false, err);
     return r;
+}
+
+sf_result sf_asset_eval_frame(sf_asset_eval* e, size_t animation, double time_s, sf_asset_clip* out, sf_error* err)
+{
+    sf_error local;
+    if (!err) err = &local;
+    const sf_asset_eval_opts* o = &e->o;
+    memset(out, 0, sizeof *out);
+    out->animation = animation;
+    out->vertices = e->vertices;
+    out->tangent_vertices = e->tangent_vertices;
+    out->methods = e->methods;
+    if (stats_on_gpu(e))
+        return sfi_eval_fail(err, SF_ERROR_UNSUPPORTED, "one frame at a time runs on the CPU backend only");
+    if (animation != SF_GLTF_NONE && animation >= e->g->animation_count)
+        return sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "no animation %zu", animation);
+    if (!isfinite(time_s)) return sfi_eval_fail(err, SF_ERROR_NOT_FINITE, "time %g s", time_s);
+    sf_clip_plan_make(0.0, o->fps, 1, &out->plan);
+    for (size_t k = 0; k < o->method_count; ++k) {
+        sf_method_stats* m = &e->methods[o->methods[k]];
+        sf_method_stats_clip_start(m);
+        sf_method_stats_frame_start(m);
+    }
+    double t0 = sfi_eval_now_s();
+    sf_error ee;
+    if (sf_gltf_pose_sample(e->pose, animation, time_s, &ee) != SF_OK)
+        return sfi_eval_fail(err, ee.result, "%s", ee.message);
+    sf_result r = SF_OK;
+    for (size_t i = 0; r == SF_OK && i < e->unit_count; ++i) {
+        r = sf_asset_unit_pose(e->pose, &e->units[i], NULL, err);
+        if (r == SF_OK) r = sfi_asset_run_unit(e, i, 0, true, err);
+    }
+    if (r != SF_OK) return sfi_frame_fail(e->g, animation, time_s, err);
+    for (size_t k = 0; k < o->method_count; ++k) sf_method_stats_frame_end(&e->methods[o->methods[k]], 0);
+    out->seconds = sfi_eval_now_s() - t0;
+    return SF_OK;
 }
 
 const sf_asset_unit* sf_asset_eval_units(const sf_asset_eval* e, size_t* count)

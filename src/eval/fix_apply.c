@@ -31,7 +31,7 @@ static sf_result primitive(sf_gltf_doc* doc, size_t m, size_t i, const sf_fix_op
     if (r == SF_OK && o->tangents) r = sfi_fix_generate_tangents(&p, c, err);
     if (r == SF_OK && (o->weights || o->max_influences)) r = sfi_fix_weights(&p, o->max_influences, c, err);
     if (r == SF_OK && o->morph_normals) r = sfi_fix_morph(&p, &o->reference_opts, env, c, err);
-    if (r == SF_OK) r = sfi_fix_split_tangents(&p, c, err);
+    if (r == SF_OK) r = sfi_fix_split_tangents(&p, o->morph_normals, c, err);
     sfi_fix_free(&p);
     return r;
 }

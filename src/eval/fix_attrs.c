@@ -128,6 +128,8 @@ sf_result sfi_fix_generate_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_e
             corners = NULL;
         } else if ((r = sfi_fix_write(p, SF_GLTF_NONE, "TANGENT", &a, counts, err)) == SF_OK) {
             counts->tangents_generated += p->n;
+            p->tan = a; /* the rest tangents the morph targets' TANGENT deltas start from (fix_morph.c) */
+            a.v = NULL;
         }
     }
     free(corners);

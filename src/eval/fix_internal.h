@@ -47,9 +47,9 @@ sf_result sfi_fix_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err
 /* A normal-mapped primitive (its normal map on TEXCOORD_0) without TANGENT gets MikkTSpace's, one per vertex,
  * when every vertex's corners agree; else its corner tangents are kept for sfi_fix_split_tangents. */
 sf_result sfi_fix_generate_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err);
-/* The kept corner tangents written by splitting the vertices whose corners differ (fix_split.c); last, as it
- * renumbers the primitive's vertices. */
-sf_result sfi_fix_split_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err);
+/* The kept corner tangents written by splitting the vertices whose corners differ (fix_split.c), with the morph
+ * targets' TANGENT deltas where morph; last, as it renumbers the primitive's vertices. */
+sf_result sfi_fix_split_tangents(sfi_fix_prim* p, int morph, sf_fix_counts* counts, sf_error* err);
 sf_result sfi_fix_weights(sfi_fix_prim* p, uint32_t max_influences, sf_fix_counts* counts, sf_error* err);
 sf_result sfi_fix_morph(sfi_fix_prim* p, const sf_frames_opts* reference_opts, const sf_env* env,
                         sf_fix_counts* counts, sf_error* err);

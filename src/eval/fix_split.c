@@ -2,7 +2,9 @@
  * splitting those vertices as the glTF loader does (sf_tangents_split: one vertex per distinct corner tangent,
  * the copies appended after the file's vertices): every attribute of the primitive and of its morph targets is
  * carried to the copies value for value, the triangles are re-indexed (a strip or fan becomes a list), and
- * TANGENT is written. It runs after the other repairs, whose results it carries. */
+ * TANGENT is written, with TANGENT deltas for the morph targets: at each target's full weight, MikkTSpace's
+ * tangent of the morphed split mesh at the vertex's first corner. It runs after the other repairs, whose results
+ * it carries. */
 #include "fix_internal.h"
 
 #include <stdlib.h>
@@ -68,7 +70,81 @@ static sf_result write_indices(sfi_fix_prim* p, const uint32_t* indices, size_t 
     return r;
 }
 
-sf_result sfi_fix_split_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_error* err)
+/* The split primitive's (target, name) values as floats (comps per vertex), NULL when the slot is empty. */
+static sf_result split_values(sfi_fix_prim* p, size_t target, const char* name, size_t n, size_t comps, float** out,
+                              sf_error* err)
+{
+    *out = NULL;
+    sf_gltf_slot slot = {p->mesh, p->primitive, target, name};
+    size_t a = sf_gltf_doc_accessor(p->doc, &slot);
+    if (a == SF_GLTF_NONE) return SF_OK;
+    sf_gltf_accessor_info in;
+    sf_result r = sf_gltf_doc_accessor_info(p->doc, a, &in, err);
+    if (r == SF_OK && (in.count != n || in.components != comps))
+        r = sfi_eval_fail(err, SF_ERROR_GLTF, "meshes[%zu].primitives[%zu] %s: accessors[%zu] has %zu elements of %zu "
+                          "components where %zu of %zu are expected", p->mesh, p->primitive, name, a, in.count,
+                          in.components, n, comps);
+    if (r == SF_OK && !(*out = malloc(n * comps * sizeof(float) + 1)))
+        r = sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (r == SF_OK) r = sf_gltf_doc_read(p->doc, a, *out, err);
+    return r;
+}
+
+/* TANGENT deltas of the split primitive's targets that move it: MikkTSpace's corner tangents of the split mesh with
+ * the target at weight 1 (its POSITION and NORMAL deltas, as written), at each vertex's first corner, less the
+ * vertex's TANGENT; 0 where that corner's tangent is the rest one. */
+static sf_result morph_tangents(sfi_fix_prim* p, const sf_tangent_split* s, sf_fix_counts* counts, sf_error* err)
+{
+    size_t n = s->vertex_count, m = 3 * p->tri_count;
+    float *pos = NULL, *nrm = NULL, *uv = NULL;
+    sf_result r = split_values(p, SF_GLTF_NONE, "POSITION", n, 3, &pos, err);
+    if (r == SF_OK) r = split_values(p, SF_GLTF_NONE, "NORMAL", n, 3, &nrm, err);
+    if (r == SF_OK) r = split_values(p, SF_GLTF_NONE, "TEXCOORD_0", n, 2, &uv, err);
+    uint32_t* first = malloc(n * sizeof(uint32_t) + 1); /* each vertex's first corner */
+    float *mp = malloc(3 * n * sizeof(float) + 1), *mn = malloc(3 * n * sizeof(float) + 1);
+    float *corners = malloc(4 * m * sizeof(float) + 1), *d = malloc(3 * n * sizeof(float) + 1);
+    if (r == SF_OK && (!first || !mp || !mn || !corners || !d))
+        r = sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (r == SF_OK && (!pos || !nrm || !uv)) r = SF_ERROR_UNSUPPORTED; /* nothing to morph a tangent frame with */
+    for (size_t v = 0; r == SF_OK && v < n; ++v) first[v] = UINT32_MAX; /* a vertex no triangle uses keeps 0 */
+    for (size_t k = m; r == SF_OK && k-- > 0;) first[s->indices[k]] = (uint32_t)k;
+    for (size_t t = 0; r == SF_OK && t < p->target_count; ++t) {
+        float *dp = NULL, *dn = NULL;
+        r = split_values(p, t, "POSITION", n, 3, &dp, err);
+        if (r == SF_OK) r = split_values(p, t, "NORMAL", n, 3, &dn, err);
+        if (r == SF_OK && dp) {
+            for (size_t i = 0; i < 3 * n; ++i) mp[i] = pos[i] + dp[i], mn[i] = nrm[i] + (dn ? dn[i] : 0.0f);
+            sf_tangent_desc td;
+            memset(&td, 0, sizeof td);
+            td.vertex_count = n;
+            td.triangle_count = p->tri_count;
+            td.indices = s->indices;
+            td.positions.data = mp;
+            td.normals.data = mn;
+            td.uvs.data = uv;
+            td.mode = SF_TANGENTS_MIKKTSPACE;
+            sf_error e;
+            if ((r = sf_tangents_generate(&td, NULL, corners, &e)) != SF_OK)
+                r = sfi_eval_fail(err, r, "meshes[%zu].primitives[%zu] target %zu: MikkTSpace tangents: %s", p->mesh,
+                                  p->primitive, t, e.message);
+            for (size_t v = 0; r == SF_OK && v < n; ++v) {
+                size_t k = first[v] == UINT32_MAX ? 0 : first[v];
+                const float *c = corners + 4 * k, *rest = p->split_corners + 4 * k;
+                int moved = first[v] != UINT32_MAX && memcmp(c, rest, 3 * sizeof(float)) != 0;
+                for (int j = 0; j < 3; ++j) d[3 * v + j] = moved ? c[j] - s->tangents[4 * v + j] : 0.0f;
+            }
+            sfi_fix_attr a = {d, n, 3, 5126, 0};
+            size_t before = counts->accessors_written;
+            if (r == SF_OK) r = sfi_fix_write(p, t, "TANGENT", &a, counts, err);
+            counts->morph_tangent_targets += counts->accessors_written != before;
+        }
+        free(dp), free(dn);
+    }
+    free(pos), free(nrm), free(uv), free(first), free(mp), free(mn), free(corners), free(d);
+    return r == SF_ERROR_UNSUPPORTED ? SF_OK : r;
+}
+
+sf_result sfi_fix_split_tangents(sfi_fix_prim* p, int morph, sf_fix_counts* counts, sf_error* err)
 {
     if (!p->split_corners) return SF_OK;
     size_t most = SF_TANGENTS_SPLIT_MAX_VERTICES(p->n, p->tri_count);
@@ -91,6 +167,7 @@ sf_result sfi_fix_split_tangents(sfi_fix_prim* p, sf_fix_counts* counts, sf_erro
         sfi_fix_attr tan = {s.tangents, s.vertex_count, 4, 5126, 0};
         if (r == SF_OK) r = sfi_fix_write(p, SF_GLTF_NONE, "TANGENT", &tan, counts, err);
         if (r == SF_OK) r = write_indices(p, s.indices, s.vertex_count, counts, err);
+        if (r == SF_OK && morph && p->target_count) r = morph_tangents(p, &s, counts, err);
         if (r == SF_OK) {
             counts->tangents_generated += s.vertex_count;
             counts->tangent_vertices_added += s.vertex_count - p->n;

@@ -188,8 +188,10 @@ sf_result sf_asset_unit_pose(const sf_gltf_pose* pose, sf_asset_unit* u, float* 
 }
 
 /* The first max_influences slots of each vertex in file order, renormalised over them (weight 1 on slot 0's
- * joint where they sum to 0), into joints/weights (M per vertex); *cut: the vertices with weight past them. */
-static void first_slots_of(const sf_mesh_desc* desc, uint32_t M, uint32_t* joints, float* weights, size_t* cut)
+ * joint where they sum to 0) unless as_given, into joints/weights (M per vertex); *cut: the vertices with weight
+ * past them. */
+static void first_slots_of(const sf_mesh_desc* desc, uint32_t M, bool as_given, uint32_t* joints, float* weights,
+                           size_t* cut)
 {
     uint32_t K = desc->influence_count;
     size_t count = 0;
@@ -204,14 +206,15 @@ static void first_slots_of(const sf_mesh_desc* desc, uint32_t M, uint32_t* joint
         for (uint32_t i = 0; i < M; ++i) sum += (double)w[i];
         for (uint32_t i = 0; i < M; ++i) {
             joints[(size_t)M * v + i] = j[i];
-            weights[(size_t)M * v + i] = sum > 0.0 ? (float)((double)w[i] / sum) : (i == 0 ? 1.0f : 0.0f);
+            weights[(size_t)M * v + i] = as_given ? w[i] : sum > 0.0 ? (float)((double)w[i] / sum) : (i == 0 ? 1.0f : 0.0f);
         }
     }
     *cut = count;
 }
 
 /* The unit's topology and workspace from desc with its influences replaced by the kept ones. */
-static sf_result truncated_topology(sf_mesh_desc desc, uint32_t max_influences, bool first_slots, uint32_t methods,
+static sf_result truncated_topology(sf_mesh_desc desc, uint32_t max_influences, bool first_slots, bool as_given,
+                                    uint32_t methods,
                                     const sf_env* env, sf_topology** topo, sf_workspace** ws, sf_error* e)
 {
     uint32_t kept = max_influences < desc.influence_count ? max_influences : desc.influence_count;
@@ -221,7 +224,7 @@ static sf_result truncated_topology(sf_mesh_desc desc, uint32_t max_influences, 
     if (!joints || !weights) r = sfi_eval_fail(e, SF_ERROR_OUT_OF_MEMORY, "out of memory");
     size_t cut = 0;
     if (r == SF_OK && first_slots)
-        first_slots_of(&desc, kept, joints, weights, &cut);
+        first_slots_of(&desc, kept, as_given, joints, weights, &cut);
     else if (r == SF_OK)
         sf_influences_truncate(desc.vertex_count, desc.influence_count, desc.joints, desc.weights, max_influences,
                                joints, weights, NULL, e);
@@ -230,6 +233,7 @@ static sf_result truncated_topology(sf_mesh_desc desc, uint32_t max_influences, 
         desc.joints = joints;
         desc.weights = weights;
         desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST;
+        if (first_slots && as_given) desc.weight_policy = SF_WEIGHTS_AS_GIVEN;
         sf_topology_opts topts;
         memset(&topts, 0, sizeof topts);
         topts.skip_gradients = !(methods & (1u << SF_METHOD_JACOBIAN));
@@ -247,7 +251,7 @@ static sf_result truncated_topology(sf_mesh_desc desc, uint32_t max_influences, 
 }
 
 sf_result sf_asset_unit_truncated(const sf_gltf* g, const sf_asset_unit* u, uint32_t max_influences, bool first_slots,
-                                  uint32_t methods, const sf_env* env, sf_topology** topo, sf_workspace** ws,
+                                  bool weights_as_given, uint32_t methods, const sf_env* env, sf_topology** topo, sf_workspace** ws,
                                   size_t* truncated, sf_error* err)
 {
     *topo = NULL;
@@ -261,14 +265,14 @@ sf_result sf_asset_unit_truncated(const sf_gltf* g, const sf_asset_unit* u, uint
         return e.result;
     }
     if (first_slots && max_influences < desc.influence_count)
-        first_slots_of(&desc, max_influences, NULL, NULL, truncated);
+        first_slots_of(&desc, max_influences, false, NULL, NULL, truncated);
     else if (first_slots)
         return SF_OK; /* every slot read */
     else if (sf_influences_truncate(desc.vertex_count, desc.influence_count, desc.joints, desc.weights, max_influences,
                                     NULL, NULL, truncated, &e) != SF_OK)
         return sfi_eval_fail(err, e.result, "primitive %zu: %s", u->primitive, e.message);
     if (*truncated == 0) return SF_OK;
-    sf_result r = truncated_topology(desc, max_influences, first_slots, methods, env, topo, ws, &e);
+    sf_result r = truncated_topology(desc, max_influences, first_slots, weights_as_given, methods, env, topo, ws, &e);
     if (r == SF_ERROR_OUT_OF_MEMORY && strcmp(e.message, "out of memory") == 0) return sfi_eval_fail(err, r, "out of memory");
     if (r != SF_OK)
         return sfi_eval_fail(err, r, "primitive %zu kept to %u influences: %s", u->primitive,

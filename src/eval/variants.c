@@ -24,7 +24,9 @@ typedef struct variant {
     float** morph; /* per unit: the kept morph weights */
     size_t truncated; /* vertices (per frame, over the units) that lose an influence */
     sf_method_stats stats[SF_METHOD_COUNT];
-    bool rotations_as_given; /* posed by its own pose (gpose) where the clip has non-unit rotation keys */
+    bool weights_as_given;   /* the first slots' weights as stored (sf_engine) */
+    sf_gltf_rotation_keys rotation_keys; /* not unit: posed by its own pose (gpose) where the clip has non-unit
+                                            rotation keys */
     sf_gltf_pose* gpose;
     bool own_pose;           /* the clip being run needs gpose */
     float** bones;           /* per unit: bones from gpose */
@@ -120,8 +122,8 @@ static sf_result variant_build(sfi_variants* vs, variant* v, const sf_frames_opt
             v->ws[i] = v->ws[u->owner];
             v->evals[i] = v->evals[u->owner];
             v->truncated += cuts[u->owner];
-        } else if (sf_asset_unit_truncated(vs->g, u, v->max_influences, v->first_slots, mask, env, &v->topos[i],
-                                           &v->ws[i], &cuts[i], err) != SF_OK) {
+        } else if (sf_asset_unit_truncated(vs->g, u, v->max_influences, v->first_slots, v->weights_as_given, mask, env,
+                                           &v->topos[i], &v->ws[i], &cuts[i], err) != SF_OK) {
             free(cuts);
             return named(err, vs->name);
         } else {
@@ -140,11 +142,11 @@ static sf_result variant_build(sfi_variants* vs, variant* v, const sf_frames_opt
         }
     }
     free(cuts);
-    if (v->rotations_as_given) {
+    if (v->rotation_keys != SF_GLTF_ROTATIONS_UNIT) {
         sf_error e;
         if (sf_gltf_pose_create(vs->g, NULL, &v->gpose, &e) != SF_OK)
             return sfi_eval_fail(err, e.result, "pose: %s", e.message);
-        sf_gltf_pose_set_rotations_as_given(v->gpose, true);
+        sf_gltf_pose_set_rotations_as_given(v->gpose, (int)v->rotation_keys);
         v->bones = calloc(n, sizeof *v->bones);
         v->posed_morph = calloc(n, sizeof *v->posed_morph);
         if (!v->bones || !v->posed_morph) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -233,7 +235,8 @@ static bool add_variants(sfi_variants* vs, const sf_asset_eval_opts* o)
         v->engine = e;
         v->max_influences = e->max_influences;
         v->first_slots = e->first_slots;
-        v->rotations_as_given = e->rotations_as_given;
+        v->weights_as_given = e->weights_as_given;
+        v->rotation_keys = e->rotation_keys;
         v->max_morph_targets = e->max_morph_targets;
         v->derivatives = e->tangents == SF_ENGINE_TANGENTS_DERIVATIVES;
     }

@@ -144,20 +144,25 @@ static void slerp(const float* a, const float* b, double u, float* out)
  * would spread. */
 static float saturate(double x) { return x > FLT_MAX ? FLT_MAX : x < -FLT_MAX ? -FLT_MAX : (float)x; }
 
-/* Three.js's Quaternion.slerpFlat of two keys at u in (0, 1): no normalisation outside its lerp branch. */
-static void slerp_as_given(const float* a, const float* b, double u, float* out)
+/* LINEAR between two keys taken as given, at u in (0, 1), by the engine's slerp (sf_gltf_rotation_keys): the
+ * shortest path, the slerp weights outside the lerp branch (nothing normalised there), the lerp branch
+ * normalised or not as the engine does. Three.js alone returns a key unchanged when both keys are equal. */
+static void slerp_as_given(const float* a, const float* b, double u, int rule, float* out)
 {
     double x0 = a[0], y0 = a[1], z0 = a[2], w0 = a[3], x1 = b[0], y1 = b[1], z1 = b[2], w1 = b[3];
-    if (x0 != x1 || y0 != y1 || z0 != z1 || w0 != w1) {
+    if (rule != SF_GLTF_ROTATIONS_THREE || x0 != x1 || y0 != y1 || z0 != z1 || w0 != w1) {
         double dot = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
         if (dot < 0.0) x1 = -x1, y1 = -y1, z1 = -z1, w1 = -w1, dot = -dot;
+        bool lerp = rule == SF_GLTF_ROTATIONS_BABYLON ? dot > 0.999999
+                  : rule == SF_GLTF_ROTATIONS_GLAM    ? dot > 1.0 - (double)FLT_EPSILON
+                                                      : !(dot < 0.9995);
         double s = 1.0 - u, t = u;
-        if (dot < 0.9995) {
+        if (!lerp) {
             double theta = acos(dot), st = sin(theta);
             s = sin(s * theta) / st, t = sin(t * theta) / st;
         }
         x0 = x0 * s + x1 * t, y0 = y0 * s + y1 * t, z0 = z0 * s + z1 * t, w0 = w0 * s + w1 * t;
-        if (!(dot < 0.9995)) {
+        if (lerp && rule != SF_GLTF_ROTATIONS_BABYLON) {
             double f = 1.0 / sqrt(x0 * x0 + y0 * y0 + z0 * z0 + w0 * w0);
             x0 *= f, y0 *= f, z0 *= f, w0 *= f;
         }
@@ -165,13 +170,13 @@ static void slerp_as_given(const float* a, const float* b, double u, float* out)
     out[0] = (float)x0, out[1] = (float)y0, out[2] = (float)z0, out[3] = (float)w0;
 }
 
-static void channel_sample(const sf_gltf_channel* ch, double t, float* out, bool as_given);
+static void channel_sample(const sf_gltf_channel* ch, double t, float* out, int as_given);
 
-void sf_gltf_channel_sample(const sf_gltf_channel* ch, double t, float* out) { channel_sample(ch, t, out, false); }
+void sf_gltf_channel_sample(const sf_gltf_channel* ch, double t, float* out) { channel_sample(ch, t, out, 0); }
 
-static void channel_sample(const sf_gltf_channel* ch, double t, float* out, bool as_given)
+static void channel_sample(const sf_gltf_channel* ch, double t, float* out, int as_given)
 {
-    as_given = as_given && ch->path == SF_GLTF_ROTATION;
+    if (ch->path != SF_GLTF_ROTATION) as_given = SF_GLTF_ROTATIONS_UNIT;
     size_t C = ch->components, n = ch->key_count;
     int cubic = ch->interpolation == SF_GLTF_CUBICSPLINE;
     size_t key_stride = cubic ? 3 * C : C, value_at = cubic ? C : 0;
@@ -208,7 +213,7 @@ static void channel_sample(const sf_gltf_channel* ch, double t, float* out, bool
             if (u <= 0.0 || u >= 1.0)
                 memcpy(out, u <= 0.0 ? v0 : v1, C * sizeof(float));
             else
-                slerp_as_given(v0, v1, u, out);
+                slerp_as_given(v0, v1, u, as_given, out);
             return;
         }
         if (ch->path == SF_GLTF_ROTATION) {
@@ -243,7 +248,7 @@ struct sf_gltf_pose {
     float* weights;        /* morph weights of nodes with meshes, at weight_offset[node] */
     size_t* weight_offset; /* per node */
     size_t bytes;
-    bool rotations_as_given; /* sf_gltf_pose_set_rotations_as_given */
+    int rotations_as_given; /* an sf_gltf_rotation_keys (sf_gltf_pose_set_rotations_as_given) */
 };
 
 sf_result sf_gltf_pose_create(const sf_gltf* gltf, const sf_env* env, sf_gltf_pose** out, sf_error* err)
@@ -332,7 +337,10 @@ void sf_gltf_pose_update(sf_gltf_pose* pose)
 
 void sf_gltf_pose_set_rotations_as_given(sf_gltf_pose* pose, int as_given)
 {
-    if (pose) pose->rotations_as_given = as_given != 0;
+    if (pose)
+        pose->rotations_as_given = as_given >= SF_GLTF_ROTATIONS_UNIT && as_given <= SF_GLTF_ROTATIONS_GLAM
+                                       ? as_given
+                                       : SF_GLTF_ROTATIONS_THREE;
 }
 
 int sf_gltf_animation_has_nonunit_rotations(const sf_gltf* g, size_t animation)

@@ -5,6 +5,7 @@ import { loadSkinframe, wasmFileName, wasmSimdSupported, METHODS, RECOMPUTE, sum
 import { Views } from './views.js';
 import { drawChart } from './chart.js';
 import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments, startClip, poseScene } from './gltf.js';
+import { Character, assetBytes } from './asset_eval.js';
 import { GpuReference } from './gpu.js';
 import { COLORS } from './chart.js';
 import { parseLabUrl, labSearch } from './lab_state.js';
@@ -220,7 +221,8 @@ function replaceView(next, reframe) {
   const sameMesh = old && old.vertexCount === view.vertexCount && old.triangleCount === view.triangleCount && page.source === source;
   if (!sameMesh) views.setMesh(view.vertexCount, view.indices, view.uvs);
   if (!gltf) views.setModelMatrix(null); // the scenes' positions are the world's; a glTF's come with their matrix
-  gpu?.setMesh(view);
+  // the GPU passes keep the topology's arrays per mesh: a worker's re-posed scene brings none
+  if (!view.remote || view.gpuArrays) gpu?.setMesh(view);
   // A vertex index or a chart of another mesh means nothing for this one.
   if (!old || old.vertexCount !== view.vertexCount || page.source !== source) {
     page.inspected = -1; page.inspection = null;
@@ -243,9 +245,11 @@ function frameMesh() {
 
 // ---------------------------------------------------------------- the scenes in a worker
 
-// A scene evaluated in the worker (scene_worker.js): the fields of a View that the page reads, already run.
+// A scene evaluated in the worker (scene_worker.js): the fields of a View that the page and the GPU passes read,
+// already run.
 class Snapshot {
   constructor(s) { Object.assign(this, s); this.remote = true; this._summaries = METHODS.map(() => ({ normal: {}, tangent: {} })); }
+  gpuBuffers() { return this.gpuArrays; }
   setOptions() { return this; }
   setLive() { return this; }
   run() { return this; }
@@ -255,7 +259,8 @@ class Snapshot {
 
 // Inputs are coalesced: one request in flight; what arrives meanwhile is folded into the next, which carries the
 // latest controls. The main thread never waits on an evaluation.
-const remote = { inFlight: false, pending: null, id: 0 };
+// meshKnown: the page holds the worker's mesh (its indices, UVs and GPU arrays); a glTF file in between clears it.
+const remote = { inFlight: false, pending: null, id: 0, meshKnown: false };
 function requestScene(reframe) {
   remote.pending = { reframe: reframe || !!remote.pending?.reframe };
   page.busy = true;
@@ -267,18 +272,39 @@ function sendScene() {
   remote.inFlight = true;
   remote.reframe = reframe;
   worker.postMessage({ id: ++remote.id, wasm: new URL(page.wasm.file, document.baseURI).href, scene: state.scene,
-    settings: sceneSettings(), options: state.options });
+    settings: sceneSettings(), options: state.options, gpu: !!gpu, forceMesh: !remote.meshKnown });
+  remote.meshKnown = true;
 }
+// The GPU passes' frames of the worker's request id, compared in the worker (which holds the core's frames):
+// resolves to {rows, frames}, or null when the worker has evaluated a newer pose since.
+const checks = new Map();
+let checkId = 0;
+function compareInWorker(id, frames, want, tangents) {
+  return new Promise((resolve) => {
+    checks.set(++checkId, resolve);
+    worker.postMessage({ check: checkId, id, frames, want, tangents }, [frames.buffer]);
+  });
+}
+
 function onWorker(e) {
-  remote.inFlight = false;
   const d = e.data;
-  if (gltf) { /* a file opened meanwhile: the scene's answer is stale */ } else if (d.ok) {
+  if (d.check) {
+    const resolve = checks.get(d.check);
+    checks.delete(d.check);
+    resolve(d.rows ? { rows: d.rows, frames: d.frames } : null);
+    return;
+  }
+  remote.inFlight = false;
+  if (gltf) { remote.meshKnown = false; /* a file opened meanwhile: the scene's answer is stale */ } else if (d.ok) {
     page.timing.wasm = d.snapshot.ms;
     const same = view && view.vertexCount === d.snapshot.vertexCount && view.info?.scene === d.snapshot.info?.scene;
     replaceView(new Snapshot(d.snapshot), remote.reframe || !same);
     if ($('message').className === 'error' || /^opening/.test($('message').textContent)) message('');
     refresh();
-  } else message(d.message, true);
+  } else {
+    remote.meshKnown = !!view?.remote;
+    message(d.message, true);
+  }
   if (remote.pending) sendScene(); else page.busy = false;
 }
 
@@ -359,9 +385,11 @@ function updateReadout() {
     body.innerHTML = METHODS.map((m, i) => `<tr data-method="${m}"><td><i class="swatch" style="background:${COLORS[i]}"></i>${m}</td><td></td><td></td><td></td><td></td><td></td></tr>`).join('');
   }
   page.stats = {};
-  const tangent = view.hasTangentFrame;
+  // the whole character (the mesh picker's first entry): the library's table of every primitive posed together
+  const whole = gltf?.filter < 0 ? characterTable() : null;
+  const tangent = whole ? METHODS.some((m) => whole[m]?.tangentCount > 0) : view.hasTangentFrame;
   METHODS.forEach((m, i) => {
-    const s = view.summary(i);
+    const s = whole ? wholeSummary(whole[m]) : view.summary(i);
     const cells = body.rows[i].cells;
     cells[1].textContent = fmt(s.normal.mean); cells[2].textContent = fmt(s.normal.max);
     cells[3].textContent = tangent ? fmt(s.tangent.mean) : NOT_MEASURED; cells[4].textContent = tangent ? fmt(s.tangent.max) : NOT_MEASURED;
@@ -370,8 +398,32 @@ function updateReadout() {
     page.stats[m] = { normalMean: s.normal.mean, normalMax: s.normal.max, tangentMean: tangent ? s.tangent.mean : null,
       tangentMax: tangent ? s.tangent.max : null };
   });
-  $('readout-note').textContent = tangent ? '' : 'Tangents not measured: the mesh has no UVs (TEXCOORD), and a tangent frame needs them.';
+  $('readout-note').textContent = (whole ? `${wholeNote()} ` : '') + (tangent ? '' : 'Tangents not measured: the mesh has no UVs (TEXCOORD), and a tangent frame needs them.');
   $('caption-tangent').textContent = tangent ? 'Tangent error' : 'Tangent error: not measured (no UVs)';
+}
+
+// The whole character's table now (every primitive at the page's time and options), or null with the reason shown.
+function characterTable() {
+  try {
+    const t = gltf.character.at(gltf.animation, gltf.time, state.options);
+    if (t) return t;
+  } catch (e) {
+    gltf.character.reason = e.message;
+  }
+  message(`${gltf.name}: whole character: ${gltf.character.reason}`, true);
+  return null;
+}
+
+function wholeSummary(r) {
+  const none = { mean: NaN, max: NaN };
+  if (!r || r.status !== 'measured') return { normal: none, tangent: none, handedness: 0 };
+  return { normal: { mean: r.normalMean, max: r.normalMax }, tangent: { mean: r.tangentMean ?? NaN, max: r.tangentMax ?? NaN },
+    handedness: r.handedness };
+}
+
+function wholeNote() {
+  const a = gltf.character.asset;
+  return `Whole character: ${a.units} primitive instance${a.units === 1 ? '' : 's'}, ${a.vertices.toLocaleString('en')} vertices, posed together at ${gltf.time.toFixed(3)} s (the library's evaluation, as skinframe eval; the views draw the first primitive).`;
 }
 
 function vec(a, i, w) { return Array.from(a.subarray(i * w, i * w + w)).map((x) => x.toFixed(4)).join(', '); }
@@ -446,9 +498,12 @@ async function openFiles(files) {
   const candidates = meshCandidates(loaded);
   if (!candidates.length) return rejectFiles(`${names}: no mesh in the file`);
   const previous = gltf;
-  gltf = { gltf: loaded, name: names, candidates, mixer: new THREE.AnimationMixer(loaded.scene), time: 0, playing: false };
-  if (!selectMesh(0)) { gltf = previous; return rejectFiles(null); }
-  $('gltf-mesh').innerHTML = candidates.map((o, i) => `<option value="${i}">${o.name || 'mesh ' + i} (${o.geometry.attributes.position.count} v${o.isSkinnedMesh ? ', skinned' : ''})</option>`).join('');
+  const character = new Character(sf, await assetBytes(files, loaded.parser));
+  gltf = { gltf: loaded, name: names, candidates, mixer: new THREE.AnimationMixer(loaded.scene), time: 0, playing: false,
+    character, filter: character.reason ? 0 : -1, animation: -1 };
+  if (!selectMesh(gltf.filter)) { gltf = previous; character.destroy(); return rejectFiles(null); }
+  previous?.character.destroy();
+  $('gltf-mesh').innerHTML = (character.reason ? '' : '<option value="-1">whole character (every primitive, as skinframe eval)</option>') + candidates.map((o, i) => `<option value="${i}">${o.name || 'mesh ' + i} (${o.geometry.attributes.position.count} v${o.isSkinnedMesh ? ', skinned' : ''})</option>`).join('');
   $('animation').innerHTML = loaded.animations.length
     ? loaded.animations.map((a, i) => `<option value="${i}">${a.name || 'animation ' + i} (${a.duration.toFixed(2)} s)</option>`).join('')
     : '<option value="-1">(none: rest pose)</option>';
@@ -464,8 +519,10 @@ function rejectFiles(text) {
   $('file').value = '';
 }
 
+// index -1: the whole character's table; the views draw the first (largest) primitive.
 function selectMesh(index) {
-  const object = gltf.candidates[index];
+  gltf.filter = index;
+  const object = gltf.candidates[Math.max(0, index)];
   let next;
   try {
     const desc = meshArrays(object);
@@ -485,11 +542,13 @@ function selectMesh(index) {
   const box = new THREE.Box3().setFromObject(object);
   gltf.radius = box.getBoundingSphere(new THREE.Sphere()).radius;
   replaceView(next, true);
+  remote.meshKnown = false; // the worker's scene is no longer the page's
   seek(gltf.time || 0);
   return true;
 }
 
 function selectAnimation(index) {
+  gltf.animation = index;
   gltf.clip = index >= 0 ? gltf.gltf.animations[index] : null;
   gltf.duration = gltf.clip ? gltf.clip.duration : 0;
   gltf.action = startClip(gltf.mixer, gltf.clip);
@@ -510,6 +569,7 @@ function seek(t, redraw = true) {
 function leaveGltf() {
   if (!gltf) return;
   gltf.mixer.stopAllAction();
+  gltf.character.destroy();
   gltf = null;
   state.source = 'scene';
   $('scene-section').classList.remove('inactive');
@@ -558,13 +618,15 @@ async function main() {
   page.views = views;
   gpu = await GpuReference.create(page, (text, isError) => { $('gpu-check').textContent = text; if (isError) page.errors.push(text); });
   page.gpu.backend = gpu ? 'webgpu' : (navigator.gpu ? 'webgpu unavailable: wasm' : 'no webgpu: wasm');
-  // without WebGPU the scenes are evaluated in a worker (worker=0 in the address keeps them on this thread)
-  if (!gpu && url.worker !== '0' && typeof Worker !== 'undefined') {
+  // the scenes are evaluated in a worker, with or without WebGPU (worker=0 in the address keeps them on this
+  // thread); the GPU passes check the worker's frames
+  if (url.worker !== '0' && typeof Worker !== 'undefined') {
     worker = new Worker(new URL('./scene_worker.js', import.meta.url), { type: 'module' });
     worker.onmessage = onWorker;
     worker.onerror = (e) => message(`the worker failed: ${e.message}`, true);
   }
   page.worker = !!worker;
+  if (gpu && worker) gpu.compareRemote = compareInWorker;
   applyUrl();
   buildStaticControls();
   buildSceneControls();
@@ -578,6 +640,11 @@ async function main() {
   page.openFiles = openFiles;
   page.seek = (t) => seek(t);
   page.duration = () => (gltf ? gltf.duration : 0); // the open clip's, in seconds
+  // the whole character: its table now, and its clip's as eval --json reports it (null where there is none)
+  page.character = () => (gltf ? { filter: gltf.filter, reason: gltf.character.reason, units: gltf.character.asset?.units,
+    vertices: gltf.character.asset?.vertices, table: gltf.filter < 0 ? characterTable() : null } : null);
+  page.characterClip = () => (gltf ? gltf.character.clip(gltf.animation, state.options) : null);
+  page.characterBytes = () => (gltf ? gltf.character.bytes : null); // what the module reads (a meshopt file decoded)
   page.runChart = runChart;
   page.inspect = inspect;
   page.ready = true;

@@ -29,7 +29,10 @@ const TAB_SIZE = 3 + 4 * ALL_METHODS.length;
 const MESH = { positions: 0, normals: 1, tangents: 2, uvs: 3, indices: 4, joints: 5, weights: 6, morphPositions: 7,
   morphNormals: 8, morphTangents: 9 };
 
-// The three WASI calls wasi-libc's stdio links in (nothing in the core writes files); output goes to the console.
+// The WASI calls wasi-libc links in: stdio's output goes to the console and the clock is performance.now();
+// the page's module has no files (the glTF layer gets the file's bytes), so every file call answers EBADF and
+// every path ENOENT.
+const WASI_EBADF = 8, WASI_ENOENT = 44;
 function wasiStubs(getMemory) {
   const decoder = new TextDecoder();
   return {
@@ -47,6 +50,20 @@ function wasiStubs(getMemory) {
     },
     fd_close() { return 0; },
     fd_seek() { return 70; /* ESPIPE */ },
+    clock_time_get(id, precision, out) {
+      const now = typeof performance !== 'undefined' ? performance.now() : Date.now();
+      new DataView(getMemory().buffer).setBigUint64(out, BigInt(Math.round(now * 1e6)), true);
+      return 0;
+    },
+    fd_fdstat_get() { return WASI_EBADF; },
+    fd_fdstat_set_flags() { return WASI_EBADF; },
+    fd_filestat_get() { return WASI_EBADF; },
+    fd_prestat_get() { return WASI_EBADF; }, // no preopened folders
+    fd_prestat_dir_name() { return WASI_EBADF; },
+    fd_read() { return WASI_EBADF; },
+    path_filestat_get() { return WASI_ENOENT; },
+    path_open() { return WASI_ENOENT; },
+    proc_exit(code) { throw new Error(`skinframe.wasm exited (${code})`); },
   };
 }
 
@@ -125,9 +142,8 @@ export class Skinframe {
 
   // A built-in scene with a preset and then settings ({name: value} or [[name, value], ...], applied in order).
   openScene(name, preset = '', settings = {}) {
-    const list = Array.isArray(settings) ? settings : Object.entries(settings);
-    const text = list.map(([k, v]) => `${k}=${Number(v)}`).join('\n');
-    const [n, p, s] = this.strings(name, preset || '', text);
+    const list = settingList(settings);
+    const [n, p, s] = this.strings(name, preset || '', settingText(list));
     const ptr = this.exports.sfw_scene_open(n, p, s);
     if (!ptr) throw new Error(this.errorMessage());
     return new View(this, ptr, { scene: name, preset, settings: list });
@@ -177,6 +193,9 @@ export class Skinframe {
 // After run(): view.positions, view.refNormals, view.refTangents, view.rows[m] = {normals, tangents,
 // normalDeg, tangentDeg}, view.stats (Float64Array, STAT layout) and view.summary(m). Read them through the
 // view each time (not kept across calls that may grow memory): the getters remake detached views.
+function settingList(settings) { return Array.isArray(settings) ? settings : Object.entries(settings); }
+function settingText(list) { return list.map(([k, v]) => `${k}=${Number(v)}`).join('\n'); }
+
 export class View {
   constructor(sf, ptr, info) {
     this.sf = sf;
@@ -250,6 +269,21 @@ export class View {
   get rows() { if (this.sf.memory.buffer !== this._buffer) this._refresh(false); return this._rows; }
   sync() { this._refresh(false); return this; }
 
+  // A built-in scene's view with other settings (as openScene takes them): true when they change only the pose
+  // (bone sliders, morph weights): the view keeps its topology and evaluation, run() next; false when they change
+  // the mesh (resolution, a weight falloff): open the scene again, this view is unchanged. Throws on bad settings.
+  repose(settings, preset = this.info.preset) {
+    if (!this.info.scene) throw new Error('not a built-in scene');
+    const list = settingList(settings);
+    const [n, p, s] = this.sf.strings(this.info.scene, preset || '', settingText(list));
+    const r = this.sf.exports.sfw_scene_repose(this.ptr, n, p, s);
+    if (r < 0) throw new Error(this.sf.errorMessage());
+    if (r === 0) return false;
+    this.info = { ...this.info, preset, settings: list };
+    this._refresh(true); // the rig's arrays are the new scene's
+    return true;
+  }
+
   // {morphDirections, weighting (-1 = the scene's), weld, tangents, reference, jacobianCap}, as indices.
   setOptions(options) {
     const o = { ...this.options, ...options };
@@ -312,6 +346,9 @@ export class View {
     }
     return out;
   }
+
+  // The mesh's UV convention (sf_uv_convention: 0 glTF, 1 v up), which sets the sign of the tangents' handedness.
+  get uvConvention() { return this.sf.exports.sfw_view_uv_convention(this.ptr); }
 
   stat(m, field) { return this.stats[m * STAT_STRIDE + field]; }
 

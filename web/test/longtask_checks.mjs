@@ -1,12 +1,16 @@
 // Long tasks while a slider is dragged on the sheet at resolution 256 ((5 * 256 + 1) * 257 = 329,217 vertices):
 // a PerformanceObserver (type longtask) records every main-thread task over 50 ms from the first of 30 inputs
-// (one per animation frame; 6 with drawing; 3 on the main-thread path) to the last evaluation drawn. Twice: with the views' drawing left out, which measures
-// the page's own work (without WebGPU the core runs in a worker: no task may exceed 50 ms), and with drawing,
-// whose cost here is SwiftShader rasterizing four views on the CPU (reported, not bounded). With WebGPU the core
-// still runs on the main thread and both numbers are only reported. Numbers go to longtask-MODE.json.
+// (one per animation frame; 6 with drawing) to the last evaluation drawn and, with WebGPU, checked against the GPU
+// passes. Twice: with the views' drawing left out, which measures the page's own work (the core runs in a worker
+// on both paths and the worker compares the GPU's frames with its own: no task may exceed 50 ms without WebGPU,
+// WEBGPU_TASK_MS with it, see below), and with drawing,
+// whose cost here is SwiftShader rasterizing four views on the CPU (reported, not bounded). Numbers go to
+// longtask-MODE.json.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+const WEBGPU_TASK_MS = 250;
 
 async function drag(page, draw) {
   return page.evaluate(async (withDraw) => {
@@ -19,21 +23,26 @@ async function drag(page, draw) {
     const input = document.getElementById('param-twist');
     const runs0 = window.sfPage.runs, base = withDraw ? 200 : 0;
     const t0 = performance.now();
-    // on the main thread each input costs seconds at this size: 3 inputs measure it
-    const inputs = !window.sfPage.worker ? 3 : withDraw ? 6 : 30;
+    const inputs = withDraw ? 6 : 30;
     for (let i = 1; i <= inputs; ++i) {
       await new Promise((r) => requestAnimationFrame(r));
       input.value = String(base + i * 4);
       input.dispatchEvent(new Event('input', { bubbles: true }));
     }
-    while (window.sfPage.busy || (withDraw && (views.busy || views.dirty))) await new Promise((r) => setTimeout(r, 20));
+    const gpuRuns = () => window.sfPage.gpu.check?.runs || 0;
+    const gpu0 = gpuRuns();
+    const limit = window.sfPage.gpu.limit; // a mesh over the adapter's limits leaves the GPU check off
+    const gpuOn = window.sfPage.gpu.backend === 'webgpu' && limit && limit.need <= limit.limit;
+    const gpuBusy = () => gpuOn && (window.sfPage.gpu.busy || gpuRuns() === gpu0);
+    while (window.sfPage.busy || gpuBusy() || (withDraw && (views.busy || views.dirty))) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     await new Promise((r) => setTimeout(r, 100));
     obs.disconnect();
     views.render = render;
     return { inputs, longTasks: tasks.map((t) => Math.round(t)), maxTaskMs: tasks.length ? Math.max(...tasks) : 0,
       evaluations: window.sfPage.runs - runs0, totalMs: Math.round(performance.now() - t0), twist: window.sfPage.state.values.twist,
-      evaluationMs: Math.round(window.sfPage.timing.wasm), drawSubmitMs: Math.round(window.sfPage.timing.draw) };
+      evaluationMs: Math.round(window.sfPage.timing.wasm), drawSubmitMs: Math.round(window.sfPage.timing.draw),
+      reposed: !!window.sfPage.view().reposed, gpuChecks: gpuRuns() - gpu0, gpuOk: window.sfPage.gpu.check?.ok ?? null };
   }, draw);
 }
 
@@ -54,9 +63,17 @@ export async function longTaskCheck(page, mode, artifacts, check) {
     assert.equal(info.vertices, 329217);
     assert.equal(compute.twist, 4 * compute.inputs, 'the last input wins');
     assert.equal(drawn.twist, 200 + 4 * drawn.inputs, 'the last input wins');
-    if (info.worker) {
-      assert.ok(compute.evaluations < 30, `inputs coalesced: ${compute.evaluations} evaluations`);
-      assert.ok(compute.maxTaskMs <= 50, `a ${compute.maxTaskMs} ms task on the main thread: ${compute.longTasks}`);
+    assert.ok(info.worker, 'the core runs in a worker');
+    assert.ok(compute.reposed && drawn.reposed, 'a pose slider re-poses the open scene');
+    assert.ok(compute.evaluations < 30, `inputs coalesced: ${compute.evaluations} evaluations`);
+    // With WebGPU the page still copies the GPU's read-back (7 floats per vertex and method) out of the mapped
+    // buffer, in 1 ms slices: on this shared 2-core VM a slice is sometimes descheduled past 50 ms
+    // (docs/benchmarks.md), so that path is held to WEBGPU_TASK_MS (the core on the main thread took seconds).
+    const bound = mode === 'webgpu' ? WEBGPU_TASK_MS : 50;
+    assert.ok(compute.maxTaskMs <= bound, `a ${compute.maxTaskMs} ms task on the main thread: ${compute.longTasks}`);
+    if (mode === 'webgpu') {
+      assert.ok(compute.gpuChecks > 0 && drawn.gpuChecks > 0, 'the GPU passes checked the worker\'s frames');
+      assert.ok(compute.gpuOk && drawn.gpuOk, 'the GPU passes equal the worker\'s frames within 1e-3 deg');
     }
   });
 }

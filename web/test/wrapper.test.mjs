@@ -112,3 +112,48 @@ test('bad input gives the library message', async () => {
   desc2.joints[0] = 7;
   assert.throws(() => sf.createMesh(desc2), /joint/);
 });
+
+// Everything a run gives, as plain arrays (for comparing two views).
+function results(view) {
+  return { positions: Array.from(view.positions), refNormals: Array.from(view.refNormals),
+    refTangents: Array.from(view.refTangents), stats: Array.from(view.stats), frame: Array.from(view.frame),
+    heads: Array.from(view.boneHeads), tails: Array.from(view.boneTails),
+    rows: METHODS.map((_, m) => ['normals', 'tangents', 'normalDeg', 'tangentDeg'].map((k) => Array.from(view.rows[m][k]))) };
+}
+
+test('a pose-only change re-poses the open scene: the same results as opening it again', async () => {
+  const sf = await loadCore();
+  for (const [scene, pose] of [['sheet', { twist: 70, bend: -30, swirl: 0.6, ripples: -1.2 }], ['elbow', { bend: 80 }],
+    ['ramp', {}]]) {
+    const info = sf.catalog().scenes.find((s) => s.name === scene);
+    const size = info.params.some((p) => p.name === 'resolution') ? { resolution: 6 } : {};
+    const view = sf.openScene(scene, '', size).setOptions({ weld: 1 }).setLive(true);
+    view.run();
+    const rest = results(view);
+    const settings = { ...size, ...pose };
+    assert.equal(view.repose(settings), true, `${scene}: ${JSON.stringify(pose)} changes only the pose`);
+    view.run();
+    const fresh = sf.openScene(scene, '', settings).setOptions({ weld: 1 }).setLive(true).run();
+    assert.deepEqual(results(view), results(fresh), scene);
+    if (Object.keys(pose).length) assert.notDeepEqual(results(view).positions, rest.positions, `${scene}: posed`);
+    fresh.destroy();
+    // back to rest: the first results again
+    assert.equal(view.repose(size), true);
+    assert.deepEqual(results(view.run()), rest, `${scene} at rest again`);
+    view.destroy();
+  }
+});
+
+test('a change of the mesh is not a re-pose; bad settings leave the view as it was', async () => {
+  const sf = await loadCore();
+  const view = sf.openScene('sheet', '', { resolution: 4, twist: 20 }).setLive(true).run();
+  const before = results(view);
+  assert.equal(view.repose({ resolution: 5, twist: 20 }), false, 'another resolution is another mesh');
+  assert.equal(view.vertexCount, 21 * 5);
+  assert.throws(() => view.repose({ resolution: 4, twist: 1000 }), /twist = 1000 outside \[-720, 720\]/);
+  assert.throws(() => view.repose({ resolution: 4, nope: 1 }), /nope/);
+  assert.deepEqual(results(view.run()), before);
+  const mesh = sf.createMesh(strip(2));
+  assert.throws(() => mesh.repose({}), /not a built-in scene/);
+  mesh.destroy(); view.destroy();
+});

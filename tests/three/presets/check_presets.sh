@@ -13,5 +13,5 @@ if [ ! -f "$out/npm/node_modules/three/package.json" ]; then
   cp "$here/package.json" "$here/package-lock.json" "$out/npm/"
   (cd "$out/npm" && npm ci --no-audit --no-fund --silent >/dev/null 2>&1) || missing "npm ci failed in $out/npm"
 fi
-cp "$here/check_presets.mjs" "$out/npm/"
+cp "$here/check_presets.mjs" "$here/../../presets/strips.mjs" "$out/npm/"
 node "$out/npm/check_presets.mjs" "$cli" "$out/files"
