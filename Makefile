@@ -7,7 +7,8 @@
 #                        nothing to do where there is no nvcc
 #   make golden          rewrite tests/golden/*.png from the current renderer
 #   make install PREFIX=/usr/local   cmake --install of build/ (headers, libraries, CMake package, pkg-config)
-#   make wasm-core       the core and scenes layer for wasm32-wasi (build-wasm/), checked against native
+#   make wasm-core       the core and scenes layer for wasm32-wasi, without and with SIMD128 (build-wasm/,
+#                        build-wasm-simd/), checked against native and the fast paths against the scalar loops
 #   make check-outputs BASE=rev      every command's output at rev against the working tree's
 #   make bench           the skinning benchmark (bench/bench_skin.c, docs/benchmarks.md); BENCH_ARGS passes options
 #   make viewer          the interactive page (wasm core + three.js) served on localhost, address printed
@@ -19,6 +20,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 WASM_BUILD ?= build-wasm
+WASM_SIMD_BUILD ?= build-wasm-simd
 WASM_FLAGS ?=
 VIEWER_BUILD ?= build-web
 VIEWER_PORT ?= 5173
@@ -83,13 +85,19 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # The core (and the scenes layer) as wasm32-wasi static libraries with Debian's clang, lld and wasi-libc
-# (cmake/wasm32-wasi.cmake), and a smoke program that must print what the native core prints (under node).
-# WASM_FLAGS=-DSF_BUILD_FILES=ON adds the files layer.
+# (cmake/wasm32-wasi.cmake), and a smoke program that must print what the native core prints (under node); the
+# same with -msimd128 (WASM_SIMD_BUILD), both running tests/test_fastpath*.c under node (ctest label wasm): the
+# SIMD128 fast paths bit for bit the scalar loops. WASM_FLAGS=-DSF_BUILD_FILES=ON adds the files layer.
 wasm-core:
 	@SF_BOOTSTRAP_WASM=1 bash scripts/bootstrap.sh
 	cmake -S . -B $(WASM_BUILD) --toolchain cmake/wasm32-wasi.cmake -DCMAKE_BUILD_TYPE=Release $(WASM_FLAGS)
 	cmake --build $(WASM_BUILD) -j $(JOBS)
 	bash scripts/wasm-smoke.sh $(WASM_BUILD)
+	cmake -S . -B $(WASM_SIMD_BUILD) --toolchain cmake/wasm32-wasi.cmake -DCMAKE_BUILD_TYPE=Release -DSF_WASM_SIMD=ON $(WASM_FLAGS)
+	cmake --build $(WASM_SIMD_BUILD) -j $(JOBS)
+	bash scripts/wasm-smoke.sh $(WASM_SIMD_BUILD)
+	ctest --test-dir $(WASM_BUILD) --output-on-failure -R '^wasm_fastpath'
+	ctest --test-dir $(WASM_SIMD_BUILD) --output-on-failure -R '^wasm_fastpath'
 
 # Every command's output (scripts/snapshot-outputs.sh) at BASE against the working tree; exits 1 on a difference.
 check-outputs: bootstrap
@@ -118,4 +126,4 @@ test-viewer: build viewer-dist
 	ctest --test-dir $(VIEWER_BUILD) --output-on-failure
 
 clean:
-	rm -rf $(BUILD) build-sanitize $(WASM_BUILD) $(VIEWER_BUILD) out
+	rm -rf $(BUILD) build-sanitize $(WASM_BUILD) $(WASM_SIMD_BUILD) $(VIEWER_BUILD) out

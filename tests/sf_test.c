@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
+#ifndef __wasi__
+#include <sys/wait.h>
+#endif
 
 int sft_failed_now = 0;
 
@@ -136,6 +138,7 @@ char* sft_read_file(const char* path, size_t* size)
     return buf;
 }
 
+#ifndef __wasi__
 /* A temporary file name for captured output; the file is removed after reading. */
 static int capture_path(char* path, size_t size)
 {
@@ -153,10 +156,14 @@ static char* take_file(const char* path)
     remove(path);
     return text ? text : calloc(1, 1);
 }
+#endif
 
 sft_cli_out sft_run_cli(const char* args)
 {
     sft_cli_out r = {-1, NULL, NULL};
+#ifdef __wasi__
+    (void)args; /* WASI runs no other program: as where $SF_CLI is unset */
+#else
     const char* cli = getenv("SF_CLI");
     char out_path[512], err_path[512];
     if (cli && capture_path(out_path, sizeof out_path) == 0 && capture_path(err_path, sizeof err_path) == 0) {
@@ -171,6 +178,7 @@ sft_cli_out sft_run_cli(const char* args)
         r.out = take_file(out_path);
         r.err = take_file(err_path);
     }
+#endif
     if (!r.out) r.out = calloc(1, 1);
     if (!r.err) r.err = calloc(1, 1);
     return r;

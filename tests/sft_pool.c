@@ -2,8 +2,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sft_pool.h"
 
-#include <pthread.h>
 #include <string.h>
+#ifndef __wasi__
+#include <pthread.h>
+#endif
 
 typedef struct thread_arg {
     size_t count, grain, first, step;
@@ -34,15 +36,23 @@ void sft_pool_parallel_for(void* user, size_t count, size_t grain, sf_range_fn* 
             for (size_t k = 1 - pass; k < chunks; k += 2)
                 fn(ctx, k * grain, count - k * grain < grain ? count : (k + 1) * grain);
     } else {
-        pthread_t th[8];
         thread_arg args[8];
         int T = fp->threads < 1 ? 1 : fp->threads > 8 ? 8 : fp->threads;
+#ifdef __wasi__
+        /* WASI without threads: each thread's chunks in turn, as where a thread cannot be created */
+        for (int i = 0; i < T; ++i) {
+            args[i] = (thread_arg){count, grain, (size_t)i, (size_t)T, fn, ctx};
+            thread_main(&args[i]);
+        }
+#else
+        pthread_t th[8];
         for (int i = 0; i < T; ++i) {
             args[i] = (thread_arg){count, grain, (size_t)i, (size_t)T, fn, ctx};
             if (pthread_create(&th[i], NULL, thread_main, &args[i]) != 0) thread_main(&args[i]), th[i] = 0;
         }
         for (int i = 0; i < T; ++i)
             if (th[i]) pthread_join(th[i], NULL);
+#endif
     }
 }
 

@@ -4,14 +4,18 @@
  * CPU has (jacobian, jacobian-fan and bone-normal-matrices too, the jacobians with and without their cap), odd vertex counts and
  * tails, every slot count, mirrored, singular and weightless vertices, morph
  * targets with and without direction deltas; the same bits for any order of the parallel chunks and any thread
- * count; no allocation per frame. */
+ * count; no allocation per frame. Built for WebAssembly too (the wasm build's fastpath test, run under node): there
+ * the level is SIMD128 in a module compiled with -msimd128, the glTF assets are left out (no glTF layer), and the
+ * real threads of the thread counts run one after the other (sft_pool.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "sf_internal.h"
 #include "sf_kernels.h"
 #include "sf_test.h"
-#include "sft_assets.h"
 #include "sft_pool.h"
+#ifndef __wasi__
+#include "sft_assets.h"
 #include "skinframe_gltf.h"
+#endif
 #include "skinframe_scenes.h"
 
 #include <float.h>
@@ -19,11 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const sf_method per_vertex[6] = {SF_METHOD_UNCHANGED,           SF_METHOD_SKINNED,
-                                        SF_METHOD_INVERSE_TRANSPOSE,   SF_METHOD_RECOMPUTE,
-                                        SF_METHOD_BONE_NORMAL_MATRICES, SF_METHOD_JACOBIAN};
-#define PER_VERTEX (sizeof per_vertex / sizeof per_vertex[0])
 
 typedef struct frame_bits {
     float *p, *n, *t, *dp; /* frames (3n, 3n, 4n) and sf_deform_positions (3n) */
@@ -311,6 +310,7 @@ static void every_scene(void)
     }
 }
 
+#ifndef __wasi__
 static void asset_primitive(const sf_topology* topo, const sf_pose* pose, const char* where, void* user)
 {
     (void)user;
@@ -322,6 +322,7 @@ static void every_asset(void)
     if (!sft_each_staged_primitive(asset_primitive, NULL))
         sft_skip("no assets (SF_ASSETS unset)");
 }
+#endif
 
 /* ---------------------------------------------------------------- synthetic meshes: counts, slots, edge cases */
 
@@ -681,6 +682,11 @@ static void jacobian_fold_keeps_workspace(void)
 
 /* ---------------------------------------------------------------- threads and chunk order */
 
+static const sf_method per_vertex[6] = {SF_METHOD_UNCHANGED,           SF_METHOD_SKINNED,
+                                        SF_METHOD_INVERSE_TRANSPOSE,   SF_METHOD_RECOMPUTE,
+                                        SF_METHOD_BONE_NORMAL_MATRICES, SF_METHOD_JACOBIAN};
+#define PER_VERTEX (sizeof per_vertex / sizeof per_vertex[0])
+
 static void any_thread_count(void)
 {
     synth s;
@@ -781,7 +787,7 @@ static void more_bones_than_16_bits(void)
     synth_free(&s);
 }
 
-/* On x86-64 the fast path is taken (a CPU there has SSE2 at least). */
+/* On x86-64 the fast path is taken (a CPU there has SSE2 at least), and in a WebAssembly module with SIMD128. */
 static void level_detected(void)
 {
     synth s;
@@ -791,6 +797,8 @@ static void level_detected(void)
     CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
 #if defined(__x86_64__)
     CHECK(sfi_simd_level(topo) >= SFI_SIMD_SSE2);
+#elif defined(__wasm_simd128__)
+    CHECK(sfi_simd_level(topo) == SFI_SIMD_WASM128);
 #endif
     sfi_simd_force(SFI_SIMD_SCALAR);
     CHECK(sfi_simd_level(topo) == SFI_SIMD_SCALAR);
@@ -809,7 +817,9 @@ int main(int argc, char** argv)
         {"jacobian_fold_keeps_workspace", jacobian_fold_keeps_workspace},
         {"more_bones_than_16_bits", more_bones_than_16_bits},
         {"every_scene", every_scene},
+#ifndef __wasi__
         {"every_asset", every_asset},
+#endif
         {"any_thread_count", any_thread_count},
         {"no_allocation_per_frame", no_allocation_per_frame},
     };

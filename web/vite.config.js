@@ -1,6 +1,7 @@
 // Vite for the page: serves web/ in development (`make viewer`) and writes a static build to dist/
 // (`make viewer-dist`). The wasm core is not in the source tree: SKINFRAME_WASM (default ../build-web/
-// skinframe.wasm) is served at /skinframe.wasm and copied into the build; the WGSL comes from ../shaders.
+// skinframe.wasm) is served at /skinframe.wasm and copied into the build, and its SIMD128 twin (SKINFRAME_WASM_SIMD,
+// default skinframe-simd.wasm beside it) at /skinframe-simd.wasm; the WGSL comes from ../shaders.
 import { defineConfig } from 'vite';
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve, dirname } from 'node:path';
@@ -9,29 +10,30 @@ import { shaderListings } from './build/shader_code.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wasmPath = process.env.SKINFRAME_WASM || resolve(here, '../build-web/skinframe.wasm');
+const wasmFiles = {
+  'skinframe.wasm': wasmPath,
+  'skinframe-simd.wasm': process.env.SKINFRAME_WASM_SIMD || resolve(dirname(wasmPath), 'skinframe-simd.wasm'),
+};
 
 function skinframeWasm() {
-  const read = () => {
-    if (!existsSync(wasmPath)) throw new Error(`${wasmPath} missing: build it first (make viewer)`);
-    return readFileSync(wasmPath);
+  const read = (path) => {
+    if (!existsSync(path)) throw new Error(`${path} missing: build it first (make viewer)`);
+    return readFileSync(path);
+  };
+  const serve = (server, headers) => {
+    for (const [name, path] of Object.entries(wasmFiles))
+      server.middlewares.use(`/${name}`, (req, res) => {
+        res.setHeader('Content-Type', 'application/wasm');
+        for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+        res.end(read(path));
+      });
   };
   return {
     name: 'skinframe-wasm',
-    configureServer(server) {
-      server.middlewares.use('/skinframe.wasm', (req, res) => {
-        res.setHeader('Content-Type', 'application/wasm');
-        res.setHeader('Cache-Control', 'no-store');
-        res.end(read());
-      });
-    },
-    configurePreviewServer(server) {
-      server.middlewares.use('/skinframe.wasm', (req, res) => {
-        res.setHeader('Content-Type', 'application/wasm');
-        res.end(read());
-      });
-    },
+    configureServer(server) { serve(server, { 'Cache-Control': 'no-store' }); },
+    configurePreviewServer(server) { serve(server, {}); },
     generateBundle() {
-      this.emitFile({ type: 'asset', fileName: 'skinframe.wasm', source: read() });
+      for (const [name, path] of Object.entries(wasmFiles)) this.emitFile({ type: 'asset', fileName: name, source: read(path) });
     },
   };
 }

@@ -1,7 +1,9 @@
 /* The body of the fast angles (angles_simd.h), included by angles_sse2.c and angles_avx2.c after they define
  * AN_D (4 doubles) and its operations: an_set1, an_add, an_sub, an_mul, an_div, an_sqrt, an_and, an_andnot, an_or,
  * an_gt, an_ge, an_lt, an_mask (4 bits), an_cvt (4 floats to AN_D), an_to_float, an_store, an_iota (v, v+1, v+2,
- * v+3) and an_eighths (truncate to int k, give k and table[k]). The float loads and shuffles are SSE in both. */
+ * v+3) and an_eighths (truncate to int k, give k and table[k]). The float loads and stores below are SSE, shared by
+ * both; an includer without SSE (angles_wasm.c) defines AN_FLOAT_OPS and its own an_load3, an_load4, an_put4 and
+ * an_zero4. */
 
 #include "sf_kernels.h"
 
@@ -11,6 +13,7 @@
 static inline AN_D AN_FN(an_select, AN_ENTRY)(AN_D mask, AN_D a, AN_D b) { return an_or(an_and(mask, a), an_andnot(mask, b)); }
 #define an_select AN_FN(an_select, AN_ENTRY)
 
+#ifndef AN_FLOAT_OPS
 /* x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 to the x, y and z of 4 vertices. */
 static inline void AN_FN(an_load3, AN_ENTRY)(const float* p, AN_D* x, AN_D* y, AN_D* z)
 {
@@ -33,6 +36,13 @@ static inline int AN_FN(an_load4, AN_ENTRY)(const float* p, AN_D* x, AN_D* y, AN
     return _mm_movemask_ps(_mm_cmplt_ps(r3, _mm_setzero_ps()));
 }
 #define an_load4 AN_FN(an_load4, AN_ENTRY)
+
+/* 4 angles as floats to out. */
+static inline void AN_FN(an_put4, AN_ENTRY)(float* out, AN_D a) { _mm_storeu_ps(out, an_to_float(a)); }
+#define an_put4 AN_FN(an_put4, AN_ENTRY)
+static inline void AN_FN(an_zero4, AN_ENTRY)(float* out) { _mm_storeu_ps(out, _mm_setzero_ps()); }
+#define an_zero4 AN_FN(an_zero4, AN_ENTRY)
+#endif
 
 /* !(|v|^2 >= 1e-24) of 4 vectors as a lane mask (sfk_degenerate3 of each). */
 static inline AN_D AN_FN(an_nonzero, AN_ENTRY)(AN_D x, AN_D y, AN_D z)
@@ -122,7 +132,7 @@ size_t AN_ENTRY(const sfi_angle_job* job, size_t begin, size_t end, sfi_angle_ch
         AN_D idx = an_iota((double)v);
         AN_D up = an_gt(an, wn);
         wn = an_select(up, an, wn), wni = an_select(up, idx, wni);
-        if (job->nd) _mm_storeu_ps(job->nd + v, an_to_float(an));
+        if (job->nd) an_put4(job->nd + v, an);
         if (tangents) {
             int mw = an_load4(job->mt + 4 * v, &ax, &ay, &az), rw = mw;
             if (!job->same_t) rw = an_load4(job->rt + 4 * v, &bx, &by, &bz);
@@ -131,9 +141,9 @@ size_t AN_ENTRY(const sfi_angle_job* job, size_t begin, size_t end, sfi_angle_ch
             AN_D at = an_angle(ax, ay, az, bx, by, bz, job->same_t, &zt);
             up = an_gt(at, wt);
             wt = an_select(up, at, wt), wti = an_select(up, idx, wti);
-            if (job->td) _mm_storeu_ps(job->td + v, an_to_float(at));
+            if (job->td) an_put4(job->td + v, at);
         } else if (job->td) {
-            _mm_storeu_ps(job->td + v, _mm_setzero_ps());
+            an_zero4(job->td + v);
         }
         dn += AN_BITS4(zn);
         dt += AN_BITS4(zt);

@@ -26,5 +26,7 @@ typedef struct sfi_angle_chunk {
  * returns how many it did: the caller takes the rest with the scalar loop. */
 size_t sfi_angles_sse2(const sfi_angle_job* job, size_t begin, size_t end, sfi_angle_chunk* c);
 size_t sfi_angles_avx2(const sfi_angle_job* job, size_t begin, size_t end, sfi_angle_chunk* c);
+/* The same with WebAssembly SIMD128 (angles_wasm.c; a stub in a build without -msimd128). */
+size_t sfi_angles_wasm(const sfi_angle_job* job, size_t begin, size_t end, sfi_angle_chunk* c);
 
 #endif

@@ -351,8 +351,12 @@ static void angle_range(void* ctx, size_t k0, size_t k1)
         memset(c, 0, sizeof *c);
         c->worst_n = c->worst_t = -1.0;
         size_t v = begin;
+#if defined(__wasm_simd128__)
+        if (run->level == SFI_SIMD_WASM128) v += sfi_angles_wasm(&run->job, begin, end, c);
+#else
         if (run->level >= SFI_SIMD_AVX2) v += sfi_angles_avx2(&run->job, begin, end, c);
         else if (run->level >= SFI_SIMD_SSE2) v += sfi_angles_sse2(&run->job, begin, end, c);
+#endif
         for (; v < end; ++v) angle_vertex(&run->job, v, c);
     }
 }

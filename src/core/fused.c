@@ -166,7 +166,7 @@ sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const s
         fused_job job = {topo, pose, sfi_rest_mesh(topo), opts->weld == SF_WELD_NONE ? -1 : (opts->weld == SF_WELD_POSITION ? 0 : 1),
                          (int)opts->weighting, !mikk, ws->det, out->positions, normals, mikk ? NULL : out->tangents};
         int level = sfi_simd_level(topo);
-        if (ws->fused_scratch && ws->palette && level >= SFI_SIMD_SSE2) {
+        if (SFI_SIMD_X86 && ws->fused_scratch && ws->palette && level >= SFI_SIMD_SSE2) {
             fill_palette(topo, pose, ws->palette);
             chunk_job cj = {&job, ws->fused_scratch, ws->fused_slots, ws->fused_slot_floats, ws->palette, level};
             sf_env_parallel_for(&topo->env, ws->fused_slots, 1, slot_range, &cj);

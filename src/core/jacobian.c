@@ -84,7 +84,7 @@ void sfi_jacobian_vertex(const sfi_jacobian_job* job, size_t v, sfi_skin_counts*
 
 typedef struct jacobian_run {
     const sfi_jacobian_job* job;
-    int level; /* the jacobian's fast path (skin_sse2.c / skin_avx2.c), SFI_SIMD_SCALAR for the scalar loop */
+    int level; /* the jacobian's fast path (skin_sse2.c / skin_avx2.c / skin_wasm.c), SFI_SIMD_SCALAR for the scalar loop */
 } jacobian_run;
 
 static void jacobian_range(void* ctx, size_t begin, size_t end)
@@ -103,6 +103,11 @@ static void jacobian_chunks(void* ctx, size_t k0, size_t k1)
         size_t begin = k * SFI_SKIN_GRAIN, end = n - begin < SFI_SKIN_GRAIN ? n : begin + SFI_SKIN_GRAIN;
         sfi_skin_counts* c = &run->job->counts[k];
         *c = (sfi_skin_counts){0, 0, 0, 0, SIZE_MAX};
+#if defined(__wasm_simd128__)
+        if (run->job->g->fan_normal) sfi_jacobian_fan_range_wasm(run->job, begin, end, c); /* the module's one level */
+        else sfi_jacobian_range_wasm(run->job, begin, end, c);
+        continue;
+#endif
         if (run->job->g->fan_normal) {
             if (run->level >= SFI_SIMD_AVX512) sfi_jacobian_fan_range_avx512(run->job, begin, end, c);
             else if (run->level >= SFI_SIMD_AVX2) sfi_jacobian_fan_range_avx2(run->job, begin, end, c);

@@ -134,7 +134,7 @@ sf_result sfi_rebuild(const sf_topology* topo, const sf_frames_opts* opts, sf_wo
     /* MikkTSpace needs the normals even when the caller wants none: workspace scratch then. */
     bool mikk = opts->tangents == SF_TANGENTS_MIKKTSPACE && tangents;
     if (mikk && !normals && topo->has_uvs) normals = sfi_mikktspace_scratch_normals(ws->mikktspace);
-    rebuild_job job = {topo, opts, ws, positions, det, normals, tangents, sfi_simd_level(topo) >= SFI_SIMD_SSE2};
+    rebuild_job job = {topo, opts, ws, positions, det, normals, tangents, SFI_SIMD_X86 && sfi_simd_level(topo) >= SFI_SIMD_SSE2};
     sf_env_parallel_for(&topo->env, topo->triangle_count, FACE_GRAIN, face_range, &job);
     sf_env_parallel_for(&topo->env, topo->vertex_count, GATHER_GRAIN, gather_range, &job);
     if (mikk) return mikktspace_vertex_tangents(topo, positions, normals, det, ws, tangents, err);

@@ -19,7 +19,7 @@
  *   backend.c backend_cuda_stub.c (or cuda/backend_cuda.cu)
  *                                 the backend tables (sf_backend.h), their names and availability
  *   workspace.c                   sf_workspace: scratch planned from sf_workspace_opts (size query = create)
- *   simd.c skin_sse2.c skin_avx2.c skin_avx512.c angles_sse2.c angles_avx2.c
+ *   simd.c skin_sse2.c skin_avx2.c skin_avx512.c skin_wasm.c angles_sse2.c angles_avx2.c angles_wasm.c
  *                                 the instruction set chosen at run time; the per-vertex fast paths (skin_body.h),
  *                                 the jacobian's (jacobian_body.h) and the angle loops of error.c and stats.c
  *                                 (angles_body.h)
@@ -383,11 +383,20 @@ struct sf_workspace {
 
 /* Instruction sets of the fast paths, chosen at run time (cpuid): none (the scalar reference), SSE2 (every x86-64),
  * AVX2, AVX-512 (F and DQ). sfi_simd_detect: the best this CPU has (the topology keeps it); sfi_simd_level: the topology's, capped by
- * sfi_simd_force (for tests; -1 = no cap; set it only while no frame is running). */
+ * sfi_simd_force (for tests; -1 = no cap; set it only while no frame is running). A WebAssembly module compiled with
+ * -msimd128 has SFI_SIMD_WASM128, the 4-lane level's place in that order (skin_wasm.c). */
 #define SFI_SIMD_SCALAR 0
 #define SFI_SIMD_SSE2 1
 #define SFI_SIMD_AVX2 2
 #define SFI_SIMD_AVX512 3
+#define SFI_SIMD_WASM128 SFI_SIMD_SSE2
+/* 1 where the 4-lane level is SSE2: the fast paths written only for x86 (the face pass and gather of rebuild_sse2.c,
+ * recompute-fused's chunks) run there; elsewhere those stay scalar at every level. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SFI_SIMD_X86 1
+#else
+#define SFI_SIMD_X86 0
+#endif
 int sfi_simd_detect(void);
 int sfi_simd_level(const sf_topology* topo);
 void sfi_simd_force(int level);

@@ -1,7 +1,8 @@
 /* The instruction set of the fast paths, chosen at run time: the build needs no -march flag. x86-64 always has
  * SSE2; AVX2 is taken when cpuid reports it and the operating system saves the ymm registers (xgetbv), AVX-512
- * when cpuid reports F and DQ and the operating system also saves the opmask and zmm registers. Other CPUs and
- * WebAssembly run the scalar reference. */
+ * when cpuid reports F and DQ and the operating system also saves the opmask and zmm registers. A WebAssembly
+ * module compiled with -msimd128 has SIMD128 (the engine validated it before it ran: no run-time test is left);
+ * other CPUs and WebAssembly without it run the scalar reference. */
 #include "sf_internal.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -38,6 +39,8 @@ int sfi_simd_detect(void)
 {
 #ifdef SFI_X86
     return detect();
+#elif defined(__wasm_simd128__)
+    return SFI_SIMD_WASM128;
 #else
     return SFI_SIMD_SCALAR;
 #endif

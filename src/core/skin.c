@@ -23,6 +23,11 @@ typedef struct skin_run {
 
 void sfi_skin_blocks(int level, const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts)
 {
+#if defined(__wasm_simd128__)
+    (void)level; /* the one level of a SIMD128 module */
+    sfi_skin_blocks_wasm(job, b0, b1, counts);
+    return;
+#endif
     if (level >= SFI_SIMD_AVX512) sfi_skin_blocks_avx512(job, b0, b1, counts);
     else if (level >= SFI_SIMD_AVX2) sfi_skin_blocks_avx2(job, b0, b1, counts);
     else sfi_skin_blocks_sse2(job, b0, b1, counts);

@@ -1,5 +1,5 @@
 /* The fast paths shared by skin.c, jacobian.c and the instruction-set files (skin_sse2.c, skin_avx2.c,
- * skin_avx512.c, each instantiating skin_body.h, jacobian_body.h and jacobian_fan_body.h): the fused pass's job over blocks of the topology's lanes, and
+ * skin_avx512.c, skin_wasm.c, each instantiating skin_body.h, jacobian_body.h and jacobian_fan_body.h): the fused pass's job over blocks of the topology's lanes, and
  * the jacobian's over vertex ranges. */
 #ifndef SF_SKIN_SIMD_H
 #define SF_SKIN_SIMD_H
@@ -79,6 +79,9 @@ void sfi_jacobian_range_avx512(const sfi_jacobian_job* job, size_t begin, size_t
 void sfi_jacobian_fan_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 void sfi_jacobian_fan_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 void sfi_jacobian_fan_range_avx512(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
+/* Both with WebAssembly SIMD128 (skin_wasm.c; stubs in a build without -msimd128). */
+void sfi_jacobian_range_wasm(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
+void sfi_jacobian_fan_range_wasm(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts);
 
 /* The pose's bones into the workspace's palette (16 floats each, the identity last); returns the identity's index. */
 uint32_t sfi_skin_palette(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws);
@@ -89,5 +92,7 @@ void sfi_skin_blocks_sse2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_ski
 void sfi_skin_blocks(int level, const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
 void sfi_skin_blocks_avx2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
 void sfi_skin_blocks_avx512(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
+/* The same with WebAssembly SIMD128 (skin_wasm.c; a stub in a build without -msimd128). */
+void sfi_skin_blocks_wasm(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
 
 #endif

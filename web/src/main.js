@@ -1,7 +1,7 @@
 // The page: controls, the wasm evaluation per change or animation frame, the four views, the readout, the
 // vertex inspector, the chart, glTF files and the debug overlay. window.sfPage exposes the state to tests.
 import * as THREE from 'three';
-import { loadSkinframe, METHODS, RECOMPUTE, summaryOf } from './skinframe.js';
+import { loadSkinframe, wasmFileName, wasmSimdSupported, METHODS, RECOMPUTE, summaryOf } from './skinframe.js';
 import { Views } from './views.js';
 import { drawChart } from './chart.js';
 import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments, startClip, poseScene } from './gltf.js';
@@ -11,7 +11,8 @@ import { COLORS } from './chart.js';
 import { parseLabUrl, labSearch } from './lab_state.js';
 
 const $ = (id) => document.getElementById(id);
-const page = { ready: false, errors: [], timing: { wasm: 0, gpu: 0, draw: 0 }, gpu: { backend: 'none' } };
+const page = { ready: false, errors: [], timing: { wasm: 0, gpu: 0, draw: 0 }, gpu: { backend: 'none' },
+  wasm: { simd: false, file: 'skinframe.wasm' } };
 window.sfPage = page;
 
 const state = {
@@ -270,7 +271,7 @@ function sendScene() {
   remote.pending = null;
   remote.inFlight = true;
   remote.reframe = reframe;
-  worker.postMessage({ id: ++remote.id, wasm: new URL('skinframe.wasm', document.baseURI).href, scene: state.scene,
+  worker.postMessage({ id: ++remote.id, wasm: new URL(page.wasm.file, document.baseURI).href, scene: state.scene,
     settings: sceneSettings(), options: state.options, gpu: !!gpu, forceMesh: !remote.meshKnown });
   remote.meshKnown = true;
 }
@@ -593,7 +594,7 @@ function loop(now) {
     page.timing.draw = performance.now() - t0;
   }
   const g = gpu?.lastMs;
-  $('overlay').textContent = `wasm compute ${page.timing.wasm.toFixed(2)} ms\n` +
+  $('overlay').textContent = `wasm compute ${page.timing.wasm.toFixed(2)} ms (${page.wasm.simd ? 'SIMD' : 'no SIMD'})\n` +
     `GPU compute  ${g != null ? g.toFixed(2) + ' ms' : 'off (' + page.gpu.backend + ')'}\n` +
     `drawing      ${page.timing.draw.toFixed(2)} ms\n${view ? view.vertexCount + ' vertices' : ''}`;
   requestAnimationFrame(loop);
@@ -601,7 +602,11 @@ function loop(now) {
 
 async function main() {
   try {
-    sf = await loadSkinframe(new URL('skinframe.wasm', document.baseURI));
+    // SIMD128 where the engine validates it (the same results, bit for bit, in less time)
+    const simd = wasmSimdSupported();
+    page.wasm = { simd, file: wasmFileName(simd) };
+    console.info(`skinframe: ${page.wasm.file} (${simd ? 'WebAssembly SIMD' : 'no WebAssembly SIMD in this browser'})`);
+    sf = await loadSkinframe(new URL(page.wasm.file, document.baseURI));
   } catch (e) {
     message(`could not load the wasm core: ${e.message}`, true);
     return;

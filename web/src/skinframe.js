@@ -67,6 +67,18 @@ function wasiStubs(getMemory) {
   };
 }
 
+// The core comes as two modules: skinframe-simd.wasm (compiled with -msimd128: the fast paths' SIMD128 level, bit for
+// bit the scalar loops) and skinframe.wasm (no SIMD) for an engine without SIMD128. The probe is a module of one
+// function, `i32.const 0; i32x4.splat`, which WebAssembly.validate accepts only where the engine has SIMD128.
+const SIMD_PROBE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, /* magic, version */
+  1, 5, 1, 0x60, 0, 1, 0x7b, /* type: () -> v128 */ 3, 2, 1, 0, /* one function of that type */
+  10, 8, 1, 6, 0, 0x41, 0, 0xfd, 0x11, 0x0b]); /* its body: i32.const 0, i32x4.splat, end */
+export function wasmSimdSupported() {
+  try { return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE); } catch { return false; }
+}
+// The module's file name for this engine.
+export function wasmFileName(simd = wasmSimdSupported()) { return simd ? 'skinframe-simd.wasm' : 'skinframe.wasm'; }
+
 // source: the module's bytes (ArrayBuffer, typed array), a compiled WebAssembly.Module, or a URL to fetch.
 export async function loadSkinframe(source) {
   let module;

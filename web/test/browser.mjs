@@ -177,6 +177,10 @@ async function run(mode) {
     await check('page loads the wasm core', async () => {
       const errors = await page.evaluate(() => window.sfPage.errors);
       assert.deepEqual(errors, [], logs.join('\n'));
+      // chromium has WebAssembly SIMD: the page takes the SIMD128 module and says so
+      const wasm = await page.evaluate(() => window.sfPage.wasm);
+      assert.deepEqual(wasm, { simd: true, file: 'skinframe-simd.wasm' });
+      assert.ok(logs.some((l) => l.includes('skinframe-simd.wasm (WebAssembly SIMD)')), logs.join('\n'));
     });
     await check('backend', async () => {
       const backend = await page.evaluate(() => window.sfPage.gpu.backend);
