@@ -39,6 +39,7 @@ int sfi_temp_left_over(unsigned long long pid, time_t mtime)
     time_t now = time(NULL);
     if (now != (time_t)-1 && mtime < now && (double)(now - mtime) > SF_FILE_TEMP_MAX_AGE_S) return 1;
 #if defined(__wasi__)
+    (void)pid;
     return 0; /* no processes to ask about: the age alone decides */
 #else
     if (pid == 0 || pid > (unsigned long long)INT_MAX || (pid_t)pid == getpid()) return 0;
