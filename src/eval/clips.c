@@ -173,18 +173,24 @@ sf_result sf_asset_clip_plan(const sf_gltf* g, size_t animation, double fps, siz
     return sf_clip_plan_make(end, fps, max_frames, out);
 }
 
+/* out emptied and told the asset's counts and statistics; false where the animation does not exist. */
+static bool clip_out_start(const sf_asset_eval* e, size_t animation, sf_asset_clip* out)
+{
+    memset(out, 0, sizeof *out);
+    out->animation = animation;
+    out->vertices = e->vertices;
+    out->tangent_vertices = e->tangent_vertices;
+    out->methods = e->methods;
+    return animation == SF_GLTF_NONE || animation < e->g->animation_count;
+}
+
 sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_fn on_frame, void* user,
                              sf_asset_clip* out, sf_error* err)
 {
     sf_error local;
     if (!err) err = &local;
     const sf_asset_eval_opts* o = &e->o;
-    memset(out, 0, sizeof *out);
-    out->animation = animation;
-    out->vertices = e->vertices;
-    out->tangent_vertices = e->tangent_vertices;
-    out->methods = e->methods;
-    if (animation != SF_GLTF_NONE && animation >= e->g->animation_count)
+    if (!clip_out_start(e, animation, out))
         return sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "no animation %zu", animation);
     if (sf_asset_clip_plan(e->g, animation, o->fps, o->max_frames, &out->plan) != SF_OK)
         return sfi_eval_fail(err, SF_ERROR_TOO_LARGE, "%g s at %g fps needs %.15g frames, more than %zu",
@@ -211,15 +217,10 @@ sf_result sf_asset_eval_frame(sf_asset_eval* e, size_t animation, double time_s,
     sf_error local;
     if (!err) err = &local;
     const sf_asset_eval_opts* o = &e->o;
-    memset(out, 0, sizeof *out);
-    out->animation = animation;
-    out->vertices = e->vertices;
-    out->tangent_vertices = e->tangent_vertices;
-    out->methods = e->methods;
+    bool known = clip_out_start(e, animation, out);
     if (stats_on_gpu(e))
         return sfi_eval_fail(err, SF_ERROR_UNSUPPORTED, "one frame at a time runs on the CPU backend only");
-    if (animation != SF_GLTF_NONE && animation >= e->g->animation_count)
-        return sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "no animation %zu", animation);
+    if (!known) return sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "no animation %zu", animation);
     if (!isfinite(time_s)) return sfi_eval_fail(err, SF_ERROR_NOT_FINITE, "time %g s", time_s);
     sf_clip_plan_make(0.0, o->fps, 1, &out->plan);
     for (size_t k = 0; k < o->method_count; ++k) {
