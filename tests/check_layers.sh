@@ -100,8 +100,8 @@ check_includes() {
   done
 }
 core_dirs="src/core src/common src/kernels"
-# The compiler's own intrinsics and cpuid headers (inline functions, no symbols) for the SIMD fast paths.
-intrinsics='^(cpuid|emmintrin|immintrin)\.h$'
+# The compiler's own intrinsics and cpuid headers (inline functions, no symbols) for the SIMD fast paths (x86, WebAssembly).
+intrinsics='^(cpuid|emmintrin|immintrin|wasm_simd128)\.h$'
 for d in $core_dirs; do
   check_includes "$d" "$core_dirs include" "$std_headers|^skinframe\.h$|$intrinsics"
 done
