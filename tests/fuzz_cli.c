@@ -17,6 +17,7 @@
  * Any crash, leak or sanitizer report is a bug as well. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, lstat */
 #include "cli.h"
+#include "fuzz_choices.h"
 #include "skinframe_gltf.h"
 
 #include <cjson/cJSON.h>
@@ -54,26 +55,6 @@ static void fail(const char* kind, const char* fmt, ...)
     do {                                            \
         if (!(cond)) fail("contract", __VA_ARGS__); \
     } while (0)
-
-/* Choices drawn from the input's hash (splitmix64 steps), in a fixed order. */
-typedef struct bits {
-    uint64_t h;
-} bits;
-
-static unsigned take(bits* b, unsigned choices)
-{
-    uint64_t z = (b->h += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return (unsigned)((z ^ (z >> 31)) % choices);
-}
-
-static uint64_t hash_bytes(const uint8_t* data, size_t size)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 1099511628211ull;
-    return h;
-}
 
 static int write_file(const char* path, const void* data, size_t size)
 {

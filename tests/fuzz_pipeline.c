@@ -24,6 +24,7 @@
  *     the arithmetic overflows should be refused with an error by the layer that takes them). Setting
  *     FUZZ_ALLOW_NONFINITE=1 makes this one skip the input instead, to fuzz on past a known finding.
  * Any crash, leak or sanitizer report is a bug as well. */
+#include "fuzz_choices.h"
 #include "skinframe_eval.h"
 #include "skinframe_gltf.h"
 
@@ -131,19 +132,6 @@ static void check_angles(const float* a, size_t n, const char* what)
 {
     if (!a || !finite_output(a, n, what)) return;
     for (size_t v = 0; v < n; ++v) CONTRACT(a[v] >= 0.0f && a[v] <= 180.0f, "%s[%zu] = %g", what, v, (double)a[v]);
-}
-
-/* Choices drawn from the input's hash (splitmix64 steps), in a fixed order. */
-typedef struct bits {
-    uint64_t h;
-} bits;
-
-static unsigned take(bits* b, unsigned choices)
-{
-    uint64_t z = (b->h += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return (unsigned)((z ^ (z >> 31)) % choices);
 }
 
 static sf_frames_opts pick_opts(bits* b)
@@ -935,13 +923,6 @@ static void check_asset(const sf_gltf* g, bits* b)
     }
     sf_asset_eval_destroy(e[0]);
     sf_asset_eval_destroy(e[1]);
-}
-
-static uint64_t hash_bytes(const uint8_t* data, size_t size)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 1099511628211ull;
-    return h;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
