@@ -28,6 +28,7 @@ struct sfi_cuda {
     sfi_cuda_recompute variant;
     const sf_topology* topo;
     sfc_halo halo[3]; // the locality blocks per weld mode (none, position, position + normal), built on first use
+    int halo_refused[3]; // a weld mode whose blocks cannot be built: halo-gather runs as face-gather there
     // per instance, for up to cap instances
     uint32_t cap, count;      // capacity, instances of the last upload
     size_t fit;               // the most instances the device memory holds (0 = not measured yet)
@@ -92,11 +93,13 @@ static sf_result cuda_check(sf_error* err)
 
 extern "C" const char* sfi_cuda_recompute_name(sfi_cuda_recompute v)
 {
-    static const char* const names[] = {"face-gather",   "gather",   "halo-gather",   "scatter-fixed",
-                                        "scatter-float", "one-pass", "one-pass-naive"};
+    static const char* const names[] = {"halo-gather",   "face-gather", "gather",        "scatter-fixed",
+                                        "scatter-float", "one-pass",    "one-pass-naive"};
     static_assert(sizeof names / sizeof names[0] == SFI_CUDA_RECOMPUTE_COUNT, "a name per variant");
     return (unsigned)v < SFI_CUDA_RECOMPUTE_COUNT ? names[v] : "?";
 }
+
+extern "C" size_t sfi_cuda_halo_bytes(const sf_topology* topo, int weld) { return sfc_halo_bytes(topo, weld); }
 
 extern "C" void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute v)
 {
@@ -463,9 +466,11 @@ static size_t cuda_workspace_bytes(const sf_topology* topo, size_t instances)
     memset(&t, 0, sizeof t);
     t.n = (uint32_t)topo->vertex_count, t.F = (uint32_t)topo->triangle_count;
     t.bones = (uint32_t)topo->bone_count, t.targets = (uint32_t)topo->target_count;
-    size_t n = topo->vertex_count;
+    size_t n = topo->vertex_count, halo = sfi_cuda_halo_bytes(topo, -1);
+    for (int w = 0; w < 2; ++w) // the blocks of every weld mode the topology has, as the reference builds them on use
+        if (topo->weld[w].group) halo += sfi_cuda_halo_bytes(topo, w);
     return topology_bytes(topo) + SFC_COUNTERS * sizeof(unsigned long long) + 7 * n * sizeof(float) +
-           instances * instance_bytes(t) + stats_words() * sizeof(unsigned long long);
+           instances * instance_bytes(t) + stats_words() * sizeof(unsigned long long) + halo;
 }
 
 extern "C" sf_result sfi_cuda_free_memory(size_t* free_bytes, sf_error* err)
@@ -568,10 +573,16 @@ static sf_result rebuild(sfi_cuda* c, const sf_frames_opts* o, sfi_cuda_recomput
     int weld = weld_index(o->weld), weighting = (int)o->weighting;
     sfc_batch b = batch_of(c);
     b.count = count;
+    if (variant == SFI_CUDA_HALO_GATHER && c->halo_refused[weld + 1]) variant = SFI_CUDA_FACE_GATHER;
     if (variant == SFI_CUDA_HALO_GATHER || variant == SFI_CUDA_ONE_PASS) {
         sfc_halo* h = &c->halo[weld + 1];
         if (!h->base) {
             sf_result r = sfc_halo_upload(c->topo, weld, h, err);
+            if (r == SF_ERROR_UNSUPPORTED && variant == SFI_CUDA_HALO_GATHER) { // the same bits another way
+                c->halo_refused[weld + 1] = 1;
+                sf_error_clear(err);
+                return rebuild(c, o, SFI_CUDA_FACE_GATHER, count, nrm, tan, err);
+            }
             if (r != SF_OK) return r;
         }
         if (variant == SFI_CUDA_HALO_GATHER)

@@ -165,6 +165,9 @@ struct sfc_halo {
 // Builds topo's blocks for weld (-1, 0, 1) and uploads them; a block that the device's shared memory cannot
 // hold is SF_ERROR_UNSUPPORTED naming the sizes. free: NULL-safe, zeroes it.
 sf_result sfc_halo_upload(const sf_topology* topo, int weld, sfc_halo* out, sf_error* err);
+// What sfc_halo_upload allocates for topo and weld (the blocks built on the host and freed); 0 where they cannot be
+// built (the workspace then rebuilds with face-gather).
+size_t sfc_halo_bytes(const sf_topology* topo, int weld);
 void sfc_halo_free(sfc_halo* h);
 // The rebuilt frames over the blocks: from the position buffers (halo-gather), or skinned in the same launch
 // (one-pass, writing pos / det where given). h must be the layout of weld.

@@ -167,7 +167,39 @@ sf_result launch(const sfc_topo* t, const sfc_halo* h, const sfc_batch* b, uint3
     return SF_OK;
 }
 
+// The device allocation of one weld mode's blocks: its arrays, each at a 256-byte boundary (at: their offsets);
+// returns the allocation's size.
+struct halo_part {
+    const void* host;
+    size_t bytes;
+};
+enum { HALO_PARTS = 7 };
+size_t halo_parts(const sf_topology* topo, const sfi_gpu_blocks& g, halo_part parts[HALO_PARTS], size_t at[HALO_PARTS])
+{
+    size_t n = topo->vertex_count, B = g.block_count, C = g.corner_offsets[n];
+    size_t Lt = g.local_offsets[B], Ft = g.face_offsets[B];
+    const halo_part all[HALO_PARTS] = {{g.own_offsets, 4 * (B + 1)},    {g.local_offsets, 4 * (B + 1)},
+                                       {g.locals, 4 * Lt},              {g.face_offsets, 4 * (B + 1)},
+                                       {g.corner_offsets, 4 * (n + 1)}, {g.face_locals, 2 * 3 * Ft},
+                                       {g.corners, 2 * C}};
+    size_t total = 0;
+    for (size_t k = 0; k < HALO_PARTS; ++k) parts[k] = all[k], at[k] = total, total += (all[k].bytes + 255) & ~(size_t)255;
+    return total;
+}
+
 } // namespace
+
+size_t sfc_halo_bytes(const sf_topology* topo, int weld)
+{
+    sfi_gpu_blocks g;
+    sf_error err;
+    if (sfi_gpu_blocks_build(topo, weld, SFI_CUDA_HALO_OWN, SFI_CUDA_HALO_LOCALS, SFI_CUDA_HALO_FACES, &g, &err) != SF_OK)
+        return 0;
+    halo_part parts[HALO_PARTS];
+    size_t at[HALO_PARTS], total = halo_parts(topo, g, parts, at);
+    sfi_gpu_blocks_free(&g);
+    return total;
+}
 
 // The layout of one weld mode built on the host (gpu_blocks.c) and copied into one device allocation.
 sf_result sfc_halo_upload(const sf_topology* topo, int weld, sfc_halo* out, sf_error* err)
@@ -187,24 +219,15 @@ sf_result sfc_halo_upload(const sf_topology* topo, int weld, sfc_halo* out, sf_e
                             "gives a block %d B",
                             g.max_locals, g.max_faces, smem, optin);
     }
-    size_t n = topo->vertex_count, B = g.block_count, C = g.corner_offsets[n];
-    size_t Lt = g.local_offsets[B], Ft = g.face_offsets[B];
-    struct part {
-        const void* host;
-        size_t bytes;
-    } parts[] = {{g.own_offsets, 4 * (B + 1)},  {g.local_offsets, 4 * (B + 1)}, {g.locals, 4 * Lt},
-                 {g.face_offsets, 4 * (B + 1)}, {g.corner_offsets, 4 * (n + 1)}, {g.face_locals, 2 * 3 * Ft},
-                 {g.corners, 2 * C}};
-    const size_t P = sizeof parts / sizeof parts[0];
-    size_t at[sizeof parts / sizeof parts[0]], total = 0;
-    for (size_t k = 0; k < P; ++k) at[k] = total, total += (parts[k].bytes + 255) & ~(size_t)255;
+    halo_part parts[HALO_PARTS];
+    size_t at[HALO_PARTS], total = halo_parts(topo, g, parts, at);
     char* d = NULL;
     cudaError_t e = cudaMalloc((void**)&d, total ? total : 1);
     if (e != cudaSuccess) {
         sfi_gpu_blocks_free(&g);
         return sfc_failed(err, "cudaMalloc(halo blocks)", e);
     }
-    for (size_t k = 0; k < P && e == cudaSuccess; ++k)
+    for (size_t k = 0; k < HALO_PARTS && e == cudaSuccess; ++k)
         if (parts[k].bytes) e = cudaMemcpy(d + at[k], parts[k].host, parts[k].bytes, cudaMemcpyHostToDevice);
     if (e == cudaSuccess) e = cudaDeviceSynchronize(); // copied before the workspace's own stream reads it
     out->base = d;

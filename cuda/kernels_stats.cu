@@ -271,7 +271,9 @@ __device__ __forceinline__ void load_error_frames(const float* nrm, const float*
     }
 }
 
-// 3 blocks per SM: the loads of the next round need the registers of the fourth.
+// 3 blocks per SM: the loads of the next round need the registers of the fourth. PerCorner: the tangents are
+// measured against the reference's corners; a kernel of its own, so that the per-vertex form keeps its registers.
+template <bool PerCorner>
 __global__ void __launch_bounds__(SFC_THREADS, 3)
     k_errors(sfc_topo t, uint32_t count, const float* nrm, const float* tan, const float* ref_n, const float* ref_t,
              sfc_corners cn, sfc_stats sn, sfc_stats st, unsigned long long* e_counts)
@@ -312,7 +314,7 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
                 an = (float)sfk_angle_deg(mn, rn);
                 dn = sfk_degenerate3(mn) || sfk_degenerate3(rn);
             }
-            if (tangents && cn.ref) { // per corner; the division only here, where it is paid for
+            if (PerCorner && tangents) { // the division only here, where it is paid for
                 uint32_t i = (uint32_t)(o / t.n), v = (uint32_t)(o - (size_t)i * t.n);
                 float mt[4] = {m4.x, m4.y, m4.z, m4.w};
                 if (has_corners(t, cn, v)) {
@@ -654,7 +656,12 @@ sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const 
     size_t blocks = sfc_error_blocks(t, count);
     sfc_corners corners = {NULL, NULL};
     if (cn) corners = *cn;
-    k_errors<<<(unsigned)blocks, SFC_THREADS, 0, s>>>(*t, count, nrm, tan, ref_n, ref_t, corners, *normal, st, e_counts);
+    if (corners.ref)
+        k_errors<true><<<(unsigned)blocks, SFC_THREADS, 0, s>>>(*t, count, nrm, tan, ref_n, ref_t, corners, *normal, st,
+                                                                 e_counts);
+    else
+        k_errors<false><<<(unsigned)blocks, SFC_THREADS, 0, s>>>(*t, count, nrm, tan, ref_n, ref_t, corners, *normal, st,
+                                                                  e_counts);
     SFC_LAUNCHED("k_errors", err);
     k_sums<<<1, SFC_THREADS, 0, s>>>(*normal, blocks);
     SFC_LAUNCHED("k_sums", err);

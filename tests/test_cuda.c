@@ -717,9 +717,10 @@ static void test_cli_backend(void)
     }
 }
 
-/* sf_workspace_device_size against the device's free memory: what creating a workspace takes, and what a
+/* sf_workspace_device_size against the device's free memory: what creating a workspace takes, what a
  * batch of 8 adds (cudaMalloc rounds arrays up to its pages: the topology's many arrays loosely, the
- * instances' few large ones within 2%). */
+ * instances' few large ones within 2%), and what the reference's locality blocks add in every weld mode the
+ * topology has (one allocation each: within 2% and a page each). */
 static void test_device_size(void)
 {
     if (!gpu_ready()) return;
@@ -757,6 +758,31 @@ static void test_device_size(void)
     CHECK(want1 > 0.0 && want8 > want1);
     CHECK(got1 >= want1 - 2.0 * MiB && got1 <= 1.25 * want1 + 64.0 * MiB);
     CHECK(fabs(grow - (want8 - want1)) <= 0.02 * (want8 - want1) + 24.0 * MiB);
+    /* the reference in each weld mode: its blocks built on first use */
+    double halo = 0.0;
+    int modes = 0;
+    for (int w = -1; w < 2; ++w) {
+        sf_frames_opts ro = {0};
+        ro.weld = w < 0 ? SF_WELD_NONE : (w == 0 ? SF_WELD_POSITION : SF_WELD_POSITION_NORMAL);
+        ro.tangents = SF_TANGENTS_UV; /* MikkTSpace would add its per-corner arrays */
+        size_t h = sfi_cuda_halo_bytes(topo, w);
+        sf_result rr = sf_frames_compute_batch(topo, poses, I, SF_METHOD_RECOMPUTE, &ro, ws, outs, &err);
+        if (rr == SF_ERROR_UNSUPPORTED && w >= 0) { /* a weld mode the topology was built without: no blocks */
+            CHECK(h == 0);
+            continue;
+        }
+        CHECK_OK(rr);
+        halo += (double)h;
+        modes++;
+    }
+    size_t f3 = 0;
+    CHECK_OK(sfi_cuda_free_memory(&f3, &err));
+    double blocks = (double)f2 - (double)f3;
+    printf("device size: the reference's blocks in %d weld modes, predicted %.1f MB, took %.1f MB\n", modes, halo / MiB,
+           blocks / MiB);
+    CHECK(halo > 0.0);
+    CHECK(fabs(blocks - halo) <= 0.02 * halo + 2.0 * MiB * modes);
+    CHECK((double)f0 - (double)f3 >= want8 - 2.0 * MiB); /* the prediction counts them */
     for (int i = 0; i < I; ++i) posed_free(&p[i]);
     free(nrm);
     sf_workspace_destroy(ws);

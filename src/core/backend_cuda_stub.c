@@ -25,6 +25,12 @@ const char* sfi_cuda_recompute_name(sfi_cuda_recompute variant)
     return "?";
 }
 
+size_t sfi_cuda_halo_bytes(const sf_topology* topo, int weld)
+{
+    (void)topo, (void)weld;
+    return 0;
+}
+
 void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute variant) { (void)ws, (void)variant; }
 
 sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, const sf_method* methods,

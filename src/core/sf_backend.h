@@ -82,10 +82,12 @@ sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_summary* sum
 /* The GPU's ways to rebuild the reference (`recompute`); all give the CPU's frames within rounding, the
  * gathers bit-identical run to run. */
 typedef enum sfi_cuda_recompute {
-    SFI_CUDA_FACE_GATHER = 0, /* default: a face pass, then a per-vertex gather over the adjacency */
+    SFI_CUDA_HALO_GATHER = 0, /* default (the fastest): the gather over locality blocks: each block's vertices + halo
+                               * read once into shared memory, its faces rebuilt once there (cuda/gpu_blocks.c,
+                               * cuda/kernels_halo.cu); face-gather's bits. Where a topology's blocks cannot be
+                               * built (a vertex whose faces exceed a block), face-gather runs in its place */
+    SFI_CUDA_FACE_GATHER,     /* a face pass, then a per-vertex gather over the adjacency */
     SFI_CUDA_GATHER,          /* the gather alone, each vertex recomputing its faces from the final positions */
-    SFI_CUDA_HALO_GATHER,     /* the gather over locality blocks: each block's vertices + halo read once into shared
-                               * memory, its faces rebuilt once there (cuda/gpu_blocks.c, cuda/kernels_halo.cu) */
     SFI_CUDA_SCATTER_FIXED,   /* per-face scatter into 32-bit fixed point (integer atomics), then normalise */
     SFI_CUDA_SCATTER_FLOAT,   /* per-face scatter with float atomics, then normalise (order varies) */
     SFI_CUDA_ONE_PASS,        /* one launch: each block skins its vertices + halo once into shared memory, gathers */
@@ -93,6 +95,9 @@ typedef enum sfi_cuda_recompute {
     SFI_CUDA_RECOMPUTE_COUNT
 } sfi_cuda_recompute;
 const char* sfi_cuda_recompute_name(sfi_cuda_recompute variant);
+/* The device bytes of the locality blocks halo-gather builds for topo and weld (-1 none, 0 position, 1 position +
+ * normal) on its first use, counted in sf_workspace_device_size; 0 where they cannot be built or without CUDA. */
+size_t sfi_cuda_halo_bytes(const sf_topology* topo, int weld);
 /* The limits halo-gather and one-pass cut the locality blocks to (sfi_gpu_blocks_build): owned vertices (one
  * per GPU thread), local vertices and faces of a block (24 B and 48 B of shared memory each: 64 KB at most). */
 #define SFI_CUDA_HALO_OWN 256
