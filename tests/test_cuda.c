@@ -755,8 +755,11 @@ static void test_device_size(void)
     double got1 = (double)f0 - (double)f1, grow = (double)f1 - (double)f2, MiB = 1048576.0;
     printf("device size: %zu vertices, predicted %.1f MB (+ %.1f MB for %d instances), took %.1f MB (+ %.1f MB)\n",
            n, want1 / MiB, (want8 - want1) / MiB, I, got1 / MiB, grow / MiB);
+    /* the prediction counts the reference's blocks, which the first reference builds: not there yet */
+    double all_blocks = 0.0; /* a weld mode the topology was built without has none */
+    for (int w = -1; w < 2; ++w) all_blocks += (double)sfi_cuda_halo_bytes(topo, w);
     CHECK(want1 > 0.0 && want8 > want1);
-    CHECK(got1 >= want1 - 2.0 * MiB && got1 <= 1.25 * want1 + 64.0 * MiB);
+    CHECK(got1 >= want1 - all_blocks - 2.0 * MiB && got1 <= 1.25 * want1 + 64.0 * MiB);
     CHECK(fabs(grow - (want8 - want1)) <= 0.02 * (want8 - want1) + 24.0 * MiB);
     /* the reference in each weld mode: its blocks built on first use */
     double halo = 0.0;
