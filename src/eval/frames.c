@@ -144,7 +144,23 @@ static size_t slot_count(const sf_asset_eval* e, size_t frames)
     return n;
 }
 
-/* The slots for a clip of `frames` frames (grown, never shrunk). */
+typedef struct slot_init_job {
+    sf_asset_eval* e;
+    size_t first;        /* the first new slot */
+    sf_result* results;  /* per new slot */
+    sf_error* errors;
+} slot_init_job;
+
+/* New slots [first + begin, first + end): each its own pose, units, workspaces and evaluations. */
+static void slot_init_range(void* ctx, size_t begin, size_t end)
+{
+    const slot_init_job* job = ctx;
+    for (size_t k = begin; k < end; ++k)
+        job->results[k] = slot_init(job->e, &job->e->slots->list[job->first + k], job->first + k, &job->errors[k]);
+}
+
+/* The slots for a clip of `frames` frames (grown, never shrunk); the new ones built over the threads, since
+ * each builds a workspace and an evaluation for every unit. */
 static sf_result slots_ensure(sf_asset_eval* e, size_t frames, sf_error* err)
 {
     size_t want = slot_count(e, frames);
@@ -157,9 +173,22 @@ static sf_result slots_ensure(sf_asset_eval* e, size_t frames, sf_error* err)
     frame_slot* list = realloc(fs->list, want * sizeof *list);
     if (!list) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
     fs->list = list;
-    while (fs->count < want) {
-        sf_result r = slot_init(e, &fs->list[fs->count], fs->count, err);
-        fs->count++; /* freed with the others, also when half built */
+    if (want > fs->count) {
+        size_t add = want - fs->count;
+        sf_result* results = calloc(add, sizeof *results);
+        sf_error* errors = calloc(add, sizeof *errors);
+        if (!results || !errors) {
+            free(results), free(errors);
+            return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
+        }
+        memset(fs->list + fs->count, 0, add * sizeof *fs->list);
+        slot_init_job job = {e, fs->count, results, errors};
+        sf_env_parallel_for(&e->env, add, 1, slot_init_range, &job);
+        fs->count = want; /* freed with the others, also when half built */
+        sf_result r = SF_OK;
+        for (size_t k = 0; k < add && r == SF_OK; ++k)
+            if ((r = results[k]) != SF_OK && err) *err = errors[k];
+        free(results), free(errors);
         if (r != SF_OK) return r;
     }
     size_t batch = want * FRAMES_PER_SLOT;
