@@ -314,25 +314,44 @@ static morph_tangent_stats morph_tangent_errors(const char* path, size_t prim)
     return st;
 }
 
+/* A staged asset (path under SF_ASSETS) saved to the temporary file `name` with a normal texture on each of its
+ * materials, which makes fix generate its tangents: its path in `in`, the copy's in `mapped`. False (skipped or
+ * failed) without it. */
+static bool normal_mapped_copy(const char* asset, const char* name, char* in, char* mapped, size_t size)
+{
+    if (!sft_asset(asset, in, size)) {
+        sft_skip("no assets (SF_ASSETS unset)");
+        return false;
+    }
+    sf_gltf_doc* doc = NULL;
+    sf_error err;
+    memset(&err, 0, sizeof err);
+    if (sf_gltf_doc_open(in, NULL, NULL, &doc, &err) != SF_OK) {
+        sft_failf(__FILE__, __LINE__, "%s: %s", in, err.message);
+        return false;
+    }
+    cJSON* material;
+    size_t materials = 0;
+    cJSON_ArrayForEach(material, cJSON_GetObjectItem(sf_gltf_doc_json(doc), "materials")) {
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(material, "normalTexture"), "index", 0);
+        materials++;
+    }
+    bool ok = materials > 0 && sf_gltf_doc_normal_map_texcoord(doc, 0, 0) == 0 &&
+              sf_gltf_doc_save(doc, tmp_path(name, mapped, size), NULL, 0, &err) == SF_OK;
+    if (!ok) sft_failf(__FILE__, __LINE__, "%s: %zu materials given a normal map, saved: %s", in, materials, err.message);
+    sf_gltf_doc_destroy(doc);
+    return ok;
+}
+
 /* MorphStressTest given a normal map: fix generates TANGENT for its morphing primitive (no vertex splits) and
  * TANGENT deltas for every target that moves it (the reference's, as for NORMAL); the fixed file's tangents at
  * each target's full weight are MikkTSpace's of the morphed mesh; fixing again changes nothing. */
 static void morph_tangents_written(void)
 {
     char in[1024], mapped[1024], out[1024], again[1024];
-    if (!sft_asset("gltf/MorphStressTest/glTF-Binary/MorphStressTest.glb", in, sizeof in)) {
-        sft_skip("no assets (SF_ASSETS unset)");
+    if (!normal_mapped_copy("gltf/MorphStressTest/glTF-Binary/MorphStressTest.glb", "mst-mapped.glb", in, mapped,
+                            sizeof in))
         return;
-    }
-    sf_gltf_doc* doc = NULL;
-    sf_error err;
-    CHECK_OK(sf_gltf_doc_open(in, NULL, NULL, &doc, &err));
-    if (!doc) return;
-    cJSON* material;
-    cJSON_ArrayForEach(material, cJSON_GetObjectItem(sf_gltf_doc_json(doc), "materials"))
-        cJSON_AddNumberToObject(cJSON_AddObjectToObject(material, "normalTexture"), "index", 0);
-    CHECK_OK(sf_gltf_doc_save(doc, tmp_path("mst-mapped.glb", mapped, sizeof mapped), NULL, 0, &err));
-    sf_gltf_doc_destroy(doc);
     sf_fix_opts o;
     sf_fix_opts_init(&o);
     sf_fix_counts c;
@@ -509,21 +528,7 @@ static void normal_mapped_tangents_generated(void)
 static void split_tangents_written(void)
 {
     char in[1024], mapped[1024], out[1024], again[1024];
-    if (!sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", in, sizeof in)) {
-        sft_skip("no assets (SF_ASSETS unset)");
-        return;
-    }
-    sf_gltf_doc* doc = NULL;
-    sf_error err;
-    CHECK_OK(sf_gltf_doc_open(in, NULL, NULL, &doc, &err));
-    if (!doc) return;
-    cJSON* material = cJSON_GetArrayItem(cJSON_GetObjectItem(sf_gltf_doc_json(doc), "materials"), 0);
-    CHECK(material != NULL);
-    cJSON* nt = cJSON_AddObjectToObject(material, "normalTexture");
-    cJSON_AddNumberToObject(nt, "index", 0);
-    CHECK(sf_gltf_doc_normal_map_texcoord(doc, 0, 0) == 0);
-    CHECK_OK(sf_gltf_doc_save(doc, tmp_path("cm-mapped.glb", mapped, sizeof mapped), NULL, 0, &err));
-    sf_gltf_doc_destroy(doc);
+    if (!normal_mapped_copy("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", "cm-mapped.glb", in, mapped, sizeof in)) return;
     sf_fix_opts o;
     sf_fix_opts_init(&o);
     sf_fix_counts c;
