@@ -442,9 +442,10 @@ static void counts_and_slots(void)
     const uint32_t slots[] = {0, 1, 2, 3, 4, 5, 8};
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c)
         for (size_t k = 0; k < sizeof slots / sizeof slots[0]; ++k)
-            for (int uvs = 0; uvs < 2; ++uvs) {
+            for (int uvs = 0; uvs < 3; ++uvs) { /* 2: neither UVs nor tangents (the methods' tangent fallbacks) */
                 synth s;
-                synth_make(&s, counts[c], slots[k], uvs);
+                synth_make(&s, counts[c], slots[k], uvs == 1);
+                if (uvs == 2) s.d.tangents.data = NULL;
                 sf_topology* topo = NULL;
                 sf_topology_opts o;
                 memset(&o, 0, sizeof o);
@@ -452,7 +453,7 @@ static void counts_and_slots(void)
                 CHECK_OK(sf_topology_create(&s.d, &o, NULL, &topo, &err));
                 char where[128];
                 snprintf(where, sizeof where, "%zu vertices, %u slots, %s", counts[c], slots[k],
-                         uvs ? "uvs" : "no uvs");
+                         uvs == 1 ? "uvs" : uvs ? "no uvs or tangents" : "no uvs");
                 if (topo) compare_levels(topo, &s.pose, where);
                 sf_topology_destroy(topo);
                 synth_free(&s);

@@ -157,7 +157,13 @@ SK_INLINE void sjf_step(const sfi_jacobian_job* job, size_t v0, size_t valid, ui
     sjf_rotate(nr, tr, b0, n1, t1, b1, na, N);
     sjf_rotate(nr, tr, b0, n1, t1, b1, t0, T);
     sk_safe_unit(&N[0], &N[1], &N[2], &big);
-    redo = sk_or(redo, sk_and(moving, sk_andnot(sjf_orthonormal(N, T, &big), all))); /* `skinned`'s tangent */
+    SK_V t_ok = sjf_orthonormal(N, T, &big);
+    if (sk_mask(sk_andnot(t_ok, moving))) { /* nothing off the normal (no tangents): carried as `skinned` does */
+        SK_V ts[3];
+        for (int k = 0; k < 3; ++k) ts[k] = sk_dot3(m[k], m[3 + k], m[6 + k], t0[0], t0[1], t0[2]);
+        sk_safe_unit(&ts[0], &ts[1], &ts[2], &big);
+        for (int k = 0; k < 3; ++k) T[k] = sk_select(t_ok, T[k], ts[k]);
+    }
     if (sk_mask(still)) { /* the fan plane does not move: the authored frame */
         SK_V ts[3] = {t0[0], t0[1], t0[2]};
         sk_safe_unit(&ts[0], &ts[1], &ts[2], &big);
