@@ -171,7 +171,7 @@ float* sfi_mikktspace_scratch_normals(struct sfi_mikktspace_scratch* s) { return
 
 sfi_mikk_stats sfi_mikktspace_scratch_stats(const struct sfi_mikktspace_scratch* s)
 {
-    sfi_mikk_stats none = {0, 0, 0, 0, 0};
+    sfi_mikk_stats none = {0, 0, 0, 0, 0, 0};
     return s ? s->stats : none;
 }
 
@@ -699,12 +699,14 @@ static int update_neighbors(const mikk_frame* m, int known)
         s->stats.neighbors_kept_numbering++;
         return 0;
     }
-    int ambiguous = 0;
-    if (same_degen && known && s->nb_canonical && s->nb_epoch == s->classes_epoch &&
-        last_run_order_free(m, &ambiguous) && !ambiguous) {
-        memcpy(s->cached_cid, s->cid, 3 * F * sizeof(uint32_t));
-        s->stats.neighbors_kept_classes++;
-        return 0;
+    if (same_degen && known && s->nb_canonical && s->nb_epoch == s->classes_epoch) {
+        int ambiguous = 0;
+        if (last_run_order_free(m, &ambiguous) && !ambiguous) {
+            memcpy(s->cached_cid, s->cid, 3 * F * sizeof(uint32_t));
+            s->stats.neighbors_kept_classes++;
+            return 0;
+        }
+        s->stats.neighbors_built_last_run++;
     }
     s->stats.neighbors_built++;
     build_neighbors(m);
