@@ -11,7 +11,11 @@
  * trip. Also the split by hand, the topology's split count, the loader carrying every stream to the copies,
  * and the evaluation's per-corner error by hand. Exits 77 (skipped) for the comparison part only when node or
  * npm is missing; the hand-computed cases always run.
- * Also prints, per asset, how many seam vertices welding fixes (welded vs unwelded normal > 0.01 deg). */
+ * Also prints, per asset, how many seam vertices welding fixes (welded vs unwelded normal > 0.01 deg).
+ * Then frames on one workspace, which reuse the classes, neighbours and groups an earlier frame built, against
+ * a fresh workspace per frame, bit for bit: random lattice meshes, every scene and staged asset's clips, random
+ * poses of the characters, and a grid made to reach each fallback (non-manifold edge, coincident vertices that
+ * split and merge, triangles that collapse), each checking which path its frames took. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "sf_internal.h"
 #include "sf_test.h"

@@ -25,11 +25,23 @@
  * decides which triangles pair across non-manifold or coincident edges, so it is reproduced here
  * (shared_vertices, sort_edges) rather than replaced by a plain sort.
  *
- * Precomputed at topology creation: the UV flags. The neighbours only change when the shared vertex
- * numbering or the degenerate triangles change, the groups (kept sorted, as corners) when the neighbours or
- * the triangles' flags do: both are cached in the scratch and rebuilt, without allocating, when they do.
- * Per frame: triangle tangents (in parallel), shared vertices, and the groups' sums (in parallel), all in
- * the scratch. Everything here works on plain arrays (sfi_mikk_input);
+ * Precomputed at topology creation: the UV flags. Kept in the scratch from frame to frame, each exact for the
+ * frame that reuses it:
+ *  - the classes (which corners are one shared vertex), from the last full numbering. A frame where every
+ *    corner's data is bit-identical to its class's first corner's, free of NaN, and no two classes of one hash
+ *    leaf are equal has those classes: it is numbered by the same hash without the sorts of the leaves (the
+ *    first corner of each class in leaf order). Else it is numbered in full and its classes kept.
+ *  - the neighbours. The numbering only decides ties: where an edge between two shared vertices occurs more
+ *    than once in one direction, and at the last lower vertex, whose edges the reference leaves unsorted by
+ *    the higher one (two edges to one vertex pair only if no edge to another lies between them). When neither
+ *    can matter (no ambiguous edge, and the last lower vertex's edges all go to one vertex or each to another),
+ *    the pairing is the unique one, the same for every numbering of the same classes and degenerate triangles:
+ *    kept while those hold and the new numbering's last run is also order free (found in one pass, no sort).
+ *    Otherwise they are kept only for an identical numbering, and rebuilt, without allocating, when it changes.
+ *  - the groups (kept sorted, as corners), while the neighbours and the triangles' flags are unchanged.
+ * Per frame: triangle tangents (in parallel), the numbering, and the groups' sums (in parallel), all in the
+ * scratch; sfi_mikktspace_scratch_stats counts which of these paths the frames took. Everything here works on
+ * plain arrays (sfi_mikk_input);
  * the per-vertex output over the topology's adjacency is in rebuild.c.
  *
  * Handedness: MikkTSpace's own sign is +1 for a positive UV area, i.e. cross(n, t) along +dP/dv (v up).
@@ -912,10 +924,9 @@ static void group_range(void* ctx, size_t begin, size_t end)
     for (size_t g = begin; g < end; ++g) group_tangents((const mikk_frame*)ctx, (uint32_t)g);
 }
 
-/* Corner tangents. The neighbours depend on the frame through the numbering and the degenerate triangles
- * (the numbering decides the pairing where three or more triangles meet at an edge, and, through the
- * order the sort leaves its last run in, at the last lower vertex), the groups through the neighbours and
- * the triangles' flags: each is rebuilt only when what it depends on changed. */
+/* Corner tangents. The numbering goes through the known classes where they hold (shared_vertices), the
+ * neighbours and groups are rebuilt only when what they depend on changed (update_neighbors, and the flags):
+ * see the header comment. */
 const float* sfi_mikktspace_corners(const sfi_mikk_input* in, const sf_env* env, struct sfi_mikktspace_scratch* s)
 {
     size_t F = in->triangle_count;
