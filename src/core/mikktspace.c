@@ -441,12 +441,17 @@ static int shared_vertices(const mikk_frame* m, int known)
     for (size_t c = 1; c < C; ++c) box_add(corner_pos(m, c), lo, hi);
     int ch = box_axis(lo, hi);
     memset(s->cell_start, 0, (MK_CELLS + 1) * sizeof(uint32_t));
-    for (size_t c = 0; c < C; ++c) s->cell_start[grid_cell(lo[ch], hi[ch], corner_pos(m, c)[ch]) + 1]++;
+    /* each corner's cell, kept for the scatter in s->stack (free until the groups are built) */
+    uint32_t* cell_of = s->stack;
+    for (size_t c = 0; c < C; ++c) {
+        cell_of[c] = (uint32_t)grid_cell(lo[ch], hi[ch], corner_pos(m, c)[ch]);
+        s->cell_start[cell_of[c] + 1]++;
+    }
     for (size_t k = 0; k < MK_CELLS; ++k) {
         s->cell_start[k + 1] += s->cell_start[k];
         s->cell_fill[k] = s->cell_start[k];
     }
-    for (size_t c = 0; c < C; ++c) s->cell_corner[s->cell_fill[grid_cell(lo[ch], hi[ch], corner_pos(m, c)[ch])]++] = (uint32_t)c;
+    for (size_t c = 0; c < C; ++c) s->cell_corner[s->cell_fill[cell_of[c]]++] = (uint32_t)c;
     for (size_t k = 0; k < MK_CELLS; ++k) {
         size_t begin = s->cell_start[k], count = s->cell_start[k + 1] - begin;
         if (count < 2) continue;
