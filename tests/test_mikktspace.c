@@ -11,7 +11,11 @@
  * trip. Also the split by hand, the topology's split count, the loader carrying every stream to the copies,
  * and the evaluation's per-corner error by hand. Exits 77 (skipped) for the comparison part only when node or
  * npm is missing; the hand-computed cases always run.
- * Also prints, per asset, how many seam vertices welding fixes (welded vs unwelded normal > 0.01 deg). */
+ * Also prints, per asset, how many seam vertices welding fixes (welded vs unwelded normal > 0.01 deg).
+ * Then frames on one workspace, which reuse the classes, neighbours and groups an earlier frame built, against
+ * a fresh workspace per frame, bit for bit: random lattice meshes, every scene and staged asset's clips, random
+ * poses of the characters, and a grid made to reach each fallback (non-manifold edge, coincident vertices that
+ * split and merge, triangles that collapse), each checking which path its frames took. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "sf_internal.h"
 #include "sf_test.h"
@@ -1531,6 +1535,7 @@ static void test_npm_bake_round_trip(void)
 
 typedef struct reuse_stats {
     size_t frames, meshes, differing;
+    sfi_mikk_stats paths; /* summed over the reused workspaces */
 } reuse_stats;
 
 /* The frames of one mesh computed in turn on one workspace (which reuses what an earlier frame built when
@@ -1578,12 +1583,28 @@ static void reuse_check(const sf_mesh_desc* mesh, const sf_pose* poses, size_t f
         fresh = NULL;
         st->frames++;
     }
+    sfi_mikk_stats p = sfi_mikktspace_scratch_stats(ws->mikktspace);
+    st->paths.frames += p.frames;
+    st->paths.numbered_known += p.numbered_known;
+    st->paths.neighbors_kept_numbering += p.neighbors_kept_numbering;
+    st->paths.neighbors_kept_classes += p.neighbors_kept_classes;
+    st->paths.neighbors_built += p.neighbors_built;
+    st->paths.neighbors_built_last_run += p.neighbors_built_last_run;
     st->meshes++;
     st->differing += (size_t)differs;
     free(pos), free(nrm), free(tan_a), free(tan_b), free(corners_a);
     sf_workspace_destroy(ws);
     sf_topology_destroy(topo);
     CHECK(a.allocations == a.frees);
+}
+
+static void print_paths(const char* label, const reuse_stats* st)
+{
+    const sfi_mikk_stats* p = &st->paths;
+    printf("  %s: %zu meshes, %zu frames, %zu differ from fresh workspaces; numbered through known classes %zu, "
+           "neighbours kept (same numbering %zu, same classes %zu), built %zu (%zu for the last run's order)\n",
+           label, st->meshes, st->frames, st->differing, p->numbered_known, p->neighbors_kept_numbering,
+           p->neighbors_kept_classes, p->neighbors_built, p->neighbors_built_last_run);
 }
 
 /* Random meshes on coarse lattices (shared vertices across indices, degenerate, non-manifold and duplicate
@@ -1631,7 +1652,7 @@ static void test_reuse_random(void)
         reuse_check(&m, poses, FRAMES, mesh_i % 2 ? SF_WELD_POSITION_NORMAL : SF_WELD_NONE, label, &st);
     }
 #undef NEXT_RANDOM
-    printf("  %zu random meshes, %zu frames: %zu differ from fresh workspaces\n", st.meshes, st.frames, st.differing);
+    print_paths("random meshes", &st);
     CHECK(st.differing == 0);
 }
 
@@ -1706,9 +1727,182 @@ static void test_reuse_scenes_assets(void)
         sf_gltf_pose_destroy(gp);
         sf_gltf_destroy(gltf);
     }
-    printf("  scenes and assets: %zu meshes, %zu frames: %zu differ from fresh workspaces\n", st.meshes, st.frames,
-           st.differing);
+    print_paths("scenes and assets", &st);
     CHECK(st.meshes > 0 && st.differing == 0);
+    /* the animated assets renumber from frame to frame: most frames keep their classes and neighbours */
+    CHECK(st.paths.numbered_known * 10 > st.paths.frames * 9);
+    CHECK(st.paths.neighbors_built * 10 < st.paths.frames && st.paths.neighbors_kept_classes > 0);
+}
+
+/* Random poses of the staged characters and test meshes: a random time of a random animation, each bone matrix's
+ * entries scaled by up to 10 % and its translation moved by up to 5 % of its length, random morph weights in
+ * [0, 1]; rest first. As reuse_check. */
+static void test_reuse_random_poses(void)
+{
+    static const char* const posed[] = {
+        "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",
+        "gltf/Fox/glTF-Binary/Fox.glb",
+        "gltf/MorphStressTest/glTF-Binary/MorphStressTest.glb",
+        "gltf/NormalTangentMirrorTest/glTF-Binary/NormalTangentMirrorTest.glb",
+        "gltf/NormalTangentTest/glTF-Binary/NormalTangentTest.glb",
+    };
+    enum { FRAMES = 24 };
+    uint32_t seed = 2026u;
+#define NEXT_UNIT() ((seed = seed * 1664525u + 1013904223u), (float)(seed >> 8) / 16777216.0f)
+    reuse_stats st = {0};
+    char path[1024];
+    for (size_t i = 0; i < sizeof posed / sizeof posed[0]; ++i) {
+        if (!sft_asset(posed[i], path, sizeof path)) continue;
+        sf_gltf* gltf = NULL;
+        CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &gltf, NULL));
+        sf_gltf_pose* gp = NULL;
+        CHECK_OK(sf_gltf_pose_create(gltf, NULL, &gp, NULL));
+        for (size_t in = 0; gltf && gp && in < gltf->instance_count; ++in) {
+            const sf_gltf_instance* inst = &gltf->instances[in];
+            const sf_gltf_mesh* gm = &gltf->meshes[inst->mesh];
+            size_t B = inst->bone_count, T = gm->target_count;
+            float* bones = calloc(FRAMES * 12 * B + 1, sizeof(float));
+            float* morph = calloc(FRAMES * T + 1, sizeof(float));
+            sf_pose* poses = calloc(FRAMES, sizeof *poses);
+            CHECK(bones && morph && poses);
+            for (size_t f = 0; f < FRAMES && bones && morph && poses; ++f) {
+                float *fb = bones + f * 12 * B, *fm = morph + f * T;
+                size_t anim = SF_GLTF_NONE;
+                double t = 0.0;
+                if (f > 0 && gltf->animation_count > 0) {
+                    anim = (size_t)(NEXT_UNIT() * (float)gltf->animation_count) % gltf->animation_count;
+                    t = gltf->animations[anim].start_s +
+                        (double)NEXT_UNIT() * (gltf->animations[anim].end_s - gltf->animations[anim].start_s);
+                }
+                CHECK_OK(sf_gltf_pose_sample(gp, anim, t, NULL));
+                CHECK_OK(sf_gltf_pose_instance(gp, in, fb, fm, NULL, NULL));
+                for (size_t b = 0; f > 0 && b < B; ++b) {
+                    float* mtx = fb + 12 * b;
+                    float len = sqrtf(mtx[9] * mtx[9] + mtx[10] * mtx[10] + mtx[11] * mtx[11]);
+                    for (int k = 0; k < 9; ++k) mtx[k] *= 1.0f + 0.2f * (NEXT_UNIT() - 0.5f);
+                    for (int k = 9; k < 12; ++k) mtx[k] += 0.1f * len * (NEXT_UNIT() - 0.5f);
+                }
+                for (size_t k = 0; f > 0 && k < T; ++k) fm[k] = NEXT_UNIT();
+                poses[f] = (sf_pose){fb, B, T ? fm : NULL, T};
+            }
+            for (size_t p = 0; p < gm->primitive_count; ++p) {
+                sf_mesh_desc mesh;
+                CHECK_OK(sf_gltf_instance_mesh(gltf, in, gm->first_primitive + p, &mesh, NULL));
+                if (!mesh.uvs.data || mesh.triangle_count == 0) continue;
+                char label[1100];
+                snprintf(label, sizeof label, "%s instance %zu primitive %zu", posed[i], in, p);
+                reuse_check(&mesh, poses, FRAMES, p % 2 ? SF_WELD_NONE : SF_WELD_POSITION_NORMAL, label, &st);
+            }
+            free(bones);
+            free(morph);
+            free(poses);
+        }
+        sf_gltf_pose_destroy(gp);
+        sf_gltf_destroy(gltf);
+    }
+#undef NEXT_UNIT
+    print_paths("random poses of the assets", &st);
+    CHECK(st.meshes > 0 && st.differing == 0);
+    CHECK(st.paths.neighbors_kept_classes > 0);
+}
+
+/* A flat grid of G x G quads in z = 0 (UVs from the positions), the columns right of the middle on bone 1, with
+ * variants that reach each fallback of the frames that reuse the last frame's structure:
+ *   plain: the poses stretch bone 1's half (the numbering changes, the classes do not): neighbours kept;
+ *   fin: a third triangle on an interior edge (non-manifold): the numbering decides the pairing, so every
+ *     renumbered frame builds the neighbours;
+ *   seam: a vertex on bone 0 duplicated (same position, UV, normal) for the triangles right of it, the copy on
+ *     bone 1: one vertex at rest, two when stretched (split), one again at rest (merge): numbered in full;
+ *   shift: a pose moves bone 1's half one column left onto bone 0's last column: degenerate triangles appear
+ *     and go. */
+typedef struct grid_variant {
+    float P[(16 + 1) * (16 + 1) * 3 + 6], UV[(16 + 1) * (16 + 1) * 2 + 4];
+    uint32_t I[16 * 16 * 6 + 3], J[(16 + 1) * (16 + 1) + 2];
+    float W[(16 + 1) * (16 + 1) + 2];
+    size_t V, T;
+} grid_variant;
+
+static void grid_variant_make(grid_variant* g, int kind)
+{
+    enum { G = 16 };
+    memset(g, 0, sizeof *g);
+    for (int y = 0; y <= G; ++y)
+        for (int x = 0; x <= G; ++x) {
+            size_t v = (size_t)(y * (G + 1) + x);
+            g->P[3 * v] = (float)x, g->P[3 * v + 1] = (float)y;
+            g->UV[2 * v] = (float)x / G, g->UV[2 * v + 1] = (float)y / G;
+            g->J[v] = x > G / 2;
+            g->W[v] = 1.0f;
+        }
+    g->V = (G + 1) * (G + 1);
+    for (int y = 0; y < G; ++y)
+        for (int x = 0; x < G; ++x) {
+            uint32_t a = (uint32_t)(y * (G + 1) + x), b = a + 1, c = a + G + 1, d = c + 1;
+            uint32_t* t = g->I + 3 * g->T;
+            t[0] = a, t[1] = b, t[2] = d, t[3] = a, t[4] = d, t[5] = c;
+            g->T += 2;
+        }
+    if (kind == 1) { /* a fin on the edge (5,5)-(6,6), to a vertex above the plane */
+        size_t v = g->V++;
+        g->P[3 * v] = 5.5f, g->P[3 * v + 1] = 5.5f, g->P[3 * v + 2] = 1.0f;
+        g->UV[2 * v] = 0.9f, g->UV[2 * v + 1] = 0.1f;
+        g->W[v] = 1.0f;
+        uint32_t* t = g->I + 3 * g->T++;
+        t[0] = 5 * (G + 1) + 5, t[1] = 6 * (G + 1) + 6, t[2] = (uint32_t)v;
+    }
+    if (kind == 2) { /* vertex (8, 8), on bone 0, copied onto bone 1 for the quad right of it */
+        uint32_t src = 8 * (G + 1) + 8;
+        size_t v = g->V++;
+        memcpy(g->P + 3 * v, g->P + 3 * src, 12);
+        memcpy(g->UV + 2 * v, g->UV + 2 * src, 8);
+        g->J[v] = 1;
+        g->W[v] = 1.0f;
+        for (size_t i = 0; i < 3 * g->T; ++i)
+            if (g->I[i] == src && (i / 3) / 2 % G == 8 && (i / 3) / 2 / G == 8) g->I[i] = (uint32_t)v;
+    }
+}
+
+static void test_reuse_fallbacks(void)
+{
+    enum { FRAMES = 6 };
+    /* rest, bone 1 stretched along x, along y, rest, shifted one column left, rest */
+    static const float scale[FRAMES][2] = {{1, 1}, {1.5f, 1}, {1, 2.5f}, {1, 1}, {1, 1}, {1, 1}};
+    static const float shift[FRAMES] = {0, 0, 0, 0, -1, 0};
+    float bones[FRAMES][24];
+    sf_pose poses[FRAMES];
+    for (int f = 0; f < FRAMES; ++f) {
+        memset(bones[f], 0, sizeof bones[f]);
+        bones[f][0] = bones[f][4] = bones[f][8] = 1.0f;
+        /* bone 1 scales about x = 8 (the middle column), then shifts */
+        bones[f][12] = scale[f][0], bones[f][16] = scale[f][1], bones[f][20] = 1.0f;
+        bones[f][21] = 8.0f * (1.0f - scale[f][0]) + shift[f];
+        poses[f] = (sf_pose){bones[f], 2, NULL, 0};
+    }
+    static const char* const names[] = {"plain", "fin", "seam"};
+    static grid_variant g;
+    for (int kind = 0; kind < 3; ++kind) {
+        grid_variant_make(&g, kind);
+        sf_mesh_desc m = uv_mesh(g.P, g.UV, g.V, g.I, g.T);
+        m.influence_count = 1;
+        m.joints = g.J;
+        m.weights = g.W;
+        m.bone_count = 2;
+        for (int weld = 0; weld < 2; ++weld) {
+            reuse_stats st = {0};
+            char label[64];
+            snprintf(label, sizeof label, "grid %s, weld %s", names[kind], weld ? "position+normal" : "none");
+            reuse_check(&m, poses, FRAMES, weld ? SF_WELD_POSITION_NORMAL : SF_WELD_NONE, label, &st);
+            print_paths(label, &st);
+            const sfi_mikk_stats* p = &st.paths;
+            CHECK(st.differing == 0 && p->frames == FRAMES);
+            /* the shift makes triangles degenerate, and the frame after it makes them good again */
+            CHECK(p->neighbors_built >= 3);
+            if (kind == 0) CHECK(p->numbered_known == FRAMES - 1 && p->neighbors_kept_classes >= 1);
+            if (kind == 1) CHECK(p->numbered_known == FRAMES - 1 && p->neighbors_kept_classes == 0);
+            /* split at the stretch, merged at rest; the shift splits it again */
+            if (kind == 2) CHECK(p->numbered_known <= FRAMES - 4);
+        }
+    }
 }
 
 int main(int argc, char** argv)
@@ -1731,6 +1925,8 @@ int main(int argc, char** argv)
         {"npm_reference_corners", test_npm_reference_corners},
         {"reuse_random", test_reuse_random},
         {"reuse_scenes_assets", test_reuse_scenes_assets},
+        {"reuse_random_poses", test_reuse_random_poses},
+        {"reuse_fallbacks", test_reuse_fallbacks},
     };
     int rc = SFT_RUN(cases, argc, argv);
     if (rc == 0 && node_state == -1) {

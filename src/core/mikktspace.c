@@ -25,11 +25,23 @@
  * decides which triangles pair across non-manifold or coincident edges, so it is reproduced here
  * (shared_vertices, sort_edges) rather than replaced by a plain sort.
  *
- * Precomputed at topology creation: the UV flags. The neighbours only change when the shared vertex
- * numbering or the degenerate triangles change, the groups (kept sorted, as corners) when the neighbours or
- * the triangles' flags do: both are cached in the scratch and rebuilt, without allocating, when they do.
- * Per frame: triangle tangents (in parallel), shared vertices, and the groups' sums (in parallel), all in
- * the scratch. Everything here works on plain arrays (sfi_mikk_input);
+ * Precomputed at topology creation: the UV flags. Kept in the scratch from frame to frame, each exact for the
+ * frame that reuses it:
+ *  - the classes (which corners are one shared vertex), from the last full numbering. A frame where every
+ *    corner's data is bit-identical to its class's first corner's, free of NaN, and no two classes of one hash
+ *    leaf are equal has those classes: it is numbered by the same hash without the sorts of the leaves (the
+ *    first corner of each class in leaf order). Else it is numbered in full and its classes kept.
+ *  - the neighbours. The numbering only decides ties: where an edge between two shared vertices occurs more
+ *    than once in one direction, and at the last lower vertex, whose edges the reference leaves unsorted by
+ *    the higher one (two edges to one vertex pair only if no edge to another lies between them). When neither
+ *    can matter (no ambiguous edge, and the last lower vertex's edges all go to one vertex or each to another),
+ *    the pairing is the unique one, the same for every numbering of the same classes and degenerate triangles:
+ *    kept while those hold and the new numbering's last run is also order free (found in one pass, no sort).
+ *    Otherwise they are kept only for an identical numbering, and rebuilt, without allocating, when it changes.
+ *  - the groups (kept sorted, as corners), while the neighbours and the triangles' flags are unchanged.
+ * Per frame: triangle tangents (in parallel), the numbering, and the groups' sums (in parallel), all in the
+ * scratch; sfi_mikktspace_scratch_stats counts which of these paths the frames took. Everything here works on
+ * plain arrays (sfi_mikk_input);
  * the per-vertex output over the topology's adjacency is in rebuild.c.
  *
  * Handedness: MikkTSpace's own sign is +1 for a positive UV area, i.e. cross(n, t) along +dP/dv (v up).
@@ -97,6 +109,12 @@ struct sfi_mikktspace_scratch {
     size_t group_count;
     uint8_t* cached_flags;  /* F: the flags the groups were built from */
     uint8_t* group_flags;   /* F: the same after grouping (group-with-any triangles oriented) */
+    uint32_t* classes;      /* 3F: each corner's shared vertex as a full numbering found it (its cid) */
+    int classes_valid;
+    uint32_t classes_epoch; /* counts the times classes was replaced */
+    uint32_t nb_epoch;      /* classes_epoch the neighbours were built under */
+    int nb_canonical;       /* the neighbours are the unique pairing (no ambiguous edge, harmless last run) */
+    sfi_mikk_stats stats;
 };
 
 /* ---------------------------------------------------------------- topology precomputation */
@@ -156,11 +174,18 @@ struct sfi_mikktspace_scratch* sfi_mikktspace_scratch_take(sfi_blocks* b, size_t
     s->normals = sfi_blocks_take(b, 3 * n, sizeof(float));
     TAKE(cached_flags, F);
     TAKE(group_flags, F);
+    TAKE(classes, 3 * F);
 #undef TAKE
     return b->failed ? NULL : taken;
 }
 
 float* sfi_mikktspace_scratch_normals(struct sfi_mikktspace_scratch* s) { return s ? s->normals : NULL; }
+
+sfi_mikk_stats sfi_mikktspace_scratch_stats(const struct sfi_mikktspace_scratch* s)
+{
+    sfi_mikk_stats none = {0, 0, 0, 0, 0, 0};
+    return s ? s->stats : none;
+}
 
 const float* sfi_mikktspace_scratch_corners(const struct sfi_mikktspace_scratch* s)
 {
@@ -256,6 +281,34 @@ static void number_equal_corners(const mikk_frame* m, mk_point* pts, size_t coun
             m->s->cid[pts[i].corner] = m->s->cid[pts[i - 1].corner];
 }
 
+/* The corner a shared vertex is numbered by (face * 4 + corner). */
+static size_t code_corner(uint32_t code) { return (size_t)(code >> 2) * 3 + (code & 3u); }
+
+/* number_equal_corners where each corner's class is known (s->classes, bit-identical members): each corner takes
+ * the number of its class's first corner in range order, which is what the sort finds. Fails (0) when two
+ * classes of the range have equal data (the full numbering would join them) or the range holds too many classes
+ * to compare pairwise. s->first_corner holds each class's number, MK_NONE until met. */
+#define MK_LEAF_CLASSES 16
+static int number_known_classes(const mikk_frame* m, const mk_point* pts, size_t count)
+{
+    struct sfi_mikktspace_scratch* s = m->s;
+    uint32_t seen[MK_LEAF_CLASSES];
+    size_t distinct = 0;
+    for (size_t i = 0; i < count; ++i) {
+        uint32_t c = pts[i].corner, label = s->classes[c];
+        if (s->first_corner[label] == MK_NONE) {
+            if (distinct == MK_LEAF_CLASSES) return 0;
+            seen[distinct++] = label;
+            s->first_corner[label] = s->cid[c]; /* still its own number */
+        }
+        s->cid[c] = s->first_corner[label];
+    }
+    for (size_t a = 0; a < distinct; ++a)
+        for (size_t b = a + 1; b < distinct; ++b)
+            if (compare_corner_data(m, code_corner(seen[a]), code_corner(seen[b])) == 0) return 0;
+    return 1;
+}
+
 /* The reference's hash cell of a coordinate (its float arithmetic; NaN and overflow clamp). */
 static size_t grid_cell(float lo, float hi, float value)
 {
@@ -285,8 +338,9 @@ static int box_axis(const float lo[3], const float hi[3])
 }
 
 /* Splits one hash cell's points[l..r] as the reference does until each range holds one position along
- * its widest axis, then numbers each corner by the first earlier corner of its range with equal data. */
-static void split_cell(const mikk_frame* m, mk_point* pts, size_t count)
+ * its widest axis, then numbers each corner by the first earlier corner of its range with equal data (known:
+ * through the known classes; 0 when they do not hold). */
+static int split_cell(const mikk_frame* m, mk_point* pts, size_t count, int known)
 {
     struct sfi_mikktspace_scratch* s = m->s;
     uint32_t* ranges = s->ranges;
@@ -302,7 +356,10 @@ static void split_cell(const mikk_frame* m, mk_point* pts, size_t count)
         int ch = box_axis(lo, hi);
         float step = 0.5f * (hi[ch] + lo[ch]);
         if (step >= hi[ch] || step <= lo[ch]) {
-            number_equal_corners(m, pts + l, (size_t)(r - l + 1));
+            if (!known)
+                number_equal_corners(m, pts + l, (size_t)(r - l + 1));
+            else if (!number_known_classes(m, pts + l, (size_t)(r - l + 1)))
+                return 0;
             continue;
         }
         int64_t il = l, ir = r;
@@ -339,28 +396,62 @@ static void split_cell(const mikk_frame* m, mk_point* pts, size_t count)
             ranges[top++] = (uint32_t)r;
         }
     }
+    return 1;
+}
+
+/* Whether the known classes (s->classes) hold their members' data bit for bit in this frame, free of NaN:
+ * then equal data never splits a class, and a class's normal is the same whichever member numbers it. */
+static int classes_hold(const mikk_frame* m)
+{
+    const uint32_t* idx = m->in->indices;
+    const float* uv = m->in->uvs;
+    struct sfi_mikktspace_scratch* s = m->s;
+    size_t C = 3 * m->in->triangle_count;
+    for (size_t c = 0; c < C; ++c) {
+        size_t r = code_corner(s->classes[c]);
+        if (r == c) {
+            if (corner_has_nan(m, c)) return 0;
+            continue;
+        }
+        size_t a = idx[c], b = idx[r];
+        if (a != b && (memcmp(m->P + 3 * a, m->P + 3 * b, 3 * sizeof(float)) != 0 ||
+                       memcmp(m->N + 3 * a, m->N + 3 * b, 3 * sizeof(float)) != 0 ||
+                       memcmp(uv + 2 * a, uv + 2 * b, 2 * sizeof(float)) != 0))
+            return 0;
+    }
+    return 1;
 }
 
 /* Step 1: shared vertices, numbered face * 4 + corner of their first corner in the reference's hash
- * order: corners are binned along the widest axis of the bounding box, each bin split recursively. */
-static void shared_vertices(const mikk_frame* m)
+ * order: corners are binned along the widest axis of the bounding box, each bin split recursively.
+ * known: the classes (which corners are one vertex) are taken from s->classes, checked against this frame
+ * (members bit-identical, no two classes of one leaf range equal): the numbering is then the full one's
+ * without its sorts; returns 0 where the check fails (cid then incomplete). */
+static int shared_vertices(const mikk_frame* m, int known)
 {
     struct sfi_mikktspace_scratch* s = m->s;
     size_t C = 3 * m->in->triangle_count;
+    if (known && !classes_hold(m)) return 0;
     for (size_t c = 0; c < C; ++c) s->cid[c] = (uint32_t)((c / 3) * 4 + c % 3);
-    if (C == 0) return;
+    if (C == 0) return 1;
+    if (known) memset(s->first_corner, 0xff, 4 * (C / 3) * sizeof(uint32_t));
     float lo[3], hi[3];
     memcpy(lo, corner_pos(m, 0), sizeof lo);
     memcpy(hi, corner_pos(m, 0), sizeof hi);
     for (size_t c = 1; c < C; ++c) box_add(corner_pos(m, c), lo, hi);
     int ch = box_axis(lo, hi);
     memset(s->cell_start, 0, (MK_CELLS + 1) * sizeof(uint32_t));
-    for (size_t c = 0; c < C; ++c) s->cell_start[grid_cell(lo[ch], hi[ch], corner_pos(m, c)[ch]) + 1]++;
+    /* each corner's cell, kept for the scatter in s->stack (free until the groups are built) */
+    uint32_t* cell_of = s->stack;
+    for (size_t c = 0; c < C; ++c) {
+        cell_of[c] = (uint32_t)grid_cell(lo[ch], hi[ch], corner_pos(m, c)[ch]);
+        s->cell_start[cell_of[c] + 1]++;
+    }
     for (size_t k = 0; k < MK_CELLS; ++k) {
         s->cell_start[k + 1] += s->cell_start[k];
         s->cell_fill[k] = s->cell_start[k];
     }
-    for (size_t c = 0; c < C; ++c) s->cell_corner[s->cell_fill[grid_cell(lo[ch], hi[ch], corner_pos(m, c)[ch])]++] = (uint32_t)c;
+    for (size_t c = 0; c < C; ++c) s->cell_corner[s->cell_fill[cell_of[c]]++] = (uint32_t)c;
     for (size_t k = 0; k < MK_CELLS; ++k) {
         size_t begin = s->cell_start[k], count = s->cell_start[k + 1] - begin;
         if (count < 2) continue;
@@ -369,8 +460,9 @@ static void shared_vertices(const mikk_frame* m)
             memcpy(s->points[e].p, corner_pos(m, c), sizeof s->points[e].p);
             s->points[e].corner = c;
         }
-        split_cell(m, s->points, count);
+        if (!split_cell(m, s->points, count, known)) return 0;
     }
+    return 1;
 }
 
 /* Step 2 and 3: degenerate triangles, then each good triangle's tangents and flags (triangles
@@ -500,7 +592,60 @@ static void pair_edge_run(const mikk_frame* m, const mk_edge* e, size_t begin, s
     }
 }
 
-/* Step 4: neighbours across edges, for the good triangles, in the reference's edge order. */
+/* Whether the pairing of one lower vertex's edges (e: higher vertex, then 1 where the edge runs from the lower
+ * vertex to the higher one) is the same in any order: the edges to one vertex all (one run) or each to another
+ * vertex (no pair). Sets *ambiguous where two edges to one vertex run the same way or more than two meet. Sorts e
+ * by higher vertex. */
+static int run_order_free(mk_edge* e, size_t count, uint32_t* stack, int* ambiguous)
+{
+    if (count == 0) return 1;
+    sort_edges(e, 0, count - 1, 0, MK_SORT_SEED, stack);
+    size_t distinct = 0, pairs = 0;
+    for (size_t begin = 0, end; begin < count; begin = end) {
+        for (end = begin + 1; end < count && e[end].key[0] == e[begin].key[0];) ++end;
+        ++distinct;
+        if (end - begin > 1) ++pairs;
+        if (end - begin > 2 || (end - begin == 2 && e[begin].key[1] == e[begin + 1].key[1])) *ambiguous = 1;
+    }
+    return distinct == 1 || pairs == 0;
+}
+
+/* The reference leaves the edges of the last lower vertex (the largest lower number, K) in the quicksort's
+ * order, unsorted by the higher one: two edges to one vertex can be split by an edge to another, and then do
+ * not pair. Whether that cannot happen in this numbering, found without sorting: K by one pass over the good
+ * triangles' edges, its edges into s->edges. Sets *ambiguous where an edge at K is. */
+static int last_run_order_free(const mikk_frame* m, int* ambiguous)
+{
+    struct sfi_mikktspace_scratch* s = m->s;
+    size_t F = m->in->triangle_count, r = 0;
+    uint32_t K = 0;
+    int any = 0;
+    for (size_t f = 0; f < F; ++f) {
+        if (s->flags[f] & MK_DEGEN) continue;
+        for (int c = 0; c < 3; ++c) {
+            uint32_t x = s->cid[3 * f + (size_t)c], y = s->cid[3 * f + (size_t)((c + 1) % 3)], lo = x < y ? x : y;
+            if (!any || lo > K) K = lo, any = 1;
+        }
+    }
+    if (!any) return 1;
+    for (size_t f = 0; f < F; ++f) {
+        if (s->flags[f] & MK_DEGEN) continue;
+        for (int c = 0; c < 3; ++c) {
+            uint32_t x = s->cid[3 * f + (size_t)c], y = s->cid[3 * f + (size_t)((c + 1) % 3)];
+            if ((x < y ? x : y) != K) continue;
+            s->edges[r].key[0] = x < y ? y : x;
+            s->edges[r].key[1] = x < y;
+            s->edges[r].key[2] = 0;
+            ++r;
+        }
+    }
+    return run_order_free(s->edges, r, s->sort_stack, ambiguous);
+}
+
+/* Step 4: neighbours across edges, for the good triangles, in the reference's edge order. Also finds whether
+ * they are the unique pairing (s->nb_canonical): each edge between two shared vertices met at most once each
+ * way, and the last lower vertex's order free (last_run_order_free). Then every numbering of the same classes
+ * and degenerate triangles whose last run is order free gives the same neighbours. */
 static void build_neighbors(const mikk_frame* m)
 {
     const sfi_mikk_input* in = m->in;
@@ -510,6 +655,7 @@ static void build_neighbors(const mikk_frame* m)
     for (size_t i = 0; i < 3 * F; ++i) s->neighbors[i] = MK_NONE;
     for (size_t f = 0; f < F; ++f)
         if (!(s->flags[f] & MK_DEGEN)) s->active[A++] = (uint32_t)f;
+    s->nb_canonical = 1;
     if (A == 0) return;
     for (size_t a = 0; a < A; ++a) {
         size_t f = s->active[a];
@@ -542,19 +688,46 @@ static void build_neighbors(const mikk_frame* m)
             ++end;
         pair_edge_run(m, e, begin, end);
     }
+    /* the runs before the last lower vertex's are sorted, so each holds every edge between its two vertices */
+    int ambiguous = 0;
+    uint32_t K = e[E - 1].key[0];
+    for (size_t begin = 0, end; begin < E && e[begin].key[0] != K; begin = end) {
+        for (end = begin + 1; end < E && e[end].key[0] == e[begin].key[0] && e[end].key[1] == e[begin].key[1];)
+            ++end;
+        if (end - begin > 2 || (end - begin == 2 && side_of(m, &e[begin]).forward == side_of(m, &e[begin + 1]).forward))
+            ambiguous = 1;
+    }
+    int order_free = last_run_order_free(m, &ambiguous);
+    s->nb_canonical = order_free && !ambiguous;
 }
 
-/* Rebuilds the neighbours only when the shared vertices or the degenerate triangles changed; returns
- * whether it did. */
-static int update_neighbors(const mikk_frame* m)
+/* Rebuilds the neighbours only when they could differ: the degenerate triangles changed, or the numbering
+ * did and either the classes did (known: this frame's classes are those the neighbours were built under), the
+ * neighbours were not the unique pairing, or this numbering's last run is not order free. Returns whether it
+ * rebuilt them. */
+static int update_neighbors(const mikk_frame* m, int known)
 {
     const sfi_mikk_input* in = m->in;
     struct sfi_mikktspace_scratch* s = m->s;
     size_t F = in->triangle_count;
-    int same = s->cached && memcmp(s->cid, s->cached_cid, 3 * F * sizeof(uint32_t)) == 0;
-    for (size_t f = 0; same && f < F; ++f) same = (s->flags[f] & MK_DEGEN) == s->cached_degen[f];
-    if (same) return 0;
+    int same_degen = s->cached;
+    for (size_t f = 0; same_degen && f < F; ++f) same_degen = (s->flags[f] & MK_DEGEN) == s->cached_degen[f];
+    if (same_degen && memcmp(s->cid, s->cached_cid, 3 * F * sizeof(uint32_t)) == 0) {
+        s->stats.neighbors_kept_numbering++;
+        return 0;
+    }
+    if (same_degen && known && s->nb_canonical && s->nb_epoch == s->classes_epoch) {
+        int ambiguous = 0;
+        if (last_run_order_free(m, &ambiguous) && !ambiguous) {
+            memcpy(s->cached_cid, s->cid, 3 * F * sizeof(uint32_t));
+            s->stats.neighbors_kept_classes++;
+            return 0;
+        }
+        s->stats.neighbors_built_last_run++;
+    }
+    s->stats.neighbors_built++;
     build_neighbors(m);
+    s->nb_epoch = s->classes_epoch;
     memcpy(s->cached_cid, s->cid, 3 * F * sizeof(uint32_t));
     for (size_t f = 0; f < F; ++f) s->cached_degen[f] = (uint8_t)(s->flags[f] & MK_DEGEN);
     s->cached = 1;
@@ -756,17 +929,25 @@ static void group_range(void* ctx, size_t begin, size_t end)
     for (size_t g = begin; g < end; ++g) group_tangents((const mikk_frame*)ctx, (uint32_t)g);
 }
 
-/* Corner tangents. The neighbours depend on the frame through the numbering and the degenerate triangles
- * (the numbering decides the pairing where three or more triangles meet at an edge, and, through the
- * order the sort leaves its last run in, at the last lower vertex), the groups through the neighbours and
- * the triangles' flags: each is rebuilt only when what it depends on changed. */
+/* Corner tangents. The numbering goes through the known classes where they hold (shared_vertices), the
+ * neighbours and groups are rebuilt only when what they depend on changed (update_neighbors, and the flags):
+ * see the header comment. */
 const float* sfi_mikktspace_corners(const sfi_mikk_input* in, const sf_env* env, struct sfi_mikktspace_scratch* s)
 {
     size_t F = in->triangle_count;
     mikk_frame m = {in, in->positions, in->normals, s};
     sf_env_parallel_for(env, F, 2048, triangle_range, &m);
-    shared_vertices(&m);
-    if (update_neighbors(&m)) s->groups_valid = 0;
+    s->stats.frames++;
+    int known = s->classes_valid && shared_vertices(&m, 1);
+    if (known) {
+        s->stats.numbered_known++;
+    } else {
+        shared_vertices(&m, 0);
+        memcpy(s->classes, s->cid, 3 * F * sizeof(uint32_t));
+        s->classes_valid = 1;
+        s->classes_epoch++;
+    }
+    if (update_neighbors(&m, known)) s->groups_valid = 0;
     if (s->groups_valid && memcmp(s->flags, s->cached_flags, F) == 0) {
         memcpy(s->flags, s->group_flags, F);
     } else {

@@ -172,6 +172,14 @@ struct sfi_mikktspace_scratch* sfi_mikktspace_scratch_take(sfi_blocks* blocks, s
 /* Corner tangents (4 per corner: xyz, w with MikkTSpace's own sign, v up) into the scratch; env for the
  * parallel loops. Returns them. */
 const float* sfi_mikktspace_corners(const sfi_mikk_input* in, const sf_env* env, struct sfi_mikktspace_scratch* s);
+/* Which paths the frames on one scratch took: frames, those numbered through the known classes (no sorting),
+ * and the neighbours kept because the numbering was unchanged, kept because the classes were (unique pairing),
+ * or built (of those, built only because the last lower vertex's edges could pair in another order). */
+typedef struct sfi_mikk_stats {
+    size_t frames, numbered_known, neighbors_kept_numbering, neighbors_kept_classes, neighbors_built;
+    size_t neighbors_built_last_run;
+} sfi_mikk_stats;
+sfi_mikk_stats sfi_mikktspace_scratch_stats(const struct sfi_mikktspace_scratch* s);
 /* The scratch's corner tangents of its last run (NULL before the first) and its normal scratch (3n). */
 const float* sfi_mikktspace_scratch_corners(const struct sfi_mikktspace_scratch* s);
 float* sfi_mikktspace_scratch_normals(struct sfi_mikktspace_scratch* s);
