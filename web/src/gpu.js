@@ -4,8 +4,8 @@
 // the wasm core's result for that method on the GPU (gpu_compare.wgsl: the core's frames of the pose uploaded, the
 // largest angles and the handedness differences reduced there, 16 bytes per method read back; the page shows the
 // largest angle, which must stay within 1e-3 degrees). With the reference on the GPU, gpu_stats.wgsl reduces each
-// method's normal errors to a mean and a maximum (8 bytes per method read back), checked against the core's
-// statistics. Reference options the shaders do not cover (weld, MikkTSpace, authored) leave the reference
+// method's normal and tangent errors to a mean and a maximum (16 bytes per method read back), checked against the
+// core's statistics. Reference options the shaders do not cover (weld, MikkTSpace, authored) leave the reference
 // (recompute, recompute-fused) to the wasm; the per-vertex methods do not depend on them.
 import layoutWgsl from '../../shaders/generated/layout.wgsl?raw';
 import commonWgsl from '../../shaders/common.wgsl?raw';
@@ -161,9 +161,9 @@ export class GpuReference {
     const slots = ALL_METHODS.length, groups = Math.ceil(n / 256);
     m.statsGroups = groups;
     m.statsParams = this.buffer(new Uint32Array([n, M.recompute, groups, 0]), S.UNIFORM);
-    m.statsPartial = this.buffer(new Float32Array(2 * groups * slots));
-    m.statsOut = this.buffer(new Float32Array(2 * slots), S.STORAGE | S.COPY_SRC);
-    m.statsRead = this.device.createBuffer({ size: 8 * slots, usage: S.MAP_READ | S.COPY_DST });
+    m.statsPartial = this.buffer(new Float32Array(4 * groups * slots));
+    m.statsOut = this.buffer(new Float32Array(4 * slots), S.STORAGE | S.COPY_SRC);
+    m.statsRead = this.device.createBuffer({ size: 16 * slots, usage: S.MAP_READ | S.COPY_DST });
     m.statsGroup = this.device.createBindGroup({ layout: this.statsLayout, entries: [m.statsParams, m.frames, m.statsPartial, m.statsOut]
       .map((buffer, binding) => ({ binding, resource: { buffer } })) });
     m.compareParams = this.device.createBuffer({ size: 16, usage: S.UNIFORM | S.COPY_DST });
@@ -241,6 +241,8 @@ export class GpuReference {
       u.set(m.offsets, PARAM_SETTINGS);
     });
     q.writeBuffer(m.params, 0, block);
+    const tangents = view.hasTangentFrame && m.hasUv;
+    q.writeBuffer(m.statsParams, 0, new Uint32Array([n, M.recompute, m.statsGroups, tangents ? 1 : 0]));
     const enc = d.createCommandEncoder();
     const pass = enc.beginComputePass();
     passes.forEach(([pipe, threads], k) => {
@@ -249,18 +251,17 @@ export class GpuReference {
     });
     pass.end();
     if (!refOff) {
-      // every slot's normal angle against the reference slot, reduced to a mean and a maximum: 8 bytes per slot
+      // every slot's normal and tangent angles against the reference slot, reduced to means and maxima: 16 bytes per slot
       const sp = enc.beginComputePass();
       sp.setBindGroup(0, m.statsGroup);
       sp.setPipeline(this.statsPipes[0]); sp.dispatchWorkgroups(m.statsGroups, ALL_METHODS.length);
       sp.setPipeline(this.statsPipes[1]); sp.dispatchWorkgroups(ALL_METHODS.length);
       sp.end();
-      enc.copyBufferToBuffer(m.statsOut, 0, m.statsRead, 0, 8 * ALL_METHODS.length);
+      enc.copyBufferToBuffer(m.statsOut, 0, m.statsRead, 0, 16 * ALL_METHODS.length);
     }
     q.submit([enc.finish()]);
     // the core's frames of this pose beside the GPU's, slot for slot; a test may name another method's frames
     // for a slot (page.gpu.compareAgainst: {slot: method}), which the comparison must report as different
-    const tangents = view.hasTangentFrame && m.hasUv;
     const slots = passes.map((p) => p[2]).filter((method) => method >= 0);
     const against = this.page.gpu.compareAgainst || {};
     const coreOf = (method) => {
@@ -297,7 +298,8 @@ export class GpuReference {
     // the core's statistics of this pose, for the GPU's (the methods it evaluated)
     const coreStats = refOff ? null : METHODS.map((name, i) => {
       const sm = view.summary(i);
-      return sm.status === 0 ? { method: name, mean: sm.normal.mean, max: sm.normal.max } : null;
+      return sm.status === 0 ? { method: name, mean: sm.normal.mean, max: sm.normal.max,
+        tangentMean: tangents ? sm.tangent.mean : null, tangentMax: tangents ? sm.tangent.max : null } : null;
     }).filter(Boolean);
     await m.compareRead.mapAsync(GPUMapMode.READ);
     if (m !== this.mesh) return null;
@@ -314,9 +316,12 @@ export class GpuReference {
       stats = {};
       let diff = 0;
       for (const s of coreStats) {
-        const mean = g[2 * M[s.method]], max = g[2 * M[s.method] + 1];
-        stats[s.method] = { normalMean: mean, normalMax: max, coreMean: s.mean, coreMax: s.max };
+        const [mean, max, tMean, tMax] = g.subarray(4 * M[s.method], 4 * M[s.method] + 4);
+        const r = stats[s.method] = { normalMean: mean, normalMax: max, coreMean: s.mean, coreMax: s.max };
         diff = Math.max(diff, Math.abs(mean - s.mean), Math.abs(max - s.max));
+        if (!tangents) continue;
+        Object.assign(r, { tangentMean: tMean, tangentMax: tMax, coreTangentMean: s.tangentMean, coreTangentMax: s.tangentMax });
+        diff = Math.max(diff, Math.abs(tMean - s.tangentMean), Math.abs(tMax - s.tangentMax));
       }
       stats.largestDifference = diff;
     }
@@ -341,7 +346,7 @@ export class GpuReference {
     this.report(`GPU (WebGPU ${this.adapterInfo}): ${rows.length} methods against the wasm core, largest angle ` +
       `${maxN.toExponential(2)}° normals, ${tangents ? maxT.toExponential(2) + '° tangents' : 'tangents not measured (no UVs)'}` +
       `${worst ? ` (${worst})` : ''}${tangents && hand ? `, ${hand} handedness differences` : ''}` +
-      `${stats ? `; normal mean/max on the GPU within ${stats.largestDifference.toExponential(2)}° of the core's` : ''}` +
+      `${stats ? `; ${tangents ? 'normal and tangent' : 'normal'} mean/max on the GPU within ${stats.largestDifference.toExponential(2)}° of the core's` : ''}` +
       ` — ${ok ? 'equal within 1e-3°' : 'DIFFERENT (over 1e-3°)'}` +
       `${refOff ? `; reference off for ${refOff} (the wasm core computes it)` : ''}`, !ok);
   }
