@@ -56,6 +56,7 @@ export class GpuReference {
       for (const k of ['maxStorageBufferBindingSize', 'maxBufferSize'])
         if (adapter.limits?.[k]) requiredLimits[k] = adapter.limits[k];
       const device = await adapter.requestDevice({ requiredLimits });
+      page.gpu.granted = { ...requiredLimits, maxComputeWorkgroupsPerDimension: device.limits.maxComputeWorkgroupsPerDimension };
       device.addEventListener?.('uncapturederror', (e) => report(`WebGPU: ${e.error.message}`, true));
       device.pushErrorScope('validation');
       const g = new GpuReference(device, page, report);
@@ -107,6 +108,7 @@ export class GpuReference {
     this.busy = false;
     this.mesh = null;
     this.runs = 0;
+    page.gpu.timeUpdates = (count) => this.timeUpdates(count);
   }
 
   buffer(data, usage = S.STORAGE) {
@@ -136,12 +138,15 @@ export class GpuReference {
     }
     // the largest buffer this mesh needs against what the device allows: over it, the check is off and says so
     const need = Math.max(4 * words, 128 * n, 48 * F, 28 * n * ALL_METHODS.length);
-    const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize);
-    this.page.gpu.limit = { need, limit };
-    if (need > limit) {
+    // sfPage.gpu.capBytes (tests) lowers the limit to see a mesh refused
+    const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize, this.page.gpu.capBytes ?? Infinity);
+    // one thread per vertex or triangle, 64 a workgroup, in one dimension
+    const dispatch = Math.ceil(Math.max(n, F) / 64), maxGroups = this.device.limits.maxComputeWorkgroupsPerDimension;
+    this.page.gpu.limit = { need, limit, groups: dispatch, maxGroups };
+    if (need > limit || dispatch > maxGroups) {
       const mib = (x) => `${(x / 1048576).toFixed(0)} MiB`;
-      this.report(`GPU check off for this mesh: it needs a ${mib(need)} buffer, this WebGPU adapter allows ${mib(limit)} ` +
-        '(the wasm core computes everything)', false);
+      this.report(`GPU check off for this mesh: it needs ${need > limit ? `a ${mib(need)} buffer, this WebGPU adapter allows ${mib(limit)}`
+        : `${dispatch} workgroups in a dispatch, this WebGPU adapter allows ${maxGroups}`} (the wasm core computes everything)`, false);
       return;
     }
     const topo = new Uint32Array(Math.max(4, words));
@@ -198,6 +203,7 @@ export class GpuReference {
     if (this.busy) { this.pending = [view, weighting]; return; }
     this.busy = true;
     this.page.gpu.busy = true;
+    this.last = [view, weighting];
     const m = this.mesh;
     const t0 = performance.now();
     this.evaluate(view, weighting).then((result) => {
@@ -213,9 +219,9 @@ export class GpuReference {
     });
   }
 
-  // The passes, the core's frames uploaded, the comparison and the statistics on the GPU; resolves to what
-  // came back: {rows, stats, tangents, refOff}, or null when the mesh changed meanwhile.
-  async evaluate(view, weighting) {
+  // The passes and, with the reference on the GPU, the statistics, submitted: {slots (the method slots written),
+  // tangents (measured), refOff}.
+  submitPasses(view, weighting) {
     const m = this.mesh, d = this.device, q = d.queue, n = m.n;
     const refOff = this.referenceOff(view, weighting);
     const pose = new Float32Array(Math.max(4, m.morphBase + view.targetCount));
@@ -260,9 +266,16 @@ export class GpuReference {
       enc.copyBufferToBuffer(m.statsOut, 0, m.statsRead, 0, 16 * ALL_METHODS.length);
     }
     q.submit([enc.finish()]);
+    return { slots: passes.map((p) => p[2]).filter((method) => method >= 0), tangents, refOff };
+  }
+
+  // The passes, the core's frames uploaded, the comparison and the statistics on the GPU; resolves to what
+  // came back: {rows, stats, tangents, refOff}, or null when the mesh changed meanwhile.
+  async evaluate(view, weighting) {
+    const m = this.mesh, d = this.device, q = d.queue, n = m.n;
+    const { slots, tangents, refOff } = this.submitPasses(view, weighting);
     // the core's frames of this pose beside the GPU's, slot for slot; a test may name another method's frames
     // for a slot (page.gpu.compareAgainst: {slot: method}), which the comparison must report as different
-    const slots = passes.map((p) => p[2]).filter((method) => method >= 0);
     const against = this.page.gpu.compareAgainst || {};
     const coreOf = (method) => {
       const ref = method === M.recompute || method === M['recompute-fused'];
@@ -326,6 +339,27 @@ export class GpuReference {
       stats.largestDifference = diff;
     }
     return { rows, stats, tangents, refOff };
+  }
+
+  // For web/bench/sheet_gpu.mjs: the milliseconds of each of `count` updates of the last run's view (its pose
+  // written again), each the passes and the statistics, submitted and their 16 bytes per method read back.
+  async timeUpdates(count) {
+    if (this.busy || !this.last || !this.mesh) throw new Error('no idle GPU run to repeat');
+    const m = this.mesh, times = [];
+    this.busy = true;
+    try {
+      for (let i = 0; i < count; ++i) {
+        const t0 = performance.now();
+        if (this.submitPasses(...this.last).refOff) throw new Error('the reference is off the GPU for these options');
+        await m.statsRead.mapAsync(GPUMapMode.READ);
+        m.statsRead.unmap();
+        times.push(performance.now() - t0);
+      }
+    } finally {
+      this.busy = false;
+      if (this.pending) { const [v, w] = this.pending; this.pending = null; this.run(v, w); }
+    }
+    return times;
   }
 
   // The comparison's outcome on the page (page.gpu.check) and in its line.

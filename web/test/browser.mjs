@@ -354,6 +354,25 @@ async function run(mode) {
       await page.selectOption('#preset', 'bone-twist');
       await settle(page);
     });
+    await check('a mesh over the WebGPU adapter\'s limits: the page says so and the core computes it', async () => {
+      if (mode !== 'webgpu') return;
+      const granted = await page.evaluate(() => window.sfPage.gpu.granted);
+      assert.ok(granted.maxStorageBufferBindingSize > 128 << 20, `the device asks for the adapter's limits: ${JSON.stringify(granted)}`);
+      const cap = 4 << 20; // bytes: under the sheet's frames at resolution 64 (8 slots of 28 bytes per vertex)
+      await page.evaluate((c) => { window.sfPage.gpu.capBytes = c; }, cap);
+      await page.selectOption('#scene', 'sheet');
+      await setSlider(page, 'resolution', 64);
+      const over = await page.evaluate(() => ({ limit: window.sfPage.gpu.limit, line: document.getElementById('gpu-check').textContent,
+        errors: window.sfPage.errors, n: window.sfPage.view().vertexCount, mean: window.sfPage.stats.skinned.normalMean }));
+      assert.equal(over.limit.limit, cap);
+      assert.ok(over.limit.need > cap && over.limit.need >= 28 * 8 * over.n, JSON.stringify(over.limit)); // the frames of 8 slots or a larger array
+      assert.match(over.line, /^GPU check off for this mesh: it needs a \d+ MiB buffer, this WebGPU adapter allows 4 MiB/);
+      assert.deepEqual(over.errors, []);
+      assert.ok(Number.isFinite(over.mean), 'the table holds the core\'s numbers');
+      await page.evaluate(() => { delete window.sfPage.gpu.capBytes; });
+      await setSlider(page, 'resolution', 8);
+      await page.waitForFunction(() => /equal within/.test(document.getElementById('gpu-check').textContent), null, { timeout: 60000 });
+    });
     await check('a malformed file keeps the scene and shows the loader message', async () => {
       const before = await page.evaluate(() => window.sfPage.view().vertexCount);
       await page.setInputFiles('#file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('glTF\x02\x00\x00\x00garbage') });
