@@ -1,11 +1,12 @@
 // Every method the GPU computes per vertex, and the reference, on the GPU where the browser offers WebGPU: the
 // WGSL passes of shaders/ (each after shaders/generated/layout.wgsl and shaders/common.wgsl) over the topology's arrays as
-// sf_topology_gpu_buffers lists them (the wasm core's, packed into one buffer). Each run reads the frames back
-// and measures every pass against the wasm core's result for that method (the page shows the largest angle; it
-// must stay within 1e-3 degrees): in the scene worker for its scenes (compareRemote), on the page otherwise. With
-// the reference on the GPU, gpu_stats.wgsl reduces each method's normal errors to a mean and a maximum (8 bytes
-// per method read back), checked against the core's statistics. Reference options the shaders do not cover (weld, MikkTSpace, authored) leave
-// the reference (recompute, recompute-fused) to the wasm; the per-vertex methods do not depend on them.
+// sf_topology_gpu_buffers lists them (the wasm core's, packed into one buffer). Each run measures every pass against
+// the wasm core's result for that method on the GPU (gpu_compare.wgsl: the core's frames of the pose uploaded, the
+// largest angles and the handedness differences reduced there, 16 bytes per method read back; the page shows the
+// largest angle, which must stay within 1e-3 degrees). With the reference on the GPU, gpu_stats.wgsl reduces each
+// method's normal and tangent errors to a mean and a maximum (16 bytes per method read back), checked against the
+// core's statistics. Reference options the shaders do not cover (weld, MikkTSpace, authored) leave the reference
+// (recompute, recompute-fused) to the wasm; the per-vertex methods do not depend on them.
 import layoutWgsl from '../../shaders/generated/layout.wgsl?raw';
 import commonWgsl from '../../shaders/common.wgsl?raw';
 import deformWgsl from '../../shaders/deform.wgsl?raw';
@@ -16,8 +17,8 @@ import facesWgsl from '../../shaders/recompute_faces.wgsl?raw';
 import gatherWgsl from '../../shaders/recompute_gather.wgsl?raw';
 import fusedWgsl from '../../shaders/recompute_fused.wgsl?raw';
 import statsWgsl from './gpu_stats.wgsl?raw';
+import compareWgsl from './gpu_compare.wgsl?raw';
 import { ALL_METHODS, METHODS } from './skinframe.js';
-import { compareFrames } from './frame_compare.js';
 import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS } from './generated/layout.js';
 
 const S = globalThis.GPUBufferUsage || {};
@@ -29,9 +30,9 @@ const BLOCK = 256; // bytes per dispatch's Params (WebGPU's minUniformBufferOffs
 // is checked against the wasm reference, whose frames it equals bit for bit).
 const M = Object.fromEntries(ALL_METHODS.map((name, i) => [name, i]));
 
-// A worker's check copies the read-back SLICE_FLOATS at a time; slice() yields to the page's other tasks once
-// SLICE_MS have passed since the last yield.
-const SLICE_FLOATS = 1 << 15;
+// A worker's frames go to the GPU SLICE_FLOATS at a time; slice() yields to the page's other tasks once SLICE_MS
+// have passed since the last yield.
+const SLICE_FLOATS = 1 << 16;
 const SLICE_MS = 1;
 let sliceStart = 0;
 // scheduler.yield resumes without setTimeout's 4 ms clamp
@@ -55,6 +56,7 @@ export class GpuReference {
       for (const k of ['maxStorageBufferBindingSize', 'maxBufferSize'])
         if (adapter.limits?.[k]) requiredLimits[k] = adapter.limits[k];
       const device = await adapter.requestDevice({ requiredLimits });
+      page.gpu.granted = { ...requiredLimits, maxComputeWorkgroupsPerDimension: device.limits.maxComputeWorkgroupsPerDimension };
       device.addEventListener?.('uncapturederror', (e) => report(`WebGPU: ${e.error.message}`, true));
       device.pushErrorScope('validation');
       const g = new GpuReference(device, page, report);
@@ -94,9 +96,19 @@ export class GpuReference {
     const statsPipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.statsLayout] });
     this.statsPipes = ['partial_main', 'total_main'].map((entryPoint) =>
       device.createComputePipeline({ layout: statsPipelineLayout, compute: { module: statsModule, entryPoint } }));
+    // the cross-check (gpu_compare.wgsl): params, frames, the core's frames, per-workgroup partials, per-slot results
+    this.compareLayout = device.createBindGroupLayout({
+      entries: [{ buffer: { type: 'uniform' } }, storage('read-only-storage'), storage('read-only-storage'), storage('storage'),
+        storage('storage')].map((e, binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, ...e })),
+    });
+    const compareModule = device.createShaderModule({ code: compareWgsl });
+    const comparePipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.compareLayout] });
+    this.comparePipes = ['partial_main', 'total_main'].map((entryPoint) =>
+      device.createComputePipeline({ layout: comparePipelineLayout, compute: { module: compareModule, entryPoint } }));
     this.busy = false;
     this.mesh = null;
     this.runs = 0;
+    page.gpu.timeUpdates = (count) => this.timeUpdates(count);
   }
 
   buffer(data, usage = S.STORAGE) {
@@ -126,12 +138,15 @@ export class GpuReference {
     }
     // the largest buffer this mesh needs against what the device allows: over it, the check is off and says so
     const need = Math.max(4 * words, 128 * n, 48 * F, 28 * n * ALL_METHODS.length);
-    const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize);
-    this.page.gpu.limit = { need, limit };
-    if (need > limit) {
+    // sfPage.gpu.capBytes (tests) lowers the limit to see a mesh refused
+    const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize, this.page.gpu.capBytes ?? Infinity);
+    // one thread per vertex or triangle, 64 a workgroup, in one dimension
+    const dispatch = Math.ceil(Math.max(n, F) / 64), maxGroups = this.device.limits.maxComputeWorkgroupsPerDimension;
+    this.page.gpu.limit = { need, limit, groups: dispatch, maxGroups };
+    if (need > limit || dispatch > maxGroups) {
       const mib = (x) => `${(x / 1048576).toFixed(0)} MiB`;
-      this.report(`GPU check off for this mesh: it needs a ${mib(need)} buffer, this WebGPU adapter allows ${mib(limit)} ` +
-        '(the wasm core computes everything)', false);
+      this.report(`GPU check off for this mesh: it needs ${need > limit ? `a ${mib(need)} buffer, this WebGPU adapter allows ${mib(limit)}`
+        : `${dispatch} workgroups in a dispatch, this WebGPU adapter allows ${maxGroups}`} (the wasm core computes everything)`, false);
       return;
     }
     const topo = new Uint32Array(Math.max(4, words));
@@ -144,20 +159,26 @@ export class GpuReference {
       bitangentSign: view.uvConvention === 0 ? -1 : 1,
       topo: this.buffer(topo), pose: this.buffer(new Float32Array(Math.max(4, poseWords))),
       state: this.buffer(new Float32Array(32 * Math.max(1, n))), face: this.buffer(new Float32Array(12 * Math.max(1, F))),
-      frames: this.buffer(new Float32Array(7 * n * ALL_METHODS.length), S.STORAGE | S.COPY_SRC),
-      read: this.device.createBuffer({ size: Math.max(16, 28 * n * ALL_METHODS.length), usage: S.MAP_READ | S.COPY_DST }),
+      frames: this.device.createBuffer({ size: Math.max(16, 28 * n * ALL_METHODS.length), usage: S.STORAGE }),
+      core: this.device.createBuffer({ size: Math.max(16, 28 * n * ALL_METHODS.length), usage: S.STORAGE | S.COPY_DST }),
       params: this.device.createBuffer({ size: BLOCK * 16, usage: S.UNIFORM | S.COPY_DST }),
-      out: new Float32Array(7 * n * ALL_METHODS.length),
     };
     const slots = ALL_METHODS.length, groups = Math.ceil(n / 256);
     m.statsGroups = groups;
     m.statsParams = this.buffer(new Uint32Array([n, M.recompute, groups, 0]), S.UNIFORM);
-    m.statsPartial = this.buffer(new Float32Array(2 * groups * slots));
-    m.statsOut = this.buffer(new Float32Array(2 * slots), S.STORAGE | S.COPY_SRC);
-    m.statsRead = this.device.createBuffer({ size: 8 * slots, usage: S.MAP_READ | S.COPY_DST });
+    m.statsPartial = this.buffer(new Float32Array(4 * groups * slots));
+    m.statsOut = this.buffer(new Float32Array(4 * slots), S.STORAGE | S.COPY_SRC);
+    m.statsRead = this.device.createBuffer({ size: 16 * slots, usage: S.MAP_READ | S.COPY_DST });
     m.statsGroup = this.device.createBindGroup({ layout: this.statsLayout, entries: [m.statsParams, m.frames, m.statsPartial, m.statsOut]
       .map((buffer, binding) => ({ binding, resource: { buffer } })) });
-    m.buffers = [m.topo, m.pose, m.state, m.face, m.frames, m.read, m.params, m.statsParams, m.statsPartial, m.statsOut, m.statsRead];
+    m.compareParams = this.device.createBuffer({ size: 16, usage: S.UNIFORM | S.COPY_DST });
+    m.comparePartial = this.buffer(new Float32Array(3 * groups * slots));
+    m.compareOut = this.buffer(new Float32Array(4 * slots), S.STORAGE | S.COPY_SRC);
+    m.compareRead = this.device.createBuffer({ size: 16 * slots, usage: S.MAP_READ | S.COPY_DST });
+    m.compareGroup = this.device.createBindGroup({ layout: this.compareLayout,
+      entries: [m.compareParams, m.frames, m.core, m.comparePartial, m.compareOut].map((buffer, binding) => ({ binding, resource: { buffer } })) });
+    m.buffers = [m.topo, m.pose, m.state, m.face, m.frames, m.core, m.params, m.statsParams, m.statsPartial, m.statsOut, m.statsRead,
+      m.compareParams, m.comparePartial, m.compareOut, m.compareRead];
     m.group = this.device.createBindGroup({ layout: this.layout, entries: [
       { binding: 0, resource: { buffer: m.params, size: 4 * PARAM_WORDS } },
       ...[m.topo, m.pose, m.state, m.frames, m.face].map((buffer, i) => ({ binding: i + 1, resource: { buffer } })),
@@ -181,9 +202,28 @@ export class GpuReference {
     if (!this.mesh || this.mesh.n !== view.vertexCount) return;
     if (this.busy) { this.pending = [view, weighting]; return; }
     this.busy = true;
+    this.page.gpu.busy = true;
+    this.last = [view, weighting];
+    const m = this.mesh;
+    const t0 = performance.now();
+    this.evaluate(view, weighting).then((result) => {
+      if (!result || m !== this.mesh) return; // the mesh changed meanwhile: these results belong to no view
+      this.lastMs = performance.now() - t0;
+      this.publish(view, result);
+    }).catch((e) => { if (m === this.mesh) this.report(`GPU: ${e.message}`, true); }).finally(() => {
+      this.busy = false;
+      this.page.gpu.busy = false;
+      for (const b of this.retired || []) b.destroy();
+      this.retired = null;
+      if (this.pending) { const [v, w] = this.pending; this.pending = null; this.run(v, w); }
+    });
+  }
+
+  // The passes and, with the reference on the GPU, the statistics, submitted: {slots (the method slots written),
+  // tangents (measured), refOff}.
+  submitPasses(view, weighting) {
     const m = this.mesh, d = this.device, q = d.queue, n = m.n;
     const refOff = this.referenceOff(view, weighting);
-    const t0 = performance.now();
     const pose = new Float32Array(Math.max(4, m.morphBase + view.targetCount));
     pose.set(view.bones);
     if (view.targetCount) pose.set(view.morph, m.morphBase);
@@ -207,6 +247,8 @@ export class GpuReference {
       u.set(m.offsets, PARAM_SETTINGS);
     });
     q.writeBuffer(m.params, 0, block);
+    const tangents = view.hasTangentFrame && m.hasUv;
+    q.writeBuffer(m.statsParams, 0, new Uint32Array([n, M.recompute, m.statsGroups, tangents ? 1 : 0]));
     const enc = d.createCommandEncoder();
     const pass = enc.beginComputePass();
     passes.forEach(([pipe, threads], k) => {
@@ -215,96 +257,131 @@ export class GpuReference {
     });
     pass.end();
     if (!refOff) {
-      // every slot's normal angle against the reference slot, reduced to a mean and a maximum: 8 bytes per slot
+      // every slot's normal and tangent angles against the reference slot, reduced to means and maxima: 16 bytes per slot
       const sp = enc.beginComputePass();
       sp.setBindGroup(0, m.statsGroup);
       sp.setPipeline(this.statsPipes[0]); sp.dispatchWorkgroups(m.statsGroups, ALL_METHODS.length);
       sp.setPipeline(this.statsPipes[1]); sp.dispatchWorkgroups(ALL_METHODS.length);
       sp.end();
-      enc.copyBufferToBuffer(m.statsOut, 0, m.statsRead, 0, 8 * ALL_METHODS.length);
+      enc.copyBufferToBuffer(m.statsOut, 0, m.statsRead, 0, 16 * ALL_METHODS.length);
     }
-    enc.copyBufferToBuffer(m.frames, 0, m.read, 0, 28 * n * ALL_METHODS.length);
     q.submit([enc.finish()]);
-    // what the wasm core computed for this pose: a worker's scene is compared in the worker, which holds its
-    // frames; a mesh evaluated here, against copies made before the next run replaces the core's arrays
-    const tangents = view.hasTangentFrame && m.hasUv;
-    const remote = view.remote && this.compareRemote;
-    const want = passes.filter((p) => p[2] >= 0).map(([, , method]) => {
+    return { slots: passes.map((p) => p[2]).filter((method) => method >= 0), tangents, refOff };
+  }
+
+  // The passes, the core's frames uploaded, the comparison and the statistics on the GPU; resolves to what
+  // came back: {rows, stats, tangents, refOff}, or null when the mesh changed meanwhile.
+  async evaluate(view, weighting) {
+    const m = this.mesh, d = this.device, q = d.queue, n = m.n;
+    const { slots, tangents, refOff } = this.submitPasses(view, weighting);
+    // the core's frames of this pose beside the GPU's, slot for slot; a test may name another method's frames
+    // for a slot (page.gpu.compareAgainst: {slot: method}), which the comparison must report as different
+    const against = this.page.gpu.compareAgainst || {};
+    const coreOf = (method) => {
       const ref = method === M.recompute || method === M['recompute-fused'];
-      if (remote) return { method, ref };
       const row = view.rows[method];
-      return { method, normals: Float32Array.from(ref ? view.refNormals : row.normals),
-        tangents: tangents ? Float32Array.from(ref ? view.refTangents : row.tangents) : null };
-    });
+      return [ref ? view.refNormals : row.normals, tangents ? (ref ? view.refTangents : row.tangents) : null];
+    };
+    // a worker's snapshot keeps its arrays: uploaded in slices between the page's other tasks; a mesh
+    // evaluated on this thread at once, before its next evaluation reuses the core's arrays
+    const yielding = !!view.remote;
+    for (const method of slots) {
+      const [normals, tangentArray] = coreOf(M[against[ALL_METHODS[method]]] ?? method);
+      for (const [data, at] of [[normals, 7 * n * method], [tangentArray, 7 * n * method + 3 * n]]) {
+        if (!data) continue;
+        for (let k = 0; k < data.length; k += SLICE_FLOATS) {
+          const count = Math.min(SLICE_FLOATS, data.length - k);
+          q.writeBuffer(m.core, 4 * (at + k), data.buffer, data.byteOffset + 4 * k, 4 * count);
+          if (yielding) {
+            await slice();
+            if (m !== this.mesh) return null;
+          }
+        }
+      }
+    }
+    q.writeBuffer(m.compareParams, 0, new Uint32Array([n, m.statsGroups, tangents ? 1 : 0, 0]));
+    const enc2 = d.createCommandEncoder();
+    const cp = enc2.beginComputePass();
+    cp.setBindGroup(0, m.compareGroup);
+    cp.setPipeline(this.comparePipes[0]); cp.dispatchWorkgroups(m.statsGroups, ALL_METHODS.length);
+    cp.setPipeline(this.comparePipes[1]); cp.dispatchWorkgroups(ALL_METHODS.length);
+    cp.end();
+    enc2.copyBufferToBuffer(m.compareOut, 0, m.compareRead, 0, 16 * ALL_METHODS.length);
+    q.submit([enc2.finish()]);
     // the core's statistics of this pose, for the GPU's (the methods it evaluated)
     const coreStats = refOff ? null : METHODS.map((name, i) => {
       const sm = view.summary(i);
-      return sm.status === 0 ? { method: name, mean: sm.normal.mean, max: sm.normal.max } : null;
+      return sm.status === 0 ? { method: name, mean: sm.normal.mean, max: sm.normal.max,
+        tangentMean: tangents ? sm.tangent.mean : null, tangentMax: tangents ? sm.tangent.max : null } : null;
     }).filter(Boolean);
-    this.page.gpu.busy = true;
-    m.read.mapAsync(GPUMapMode.READ).then(async () => {
-      if (m !== this.mesh) return; // the mesh changed meanwhile: these frames belong to no view
-      let stats = null;
-      if (coreStats) {
+    await m.compareRead.mapAsync(GPUMapMode.READ);
+    if (m !== this.mesh) return null;
+    const c = new Float32Array(m.compareRead.getMappedRange()).slice();
+    m.compareRead.unmap();
+    const rows = slots.map((method) => ({ method, normalDeg: c[4 * method], tangentDeg: tangents ? c[4 * method + 1] : null,
+      handedness: tangents ? c[4 * method + 2] : null }));
+    let stats = null;
+    if (coreStats) {
+      await m.statsRead.mapAsync(GPUMapMode.READ);
+      if (m !== this.mesh) return null;
+      const g = new Float32Array(m.statsRead.getMappedRange()).slice();
+      m.statsRead.unmap();
+      stats = {};
+      let diff = 0;
+      for (const s of coreStats) {
+        const [mean, max, tMean, tMax] = g.subarray(4 * M[s.method], 4 * M[s.method] + 4);
+        const r = stats[s.method] = { normalMean: mean, normalMax: max, coreMean: s.mean, coreMax: s.max };
+        diff = Math.max(diff, Math.abs(mean - s.mean), Math.abs(max - s.max));
+        if (!tangents) continue;
+        Object.assign(r, { tangentMean: tMean, tangentMax: tMax, coreTangentMean: s.tangentMean, coreTangentMax: s.tangentMax });
+        diff = Math.max(diff, Math.abs(tMean - s.tangentMean), Math.abs(tMax - s.tangentMax));
+      }
+      stats.largestDifference = diff;
+    }
+    return { rows, stats, tangents, refOff };
+  }
+
+  // For web/bench/sheet_gpu.mjs: the milliseconds of each of `count` updates of the last run's view (its pose
+  // written again), each the passes and the statistics, submitted and their 16 bytes per method read back.
+  async timeUpdates(count) {
+    if (this.busy || !this.last || !this.mesh) throw new Error('no idle GPU run to repeat');
+    const m = this.mesh, times = [];
+    this.busy = true;
+    try {
+      for (let i = 0; i < count; ++i) {
+        const t0 = performance.now();
+        if (this.submitPasses(...this.last).refOff) throw new Error('the reference is off the GPU for these options');
         await m.statsRead.mapAsync(GPUMapMode.READ);
-        const g = new Float32Array(m.statsRead.getMappedRange()).slice();
         m.statsRead.unmap();
-        stats = {};
-        let diff = 0;
-        for (const c of coreStats) {
-          const mean = g[2 * M[c.method]], max = g[2 * M[c.method] + 1];
-          stats[c.method] = { normalMean: mean, normalMax: max, coreMean: c.mean, coreMax: c.max };
-          diff = Math.max(diff, Math.abs(mean - c.mean), Math.abs(max - c.max));
-        }
-        stats.largestDifference = diff;
+        times.push(performance.now() - t0);
       }
-      this.lastMs = performance.now() - t0;
-      const mapped = new Float32Array(m.read.getMappedRange());
-      let rows, frames = m.out;
-      if (remote) {
-        // copied in slices of a few milliseconds (a 1 M-vertex sheet's frames are hundreds of MB), then given to
-        // the worker, which compares and hands them back: the main thread never waits long on a check
-        frames = new Float32Array(mapped.length);
-        for (let at = 0; at < mapped.length; at += SLICE_FLOATS) {
-          frames.set(mapped.subarray(at, Math.min(mapped.length, at + SLICE_FLOATS)), at);
-          await slice();
-        }
-        m.read.unmap();
-        const answer = await this.compareRemote(view.id, frames, want, tangents);
-        if (!answer || m !== this.mesh) return; // the worker has moved on to a newer pose, whose run follows
-        ({ rows, frames } = answer);
-      } else {
-        m.out.set(mapped);
-        m.read.unmap();
-        rows = compareFrames(m.out, n, want);
-      }
-      const methods = {};
-      let maxN = 0, maxT = 0, hand = 0, worst = '';
-      for (const r of rows) {
-        const name = ALL_METHODS[r.method], mn = r.normalDeg, mt = r.tangentDeg || 0, h = r.handedness || 0;
-        methods[name] = { normalDeg: mn, tangentDeg: r.tangentDeg, handedness: r.handedness };
-        if (Math.max(mn, mt) >= Math.max(maxN, maxT)) worst = name;
-        maxN = Math.max(maxN, mn); maxT = Math.max(maxT, mt); hand += h;
-      }
-      const ok = maxN <= TOLERANCE_DEG && (!tangents || maxT <= TOLERANCE_DEG) && hand === 0 &&
-        (!stats || stats.largestDifference <= TOLERANCE_DEG);
-      const reference = methods.recompute || null;
-      this.page.gpu.check = { maxNormalDeg: maxN, maxTangentDeg: tangents ? maxT : null, handedness: tangents ? hand : null,
-        ok, runs: ++this.runs, methods, reference, referenceOff: refOff, stats };
-      this.page.gpu.frames = frames; // ALL_METHODS order, 7n floats each (3n normals, 4n tangents); unrun slots stale
-      this.page.gpu.normals = reference ? frames.subarray(7 * n * M.recompute, 7 * n * M.recompute + 3 * n) : null;
-      this.report(`GPU (WebGPU ${this.adapterInfo}): ${rows.length} methods against the wasm core, largest angle ` +
-        `${maxN.toExponential(2)}° normals, ${tangents ? maxT.toExponential(2) + '° tangents' : 'tangents not measured (no UVs)'}` +
-        `${worst ? ` (${worst})` : ''}${tangents && hand ? `, ${hand} handedness differences` : ''}` +
-        `${stats ? `; normal mean/max on the GPU within ${stats.largestDifference.toExponential(2)}° of the core's` : ''}` +
-        ` — ${ok ? 'equal within 1e-3°' : 'DIFFERENT (over 1e-3°)'}` +
-        `${refOff ? `; reference off for ${refOff} (the wasm core computes it)` : ''}`, !ok);
-    }).catch((e) => { if (m === this.mesh) this.report(`GPU: ${e.message}`, true); }).finally(() => {
+    } finally {
       this.busy = false;
-      this.page.gpu.busy = false;
-      for (const b of this.retired || []) b.destroy();
-      this.retired = null;
       if (this.pending) { const [v, w] = this.pending; this.pending = null; this.run(v, w); }
-    });
+    }
+    return times;
+  }
+
+  // The comparison's outcome on the page (page.gpu.check) and in its line.
+  publish(view, { rows, stats, tangents, refOff }) {
+    const methods = {};
+    let maxN = 0, maxT = 0, hand = 0, worst = '';
+    for (const r of rows) {
+      const name = ALL_METHODS[r.method], mn = r.normalDeg, mt = r.tangentDeg || 0, h = r.handedness || 0;
+      methods[name] = { normalDeg: mn, tangentDeg: r.tangentDeg, handedness: r.handedness };
+      if (Math.max(mn, mt) >= Math.max(maxN, maxT)) worst = name;
+      maxN = Math.max(maxN, mn); maxT = Math.max(maxT, mt); hand += h;
+    }
+    const ok = maxN <= TOLERANCE_DEG && (!tangents || maxT <= TOLERANCE_DEG) && hand === 0 &&
+      (!stats || stats.largestDifference <= TOLERANCE_DEG);
+    const reference = methods.recompute || null;
+    this.page.gpu.check = { maxNormalDeg: maxN, maxTangentDeg: tangents ? maxT : null, handedness: tangents ? hand : null,
+      ok, runs: ++this.runs, methods, reference, referenceOff: refOff, stats };
+    this.report(`GPU (WebGPU ${this.adapterInfo}): ${rows.length} methods against the wasm core, largest angle ` +
+      `${maxN.toExponential(2)}° normals, ${tangents ? maxT.toExponential(2) + '° tangents' : 'tangents not measured (no UVs)'}` +
+      `${worst ? ` (${worst})` : ''}${tangents && hand ? `, ${hand} handedness differences` : ''}` +
+      `${stats ? `; ${tangents ? 'normal and tangent' : 'normal'} mean/max on the GPU within ${stats.largestDifference.toExponential(2)}° of the core's` : ''}` +
+      ` — ${ok ? 'equal within 1e-3°' : 'DIFFERENT (over 1e-3°)'}` +
+      `${refOff ? `; reference off for ${refOff} (the wasm core computes it)` : ''}`, !ok);
   }
 }

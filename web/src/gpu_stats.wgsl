@@ -1,10 +1,12 @@
-// The normals' angle error statistics of every method slot against the reference slot, on the GPU: frames holds
-// 7n floats per slot (3n normals, then 4n tangents). Pass `partial` (one workgroup per 256 vertices and slot)
-// writes each workgroup's sum and maximum of the angles in degrees; pass `total` (one workgroup per slot) sums
-// and maximises those into out[2 slot] = mean, out[2 slot + 1] = max: 8 bytes per slot to read back.
-// An angle is 180 degrees when exactly one of the two normals is zero, 0 when both are (as the core's).
+// The normals' and tangents' angle error statistics of every method slot against the reference slot, on the GPU:
+// frames holds 7n floats per slot (3n normals, then 4n tangents). Pass `partial` (one workgroup per 256
+// vertices and slot) writes each workgroup's sums and maxima of the angles in degrees; pass `total` (one
+// workgroup per slot) reduces those into out[4 slot ..]: normal mean, normal max, tangent mean, tangent max
+// (16 bytes per slot to read back; the tangent pair is 0 when p.tangents is 0: no UVs, no tangent frame).
+// An angle is 180 degrees when either direction is zero (squared length under 1e-24), as the core's
+// sfk_angle_deg; the tangents' angle is that of their xyz.
 
-struct Params { n: u32, ref_slot: u32, groups: u32, pad: u32 }
+struct Params { n: u32, ref_slot: u32, groups: u32, tangents: u32 }
 
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> frames: array<f32>;
@@ -12,29 +14,33 @@ struct Params { n: u32, ref_slot: u32, groups: u32, pad: u32 }
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
 
 const WG: u32 = 256u;
-var<workgroup> sums: array<f32, 256>;
-var<workgroup> maxs: array<f32, 256>;
+// normal sum, normal max, tangent sum, tangent max of each invocation
+var<workgroup> acc: array<vec4<f32>, 256>;
 
 fn normal_of(slot: u32, v: u32) -> vec3<f32> {
   let b = 7u * p.n * slot + 3u * v;
   return vec3<f32>(frames[b], frames[b + 1u], frames[b + 2u]);
 }
 
+fn tangent_of(slot: u32, v: u32) -> vec3<f32> {
+  let b = 7u * p.n * slot + 3u * p.n + 4u * v;
+  return vec3<f32>(frames[b], frames[b + 1u], frames[b + 2u]);
+}
+
 fn angle_deg(a: vec3<f32>, b: vec3<f32>) -> f32 {
-  let la = length(a);
-  let lb = length(b);
-  if (la == 0.0 || lb == 0.0) { return select(180.0, 0.0, la == lb); }
+  if (!(dot(a, a) >= 1e-24) || !(dot(b, b) >= 1e-24)) { return 180.0; }
   return degrees(atan2(length(cross(a, b)), dot(a, b)));
 }
 
-// The workgroup's 256 values in sums/maxs reduced into element 0.
+fn merge(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+  return vec4<f32>(a.x + b.x, max(a.y, b.y), a.z + b.z, max(a.w, b.w));
+}
+
+// The workgroup's 256 values in acc reduced into element 0.
 fn reduce(i: u32) {
   for (var s = WG / 2u; s > 0u; s = s / 2u) {
     workgroupBarrier();
-    if (i < s) {
-      sums[i] = sums[i] + sums[i + s];
-      maxs[i] = max(maxs[i], maxs[i + s]);
-    }
+    if (i < s) { acc[i] = merge(acc[i], acc[i + s]); }
   }
   workgroupBarrier();
 }
@@ -44,14 +50,21 @@ fn partial_main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
   let i = lid.x;
   let v = wid.x * WG + i;
   let slot = wid.y;
-  var a = 0.0;
-  if (v < p.n) { a = angle_deg(normal_of(slot, v), normal_of(p.ref_slot, v)); }
-  sums[i] = a;
-  maxs[i] = a;
+  var a = vec4<f32>(0.0);
+  if (v < p.n) {
+    let an = angle_deg(normal_of(slot, v), normal_of(p.ref_slot, v));
+    var at = 0.0;
+    if (p.tangents != 0u) { at = angle_deg(tangent_of(slot, v), tangent_of(p.ref_slot, v)); }
+    a = vec4<f32>(an, an, at, at);
+  }
+  acc[i] = a;
   reduce(i);
   if (i == 0u) {
-    partial[2u * (slot * p.groups + wid.x)] = sums[0];
-    partial[2u * (slot * p.groups + wid.x) + 1u] = maxs[0];
+    let b = 4u * (slot * p.groups + wid.x);
+    partial[b] = acc[0].x;
+    partial[b + 1u] = acc[0].y;
+    partial[b + 2u] = acc[0].z;
+    partial[b + 3u] = acc[0].w;
   }
 }
 
@@ -59,17 +72,17 @@ fn partial_main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
 fn total_main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
   let i = lid.x;
   let slot = wid.x;
-  var s = 0.0;
-  var m = 0.0;
+  var a = vec4<f32>(0.0);
   for (var g = i; g < p.groups; g = g + WG) {
-    s = s + partial[2u * (slot * p.groups + g)];
-    m = max(m, partial[2u * (slot * p.groups + g) + 1u]);
+    let b = 4u * (slot * p.groups + g);
+    a = merge(a, vec4<f32>(partial[b], partial[b + 1u], partial[b + 2u], partial[b + 3u]));
   }
-  sums[i] = s;
-  maxs[i] = m;
+  acc[i] = a;
   reduce(i);
   if (i == 0u) {
-    out[2u * slot] = sums[0] / f32(p.n);
-    out[2u * slot + 1u] = maxs[0];
+    out[4u * slot] = acc[0].x / f32(p.n);
+    out[4u * slot + 1u] = acc[0].y;
+    out[4u * slot + 2u] = acc[0].z / f32(p.n);
+    out[4u * slot + 3u] = acc[0].w;
   }
 }

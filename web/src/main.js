@@ -275,25 +275,8 @@ function sendScene() {
     settings: sceneSettings(), options: state.options, gpu: !!gpu, forceMesh: !remote.meshKnown });
   remote.meshKnown = true;
 }
-// The GPU passes' frames of the worker's request id, compared in the worker (which holds the core's frames):
-// resolves to {rows, frames}, or null when the worker has evaluated a newer pose since.
-const checks = new Map();
-let checkId = 0;
-function compareInWorker(id, frames, want, tangents) {
-  return new Promise((resolve) => {
-    checks.set(++checkId, resolve);
-    worker.postMessage({ check: checkId, id, frames, want, tangents }, [frames.buffer]);
-  });
-}
-
 function onWorker(e) {
   const d = e.data;
-  if (d.check) {
-    const resolve = checks.get(d.check);
-    checks.delete(d.check);
-    resolve(d.rows ? { rows: d.rows, frames: d.frames } : null);
-    return;
-  }
   remote.inFlight = false;
   if (gltf) { remote.meshKnown = false; /* a file opened meanwhile: the scene's answer is stale */ } else if (d.ok) {
     page.timing.wasm = d.snapshot.ms;
@@ -626,7 +609,6 @@ async function main() {
     worker.onerror = (e) => message(`the worker failed: ${e.message}`, true);
   }
   page.worker = !!worker;
-  if (gpu && worker) gpu.compareRemote = compareInWorker;
   applyUrl();
   buildStaticControls();
   buildSceneControls();

@@ -3,9 +3,8 @@
 // draws and reads (the buffers are transferred, not copied again). The page keeps at most one request in flight
 // and sends only the latest.
 import { loadSkinframe, ALL_METHODS } from './skinframe.js';
-import { compareFrames } from './frame_compare.js';
 
-let sf = null, view = null, key = '', lastId = 0; // lastId: the request whose pose the view holds
+let sf = null, view = null, key = '';
 
 // gpu: the page runs the WGSL passes, which read the pose, the options and (once per mesh) the topology's arrays.
 function snapshot(v, meshChanged, gpu) {
@@ -43,27 +42,13 @@ function evaluate(q) {
   return { next, changed: true };
 }
 
-// The page's GPU frames of request q.id against the core's, while the view still holds that pose (a newer
-// request evaluated meanwhile: stale, its own check follows). The frames go back with the answer.
-function check(q) {
-  const answer = { check: q.check, frames: q.frames, rows: null };
-  if (view && q.id === lastId) {
-    const want = q.want.map(({ method, ref }) => ({ method, normals: ref ? view.refNormals : view.rows[method].normals,
-      tangents: q.tangents ? (ref ? view.refTangents : view.rows[method].tangents) : null }));
-    answer.rows = compareFrames(q.frames, view.vertexCount, want);
-  }
-  self.postMessage(answer, [q.frames.buffer]);
-}
-
 self.onmessage = async (e) => {
   const q = e.data;
-  if (q.check) { check(q); return; }
   try {
     if (!sf) sf = await loadSkinframe(q.wasm);
     const t0 = performance.now();
     const { next, changed } = evaluate(q);
     view = next;
-    lastId = q.id;
     const { s, transfer } = snapshot(view, changed, q.gpu);
     s.ms = performance.now() - t0;
     s.reposed = !changed;

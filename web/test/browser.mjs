@@ -214,14 +214,18 @@ async function run(mode) {
       // the statistics reduced on the GPU (gpu_stats.wgsl) against the core's, per method, where the reference runs there
       if (reference) {
         assert.ok(c.stats, 'the GPU reduced the statistics');
+        const measured = c.maxTangentDeg !== null; // tangents are compared and reduced where the mesh has a tangent frame
         for (const m of METHODS) {
           const g = c.stats[m];
           if (!g) continue; // a method the core did not evaluate for this mesh
-          for (const [got, want, what] of [[g.normalMean, g.coreMean, 'mean'], [g.normalMax, g.coreMax, 'max']])
-            assert.ok(Number.isFinite(got) && Math.abs(got - want) <= 1e-3, `${m} normal ${what}: GPU ${got}, core ${want}`);
+          for (const [got, want, what] of [[g.normalMean, g.coreMean, 'normal mean'], [g.normalMax, g.coreMax, 'normal max'],
+            [g.tangentMean, g.coreTangentMean, 'tangent mean'], [g.tangentMax, g.coreTangentMax, 'tangent max']]) {
+            if (what.startsWith('tangent') && !measured) { assert.equal(got, undefined, `${m} ${what} without a tangent frame`); continue; }
+            assert.ok(Number.isFinite(got) && Math.abs(got - want) <= 1e-3, `${m} ${what}: GPU ${got}, core ${want}`);
+          }
         }
         assert.ok(Object.keys(c.stats).length > 1 + 4, `methods with GPU statistics: ${Object.keys(c.stats)}`);
-        console.log(`  # ${what}: GPU statistics (normal mean/max) within ${c.stats.largestDifference.toExponential(2)} deg of the core's`);
+        console.log(`  # ${what}: GPU statistics (normal${measured ? ' and tangent' : ''} mean/max) within ${c.stats.largestDifference.toExponential(2)} deg of the core's`);
       }
       assert.ok(c.ok, JSON.stringify(c));
     };
@@ -330,22 +334,44 @@ async function run(mode) {
       await settle(page);
       for (const [name, value] of [['towel-twist', 0.7], ['swirl', 0.5], ['ripples', 0.6], ['twist', 60]]) await setSlider(page, name, value);
       await gpuCheck('sheet towel-twist 0.7, swirl 0.5, ripples 0.6, twist 60');
-      // the comparison sees a difference: the GPU's skinned normals against the wasm's unchanged ones
-      const apart = await page.evaluate((skinned) => {
-        const v = window.sfPage.view(), n = v.vertexCount, g = window.sfPage.gpu.frames, w = v.rows[0].normals;
-        let most = 0;
-        for (let i = 0; i < n; ++i) {
-          const a = g.subarray(7 * n * skinned + 3 * i, 7 * n * skinned + 3 * i + 3), b = w.subarray(3 * i, 3 * i + 3);
-          const d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-          most = Math.max(most, Math.acos(Math.min(1, Math.max(-1, d))) * 180 / Math.PI);
-        }
-        return most;
-      }, METHODS.indexOf('skinned'));
-      assert.ok(apart > 1, `GPU skinned vs wasm unchanged: ${apart} deg`);
+      // the comparison on the GPU sees a difference: the GPU's skinned frames against the core's unchanged ones
+      const apart = await page.evaluate(async () => {
+        const p = window.sfPage, runs = p.gpu.check.runs, errors = p.errors.length;
+        p.gpu.compareAgainst = { skinned: 'unchanged' };
+        p.refresh();
+        while ((p.gpu.check?.runs || 0) <= runs) await new Promise((r) => setTimeout(r, 20));
+        delete p.gpu.compareAgainst;
+        const c = p.gpu.check, line = document.getElementById('gpu-check').textContent;
+        p.errors.splice(errors); // the report this check provoked
+        return { ok: c.ok, skinned: c.methods.skinned, unchanged: c.methods.unchanged, line };
+      });
+      assert.ok(!apart.ok && apart.skinned.normalDeg > 1 && /DIFFERENT/.test(apart.line), JSON.stringify(apart));
+      assert.ok(apart.unchanged.normalDeg <= 1e-3, JSON.stringify(apart));
+      console.log(`  # GPU skinned against the core's unchanged: ${apart.skinned.normalDeg.toFixed(2)} deg normals, ` +
+        `${apart.skinned.tangentDeg?.toFixed(2)} deg tangents, ${apart.skinned.handedness} handedness differences (reported DIFFERENT)`);
       for (const name of ['towel-twist', 'swirl', 'ripples']) await setSlider(page, name, 0);
       await page.selectOption('#scene', 'sheet');
       await page.selectOption('#preset', 'bone-twist');
       await settle(page);
+    });
+    await check('a mesh over the WebGPU adapter\'s limits: the page says so and the core computes it', async () => {
+      if (mode !== 'webgpu') return;
+      const granted = await page.evaluate(() => window.sfPage.gpu.granted);
+      assert.ok(granted.maxStorageBufferBindingSize > 128 << 20, `the device asks for the adapter's limits: ${JSON.stringify(granted)}`);
+      const cap = 4 << 20; // bytes: under the sheet's frames at resolution 64 (8 slots of 28 bytes per vertex)
+      await page.evaluate((c) => { window.sfPage.gpu.capBytes = c; }, cap);
+      await page.selectOption('#scene', 'sheet');
+      await setSlider(page, 'resolution', 64);
+      const over = await page.evaluate(() => ({ limit: window.sfPage.gpu.limit, line: document.getElementById('gpu-check').textContent,
+        errors: window.sfPage.errors, n: window.sfPage.view().vertexCount, mean: window.sfPage.stats.skinned.normalMean }));
+      assert.equal(over.limit.limit, cap);
+      assert.ok(over.limit.need > cap && over.limit.need >= 28 * 8 * over.n, JSON.stringify(over.limit)); // the frames of 8 slots or a larger array
+      assert.match(over.line, /^GPU check off for this mesh: it needs a \d+ MiB buffer, this WebGPU adapter allows 4 MiB/);
+      assert.deepEqual(over.errors, []);
+      assert.ok(Number.isFinite(over.mean), 'the table holds the core\'s numbers');
+      await page.evaluate(() => { delete window.sfPage.gpu.capBytes; });
+      await setSlider(page, 'resolution', 8);
+      await page.waitForFunction(() => /equal within/.test(document.getElementById('gpu-check').textContent), null, { timeout: 60000 });
     });
     await check('a malformed file keeps the scene and shows the loader message', async () => {
       const before = await page.evaluate(() => window.sfPage.view().vertexCount);

@@ -2,7 +2,7 @@
 // a PerformanceObserver (type longtask) records every main-thread task over 50 ms from the first of 30 inputs
 // (one per animation frame; 6 with drawing) to the last evaluation drawn and, with WebGPU, checked against the GPU
 // passes. Twice: with the views' drawing left out, which measures the page's own work (the core runs in a worker
-// on both paths and the worker compares the GPU's frames with its own: no task may exceed 50 ms without WebGPU,
+// on both paths and the GPU compares its frames with the core's: no task may exceed 50 ms without WebGPU,
 // WEBGPU_TASK_MS with it, see below), and with drawing,
 // whose cost here is SwiftShader rasterizing four views on the CPU (reported, not bounded). Numbers go to
 // longtask-MODE.json.
@@ -32,7 +32,7 @@ async function drag(page, draw) {
     const gpuRuns = () => window.sfPage.gpu.check?.runs || 0;
     const gpu0 = gpuRuns();
     const limit = window.sfPage.gpu.limit; // a mesh over the adapter's limits leaves the GPU check off
-    const gpuOn = window.sfPage.gpu.backend === 'webgpu' && limit && limit.need <= limit.limit;
+    const gpuOn = window.sfPage.gpu.backend === 'webgpu' && limit && limit.need <= limit.limit && !(limit.groups > limit.maxGroups);
     const gpuBusy = () => gpuOn && (window.sfPage.gpu.busy || gpuRuns() === gpu0);
     while (window.sfPage.busy || gpuBusy() || (withDraw && (views.busy || views.dirty))) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -66,8 +66,8 @@ export async function longTaskCheck(page, mode, artifacts, check) {
     assert.ok(info.worker, 'the core runs in a worker');
     assert.ok(compute.reposed && drawn.reposed, 'a pose slider re-poses the open scene');
     assert.ok(compute.evaluations < 30, `inputs coalesced: ${compute.evaluations} evaluations`);
-    // With WebGPU the page still copies the GPU's read-back (7 floats per vertex and method) out of the mapped
-    // buffer, in 1 ms slices: on this shared 2-core VM a slice is sometimes descheduled past 50 ms
+    // With WebGPU the page still uploads the core's frames for the GPU's comparison (7 floats per vertex and
+    // method, 256 KB writes between other tasks): on this shared 2-core VM some writes take past 50 ms
     // (docs/benchmarks.md), so that path is held to WEBGPU_TASK_MS (the core on the main thread took seconds).
     const bound = mode === 'webgpu' ? WEBGPU_TASK_MS : 50;
     assert.ok(compute.maxTaskMs <= bound, `a ${compute.maxTaskMs} ms task on the main thread: ${compute.longTasks}`);
