@@ -1,6 +1,7 @@
 // LABELS: golden
 /* Four-view pictures of built-in scenes: golden images (per-pixel tolerance and a count of differing
- * pixels, not a hash), what the heatmaps must show, and the render/plot commands.
+ * pixels, not a hash), each golden's pixels against the numbers it was drawn from, what the heatmaps must
+ * show, and the render/plot commands.
  * SF_UPDATE_GOLDEN=1 rewrites the PNGs in tests/golden instead of comparing (make golden). */
 #define _POSIX_C_SOURCE 200809L
 #include "sf_test.h"
