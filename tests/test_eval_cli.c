@@ -472,21 +472,35 @@ static void test_handedness_counted(void)
     CHECK((counts[0] == 0 && counts[1] == tangent_count) || (counts[1] == 0 && counts[0] == tangent_count));
 }
 
-/* A pose the library refuses names the file, the animation and time, and the joint's node and glTF path. */
+/* A pose the library refuses names the file, the animation and time, and the joint's node and glTF path, in
+ * eval and in the commands that pose one moment (bake, render, export-gpu), which write nothing then. */
 static void test_pose_error_named(void)
 {
-    char path[600], args[700];
+    char path[600], args[1600], out[700];
     snprintf(path, sizeof path, "%s/exploding.glb", g_dir);
+    snprintf(out, sizeof out, "%s/out", g_dir);
     CHECK(write_exploding_joint(path));
-    snprintf(args, sizeof args, "eval %s --fps 4", path);
-    sft_cli_out r = sft_run_cli(args);
-    CHECK(r.status == 1);
-    char want[800];
-    snprintf(want, sizeof want, "%s: animation 'Run' at t = ", path);
-    if (!strstr(r.err, want) || !strstr(r.err, "node 1 'Arm' (skins[0].joints[0]): its skinning matrix") ||
-        !strstr(r.err, "SF_MAX_BONE_SCALE"))
-        sft_failf(__FILE__, __LINE__, "pose error: %s", r.err);
-    sft_cli_out_free(&r);
+    const char* const commands[] = {"eval %s --fps 4", "bake %s --time 1 --method skinned -o %s.glb",
+                                    "render --gltf %s --time 1 --method skinned -o %s.png", "export-gpu %s --time 1 -o %s"};
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; ++k) {
+        snprintf(args, sizeof args, commands[k], path, out);
+        sft_cli_out r = sft_run_cli(args);
+        char want[800];
+        snprintf(want, sizeof want, "%s: animation 'Run' at t = %s", path, k ? "1.000 s: " : "");
+        int named = r.status == 1 && strstr(r.err, want) &&
+                    strstr(r.err, "node 1 'Arm' (skins[0].joints[0]): its skinning matrix") &&
+                    strstr(r.err, "SF_MAX_BONE_SCALE") && strchr(r.err, '\n') == r.err + strlen(r.err) - 1;
+        if (!named) sft_failf(__FILE__, __LINE__, "%s: exit %d, %s", args, r.status, r.err);
+        sft_cli_out_free(&r);
+        CHECK(named);
+    }
+    char written[800];
+    const char* const outputs[] = {"%s.glb", "%s.png", "%s"};
+    for (size_t k = 0; k < sizeof outputs / sizeof outputs[0]; ++k) {
+        snprintf(written, sizeof written, outputs[k], out);
+        CHECK(access(written, F_OK) != 0);
+    }
+    remove(path);
 }
 
 static void test_not_measured(void)
