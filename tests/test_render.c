@@ -577,7 +577,7 @@ static void test_render_gltf(void)
 {
     char asset[4096];
     if (!getenv("SF_CLI") || !sft_asset("gltf/SimpleSkin/glTF/SimpleSkin.gltf", asset, sizeof asset)) {
-        printf("  (assets or SF_CLI missing: skipped)\n");
+        sft_skip("SF_CLI or SF_ASSETS not set");
         return;
     }
     const char* bdir = getenv("SF_BUILD_DIR");
