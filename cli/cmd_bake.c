@@ -249,6 +249,7 @@ static int bake_unit(bake_ctx* c, size_t k)
     if (!b->pos || !b->nrm || !b->tan || !b->ref_n || (o->colors && !b->col))
         return cli_fail(CLI_EXIT_FAILURE, "out of memory");
     int code = cli_gltf_unit_pose(c->pose, u, b->to_world);
+    if (code == CLI_EXIT_OK) code = cli_gltf_unit_check(o->path, g, u, c->anim, o->time_s);
     if (code != CLI_EXIT_OK) return code;
     sf_eval_buffers eb;
     memset(&eb, 0, sizeof eb);

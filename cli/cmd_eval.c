@@ -185,7 +185,7 @@ int cmd_eval(int argc, char** argv)
     memset(&list, 0, sizeof list);
     size_t failed = 0;
     if (o.batch) {
-        code = eval_paths_collect(paths, path_count, &list, &failed);
+        code = eval_paths_collect(paths, path_count, o.json, &list, &failed);
         if (code == CLI_EXIT_OK && list.count == 0 && failed == 0)
             code = cli_fail(CLI_EXIT_FAILURE, "eval: no .gltf or .glb files in %s%s", paths[0], path_count > 1 ? " ..." : "");
         if (code == CLI_EXIT_FAILURE && failed) code = CLI_EXIT_OK; /* counted: the others still run */

@@ -247,6 +247,7 @@ static int export_gltf(export_ctx* x, const char* path, const char* anim_spec, d
     if (code == CLI_EXIT_OK && unit >= unit_count)
         code = cli_fail(CLI_EXIT_USAGE, "--unit: %zu, the file has %zu primitive instance(s)", unit, unit_count);
     if (code == CLI_EXIT_OK) code = cli_gltf_unit_pose(pose, &units[unit], NULL);
+    if (code == CLI_EXIT_OK) code = cli_gltf_unit_check(path, g, &units[unit], anim, t);
     char source[4200];
     snprintf(source, sizeof source, "%s unit %zu at %.6g s", path, unit, t);
     if (code == CLI_EXIT_OK) code = export_topology(x, units[unit].topo, &units[unit].pose, source);

@@ -96,9 +96,10 @@ cJSON* eval_problems_json(const eval_asset_view* a, const sf_asset_problem_total
 
 /* ---------------------------------------------------------------- batch (eval_batch.c) */
 
-/* The assets of paths (sf_asset_paths_collect): a folder that cannot be read prints one line and counts in
- * *failed (the rest are still listed). CLI_EXIT_FAILURE only when out of memory. */
-int eval_paths_collect(char** paths, size_t count, sf_asset_paths* out, size_t* failed);
+/* The assets of paths (sf_asset_paths_collect): a folder that cannot be read prints one line (and with json
+ * its JSON error line) and counts in *failed (the rest are still listed). CLI_EXIT_FAILURE only when out of
+ * memory. */
+int eval_paths_collect(char** paths, size_t count, bool json, sf_asset_paths* out, size_t* failed);
 
 /* Runs every asset of list; returns CLI_EXIT_FAILURE when any failed. */
 int eval_batch_run(const eval_opts* o, const sf_asset_paths* list, size_t failed_before);

@@ -8,18 +8,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A folder left out of the list: counted, and named in one line. */
-static void skip_folder(void* user, const char* folder, const sf_error* why)
+/* A failed asset's JSON line: {"file": PATH, "error": MESSAGE}. */
+static void print_error_line(const char* path, const char* message)
 {
-    (void)folder;
-    ++*(size_t*)user;
-    cli_fail(CLI_EXIT_FAILURE, "eval: %s", why->message);
+    cJSON* o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "file", path);
+    cJSON_AddStringToObject(o, "error", message);
+    char* text = cJSON_PrintUnformatted(o);
+    if (text) {
+        cli_write_utf8(stdout, text);
+        putchar('\n');
+    }
+    cJSON_free(text);
+    cJSON_Delete(o);
 }
 
-int eval_paths_collect(char** paths, size_t count, sf_asset_paths* out, size_t* failed)
+typedef struct skipped_folders {
+    size_t* failed;
+    bool json;
+} skipped_folders;
+
+/* A folder left out of the list: counted, and named in one line (and a JSON line with --json, as a failed
+ * asset gets). */
+static void skip_folder(void* user, const char* folder, const sf_error* why)
+{
+    skipped_folders* s = (skipped_folders*)user;
+    ++*s->failed;
+    cli_fail(CLI_EXIT_FAILURE, "eval: %s", why->message);
+    if (s->json) print_error_line(folder, why->message);
+}
+
+int eval_paths_collect(char** paths, size_t count, bool json, sf_asset_paths* out, size_t* failed)
 {
     sf_error err;
-    if (sf_asset_paths_collect((const char* const*)paths, count, skip_folder, failed, out, &err) != SF_OK)
+    skipped_folders s = {failed, json};
+    if (sf_asset_paths_collect((const char* const*)paths, count, skip_folder, &s, out, &err) != SF_OK)
         return cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
     return CLI_EXIT_OK;
 }
@@ -81,19 +104,6 @@ static bool copy_rows(FILE* from, FILE* to)
     return !ferror(from);
 }
 
-static void print_error_line(const char* path, const char* message)
-{
-    cJSON* o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "file", path);
-    cJSON_AddStringToObject(o, "error", message);
-    char* text = cJSON_PrintUnformatted(o);
-    if (text) {
-        cli_write_utf8(stdout, text);
-        putchar('\n');
-    }
-    cJSON_free(text);
-    cJSON_Delete(o);
-}
 
 int eval_batch_run(const eval_opts* o, const sf_asset_paths* list, size_t failed)
 {

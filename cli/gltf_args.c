@@ -190,3 +190,11 @@ int cli_gltf_unit_pose(const sf_gltf_pose* pose, cli_gltf_unit* u, float* to_wor
     if (sf_asset_unit_pose(pose, u, to_world, &err) != SF_OK) return cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
     return CLI_EXIT_OK;
 }
+
+int cli_gltf_unit_check(const char* path, const sf_gltf* gltf, const cli_gltf_unit* u, size_t animation, double time_s)
+{
+    sf_error err;
+    if (sf_asset_unit_pose_check(gltf, u, animation, time_s, &err) != SF_OK)
+        return cli_fail(CLI_EXIT_FAILURE, "%s: %s", path, err.message);
+    return CLI_EXIT_OK;
+}

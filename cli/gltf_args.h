@@ -56,6 +56,10 @@ int cli_gltf_units_create(const char* path, const sf_gltf* gltf, uint32_t method
 void cli_gltf_units_free(cli_gltf_unit* units, size_t count);
 /* Bones and morph weights of the unit at the pose's moment (to_world: 16 floats or NULL). Does not allocate. */
 int cli_gltf_unit_pose(const sf_gltf_pose* pose, cli_gltf_unit* unit, float* to_world);
+/* The posed unit's pose checked before anything is computed from it: a refusal names path, the animation and
+ * time, and the joint's node and glTF path (sf_asset_unit_pose_check), as eval's do (CLI_EXIT_FAILURE). */
+int cli_gltf_unit_check(const char* path, const sf_gltf* gltf, const cli_gltf_unit* unit, size_t animation,
+                        double time_s);
 
 const char* cli_gltf_interpolation_name(sf_gltf_interpolation i);
 const char* cli_gltf_path_name(sf_gltf_path p);

@@ -236,6 +236,8 @@ int render_gltf(const char* path, const char* animation, double time_s, const cl
     if (code == CLI_EXIT_OK && !(places = calloc(unit_count + 1, sizeof *places)))
         code = cli_fail(CLI_EXIT_FAILURE, "out of memory");
     if (code == CLI_EXIT_OK) code = gltf_place_units(gp, units, unit_count, places, &c);
+    for (size_t u = 0; code == CLI_EXIT_OK && u < unit_count; ++u)
+        code = cli_gltf_unit_check(path, g, &units[u], anim, time_s);
     if (code == CLI_EXIT_OK && c.n == 0) code = cli_fail(CLI_EXIT_FAILURE, "%s: no triangles to draw", path);
     float* bone_heads = calloc(3 * MAX_BONES, sizeof(float));
     float* bone_tails = calloc(3 * MAX_BONES, sizeof(float));

@@ -154,6 +154,12 @@ sf_result sf_asset_units_create(const sf_gltf* gltf, uint32_t methods, sf_backen
 void sf_asset_units_free(sf_asset_unit* units, size_t count);
 /* Bones and morph weights of the unit at the pose's moment (to_world: 16 floats or NULL). Does not allocate. */
 sf_result sf_asset_unit_pose(const sf_gltf_pose* pose, sf_asset_unit* unit, float* to_world, sf_error* err);
+/* sf_pose_validate of the unit's pose (after sf_asset_unit_pose at that moment), its error named as the asset
+ * names things, as an asset evaluation's are: "animation 'Run' at t = 0.533 s: node 12 'Arm'
+ * (skins[0].joints[1]): its skinning matrix's element 0 is 1e+30, beyond SF_MAX_BONE_SCALE (1e+06)" ("rest
+ * pose: ..." where animation is SF_GLTF_NONE). */
+sf_result sf_asset_unit_pose_check(const sf_gltf* gltf, const sf_asset_unit* unit, size_t animation, double time_s,
+                                   sf_error* err);
 /* A topology of the unit's primitive keeping at most max_influences (joint, weight) pairs per vertex (the
  * largest, renormalised: sf_influences_truncate; with first_slots the first ones in file order, as sf_engine's
  * first_slots says, their weights used as stored with weights_as_given), and a CPU workspace of it for methods

@@ -183,6 +183,9 @@ sf_result sf_fourview_render(const sf_fourview_desc* desc, const sf_env* env, sf
  * bar of a heatmap view (2 or 3) inside an image of this size, left end 0 degrees, right end 45. */
 void sf_fourview_view_rect(int width, int height, int view, int rect[4]);
 void sf_fourview_colorbar_rect(int width, int height, int view, int rect[4]);
+/* The 3D area of a view (the view without its title and colour-bar bands): the mesh is drawn there through
+ * sf_camera_matrix of the fitted camera at this rectangle's aspect, supersampled and shrunk into it. */
+void sf_fourview_scene_rect(int width, int height, int view, int rect[4]);
 
 /* Line chart (src/render/plot.c). */
 typedef struct sf_plot_series {

@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sf_test.h"
 
+#include "sf_internal.h" /* sfi_simd_force */
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,9 +42,32 @@ static const char* skipped_now; /* why the running case skipped itself, or NULL 
 
 void sft_skip(const char* why) { skipped_now = why; }
 
+/* $SFT_SIMD caps the fast paths' instruction set for the whole program: with "scalar" the oracles check the scalar
+ * kernels that the CUDA and WebAssembly builds share, which the detected level would otherwise bypass.
+ * 0 when unset or applied, -1 (after a message naming it) when the value is not a level. */
+static int force_simd_level(void)
+{
+    static const struct {
+        const char* name;
+        int level;
+    } levels[] = {{"scalar", SFI_SIMD_SCALAR}, {"sse2", SFI_SIMD_SSE2}, {"avx2", SFI_SIMD_AVX2}, {"avx512", SFI_SIMD_AVX512}};
+    const char* want = getenv("SFT_SIMD");
+    if (!want || !*want) return 0;
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; ++i) {
+        if (strcmp(want, levels[i].name) == 0) {
+            sfi_simd_force(levels[i].level);
+            printf("fast paths capped at %s (SFT_SIMD)\n", want);
+            return 0;
+        }
+    }
+    fprintf(stderr, "SFT_SIMD: unknown level '%s' (known: scalar, sse2, avx2, avx512)\n", want);
+    return -1;
+}
+
 int sft_run(const sft_case* cases, size_t n, int argc, char** argv)
 {
     const char* filter = argc > 1 ? argv[1] : NULL;
+    if (force_simd_level() != 0) return 2;
     int passed = 0, failed = 0, skipped = 0;
     for (size_t i = 0; i < n; ++i) {
         if (filter && !strstr(cases[i].name, filter)) continue;

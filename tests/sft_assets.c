@@ -38,9 +38,12 @@ static void each_primitive(const char* path, const char* name, sft_primitive_fn*
         const sf_gltf_mesh* mesh = &g->meshes[g->instances[i].mesh];
         for (size_t p = mesh->first_primitive; p < mesh->first_primitive + mesh->primitive_count; ++p) {
             sf_mesh_desc d;
-            if (sf_gltf_instance_mesh(g, i, p, &d, &err) != SF_OK) continue;
+            /* a staged primitive that does not load is a failure, never a mesh left out */
             sf_topology* topo = NULL;
-            if (sf_topology_create(&d, NULL, NULL, &topo, &err) != SF_OK) continue;
+            if (sf_gltf_instance_mesh(g, i, p, &d, &err) != SF_OK || sf_topology_create(&d, NULL, NULL, &topo, &err) != SF_OK) {
+                sft_failf(__FILE__, __LINE__, "%s instance %zu primitive %zu: %s", name, i, p, err.message);
+                continue;
+            }
             size_t B = g->instances[i].bone_count;
             float* bones = calloc(12 * B + 1, sizeof(float));
             float* morph = calloc(d.target_count + 1, sizeof(float));

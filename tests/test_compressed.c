@@ -349,7 +349,7 @@ static void test_fix_compressed(void)
     static const struct { const char* kind; double bound; int meshopt; } kinds[] = {
         {"draco", 0.05, 0}, {"dracoseq", 0.05, 0}, {"meshopt", 0.1, 1}, {"meshoptq", 0.1, 1}};
     if (!getenv("SF_CLI")) {
-        printf("  no command: skipped\n");
+        sft_skip("SF_CLI not set");
         return;
     }
     static char validate[16384];
@@ -507,7 +507,7 @@ static long same_slots(const char* a_path, const char* b_path)
 static void test_fix_compress_meshopt(void)
 {
     if (!getenv("SF_CLI")) {
-        printf("  no command: skipped\n");
+        sft_skip("SF_CLI not set");
         return;
     }
     char validate[8192];

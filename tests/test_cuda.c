@@ -253,7 +253,7 @@ static void check_mesh(const char* label, const sf_mesh_desc* mesh, const sf_pos
     sf_error err;
     sf_result r = sf_topology_create(mesh, NULL, NULL, &topo, &err);
     if (r != SF_OK) {
-        printf("%s: no topology (%s), skipped\n", label, err.message);
+        sft_failf(__FILE__, __LINE__, "%s: no topology (%s)", label, err.message);
         return;
     }
     size_t n = sf_topology_vertex_count(topo);
@@ -399,7 +399,10 @@ static void test_assets(void)
             const sf_gltf_mesh* m = &g->meshes[in->mesh];
             for (size_t p = m->first_primitive; p < m->first_primitive + m->primitive_count; ++p) {
                 sf_mesh_desc desc;
-                if (sf_gltf_instance_mesh(g, i, p, &desc, &err) != SF_OK) continue;
+                if (sf_gltf_instance_mesh(g, i, p, &desc, &err) != SF_OK) {
+                    sft_failf(__FILE__, __LINE__, "%s instance %zu primitive %zu: %s", path, i, p, err.message);
+                    continue;
+                }
                 desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST;
                 size_t anim = g->animation_count ? (size_t)(rnd() * (double)g->animation_count) : SIZE_MAX;
                 CHECK_OK(sf_gltf_pose_sample(gp, anim, rnd() * 2.0, &err));
@@ -492,7 +495,10 @@ static void test_evaluation(void)
     for (int s = 0; s < 2; ++s) {
         sf_scene* sc = NULL;
         sf_error err;
-        if (sf_scene_create(names[s], NULL, NULL, 0, NULL, &sc, &err) != SF_OK) continue;
+        if (sf_scene_create(names[s], NULL, NULL, 0, NULL, &sc, &err) != SF_OK) {
+            sft_failf(__FILE__, __LINE__, "scene %s: %s", names[s], err.message);
+            continue;
+        }
         sf_topology* topo = NULL;
         CHECK_OK(sf_topology_create(&sc->mesh, NULL, NULL, &topo, &err));
         sf_workspace *cpu = NULL, *gpu = NULL;

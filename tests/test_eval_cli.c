@@ -6,6 +6,7 @@
  * "not measured" (no TEXCOORD) is said in text and is null in JSON, never 0. */
 #define _POSIX_C_SOURCE 200809L
 #include "sf_test.h"
+#include "skinframe_eval.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -472,21 +473,74 @@ static void test_handedness_counted(void)
     CHECK((counts[0] == 0 && counts[1] == tangent_count) || (counts[1] == 0 && counts[0] == tangent_count));
 }
 
-/* A pose the library refuses names the file, the animation and time, and the joint's node and glTF path. */
+/* A folder the batch leaves out (here: deeper than SF_ASSET_MAX_DEPTH, which holds as root too, unlike an
+ * unreadable one) gets its JSON error line with --json as a failed asset does; the other assets still run and the
+ * exit status is 1. */
+static void test_batch_skipped_folder_json(void)
+{
+    char dir[4096], a[4200], args[4400];
+    snprintf(dir, sizeof dir, "%s/deep", g_dir);
+    CHECK(mkdir(dir, 0755) == 0);
+    snprintf(a, sizeof a, "%s/a.glb", dir);
+    CHECK(write_moving_triangle(a, 1.0f));
+    size_t len = strlen(dir);
+    for (int k = 0; k < SF_ASSET_MAX_DEPTH && len + 3 < sizeof dir; ++k) {
+        memcpy(dir + len, "/d", 3);
+        len += 2;
+        CHECK(mkdir(dir, 0755) == 0);
+    }
+    snprintf(args, sizeof args, "eval '%s/deep' --fps 2 --json", g_dir);
+    sft_cli_out r = sft_run_cli(args);
+    int lines = 0, errors = 0, results = 0;
+    for (char* line = r.out; line && *line;) {
+        char* next = strchr(line, '\n');
+        if (next) *next++ = '\0';
+        cJSON* o = cJSON_Parse(line);
+        lines++;
+        const cJSON* e = cJSON_GetObjectItem(o, "error");
+        errors += cJSON_IsString(e) && strstr(e->valuestring, "folders deep") != NULL;
+        results += cJSON_GetObjectItem(o, "animations") != NULL;
+        cJSON_Delete(o);
+        line = next;
+    }
+    if (!(r.status == 1 && lines == 2 && errors == 1 && results == 1))
+        sft_failf(__FILE__, __LINE__, "exit %d, %d lines (%d errors, %d results): %s", r.status, lines, errors, results,
+                  r.out);
+    sft_cli_out_free(&r);
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/deep'", g_dir);
+    CHECK(system(cmd) == 0);
+}
+
+/* A pose the library refuses names the file, the animation and time, and the joint's node and glTF path, in
+ * eval and in the commands that pose one moment (bake, render, export-gpu), which write nothing then. */
 static void test_pose_error_named(void)
 {
-    char path[600], args[700];
+    char path[600], args[1600], out[700];
     snprintf(path, sizeof path, "%s/exploding.glb", g_dir);
+    snprintf(out, sizeof out, "%s/out", g_dir);
     CHECK(write_exploding_joint(path));
-    snprintf(args, sizeof args, "eval %s --fps 4", path);
-    sft_cli_out r = sft_run_cli(args);
-    CHECK(r.status == 1);
-    char want[800];
-    snprintf(want, sizeof want, "%s: animation 'Run' at t = ", path);
-    if (!strstr(r.err, want) || !strstr(r.err, "node 1 'Arm' (skins[0].joints[0]): its skinning matrix") ||
-        !strstr(r.err, "SF_MAX_BONE_SCALE"))
-        sft_failf(__FILE__, __LINE__, "pose error: %s", r.err);
-    sft_cli_out_free(&r);
+    const char* const commands[] = {"eval %s --fps 4", "bake %s --time 1 --method skinned -o %s.glb",
+                                    "render --gltf %s --time 1 --method skinned -o %s.png", "export-gpu %s --time 1 -o %s"};
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; ++k) {
+        snprintf(args, sizeof args, commands[k], path, out);
+        sft_cli_out r = sft_run_cli(args);
+        char want[800];
+        snprintf(want, sizeof want, "%s: animation 'Run' at t = %s", path, k ? "1.000 s: " : "");
+        int named = r.status == 1 && strstr(r.err, want) &&
+                    strstr(r.err, "node 1 'Arm' (skins[0].joints[0]): its skinning matrix") &&
+                    strstr(r.err, "SF_MAX_BONE_SCALE") && strchr(r.err, '\n') == r.err + strlen(r.err) - 1;
+        if (!named) sft_failf(__FILE__, __LINE__, "%s: exit %d, %s", args, r.status, r.err);
+        sft_cli_out_free(&r);
+        CHECK(named);
+    }
+    char written[800];
+    const char* const outputs[] = {"%s.glb", "%s.png", "%s"};
+    for (size_t k = 0; k < sizeof outputs / sizeof outputs[0]; ++k) {
+        snprintf(written, sizeof written, outputs[k], out);
+        CHECK(access(written, F_OK) != 0);
+    }
+    remove(path);
 }
 
 static void test_not_measured(void)
@@ -546,6 +600,7 @@ int main(int argc, char** argv)
         {"clip_end", test_clip_end},         {"max_frames", test_max_frames}, {"memory_flat", test_memory_flat},
         {"threads_same", test_threads_same}, {"batch", test_batch},           {"not_measured", test_not_measured},
         {"pose_error_named", test_pose_error_named},
+        {"batch_skipped_folder_json", test_batch_skipped_folder_json},
         {"handedness_counted", test_handedness_counted},
     };
     int status = SFT_RUN(cases, argc, argv);

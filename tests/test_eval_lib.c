@@ -198,7 +198,7 @@ static void check_asset(const char* rel)
 {
     char path[1024];
     if (!sft_asset(rel, path, sizeof path) || !getenv("SF_CLI")) {
-        printf("  (skipped %s: no assets or no command)\n", rel);
+        sft_skip("SF_ASSETS or SF_CLI not set");
         return;
     }
     char args[1200];
@@ -408,7 +408,7 @@ static void check_frames_at(const char* rel, size_t anim)
 {
     char path[1024];
     if (!sft_asset(rel, path, sizeof path)) {
-        printf("  (skipped %s: no assets)\n", rel);
+        sft_skip("SF_ASSETS not set");
         return;
     }
     sf_gltf_opts lo;
@@ -486,7 +486,7 @@ static void check_threads(const char* rel, size_t anim, double fps)
 {
     char path[1024];
     if (!sft_asset(rel, path, sizeof path)) {
-        printf("  (skipped %s: no assets)\n", rel);
+        sft_skip("SF_ASSETS not set");
         return;
     }
     sf_gltf_opts lo;

@@ -97,7 +97,7 @@ static void staged_assets_kept_and_idempotent(void)
         cJSON_Delete(a);
         cJSON_Delete(b);
     }
-    if (!found) printf("  (skipped: SF_ASSETS not set)\n");
+    if (!found) sft_skip("SF_ASSETS not set");
 }
 
 static float* read_slot(const char* path, size_t target, const char* attr, size_t* count)
@@ -144,7 +144,7 @@ static void zero_morph_normals_rebuilt(void)
     char buf[1024], broken[512], fixed[512], fixed_orig[512];
     const char* in = sft_asset("gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", buf, sizeof buf);
     if (!in) {
-        printf("  (skipped: SF_ASSETS not set)\n");
+        sft_skip("SF_ASSETS not set");
         return;
     }
     tmp_path("cube_zero.glb", broken, sizeof broken);
@@ -192,7 +192,7 @@ static void weights_repaired(void)
     char buf[1024], broken[512], fixed[512];
     const char* in = sft_asset("gltf/SimpleSkin/glTF/SimpleSkin.gltf", buf, sizeof buf);
     if (!in) {
-        printf("  (skipped: SF_ASSETS not set)\n");
+        sft_skip("SF_ASSETS not set");
         return;
     }
     tmp_path("skin_broken.gltf", broken, sizeof broken);
@@ -579,7 +579,7 @@ static void cli_rules(void)
     sft_cli_out r = sft_run_cli("fix --help");
     if (r.status == -1 || !in) {
         sft_cli_out_free(&r);
-        printf("  (skipped: SF_CLI or SF_ASSETS not set)\n");
+        sft_skip("SF_CLI or SF_ASSETS not set");
         return;
     }
     sft_cli_out_free(&r);

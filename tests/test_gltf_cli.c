@@ -148,6 +148,24 @@ static void test_eval(void)
     sft_cli_out_free(&r);
 }
 
+/* A file name with a newline in it still gives one error line: the name is printed without the newline. */
+static void test_error_name_one_line(void)
+{
+    char path[700], args[1600];
+    snprintf(path, sizeof path, "%s/bad\nname.glb", g_dir);
+    FILE* f = fopen(path, "w");
+    CHECK(f != NULL);
+    fputs("not a glb", f);
+    fclose(f);
+    snprintf(args, sizeof args, "info '%s'", path);
+    sft_cli_out r = sft_run_cli(args);
+    int ok = r.status == 1 && count_lines(r.err) == 1 && strstr(r.err, "name.glb") != NULL;
+    if (!ok) sft_failf(__FILE__, __LINE__, "exit %d, stderr '%s'", r.status, r.err);
+    sft_cli_out_free(&r);
+    remove(path);
+    CHECK(ok);
+}
+
 static void test_errors(void)
 {
     char path[700], args[1600];
@@ -755,6 +773,7 @@ int main(int argc, char** argv)
         {"info", test_info},
         {"eval", test_eval},
         {"errors", test_errors},
+        {"error_name_one_line", test_error_name_one_line},
         {"eval_every_asset", test_eval_every_asset},
         {"bake_roundtrip", test_bake_roundtrip},
         {"eval_options_and_limits", test_eval_options_and_limits},

@@ -99,7 +99,7 @@ static void roundtrip_keeps_everything(void)
         free(f1);
         free(f2);
     }
-    if (!found) printf("  (skipped: SF_ASSETS not set)\n");
+    if (!found) sft_skip("SF_ASSETS not set");
 }
 
 /* A slot written with other values: in place when the accessor is the slot's own, as a new accessor when it
@@ -109,7 +109,7 @@ static void set_in_place_and_append(void)
     char buf[1024], out[512];
     const char* in = sft_asset("gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", buf, sizeof buf);
     if (!in) {
-        printf("  (skipped: SF_ASSETS not set)\n");
+        sft_skip("SF_ASSETS not set");
         return;
     }
     sf_gltf_doc* doc = NULL;

@@ -304,6 +304,14 @@ typedef struct pending {
 static pending pend[MAX_PENDING];
 static size_t pend_count;
 
+/* The next queued mesh's files, named by this process too: the test's default and scalar entries run at once. */
+static void pending_paths(pending* p)
+{
+    const char* dir = getenv("SF_BUILD_DIR");
+    snprintf(p->in_path, sizeof p->in_path, "%s/mikk_%ld_%zu.in.txt", dir ? dir : "/tmp", (long)getpid(), pend_count);
+    snprintf(p->out_path, sizeof p->out_path, "%s/mikk_%ld_%zu.out.txt", dir ? dir : "/tmp", (long)getpid(), pend_count);
+}
+
 /* Writes the last frame of r as unindexed corners for the npm package and keeps ours for later. */
 static int queue_npm(const mikk_run* r, agreement* into)
 {
@@ -313,11 +321,9 @@ static int queue_npm(const mikk_run* r, agreement* into)
     const uint32_t* idx = sf_topology_indices(topo);
     const float* uv = sf_topology_uvs(topo);
     const float* ours = sfi_mikktspace_corner_tangents(r->ws);
-    const char* dir = getenv("SF_BUILD_DIR");
     pending* p = &pend[pend_count];
     memset(p, 0, sizeof *p);
-    snprintf(p->in_path, sizeof p->in_path, "%s/mikk_%zu.in.txt", dir ? dir : "/tmp", pend_count);
-    snprintf(p->out_path, sizeof p->out_path, "%s/mikk_%zu.out.txt", dir ? dir : "/tmp", pend_count);
+    pending_paths(p);
     p->corners = 3 * F;
     p->vertices = n;
     p->into = into;
@@ -370,11 +376,9 @@ static int queue_npm_arrays(const float* P, const float* N, const float* UV, con
 {
     memset(job, 0, sizeof *job);
     if (pend_count == MAX_PENDING) return 0;
-    const char* dir = getenv("SF_BUILD_DIR");
     pending* p = &pend[pend_count];
     memset(p, 0, sizeof *p);
-    snprintf(p->in_path, sizeof p->in_path, "%s/mikk_%zu.in.txt", dir ? dir : "/tmp", pend_count);
-    snprintf(p->out_path, sizeof p->out_path, "%s/mikk_%zu.out.txt", dir ? dir : "/tmp", pend_count);
+    pending_paths(p);
     p->job = job;
     job->corners = p->corners = 3 * triangle_count;
     FILE* f = fopen(p->in_path, "w");

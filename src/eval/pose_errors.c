@@ -61,3 +61,12 @@ sf_result sfi_frame_fail(const sf_gltf* g, size_t animation, double t, sf_error*
         snprintf(where, sizeof where, "animation %zu at t = %.3f s", animation, t);
     return sfi_eval_prefix(err, where);
 }
+
+sf_result sf_asset_unit_pose_check(const sf_gltf* g, const sf_asset_unit* u, size_t animation, double time_s, sf_error* err)
+{
+    sf_error ee;
+    if (sf_pose_validate(u->topo, &u->pose, &ee) == SF_OK) return SF_OK;
+    if (!err) return ee.result;
+    sfi_unit_fail(g, u, NULL, &ee, err);
+    return sfi_frame_fail(g, animation, time_s, err);
+}

@@ -41,8 +41,7 @@ void sf_fourview_view_rect(int width, int height, int view, int rect[4])
     rect[3] = row ? height - hh : hh;
 }
 
-/* The 3D area of a view: the view without its bands. */
-static void scene_rect(int width, int height, int view, int rect[4])
+void sf_fourview_scene_rect(int width, int height, int view, int rect[4])
 {
     int ts = text_scale(height);
     sf_fourview_view_rect(width, height, view, rect);
@@ -189,7 +188,7 @@ static sf_result render_views(const sf_fourview_desc* d, sf_image* image, fourvi
     int has_tangents = d->uvs && d->method_tangents && d->reference_tangents;
     for (int view = 0; view < 4; ++view) {
         int r[4];
-        scene_rect(image->width, image->height, view, r);
+        sf_fourview_scene_rect(image->width, image->height, view, r);
         /* The scratch image is sized for the largest view; reuse its buffer at this view's size. */
         sf_image area = s->image;
         area.width = r[2] * ss;
@@ -296,7 +295,7 @@ sf_result sf_fourview_render(const sf_fourview_desc* d, const sf_env* env, sf_im
     sf_env e = sf_env_defaults(env);
     /* The largest 3D area is the bottom-right one (it gets the odd pixels). */
     int r[4];
-    scene_rect(image->width, image->height, 3, r);
+    sf_fourview_scene_rect(image->width, image->height, 3, r);
     sf_fourview_desc fitted = *d;
     if (d->fit_camera) sf_camera_fit(&fitted.camera, d->positions, d->vertex_count, (float)r[2] / (float)r[3], 0.9f);
     d = &fitted;
