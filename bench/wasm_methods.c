@@ -4,7 +4,8 @@
  * the wasm builds (build-wasm, and build-wasm-simd with SIMD128) as sf_wasm_methods.wasm; one run is one round:
  *   node tests/wasm/wasi-run.mjs build-wasm-simd/sf_wasm_methods.wasm [FRAMES]
  * prints one JSON line: the median over FRAMES frames (default 15, after 3 warm-up frames) of each method's
- * ns per vertex. web/bench/simd.mjs runs the two builds' programs in interleaved rounds. */
+ * ns per vertex, the statistics', and the deform's alone ("deform": sf_deform_positions, the part of each
+ * method's figure that a frame could share). web/bench/simd.mjs runs the two builds' programs in interleaved rounds. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_util.h"
 #include "skinframe.h"
@@ -49,24 +50,25 @@ int main(int argc, char** argv)
     opts.weighting = sc->reference_weighting;
     double t[MAX_FRAMES];
     printf("{\"vertices\":%zu,\"ns_per_vertex\":{", n);
-    /* every method, then the statistics of skinned against recompute (the reference) */
-    for (int m = 0; m <= SF_METHOD_COUNT; ++m) {
-        int stats = m == SF_METHOD_COUNT;
+    /* every method, then the statistics of skinned against recompute (the reference), then the deform */
+    for (int m = 0; m <= SF_METHOD_COUNT + 1; ++m) {
+        int stats = m == SF_METHOD_COUNT, deform = m == SF_METHOD_COUNT + 1;
+        const char* name = stats ? "statistics" : deform ? "deform" : sf_method_name((sf_method)m);
         if (stats && (sf_frames_compute(topo, &sc->pose, SF_METHOD_SKINNED, &opts, ws, &out, &err) != SF_OK ||
                       sf_frames_compute(topo, &sc->pose, SF_METHOD_RECOMPUTE, &opts, ws, &ref, &err) != SF_OK))
             return fail("reference", &err);
         for (int f = -3; f < frames; ++f) {
             sf_error_summary summary;
             double t0 = now_s();
-            sf_result r = stats ? sf_direction_errors(topo, &out, &ref, deg, deg + n, NULL, &summary, &err)
-                                : sf_frames_compute(topo, &sc->pose, (sf_method)m, &opts, ws, &out, &err);
+            sf_result r = stats    ? sf_direction_errors(topo, &out, &ref, deg, deg + n, NULL, &summary, &err)
+                          : deform ? sf_deform_positions(topo, &sc->pose, ws, out.positions, &err)
+                                   : sf_frames_compute(topo, &sc->pose, (sf_method)m, &opts, ws, &out, &err);
             double t1 = now_s();
-            if (r != SF_OK) return fail(stats ? "statistics" : sf_method_name((sf_method)m), &err);
+            if (r != SF_OK) return fail(name, &err);
             if (f >= 0) t[f] = t1 - t0;
         }
         timing tm = summarize(t, frames);
-        printf("%s\"%s\":%.2f", m ? "," : "", stats ? "statistics" : sf_method_name((sf_method)m),
-               1e9 * tm.median / (double)n);
+        printf("%s\"%s\":%.2f", m ? "," : "", name, 1e9 * tm.median / (double)n);
     }
     printf("}}\n");
     free(arrays);

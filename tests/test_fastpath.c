@@ -229,6 +229,65 @@ static slot_blocks check_slot_blocks(const sf_topology* topo, int fan, const cha
 
 /* Every per-vertex method and both morph-direction modes at every instruction set the CPU has, against the
  * scalar loops. Returns the number of comparisons made. */
+/* An evaluation of the default methods at each level against the scalar loops, under both morph direction modes:
+ * the reference and every row bit for bit, with their reports. At a fast level the reference leaves the whole
+ * deform in the workspace (its marker says so) and the per-vertex rows read it (sfi_skin_frames_deformed). */
+static void compare_evaluation(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, const char* where)
+{
+    size_t n = sf_topology_vertex_count(topo);
+    int top = sfi_simd_level(topo);
+    for (int d = 0; d < 2; ++d) {
+        sf_eval_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.flags = SF_EVAL_KEEP_FRAMES;
+        desc.method_opts.morph_directions = desc.reference_opts.morph_directions =
+            d ? SF_MORPH_DIRECTIONS_NONE : SF_MORPH_DIRECTIONS_DELTAS;
+        sf_evaluation *ref = NULL, *ev = NULL;
+        sf_error err;
+        CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &ref, &err));
+        CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &ev, &err));
+        if (!ref || !ev) {
+            sf_evaluation_destroy(ref);
+            sf_evaluation_destroy(ev);
+            return;
+        }
+        sfi_simd_force(SFI_SIMD_SCALAR);
+        sf_result rr = sf_evaluation_run(ref, pose, ws, NULL, &err);
+        const sf_eval_results *a = sf_evaluation_results(ref), *b = sf_evaluation_results(ev);
+        for (int level = SFI_SIMD_SSE2; level <= top; ++level) {
+            char w[256];
+            snprintf(w, sizeof w, "%s, evaluation, %s, level %d", where, d ? "no direction deltas" : "direction deltas",
+                     level);
+            sfi_simd_force(level);
+            ws->deformed_dirs = -1;
+            sf_result r = sf_evaluation_run(ev, pose, ws, NULL, &err);
+            if (r != rr) sft_failf(__FILE__, __LINE__, "%s: result %d against %d", w, (int)r, (int)rr);
+            if (r != SF_OK || rr != SF_OK) continue;
+            if (n && ws->deformed_dirs != (int)desc.reference_opts.morph_directions)
+                sft_failf(__FILE__, __LINE__, "%s: the reference's deform was not left in the workspace", w);
+            same_bits(b->positions, a->positions, 3 * n, "reference position", w);
+            same_bits(b->reference_normals, a->reference_normals, 3 * n, "reference normal", w);
+            same_bits(b->reference_tangents, a->reference_tangents, 4 * n, "reference tangent", w);
+            for (size_t k = 0; k < a->row_count; ++k) {
+                const sf_eval_row *x = &b->rows[k], *y = &a->rows[k];
+                char rw[320];
+                snprintf(rw, sizeof rw, "%s, row %s", w, sf_method_name(y->method));
+                if (x->status != y->status) sft_failf(__FILE__, __LINE__, "%s: status %d against %d", rw, x->status, y->status);
+                if (y->status != SF_OK) continue;
+                same_bits(x->normals, y->normals, 3 * n, "normal", rw);
+                same_bits(x->tangents, y->tangents, 4 * n, "tangent", rw);
+                if (memcmp(&x->report, &y->report, sizeof x->report) != 0)
+                    sft_failf(__FILE__, __LINE__, "%s: report differs (mirrored %zu singular %zu against %zu %zu)", rw,
+                              x->report.mirrored_vertices, x->report.singular_vertices, y->report.mirrored_vertices,
+                              y->report.singular_vertices);
+            }
+        }
+        sfi_simd_force(-1);
+        sf_evaluation_destroy(ref);
+        sf_evaluation_destroy(ev);
+    }
+}
+
 static int compare_levels(const sf_topology* topo, const sf_pose* pose, const char* where)
 {
     size_t n = sf_topology_vertex_count(topo);
@@ -242,6 +301,7 @@ static int compare_levels(const sf_topology* topo, const sf_pose* pose, const ch
     check_slot_blocks(topo, 0, where);
     check_slot_blocks(topo, 1, where);
     compare_deform(topo, pose, ws, where);
+    compare_evaluation(topo, pose, ws, where);
     for (size_t mi = 0; mi < FAST_CASES; ++mi)
         for (int d = 0; d < 2; ++d) {
             sf_frames_opts o;

@@ -457,6 +457,22 @@ static bool fused_mikktspace(const sf_eval_row* row)
     return row->method == SF_METHOD_RECOMPUTE_FUSED && (row->report.fused_two_pass & SF_FUSED_TWO_PASS_TANGENTS);
 }
 
+/* Whether the reference should write the whole deform (not only the final positions of its fast path): where
+ * the CPU's fast path reads a per-vertex row's frames from it (sfi_skin_frames_deformed), each such row with the
+ * reference's morph directions then skips a deform of its own. */
+static bool shares_deform(const sf_evaluation* ev, const sf_workspace* ws)
+{
+    const sf_eval_results* res = &ev->res;
+    if (ws->be->frames != sfi_frames_cpu || sfi_simd_level(ev->topo) == SFI_SIMD_SCALAR || !ws->blend ||
+        !ws->morph_pos || !ws->morph_nrm || !ws->morph_tan || !ws->final_pos)
+        return false;
+    for (size_t k = 0; k < res->row_count; ++k)
+        if (sf_method_traits_of(res->rows[k].method).per_vertex &&
+            res->rows[k].opts.morph_directions == res->reference_opts.morph_directions)
+            return true;
+    return false;
+}
+
 sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, const sf_eval_buffers* buffers,
                             sf_error* err)
 {
@@ -483,7 +499,13 @@ sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace
     sf_frames_out ref = {pick(b ? b->positions : NULL, ev->positions), pick(b ? b->reference_normals : NULL, ev->ref_n),
                          pick(b ? b->reference_tangents : NULL, ev->ref_t)};
     res->failed = SF_EVAL_STAGE_REFERENCE;
-    r = sf_frames_compute(topo, pose, SF_METHOD_RECOMPUTE, &res->reference_opts, ws, &ref, err);
+    if (shares_deform(ev, ws)) {
+        /* the whole deform first, which the reference and the per-vertex rows then read */
+        sfi_deform(topo, pose, res->reference_opts.morph_directions, ws);
+        r = sfi_frames_compute(topo, pose, SF_METHOD_RECOMPUTE, &res->reference_opts, ws, &ref, 1, err);
+    } else {
+        r = sf_frames_compute(topo, pose, SF_METHOD_RECOMPUTE, &res->reference_opts, ws, &ref, err);
+    }
     if (r != SF_OK) return r;
     sf_workspace_last_report(ws, &res->reference_report);
     res->tangent_corners = take_corners(ev, ws);

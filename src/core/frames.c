@@ -203,11 +203,13 @@ sf_result sfi_frames_cpu(const sf_topology* topo, const sf_pose* pose, sf_method
     sf_result r = SF_OK;
     int counted = 0; /* the report already in ws->chunk_counts (and the positions in out: the jacobian's fast path) */
     int per_vertex = sf_method_traits_of(method).per_vertex;
-    if (!deformed && per_vertex) {
-        /* the per-vertex methods in one fused pass where the CPU has a fast path (skin.c) */
+    if (per_vertex) {
+        /* the per-vertex methods in one fused pass where the CPU has a fast path (skin.c), or from the deform
+           already in the workspace */
         size_t bad;
         sf_frames_report rep;
-        if (sfi_skin_fused(topo, pose, (int)method, o.morph_directions, ws, out, NULL, &rep, &bad)) {
+        if (deformed ? sfi_skin_frames_deformed(topo, pose, (int)method, ws, out, &rep, &bad)
+                     : sfi_skin_fused(topo, pose, (int)method, o.morph_directions, ws, out, NULL, &rep, &bad)) {
             ws->report = rep;
             return bad == SIZE_MAX ? SF_OK : not_finite(method, bad, err);
         }

@@ -427,6 +427,11 @@ size_t sfi_skin_chunk_count(size_t vertex_count);
  * Leaves the workspace's deform arrays as they were. */
 int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_morph_directions dirs,
                    sf_workspace* ws, const sf_frames_out* out, float* det, sf_frames_report* report, size_t* bad);
+/* The same per-vertex method's normals and tangents from the workspace's deform (sfi_deform's arrays, current for
+ * the frame) instead of its own: bit for bit frames.c's scalar loop over them, with the report. 0 when it cannot
+ * run (no fast path, or out asks for positions). */
+int sfi_skin_frames_deformed(const sf_topology* topo, const sf_pose* pose, int method, sf_workspace* ws,
+                             const sf_frames_out* out, sf_frames_report* report, size_t* bad);
 
 /* The rebuilt frames' face pass and gather with SSE2 (rebuild_sse2.c), bit for bit rebuild.c's loops: faces
  * [f0, f1) from positions (3n) and determinants (n) into records (SFI_FACE_FLOATS per face: face_n, face_t,

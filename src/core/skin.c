@@ -84,6 +84,7 @@ void sfi_skin_job_init(const sf_topology* topo, const sf_pose* pose, int job_met
                           per_vertex && out ? out->tangents : NULL,
                           job_method == SFI_SKIN_POSITIONS_ONLY ? det : NULL,
                           job_method == SFI_SKIN_DEFORM ? ws : NULL,
+                          NULL,
                           B ? pose->bone_matrices : NULL,
                           topo->joints,
                           topo->weights,
@@ -116,10 +117,9 @@ int sfi_skin_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_direc
     return skin_pass(topo, pose, SFI_SKIN_DEFORM, dirs, ws, NULL, NULL);
 }
 
-int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_morph_directions dirs,
-                   sf_workspace* ws, const sf_frames_out* out, float* det, sf_frames_report* report, size_t* bad)
+/* The chunks' counts of the pass just run, summed in chunk order, into *report and *bad (each may be NULL). */
+static void sum_counts(const sf_topology* topo, const sf_workspace* ws, sf_frames_report* report, size_t* bad)
 {
-    if (!skin_pass(topo, pose, method < 0 ? SFI_SKIN_POSITIONS_ONLY : method, dirs, ws, out, det)) return 0;
     size_t n = topo->vertex_count;
     size_t first = SIZE_MAX;
     sf_frames_report r;
@@ -134,5 +134,33 @@ int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_
     }
     if (report) *report = r;
     if (bad) *bad = first;
+}
+
+int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_morph_directions dirs,
+                   sf_workspace* ws, const sf_frames_out* out, float* det, sf_frames_report* report, size_t* bad)
+{
+    if (!skin_pass(topo, pose, method < 0 ? SFI_SKIN_POSITIONS_ONLY : method, dirs, ws, out, det)) return 0;
+    sum_counts(topo, ws, report, bad);
+    return 1;
+}
+
+int sfi_skin_frames_deformed(const sf_topology* topo, const sf_pose* pose, int method, sf_workspace* ws,
+                             const sf_frames_out* out, sf_frames_report* report, size_t* bad)
+{
+    int level = sfi_simd_level(topo);
+    if (level == SFI_SIMD_SCALAR || !topo->lanes.rest || !ws->palette || !ws->chunk_counts || !ws->blend ||
+        !ws->morph_nrm || !ws->morph_tan || out->positions)
+        return 0;
+    if (method != SFK_METHOD_UNCHANGED && method != SFK_METHOD_SKINNED && method != SFK_METHOD_INVERSE_TRANSPOSE &&
+        method != SFK_METHOD_BONE_NORMAL_MATRICES)
+        return 0;
+    sfi_skin_job job;
+    /* the palette for bone-normal-matrices; no morph: the deform has it */
+    sfi_skin_job_init(topo, pose, method, SF_MORPH_DIRECTIONS_NONE, ws, out, NULL, &job);
+    job.alpha = NULL;
+    job.deformed = ws;
+    skin_run run = {&job, ws->chunk_counts, level};
+    sf_env_parallel_for(&topo->env, sfi_skin_chunk_count(topo->vertex_count), 1, skin_range, &run);
+    sum_counts(topo, ws, report, bad);
     return 1;
 }

@@ -338,6 +338,37 @@ SK_INLINE void sk_step_frames(const sfi_skin_job* job, size_t block, int sub, ui
     }
 }
 
+/* A per-vertex method's normals and tangents of one step from its blended matrices m, morphed directions mn mt and
+ * rest tangent w rw, written with the report's counts; fp: the final positions written before (NULL: none), their
+ * non-finite lanes in bad. */
+SK_INLINE void sk_step_out(const sfi_skin_job* job, size_t block, int sub, uint32_t K, int method, size_t v0,
+                           size_t valid, const SK_V* m, const SK_V* mn, const SK_V* mt, SK_V rw, const SK_V* fp,
+                           SK_V bad, sfi_skin_counts* c)
+{
+    SK_V zero = sk_set1(0.0f);
+    SK_V n[3], t[4];
+    int want_n = job->normals != NULL, want_t = job->tangents != NULL;
+    unsigned live = (1u << valid) - 1u;
+    sk_step_frames(job, block, sub, K, method, v0, valid, m, mn, mt, rw, n, t, c);
+    /* one finiteness test for the step: a sum of the outputs is finite when every one is (a sum that overflows
+       sends the step to the exact test per lane) */
+    SK_V sum = fp ? sk_add(sk_add(fp[0], fp[1]), fp[2]) : zero;
+    if (want_n) {
+        sum = sk_add(sum, sk_add(sk_add(n[0], n[1]), n[2]));
+        sk_put3(job->normals + 3 * v0, valid, n[0], n[1], n[2]);
+    }
+    if (want_t) {
+        sum = sk_add(sum, sk_add(sk_add(t[0], t[1]), sk_add(t[2], t[3])));
+        sk_put4(job->tangents + 4 * v0, valid, t[0], t[1], t[2], t[3]);
+    }
+    if ((unsigned)sk_mask(sk_not_finite(sum)) & live) {
+        for (int k = 0; fp && k < 3; ++k) bad = sk_or(bad, sk_not_finite(fp[k]));
+        for (int k = 0; want_n && k < 3; ++k) bad = sk_or(bad, sk_not_finite(n[k]));
+        for (int k = 0; want_t && k < 4; ++k) bad = sk_or(bad, sk_not_finite(t[k]));
+        sk_note_bad(c, v0, (unsigned)sk_mask(bad) & live);
+    }
+}
+
 /* One step: SK_W vertices from v0 (valid of them real; the rest are padding whose results are dropped). */
 SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t K, int method,
                            sfi_skin_counts* c)
@@ -371,30 +402,31 @@ SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t 
         sk_note_bad(c, v0, (unsigned)sk_mask(bad) & ((1u << valid) - 1u));
         return;
     }
-    SK_V zero = sk_set1(0.0f);
-    SK_V rw = sk_load(R + 9 * SFI_LANES);
-    SK_V n[3], t[4];
-    int want_n = job->normals != NULL, want_t = job->tangents != NULL;
-    unsigned live = (1u << valid) - 1u;
-    sk_step_frames(job, block, sub, K, method, v0, valid, m, mn, mt, rw, n, t, c);
-    /* one finiteness test for the step: a sum of the outputs is finite when every one is (a sum that overflows
-       sends the step to the exact test per lane) */
-    SK_V sum = job->positions ? sk_add(sk_add(fp[0], fp[1]), fp[2]) : zero;
-    if (want_n) {
-        sum = sk_add(sum, sk_add(sk_add(n[0], n[1]), n[2]));
-        sk_put3(job->normals + 3 * v0, valid, n[0], n[1], n[2]);
+    sk_step_out(job, block, sub, K, method, v0, valid, m, mn, mt, sk_load(R + 9 * SFI_LANES),
+                job->positions ? fp : NULL, bad, c);
+}
+
+/* One step of a per-vertex method from the deform in job->deformed (frames.c's scalar loop's inputs: the blended
+ * matrices, the morphed directions) instead of its own: the padding lanes repeat the step's first vertex. */
+SK_INLINE void sk_step_deformed(const sfi_skin_job* job, size_t block, int sub, uint32_t K, int method,
+                                sfi_skin_counts* c)
+{
+    const sf_workspace* ws = job->deformed;
+    size_t v0 = block * SFI_LANES + (size_t)sub * SK_W;
+    size_t valid = job->vertex_count - v0 < SK_W ? job->vertex_count - v0 : SK_W;
+    const float* R = job->lanes->rest + block * SFI_LANE_ROWS * SFI_LANES + (size_t)sub * SK_W;
+    const float* rec[SK_W];
+    float N[3][SK_W], T[3][SK_W];
+    for (int l = 0; l < SK_W; ++l) {
+        size_t v = v0 + ((size_t)l < valid ? (size_t)l : 0);
+        rec[l] = ws->blend + 12 * v;
+        for (int k = 0; k < 3; ++k) N[k][l] = ws->morph_nrm[3 * v + k], T[k][l] = ws->morph_tan[3 * v + k];
     }
-    if (want_t) {
-        sum = sk_add(sum, sk_add(sk_add(t[0], t[1]), sk_add(t[2], t[3])));
-        sk_put4(job->tangents + 4 * v0, valid, t[0], t[1], t[2], t[3]);
-    }
-    if ((unsigned)sk_mask(sk_not_finite(sum)) & live) {
-        if (job->positions)
-            for (int k = 0; k < 3; ++k) bad = sk_or(bad, sk_not_finite(fp[k]));
-        for (int k = 0; want_n && k < 3; ++k) bad = sk_or(bad, sk_not_finite(n[k]));
-        for (int k = 0; want_t && k < 4; ++k) bad = sk_or(bad, sk_not_finite(t[k]));
-        sk_note_bad(c, v0, (unsigned)sk_mask(bad) & live);
-    }
+    SK_V m[12], mn[3], mt[3];
+    sk_gather(rec, m);
+    for (int k = 0; k < 3; ++k) mn[k] = sk_load(N[k]), mt[k] = sk_load(T[k]);
+    sk_step_out(job, block, sub, K, method, v0, valid, m, mn, mt, sk_load(R + 9 * SFI_LANES), NULL, sk_set1(0.0f),
+                c);
 }
 
 /* Blocks [b0, b1) with the slot count and the method fixed (the switch below instantiates the common ones). */
@@ -405,6 +437,17 @@ SK_INLINE void sk_blocks(const sfi_skin_job* job, size_t b0, size_t b1, uint32_t
         for (int s = 0; s < SK_STEPS; ++s) {
             if (b * SFI_LANES + (size_t)s * SK_W >= job->vertex_count) break;
             sk_step(job, b, s, K, method, c);
+        }
+}
+
+/* The same from the deform in job->deformed. */
+SK_INLINE void sk_blocks_deformed(const sfi_skin_job* job, size_t b0, size_t b1, uint32_t K, int method,
+                                  sfi_skin_counts* c)
+{
+    for (size_t b = b0; b < b1; ++b)
+        for (int s = 0; s < SK_STEPS; ++s) {
+            if (b * SFI_LANES + (size_t)s * SK_W >= job->vertex_count) break;
+            sk_step_deformed(job, b, s, K, method, c);
         }
 }
 
@@ -422,9 +465,21 @@ SK_INLINE void sk_blocks(const sfi_skin_job* job, size_t b0, size_t b1, uint32_t
     default: sk_blocks(job, b0, b1, K, SFI_SKIN_POSITIONS_ONLY, c); break;                \
     }
 
-/* The function table of ozz's SkinningJob as a switch: loops specialised for 1 to 4 slots, a generic one above. */
+/* The function table of ozz's SkinningJob as a switch: loops specialised for 1 to 4 slots, a generic one above;
+ * from a deform, one loop per method (only bone-normal-matrices reads the slots). */
 void SK_ENTRY(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* c)
 {
+    if (job->deformed) {
+        switch (job->method) {
+        case SFK_METHOD_UNCHANGED: sk_blocks_deformed(job, b0, b1, 0u, SFK_METHOD_UNCHANGED, c); break;
+        case SFK_METHOD_SKINNED: sk_blocks_deformed(job, b0, b1, 0u, SFK_METHOD_SKINNED, c); break;
+        case SFK_METHOD_INVERSE_TRANSPOSE: sk_blocks_deformed(job, b0, b1, 0u, SFK_METHOD_INVERSE_TRANSPOSE, c); break;
+        default:
+            sk_blocks_deformed(job, b0, b1, job->lanes->influences, SFK_METHOD_BONE_NORMAL_MATRICES, c);
+            break;
+        }
+        return;
+    }
     switch (job->lanes->influences) {
     case 1: SK_METHODS(1u) break;
     case 2: SK_METHODS(2u) break;

@@ -35,6 +35,8 @@ typedef struct sfi_skin_job {
     float *positions, *normals, *tangents; /* 3n, 3n, 4n; each may be NULL */
     float* det;             /* n determinants of the blended matrices, positions only; may be NULL */
     sf_workspace* deform;   /* SFI_SKIN_DEFORM: the workspace whose deform arrays are written */
+    const sf_workspace* deformed; /* a per-vertex method read from this workspace's deform arrays (blend,
+                                     morph_nrm, morph_tan) instead of deforming; NULL: deform in the pass */
     /* bone-normal-matrices' scalar redo: the pose's bones (12 floats each) and the topology's influences */
     const float* bones;
     const uint32_t* joints;
