@@ -12,8 +12,11 @@
  * Stages: `positions` (sf_deform_positions), `frames` per method (sf_frames_compute, every method of the core:
  * unchanged to recompute-fused, which includes the deform and the report), `frames recompute-mikktspace`
  * (recompute with MikkTSpace tangents), `error` (sf_direction_errors with statistics, skinned against recompute),
- * `yardstick` (4 influences only), `memory floor` (memory_floor.c: the bytes `positions` and `skinned` move, and
- * nothing else: the bound of this core's bandwidth).
+ * `yardstick` (4 influences only), `quantized skinned` (sf_quantized_skin on the rest streams quantized as
+ * KHR_mesh_quantization stores them: positions INT16 with a scale and offset, normals and tangents SNORM16, 4 UINT8
+ * joints (UINT16 above 256 bones) and UNORM8 weights; no morph, as the yardstick), `memory floor` (memory_floor.c:
+ * the bytes `positions`, `skinned` and `quantized skinned` move, and nothing else: the bound of this core's
+ * bandwidth).
  *
  * usage: bench_skin [--runs R (21)] [--threads T (0 = every core)] [--mesh grid|sheet|cesium|all] [--source DIR]
  *                   [--skip WORD[,WORD...]] (leave out the cases whose label contains a word, e.g. mikktspace)
@@ -203,7 +206,7 @@ static void free_mesh(bench_mesh* bm)
 
 /* ---------------------------------------------------------------- cases */
 
-enum { KIND_POSITIONS, KIND_FRAMES, KIND_MIKK, KIND_ERROR, KIND_YARDSTICK, KIND_FLOOR };
+enum { KIND_POSITIONS, KIND_FRAMES, KIND_MIKK, KIND_ERROR, KIND_YARDSTICK, KIND_FLOOR, KIND_QUANT, KIND_QUANT_FLOOR };
 
 /* The bytes per vertex the fast passes must move, counted in floats (the topology's blocked rest rows, 4 16-bit
  * joints = 2 floats' bytes and 4 weights in; the caller's packed outputs): `skinned` reads 10 + 2 + 4 and writes
@@ -212,6 +215,10 @@ enum { KIND_POSITIONS, KIND_FRAMES, KIND_MIKK, KIND_ERROR, KIND_YARDSTICK, KIND_
 #define FLOOR_SKINNED_OUT 10
 #define FLOOR_POSITIONS_IN 9
 #define FLOOR_POSITIONS_OUT 3
+/* `quantized skinned` reads 8 bytes of position (3 INT16, padded as KHR_mesh_quantization aligns them), 8 of normal,
+ * 8 of tangent, 4 of joints and 4 of weights (8 floats' bytes; 10 above 256 bones) and writes what `skinned` does. */
+#define FLOOR_QUANT_IN 8
+#define FLOOR_QUANT_IN_WIDE 10
 
 typedef struct bench_case {
     int kind;
@@ -230,6 +237,12 @@ typedef struct bench_state {
     uint16_t* y_joints;
     const float *y_weights, *y_pos, *y_nrm, *y_tan;
     float *floor_in, *floor_out; /* the memory floor's streams, FLOOR_SKINNED_IN / _OUT floats per vertex */
+    /* the quantized streams (NULL: not 4 influences) and the pose without morph weights */
+    sf_quantized_mesh q;
+    int16_t *q_pos, *q_nrm, *q_tan;
+    void *q_joints;
+    uint8_t* q_weights;
+    sf_pose q_pose;
 } bench_state;
 
 static int run_case(bench_state* s, const bench_case* c)
@@ -263,6 +276,15 @@ static int run_case(bench_state* s, const bench_case* c)
         else
             memory_floor(n, FLOOR_POSITIONS_IN, s->floor_in, FLOOR_POSITIONS_OUT, s->floor_out);
         break;
+    case KIND_QUANT: {
+        sf_frames_out qo = {s->pos, s->nrm, s->tan};
+        r = sf_quantized_skin(&s->q, &s->q_pose, &qo, &err);
+        break;
+    }
+    case KIND_QUANT_FLOOR:
+        memory_floor(n, s->q.joints.type == SF_QUANT_UINT8 ? FLOOR_QUANT_IN : FLOOR_QUANT_IN_WIDE, s->floor_in,
+                     FLOOR_SKINNED_OUT, s->floor_out);
+        break;
     case KIND_YARDSTICK:
         yardstick_skin4(n, s->bm->pose.bone_matrices, s->y_joints, s->y_weights, s->y_pos, s->y_nrm, s->y_tan, s->pos,
                         s->nrm, s->tan);
@@ -288,7 +310,7 @@ static double ratio(const bench_case* cases, int count, const char* a, const cha
     return ca && cb && cb->tm.median > 0 ? ca->tm.median / cb->tm.median : NAN;
 }
 
-#define MAX_CASES 24
+#define MAX_CASES 26
 
 static const char* g_skip = ""; /* --skip: comma-separated words */
 
@@ -328,6 +350,12 @@ static int bench_mesh_threads(bench_state* s, int runs, int parallel, size_t thr
     if (s->y_joints && !parallel) {
         cases[count].kind = KIND_YARDSTICK;
         snprintf(cases[count++].label, sizeof cases[0].label, "yardstick");
+    }
+    if (s->q_pos && !parallel) {
+        cases[count].kind = KIND_QUANT;
+        snprintf(cases[count++].label, sizeof cases[0].label, "quantized skinned");
+        cases[count].kind = KIND_QUANT_FLOOR;
+        snprintf(cases[count++].label, sizeof cases[0].label, "memory floor quantized skinned");
     }
     if (!parallel) {
         cases[count].kind = KIND_FLOOR;
@@ -378,7 +406,8 @@ static int bench_mesh_threads(bench_state* s, int runs, int parallel, size_t thr
            "skinned/memory-floor %.2f  positions/memory-floor %.2f  "
            "inverse-transpose/skinned %.2f  bone-normal-matrices/skinned %.2f  jacobian/skinned %.2f  "
            "jacobian-fan/skinned %.2f  recompute/skinned %.2f  recompute-fused/skinned %.2f  "
-           "recompute-fused/recompute %.2f  mikktspace/recompute %.2f\n\n",
+           "recompute-fused/recompute %.2f  mikktspace/recompute %.2f  "
+           "quantized-skinned/yardstick %.2f  quantized-skinned/skinned %.2f  quantized-skinned/memory-floor %.2f\n\n",
            s->bm->name, threads, threads == 1 ? "" : "s", ratio(cases, count, "frames skinned", "yardstick"),
            ratio(cases, count, "positions", "yardstick"),
            ratio(cases, count, "frames skinned", "memory floor skinned"),
@@ -390,8 +419,80 @@ static int bench_mesh_threads(bench_state* s, int runs, int parallel, size_t thr
            ratio(cases, count, "frames recompute", "frames skinned"),
            ratio(cases, count, "frames recompute-fused", "frames skinned"),
            ratio(cases, count, "frames recompute-fused", "frames recompute"),
-           ratio(cases, count, "frames recompute-mikktspace", "frames recompute"));
+           ratio(cases, count, "frames recompute-mikktspace", "frames recompute"),
+           ratio(cases, count, "quantized skinned", "yardstick"),
+           ratio(cases, count, "quantized skinned", "frames skinned"),
+           ratio(cases, count, "quantized skinned", "memory floor quantized skinned"));
     fflush(stdout);
+    return 0;
+}
+
+static int16_t snorm16(float x)
+{
+    double c = nearbyint((double)x * 32767.0);
+    return (int16_t)(c < -32767.0 ? -32767.0 : c > 32767.0 ? 32767.0 : c);
+}
+
+/* The yardstick's streams quantized (the case `quantized skinned`): positions to INT16 over their box, directions
+ * to SNORM16, weights to UNORM8 summing to 255 (the rounding's excess taken from the largest). Returns 1 when out
+ * of memory or the description is refused. */
+static int quantize(bench_state* s, const bench_mesh* bm)
+{
+    size_t n = bm->desc.vertex_count;
+    int wide = bm->desc.bone_count > 256;
+    s->q_pos = malloc(4 * n * sizeof(int16_t));
+    s->q_nrm = malloc(4 * n * sizeof(int16_t));
+    s->q_tan = malloc(4 * n * sizeof(int16_t));
+    s->q_joints = malloc(4 * n * (wide ? 2 : 1));
+    s->q_weights = malloc(4 * n);
+    if (!s->q_pos || !s->q_nrm || !s->q_tan || !s->q_joints || !s->q_weights) return 1;
+    sf_quantized_mesh* q = &s->q;
+    memset(q, 0, sizeof *q);
+    for (int k = 0; k < 3; ++k) {
+        float lo = s->y_pos[k], hi = lo;
+        for (size_t v = 0; v < n; ++v) {
+            float x = s->y_pos[3 * v + k];
+            lo = x < lo ? x : lo, hi = x > hi ? x : hi;
+        }
+        q->position_scale[k] = hi > lo ? (hi - lo) / 65534.0f : 1.0f;
+        q->position_offset[k] = 0.5f * (lo + hi);
+    }
+    for (size_t v = 0; v < n; ++v) {
+        for (int k = 0; k < 3; ++k) {
+            double c = nearbyint((double)(s->y_pos[3 * v + k] - q->position_offset[k]) / q->position_scale[k]);
+            s->q_pos[4 * v + k] = (int16_t)(c < -32767.0 ? -32767.0 : c > 32767.0 ? 32767.0 : c);
+            s->q_nrm[4 * v + k] = snorm16(s->y_nrm[3 * v + k]);
+            s->q_tan[4 * v + k] = snorm16(s->y_tan[4 * v + k]);
+        }
+        s->q_pos[4 * v + 3] = s->q_nrm[4 * v + 3] = 0;
+        s->q_tan[4 * v + 3] = s->y_tan[4 * v + 3] < 0.0f ? -32767 : 32767;
+        int sum = 0, big = 0;
+        for (int i = 0; i < 4; ++i) {
+            int c = (int)nearbyint((double)s->y_weights[4 * v + i] * 255.0);
+            c = c < 0 ? 0 : c > 255 ? 255 : c;
+            s->q_weights[4 * v + i] = (uint8_t)c;
+            sum += c;
+            if (c > s->q_weights[4 * v + big]) big = i;
+            uint32_t j = bm->desc.joints[4 * v + i];
+            if (wide) ((uint16_t*)s->q_joints)[4 * v + i] = (uint16_t)j;
+            else ((uint8_t*)s->q_joints)[4 * v + i] = (uint8_t)j;
+        }
+        s->q_weights[4 * v + big] = (uint8_t)(s->q_weights[4 * v + big] + (255 - sum));
+    }
+    q->vertex_count = n;
+    q->positions = (sf_quant_stream){s->q_pos, 8, SF_QUANT_INT16};
+    q->normals = (sf_quant_stream){s->q_nrm, 8, SF_QUANT_SNORM16};
+    q->tangents = (sf_quant_stream){s->q_tan, 8, SF_QUANT_SNORM16};
+    q->influence_count = 4;
+    q->joints = (sf_quant_stream){s->q_joints, 0, wide ? SF_QUANT_UINT16 : SF_QUANT_UINT8};
+    q->weights = (sf_quant_stream){s->q_weights, 0, SF_QUANT_UNORM8};
+    q->bone_count = bm->desc.bone_count;
+    s->q_pose = (sf_pose){bm->pose.bone_matrices, bm->pose.bone_count, NULL, 0};
+    sf_error err;
+    if (sf_quantized_mesh_validate(q, &err) != SF_OK) {
+        fprintf(stderr, "bench_skin: %s: quantized: %s\n", bm->name, err.message);
+        return 1;
+    }
     return 0;
 }
 
@@ -432,6 +533,7 @@ static int bench_one(bench_mesh* bm, int runs, size_t threads)
         s.y_pos = sf_topology_rest_positions(s.topo);
         s.y_nrm = sf_topology_rest_normals(s.topo);
         s.y_tan = sf_topology_rest_tangents(s.topo);
+        if (quantize(&s, bm)) goto done;
     }
     printf("# %s: %zu vertices, %zu triangles, %u influences, %zu bones, %zu targets\n", bm->name, n,
            bm->desc.triangle_count, bm->desc.influence_count, bm->desc.bone_count, bm->desc.target_count);
@@ -441,6 +543,7 @@ static int bench_one(bench_mesh* bm, int runs, size_t threads)
 done:
     free(s.pos), free(s.nrm), free(s.tan), free(s.ref_n), free(s.ref_t), free(s.ang), free(s.y_joints);
     free(s.floor_in), free(s.floor_out);
+    free(s.q_pos), free(s.q_nrm), free(s.q_tan), free(s.q_joints), free(s.q_weights);
     sf_workspace_destroy(s.ws);
     sf_topology_destroy(s.topo);
     return rc;

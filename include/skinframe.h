@@ -474,6 +474,67 @@ sf_result sf_frames_compute_batch(const sf_topology* topo, const sf_pose* poses,
 /* Final positions only (morph, then linear blend skinning). out: float3 * vertex_count. */
 sf_result sf_deform_positions(const sf_topology* topo, const sf_pose* pose, sf_workspace* ws, float* out, sf_error* err);
 
+/* ---------------------------------------------------------------- quantized skinning */
+/* `skinned` read straight from the integer streams KHR_mesh_quantization stores, so that a frame reads about half
+ * the bytes of float32 streams. Each value is decoded as glTF decodes it (a normalized type: c / 127, 255, 32767
+ * or 65535 in float, the signed ones clamped at -1; an integer type: c itself), then skinned exactly as
+ * sf_frames_compute's `skinned` skins float32 streams of those values (the same bits, given a topology whose weights
+ * are as given and whose weightless vertices rest): positions by the blended matrix, normals and tangent xyz by its
+ * linear part and normalised (zero where degenerate), the handedness w flipped where the blend mirrors. */
+
+typedef enum sf_quant_type {
+    SF_QUANT_NONE = 0,
+    SF_QUANT_INT8,   /* integer values c */
+    SF_QUANT_UINT8,
+    SF_QUANT_INT16,
+    SF_QUANT_UINT16,
+    SF_QUANT_SNORM8, /* normalized: max(c / 127, -1) */
+    SF_QUANT_UNORM8, /* c / 255 */
+    SF_QUANT_SNORM16, /* max(c / 32767, -1) */
+    SF_QUANT_UNORM16  /* c / 65535 */
+} sf_quant_type;
+
+typedef struct sf_quant_stream {
+    const void* data;   /* NULL = absent */
+    size_t stride;      /* bytes between vertices; 0 = packed (the components' size) */
+    sf_quant_type type;
+} sf_quant_stream;
+
+#define SF_QUANT_MAX_INFLUENCES 8
+
+typedef struct sf_quantized_mesh {
+    size_t vertex_count;
+    /* 3 components of any type, decoded, then p * position_scale + position_offset per component (the
+     * dequantizing node transform of KHR_mesh_quantization, or an accessor's own range); required */
+    sf_quant_stream positions;
+    float position_scale[3];  /* finite, nonzero; c * scale + offset within SF_MAX_COORD for every c of the type */
+    float position_offset[3];
+    sf_quant_stream normals;  /* 3 components, SNORM8 or SNORM16; required */
+    sf_quant_stream tangents; /* 4 components (xyz, handedness w), SNORM8 or SNORM16; NULL = no tangent output */
+    /* influence_count (1 to SF_QUANT_MAX_INFLUENCES) per vertex: joints UINT8 or UINT16, each < bone_count;
+     * weights UNORM8 or UNORM16, used as stored (no renormalising); all zero = the vertex keeps its rest place */
+    uint32_t influence_count;
+    sf_quant_stream joints;
+    sf_quant_stream weights;
+    size_t bone_count;
+} sf_quantized_mesh;
+
+/* Checks the description: types per stream (SF_ERROR_INVALID_ARGUMENT naming the stream and the type given),
+ * strides below an element (SF_ERROR_STRIDE), missing streams, scale and offset (NaN, infinite or zero:
+ * SF_ERROR_NOT_FINITE / SF_ERROR_INVALID_ARGUMENT; a decoded coordinate beyond SF_MAX_COORD: SF_ERROR_TOO_LARGE),
+ * and every joint index (SF_ERROR_JOINT_INDEX naming the vertex). Reads every joint once. */
+sf_result sf_quantized_mesh_validate(const sf_quantized_mesh* mesh, sf_error* err);
+
+/* The `skinned` frames of a quantized mesh under pose (its bone_count equal to the mesh's; morph weights are
+ * refused: the mesh has no targets). out: positions, normals, tangents as sf_frames_out (each may be NULL;
+ * tangents need the tangent stream). Checks the description and the pose as sf_quantized_mesh_validate and
+ * sf_pose_validate do, except the joint indices, which the pass itself checks: a joint out of range gives
+ * SF_ERROR_JOINT_INDEX naming the first such vertex, and the outputs are then unspecified (never read out of
+ * bounds). One thread; SSE2, AVX2, AVX-512 or WebAssembly SIMD128 where the CPU has them, else scalar, all with
+ * the same bits. Does not allocate. */
+sf_result sf_quantized_skin(const sf_quantized_mesh* mesh, const sf_pose* pose, const sf_frames_out* out,
+                            sf_error* err);
+
 /* What the last sf_frames_compute on this workspace found (counters, not errors). */
 typedef struct sf_frames_report {
     size_t mirrored_vertices;   /* blended matrix with negative determinant: handedness flipped */

@@ -407,6 +407,8 @@ struct sf_workspace {
 #endif
 int sfi_simd_detect(void);
 int sfi_simd_level(const sf_topology* topo);
+/* The same for work without a topology (sf_quantized_skin): this CPU's best, capped by sfi_simd_force. */
+int sfi_simd_level_cpu(void);
 void sfi_simd_force(int level);
 
 /* Vertices per chunk of the fast paths' parallel loop (a multiple of SFI_LANES). */

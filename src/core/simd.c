@@ -51,3 +51,9 @@ int sfi_simd_level(const sf_topology* topo)
     int l = topo->simd_level;
     return g_cap >= 0 && g_cap < l ? g_cap : l;
 }
+
+int sfi_simd_level_cpu(void)
+{
+    int l = sfi_simd_detect();
+    return g_cap >= 0 && g_cap < l ? g_cap : l;
+}

@@ -167,6 +167,10 @@ SK_INLINE void sk_store4(float* out, __m256 x, __m256 y, __m256 z, __m256 w)
 #include "jacobian_body.h"
 #define SJF_ENTRY sfi_jacobian_fan_range_avx2
 #include "jacobian_fan_body.h"
+/* quantized streams (quant_body.h): SK_W int32 to float, exact below 2^24 */
+static inline __m256 sk_cvt(const int32_t* c) { return _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i*)(const void*)c)); }
+#define SQ_ENTRY sfi_quant_range_avx2
+#include "quant_body.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop
@@ -188,5 +192,11 @@ void sfi_jacobian_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t e
 void sfi_jacobian_fan_range_avx2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
 {
     (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
+}
+
+size_t sfi_quant_range_avx2(const sfi_quant_job* job, size_t begin, size_t end)
+{
+    (void)job, (void)begin, (void)end; /* never called, as above */
+    return SIZE_MAX;
 }
 #endif

@@ -145,6 +145,10 @@ SK_INLINE void sk_store4(float* out, __m512 x, __m512 y, __m512 z, __m512 w)
 #include "jacobian_body.h"
 #define SJF_ENTRY sfi_jacobian_fan_range_avx512
 #include "jacobian_fan_body.h"
+/* quantized streams (quant_body.h): SK_W int32 to float, exact below 2^24 */
+static inline __m512 sk_cvt(const int32_t* c) { return _mm512_cvtepi32_ps(_mm512_loadu_si512((const void*)c)); }
+#define SQ_ENTRY sfi_quant_range_avx512
+#include "quant_body.h"
 
 #if defined(__clang__)
 #pragma clang attribute pop
@@ -166,5 +170,11 @@ void sfi_jacobian_fan_range_avx512(const sfi_jacobian_job* job, size_t begin, si
 void sfi_jacobian_range_avx512(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
 {
     (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
+}
+
+size_t sfi_quant_range_avx512(const sfi_quant_job* job, size_t begin, size_t end)
+{
+    (void)job, (void)begin, (void)end; /* never called, as above */
+    return SIZE_MAX;
 }
 #endif

@@ -97,4 +97,22 @@ void sfi_skin_blocks_avx512(const sfi_skin_job* job, size_t b0, size_t b1, sfi_s
 /* The same with WebAssembly SIMD128 (skin_wasm.c; a stub in a build without -msimd128). */
 void sfi_skin_blocks_wasm(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts);
 
+/* sf_quantized_skin's pass (quant.c, quant_body.h): the mesh's integer streams decoded and skinned. */
+typedef struct sfi_quant_job {
+    const sf_quantized_mesh* mesh;
+    const float* bones; /* the pose's, 12 floats each */
+    float *positions, *normals, *tangents; /* 3n, 3n, 4n; each may be NULL */
+} sfi_quant_job;
+
+/* One vertex by the scalar reference (quant.c): the streams decoded as the public header says, then the float
+ * kernels of `skinned` (sfk_blend_matrix, sfk_mat_point, sfk_vertex_frame). Returns 0 (and writes nothing) where
+ * a joint index is out of range. */
+int sfi_quant_vertex(const sfi_quant_job* job, size_t v);
+/* Vertices [begin, end) with SSE2 / AVX2 / AVX-512 / SIMD128 (quant_body.h); returns the first vertex with a joint
+ * out of range, SIZE_MAX if none. */
+size_t sfi_quant_range_sse2(const sfi_quant_job* job, size_t begin, size_t end);
+size_t sfi_quant_range_avx2(const sfi_quant_job* job, size_t begin, size_t end);
+size_t sfi_quant_range_avx512(const sfi_quant_job* job, size_t begin, size_t end);
+size_t sfi_quant_range_wasm(const sfi_quant_job* job, size_t begin, size_t end);
+
 #endif

@@ -111,6 +111,10 @@ SK_INLINE void sk_store4(float* out, __m128 x, __m128 y, __m128 z, __m128 w)
 #include "jacobian_body.h"
 #define SJF_ENTRY sfi_jacobian_fan_range_sse2
 #include "jacobian_fan_body.h"
+/* quantized streams (quant_body.h): SK_W int32 to float, exact below 2^24 */
+static inline __m128 sk_cvt(const int32_t* c) { return _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i*)(const void*)c)); }
+#define SQ_ENTRY sfi_quant_range_sse2
+#include "quant_body.h"
 
 #else
 void sfi_skin_blocks_sse2(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts)
@@ -126,5 +130,11 @@ void sfi_jacobian_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t e
 void sfi_jacobian_fan_range_sse2(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
 {
     (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
+}
+
+size_t sfi_quant_range_sse2(const sfi_quant_job* job, size_t begin, size_t end)
+{
+    (void)job, (void)begin, (void)end; /* never called, as above */
+    return SIZE_MAX;
 }
 #endif

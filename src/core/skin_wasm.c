@@ -123,6 +123,10 @@ SK_INLINE void sk_store4(float* out, v128_t x, v128_t y, v128_t z, v128_t w)
 #include "jacobian_body.h"
 #define SJF_ENTRY sfi_jacobian_fan_range_wasm
 #include "jacobian_fan_body.h"
+/* quantized streams (quant_body.h): SK_W int32 to float, exact below 2^24 */
+static inline v128_t sk_cvt(const int32_t* c) { return wasm_f32x4_convert_i32x4(wasm_v128_load(c)); }
+#define SQ_ENTRY sfi_quant_range_wasm
+#include "quant_body.h"
 
 #else
 void sfi_skin_blocks_wasm(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* counts)
@@ -138,5 +142,11 @@ void sfi_jacobian_range_wasm(const sfi_jacobian_job* job, size_t begin, size_t e
 void sfi_jacobian_fan_range_wasm(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* counts)
 {
     (void)job, (void)begin, (void)end, (void)counts; /* never called, as above */
+}
+
+size_t sfi_quant_range_wasm(const sfi_quant_job* job, size_t begin, size_t end)
+{
+    (void)job, (void)begin, (void)end; /* never called, as above */
+    return SIZE_MAX;
 }
 #endif
