@@ -5,7 +5,8 @@ import { loadSkinframe, wasmFileName, wasmSimdSupported, METHODS, RECOMPUTE, sum
 import { Views } from './views.js';
 import { drawChart } from './chart.js';
 import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments, startClip, poseScene } from './gltf.js';
-import { Character, assetBytes } from './asset_eval.js';
+import { assetBytes } from './asset_eval.js';
+import { RemoteCharacter } from './character_remote.js';
 import { GpuReference } from './gpu.js';
 import { COLORS } from './chart.js';
 import { parseLabUrl, labSearch } from './lab_state.js';
@@ -21,7 +22,7 @@ const state = {
 };
 const url = parseLabUrl(location.search);
 const embedded = url.embed === '1';
-let sf, catalog, view = null, views, gpu = null, worker = null;
+let sf, catalog, view = null, views, gpu = null, worker = null, characterWorker = null;
 let gltf = null; // { gltf, object, mixer, clip, action, playing, duration, rig }
 
 function message(text, isError = false) {
@@ -403,15 +404,28 @@ function updateReadout() {
 }
 
 // The whole character's table now (every primitive at the page's time and options), or null with the reason shown.
+// The table comes from the character worker: until the moment asked for arrives, the last one stays.
 function characterTable() {
-  try {
-    const t = gltf.character.at(gltf.animation, gltf.time, state.options);
-    if (t) return t;
-  } catch (e) {
-    gltf.character.reason = e.message;
+  const t = gltf.character.at(gltf.animation, gltf.time, state.options);
+  if (gltf.character.reason) message(`${gltf.name}: whole character: ${gltf.character.reason}`, true);
+  page.characterBusy = gltf.character.busy;
+  return t || (gltf.character.reason ? null : {}); // {}: the first table is on its way
+}
+
+// A newer whole-character table from the worker: the readout and the timings follow.
+function onCharacter(c) {
+  if (gltf?.character !== c) return;
+  page.timing.character = c.ms;
+  if (gltf.filter < 0) updateReadout();
+  page.characterBusy = c.busy;
+}
+
+function characterWorkerFor() {
+  if (!characterWorker) {
+    characterWorker = new Worker(new URL('./character_worker.js', import.meta.url), { type: 'module' });
+    characterWorker.addEventListener('error', (e) => message(`the whole-character worker failed: ${e.message}`, true));
   }
-  message(`${gltf.name}: whole character: ${gltf.character.reason}`, true);
-  return null;
+  return characterWorker;
 }
 
 function wholeSummary(r) {
@@ -498,7 +512,10 @@ async function openFiles(files) {
   const candidates = meshCandidates(loaded);
   if (!candidates.length) return rejectFiles(`${names}: no mesh in the file`);
   const previous = gltf;
-  const character = new Character(sf, await assetBytes(files, loaded.parser));
+  // eval's reference options for a file (selectMesh sets them when a file replaces a scene)
+  const options = state.source === 'gltf' ? state.options : { ...state.options, weld: 2, tangents: 1 };
+  const character = await new RemoteCharacter(characterWorkerFor(), new URL(page.wasm.file, document.baseURI).href,
+    await assetBytes(files, loaded.parser), onCharacter).open(options);
   gltf = { gltf: loaded, name: names, candidates, mixer: new THREE.AnimationMixer(loaded.scene), time: 0, playing: false,
     character, filter: character.reason ? 0 : -1, animation: -1 };
   if (!selectMesh(gltf.filter)) { gltf = previous; character.destroy(); return rejectFiles(null); }
@@ -571,6 +588,7 @@ function leaveGltf() {
   gltf.mixer.stopAllAction();
   gltf.character.destroy();
   gltf = null;
+  page.characterBusy = false;
   state.source = 'scene';
   $('scene-section').classList.remove('inactive');
   $('gltf-controls').hidden = true;
@@ -642,8 +660,9 @@ async function main() {
   page.duration = () => (gltf ? gltf.duration : 0); // the open clip's, in seconds
   // the whole character: its table now, and its clip's as eval --json reports it (null where there is none)
   page.character = () => (gltf ? { filter: gltf.filter, reason: gltf.character.reason, units: gltf.character.asset?.units,
-    vertices: gltf.character.asset?.vertices, table: gltf.filter < 0 ? characterTable() : null } : null);
-  page.characterClip = () => (gltf ? gltf.character.clip(gltf.animation, state.options) : null);
+    vertices: gltf.character.asset?.vertices, table: gltf.filter < 0 ? characterTable() : null, time: gltf.character.time,
+    tables: gltf.character.tables, workerMs: gltf.character.ms } : null);
+  page.characterClip = async () => (gltf ? gltf.character.clip(gltf.animation, state.options) : null);
   page.characterBytes = () => (gltf ? gltf.character.bytes : null); // what the module reads (a meshopt file decoded)
   page.runChart = runChart;
   page.inspect = inspect;

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { ALL_METHODS, METHODS } from '../src/skinframe.js';
 import { articleChecks } from './article_checks.mjs';
 import { longTaskCheck } from './longtask_checks.mjs';
+import { characterLongTaskCheck } from './character_longtask.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -75,7 +76,7 @@ async function canvasPixels(page, id) {
 
 // Two animation frames after the last evaluation (without WebGPU the core answers from a worker).
 const settle = async (page) => {
-  await page.waitForFunction(() => !window.sfPage?.busy && !window.sfPage?.views?.busy && !window.sfPage?.views?.dirty, null, { timeout: 60000 });
+  await page.waitForFunction(() => !window.sfPage?.busy && !window.sfPage?.characterBusy && !window.sfPage?.views?.busy && !window.sfPage?.views?.dirty, null, { timeout: 60000 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 };
 
@@ -489,7 +490,7 @@ async function run(mode) {
         for (let a = 0; a < clips.length; ++a) {
           await page.selectOption('#animation', String(a));
           await settle(page);
-          const table = await page.evaluate(() => { const t = window.sfPage.characterClip(); return { t, frames: t.frames }; });
+          const table = await page.evaluate(async () => { const t = await window.sfPage.characterClip(); return { t, frames: t.frames }; });
           assert.equal(table.frames, clips[a].frames, `${name} clip ${a}: frames`);
           for (const m of METHODS) worst = Math.max(worst, rowDifference(`${name} clip ${a} ${m}`, table.t[m], clipRow(clips[a].methods[m])));
         }
@@ -560,7 +561,7 @@ async function run(mode) {
         }
         for (let a = 0; a < clips.length; ++a) {
           if (clips.length > 1) { await page.selectOption('#animation', String(a)); await settle(page); }
-          const table = await page.evaluate(() => { const t = window.sfPage.characterClip(); return { t, frames: t.frames }; });
+          const table = await page.evaluate(async () => { const t = await window.sfPage.characterClip(); return { t, frames: t.frames }; });
           assert.equal(table.frames, clips[a].frames, `${name} clip ${a}: frames`);
           for (const m of METHODS) {
             const where = `${name} clip ${a} ${m}`;
@@ -624,6 +625,7 @@ async function run(mode) {
     });
     if (gpuLog.length) writeFileSync(join(artifacts, `${mode}-gpu-check.json`), JSON.stringify(gpuLog, null, 1));
     await longTaskCheck(page, mode, artifacts, check);
+    await characterLongTaskCheck(page, mode, artifacts, assets, root, check);
     // the article and the phone layout once, on the WebGL2 path
     if (mode === 'webgl2') await articleChecks(browser, url, artifacts, check);
   } finally {
