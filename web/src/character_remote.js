@@ -12,6 +12,7 @@ export class RemoteCharacter {
     this.reason = '';
     this.asset = null; // {units, vertices} once the worker has opened the file
     this.table = null;
+    this.drawing = null; // the views' arrays of .table's moment (AssetEval.draw), when asked for
     this.key = '';     // the moment and options of .table
     this.want = null;  // the latest moment asked for: {key, animation, time, options}
     this.inFlight = null;
@@ -49,10 +50,11 @@ export class RemoteCharacter {
 
   // The table of the last moment evaluated; asks for (animation, time, options) when that is not it. null until
   // a first table arrives or where there is none (.reason).
-  at(animation, time, options) {
-    const key = `${JSON.stringify(options)} ${animation} ${time}`;
+  // draw: the sf_method index whose arrays the views draw (.drawing), or -1 for the table alone.
+  at(animation, time, options, draw = -1) {
+    const key = `${JSON.stringify(options)} ${animation} ${time} ${draw}`;
     if (key !== this.key && !this.reason) {
-      this.want = { key, animation, time, options: { ...options } };
+      this.want = { key, animation, time, options: { ...options }, draw };
       if (!this.inFlight) this._next();
     }
     return this.table;
@@ -62,10 +64,10 @@ export class RemoteCharacter {
     const q = this.want;
     if (!q || q.key === this.key || this.closed) { this.inFlight = null; return; }
     this.inFlight = q;
-    const d = await this._send({ animation: q.animation, time: q.time, options: q.options });
+    const d = await this._send({ animation: q.animation, time: q.time, options: q.options, draw: q.draw });
     this.inFlight = null;
     if (this.closed) return;
-    if (d.table) { Object.assign(this, { table: d.table, key: q.key, ms: d.ms, time: q.time }); ++this.tables; } else this.reason = d.reason || 'no table';
+    if (d.table) { Object.assign(this, { table: d.table, drawing: d.drawing, key: q.key, ms: d.ms, time: q.time }); ++this.tables; } else this.reason = d.reason || 'no table';
     if (!this.reason && this.want.key !== this.key) this._next();
     this.onTable(this);
   }

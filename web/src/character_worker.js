@@ -1,5 +1,5 @@
 // The whole character off the main thread: the library's asset evaluation (asset_eval.js) of each open file,
-// one moment's table per request. The page keeps at most one moment in flight and sends only the latest
+// one moment's table per request, with the views' arrays of every unit posed together when the page draws it. The page keeps at most one moment in flight and sends only the latest
 // (character_remote.js); messages are answered in the order they came.
 import { loadSkinframe } from './skinframe.js';
 import { Character } from './asset_eval.js';
@@ -28,7 +28,9 @@ async function answer(q, sf) {
   }
   const t0 = performance.now();
   const table = c.at(q.animation, q.time, q.options);
-  return { reason: c.reason, table, units: c.asset?.units || 0, vertices: c.asset?.vertices || 0, ms: performance.now() - t0 };
+  // the views' arrays when the page draws the whole character (q.draw: the drawn method's sf_method index)
+  const drawing = table && q.draw >= 0 ? c.draw(q.animation, q.time, q.options, q.draw) : null;
+  return { reason: c.reason, table, drawing, units: c.asset?.units || 0, vertices: c.asset?.vertices || 0, ms: performance.now() - t0 };
 }
 
 self.onmessage = async (e) => {
@@ -40,5 +42,8 @@ self.onmessage = async (e) => {
   } catch (err) {
     reply = { reason: err.message, error: true };
   }
-  if (reply) self.postMessage({ ...reply, file: q.file, seq: q.seq });
+  const d = reply?.drawing;
+  const transfer = d ? ['positions', 'normals', 'tangents', 'refNormals', 'refTangents', 'normalDeg', 'tangentDeg', 'indices', 'first']
+    .map((k) => d[k].buffer) : [];
+  if (reply) self.postMessage({ ...reply, file: q.file, seq: q.seq }, transfer);
 };
