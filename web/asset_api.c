@@ -6,7 +6,7 @@
  * sfw_error_message, the text the command prints after the file's name.
  */
 #include "api.h"
-#include "skinframe_eval.h"
+#include "asset_api.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +31,7 @@ struct sfw_asset {
     sf_gltf* g;
     sf_asset_eval* e;
     sf_method methods[SF_METHOD_COUNT];
+    sf_frames_opts reference_opts, method_opts; /* for asset_draw.c's evaluations */
     double table[SF_METHOD_COUNT * SFW_ASSET_STRIDE];
 };
 
@@ -82,11 +83,22 @@ sfw_asset* sfw_asset_open(const void* data, size_t size, int morph_directions, i
     o.reference_opts.jacobian_cap = (float)jacobian_cap;
     o.method_opts.morph_directions = (sf_morph_directions)morph_directions;
     o.method_opts.jacobian_cap = (float)jacobian_cap;
+    a->reference_opts = o.reference_opts;
+    a->method_opts = o.method_opts;
     if (sf_asset_eval_create(a->g, &o, NULL, &a->e, &g_asset_err) != SF_OK) {
         sfw_asset_destroy(a);
         return asset_fail(&g_asset_err);
     }
     return a;
+}
+
+const sf_gltf* sfw_asset_gltf(const sfw_asset* a) { return a->g; }
+sf_asset_eval* sfw_asset_evaluation(sfw_asset* a) { return a->e; }
+void sfw_asset_eval_desc(const sfw_asset* a, sf_eval_desc* desc)
+{
+    memset(desc, 0, sizeof *desc);
+    desc->reference_opts = a->reference_opts;
+    desc->method_opts = a->method_opts;
 }
 
 SFW_EXPORT(sfw_asset_animation_count) size_t sfw_asset_animation_count(const sfw_asset* a) { return a->g->animation_count; }

@@ -185,9 +185,34 @@ export class AssetEval {
     return table;
   }
 
+  // Every unit posed together at time t of animation for the views (web/asset_draw.c): the scene's positions,
+  // the method's (an sf_method index) and the reference's frames and the method's angles per vertex, every unit's
+  // vertices one after the other (unit k's from first[k]); fresh copies, the caller's to keep or transfer.
+  draw(method, animation, t) {
+    const e = this.sf.exports;
+    if (this.drawMethod !== method) {
+      if (this.drawPtr) e.sfw_draw_destroy(this.drawPtr);
+      this.drawPtr = e.sfw_draw_open(this.ptr, method);
+      this.drawMethod = this.drawPtr ? method : -1;
+      if (!this.drawPtr) throw new Error(this.sf.errorMessage());
+    }
+    const d = this.drawPtr;
+    if (!e.sfw_draw_pose(d, animation, t)) throw new Error(this.sf.errorMessage());
+    const n = e.sfw_draw_vertex_count(d), triangles = e.sfw_draw_triangle_count(d);
+    const f = (which, k) => new Float32Array(this.sf.memory.buffer, e.sfw_draw_array(d, which), k * n).slice();
+    const [positions, normals, tangents, refNormals, refTangents, normalDeg, tangentDeg] =
+      [3, 3, 4, 3, 4, 1, 1].map((k, which) => f(which, k));
+    return { vertexCount: n, triangleCount: triangles, positions, normals, tangents, refNormals, refTangents, normalDeg,
+      tangentDeg, tangentFrame: !!e.sfw_draw_tangent_frame(d),
+      indices: new Uint32Array(this.sf.memory.buffer, e.sfw_draw_indices(d), 3 * triangles).slice(),
+      first: new Uint32Array(this.sf.memory.buffer, e.sfw_draw_first(d), this.units + 1).slice() };
+  }
+
   destroy() {
+    if (this.drawPtr) this.sf.exports.sfw_draw_destroy(this.drawPtr);
     if (this.ptr) this.sf.exports.sfw_asset_destroy(this.ptr);
     this.ptr = 0;
+    this.drawPtr = 0;
   }
 }
 
@@ -260,6 +285,12 @@ export class Character {
       this.key = key;
     }
     return this.table;
+  }
+
+  // Every unit posed together at time t for the views (AssetEval.draw; method an sf_method index), or null.
+  draw(animation, t, options, method) {
+    const a = this._assetFor(options);
+    return a ? a.draw(method, animation, t) : null;
   }
 
   // The whole clip as eval --json reports it (every frame at 30 per second and the end), or null.

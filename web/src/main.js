@@ -1,11 +1,12 @@
 // The page: controls, the wasm evaluation per change or animation frame, the four views, the readout, the
 // vertex inspector, the chart, glTF files and the debug overlay. window.sfPage exposes the state to tests.
 import * as THREE from 'three';
-import { loadSkinframe, wasmFileName, wasmSimdSupported, METHODS, RECOMPUTE, summaryOf } from './skinframe.js';
+import { loadSkinframe, wasmFileName, wasmSimdSupported, METHODS, ALL_METHODS, RECOMPUTE, summaryOf } from './skinframe.js';
 import { Views } from './views.js';
 import { drawChart } from './chart.js';
 import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments, startClip, poseScene } from './gltf.js';
-import { Character, assetBytes } from './asset_eval.js';
+import { assetBytes } from './asset_eval.js';
+import { RemoteCharacter } from './character_remote.js';
 import { GpuReference } from './gpu.js';
 import { COLORS } from './chart.js';
 import { parseLabUrl, labSearch } from './lab_state.js';
@@ -21,7 +22,7 @@ const state = {
 };
 const url = parseLabUrl(location.search);
 const embedded = url.embed === '1';
-let sf, catalog, view = null, views, gpu = null, worker = null;
+let sf, catalog, view = null, views, gpu = null, worker = null, characterWorker = null;
 let gltf = null; // { gltf, object, mixer, clip, action, playing, duration, rig }
 
 function message(text, isError = false) {
@@ -240,7 +241,8 @@ function replaceView(next, reframe) {
 
 // Fits the posed mesh into the views (after the evaluation that posed it).
 function frameMesh() {
-  if (view) views.framePositions(view.positions);
+  if (gltf?.filter < 0 && gltf.character.drawing) views.framePositions(gltf.character.drawing.positions);
+  else if (view) views.framePositions(view.positions);
 }
 
 // ---------------------------------------------------------------- the scenes in a worker
@@ -318,6 +320,17 @@ function applyOptions() {
 // One evaluation of the view's current pose and a redraw.
 function refresh() {
   if (!view) return;
+  if (gltf?.filter < 0) {
+    // the whole character: the worker poses and evaluates every primitive and onCharacter draws them; nothing
+    // is evaluated here (the chart and the inspector read one primitive: the Mesh menu picks it)
+    const c = gltf.character;
+    if (c.drawing && !c.busy && page.source !== 'whole') drawWhole(c.drawing);
+    updateRig();
+    updateReadout();
+    saveUrl();
+    page.runs = (page.runs || 0) + 1;
+    return;
+  }
   const t0 = performance.now();
   try { view.run(); } catch (e) { message(e.message, true); return; }
   const t1 = performance.now();
@@ -344,6 +357,24 @@ function refresh() {
     : gltf ? 0 : ['area', 'angle', 'uniform'].indexOf(sceneInfo().reference_weighting);
   gpu?.run(view, w);
   page.runs = (page.runs || 0) + 1;
+}
+
+// Every primitive instance posed together, as the worker drew them at the table's moment: one mesh in the
+// scene's space (web/asset_draw.c), coloured by the method's per-vertex errors.
+function drawWhole(d) {
+  const tf = d.tangentFrame;
+  if (page.source !== 'whole' || views.vertexCount !== d.vertexCount) {
+    views.setMesh(d.vertexCount, d.indices, null);
+    page.source = 'whole';
+    page.reframe = true;
+  }
+  views.setModelMatrix(null);
+  views.update(d.positions, { normals: d.normals, tangents: tf ? d.tangents : null },
+    { normals: d.refNormals, tangents: tf ? d.refTangents : null }, d.normalDeg, tf ? d.tangentDeg : null,
+    0.06 * gltf.radius, true);
+  if (page.reframe) { page.reframe = false; views.framePositions(d.positions); }
+  page.drawn = { vertices: d.vertexCount, triangles: d.triangleCount, units: d.first.length - 1, method: state.method };
+  $('status').textContent = `${d.vertexCount.toLocaleString('en')} vertices, ${d.triangleCount.toLocaleString('en')} triangles (whole character)`;
 }
 
 function updateRig() {
@@ -386,15 +417,32 @@ function updateReadout() {
 }
 
 // The whole character's table now (every primitive at the page's time and options), or null with the reason shown.
+// The table comes from the character worker: until the moment asked for arrives, the last one stays.
 function characterTable() {
-  try {
-    const t = gltf.character.at(gltf.animation, gltf.time, state.options);
-    if (t) return t;
-  } catch (e) {
-    gltf.character.reason = e.message;
+  const t = gltf.character.at(gltf.animation, gltf.time, state.options, gltf.filter < 0 ? ALL_METHODS.indexOf(METHODS[state.method]) : -1);
+  if (gltf.character.reason) message(`${gltf.name}: whole character: ${gltf.character.reason}`, true);
+  page.characterBusy = gltf.character.busy;
+  return t || (gltf.character.reason ? null : {}); // {}: the first table is on its way
+}
+
+// A newer whole-character table from the worker: the readout and the timings follow.
+function onCharacter(c) {
+  if (gltf?.character !== c) return;
+  const t0 = performance.now();
+  page.timing.character = c.ms;
+  if (gltf.filter < 0 && c.drawing) drawWhole(c.drawing);
+  if (gltf.filter < 0) updateReadout();
+  page.characterBusy = c.busy;
+  page.timing.characterMain = performance.now() - t0; // this thread's share of a table: drawing it and the readout
+  page.timing.characterMainMax = Math.max(page.timing.characterMainMax || 0, page.timing.characterMain);
+}
+
+function characterWorkerFor() {
+  if (!characterWorker) {
+    characterWorker = new Worker(new URL('./character_worker.js', import.meta.url), { type: 'module' });
+    characterWorker.addEventListener('error', (e) => message(`the whole-character worker failed: ${e.message}`, true));
   }
-  message(`${gltf.name}: whole character: ${gltf.character.reason}`, true);
-  return null;
+  return characterWorker;
 }
 
 function wholeSummary(r) {
@@ -406,12 +454,16 @@ function wholeSummary(r) {
 
 function wholeNote() {
   const a = gltf.character.asset;
-  return `Whole character: ${a.units} primitive instance${a.units === 1 ? '' : 's'}, ${a.vertices.toLocaleString('en')} vertices, posed together at ${gltf.time.toFixed(3)} s (the library's evaluation, as skinframe eval; the views draw the first primitive).`;
+  return `Whole character: ${a.units} primitive instance${a.units === 1 ? '' : 's'}, ${a.vertices.toLocaleString('en')} vertices, posed together at ${gltf.time.toFixed(3)} s (the library's evaluation, as skinframe eval), drawn together in the views.`;
 }
 
 function vec(a, i, w) { return Array.from(a.subarray(i * w, i * w + w)).map((x) => x.toFixed(4)).join(', '); }
 
 function inspect(v) {
+  if (gltf?.filter < 0) {
+    $('inspector').innerHTML = '<p class="note">The inspector reads one primitive: pick it in the Mesh menu.</p>';
+    return;
+  }
   page.inspected = v;
   views.setMarker(v);
   const n = view.vertexCount;
@@ -481,7 +533,10 @@ async function openFiles(files) {
   const candidates = meshCandidates(loaded);
   if (!candidates.length) return rejectFiles(`${names}: no mesh in the file`);
   const previous = gltf;
-  const character = new Character(sf, await assetBytes(files, loaded.parser));
+  // eval's reference options for a file (selectMesh sets them when a file replaces a scene)
+  const options = state.source === 'gltf' ? state.options : { ...state.options, weld: 2, tangents: 1 };
+  const character = await new RemoteCharacter(characterWorkerFor(), new URL(page.wasm.file, document.baseURI).href,
+    await assetBytes(files, loaded.parser), onCharacter).open(options);
   gltf = { gltf: loaded, name: names, candidates, mixer: new THREE.AnimationMixer(loaded.scene), time: 0, playing: false,
     character, filter: character.reason ? 0 : -1, animation: -1 };
   if (!selectMesh(gltf.filter)) { gltf = previous; character.destroy(); return rejectFiles(null); }
@@ -493,7 +548,9 @@ async function openFiles(files) {
   $('gltf-controls').hidden = false;
   buildSceneControls();
   selectAnimation(loaded.animations.length ? 0 : -1);
-  message(`${names}: ${view.vertexCount} vertices, ${view.triangleCount} triangles`);
+  const a = character.asset;
+  message(gltf.filter < 0 ? `${names}: ${a.units} primitive instance${a.units === 1 ? '' : 's'}, ${a.vertices} vertices`
+    : `${names}: ${view.vertexCount} vertices, ${view.triangleCount} triangles`);
 }
 
 // The open scene or character stays; the file picker forgets the rejected name, so it shows what is open.
@@ -502,7 +559,8 @@ function rejectFiles(text) {
   $('file').value = '';
 }
 
-// index -1: the whole character's table; the views draw the first (largest) primitive.
+// index -1: the whole character, every primitive drawn together (the first, largest, is the inspector's and the
+// chart's); index >= 0: that primitive alone.
 function selectMesh(index) {
   gltf.filter = index;
   const object = gltf.candidates[Math.max(0, index)];
@@ -522,7 +580,7 @@ function selectMesh(index) {
     $('weld').value = '2'; $('tangents').value = '1';
   }
   state.source = 'gltf';
-  const box = new THREE.Box3().setFromObject(object);
+  const box = new THREE.Box3().setFromObject(index < 0 ? gltf.gltf.scene : object);
   gltf.radius = box.getBoundingSphere(new THREE.Sphere()).radius;
   replaceView(next, true);
   remote.meshKnown = false; // the worker's scene is no longer the page's
@@ -543,7 +601,7 @@ function seek(t, redraw = true) {
   gltf.time = t;
   poseScene(gltf.gltf.scene, gltf.mixer, gltf.action, t);
   gltf.toWorld = writePose(gltf.object, view.bones, view.morph, gltf.toWorld);
-  views.setModelMatrix(gltf.toWorld);
+  if (gltf.filter >= 0) views.setModelMatrix(gltf.toWorld); // the whole character's positions are the scene's
   $('scrub').value = gltf.duration ? String(t / gltf.duration) : '0';
   $('time').textContent = `${t.toFixed(2)} s`;
   if (redraw) refresh();
@@ -554,6 +612,7 @@ function leaveGltf() {
   gltf.mixer.stopAllAction();
   gltf.character.destroy();
   gltf = null;
+  page.characterBusy = false;
   state.source = 'scene';
   $('scene-section').classList.remove('inactive');
   $('gltf-controls').hidden = true;
@@ -624,8 +683,20 @@ async function main() {
   page.duration = () => (gltf ? gltf.duration : 0); // the open clip's, in seconds
   // the whole character: its table now, and its clip's as eval --json reports it (null where there is none)
   page.character = () => (gltf ? { filter: gltf.filter, reason: gltf.character.reason, units: gltf.character.asset?.units,
-    vertices: gltf.character.asset?.vertices, table: gltf.filter < 0 ? characterTable() : null } : null);
-  page.characterClip = () => (gltf ? gltf.character.clip(gltf.animation, state.options) : null);
+    vertices: gltf.character.asset?.vertices, table: gltf.filter < 0 ? characterTable() : null, time: gltf.character.time,
+    tables: gltf.character.tables, workerMs: gltf.character.ms } : null);
+  page.characterClip = async () => (gltf ? gltf.character.clip(gltf.animation, state.options) : null);
+  // three.js's own view of the open file at the page's time, for tests: every mesh's skinned and morphed
+  // vertices' box in the scene and its triangles
+  page.sceneBox = () => {
+    if (!gltf) return null;
+    const scene = gltf.gltf.scene;
+    scene.updateMatrixWorld(true);
+    const box = new THREE.Box3().setFromObject(scene, true);
+    let triangles = 0;
+    scene.traverse((o) => { if (o.isMesh) triangles += (o.geometry.index ? o.geometry.index.count : o.geometry.attributes.position.count) / 3; });
+    return { box: [...box.min.toArray(), ...box.max.toArray()], triangles };
+  };
   page.characterBytes = () => (gltf ? gltf.character.bytes : null); // what the module reads (a meshopt file decoded)
   page.runChart = runChart;
   page.inspect = inspect;

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { ALL_METHODS, METHODS } from '../src/skinframe.js';
 import { articleChecks } from './article_checks.mjs';
 import { longTaskCheck } from './longtask_checks.mjs';
+import { characterLongTaskCheck } from './character_longtask.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -75,7 +76,7 @@ async function canvasPixels(page, id) {
 
 // Two animation frames after the last evaluation (without WebGPU the core answers from a worker).
 const settle = async (page) => {
-  await page.waitForFunction(() => !window.sfPage?.busy && !window.sfPage?.views?.busy && !window.sfPage?.views?.dirty, null, { timeout: 60000 });
+  await page.waitForFunction(() => !window.sfPage?.busy && !window.sfPage?.characterBusy && !window.sfPage?.views?.busy && !window.sfPage?.views?.dirty, null, { timeout: 60000 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 };
 
@@ -424,6 +425,9 @@ async function run(mode) {
       await page.setInputFiles('#file', join(assets, 'CesiumMan/glTF-Binary/CesiumMan.glb'));
       await page.waitForFunction(() => /vertices/.test(document.getElementById('message').textContent) || document.getElementById('message').className === 'error', null, { timeout: 60000 });
       assert.doesNotMatch(await page.$eval('#message', (e) => e.textContent), /error|failed/i);
+      // the one primitive the page evaluates itself (and the GPU passes check): the whole character is the worker's
+      await page.selectOption('#gltf-mesh', '0');
+      await settle(page);
       const n = await page.evaluate(() => window.sfPage.view().vertexCount);
       assert.ok(n > 1000);
       const p0 = await page.evaluate(() => Array.from(window.sfPage.view().positions.subarray(0, 30)));
@@ -485,6 +489,9 @@ async function run(mode) {
       await page.click('#chart-run');
       await page.waitForFunction(() => window.sfPage.chart?.over === '@time' && window.sfPage.chart.kind === 'normal');
       await page.locator('#chart').screenshot({ path: join(artifacts, `${mode}-chart-time.png`) });
+      // the GPU passes check the primitive the page evaluates (the whole character is the worker's)
+      await page.selectOption('#gltf-mesh', '0');
+      await settle(page);
       await page.selectOption('#weld', '0'); await page.selectOption('#tangents', '0');
       await gpuCheck('AnimatedMorphCube, no UVs');
       if (mode === 'webgpu') assert.match(await page.$eval('#gpu-check', (e) => e.textContent), /tangents not measured/);
@@ -515,7 +522,7 @@ async function run(mode) {
         for (let a = 0; a < clips.length; ++a) {
           await page.selectOption('#animation', String(a));
           await settle(page);
-          const table = await page.evaluate(() => { const t = window.sfPage.characterClip(); return { t, frames: t.frames }; });
+          const table = await page.evaluate(async () => { const t = await window.sfPage.characterClip(); return { t, frames: t.frames }; });
           assert.equal(table.frames, clips[a].frames, `${name} clip ${a}: frames`);
           for (const m of METHODS) worst = Math.max(worst, rowDifference(`${name} clip ${a} ${m}`, table.t[m], clipRow(clips[a].methods[m])));
         }
@@ -535,6 +542,28 @@ async function run(mode) {
             assert.equal(stats[r.method].normalMean, table[r.method].normalMean, `${name}: the readout is not the whole character's`);
           }
         }
+        // the views draw every primitive instance posed together (web/asset_draw.c), against three.js's own
+        // posing of the file: its triangles over every mesh it made and its skinned, morphed vertices' box
+        const drawn = await page.evaluate(() => {
+          const p = window.sfPage, v = p.views, g = v.meshes[2].geometry, err = g.attributes.err.array, pos = v.position.array;
+          let sum = 0;
+          for (const x of err) sum += x;
+          const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+          for (let i = 0; i < pos.length; ++i) { lo[i % 3] = Math.min(lo[i % 3], pos[i]); hi[i % 3] = Math.max(hi[i % 3], pos[i]); }
+          return { drawn: p.drawn, vertices: v.vertexCount, triangles: g.index.count / 3, errMean: sum / err.length,
+            box: [...lo, ...hi], three: p.sceneBox(), method: p.state.method, stats: p.stats };
+        });
+        assert.equal(drawn.vertices, info.vertices, `${name}: drawn vertices`);
+        assert.equal(drawn.drawn.units, info.units, `${name}: drawn primitive instances`);
+        assert.equal(drawn.triangles, drawn.three.triangles, `${name}: drawn triangles against three.js's meshes`);
+        const drawnMethod = METHODS[drawn.method];
+        assert.ok(Math.abs(drawn.errMean - drawn.stats[drawnMethod].normalMean) <= 1e-4,
+          `${name}: the error colours' mean ${drawn.errMean}, the table's ${drawn.stats[drawnMethod].normalMean}`);
+        const t3 = drawn.three.box, diagonal = Math.hypot(t3[3] - t3[0], t3[4] - t3[1], t3[5] - t3[2]);
+        const boxDiff = Math.max(...drawn.box.map((x, k) => Math.abs(x - t3[k])));
+        assert.ok(boxDiff <= 1e-3 * diagonal, `${name}: drawn box ${drawn.box}, three.js's ${t3}`);
+        console.log(`  ${name}: the views draw ${drawn.vertices} vertices, ${drawn.triangles} triangles of ${drawn.drawn.units} primitive instances; ` +
+          `box within ${(boxDiff / diagonal).toExponential(1)} of the diagonal of three.js's; error colours' mean ${drawn.errMean.toFixed(4)} deg (${drawnMethod})`);
         // the comparison tells frames apart: eval at 7 frames per second is not the page's 30
         const other = evalClips(cli, file, ['--fps', '7', '--animation', String(moments)])[0];
         const page0 = await page.evaluate(() => window.sfPage.characterClip());
@@ -586,7 +615,7 @@ async function run(mode) {
         }
         for (let a = 0; a < clips.length; ++a) {
           if (clips.length > 1) { await page.selectOption('#animation', String(a)); await settle(page); }
-          const table = await page.evaluate(() => { const t = window.sfPage.characterClip(); return { t, frames: t.frames }; });
+          const table = await page.evaluate(async () => { const t = await window.sfPage.characterClip(); return { t, frames: t.frames }; });
           assert.equal(table.frames, clips[a].frames, `${name} clip ${a}: frames`);
           for (const m of METHODS) {
             const where = `${name} clip ${a} ${m}`;
@@ -650,6 +679,7 @@ async function run(mode) {
     });
     if (gpuLog.length) writeFileSync(join(artifacts, `${mode}-gpu-check.json`), JSON.stringify(gpuLog, null, 1));
     await longTaskCheck(page, mode, artifacts, check);
+    await characterLongTaskCheck(page, mode, artifacts, assets, root, check);
     // the article and the phone layout once, on the WebGL2 path
     if (mode === 'webgl2') await articleChecks(browser, url, artifacts, check);
   } finally {
