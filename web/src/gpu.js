@@ -18,6 +18,7 @@ import gatherWgsl from '../../shaders/recompute_gather.wgsl?raw';
 import fusedWgsl from '../../shaders/recompute_fused.wgsl?raw';
 import statsWgsl from './gpu_stats.wgsl?raw';
 import compareWgsl from './gpu_compare.wgsl?raw';
+import angleWgsl from './angle.wgsl?raw';
 import { ALL_METHODS, METHODS } from './skinframe.js';
 import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS } from './generated/layout.js';
 
@@ -92,7 +93,7 @@ export class GpuReference {
       entries: [{ buffer: { type: 'uniform' } }, storage('read-only-storage'), storage('storage'), storage('storage')]
         .map((e, binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, ...e })),
     });
-    const statsModule = device.createShaderModule({ code: statsWgsl });
+    const statsModule = device.createShaderModule({ code: `${layoutWgsl}\n${angleWgsl}\n${statsWgsl}` });
     const statsPipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.statsLayout] });
     this.statsPipes = ['partial_main', 'total_main'].map((entryPoint) =>
       device.createComputePipeline({ layout: statsPipelineLayout, compute: { module: statsModule, entryPoint } }));
@@ -101,7 +102,7 @@ export class GpuReference {
       entries: [{ buffer: { type: 'uniform' } }, storage('read-only-storage'), storage('read-only-storage'), storage('storage'),
         storage('storage')].map((e, binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, ...e })),
     });
-    const compareModule = device.createShaderModule({ code: compareWgsl });
+    const compareModule = device.createShaderModule({ code: `${layoutWgsl}\n${angleWgsl}\n${compareWgsl}` });
     const comparePipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.compareLayout] });
     this.comparePipes = ['partial_main', 'total_main'].map((entryPoint) =>
       device.createComputePipeline({ layout: comparePipelineLayout, compute: { module: compareModule, entryPoint } }));

@@ -7,9 +7,9 @@
 // An angle is 180 degrees when exactly one of the two is zero, 0 when both are: a zero the core also made is
 // no difference between the two.
 
-struct Params { n: u32, groups: u32, tangents: u32, pad: u32 }
+struct CompareParams { n: u32, groups: u32, tangents: u32, pad: u32 }
 
-@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(0) var<uniform> p: CompareParams;
 @group(0) @binding(1) var<storage, read> frames: array<f32>;
 @group(0) @binding(2) var<storage, read> core: array<f32>;
 @group(0) @binding(3) var<storage, read_write> partial: array<f32>;
@@ -19,11 +19,10 @@ const WG: u32 = 256u;
 // normal max, tangent max, handedness count of each invocation
 var<workgroup> acc: array<vec3<f32>, 256>;
 
-fn angle_deg(a: vec3<f32>, b: vec3<f32>) -> f32 {
-  let la = dot(a, a);
-  let lb = dot(b, b);
-  if (la == 0.0 || lb == 0.0) { return select(180.0, 0.0, la == lb); }
-  return degrees(atan2(length(cross(a, b)), dot(a, b)));
+// How far the GPU's direction is from the core's: angle.wgsl's angle, 0 where both are zero (they agree).
+fn differ_deg(a: vec3<f32>, b: vec3<f32>) -> f32 {
+  if (!(dot(a, a) >= SF_SAFE_UNIT_EPS2) && !(dot(b, b) >= SF_SAFE_UNIT_EPS2)) { return 0.0; }
+  return angle_deg(a, b);
 }
 
 fn gpu3(i: u32) -> vec3<f32> { return vec3<f32>(frames[i], frames[i + 1u], frames[i + 2u]); }
@@ -50,10 +49,10 @@ fn partial_main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
   var a = vec3<f32>(0.0);
   if (v < p.n) {
     let nb = 7u * p.n * slot + 3u * v;
-    a.x = angle_deg(gpu3(nb), core3(nb));
+    a.x = differ_deg(gpu3(nb), core3(nb));
     if (p.tangents != 0u) {
       let tb = 7u * p.n * slot + 3u * p.n + 4u * v;
-      a.y = angle_deg(gpu3(tb), core3(tb));
+      a.y = differ_deg(gpu3(tb), core3(tb));
       a.z = select(0.0, 1.0, frames[tb + 3u] != core[tb + 3u]);
     }
   }

@@ -6,9 +6,9 @@
 // An angle is 180 degrees when either direction is zero (squared length under 1e-24), as the core's
 // sfk_angle_deg; the tangents' angle is that of their xyz.
 
-struct Params { n: u32, ref_slot: u32, groups: u32, tangents: u32 }
+struct StatsParams { n: u32, ref_slot: u32, groups: u32, tangents: u32 }
 
-@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(0) var<uniform> p: StatsParams;
 @group(0) @binding(1) var<storage, read> frames: array<f32>;
 @group(0) @binding(2) var<storage, read_write> partial: array<f32>;
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
@@ -25,11 +25,6 @@ fn normal_of(slot: u32, v: u32) -> vec3<f32> {
 fn tangent_of(slot: u32, v: u32) -> vec3<f32> {
   let b = 7u * p.n * slot + 3u * p.n + 4u * v;
   return vec3<f32>(frames[b], frames[b + 1u], frames[b + 2u]);
-}
-
-fn angle_deg(a: vec3<f32>, b: vec3<f32>) -> f32 {
-  if (!(dot(a, a) >= 1e-24) || !(dot(b, b) >= 1e-24)) { return 180.0; }
-  return degrees(atan2(length(cross(a, b)), dot(a, b)));
 }
 
 fn merge(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
