@@ -9,11 +9,10 @@
 // The page's static build of the current sources (vite); chromium as web/test/browser.mjs runs it (SwiftShader
 // Vulkan: the GPU is emulated on this machine's CPU, so the numbers are a ratio, not a GPU's speed).
 //   node web/bench/sheet_gpu.mjs [ROUNDS] [RESOLUTION] [GPU_UPDATES_PER_ROUND]     (defaults 3, 512, 3)
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { extname, join, resolve, dirname } from 'node:path';
+import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
+import { servePage } from '../test/page_server.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const rounds = Number(process.argv[2] || 3);
@@ -22,20 +21,7 @@ const perRound = Number(process.argv[4] || 3);
 const chromium = process.env.SF_CHROMIUM || '/usr/bin/chromium';
 const dist = process.env.SKINFRAME_DIST || resolve(root, 'build-web/bench-dist');
 const playwright = await import('playwright-core');
-if (!process.env.SKINFRAME_DIST) {
-  const { build } = await import('vite');
-  process.env.SKINFRAME_DIST = dist;
-  await build({ configFile: resolve(root, 'web/vite.config.js'), logLevel: 'warn' });
-}
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
-const server = createServer((req, res) => {
-  const path = join(dist, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-  const file = path.endsWith('/') ? join(path, 'index.html') : path;
-  if (!file.startsWith(dist) || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
-  res.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' });
-  res.end(readFileSync(file));
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const { server, url } = await servePage(root, dist);
 const args = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--enable-unsafe-webgpu', '--enable-features=Vulkan',
   '--use-webgpu-adapter=swiftshader', '--use-vulkan=swiftshader', '--use-angle=swiftshader'];
@@ -44,7 +30,7 @@ const median = (a) => { const s = [...a].sort((x, y) => x - y); const h = s.leng
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
   const t0 = performance.now();
-  await page.goto(`http://127.0.0.1:${server.address().port}/lab.html?scene=sheet&p.resolution=${resolution}`);
+  await page.goto(`${url}lab.html?scene=sheet&p.resolution=${resolution}`);
   // the first evaluation and its GPU check
   await page.waitForFunction(() => {
     const p = window.sfPage;

@@ -3,9 +3,8 @@
 // SwiftShader). Screenshots go to $SF_ARTIFACTS (default build-web/browser-artifacts).
 //   node web/test/browser.mjs [webgpu|webgl2|both]
 // Exit 77 (CTest's skip) when chromium or web/node_modules is missing; 1 on a failed check.
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { extname, join, resolve, dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
@@ -13,6 +12,7 @@ import { ALL_METHODS, METHODS } from '../src/skinframe.js';
 import { articleChecks } from './article_checks.mjs';
 import { longTaskCheck } from './longtask_checks.mjs';
 import { characterLongTaskCheck } from './character_longtask.mjs';
+import { servePage } from './page_server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -27,24 +27,10 @@ try { playwright = await import('playwright-core'); } catch {
   console.log('browser tests skipped: web/node_modules missing (cd web && npm ci)'); process.exit(77);
 }
 // The static build of the current sources (what `make viewer-dist` writes), unless SKINFRAME_DIST names one.
-if (!process.env.SKINFRAME_DIST) {
-  const { build } = await import('vite');
-  process.env.SKINFRAME_DIST = dist;
-  await build({ configFile: resolve(root, 'web/vite.config.js'), logLevel: 'warn' });
-}
-if (!existsSync(join(dist, 'index.html'))) { console.error(`${dist}/index.html missing: make viewer-dist`); process.exit(1); }
+let served;
+try { served = await servePage(root, dist); } catch (e) { console.error(e.message); process.exit(1); }
+const { server, url } = served;
 mkdirSync(artifacts, { recursive: true });
-
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
-const server = createServer((req, res) => {
-  const path = join(dist, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-  const file = path.endsWith('/') ? join(path, 'index.html') : path;
-  if (!file.startsWith(dist) || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
-  res.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' });
-  res.end(readFileSync(file));
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const url = `http://127.0.0.1:${server.address().port}/`;
 
 // SF_BROWSER_CHECKS=regex runs only the checks whose names match (while working on one; CI runs them all).
 const only = process.env.SF_BROWSER_CHECKS ? new RegExp(process.env.SF_BROWSER_CHECKS) : null;
