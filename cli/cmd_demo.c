@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define DEMO_MAX_MORPHS 8
 
@@ -209,21 +211,10 @@ static int parse_flags(int argc, char** argv, cli_scene_args* args, const char**
     return CLI_EXIT_OK;
 }
 
-int cmd_demo(int argc, char** argv)
+/* The cases and their table; with out_dir (already made), its files, all or nothing. */
+static int demo_run(cli_scene_args base, const char* out_dir, bool json)
 {
-    cli_scene_args base;
-    cli_scene_args_init(&base);
-    const char* out_dir = NULL;
-    bool json = false;
-    int code = parse_flags(argc, argv, &base, &out_dir, &json);
-    if (code < 0) return CLI_EXIT_OK; /* --help */
-    if (code != CLI_EXIT_OK) return code;
-    if (base.scene && !sf_scene_info_find(base.scene)) {
-        base.preset = NULL;
-        return cli_scene_args_finish(&base); /* prints the unknown-scene error */
-    }
-    if (sf_scene_count() == 0) return cli_fail(CLI_EXIT_FAILURE, "demo: the library has no built-in scenes");
-    if (out_dir && (code = cli_output_folder("--out", out_dir)) != CLI_EXIT_OK) return code;
+    int code = CLI_EXIT_OK;
     char path[4200];
     if (out_dir) { /* the two summary files, before any case runs */
         snprintf(path, sizeof path, "%s/demo.txt", out_dir);
@@ -322,5 +313,27 @@ int cmd_demo(int argc, char** argv)
     cJSON_Delete(all);
     if (code == CLI_EXIT_OK && failed)
         code = cli_fail(CLI_EXIT_FAILURE, "demo: %zu of %zu cases failed", failed, total);
+    return code;
+}
+
+int cmd_demo(int argc, char** argv)
+{
+    cli_scene_args base;
+    cli_scene_args_init(&base);
+    const char* out_dir = NULL;
+    bool json = false;
+    int code = parse_flags(argc, argv, &base, &out_dir, &json);
+    if (code < 0) return CLI_EXIT_OK; /* --help */
+    if (code != CLI_EXIT_OK) return code;
+    if (base.scene && !sf_scene_info_find(base.scene)) {
+        base.preset = NULL;
+        return cli_scene_args_finish(&base); /* prints the unknown-scene error */
+    }
+    if (sf_scene_count() == 0) return cli_fail(CLI_EXIT_FAILURE, "demo: the library has no built-in scenes");
+    struct stat st;
+    bool made = out_dir && stat(out_dir, &st) != 0; /* a folder this run makes */
+    if (out_dir && (code = cli_output_folder("--out", out_dir)) != CLI_EXIT_OK) return code;
+    code = demo_run(base, out_dir, json);
+    if (code != CLI_EXIT_OK && made) rmdir(out_dir); /* left empty by the failure: not left behind */
     return code;
 }
