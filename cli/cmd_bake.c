@@ -212,12 +212,6 @@ static int bake_prepare(bake_ctx* c, const sf_env* env)
         code = cli_fail(CLI_EXIT_FAILURE, "%s", err.message);
     if (code == CLI_EXIT_OK)
         code = cli_gltf_units_create(o->path, g, 1u << o->method, o->args.backend, env, &c->units, &c->count);
-    for (size_t k = 0; code == CLI_EXIT_OK && k < c->count; ++k) {
-        const sf_gltf_primitive* pr = &g->primitives[c->units[k].primitive];
-        if (pr->tangents == SF_GLTF_TANGENTS_SUPPLIED && !c->units[k].tangents)
-            fprintf(stderr, "skinframe: note: meshes[%zu].primitives[%zu]: its TANGENTs are not baked: it has no "
-                    "TEXCOORD_%u, and tangents need UVs\n", pr->mesh_index, pr->primitive_index, pr->texcoord);
-    }
     c->bk = calloc(c->count + 1, sizeof(baked));
     c->meshes = calloc(c->count + 1, sizeof(sf_gltf_write_mesh));
     c->nodes = calloc(c->count + 1, sizeof(sf_gltf_write_node));
@@ -333,6 +327,13 @@ static int bake_write(const bake_ctx* c)
     if (c->split_any) printf(", %zu vertices split for per-corner MikkTSpace tangents", c->split_vertices);
     printf("\n");
     if (c->degenerate) printf("note: %zu vertices have a zero (degenerate) normal\n", c->degenerate);
+    /* after the file, so that a failed bake prints its error alone */
+    for (size_t k = 0; k < c->count; ++k) {
+        const sf_gltf_primitive* pr = &c->g->primitives[c->units[k].primitive];
+        if (pr->tangents == SF_GLTF_TANGENTS_SUPPLIED && !c->units[k].tangents)
+            fprintf(stderr, "skinframe: note: meshes[%zu].primitives[%zu]: its TANGENTs are not baked: it has no "
+                    "TEXCOORD_%u, and tangents need UVs\n", pr->mesh_index, pr->primitive_index, pr->texcoord);
+    }
     return CLI_EXIT_OK;
 }
 
