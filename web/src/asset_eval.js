@@ -293,6 +293,15 @@ export class Character {
     return a ? a.draw(method, animation, t) : null;
   }
 
+  // One moment as the character worker answers it: {table, drawing} at time t of animation, drawing the views'
+  // arrays of every unit posed together for the sf_method index `method` (null when method < 0); null without
+  // an asset (see .reason).
+  moment(animation, t, options, method) {
+    const table = this.at(animation, t, options);
+    if (!table) return null;
+    return { table, drawing: method >= 0 ? this.draw(animation, t, options, method) : null };
+  }
+
   // The whole clip as eval --json reports it (every frame at 30 per second and the end), or null.
   clip(animation, options) {
     const a = this._assetFor(options);

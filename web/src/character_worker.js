@@ -27,9 +27,8 @@ async function answer(q, sf) {
     return { reason: c.reason, table: t, frames: t ? t.frames : 0 };
   }
   const t0 = performance.now();
-  const table = c.at(q.animation, q.time, q.options);
-  // the views' arrays when the page draws the whole character (q.draw: the drawn method's sf_method index)
-  const drawing = table && q.draw >= 0 ? c.draw(q.animation, q.time, q.options, q.draw) : null;
+  // the views' arrays too when the page draws the whole character (q.draw: the drawn method's sf_method index)
+  const { table = null, drawing = null } = c.moment(q.animation, q.time, q.options, q.draw ?? -1) || {};
   return { reason: c.reason, table, drawing, units: c.asset?.units || 0, vertices: c.asset?.vertices || 0, ms: performance.now() - t0 };
 }
 
