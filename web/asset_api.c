@@ -2,7 +2,8 @@
  * evaluates it: every mesh instance and primitive posed together, the reference and every default method, the
  * statistics over all of them. The file's bytes come from JavaScript (sfw_alloc, copy, sfw_asset_open); a moment
  * (sfw_asset_frame) or a whole clip at the asset's fps (sfw_asset_clip) fills one double table per method
- * (layout below, mirrored in web/src/asset_eval.js). Failures return NULL with the library's message in
+ * (layout below, mirrored in web/src/asset_eval.js); web/asset_draw.c keeps the same moment's arrays for the views
+ * (sfw_asset_frame_into). Failures return NULL with the library's message in
  * sfw_error_message, the text the command prints after the file's name.
  */
 #include "api.h"
@@ -31,7 +32,6 @@ struct sfw_asset {
     sf_gltf* g;
     sf_asset_eval* e;
     sf_method methods[SF_METHOD_COUNT];
-    sf_frames_opts reference_opts, method_opts; /* for asset_draw.c's evaluations */
     double table[SF_METHOD_COUNT * SFW_ASSET_STRIDE];
 };
 
@@ -83,8 +83,6 @@ sfw_asset* sfw_asset_open(const void* data, size_t size, int morph_directions, i
     o.reference_opts.jacobian_cap = (float)jacobian_cap;
     o.method_opts.morph_directions = (sf_morph_directions)morph_directions;
     o.method_opts.jacobian_cap = (float)jacobian_cap;
-    a->reference_opts = o.reference_opts;
-    a->method_opts = o.method_opts;
     if (sf_asset_eval_create(a->g, &o, NULL, &a->e, &g_asset_err) != SF_OK) {
         sfw_asset_destroy(a);
         return asset_fail(&g_asset_err);
@@ -92,14 +90,7 @@ sfw_asset* sfw_asset_open(const void* data, size_t size, int morph_directions, i
     return a;
 }
 
-const sf_gltf* sfw_asset_gltf(const sfw_asset* a) { return a->g; }
 sf_asset_eval* sfw_asset_evaluation(sfw_asset* a) { return a->e; }
-void sfw_asset_eval_desc(const sfw_asset* a, sf_eval_desc* desc)
-{
-    memset(desc, 0, sizeof *desc);
-    desc->reference_opts = a->reference_opts;
-    desc->method_opts = a->method_opts;
-}
 
 SFW_EXPORT(sfw_asset_animation_count) size_t sfw_asset_animation_count(const sfw_asset* a) { return a->g->animation_count; }
 SFW_EXPORT(sfw_asset_duration) double sfw_asset_duration(const sfw_asset* a, size_t animation)
@@ -158,10 +149,28 @@ static const double* fill(sfw_asset* a, const sf_method_stats* stats, int frame)
 /* animation < 0: the nodes' rest transforms (a file without animations). */
 SFW_EXPORT(sfw_asset_frame) const double* sfw_asset_frame(sfw_asset* a, int animation, double time_s)
 {
+    return sfw_asset_frame_into(a, animation, time_s, NULL, NULL);
+}
+
+const double* sfw_asset_frame_into(sfw_asset* a, int animation, double time_s, sf_asset_unit_fn on_unit, void* user)
+{
     sf_asset_clip clip;
     size_t anim = animation < 0 ? SF_GLTF_NONE : (size_t)animation;
-    if (sf_asset_eval_frame(a->e, anim, time_s, &clip, &g_asset_err) != SF_OK) return asset_fail(&g_asset_err);
+    if (sf_asset_eval_frame_into(a->e, anim, time_s, on_unit, user, &clip, &g_asset_err) != SF_OK)
+        return asset_fail(&g_asset_err);
     return fill(a, clip.methods, 1);
+}
+
+int sfw_asset_method_row(const sfw_asset* a, int method)
+{
+    for (int k = 0; k < SF_METHOD_DEFAULT_COUNT; ++k)
+        if ((int)a->methods[k] == method) return k;
+    return -1;
+}
+
+int sfw_asset_method_measured(const sfw_asset* a, int method)
+{
+    return method >= 0 && method < SF_METHOD_COUNT && a->table[(size_t)method * SFW_ASSET_STRIDE + SFW_ASSET_STATUS] == 1.0;
 }
 
 /* Every frame of the clip at 30 fps and its end, as `skinframe eval` plays it; *frames (may be NULL) how many. */

@@ -185,9 +185,10 @@ export class AssetEval {
     return table;
   }
 
-  // Every unit posed together at time t of animation for the views (web/asset_draw.c): the scene's positions,
-  // the method's (an sf_method index) and the reference's frames and the method's angles per vertex, every unit's
-  // vertices one after the other (unit k's from first[k]); fresh copies, the caller's to keep or transfer.
+  // Every unit posed together at time t of animation for the views (web/asset_draw.c), from the one evaluation
+  // that makes that moment's table (in .table, as frame() gives it): the scene's positions, the method's (an
+  // sf_method index) and the reference's frames and the method's angles per vertex, every unit's vertices one
+  // after the other (unit k's from first[k]); fresh copies, the caller's to keep or transfer.
   draw(method, animation, t) {
     const e = this.sf.exports;
     if (this.drawMethod !== method) {
@@ -197,12 +198,14 @@ export class AssetEval {
       if (!this.drawPtr) throw new Error(this.sf.errorMessage());
     }
     const d = this.drawPtr;
-    if (!e.sfw_draw_pose(d, animation, t)) throw new Error(this.sf.errorMessage());
+    const tablePtr = e.sfw_draw_pose(d, animation, t);
+    if (!tablePtr) throw new Error(this.sf.errorMessage());
+    const table = readTable(this.sf, tablePtr);
     const n = e.sfw_draw_vertex_count(d), triangles = e.sfw_draw_triangle_count(d);
     const f = (which, k) => new Float32Array(this.sf.memory.buffer, e.sfw_draw_array(d, which), k * n).slice();
     const [positions, normals, tangents, refNormals, refTangents, normalDeg, tangentDeg] =
       [3, 3, 4, 3, 4, 1, 1].map((k, which) => f(which, k));
-    return { vertexCount: n, triangleCount: triangles, positions, normals, tangents, refNormals, refTangents, normalDeg,
+    return { table, vertexCount: n, triangleCount: triangles, positions, normals, tangents, refNormals, refTangents, normalDeg,
       tangentDeg, tangentFrame: !!e.sfw_draw_tangent_frame(d),
       indices: new Uint32Array(this.sf.memory.buffer, e.sfw_draw_indices(d), 3 * triangles).slice(),
       first: new Uint32Array(this.sf.memory.buffer, e.sfw_draw_first(d), this.units + 1).slice() };
@@ -287,19 +290,20 @@ export class Character {
     return this.table;
   }
 
-  // Every unit posed together at time t for the views (AssetEval.draw; method an sf_method index), or null.
-  draw(animation, t, options, method) {
-    const a = this._assetFor(options);
-    return a ? a.draw(method, animation, t) : null;
-  }
-
   // One moment as the character worker answers it: {table, drawing} at time t of animation, drawing the views'
-  // arrays of every unit posed together for the sf_method index `method` (null when method < 0); null without
-  // an asset (see .reason).
+  // arrays of every unit posed together for the sf_method index `method` (AssetEval.draw: the table and the
+  // arrays from one evaluation; null when method < 0); null without an asset (see .reason).
   moment(animation, t, options, method) {
-    const table = this.at(animation, t, options);
-    if (!table) return null;
-    return { table, drawing: method >= 0 ? this.draw(animation, t, options, method) : null };
+    if (method < 0) {
+      const table = this.at(animation, t, options);
+      return table ? { table, drawing: null } : null;
+    }
+    const a = this._assetFor(options);
+    if (!a) return null;
+    const { table, ...drawing } = a.draw(method, animation, t);
+    this.table = table;
+    this.key = `${a.optionsKey} ${animation} ${t}`;
+    return { table, drawing };
   }
 
   // The whole clip as eval --json reports it (every frame at 30 per second and the end), or null.

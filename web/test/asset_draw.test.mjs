@@ -1,5 +1,6 @@
 // The whole character as the views draw it (AssetEval.draw over web/asset_draw.c): every unit's vertices posed
-// together, one array for all. On every staged asset, at rest and mid-clip, for every method: as many vertices
+// together, one array for all, kept from the evaluation that makes the moment's table (its .table equal to
+// frame()'s). On every staged asset, at rest and mid-clip, for every method: as many vertices
 // as the library's evaluation counts, and the drawn per-vertex angles sum to that moment's table (the asset
 // evaluation's statistics: the same mean within 1e-4 degree and the same maximum); every unit has triangles.
 import { test } from 'node:test';
@@ -32,6 +33,8 @@ test('every staged .glb: the drawn whole character is the table\'s vertices and 
           if (row.status !== 'measured') continue;
           const d = a.draw(ALL_METHODS.indexOf(m), anim, t);
           const where = `${file.split('/').pop()} ${anim} ${t.toFixed(3)} s ${m}`;
+          // the drawing's table comes from the same evaluation as its arrays: the moment's table as frame() makes it
+          assert.deepEqual(d.table, table, `${where}: the drawing's table`);
           assert.equal(d.vertexCount, a.vertices, `${where}: vertices`);
           assert.equal(row.normalCount, d.vertexCount, `${where}: the table counts other vertices`);
           assert.equal(d.first.length, a.units + 1);
