@@ -33,6 +33,7 @@ struct sfw_asset {
     sf_asset_eval* e;
     sf_method methods[SF_METHOD_COUNT];
     double table[SF_METHOD_COUNT * SFW_ASSET_STRIDE];
+    uint32_t* unit_info; /* per unit: node, mesh, primitive of the mesh, instance (sfw_asset_units) */
 };
 
 static sf_error g_asset_err;
@@ -49,6 +50,7 @@ SFW_EXPORT(sfw_asset_destroy) void sfw_asset_destroy(sfw_asset* a)
     if (!a) return;
     sf_asset_eval_destroy(a->e);
     sf_gltf_destroy(a->g);
+    free(a->unit_info);
     free(a);
 }
 
@@ -102,6 +104,27 @@ SFW_EXPORT(sfw_asset_unit_count) size_t sfw_asset_unit_count(const sfw_asset* a)
     size_t n = 0;
     sf_asset_eval_units(a->e, &n);
     return n;
+}
+/* 4 per unit, in the units' order: its node, mesh and primitive of that mesh (as eval --json names a vertex) and
+ * its instance; NULL when out of memory. */
+SFW_EXPORT(sfw_asset_units) const uint32_t* sfw_asset_units(sfw_asset* a)
+{
+    size_t n = 0;
+    const sf_asset_unit* u = sf_asset_eval_units(a->e, &n);
+    if (!a->unit_info) a->unit_info = malloc(4 * (n ? n : 1) * sizeof *a->unit_info);
+    if (!a->unit_info) {
+        sfw_set_error(SF_ERROR_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        const sf_gltf_primitive* p = &a->g->primitives[u[i].primitive];
+        uint32_t* o = a->unit_info + 4 * i;
+        o[0] = (uint32_t)a->g->instances[u[i].instance].node;
+        o[1] = (uint32_t)p->mesh_index;
+        o[2] = (uint32_t)p->primitive_index;
+        o[3] = (uint32_t)u[i].instance;
+    }
+    return a->unit_info;
 }
 SFW_EXPORT(sfw_asset_vertex_count) size_t sfw_asset_vertex_count(const sfw_asset* a)
 {

@@ -16,7 +16,9 @@ enum {
     SFW_DRAW_NORMAL_DEG = 5,   /* 1: the method's normal against the reference's, degrees */
     SFW_DRAW_TANGENT_DEG = 6,  /* 1: 0 where the unit has no tangent frame */
     SFW_DRAW_ARRAYS = 7,
-    SFW_DRAW_FLOATS = 19
+    /* after the frames, every default method's angles (the inspector's), by sf_method: method m's normal angles
+     * at (17 + 2m) n floats, its tangent angles at (18 + 2m) n; the drawn method's two are the arrays above */
+    SFW_DRAW_FLOATS = 17 + 2 * SF_METHOD_DEFAULT_COUNT
 };
 
 typedef struct sfw_draw sfw_draw;
@@ -36,6 +38,7 @@ void sfw_draw_destroy(sfw_draw* d);
 /* The table of the moment sfw_draw_pose evaluated (sfw_asset_frame's layout). */
 const double* sfw_draw_pose(sfw_draw* d, int animation, double time_s);
 float* sfw_draw_array(sfw_draw* d, int which);
+float* sfw_draw_angles(sfw_draw* d); /* 2 * SF_METHOD_DEFAULT_COUNT * n: every default method's, as above */
 const uint32_t* sfw_draw_indices(const sfw_draw* d);
 const uint32_t* sfw_draw_first(const sfw_draw* d);
 size_t sfw_draw_vertex_count(const sfw_draw* d);

@@ -1,7 +1,7 @@
 /* The whole character as the page's views draw it: every unit (mesh instance and primitive) of an sfw_asset at
  * one moment, from the asset's own evaluation of that moment (sf_asset_eval_frame_into through
- * sfw_asset_frame_into): each unit's final positions, the reference's and the drawn method's frames and that
- * method's angles are kept in our arrays as the asset evaluates it (so each vertex's angles are the ones the
+ * sfw_asset_frame_into): each unit's final positions, the reference's and the drawn method's frames and every
+ * method's angles (the inspector reads them all) are kept in our arrays as the asset evaluates it (so each vertex's angles are the ones the
  * table sums, and the moment is evaluated once), then taken to the scene by its node (sf_gltf_place_frames):
  * all units in one vertex array and one triangle list, in the units' order, for one draw. The page's
  * per-primitive filter draws a unit on its own elsewhere (web/api.c).
@@ -44,7 +44,7 @@ static sfw_draw* draw_fail(sfw_draw* d, int result, const char* message)
     return NULL;
 }
 
-/* method: an sf_method the asset measures. The asset must outlive the drawing. */
+/* method: a default sf_method (the asset measures them all). The asset must outlive the drawing. */
 SFW_EXPORT(sfw_draw_open) sfw_draw* sfw_draw_open(sfw_asset* a, int method)
 {
     sfw_draw* d = calloc(1, sizeof *d);
@@ -52,7 +52,7 @@ SFW_EXPORT(sfw_draw_open) sfw_draw* sfw_draw_open(sfw_asset* a, int method)
     d->asset = a;
     d->method = method;
     d->row = sfw_asset_method_row(a, method);
-    if (d->row < 0) return draw_fail(d, SF_ERROR_INVALID_ARGUMENT, "no such method");
+    if (d->row < 0 || method >= SF_METHOD_DEFAULT_COUNT) return draw_fail(d, SF_ERROR_INVALID_ARGUMENT, "no such method");
     d->units = sf_asset_eval_units(sfw_asset_evaluation(a), &d->unit_count);
     d->first = calloc(d->unit_count + 1, sizeof *d->first);
     d->to_world = calloc(16 * (d->unit_count + 1), sizeof *d->to_world);
@@ -82,8 +82,10 @@ SFW_EXPORT(sfw_draw_open) sfw_draw* sfw_draw_open(sfw_asset* a, int method)
 SFW_EXPORT(sfw_draw_array) float* sfw_draw_array(sfw_draw* d, int which)
 {
     static const size_t offset[] = {0, 3, 6, 10, 13, 17, 18}; /* in n floats, asset_api.h's order */
+    if (which >= SFW_DRAW_NORMAL_DEG && which < SFW_DRAW_ARRAYS) return sfw_draw_angles(d) + (2 * (size_t)d->method + (size_t)(which - SFW_DRAW_NORMAL_DEG)) * d->n;
     return which >= 0 && which < SFW_DRAW_ARRAYS ? d->arrays + offset[which] * d->n : NULL;
 }
+SFW_EXPORT(sfw_draw_angles) float* sfw_draw_angles(sfw_draw* d) { return d->arrays + 17 * d->n; }
 SFW_EXPORT(sfw_draw_indices) const uint32_t* sfw_draw_indices(const sfw_draw* d) { return d->indices; }
 SFW_EXPORT(sfw_draw_first) const uint32_t* sfw_draw_first(const sfw_draw* d) { return d->first; }
 SFW_EXPORT(sfw_draw_vertex_count) size_t sfw_draw_vertex_count(const sfw_draw* d) { return d->n; }
@@ -99,27 +101,33 @@ static int keep_unit(void* user, size_t i, const float* to_world, sf_eval_buffer
     b->positions = sfw_draw_array(d, SFW_DRAW_POSITIONS) + 3 * at;
     b->reference_normals = sfw_draw_array(d, SFW_DRAW_REF_NORMALS) + 3 * at;
     b->reference_tangents = sfw_draw_array(d, SFW_DRAW_REF_TANGENTS) + 4 * at;
-    sf_eval_row_buffers* r = &b->rows[d->row];
-    r->normals = sfw_draw_array(d, SFW_DRAW_NORMALS) + 3 * at;
-    r->tangents = sfw_draw_array(d, SFW_DRAW_TANGENTS) + 4 * at;
-    r->normal_deg = sfw_draw_array(d, SFW_DRAW_NORMAL_DEG) + at;
-    r->tangent_deg = sfw_draw_array(d, SFW_DRAW_TANGENT_DEG) + at;
+    b->rows[d->row].normals = sfw_draw_array(d, SFW_DRAW_NORMALS) + 3 * at;
+    b->rows[d->row].tangents = sfw_draw_array(d, SFW_DRAW_TANGENTS) + 4 * at;
+    for (int m = 0; m < SF_METHOD_DEFAULT_COUNT; ++m) {
+        int k = sfw_asset_method_row(d->asset, m);
+        b->rows[k].normal_deg = sfw_draw_angles(d) + 2 * (size_t)m * d->n + at;
+        b->rows[k].tangent_deg = sfw_draw_angles(d) + (2 * (size_t)m + 1) * d->n + at;
+    }
     return 0;
 }
 
 /* Unit i's kept arrays taken from its mesh's space to the scene's; its angles zeroed where there is nothing to
  * colour (a method that cannot run on the asset, a unit without a tangent frame). */
-static int place_unit(sfw_draw* d, size_t i, int measured, sf_error* err)
+static int place_unit(sfw_draw* d, size_t i, sf_error* err)
 {
     const sf_asset_unit* u = &d->units[i];
     size_t n = u->n, at = d->first[i];
+    for (int m = 0; m < SF_METHOD_DEFAULT_COUNT; ++m) {
+        float* deg = sfw_draw_angles(d) + 2 * (size_t)m * d->n + at;
+        int measured = sfw_asset_method_measured(d->asset, m);
+        if (!measured) memset(deg, 0, n * sizeof(float));
+        if (!measured || !u->tangents) memset(deg + d->n, 0, n * sizeof(float));
+    }
     float* p = sfw_draw_array(d, SFW_DRAW_POSITIONS) + 3 * at;
     float* nrm = sfw_draw_array(d, SFW_DRAW_NORMALS) + 3 * at;
     float* tan = sfw_draw_array(d, SFW_DRAW_TANGENTS) + 4 * at;
     float* rn = sfw_draw_array(d, SFW_DRAW_REF_NORMALS) + 3 * at;
     float* rt = sfw_draw_array(d, SFW_DRAW_REF_TANGENTS) + 4 * at;
-    if (!measured) memset(sfw_draw_array(d, SFW_DRAW_NORMAL_DEG) + at, 0, n * sizeof(float));
-    if (!measured || !u->tangents) memset(sfw_draw_array(d, SFW_DRAW_TANGENT_DEG) + at, 0, n * sizeof(float));
     const float* to_world = d->to_world + 16 * i;
     sf_frames_out world = {p, nrm, tan};
     if (sf_gltf_place_frames(to_world, n, p, nrm, tan, &world, err) != SF_OK) return 0;
@@ -133,10 +141,9 @@ SFW_EXPORT(sfw_draw_pose) const double* sfw_draw_pose(sfw_draw* d, int animation
 {
     const double* table = sfw_asset_frame_into(d->asset, animation, time_s, keep_unit, d);
     if (!table) return NULL;
-    int measured = sfw_asset_method_measured(d->asset, d->method);
     sf_error err;
     for (size_t i = 0; i < d->unit_count; ++i) {
-        if (!place_unit(d, i, measured, &err)) {
+        if (!place_unit(d, i, &err)) {
             sfw_set_error(err.result, err.message);
             return NULL;
         }

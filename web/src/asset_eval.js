@@ -160,6 +160,10 @@ export class AssetEval {
     this.units = e.sfw_asset_unit_count(handle);
     this.vertices = e.sfw_asset_vertex_count(handle);
     this.tangentVertices = e.sfw_asset_tangent_vertex_count(handle);
+    // per unit (mesh instance and primitive, in the drawing's order): node, mesh, primitive of the mesh, instance
+    const info = e.sfw_asset_units(handle);
+    if (!info) throw new Error(sf.errorMessage());
+    this.unitInfo = new Uint32Array(sf.memory.buffer, info, 4 * this.units).slice();
   }
 
   duration(animation) { return animation >= 0 ? this.sf.exports.sfw_asset_duration(this.ptr, animation) : 0; }
@@ -203,10 +207,13 @@ export class AssetEval {
     const table = readTable(this.sf, tablePtr);
     const n = e.sfw_draw_vertex_count(d), triangles = e.sfw_draw_triangle_count(d);
     const f = (which, k) => new Float32Array(this.sf.memory.buffer, e.sfw_draw_array(d, which), k * n).slice();
-    const [positions, normals, tangents, refNormals, refTangents, normalDeg, tangentDeg] =
-      [3, 3, 4, 3, 4, 1, 1].map((k, which) => f(which, k));
-    return { table, vertexCount: n, triangleCount: triangles, positions, normals, tangents, refNormals, refTangents, normalDeg,
-      tangentDeg, tangentFrame: !!e.sfw_draw_tangent_frame(d),
+    const [positions, normals, tangents, refNormals, refTangents] = [3, 3, 4, 3, 4].map((k, which) => f(which, k));
+    // every default method's angles, by sf_method: method m's normal angles from 2m n, its tangent angles from (2m + 1) n
+    const angles = new Float32Array(this.sf.memory.buffer, e.sfw_draw_angles(d), 2 * METHODS.length * n).slice();
+    const normalDeg = angles.subarray(2 * method * n, (2 * method + 1) * n);
+    const tangentDeg = angles.subarray((2 * method + 1) * n, (2 * method + 2) * n);
+    return { table, vertexCount: n, triangleCount: triangles, positions, normals, tangents, refNormals, refTangents, angles,
+      normalDeg, tangentDeg, tangentFrame: !!e.sfw_draw_tangent_frame(d),
       indices: new Uint32Array(this.sf.memory.buffer, e.sfw_draw_indices(d), 3 * triangles).slice(),
       first: new Uint32Array(this.sf.memory.buffer, e.sfw_draw_first(d), this.units + 1).slice() };
   }

@@ -10,7 +10,7 @@ export class RemoteCharacter {
     Object.assign(this, { worker, wasm, bytes, onTable });
     this.file = ++nextFile;
     this.reason = '';
-    this.asset = null; // {units, vertices} once the worker has opened the file
+    this.asset = null; // {units, vertices, unitInfo (AssetEval.unitInfo)} once the worker has opened the file
     this.table = null;
     this.drawing = null; // the views' arrays of .table's moment (AssetEval.draw), when asked for
     this.key = '';     // the moment and options of .table
@@ -42,7 +42,7 @@ export class RemoteCharacter {
   async open(options) {
     const d = await this._send({ open: true, bytes: this.bytes, options });
     this.reason = d.reason || '';
-    this.asset = d.reason ? null : { units: d.units, vertices: d.vertices };
+    this.asset = d.reason ? null : { units: d.units, vertices: d.vertices, unitInfo: d.unitInfo };
     return this;
   }
 

@@ -10,7 +10,7 @@ const files = new Map(); // the page's file number -> its Character
 function opened(c, options) {
   c._assetFor(options); // the asset made now: its counts, or the library's message in .reason
   const a = c.asset;
-  return { reason: c.reason, units: a ? a.units : 0, vertices: a ? a.vertices : 0 };
+  return { reason: c.reason, units: a ? a.units : 0, vertices: a ? a.vertices : 0, unitInfo: a ? a.unitInfo : null };
 }
 
 async function answer(q, sf) {
@@ -42,7 +42,8 @@ self.onmessage = async (e) => {
     reply = { reason: err.message, error: true };
   }
   const d = reply?.drawing;
-  const transfer = d ? ['positions', 'normals', 'tangents', 'refNormals', 'refTangents', 'normalDeg', 'tangentDeg', 'indices', 'first']
-    .map((k) => d[k].buffer) : [];
+  // normalDeg and tangentDeg are views of angles: each buffer once
+  const transfer = d ? [...new Set(['positions', 'normals', 'tangents', 'refNormals', 'refTangents', 'angles', 'indices', 'first']
+    .map((k) => d[k].buffer))] : [];
   if (reply) self.postMessage({ ...reply, file: q.file, seq: q.seq }, transfer);
 };
