@@ -72,6 +72,14 @@ export class RemoteCharacter {
     this.onTable(this);
   }
 
+  // The table of one moment, outside the coalesced moments the views follow (the chart's points), or null with
+  // the reason in .reason.
+  async tableAt(animation, time, options) {
+    const d = await this._send({ animation, time, options: { ...options }, draw: -1 });
+    if (!d.table) { this.reason = d.reason || 'no table'; return null; }
+    return d.table;
+  }
+
   // The whole clip as eval --json reports it (every frame at 30 per second and the end; frames in .frames), or
   // null with the reason in .reason.
   async clip(animation, options) {
