@@ -379,8 +379,10 @@ function drawWhole(d) {
 
 function updateRig() {
   let seg = null;
-  // the whole character: every skin's joints, posed by three.js at the page's time
-  if (gltf) seg = gltf.rig = gltf.filter < 0 ? sceneRigSegments(gltf.gltf.scene, gltf.rig) : rigSegments(gltf.object, gltf.rig);
+  // the whole character: every skin's joints, posed by three.js at the page's time (only while shown: it walks
+  // the scene)
+  if (gltf && gltf.filter < 0) seg = views.showRig ? (gltf.rig = sceneRigSegments(gltf.gltf.scene, gltf.rig)) : null;
+  else if (gltf) seg = gltf.rig = rigSegments(gltf.object, gltf.rig);
   else if (view?.boneHeads) {
     seg = new Float32Array(6 * view.boneCount);
     for (let b = 0; b < view.boneCount; ++b) {
