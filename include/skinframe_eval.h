@@ -246,6 +246,19 @@ sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_
  * clip statistics are emptied first; variants are not measured). For a page or a tool that follows a moving
  * time; SF_ERROR_UNSUPPORTED where the statistics stay on a device (--backend cuda). */
 sf_result sf_asset_eval_frame(sf_asset_eval* e, size_t animation, double time_s, sf_asset_clip* out, sf_error* err);
+/* Called by sf_asset_eval_frame_into for each unit, in order, just before the unit is evaluated: to_world is its
+ * node's placement in the scene (16 floats, column-major, as sf_gltf_pose_instance gives it); buffers (indexed
+ * like the unit's evaluation's rows: rows[k] is opts.methods[k]'s) point the rows' angles at the asset
+ * evaluation's own scratch, everything else NULL. The callback may point any array at memory of its own (sizes
+ * as sf_eval_buffers says, the unit's n vertices) to keep that unit's final positions (the mesh's space), the
+ * reference's frames, a row's frames or angles past the call; the statistics read the angles where it leaves
+ * them (a row's tangent_deg only where the unit has a tangent frame; zeros there otherwise). Non-zero stops the
+ * moment (SF_ERROR_INVALID_ARGUMENT, "stopped"). */
+typedef int (*sf_asset_unit_fn)(void* user, size_t unit, const float* to_world, sf_eval_buffers* buffers);
+/* sf_asset_eval_frame, each unit's results kept where on_unit points them (on_unit NULL: sf_asset_eval_frame):
+ * one evaluation for a moment's statistics and its per-vertex arrays (a page drawing the whole character). */
+sf_result sf_asset_eval_frame_into(sf_asset_eval* e, size_t animation, double time_s, sf_asset_unit_fn on_unit,
+                                   void* user, sf_asset_clip* out, sf_error* err);
 /* The clip's length and frames (at the opts' fps and max_frames), without evaluating. */
 sf_result sf_asset_clip_plan(const sf_gltf* g, size_t animation, double fps, size_t max_frames, sf_clip_plan* out);
 

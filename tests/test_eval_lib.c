@@ -463,6 +463,148 @@ static void test_frame_at(void)
     check_frames_at("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", 0);
 }
 
+/* sf_asset_eval_frame_into: each unit's arrays kept in the caller's memory (its positions, reference normals,
+ * every row's angles and row 1's normals) beside the statistics. */
+typedef struct kept_moment {
+    size_t units, rows, n_total, calls;
+    size_t* first;                /* units + 1 */
+    float *positions, *ref_normals, *normals, *deg; /* 3N, 3N, 3N, 2 * rows * N (normal, tangent) */
+    int stop_at;                  /* the unit whose call returns non-zero, or -1 */
+    int to_world_finite;
+} kept_moment;
+
+static int keep_unit(void* user, size_t unit, const float* to_world, sf_eval_buffers* b)
+{
+    kept_moment* k = user;
+    ++k->calls;
+    for (int i = 0; i < 16; ++i) k->to_world_finite &= to_world && isfinite(to_world[i]);
+    if ((int)unit == k->stop_at) return 1;
+    size_t at = k->first[unit], N = k->n_total;
+    b->positions = k->positions + 3 * at;
+    b->reference_normals = k->ref_normals + 3 * at;
+    b->rows[1].normals = k->normals + 3 * at;
+    for (size_t r = 0; r < k->rows; ++r) {
+        b->rows[r].normal_deg = k->deg + 2 * r * N + at;
+        b->rows[r].tangent_deg = k->deg + (2 * r + 1) * N + at;
+    }
+    return 0;
+}
+
+/* One moment with sf_asset_eval_frame_into gives sf_asset_eval_frame's statistics bit for bit; the kept angles
+ * add up to them (sum, maximum, count in unit order); each unit's kept positions, reference normals and angles
+ * equal an evaluation of its own run again at the unit's pose; a non-zero callback stops the moment. */
+static void check_frame_into(const char* rel, size_t anim, double t)
+{
+    char path[1024];
+    if (!sft_asset(rel, path, sizeof path)) {
+        sft_skip("SF_ASSETS not set");
+        return;
+    }
+    sf_gltf_opts lo;
+    memset(&lo, 0, sizeof lo);
+    lo.generated_tangents = SF_TANGENTS_MIKKTSPACE;
+    sf_gltf* g = NULL;
+    sf_error err;
+    CHECK_OK(sf_gltf_load_file(path, &lo, NULL, &g, &err));
+    if (!g) return;
+    sf_asset_eval_opts o;
+    sf_method methods[SF_METHOD_COUNT];
+    command_defaults(&o, methods);
+    o.all_engines = false;
+    o.influence_variants = false;
+    sf_asset_eval* e = NULL;
+    CHECK_OK(sf_asset_eval_create(g, &o, NULL, &e, &err));
+    if (!e) {
+        sf_gltf_destroy(g);
+        return;
+    }
+    size_t units = 0;
+    const sf_asset_unit* u = sf_asset_eval_units(e, &units);
+    kept_moment k;
+    memset(&k, 0, sizeof k);
+    k.units = units;
+    k.rows = o.method_count;
+    k.stop_at = -1;
+    k.to_world_finite = 1;
+    k.first = calloc(units + 1, sizeof *k.first);
+    for (size_t i = 0; i < units; ++i) k.first[i + 1] = k.first[i] + u[i].n;
+    k.n_total = k.first[units];
+    k.positions = calloc(3 * k.n_total, sizeof(float));
+    k.ref_normals = calloc(3 * k.n_total, sizeof(float));
+    k.normals = calloc(3 * k.n_total, sizeof(float));
+    k.deg = calloc(2 * k.rows * k.n_total, sizeof(float));
+
+    sf_method_stats plain[SF_METHOD_COUNT];
+    sf_asset_clip clip;
+    CHECK_OK(sf_asset_eval_frame(e, anim, t, &clip, &err));
+    memcpy(plain, clip.methods, sizeof plain);
+    CHECK_OK(sf_asset_eval_frame_into(e, anim, t, keep_unit, &k, &clip, &err));
+    CHECK(k.calls == units && k.to_world_finite);
+    for (size_t r = 0; r < k.rows; ++r) {
+        const sf_method_stats* a = &plain[methods[r]];
+        const sf_method_stats* b = &clip.methods[methods[r]];
+        CHECK(a->frame_sn == b->frame_sn && a->frame_st == b->frame_st && a->frame_mn == b->frame_mn &&
+              a->frame_mt == b->frame_mt && a->frame_cn == b->frame_cn && a->frame_ct == b->frame_ct);
+        if (b->skipped) continue;
+        double sum = 0.0, tsum = 0.0;
+        float max = 0.0f;
+        size_t tcount = 0;
+        for (size_t i = 0; i < units; ++i) {
+            for (size_t v = k.first[i]; v < k.first[i + 1]; ++v) {
+                sum += k.deg[2 * r * k.n_total + v];
+                if (k.deg[2 * r * k.n_total + v] > max) max = k.deg[2 * r * k.n_total + v];
+                if (u[i].tangents) tsum += k.deg[(2 * r + 1) * k.n_total + v];
+            }
+            if (u[i].tangents) tcount += u[i].n;
+        }
+        CHECK(b->frame_cn == k.n_total && b->frame_ct == tcount && max == b->frame_mn);
+        CHECK(fabs(sum - b->frame_sn) <= 1e-9 * (1.0 + b->frame_sn) && fabs(tsum - b->frame_st) <= 1e-9 * (1.0 + b->frame_st));
+    }
+    /* each unit again, on an evaluation of its own at the pose the moment left it */
+    sf_eval_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.methods = o.methods;
+    desc.method_count = o.method_count;
+    desc.method_opts = o.method_opts;
+    desc.reference_opts = o.reference_opts;
+    desc.flags = SF_EVAL_NO_STATISTICS | SF_EVAL_KEEP_FRAMES | SF_EVAL_KEEP_ANGLES;
+    int same = 1;
+    for (size_t i = 0; same && i < units; ++i) {
+        sf_evaluation* ev = NULL;
+        CHECK_OK(sf_evaluation_create(u[i].topo, &desc, NULL, &ev, &err));
+        CHECK_OK(sf_evaluation_run(ev, &u[i].pose, u[i].ws, NULL, &err));
+        const sf_eval_results* res = sf_evaluation_results(ev);
+        size_t n = u[i].n, at = k.first[i];
+        same = memcmp(res->positions, k.positions + 3 * at, 3 * n * sizeof(float)) == 0 &&
+               memcmp(res->reference_normals, k.ref_normals + 3 * at, 3 * n * sizeof(float)) == 0 &&
+               (res->rows[1].status != SF_OK || memcmp(res->rows[1].normals, k.normals + 3 * at, 3 * n * sizeof(float)) == 0);
+        for (size_t r = 0; same && r < k.rows; ++r)
+            same = res->rows[r].status != SF_OK ||
+                   memcmp(res->rows[r].normal_deg, k.deg + 2 * r * k.n_total + at, n * sizeof(float)) == 0;
+        if (!same) printf("  %s: unit %zu's kept arrays differ from its own evaluation\n", rel, i);
+        sf_evaluation_destroy(ev);
+    }
+    CHECK(same);
+    k.stop_at = (int)(units / 2);
+    k.calls = 0;
+    CHECK_RESULT(sf_asset_eval_frame_into(e, anim, t, keep_unit, &k, &clip, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK(strcmp(err.message, "stopped") == 0 && k.calls == units / 2 + 1);
+    free(k.first);
+    free(k.positions);
+    free(k.ref_normals);
+    free(k.normals);
+    free(k.deg);
+    sf_asset_eval_destroy(e);
+    sf_gltf_destroy(g);
+}
+
+static void test_frame_into(void)
+{
+    check_frame_into("gltf/InterpolationTest/glTF-Binary/InterpolationTest.glb", 1, 0.7);
+    check_frame_into("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", 0, 1.1);
+    check_frame_into("gltf/MorphStressTest/glTF-Binary/MorphStressTest.glb", 0, 0.4);
+}
+
 /* Two runs' statistics, bit for bit (the accumulators' pointers aside). */
 static int same_stats(const clip_run* a, const clip_run* b)
 {
@@ -711,6 +853,7 @@ int main(int argc, char** argv)
         {"asset_morph", test_asset_morph},       {"frame_callback", test_frame_callback},
         {"cuda_variants", test_cuda_variants},   {"threads", test_threads},
         {"instances_shared", test_instances_shared}, {"frame_at", test_frame_at},
+        {"frame_into", test_frame_into},
     };
     return SFT_RUN(cases, argc, argv);
 }

@@ -60,6 +60,7 @@ sfw_asset* sfw_asset_open(const void* data, size_t size, int morph_directions, i
 size_t sfw_asset_animation_count(const sfw_asset* a);
 double sfw_asset_duration(const sfw_asset* a, size_t animation);
 size_t sfw_asset_unit_count(const sfw_asset* a);
+const uint32_t* sfw_asset_units(sfw_asset* a);
 size_t sfw_asset_vertex_count(const sfw_asset* a);
 size_t sfw_asset_tangent_vertex_count(const sfw_asset* a);
 const double* sfw_asset_frame(sfw_asset* a, int animation, double time_s);

@@ -2,7 +2,8 @@
  * evaluates it: every mesh instance and primitive posed together, the reference and every default method, the
  * statistics over all of them. The file's bytes come from JavaScript (sfw_alloc, copy, sfw_asset_open); a moment
  * (sfw_asset_frame) or a whole clip at the asset's fps (sfw_asset_clip) fills one double table per method
- * (layout below, mirrored in web/src/asset_eval.js). Failures return NULL with the library's message in
+ * (layout below, mirrored in web/src/asset_eval.js); web/asset_draw.c keeps the same moment's arrays for the views
+ * (sfw_asset_frame_into). Failures return NULL with the library's message in
  * sfw_error_message, the text the command prints after the file's name.
  */
 #include "api.h"
@@ -31,8 +32,8 @@ struct sfw_asset {
     sf_gltf* g;
     sf_asset_eval* e;
     sf_method methods[SF_METHOD_COUNT];
-    sf_frames_opts reference_opts, method_opts; /* for asset_draw.c's evaluations */
     double table[SF_METHOD_COUNT * SFW_ASSET_STRIDE];
+    uint32_t* unit_info; /* per unit: node, mesh, primitive of the mesh, instance (sfw_asset_units) */
 };
 
 static sf_error g_asset_err;
@@ -49,6 +50,7 @@ SFW_EXPORT(sfw_asset_destroy) void sfw_asset_destroy(sfw_asset* a)
     if (!a) return;
     sf_asset_eval_destroy(a->e);
     sf_gltf_destroy(a->g);
+    free(a->unit_info);
     free(a);
 }
 
@@ -83,8 +85,6 @@ sfw_asset* sfw_asset_open(const void* data, size_t size, int morph_directions, i
     o.reference_opts.jacobian_cap = (float)jacobian_cap;
     o.method_opts.morph_directions = (sf_morph_directions)morph_directions;
     o.method_opts.jacobian_cap = (float)jacobian_cap;
-    a->reference_opts = o.reference_opts;
-    a->method_opts = o.method_opts;
     if (sf_asset_eval_create(a->g, &o, NULL, &a->e, &g_asset_err) != SF_OK) {
         sfw_asset_destroy(a);
         return asset_fail(&g_asset_err);
@@ -92,14 +92,7 @@ sfw_asset* sfw_asset_open(const void* data, size_t size, int morph_directions, i
     return a;
 }
 
-const sf_gltf* sfw_asset_gltf(const sfw_asset* a) { return a->g; }
 sf_asset_eval* sfw_asset_evaluation(sfw_asset* a) { return a->e; }
-void sfw_asset_eval_desc(const sfw_asset* a, sf_eval_desc* desc)
-{
-    memset(desc, 0, sizeof *desc);
-    desc->reference_opts = a->reference_opts;
-    desc->method_opts = a->method_opts;
-}
 
 SFW_EXPORT(sfw_asset_animation_count) size_t sfw_asset_animation_count(const sfw_asset* a) { return a->g->animation_count; }
 SFW_EXPORT(sfw_asset_duration) double sfw_asset_duration(const sfw_asset* a, size_t animation)
@@ -111,6 +104,27 @@ SFW_EXPORT(sfw_asset_unit_count) size_t sfw_asset_unit_count(const sfw_asset* a)
     size_t n = 0;
     sf_asset_eval_units(a->e, &n);
     return n;
+}
+/* 4 per unit, in the units' order: its node, mesh and primitive of that mesh (as eval --json names a vertex) and
+ * its instance; NULL when out of memory. */
+SFW_EXPORT(sfw_asset_units) const uint32_t* sfw_asset_units(sfw_asset* a)
+{
+    size_t n = 0;
+    const sf_asset_unit* u = sf_asset_eval_units(a->e, &n);
+    if (!a->unit_info) a->unit_info = malloc(4 * (n ? n : 1) * sizeof *a->unit_info);
+    if (!a->unit_info) {
+        sfw_set_error(SF_ERROR_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        const sf_gltf_primitive* p = &a->g->primitives[u[i].primitive];
+        uint32_t* o = a->unit_info + 4 * i;
+        o[0] = (uint32_t)a->g->instances[u[i].instance].node;
+        o[1] = (uint32_t)p->mesh_index;
+        o[2] = (uint32_t)p->primitive_index;
+        o[3] = (uint32_t)u[i].instance;
+    }
+    return a->unit_info;
 }
 SFW_EXPORT(sfw_asset_vertex_count) size_t sfw_asset_vertex_count(const sfw_asset* a)
 {
@@ -158,10 +172,28 @@ static const double* fill(sfw_asset* a, const sf_method_stats* stats, int frame)
 /* animation < 0: the nodes' rest transforms (a file without animations). */
 SFW_EXPORT(sfw_asset_frame) const double* sfw_asset_frame(sfw_asset* a, int animation, double time_s)
 {
+    return sfw_asset_frame_into(a, animation, time_s, NULL, NULL);
+}
+
+const double* sfw_asset_frame_into(sfw_asset* a, int animation, double time_s, sf_asset_unit_fn on_unit, void* user)
+{
     sf_asset_clip clip;
     size_t anim = animation < 0 ? SF_GLTF_NONE : (size_t)animation;
-    if (sf_asset_eval_frame(a->e, anim, time_s, &clip, &g_asset_err) != SF_OK) return asset_fail(&g_asset_err);
+    if (sf_asset_eval_frame_into(a->e, anim, time_s, on_unit, user, &clip, &g_asset_err) != SF_OK)
+        return asset_fail(&g_asset_err);
     return fill(a, clip.methods, 1);
+}
+
+int sfw_asset_method_row(const sfw_asset* a, int method)
+{
+    for (int k = 0; k < SF_METHOD_DEFAULT_COUNT; ++k)
+        if ((int)a->methods[k] == method) return k;
+    return -1;
+}
+
+int sfw_asset_method_measured(const sfw_asset* a, int method)
+{
+    return method >= 0 && method < SF_METHOD_COUNT && a->table[(size_t)method * SFW_ASSET_STRIDE + SFW_ASSET_STATUS] == 1.0;
 }
 
 /* Every frame of the clip at 30 fps and its end, as `skinframe eval` plays it; *frames (may be NULL) how many. */

@@ -16,21 +16,29 @@ enum {
     SFW_DRAW_NORMAL_DEG = 5,   /* 1: the method's normal against the reference's, degrees */
     SFW_DRAW_TANGENT_DEG = 6,  /* 1: 0 where the unit has no tangent frame */
     SFW_DRAW_ARRAYS = 7,
-    SFW_DRAW_FLOATS = 19
+    /* after the frames, every default method's angles (the inspector's), by sf_method: method m's normal angles
+     * at (17 + 2m) n floats, its tangent angles at (18 + 2m) n; the drawn method's two are the arrays above */
+    SFW_DRAW_FLOATS = 17 + 2 * SF_METHOD_DEFAULT_COUNT
 };
 
 typedef struct sfw_draw sfw_draw;
 
-const sf_gltf* sfw_asset_gltf(const sfw_asset* a);
 sf_asset_eval* sfw_asset_evaluation(sfw_asset* a);
-/* The asset's reference and method options as an evaluation's (its methods left to the caller). */
-void sfw_asset_eval_desc(const sfw_asset* a, sf_eval_desc* desc);
+/* sfw_asset_frame, each unit's arrays kept where on_unit points them (sf_asset_eval_frame_into): the table of that
+ * moment, or NULL with the library's message. */
+const double* sfw_asset_frame_into(sfw_asset* a, int animation, double time_s, sf_asset_unit_fn on_unit, void* user);
+/* The row of the asset's evaluations that measures sf_method `method` (-1: none); whether the last table has it
+ * measured (not skipped as unable to run on this asset). */
+int sfw_asset_method_row(const sfw_asset* a, int method);
+int sfw_asset_method_measured(const sfw_asset* a, int method);
 
 /* web/asset_draw.c: every unit posed together for the views (sfw_draw_pose), arrays read after it. */
 sfw_draw* sfw_draw_open(sfw_asset* a, int method);
 void sfw_draw_destroy(sfw_draw* d);
-int sfw_draw_pose(sfw_draw* d, int animation, double time_s);
+/* The table of the moment sfw_draw_pose evaluated (sfw_asset_frame's layout). */
+const double* sfw_draw_pose(sfw_draw* d, int animation, double time_s);
 float* sfw_draw_array(sfw_draw* d, int which);
+float* sfw_draw_angles(sfw_draw* d); /* 2 * SF_METHOD_DEFAULT_COUNT * n: every default method's, as above */
 const uint32_t* sfw_draw_indices(const sfw_draw* d);
 const uint32_t* sfw_draw_first(const sfw_draw* d);
 size_t sfw_draw_vertex_count(const sfw_draw* d);

@@ -108,7 +108,8 @@ sf_result sf_asset_eval_create(const sf_gltf* g, const sf_asset_eval_opts* opts,
     return SF_OK;
 }
 
-sf_result sfi_asset_run_unit(sf_asset_eval* e, size_t i, size_t frame, bool track_worst, sf_error* err)
+sf_result sfi_asset_run_unit(sf_asset_eval* e, size_t i, size_t frame, bool track_worst, sf_asset_unit_fn on_unit,
+                             void* user, const float* to_world, sf_error* err)
 {
     const sf_asset_unit* u = &e->units[i];
     const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
@@ -119,6 +120,7 @@ sf_result sfi_asset_run_unit(sf_asset_eval* e, size_t i, size_t frame, bool trac
         b.rows[k].normal_deg = mine;
         b.rows[k].tangent_deg = u->tangents ? mine + e->max_n : NULL;
     }
+    if (on_unit && on_unit(user, i, to_world, &b) != 0) return sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "stopped");
     sf_error ee;
     if (sf_evaluation_run(e->evals[i], &u->pose, u->ws, &b, &ee) != SF_OK) {
         return sfi_unit_fail(e->g, u, res, &ee, err);
@@ -133,8 +135,8 @@ sf_result sfi_asset_run_unit(sf_asset_eval* e, size_t i, size_t frame, bool trac
             continue;
         }
         m->handedness += row->errors.handedness_mismatches;
-        sf_result r =
-            sf_method_stats_add(m, b.rows[k].normal_deg, b.rows[k].tangent_deg, u->n, i, frame, track_worst, err);
+        const float* tangent_deg = u->tangents ? b.rows[k].tangent_deg : NULL;
+        sf_result r = sf_method_stats_add(m, b.rows[k].normal_deg, tangent_deg, u->n, i, frame, track_worst, err);
         if (r != SF_OK) return r;
     }
     return SF_OK;
@@ -159,7 +161,7 @@ sf_result sf_asset_eval_rest(sf_asset_eval* e, sf_error* err)
             m[0] = m[4] = m[8] = 1.0f;
         }
         memset(u->morph, 0, (u->pose.morph_weight_count + 1) * sizeof(float));
-        r = sfi_asset_run_unit(e, i, 0, false, err);
+        r = sfi_asset_run_unit(e, i, 0, false, NULL, NULL, NULL, err);
     }
     if (r != SF_OK) return sfi_frame_fail(e->g, SF_GLTF_NONE, 0.0, err);
     for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
@@ -214,6 +216,12 @@ sf_result sf_asset_eval_clip(sf_asset_eval* e, size_t animation, sf_asset_frame_
 
 sf_result sf_asset_eval_frame(sf_asset_eval* e, size_t animation, double time_s, sf_asset_clip* out, sf_error* err)
 {
+    return sf_asset_eval_frame_into(e, animation, time_s, NULL, NULL, out, err);
+}
+
+sf_result sf_asset_eval_frame_into(sf_asset_eval* e, size_t animation, double time_s, sf_asset_unit_fn on_unit,
+                                   void* user, sf_asset_clip* out, sf_error* err)
+{
     sf_error local;
     if (!err) err = &local;
     const sf_asset_eval_opts* o = &e->o;
@@ -234,10 +242,11 @@ sf_result sf_asset_eval_frame(sf_asset_eval* e, size_t animation, double time_s,
         return sfi_eval_fail(err, ee.result, "%s", ee.message);
     sf_result r = SF_OK;
     for (size_t i = 0; r == SF_OK && i < e->unit_count; ++i) {
-        r = sf_asset_unit_pose(e->pose, &e->units[i], NULL, err);
-        if (r == SF_OK) r = sfi_asset_run_unit(e, i, 0, true, err);
+        float to_world[16];
+        r = sf_asset_unit_pose(e->pose, &e->units[i], to_world, err);
+        if (r == SF_OK) r = sfi_asset_run_unit(e, i, 0, true, on_unit, user, to_world, err);
     }
-    if (r != SF_OK) return sfi_frame_fail(e->g, animation, time_s, err);
+    if (r != SF_OK) return strcmp(err->message, "stopped") == 0 ? r : sfi_frame_fail(e->g, animation, time_s, err);
     for (size_t k = 0; k < o->method_count; ++k) sf_method_stats_frame_end(&e->methods[o->methods[k]], 0);
     out->seconds = sfi_eval_now_s() - t0;
     return SF_OK;

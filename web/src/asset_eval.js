@@ -160,6 +160,10 @@ export class AssetEval {
     this.units = e.sfw_asset_unit_count(handle);
     this.vertices = e.sfw_asset_vertex_count(handle);
     this.tangentVertices = e.sfw_asset_tangent_vertex_count(handle);
+    // per unit (mesh instance and primitive, in the drawing's order): node, mesh, primitive of the mesh, instance
+    const info = e.sfw_asset_units(handle);
+    if (!info) throw new Error(sf.errorMessage());
+    this.unitInfo = new Uint32Array(sf.memory.buffer, info, 4 * this.units).slice();
   }
 
   duration(animation) { return animation >= 0 ? this.sf.exports.sfw_asset_duration(this.ptr, animation) : 0; }
@@ -185,9 +189,10 @@ export class AssetEval {
     return table;
   }
 
-  // Every unit posed together at time t of animation for the views (web/asset_draw.c): the scene's positions,
-  // the method's (an sf_method index) and the reference's frames and the method's angles per vertex, every unit's
-  // vertices one after the other (unit k's from first[k]); fresh copies, the caller's to keep or transfer.
+  // Every unit posed together at time t of animation for the views (web/asset_draw.c), from the one evaluation
+  // that makes that moment's table (in .table, as frame() gives it): the scene's positions, the method's (an
+  // sf_method index) and the reference's frames and the method's angles per vertex, every unit's vertices one
+  // after the other (unit k's from first[k]); fresh copies, the caller's to keep or transfer.
   draw(method, animation, t) {
     const e = this.sf.exports;
     if (this.drawMethod !== method) {
@@ -197,13 +202,18 @@ export class AssetEval {
       if (!this.drawPtr) throw new Error(this.sf.errorMessage());
     }
     const d = this.drawPtr;
-    if (!e.sfw_draw_pose(d, animation, t)) throw new Error(this.sf.errorMessage());
+    const tablePtr = e.sfw_draw_pose(d, animation, t);
+    if (!tablePtr) throw new Error(this.sf.errorMessage());
+    const table = readTable(this.sf, tablePtr);
     const n = e.sfw_draw_vertex_count(d), triangles = e.sfw_draw_triangle_count(d);
     const f = (which, k) => new Float32Array(this.sf.memory.buffer, e.sfw_draw_array(d, which), k * n).slice();
-    const [positions, normals, tangents, refNormals, refTangents, normalDeg, tangentDeg] =
-      [3, 3, 4, 3, 4, 1, 1].map((k, which) => f(which, k));
-    return { vertexCount: n, triangleCount: triangles, positions, normals, tangents, refNormals, refTangents, normalDeg,
-      tangentDeg, tangentFrame: !!e.sfw_draw_tangent_frame(d),
+    const [positions, normals, tangents, refNormals, refTangents] = [3, 3, 4, 3, 4].map((k, which) => f(which, k));
+    // every default method's angles, by sf_method: method m's normal angles from 2m n, its tangent angles from (2m + 1) n
+    const angles = new Float32Array(this.sf.memory.buffer, e.sfw_draw_angles(d), 2 * METHODS.length * n).slice();
+    const normalDeg = angles.subarray(2 * method * n, (2 * method + 1) * n);
+    const tangentDeg = angles.subarray((2 * method + 1) * n, (2 * method + 2) * n);
+    return { table, vertexCount: n, triangleCount: triangles, positions, normals, tangents, refNormals, refTangents, angles,
+      normalDeg, tangentDeg, tangentFrame: !!e.sfw_draw_tangent_frame(d),
       indices: new Uint32Array(this.sf.memory.buffer, e.sfw_draw_indices(d), 3 * triangles).slice(),
       first: new Uint32Array(this.sf.memory.buffer, e.sfw_draw_first(d), this.units + 1).slice() };
   }
@@ -287,10 +297,20 @@ export class Character {
     return this.table;
   }
 
-  // Every unit posed together at time t for the views (AssetEval.draw; method an sf_method index), or null.
-  draw(animation, t, options, method) {
+  // One moment as the character worker answers it: {table, drawing} at time t of animation, drawing the views'
+  // arrays of every unit posed together for the sf_method index `method` (AssetEval.draw: the table and the
+  // arrays from one evaluation; null when method < 0); null without an asset (see .reason).
+  moment(animation, t, options, method) {
+    if (method < 0) {
+      const table = this.at(animation, t, options);
+      return table ? { table, drawing: null } : null;
+    }
     const a = this._assetFor(options);
-    return a ? a.draw(method, animation, t) : null;
+    if (!a) return null;
+    const { table, ...drawing } = a.draw(method, animation, t);
+    this.table = table;
+    this.key = `${a.optionsKey} ${animation} ${t}`;
+    return { table, drawing };
   }
 
   // The whole clip as eval --json reports it (every frame at 30 per second and the end), or null.

@@ -10,7 +10,7 @@ export class RemoteCharacter {
     Object.assign(this, { worker, wasm, bytes, onTable });
     this.file = ++nextFile;
     this.reason = '';
-    this.asset = null; // {units, vertices} once the worker has opened the file
+    this.asset = null; // {units, vertices, unitInfo (AssetEval.unitInfo)} once the worker has opened the file
     this.table = null;
     this.drawing = null; // the views' arrays of .table's moment (AssetEval.draw), when asked for
     this.key = '';     // the moment and options of .table
@@ -42,7 +42,7 @@ export class RemoteCharacter {
   async open(options) {
     const d = await this._send({ open: true, bytes: this.bytes, options });
     this.reason = d.reason || '';
-    this.asset = d.reason ? null : { units: d.units, vertices: d.vertices };
+    this.asset = d.reason ? null : { units: d.units, vertices: d.vertices, unitInfo: d.unitInfo };
     return this;
   }
 
@@ -70,6 +70,14 @@ export class RemoteCharacter {
     if (d.table) { Object.assign(this, { table: d.table, drawing: d.drawing, key: q.key, ms: d.ms, time: q.time }); ++this.tables; } else this.reason = d.reason || 'no table';
     if (!this.reason && this.want.key !== this.key) this._next();
     this.onTable(this);
+  }
+
+  // The table of one moment, outside the coalesced moments the views follow (the chart's points), or null with
+  // the reason in .reason.
+  async tableAt(animation, time, options) {
+    const d = await this._send({ animation, time, options: { ...options }, draw: -1 });
+    if (!d.table) { this.reason = d.reason || 'no table'; return null; }
+    return d.table;
   }
 
   // The whole clip as eval --json reports it (every frame at 30 per second and the end; frames in .frames), or

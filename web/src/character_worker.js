@@ -10,7 +10,7 @@ const files = new Map(); // the page's file number -> its Character
 function opened(c, options) {
   c._assetFor(options); // the asset made now: its counts, or the library's message in .reason
   const a = c.asset;
-  return { reason: c.reason, units: a ? a.units : 0, vertices: a ? a.vertices : 0 };
+  return { reason: c.reason, units: a ? a.units : 0, vertices: a ? a.vertices : 0, unitInfo: a ? a.unitInfo : null };
 }
 
 async function answer(q, sf) {
@@ -27,9 +27,8 @@ async function answer(q, sf) {
     return { reason: c.reason, table: t, frames: t ? t.frames : 0 };
   }
   const t0 = performance.now();
-  const table = c.at(q.animation, q.time, q.options);
-  // the views' arrays when the page draws the whole character (q.draw: the drawn method's sf_method index)
-  const drawing = table && q.draw >= 0 ? c.draw(q.animation, q.time, q.options, q.draw) : null;
+  // the views' arrays too when the page draws the whole character (q.draw: the drawn method's sf_method index)
+  const { table = null, drawing = null } = c.moment(q.animation, q.time, q.options, q.draw ?? -1) || {};
   return { reason: c.reason, table, drawing, units: c.asset?.units || 0, vertices: c.asset?.vertices || 0, ms: performance.now() - t0 };
 }
 
@@ -43,7 +42,8 @@ self.onmessage = async (e) => {
     reply = { reason: err.message, error: true };
   }
   const d = reply?.drawing;
-  const transfer = d ? ['positions', 'normals', 'tangents', 'refNormals', 'refTangents', 'normalDeg', 'tangentDeg', 'indices', 'first']
-    .map((k) => d[k].buffer) : [];
+  // normalDeg and tangentDeg are views of angles: each buffer once
+  const transfer = d ? [...new Set(['positions', 'normals', 'tangents', 'refNormals', 'refTangents', 'angles', 'indices', 'first']
+    .map((k) => d[k].buffer))] : [];
   if (reply) self.postMessage({ ...reply, file: q.file, seq: q.seq }, transfer);
 };

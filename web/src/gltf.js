@@ -196,6 +196,23 @@ export function writePose(object, bones, morph, toWorld = new Float64Array(16)) 
 }
 
 // Rig segments (parent joint -> joint) of a skinned mesh's skeleton, world space, 6 floats each.
+// Every skin's joints in the scene (the whole character): one segment per bone, each bone once however many
+// skinned meshes share it; out is reused when it has the size.
+export function sceneRigSegments(scene, out) {
+  const bones = new Set();
+  scene.traverse((o) => { if (o.isSkinnedMesh) for (const b of o.skeleton.bones) bones.add(b); });
+  if (!bones.size) return null;
+  const seg = out && out.length === 6 * bones.size ? out : new Float32Array(6 * bones.size);
+  const a = new THREE.Vector3(), b = new THREE.Vector3();
+  let i = 0;
+  for (const bone of bones) {
+    b.setFromMatrixPosition(bone.matrixWorld);
+    if (bone.parent && bone.parent.isBone) a.setFromMatrixPosition(bone.parent.matrixWorld); else a.copy(b);
+    seg.set([a.x, a.y, a.z, b.x, b.y, b.z], 6 * i++);
+  }
+  return seg;
+}
+
 export function rigSegments(object, out) {
   if (!object.isSkinnedMesh) return null;
   const bones = object.skeleton.bones;

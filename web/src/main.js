@@ -4,7 +4,7 @@ import * as THREE from 'three';
 import { loadSkinframe, wasmFileName, wasmSimdSupported, METHODS, ALL_METHODS, RECOMPUTE, summaryOf } from './skinframe.js';
 import { Views } from './views.js';
 import { drawChart } from './chart.js';
-import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments, startClip, poseScene } from './gltf.js';
+import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments, sceneRigSegments, startClip, poseScene } from './gltf.js';
 import { assetBytes } from './asset_eval.js';
 import { RemoteCharacter } from './character_remote.js';
 import { GpuReference } from './gpu.js';
@@ -322,7 +322,7 @@ function refresh() {
   if (!view) return;
   if (gltf?.filter < 0) {
     // the whole character: the worker poses and evaluates every primitive and onCharacter draws them; nothing
-    // is evaluated here (the chart and the inspector read one primitive: the Mesh menu picks it)
+    // is evaluated here (the inspector reads the worker's drawing, the chart asks the worker)
     const c = gltf.character;
     if (c.drawing && !c.busy && page.source !== 'whole') drawWhole(c.drawing);
     updateRig();
@@ -379,7 +379,10 @@ function drawWhole(d) {
 
 function updateRig() {
   let seg = null;
-  if (gltf) seg = gltf.rig = rigSegments(gltf.object, gltf.rig);
+  // the whole character: every skin's joints, posed by three.js at the page's time (only while shown: it walks
+  // the scene)
+  if (gltf && gltf.filter < 0) seg = views.showRig ? (gltf.rig = sceneRigSegments(gltf.gltf.scene, gltf.rig)) : null;
+  else if (gltf) seg = gltf.rig = rigSegments(gltf.object, gltf.rig);
   else if (view?.boneHeads) {
     seg = new Float32Array(6 * view.boneCount);
     for (let b = 0; b < view.boneCount; ++b) {
@@ -432,6 +435,7 @@ function onCharacter(c) {
   page.timing.character = c.ms;
   if (gltf.filter < 0 && c.drawing) drawWhole(c.drawing);
   if (gltf.filter < 0) updateReadout();
+  if (gltf.filter < 0 && page.inspected >= 0) inspect(page.inspected);
   page.characterBusy = c.busy;
   page.timing.characterMain = performance.now() - t0; // this thread's share of a table: drawing it and the readout
   page.timing.characterMainMax = Math.max(page.timing.characterMainMax || 0, page.timing.characterMain);
@@ -459,11 +463,32 @@ function wholeNote() {
 
 function vec(a, i, w) { return Array.from(a.subarray(i * w, i * w + w)).map((x) => x.toFixed(4)).join(', '); }
 
+// Vertex v of the whole character as the worker drew it: its unit (mesh instance and primitive, named as eval
+// names a vertex: node, mesh, primitive), its index there, and every method's angles at the drawn moment.
+function inspectWhole(v) {
+  const d = gltf.character.drawing, info = gltf.character.asset?.unitInfo;
+  page.inspected = v;
+  views.setMarker(v);
+  if (!d || !info || v >= d.vertexCount) return;
+  let unit = 0;
+  while (d.first[unit + 1] <= v) ++unit;
+  const [node, mesh, primitive, instance] = info.subarray(4 * unit, 4 * unit + 4);
+  const local = v - d.first[unit], n = d.vertexCount;
+  const tf = d.tangentFrame && METHODS.some((m) => gltf.character.table?.[m]?.tangentCount > 0);
+  let html = `<p>vertex ${local} of node ${node}, mesh ${mesh}, primitive ${primitive} (unit ${unit}, instance ${instance}) at ` +
+    `(${vec(d.positions, v, 3)}), ${gltf.character.time.toFixed(3)} s</p><table><tr><th>method</th><th>normal ∠ ref °</th><th>tangent ∠ ref °</th></tr>`;
+  const rows = {};
+  METHODS.forEach((m, k) => {
+    const nd = d.angles[2 * k * n + v], td = tf ? d.angles[(2 * k + 1) * n + v] : null;
+    rows[m] = { normalDeg: nd, tangentDeg: td };
+    html += `<tr data-method="${m}"${k === state.method ? ' class="selected"' : ''}><td>${m}</td><td>${fmt(nd)}</td><td>${td === null ? NOT_MEASURED : fmt(td)}</td></tr>`;
+  });
+  $('inspector').innerHTML = html + '</table>';
+  page.inspection = { vertex: v, unit, node, mesh, primitive, instance, unitVertex: local, time: gltf.character.time, rows };
+}
+
 function inspect(v) {
-  if (gltf?.filter < 0) {
-    $('inspector').innerHTML = '<p class="note">The inspector reads one primitive: pick it in the Mesh menu.</p>';
-    return;
-  }
+  if (gltf?.filter < 0) { inspectWhole(v); return; }
   page.inspected = v;
   views.setMarker(v);
   const n = view.vertexCount;
@@ -488,8 +513,23 @@ async function runChart(steps = 24) {
   const over = $('chart-over').value;
   const kind = $('chart-kind').value;
   const xs = [], series = METHODS.map((m) => ({ name: m, values: [] }));
-  if (kind === 'tangent' && !view.hasTangentFrame) { message('tangents not measured: the mesh has no UVs', true); return; }
-  if (gltf) {
+  const whole = gltf?.filter < 0 ? characterTable() : null;
+  const tangents = whole ? METHODS.some((m) => whole[m]?.tangentCount > 0) : view.hasTangentFrame;
+  if (kind === 'tangent' && !tangents) { message('tangents not measured: the mesh has no UVs', true); return; }
+  if (gltf?.filter < 0) {
+    // the whole character: each point the worker's table of that moment, at frames of the clip as eval plays it
+    if (!gltf.clip) { message('the file has no animation to chart', true); return; }
+    const frames = Math.ceil(gltf.duration * 30 - 1e-6) + 1; // the multiples of 1/30 s below the end, and the end
+    const picked = [...new Set(Array.from({ length: steps }, (_, i) => Math.round(((frames - 1) * i) / (steps - 1))))];
+    for (const f of picked) {
+      const t = f + 1 >= frames ? gltf.duration : f / 30;
+      const table = await gltf.character.tableAt(gltf.animation, t, state.options);
+      if (!table) { message(`${gltf.name}: whole character: ${gltf.character.reason}`, true); return; }
+      xs.push(t);
+      METHODS.forEach((m, k) => series[k].values.push(table[m]?.status === 'measured' ? (kind === 'tangent' ? table[m].tangentMean ?? NaN : table[m].normalMean) : NaN));
+    }
+    page.chartFrames = picked;
+  } else if (gltf) {
     if (!gltf.clip) { message('the file has no animation to chart', true); return; }
     const keep = gltf.time;
     for (let i = 0; i < steps; ++i) {
@@ -516,7 +556,7 @@ async function runChart(steps = 24) {
   }
   drawChart($('chart'), xs, series, { xLabel: gltf ? 'time (s)' : over, yLabel: `mean ${kind} error (deg)` });
   if ($('message').className === 'error') message('');
-  page.chart = { over: gltf ? '@time' : over, kind, xs, series };
+  page.chart = { over: gltf ? '@time' : over, kind, xs, series, whole: gltf?.filter < 0 };
 }
 
 // ---------------------------------------------------------------- glTF
@@ -684,7 +724,10 @@ async function main() {
   // the whole character: its table now, and its clip's as eval --json reports it (null where there is none)
   page.character = () => (gltf ? { filter: gltf.filter, reason: gltf.character.reason, units: gltf.character.asset?.units,
     vertices: gltf.character.asset?.vertices, table: gltf.filter < 0 ? characterTable() : null, time: gltf.character.time,
-    tables: gltf.character.tables, workerMs: gltf.character.ms } : null);
+    tables: gltf.character.tables, workerMs: gltf.character.ms,
+    // the drawing's units: each one's first vertex, and its node, mesh, primitive and instance (4 per unit)
+    first: gltf.character.drawing ? Array.from(gltf.character.drawing.first) : null,
+    unitInfo: gltf.character.asset?.unitInfo ? Array.from(gltf.character.asset.unitInfo) : null } : null);
   page.characterClip = async () => (gltf ? gltf.character.clip(gltf.animation, state.options) : null);
   // three.js's own view of the open file at the page's time, for tests: every mesh's skinned and morphed
   // vertices' box in the scene and its triangles

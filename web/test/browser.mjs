@@ -92,6 +92,27 @@ function evalRows(cli, file) {
   });
 }
 
+// A .glb with every node of `glb` copied once more (children, skins' joints and skeleton pointing at the copies,
+// a second skin for the copy's mesh node) and both roots in the scene: two skins over different joints.
+function twoSkins(glb) {
+  const n = glb.readUInt32LE(12);
+  const json = JSON.parse(glb.subarray(20, 20 + n).toString());
+  const rest = glb.subarray(20 + n);
+  const N = json.nodes.length, S = (json.skins || []).length;
+  json.nodes = [...json.nodes, ...json.nodes.map((node) => ({ ...node, name: `${node.name || ''} copy`,
+    ...(node.children ? { children: node.children.map((c) => c + N) } : {}), ...(node.skin !== undefined ? { skin: node.skin + S } : {}) }))];
+  json.skins = [...json.skins, ...json.skins.map((k) => ({ ...k, joints: k.joints.map((j) => j + N),
+    ...(k.skeleton !== undefined ? { skeleton: k.skeleton + N } : {}) }))];
+  const scene = json.scenes[json.scene || 0];
+  scene.nodes = [...scene.nodes, ...scene.nodes.map((r) => r + N)];
+  const text = Buffer.from(JSON.stringify(json));
+  const padded = Buffer.concat([text, Buffer.alloc((4 - (text.length % 4)) % 4, 0x20)]);
+  const head = Buffer.alloc(20);
+  head.writeUInt32LE(0x46546c67, 0); head.writeUInt32LE(2, 4); head.writeUInt32LE(20 + padded.length + rest.length, 8);
+  head.writeUInt32LE(padded.length, 12); head.writeUInt32LE(0x4e4f534a, 16);
+  return Buffer.concat([head, padded, rest]);
+}
+
 // The whole character against `skinframe eval`: the page's table is the library's asset evaluation compiled to
 // wasm, so only the float code generation differs (wasm's scalar loops against the native SIMD ones): measured
 // 1.5e-5 degree at most (CesiumMan's tangent max). The bound is the issue's 1e-3 degree.
@@ -559,6 +580,85 @@ async function run(mode) {
           `every method's normal and tangent mean and max within ${worst.toExponential(2)} deg of eval's (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
       }
       await shot('whole-character');
+    });
+    await check('whole characters (CesiumMan, MorphStressTest, CesiumMan with a second skin): the inspector at eval\'s worst vertices, every skin\'s rig, the chart at eval --csv\'s frames', async () => {
+      const cli = process.env.SKINFRAME_CLI || resolve(root, 'build/skinframe');
+      if (!existsSync(cli)) {
+        if (process.env.CI === 'true') throw new Error(`${cli} missing`);
+        console.log(`  # skipped: ${cli} missing (make build)`);
+        return;
+      }
+      // CesiumMan twice: every node copied (the copy's skin a second one over the copied joints), both in the scene
+      const twice = join(artifacts, 'CesiumManTwice.glb');
+      writeFileSync(twice, twoSkins(readFileSync(join(assets, 'CesiumMan/glTF-Binary/CesiumMan.glb'))));
+      for (const file of [join(assets, 'CesiumMan/glTF-Binary/CesiumMan.glb'), join(assets, 'MorphStressTest/glTF-Binary/MorphStressTest.glb'), twice]) {
+        const name = file.split('/').pop();
+        await page.setInputFiles('#file', file);
+        await page.waitForFunction((n) => document.getElementById('message').textContent.startsWith(`${n}: `), name, { timeout: 60000 });
+        await page.selectOption('#weld', '2'); await page.selectOption('#tangents', '1');
+        await page.selectOption('#animation', '0');
+        await settle(page);
+        const r = spawnSync(cli, ['eval', file, '--json', '--animation', '0'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+        assert.equal(r.status, 0, `eval ${file}: ${r.stderr}`);
+        const clip = JSON.parse(r.stdout).animations[0];
+        // the inspector: each method's worst normal and tangent vertex of the clip (eval names its node, mesh,
+        // primitive, vertex and frame), clicked in the whole character at that frame: the same vertex, and the
+        // method's angle there eval's
+        let inspected = 0, worst = 0;
+        for (const m of METHODS) {
+          const row = clip.methods.find((x) => x.method === m);
+          for (const [key, part] of [['worst_normal_vertex', 'normalDeg'], ['worst_tangent_vertex', 'tangentDeg']]) {
+            const w = row[key];
+            if (!w || !(w.angle_deg > 0)) continue;
+            await page.evaluate((t) => window.sfPage.seek(t), Math.min(w.frame / clip.fps, clip.duration_s));
+            await settle(page);
+            const info = await page.evaluate(() => window.sfPage.character());
+            const unit = info.first.slice(0, -1).findIndex((_, u) => info.unitInfo[4 * u] === w.node &&
+              info.unitInfo[4 * u + 1] === w.mesh && info.unitInfo[4 * u + 2] === w.primitive);
+            assert.ok(unit >= 0, `${name} ${m}: no unit of node ${w.node}, mesh ${w.mesh}, primitive ${w.primitive}`);
+            const got = await page.evaluate((v) => { window.sfPage.inspect(v); return window.sfPage.inspection; }, info.first[unit] + w.vertex);
+            assert.deepEqual([got.node, got.mesh, got.primitive, got.unitVertex], [w.node, w.mesh, w.primitive, w.vertex], `${name} ${m} ${key}: the inspected vertex`);
+            const d = Math.abs(got.rows[m][part] - w.angle_deg);
+            assert.ok(d <= WHOLE_BOUND_DEG, `${name} ${m} ${key}: inspector ${got.rows[m][part]}, eval ${w.angle_deg}`);
+            worst = Math.max(worst, d);
+            ++inspected;
+          }
+        }
+        assert.ok(inspected > 0, `${name}: no worst vertex to inspect`);
+        // the rig: every joint of every skin in the file, once
+        const glb = readFileSync(file);
+        const json = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString());
+        const joints = new Set((json.skins || []).flatMap((s) => s.joints)).size;
+        await page.check('#show-rig');
+        await settle(page);
+        const rig = await page.evaluate(() => { const v = window.sfPage.views; return { count: v.rigGeometry?.drawRange.count ?? 0, visible: !!v.rig?.[0]?.visible }; });
+        assert.equal(rig.count, 2 * joints, `${name}: rig segments for ${joints} joints`);
+        assert.equal(rig.visible, joints > 0, `${name}: rig shown`);
+        await page.uncheck('#show-rig');
+        // the chart: the whole character's normal mean per method at frames of the clip, each eval --csv's frame
+        const csv = join(artifacts, 'whole-chart.csv');
+        const e = spawnSync(cli, ['eval', file, '--animation', '0', '--csv', csv, '--force'], { encoding: 'utf8' });
+        assert.equal(e.status, 0, `eval ${file}: ${e.stderr}`);
+        const lines = readFileSync(csv, 'utf8').trim().split('\n');
+        const head = lines[0].split(',');
+        const rows = lines.slice(1).map((l) => l.match(/("[^"]*"|[^,]*)(,|$)/g).map((x) => x.replace(/,$/, '').replace(/^"|"$/g, '')));
+        await page.selectOption('#chart-kind', 'normal');
+        await page.evaluate(() => window.sfPage.runChart());
+        const chart = await page.evaluate(() => window.sfPage.chart);
+        assert.ok(chart.whole && chart.xs.length >= 2, `${name}: the chart is not the whole character's`);
+        let points = 0;
+        chart.xs.forEach((t, i) => {
+          for (const [k, m] of METHODS.entries()) {
+            const row = rows.find((f) => f[head.indexOf('method')] === m && Math.abs(Number(f[head.indexOf('time_s')]) - t) <= 1e-6);
+            assert.ok(row, `${name}: eval --csv has no frame at ${t} s`);
+            const want = Number(row[head.indexOf('normal_mean_deg')]);
+            assert.ok(Math.abs(chart.series[k].values[i] - want) <= WHOLE_BOUND_DEG, `${name} chart at ${t} s ${m}: ${chart.series[k].values[i]}, eval ${want}`);
+            ++points;
+          }
+        });
+        console.log(`  ${name}: ${inspected} worst vertices inspected within ${worst.toExponential(1)} deg of eval's; rig ${joints} joints of ${(json.skins || []).length} skin(s); chart ${points} points at eval --csv's frames`);
+      }
+      await shot('whole-inspector');
     });
     await check('staged assets compressed with meshopt (gltfpack -c -noq, -cc) and Draco (edgebreaker, sequential): the whole character is skinframe eval\'s', async () => {
       const cli = process.env.SKINFRAME_CLI || resolve(root, 'build/skinframe');
