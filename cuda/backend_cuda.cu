@@ -14,6 +14,8 @@
 #define SFC_MAX_ALLOCS 48
 #define SFC_HEADROOM ((size_t)256 << 20) // left free on the device for the runtime and other work
 #define SFC_FRAME_RECORDS (2 * SF_METHOD_COUNT * 3) // per instance: 3 per series (sfc_stats.frame)
+// Frames an evaluation keeps at once (nrm / tan and the row buffers): every row but the reference's own.
+#define SFC_ROW_SLOTS (SF_METHOD_COUNT - 1)
 
 // sfi_cuda's host MikkTSpace: instances x vertices per round at most (its staging), parts of a round at most.
 #define SFC_MIKK_ROUND ((size_t)1 << 22)
@@ -26,6 +28,7 @@ struct sfi_cuda {
     void* allocs[SFC_MAX_ALLOCS]; // the topology's device arrays
     size_t alloc_count, topo_bytes;
     sfi_cuda_recompute variant;
+    int rows_apart; // each row's angles in a pass of its own (sfi_cuda_set_rows_pass 0)
     const sf_topology* topo;
     sfc_halo halo[3]; // the locality blocks per weld mode (none, position, position + normal), built on first use
     int halo_refused[3]; // a weld mode whose blocks cannot be built: halo-gather runs as face-gather there
@@ -38,6 +41,8 @@ struct sfi_cuda {
     int with_alpha;           // the last upload had morph weights
     float pose_scale;         // bound on the bones' growth of lengths (fixed-point scatter)
     float *pos, *det, *nrm, *tan, *ref_n, *ref_t, *face, *pose_n, *pose_t;
+    // an evaluation's rows beside nrm / tan, so that their angles are measured in one pass (SFC_ROW_SLOTS - 1)
+    float *row_nrm[SFC_ROW_SLOTS - 1], *row_tan[SFC_ROW_SLOTS - 1];
     // the reference's MikkTSpace tangents per corner (cap * 12F, w as the per-vertex output's) and, per instance,
     // whether recompute-fused's own corners differ from them; corners: the last evaluation measured per corner
     float* ref_ct;
@@ -104,6 +109,11 @@ extern "C" size_t sfi_cuda_halo_bytes(const sf_topology* topo, int weld) { retur
 extern "C" void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute v)
 {
     if (ws && ws->cuda && (unsigned)v < SFI_CUDA_RECOMPUTE_COUNT) ws->cuda->variant = v;
+}
+
+extern "C" void sfi_cuda_set_rows_pass(sf_workspace* ws, int one_pass)
+{
+    if (ws && ws->cuda) ws->cuda->rows_apart = !one_pass;
 }
 
 // ---------------------------------------------------------------- memory
@@ -300,6 +310,7 @@ static void free_instances(sfi_cuda* c)
     c->bones = c->alpha = c->pos = c->det = c->nrm = c->tan = c->ref_n = c->ref_t = c->face = c->ref_ct = NULL;
     c->pose_n = c->pose_t = c->h_bones = c->h_alpha = NULL;
     c->ct_differ = NULL;
+    for (int k = 0; k < SFC_ROW_SLOTS - 1; ++k) c->row_nrm[k] = c->row_tan[k] = NULL;
     c->acc = NULL;
     c->frames = NULL;
     c->cap = 0;
@@ -309,7 +320,7 @@ static size_t instance_bytes(const sfc_topo& t)
 {
     size_t n = t.n, F = t.F;
     return 4 * (12 * (size_t)t.bones + t.targets + 3 * n + n + 3 * n + 4 * n + 3 * n + 4 * n + 12 * F + 3 * n + 4 * n +
-                9 * n + 12 * F + 1) +
+                9 * n + 12 * F + 1 + (SFC_ROW_SLOTS - 1) * 7 * n) +
            SFC_FRAME_RECORDS * sizeof(unsigned long long);
 }
 
@@ -357,6 +368,10 @@ static sf_result ensure_instances(sfi_cuda* c, uint32_t count, sf_error* err)
         c->frames = carve<unsigned long long>(d, &at, m * SFC_FRAME_RECORDS);
         c->ref_ct = carve<float>(d, &at, m * 12 * F);
         c->ct_differ = carve<unsigned>(d, &at, m);
+        for (int k = 0; k < SFC_ROW_SLOTS - 1; ++k) {
+            c->row_nrm[k] = carve<float>(d, &at, m * 3 * n);
+            c->row_tan[k] = carve<float>(d, &at, m * 4 * n);
+        }
         c->h_bones = carve<float>(h, &h_at, m * 12 * t.bones);
         c->h_alpha = carve<float>(h, &h_at, m * t.targets);
         if (pass == 1) break;
@@ -910,12 +925,61 @@ static sf_result count_report(sfi_cuda* c, size_t k, sf_method method, const flo
     return SF_OK;
 }
 
-// A row of its own pass (bone-normal-matrices, jacobian-fan, recompute-fused over the reference's options; the other
-// per-vertex methods above SFC_FUSED_ROWS_BELOW): its frames into c->nrm / c->tan, its report into slot k, its
-// angles into the row's series.
-static sf_result own_row(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo, size_t k, sf_method m,
-                         const sf_frames_opts* mo, const sf_frames_opts* ro, int with_report, sf_error* err)
+// The rows whose angles wait for one pass (later_rows): their frames in slots, measured together by flush_rows.
+struct later_rows {
+    sfc_frame_rows rows;
+    uint32_t slots; // frame slots in use (c->nrm / c->tan first, then the row buffers)
+};
+
+static sf_result flush_rows(sfi_cuda* c, later_rows* l, sf_error* err)
 {
+    sf_result r = sfc_frame_rows_errors(&c->t, c->count, c->ref_n, c->ref_t, &l->rows, c->stream, err);
+    memset(l, 0, sizeof *l);
+    return r;
+}
+
+// Row k joins the pass: self (the reference against itself) or its frames in slot `slot`.
+static void add_row(sfi_cuda* c, later_rows* l, size_t k, bool self)
+{
+    sfc_frame_rows& f = l->rows;
+    uint32_t j = f.count++, slot = self ? 0 : l->slots++;
+    f.self[j] = self;
+    f.nrm[j] = self ? c->ref_n : slot ? c->row_nrm[slot - 1] : c->nrm;
+    f.tan[j] = self ? c->ref_t : slot ? c->row_tan[slot - 1] : c->tan;
+    f.normal[j] = c->stats[2 * k];
+    f.tangent[j] = c->stats[2 * k + 1];
+    f.e_counts[j] = c->e_counts + SFC_E_COUNTS * k;
+}
+
+// Room in the pass for one more row (self: needs no slot), measuring the rows there first where it is full.
+static sf_result room_for_row(sfi_cuda* c, later_rows* l, bool self, sf_error* err)
+{
+    if (l->rows.count < SFC_ROWS_MAX && (self || l->slots < SFC_ROW_SLOTS)) return SF_OK;
+    return flush_rows(c, l, err);
+}
+
+// A row of its own pass (bone-normal-matrices, jacobian-fan, recompute-fused over the reference's options; the other
+// per-vertex methods above SFC_FUSED_ROWS_BELOW): its frames into c->nrm / c->tan (with later: its slot there),
+// its report into slot k, its angles into the row's series (with later: in later's pass).
+static sf_result own_row(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo, size_t k, sf_method m,
+                         const sf_frames_opts* mo, const sf_frames_opts* ro, int with_report, later_rows* later,
+                         sf_error* err)
+{
+    if (later) {
+        sf_result r = room_for_row(c, later, false, err);
+        if (r != SF_OK) return r;
+        uint32_t slot = later->slots;
+        float *nrm = slot ? c->row_nrm[slot - 1] : c->nrm, *tan = slot ? c->row_tan[slot - 1] : c->tan;
+        if (with_report) r = reset_counters(c, err);
+        if (r == SF_OK && m == SF_METHOD_RECOMPUTE_FUSED)
+            r = sfi_fused_two_pass(topo, ro, ws, true, &c->row_two_pass[k], err);
+        if (r == SF_OK)
+            r = run_method(c, topo, m, m == SF_METHOD_RECOMPUTE_FUSED ? ro : mo, c->variant,
+                           counts_own_report(m) ? NULL : c->pos, nrm, tan, with_report ? c->counters : NULL, err);
+        if (r == SF_OK && with_report) r = count_report(c, k, m, nrm, tan, err);
+        if (r == SF_OK) add_row(c, later, k, false);
+        return r;
+    }
     const sf_frames_opts* o = m == SF_METHOD_RECOMPUTE_FUSED ? ro : mo;
     sf_result r = with_report ? reset_counters(c, err) : SF_OK;
     if (r == SF_OK && m == SF_METHOD_RECOMPUTE_FUSED) r = sfi_fused_two_pass(topo, o, ws, true, &c->row_two_pass[k], err);
@@ -952,6 +1016,10 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
     // error kernel, which together keep more warps resident than the fused pass's registers allow
     // (docs/benchmarks-log.md, the rows split above a million vertices). The recompute row is measured against itself.
     bool split = (size_t)c->count * c->t.n >= SFC_FUSED_ROWS_BELOW;
+    // The rows whose frames are written are measured together, each vertex's reference read once for all of
+    // them, where the tangents are measured per vertex (MikkTSpace's per corner keep a pass per row).
+    later_rows pending, *later = c->corners || c->rows_apart ? NULL : &pending;
+    memset(&pending, 0, sizeof pending);
     int fused[4];
     size_t fused_rows[4], nf = 0;
     for (size_t k = 0; k < rows; ++k) {
@@ -971,7 +1039,7 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
                      (double)mo->jacobian_cap);
         if (methods[k] == SF_METHOD_BONE_NORMAL_MATRICES || methods[k] == SF_METHOD_JACOBIAN_FAN ||
             methods[k] == SF_METHOD_RECOMPUTE_FUSED || (split && counts_own_report(methods[k]))) {
-            r = own_row(c, ws, topo, k, methods[k], mo, ro, with_report, err);
+            r = own_row(c, ws, topo, k, methods[k], mo, ro, with_report, later, err);
             if (r != SF_OK) return r;
             continue;
         }
@@ -988,13 +1056,22 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
                               c->row_counters + SFC_COUNTERS * k, c->row_counters + SFC_COUNTERS * SF_METHOD_COUNT,
                               SFC_COUNTERS * sizeof(unsigned long long), cudaMemcpyDeviceToDevice, c->stream),
                           err);
-            r = sfc_errors(&c->t, c->count, c->ref_n, c->ref_t, c->ref_n, c->ref_t, &cn, &c->stats[2 * k],
-                           &c->stats[2 * k + 1], c->e_counts + SFC_E_COUNTS * k, c->stream, err);
+            if (later) {
+                r = room_for_row(c, later, true, err);
+                if (r == SF_OK) add_row(c, later, k, true);
+            } else {
+                r = sfc_errors(&c->t, c->count, c->ref_n, c->ref_t, c->ref_n, c->ref_t, &cn, &c->stats[2 * k],
+                               &c->stats[2 * k + 1], c->e_counts + SFC_E_COUNTS * k, c->stream, err);
+            }
             if (r != SF_OK) return r;
             continue;
         }
         fused[nf] = (int)methods[k];
         fused_rows[nf++] = k;
+    }
+    if (later && later->rows.count) {
+        r = flush_rows(c, later, err);
+        if (r != SF_OK) return r;
     }
     if (nf == 0) return SF_OK;
     sfc_stats *sn[4], *st[4];

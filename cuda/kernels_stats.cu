@@ -557,6 +557,180 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
     }
 }
 
+// The written frames of several rows measured in one pass (k_errors' per-vertex form for each): a vertex's
+// reference frame is loaded once for every row. Each thread's sums stay in its own slots of the block's shared
+// memory (the rows' count is known only at launch, and in registers seven rows' sums would cost the occupancy),
+// added to in k_errors' order, so the sums are k_errors' bits; counts and extremes go through the block's shared
+// counters, the histogram through warp-aggregated atomics.
+struct shared_rows_counts {
+    unsigned series[2 * SFC_ROWS_MAX][4]; // over_1, over_5, over_45, zeros
+    unsigned e[SFC_ROWS_MAX][SFC_E_COUNTS];
+    unsigned long long max_key[2 * SFC_ROWS_MAX];
+    unsigned min_bits[2 * SFC_ROWS_MAX];
+    unsigned live;
+};
+
+// Adds one angle of series s (row r's normals at 2r, its tangents at 2r + 1); every lane of the warp calls it.
+__device__ __forceinline__ void rows_series_add(shared_rows_counts& sc, double* sums, unsigned s, const sfc_stats& st,
+                                                uint32_t n, bool live, float a, uint32_t index, unsigned hand)
+{
+    bool binned = live && a != 0.0f;
+    unsigned active = __ballot_sync(0xffffffffu, binned);
+    if (binned) {
+        uint32_t bin = sfk_angle_bin(a);
+        unsigned same = __match_any_sync(active, bin);
+        if ((unsigned)(__ffs(same) - 1) == (threadIdx.x & 31u)) atomicAdd(st.bins + bin, (unsigned long long)__popc(same));
+    }
+    block_count(&sc.series[s][0], live && a > 1.0f);
+    block_count(&sc.series[s][1], live && a > 5.0f);
+    block_count(&sc.series[s][2], live && a > 45.0f);
+    block_count(&sc.series[s][3], live && a == 0.0f);
+    frame_add(st, n, live, a, index, hand);
+    if (!live) return;
+    double* sum = sums + (size_t)2 * s * SFC_THREADS + threadIdx.x;
+    sum[0] += a;
+    sum[SFC_THREADS] += (double)a * a;
+    unsigned long long key = ((unsigned long long)__float_as_uint(a) << 32) | (0xffffffffu - index);
+    if (key > *(volatile unsigned long long*)&sc.max_key[s]) atomicMax(&sc.max_key[s], key);
+    if (__float_as_uint(a) < *(volatile unsigned*)&sc.min_bits[s]) atomicMin(&sc.min_bits[s], __float_as_uint(a));
+}
+
+// Series s's block part: the thread sums in series_flush's order into partial[2 * block], one atomic per counter.
+__device__ void rows_series_flush(const shared_rows_counts& sc, const double* sums, unsigned s, const sfc_stats& st)
+{
+    __shared__ double sh_d[2][SFC_WARPS];
+    unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const double* sum = sums + (size_t)2 * s * SFC_THREADS + threadIdx.x;
+    double a = warp_sum(sum[0]), b = warp_sum(sum[SFC_THREADS]);
+    if (lane == 0) sh_d[0][warp] = a, sh_d[1][warp] = b;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double ta = 0.0, tb = 0.0;
+        for (int w = 0; w < SFC_WARPS; ++w) ta += sh_d[0][w], tb += sh_d[1][w];
+        st.partial[2 * blockIdx.x] = ta;
+        st.partial[2 * blockIdx.x + 1] = tb;
+        if (sc.live) {
+            atomicAdd(st.counts + SFC_COUNT, (unsigned long long)sc.live);
+            if (sc.series[s][0]) atomicAdd(st.counts + SFC_OVER1, (unsigned long long)sc.series[s][0]);
+            if (sc.series[s][1]) atomicAdd(st.counts + SFC_OVER5, (unsigned long long)sc.series[s][1]);
+            if (sc.series[s][2]) atomicAdd(st.counts + SFC_OVER45, (unsigned long long)sc.series[s][2]);
+            if (sc.series[s][3]) atomicAdd(st.bins, (unsigned long long)sc.series[s][3]);
+            atomicMax(st.counts + SFC_MAX_KEY, sc.max_key[s]);
+            atomicMin(st.counts + SFC_MIN_BITS, (unsigned long long)sc.min_bits[s]);
+        }
+    }
+    __syncthreads();
+}
+
+__device__ __forceinline__ void load_row_frame(const sfc_frame_rows& rows, uint32_t r, bool tangents, size_t o,
+                                               float m[3], float4& m4)
+{
+    load3(rows.nrm[r], o, m);
+    if (tangents) m4 = reinterpret_cast<const float4*>(rows.tan[r])[o];
+}
+
+// Dynamic shared memory: 2 sums per series and thread (sfc_frame_rows_shared).
+__global__ void __launch_bounds__(SFC_THREADS, 3)
+    k_frame_rows(sfc_topo t, uint32_t count, const float* ref_n, const float* ref_t, sfc_frame_rows rows)
+{
+    extern __shared__ double sums[];
+    __shared__ shared_rows_counts sc;
+    bool tangents = t.has_uvs != 0;
+    unsigned series = 2 * rows.count;
+    for (unsigned k = threadIdx.x; k < series; k += SFC_THREADS) {
+        sc.series[k][0] = sc.series[k][1] = sc.series[k][2] = sc.series[k][3] = 0;
+        sc.max_key[k] = 0;
+        sc.min_bits[k] = 0xffffffffu;
+    }
+    for (unsigned k = threadIdx.x; k < SFC_ROWS_MAX * SFC_E_COUNTS; k += SFC_THREADS) (&sc.e[0][0])[k] = 0;
+    if (threadIdx.x == 0) sc.live = 0;
+    for (unsigned k = 0; k < 2 * series; ++k) sums[(size_t)k * SFC_THREADS + threadIdx.x] = 0.0;
+    __syncthreads();
+    size_t total = (size_t)count * t.n, stride = (size_t)gridDim.x * SFC_THREADS;
+    size_t rounds = (total + stride - 1) / stride; // every thread runs as many rounds: the warps stay whole
+    for (size_t round = 0; round < rounds; ++round) {
+        size_t o = round * stride + (size_t)blockIdx.x * SFC_THREADS + threadIdx.x;
+        bool live = o < total;
+        float rn[3] = {0.0f, 0.0f, 0.0f}, m[3] = {0.0f, 0.0f, 0.0f};
+        float4 r4 = make_float4(0.0f, 0.0f, 0.0f, 1.0f), m4 = r4;
+        if (live) {
+            load3(ref_n, o, rn);
+            if (tangents) r4 = reinterpret_cast<const float4*>(ref_t)[o];
+            if (!rows.self[0]) load_row_frame(rows, 0, tangents, o, m, m4);
+        }
+        float rt[3] = {r4.x, r4.y, r4.z};
+        bool zn = sfk_degenerate3(rn), zt = tangents && sfk_degenerate3(rt);
+        block_count(&sc.live, live);
+#pragma unroll 1
+        for (uint32_t r = 0; r < rows.count; ++r) {
+            float mn[3] = {m[0], m[1], m[2]}, mt[4] = {m4.x, m4.y, m4.z, m4.w};
+            // the next row's frame in flight while this row's angles are worked out
+            if (live && r + 1 < rows.count && !rows.self[r + 1]) load_row_frame(rows, r + 1, tangents, o, m, m4);
+            float an = 0.0f, at = 0.0f;
+            bool dn = false, dt = false;
+            unsigned hand = 0;
+            if (live) {
+                if (rows.self[r]) {
+                    dn = zn;
+                    an = dn ? 180.0f : 0.0f;
+                    if (tangents) dt = zt, at = dt ? 180.0f : 0.0f;
+                } else {
+                    an = (float)sfk_angle_deg(mn, rn);
+                    dn = sfk_degenerate3(mn) || zn;
+                    if (tangents) {
+                        at = (float)sfk_angle_deg(mt, rt);
+                        dt = sfk_degenerate3(mt) || zt;
+                        hand = (mt[3] < 0.0f) != (r4.w < 0.0f);
+                    }
+                }
+            }
+            rows_series_add(sc, sums, 2 * r, rows.normal[r], t.n, live, an, (uint32_t)o, 0u);
+            if (tangents) rows_series_add(sc, sums, 2 * r + 1, rows.tangent[r], t.n, live, at, (uint32_t)o, hand);
+            block_count(&sc.e[r][SFC_E_DEGEN_N], dn);
+            block_count(&sc.e[r][SFC_E_DEGEN_T], dt);
+            block_count(&sc.e[r][SFC_E_DEGEN], dn || dt);
+            block_count(&sc.e[r][SFC_E_HANDED], hand != 0);
+        }
+    }
+    __syncthreads();
+    for (uint32_t r = 0; r < rows.count; ++r) {
+        rows_series_flush(sc, sums, 2 * r, rows.normal[r]);
+        if (tangents) rows_series_flush(sc, sums, 2 * r + 1, rows.tangent[r]);
+    }
+    for (unsigned k = threadIdx.x; k < rows.count * SFC_E_COUNTS; k += SFC_THREADS) {
+        unsigned v = sc.e[k / SFC_E_COUNTS][k % SFC_E_COUNTS];
+        if (v) atomicAdd(rows.e_counts[k / SFC_E_COUNTS] + k % SFC_E_COUNTS, (unsigned long long)v);
+    }
+}
+
+// The partials of the rows' series (block y: row y / per, its tangents where per is 2 and y is odd) added to
+// their running sums, as k_sums.
+__global__ void k_sums_series(sfc_frame_rows rows, unsigned per, size_t blocks)
+{
+    unsigned r = blockIdx.y / per;
+    const sfc_stats& s = per == 2 && (blockIdx.y & 1u) ? rows.tangent[r] : rows.normal[r];
+    __shared__ double sa[SFC_THREADS], sb[SFC_THREADS];
+    double a = 0.0, b = 0.0;
+    for (size_t k = threadIdx.x; k < blocks; k += SFC_THREADS) {
+        a += s.partial[2 * k];
+        b += s.partial[2 * k + 1];
+    }
+    sa[threadIdx.x] = a;
+    sb[threadIdx.x] = b;
+    __syncthreads();
+    for (unsigned h = SFC_THREADS / 2; h > 0; h >>= 1) {
+        if (threadIdx.x < h) {
+            sa[threadIdx.x] += sa[threadIdx.x + h];
+            sb[threadIdx.x] += sb[threadIdx.x + h];
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        s.sums[0] += sa[0];
+        s.sums[1] += sb[0];
+    }
+}
+
 // The partials of one run added to the running sums, in a fixed order.
 __global__ void k_sums(sfc_stats s, size_t blocks)
 {
@@ -701,5 +875,25 @@ sf_result sfc_rows_errors(const sfc_topo* t, const sfc_batch* b, const int* meth
         if (t->has_uvs) k_sums<<<1, SFC_THREADS, 0, s>>>(*tangent[r], g);
         SFC_LAUNCHED("k_sums", err);
     }
+    return SF_OK;
+}
+
+size_t sfc_frame_rows_shared(uint32_t rows) { return (size_t)rows * 2 * 2 * SFC_THREADS * sizeof(double); }
+
+sf_result sfc_frame_rows_errors(const sfc_topo* t, uint32_t count, const float* ref_n, const float* ref_t,
+                                const sfc_frame_rows* rows, cudaStream_t s, sf_error* err)
+{
+    if (t->n == 0 || rows->count == 0) return SF_OK;
+    if (rows->count > SFC_ROWS_MAX)
+        return sf_error_set(err, SF_ERROR_INVALID_ARGUMENT, "rows", SFI_NO_INDEX, "%u rows in one pass, at most %d",
+                            rows->count, SFC_ROWS_MAX);
+    size_t blocks = sfc_error_blocks(t, count), shared = sfc_frame_rows_shared(rows->count);
+    // above 48 KB only once raised (per device: set at every launch)
+    SFC_CHECK(cudaFuncSetAttribute(k_frame_rows, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared), err);
+    k_frame_rows<<<(unsigned)blocks, SFC_THREADS, shared, s>>>(*t, count, ref_n, ref_t, *rows);
+    SFC_LAUNCHED("k_frame_rows", err);
+    unsigned per = t->has_uvs ? 2 : 1;
+    k_sums_series<<<dim3(1, per * rows->count), SFC_THREADS, 0, s>>>(*rows, per, blocks);
+    SFC_LAUNCHED("k_sums_series", err);
     return SF_OK;
 }

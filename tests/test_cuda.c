@@ -881,6 +881,102 @@ static void test_statistics_long_launch(void)
     sf_scene_destroy(sc);
 }
 
+/* The rows whose frames an evaluation writes, measured in one pass over the reference (the default), give each
+ * row's statistics of a pass per row (sfi_cuda_set_rows_pass 0) bit for bit: every field of the summaries (the
+ * sums in the same order, the histogram, the extremes and their vertices, the counts) and each pose's records of
+ * a clip. Cases: a crowd large enough that every per-vertex row writes its frames (SFC_FUSED_ROWS_BELOW), one
+ * below it (there bone-normal-matrices, jacobian-fan, recompute-fused and the reference's own row share the
+ * pass), and the mesh without UVs (no tangent series). */
+static void rows_pass_case(const char* label, int resolution, size_t I, int uvs)
+{
+    const sf_scene_setting set[] = {{"resolution", resolution}, {"twist", 60}, {"ripples", 0.5}};
+    sf_scene* sc = NULL;
+    sf_error err;
+    CHECK_OK(sf_scene_create("sheet", NULL, set, 3, NULL, &sc, &err));
+    sf_mesh_desc mesh = sc->mesh;
+    if (!uvs) memset(&mesh.uvs, 0, sizeof mesh.uvs), memset(&mesh.tangents, 0, sizeof mesh.tangents);
+    sf_topology* topo = NULL;
+    CHECK_OK(sf_topology_create(&mesh, NULL, NULL, &topo, &err));
+    CHECK(sf_topology_has_tangent_frame(topo) == uvs);
+    sf_workspace *one = NULL, *apart = NULL;
+    sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
+    CHECK_OK(sf_workspace_create(topo, &wo, &one, &err));
+    CHECK_OK(sf_workspace_create(topo, &wo, &apart, &err));
+    sfi_cuda_set_rows_pass(apart, 0);
+    posed* p = calloc(I, sizeof *p);
+    sf_pose* poses = calloc(I, sizeof *poses);
+    for (size_t i = 0; i < I; ++i) {
+        random_pose(&sc->pose, sc->mesh.target_count, 1.0f, &p[i]);
+        poses[i] = p[i].pose;
+    }
+    sf_method every[SF_METHOD_COUNT];
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) every[m] = (sf_method)m;
+    CHECK_OK(sfi_cuda_eval_enqueue(one, poses, I, every, SF_METHOD_COUNT, NULL, NULL, &err));
+    CHECK_OK(sfi_cuda_eval_enqueue(apart, poses, I, every, SF_METHOD_COUNT, NULL, NULL, &err));
+    size_t differ = 0;
+    for (int k = 0; k < SF_METHOD_COUNT; ++k) {
+        sf_error_summary a, b;
+        memset(&a, 0, sizeof a), memset(&b, 0, sizeof b);
+        CHECK_OK(sfi_cuda_eval_read(one, (size_t)k, &a, NULL, NULL, NULL, &err));
+        CHECK_OK(sfi_cuda_eval_read(apart, (size_t)k, &b, NULL, NULL, NULL, &err));
+        for (int side = 0; side < 2; ++side) {
+            const sf_angle_stats *x = side ? &a.tangent : &a.normal, *y = side ? &b.tangent : &b.normal;
+            differ += x->count != y->count || x->mean != y->mean || x->rms != y->rms || x->p50 != y->p50 ||
+                      x->p95 != y->p95 || x->max != y->max || x->over_1 != y->over_1 || x->over_5 != y->over_5 ||
+                      x->over_45 != y->over_45;
+        }
+        differ += a.handedness_mismatches != b.handedness_mismatches || a.degenerate != b.degenerate ||
+                  a.degenerate_normals != b.degenerate_normals || a.degenerate_tangents != b.degenerate_tangents ||
+                  a.worst_normal_vertex != b.worst_normal_vertex || a.worst_tangent_vertex != b.worst_tangent_vertex;
+        CHECK(a.normal.count == I * sf_topology_vertex_count(topo));
+        CHECK(a.tangent.count == (uvs ? a.normal.count : 0));
+        if (k != SF_METHOD_RECOMPUTE && k != SF_METHOD_RECOMPUTE_FUSED) /* measured, not left zero */
+            CHECK(a.normal.max > 0.0 && a.normal.mean > 0.0);
+        if (a.normal.mean != b.normal.mean || a.tangent.mean != b.tangent.mean)
+            printf("rows pass %s %s: mean %.17g / %.17g, apart %.17g / %.17g\n", label, sf_method_name(every[k]),
+                   a.normal.mean, a.tangent.mean, b.normal.mean, b.tangent.mean);
+    }
+    /* a clip's records per pose */
+    sf_eval_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.methods = every, desc.method_count = SF_METHOD_COUNT;
+    sf_evaluation *e1 = NULL, *e2 = NULL;
+    CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &e1, &err));
+    CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &e2, &err));
+    CHECK_OK(sf_evaluation_run_poses(e1, poses, I, one, 1, &err));
+    CHECK_OK(sf_evaluation_run_poses(e2, poses, I, apart, 1, &err));
+    sf_pose_errors* pa = calloc(I, sizeof *pa);
+    sf_pose_errors* pb = calloc(I, sizeof *pb);
+    for (int k = 0; k < SF_METHOD_COUNT; ++k) {
+        CHECK_OK(sf_evaluation_pose_errors(e1, (size_t)k, pa, &err));
+        CHECK_OK(sf_evaluation_pose_errors(e2, (size_t)k, pb, &err));
+        for (size_t i = 0; i < I; ++i)
+            differ += pa[i].normal_sum != pb[i].normal_sum || pa[i].tangent_sum != pb[i].tangent_sum ||
+                      pa[i].normal_max != pb[i].normal_max || pa[i].tangent_max != pb[i].tangent_max ||
+                      pa[i].worst_normal_vertex != pb[i].worst_normal_vertex ||
+                      pa[i].worst_tangent_vertex != pb[i].worst_tangent_vertex ||
+                      pa[i].handedness_mismatches != pb[i].handedness_mismatches;
+    }
+    printf("rows pass %s: %zu instances of %zu vertices, %zu fields differ\n", label, I,
+           sf_topology_vertex_count(topo), differ);
+    CHECK(differ == 0);
+    free(pa), free(pb);
+    sf_evaluation_destroy(e1), sf_evaluation_destroy(e2);
+    for (size_t i = 0; i < I; ++i) posed_free(&p[i]);
+    free(p), free(poses);
+    sf_workspace_destroy(one), sf_workspace_destroy(apart);
+    sf_topology_destroy(topo);
+    sf_scene_destroy(sc);
+}
+
+static void test_rows_pass(void)
+{
+    if (!gpu_ready()) return;
+    rows_pass_case("crowd", 140, 60, 1); /* 1.19 M vertices: every row writes its frames */
+    rows_pass_case("small", 40, 3, 1);
+    rows_pass_case("no uvs", 140, 60, 0);
+}
+
 int main(int argc, char** argv)
 {
     if (!gpu_ready()) return 77;
@@ -890,6 +986,7 @@ int main(int argc, char** argv)
                                      {"evaluation", test_evaluation},
                                      {"poses", test_poses},
                                      {"statistics_long_launch", test_statistics_long_launch},
+                                     {"rows_pass", test_rows_pass},
                                      {"device_size", test_device_size},
                                      {"cli_backend", test_cli_backend}};
     return SFT_RUN(cases, argc, argv);

@@ -105,6 +105,9 @@ size_t sfi_cuda_halo_bytes(const sf_topology* topo, int weld);
 #define SFI_CUDA_HALO_FACES 1024
 /* Selects the variant of later recompute frames on ws (a CUDA workspace; ignored otherwise). */
 void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute variant);
+/* Whether later evaluations on ws measure the rows whose frames they write in one pass (1, the default) or each
+ * row in a pass of its own (0: the form the one pass is checked and timed against). */
+void sfi_cuda_set_rows_pass(sf_workspace* ws, int one_pass);
 
 /* Benchmark stages on a CUDA workspace, over the poses of the last sfi_cuda_bench_upload. */
 typedef enum sfi_cuda_stage {
