@@ -28,7 +28,7 @@ struct sfi_cuda {
     void* allocs[SFC_MAX_ALLOCS]; // the topology's device arrays
     size_t alloc_count, topo_bytes;
     sfi_cuda_recompute variant;
-    int rows_apart; // each row's angles in a pass of its own (sfi_cuda_set_rows_pass 0)
+    int rows_form; // SFI_CUDA_ROWS_* flags inverted: 0 = the default (sfi_cuda_set_rows)
     const sf_topology* topo;
     sfc_halo halo[3]; // the locality blocks per weld mode (none, position, position + normal), built on first use
     int halo_refused[3]; // a weld mode whose blocks cannot be built: halo-gather runs as face-gather there
@@ -111,10 +111,12 @@ extern "C" void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute v)
     if (ws && ws->cuda && (unsigned)v < SFI_CUDA_RECOMPUTE_COUNT) ws->cuda->variant = v;
 }
 
-extern "C" void sfi_cuda_set_rows_pass(sf_workspace* ws, int one_pass)
+extern "C" void sfi_cuda_set_rows(sf_workspace* ws, int flags)
 {
-    if (ws && ws->cuda) ws->cuda->rows_apart = !one_pass;
+    if (ws && ws->cuda) ws->cuda->rows_form = flags ^ SFI_CUDA_ROWS_SHARED_DEFORM;
 }
+
+static int rows_flags(const sfi_cuda* c) { return c->rows_form ^ SFI_CUDA_ROWS_SHARED_DEFORM; }
 
 // ---------------------------------------------------------------- memory
 
@@ -925,6 +927,10 @@ static sf_result count_report(sfi_cuda* c, size_t k, sf_method method, const flo
     return SF_OK;
 }
 
+// An evaluation's frame slots: nrm / tan, then the row buffers.
+static float* slot_nrm(sfi_cuda* c, uint32_t slot) { return slot ? c->row_nrm[slot - 1] : c->nrm; }
+static float* slot_tan(sfi_cuda* c, uint32_t slot) { return slot ? c->row_tan[slot - 1] : c->tan; }
+
 // The rows whose angles wait for one pass (later_rows): their frames in slots, measured together by flush_rows.
 struct later_rows {
     sfc_frame_rows rows;
@@ -944,8 +950,8 @@ static void add_row(sfi_cuda* c, later_rows* l, size_t k, bool self)
     sfc_frame_rows& f = l->rows;
     uint32_t j = f.count++, slot = self ? 0 : l->slots++;
     f.self[j] = self;
-    f.nrm[j] = self ? c->ref_n : slot ? c->row_nrm[slot - 1] : c->nrm;
-    f.tan[j] = self ? c->ref_t : slot ? c->row_tan[slot - 1] : c->tan;
+    f.nrm[j] = self ? c->ref_n : slot_nrm(c, slot);
+    f.tan[j] = self ? c->ref_t : slot_tan(c, slot);
     f.normal[j] = c->stats[2 * k];
     f.tangent[j] = c->stats[2 * k + 1];
     f.e_counts[j] = c->e_counts + SFC_E_COUNTS * k;
@@ -956,6 +962,45 @@ static sf_result room_for_row(sfi_cuda* c, later_rows* l, bool self, sf_error* e
 {
     if (l->rows.count < SFC_ROWS_MAX && (self || l->slots < SFC_ROW_SLOTS)) return SF_OK;
     return flush_rows(c, l, err);
+}
+
+// Rows ks (up to 3 of unchanged, skinned, inverse-transpose) from one deform: their frames in slots (later's next,
+// or the first ones), their reports into their slots of the rows' counters, their angles into their series (with
+// later: in later's pass).
+static sf_result vertex_rows(sfi_cuda* c, const sf_method* methods, const size_t* ks, size_t nv,
+                             const sf_frames_opts* mo, int with_report, later_rows* later, const sfc_corners* cn,
+                             sf_error* err)
+{
+    sf_result r = SF_OK;
+    if (later && (later->rows.count + nv > SFC_ROWS_MAX || later->slots + nv > SFC_ROW_SLOTS))
+        r = flush_rows(c, later, err);
+    if (r != SF_OK) return r;
+    uint32_t first = later ? later->slots : 0;
+    sfc_vertex_rows vr;
+    memset(&vr, 0, sizeof vr);
+    vr.count = (uint32_t)nv;
+    for (size_t j = 0; j < nv; ++j) {
+        vr.method[j] = (int)methods[ks[j]];
+        vr.nrm[j] = slot_nrm(c, first + (uint32_t)j);
+        vr.tan[j] = slot_tan(c, first + (uint32_t)j);
+        if (with_report) {
+            unsigned long long* rc = c->row_counters + SFC_COUNTERS * ks[j];
+            SFC_CHECK(cudaMemsetAsync(rc, 0, SFC_COUNTERS * sizeof(unsigned long long), c->stream), err);
+            SFC_CHECK(cudaMemsetAsync(rc + SFC_FIRST_BAD, 0xff, sizeof(unsigned long long), c->stream), err);
+            vr.counters[j] = rc;
+        }
+    }
+    sfc_batch b = batch_of(c);
+    r = sfc_vertex_frames_rows(&c->t, &b, (int)mo->morph_directions, &vr, c->stream, err);
+    for (size_t j = 0; r == SF_OK && j < nv; ++j) {
+        size_t k = ks[j];
+        if (later)
+            add_row(c, later, k, false);
+        else
+            r = sfc_errors(&c->t, c->count, vr.nrm[j], vr.tan[j], c->ref_n, c->ref_t, cn, &c->stats[2 * k],
+                           &c->stats[2 * k + 1], c->e_counts + SFC_E_COUNTS * k, c->stream, err);
+    }
+    return r;
 }
 
 // A row of its own pass (bone-normal-matrices, jacobian-fan, recompute-fused over the reference's options; the other
@@ -969,7 +1014,7 @@ static sf_result own_row(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo,
         sf_result r = room_for_row(c, later, false, err);
         if (r != SF_OK) return r;
         uint32_t slot = later->slots;
-        float *nrm = slot ? c->row_nrm[slot - 1] : c->nrm, *tan = slot ? c->row_tan[slot - 1] : c->tan;
+        float *nrm = slot_nrm(c, slot), *tan = slot_tan(c, slot);
         if (with_report) r = reset_counters(c, err);
         if (r == SF_OK && m == SF_METHOD_RECOMPUTE_FUSED)
             r = sfi_fused_two_pass(topo, ro, ws, true, &c->row_two_pass[k], err);
@@ -1018,7 +1063,9 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
     bool split = (size_t)c->count * c->t.n >= SFC_FUSED_ROWS_BELOW;
     // The rows whose frames are written are measured together, each vertex's reference read once for all of
     // them, where the tangents are measured per vertex (MikkTSpace's per corner keep a pass per row).
-    later_rows pending, *later = c->corners || c->rows_apart ? NULL : &pending;
+    later_rows pending, *later = c->corners || !(rows_flags(c) & SFI_CUDA_ROWS_ONE_PASS) ? NULL : &pending;
+    bool shared_deform = split && (rows_flags(c) & SFI_CUDA_ROWS_SHARED_DEFORM);
+    size_t vertex_k[3], nv = 0; // the rows of shared_deform
     memset(&pending, 0, sizeof pending);
     int fused[4];
     size_t fused_rows[4], nf = 0;
@@ -1037,6 +1084,12 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
             SF_CHECK(isfinite(mo->jacobian_cap) && mo->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
                      "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)",
                      (double)mo->jacobian_cap);
+        if (shared_deform && nv < 3 &&
+            (methods[k] == SF_METHOD_UNCHANGED || methods[k] == SF_METHOD_SKINNED ||
+             methods[k] == SF_METHOD_INVERSE_TRANSPOSE)) {
+            vertex_k[nv++] = k;
+            continue;
+        }
         if (methods[k] == SF_METHOD_BONE_NORMAL_MATRICES || methods[k] == SF_METHOD_JACOBIAN_FAN ||
             methods[k] == SF_METHOD_RECOMPUTE_FUSED || (split && counts_own_report(methods[k]))) {
             r = own_row(c, ws, topo, k, methods[k], mo, ro, with_report, later, err);
@@ -1068,6 +1121,10 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
         }
         fused[nf] = (int)methods[k];
         fused_rows[nf++] = k;
+    }
+    if (nv) {
+        r = vertex_rows(c, methods, vertex_k, nv, mo, with_report, later, &cn, err);
+        if (r != SF_OK) return r;
     }
     if (later && later->rows.count) {
         r = flush_rows(c, later, err);
