@@ -14,8 +14,8 @@
 #define SFC_MAX_ALLOCS 48
 #define SFC_HEADROOM ((size_t)256 << 20) // left free on the device for the runtime and other work
 #define SFC_FRAME_RECORDS (2 * SF_METHOD_COUNT * 3) // per instance: 3 per series (sfc_stats.frame)
-// Frames an evaluation keeps at once (nrm / tan and the row buffers): every row but the reference's own.
-#define SFC_ROW_SLOTS (SF_METHOD_COUNT - 1)
+// The frames of one deform's rows an evaluation keeps at once (nrm / tan and the row buffers, vertex_rows).
+#define SFC_ROW_SLOTS 3
 
 // sfi_cuda's host MikkTSpace: instances x vertices per round at most (its staging), parts of a round at most.
 #define SFC_MIKK_ROUND ((size_t)1 << 22)
@@ -28,7 +28,7 @@ struct sfi_cuda {
     void* allocs[SFC_MAX_ALLOCS]; // the topology's device arrays
     size_t alloc_count, topo_bytes;
     sfi_cuda_recompute variant;
-    int rows_form; // SFI_CUDA_ROWS_* flags inverted: 0 = the default (sfi_cuda_set_rows)
+    int rows_apart; // each per-vertex row its own deform (sfi_cuda_set_rows 0)
     const sf_topology* topo;
     sfc_halo halo[3]; // the locality blocks per weld mode (none, position, position + normal), built on first use
     int halo_refused[3]; // a weld mode whose blocks cannot be built: halo-gather runs as face-gather there
@@ -41,7 +41,7 @@ struct sfi_cuda {
     int with_alpha;           // the last upload had morph weights
     float pose_scale;         // bound on the bones' growth of lengths (fixed-point scatter)
     float *pos, *det, *nrm, *tan, *ref_n, *ref_t, *face, *pose_n, *pose_t;
-    // an evaluation's rows beside nrm / tan, so that their angles are measured in one pass (SFC_ROW_SLOTS - 1)
+    // the frames of an evaluation's rows from one deform beside nrm / tan (SFC_ROW_SLOTS - 1)
     float *row_nrm[SFC_ROW_SLOTS - 1], *row_tan[SFC_ROW_SLOTS - 1];
     // the reference's MikkTSpace tangents per corner (cap * 12F, w as the per-vertex output's) and, per instance,
     // whether recompute-fused's own corners differ from them; corners: the last evaluation measured per corner
@@ -113,10 +113,8 @@ extern "C" void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute v)
 
 extern "C" void sfi_cuda_set_rows(sf_workspace* ws, int flags)
 {
-    if (ws && ws->cuda) ws->cuda->rows_form = flags ^ SFI_CUDA_ROWS_SHARED_DEFORM;
+    if (ws && ws->cuda) ws->cuda->rows_apart = !(flags & SFI_CUDA_ROWS_SHARED_DEFORM);
 }
-
-static int rows_flags(const sfi_cuda* c) { return c->rows_form ^ SFI_CUDA_ROWS_SHARED_DEFORM; }
 
 // ---------------------------------------------------------------- memory
 
@@ -931,58 +929,18 @@ static sf_result count_report(sfi_cuda* c, size_t k, sf_method method, const flo
 static float* slot_nrm(sfi_cuda* c, uint32_t slot) { return slot ? c->row_nrm[slot - 1] : c->nrm; }
 static float* slot_tan(sfi_cuda* c, uint32_t slot) { return slot ? c->row_tan[slot - 1] : c->tan; }
 
-// The rows whose angles wait for one pass (later_rows): their frames in slots, measured together by flush_rows.
-struct later_rows {
-    sfc_frame_rows rows;
-    uint32_t slots; // frame slots in use (c->nrm / c->tan first, then the row buffers)
-};
-
-static sf_result flush_rows(sfi_cuda* c, later_rows* l, sf_error* err)
-{
-    sf_result r = sfc_frame_rows_errors(&c->t, c->count, c->ref_n, c->ref_t, &l->rows, c->stream, err);
-    memset(l, 0, sizeof *l);
-    return r;
-}
-
-// Row k joins the pass: self (the reference against itself) or its frames in slot `slot`.
-static void add_row(sfi_cuda* c, later_rows* l, size_t k, bool self)
-{
-    sfc_frame_rows& f = l->rows;
-    uint32_t j = f.count++, slot = self ? 0 : l->slots++;
-    f.self[j] = self;
-    f.nrm[j] = self ? c->ref_n : slot_nrm(c, slot);
-    f.tan[j] = self ? c->ref_t : slot_tan(c, slot);
-    f.normal[j] = c->stats[2 * k];
-    f.tangent[j] = c->stats[2 * k + 1];
-    f.e_counts[j] = c->e_counts + SFC_E_COUNTS * k;
-}
-
-// Room in the pass for one more row (self: needs no slot), measuring the rows there first where it is full.
-static sf_result room_for_row(sfi_cuda* c, later_rows* l, bool self, sf_error* err)
-{
-    if (l->rows.count < SFC_ROWS_MAX && (self || l->slots < SFC_ROW_SLOTS)) return SF_OK;
-    return flush_rows(c, l, err);
-}
-
-// Rows ks (up to 3 of unchanged, skinned, inverse-transpose) from one deform: their frames in slots (later's next,
-// or the first ones), their reports into their slots of the rows' counters, their angles into their series (with
-// later: in later's pass).
+// Rows ks (up to SFC_ROW_SLOTS of unchanged, skinned, inverse-transpose) from one deform: their frames in the
+// slots, their reports into their slots of the rows' counters, then each row's angles into its series.
 static sf_result vertex_rows(sfi_cuda* c, const sf_method* methods, const size_t* ks, size_t nv,
-                             const sf_frames_opts* mo, int with_report, later_rows* later, const sfc_corners* cn,
-                             sf_error* err)
+                             const sf_frames_opts* mo, int with_report, const sfc_corners* cn, sf_error* err)
 {
-    sf_result r = SF_OK;
-    if (later && (later->rows.count + nv > SFC_ROWS_MAX || later->slots + nv > SFC_ROW_SLOTS))
-        r = flush_rows(c, later, err);
-    if (r != SF_OK) return r;
-    uint32_t first = later ? later->slots : 0;
     sfc_vertex_rows vr;
     memset(&vr, 0, sizeof vr);
     vr.count = (uint32_t)nv;
     for (size_t j = 0; j < nv; ++j) {
         vr.method[j] = (int)methods[ks[j]];
-        vr.nrm[j] = slot_nrm(c, first + (uint32_t)j);
-        vr.tan[j] = slot_tan(c, first + (uint32_t)j);
+        vr.nrm[j] = slot_nrm(c, (uint32_t)j);
+        vr.tan[j] = slot_tan(c, (uint32_t)j);
         if (with_report) {
             unsigned long long* rc = c->row_counters + SFC_COUNTERS * ks[j];
             SFC_CHECK(cudaMemsetAsync(rc, 0, SFC_COUNTERS * sizeof(unsigned long long), c->stream), err);
@@ -991,40 +949,21 @@ static sf_result vertex_rows(sfi_cuda* c, const sf_method* methods, const size_t
         }
     }
     sfc_batch b = batch_of(c);
-    r = sfc_vertex_frames_rows(&c->t, &b, (int)mo->morph_directions, &vr, c->stream, err);
+    sf_result r = sfc_vertex_frames_rows(&c->t, &b, (int)mo->morph_directions, &vr, c->stream, err);
     for (size_t j = 0; r == SF_OK && j < nv; ++j) {
         size_t k = ks[j];
-        if (later)
-            add_row(c, later, k, false);
-        else
-            r = sfc_errors(&c->t, c->count, vr.nrm[j], vr.tan[j], c->ref_n, c->ref_t, cn, &c->stats[2 * k],
-                           &c->stats[2 * k + 1], c->e_counts + SFC_E_COUNTS * k, c->stream, err);
+        r = sfc_errors(&c->t, c->count, vr.nrm[j], vr.tan[j], c->ref_n, c->ref_t, cn, &c->stats[2 * k],
+                       &c->stats[2 * k + 1], c->e_counts + SFC_E_COUNTS * k, c->stream, err);
     }
     return r;
 }
 
 // A row of its own pass (bone-normal-matrices, jacobian-fan, recompute-fused over the reference's options; the other
-// per-vertex methods above SFC_FUSED_ROWS_BELOW): its frames into c->nrm / c->tan (with later: its slot there),
-// its report into slot k, its angles into the row's series (with later: in later's pass).
+// per-vertex methods above SFC_FUSED_ROWS_BELOW but those vertex_rows takes): its frames into c->nrm / c->tan, its
+// report into slot k, its angles into the row's series.
 static sf_result own_row(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo, size_t k, sf_method m,
-                         const sf_frames_opts* mo, const sf_frames_opts* ro, int with_report, later_rows* later,
-                         sf_error* err)
+                         const sf_frames_opts* mo, const sf_frames_opts* ro, int with_report, sf_error* err)
 {
-    if (later) {
-        sf_result r = room_for_row(c, later, false, err);
-        if (r != SF_OK) return r;
-        uint32_t slot = later->slots;
-        float *nrm = slot_nrm(c, slot), *tan = slot_tan(c, slot);
-        if (with_report) r = reset_counters(c, err);
-        if (r == SF_OK && m == SF_METHOD_RECOMPUTE_FUSED)
-            r = sfi_fused_two_pass(topo, ro, ws, true, &c->row_two_pass[k], err);
-        if (r == SF_OK)
-            r = run_method(c, topo, m, m == SF_METHOD_RECOMPUTE_FUSED ? ro : mo, c->variant,
-                           counts_own_report(m) ? NULL : c->pos, nrm, tan, with_report ? c->counters : NULL, err);
-        if (r == SF_OK && with_report) r = count_report(c, k, m, nrm, tan, err);
-        if (r == SF_OK) add_row(c, later, k, false);
-        return r;
-    }
     const sf_frames_opts* o = m == SF_METHOD_RECOMPUTE_FUSED ? ro : mo;
     sf_result r = with_report ? reset_counters(c, err) : SF_OK;
     if (r == SF_OK && m == SF_METHOD_RECOMPUTE_FUSED) r = sfi_fused_two_pass(topo, o, ws, true, &c->row_two_pass[k], err);
@@ -1061,12 +1000,9 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
     // error kernel, which together keep more warps resident than the fused pass's registers allow
     // (docs/benchmarks-log.md, the rows split above a million vertices). The recompute row is measured against itself.
     bool split = (size_t)c->count * c->t.n >= SFC_FUSED_ROWS_BELOW;
-    // The rows whose frames are written are measured together, each vertex's reference read once for all of
-    // them, where the tangents are measured per vertex (MikkTSpace's per corner keep a pass per row).
-    later_rows pending, *later = c->corners || !(rows_flags(c) & SFI_CUDA_ROWS_ONE_PASS) ? NULL : &pending;
-    bool shared_deform = split && (rows_flags(c) & SFI_CUDA_ROWS_SHARED_DEFORM);
-    size_t vertex_k[3], nv = 0; // the rows of shared_deform
-    memset(&pending, 0, sizeof pending);
+    // There unchanged, skinned and inverse-transpose come from one deform (vertex_rows), its inputs read once.
+    bool shared_deform = split && !c->rows_apart;
+    size_t vertex_k[SFC_ROW_SLOTS], nv = 0; // the rows of shared_deform
     int fused[4];
     size_t fused_rows[4], nf = 0;
     for (size_t k = 0; k < rows; ++k) {
@@ -1084,7 +1020,7 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
             SF_CHECK(isfinite(mo->jacobian_cap) && mo->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
                      "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)",
                      (double)mo->jacobian_cap);
-        if (shared_deform && nv < 3 &&
+        if (shared_deform && nv < SFC_ROW_SLOTS &&
             (methods[k] == SF_METHOD_UNCHANGED || methods[k] == SF_METHOD_SKINNED ||
              methods[k] == SF_METHOD_INVERSE_TRANSPOSE)) {
             vertex_k[nv++] = k;
@@ -1092,7 +1028,7 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
         }
         if (methods[k] == SF_METHOD_BONE_NORMAL_MATRICES || methods[k] == SF_METHOD_JACOBIAN_FAN ||
             methods[k] == SF_METHOD_RECOMPUTE_FUSED || (split && counts_own_report(methods[k]))) {
-            r = own_row(c, ws, topo, k, methods[k], mo, ro, with_report, later, err);
+            r = own_row(c, ws, topo, k, methods[k], mo, ro, with_report, err);
             if (r != SF_OK) return r;
             continue;
         }
@@ -1109,13 +1045,8 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
                               c->row_counters + SFC_COUNTERS * k, c->row_counters + SFC_COUNTERS * SF_METHOD_COUNT,
                               SFC_COUNTERS * sizeof(unsigned long long), cudaMemcpyDeviceToDevice, c->stream),
                           err);
-            if (later) {
-                r = room_for_row(c, later, true, err);
-                if (r == SF_OK) add_row(c, later, k, true);
-            } else {
-                r = sfc_errors(&c->t, c->count, c->ref_n, c->ref_t, c->ref_n, c->ref_t, &cn, &c->stats[2 * k],
-                               &c->stats[2 * k + 1], c->e_counts + SFC_E_COUNTS * k, c->stream, err);
-            }
+            r = sfc_errors(&c->t, c->count, c->ref_n, c->ref_t, c->ref_n, c->ref_t, &cn, &c->stats[2 * k],
+                           &c->stats[2 * k + 1], c->e_counts + SFC_E_COUNTS * k, c->stream, err);
             if (r != SF_OK) return r;
             continue;
         }
@@ -1123,11 +1054,7 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
         fused_rows[nf++] = k;
     }
     if (nv) {
-        r = vertex_rows(c, methods, vertex_k, nv, mo, with_report, later, &cn, err);
-        if (r != SF_OK) return r;
-    }
-    if (later && later->rows.count) {
-        r = flush_rows(c, later, err);
+        r = vertex_rows(c, methods, vertex_k, nv, mo, with_report, &cn, err);
         if (r != SF_OK) return r;
     }
     if (nf == 0) return SF_OK;

@@ -164,22 +164,6 @@ sf_result sfc_rows_errors(const sfc_topo* t, const sfc_batch* b, const int* meth
                           float cap, const float* ref_n, const float* ref_t, const sfc_corners* cn,
                           sfc_stats* const* normal, sfc_stats* const* tangent, unsigned long long* const* e_counts,
                           unsigned long long* const* counters, cudaStream_t s, sf_error* err);
-// Rows whose frames are written (nrm / tan per instance, as sfc_errors reads them), measured against ref_n /
-// ref_t in one pass: each row's angles into its series and its summary counts, as sfc_errors with tangents per
-// vertex would (the same sums, bit for bit). self[r]: the row is the reference itself (nrm / tan unread).
-#define SFC_ROWS_MAX 8
-struct sfc_frame_rows {
-    uint32_t count;
-    const float* nrm[SFC_ROWS_MAX];
-    const float* tan[SFC_ROWS_MAX];
-    int self[SFC_ROWS_MAX];
-    sfc_stats normal[SFC_ROWS_MAX], tangent[SFC_ROWS_MAX];
-    unsigned long long* e_counts[SFC_ROWS_MAX]; // SFC_E_COUNTS each
-};
-// The pass's dynamic shared memory for `rows` rows: each thread's two sums of each series.
-size_t sfc_frame_rows_shared(uint32_t rows);
-sf_result sfc_frame_rows_errors(const sfc_topo* t, uint32_t count, const float* ref_n, const float* ref_t,
-                                const sfc_frame_rows* rows, cudaStream_t s, sf_error* err);
 // The locality blocks of one weld mode on the device (sfi_gpu_blocks, cuda/gpu_blocks.c), in one
 // allocation (base); the kernels of cuda/kernels_halo.cu read them.
 struct sfc_halo {

@@ -884,13 +884,11 @@ static void test_statistics_long_launch(void)
 /* The forms of an evaluation's rows (sfi_cuda_set_rows) give the same statistics bit for bit: every field of the
  * summaries (the sums in the same order, the histogram, the extremes and their vertices, the counts), each pose's
  * records of a clip, and the frames reports. The default (unchanged, skinned and inverse-transpose from one deform)
- * and the one angle pass over the reference against each row's own deform and error pass. Cases: a crowd large
- * enough that every per-vertex row writes its frames (SFC_FUSED_ROWS_BELOW), one below it (there
- * bone-normal-matrices, jacobian-fan, recompute-fused and the reference's own row share the one pass), and the
- * mesh without UVs (no tangent series). */
-enum { FORMS = 3 };
-static const int row_forms[FORMS] = {0, SFI_CUDA_ROWS_SHARED_DEFORM,
-                                     SFI_CUDA_ROWS_SHARED_DEFORM | SFI_CUDA_ROWS_ONE_PASS};
+ * against each row's own deform. Cases: a crowd large enough that every per-vertex row writes its frames
+ * (SFC_FUSED_ROWS_BELOW), one below it (the fused rows in both forms), and the mesh without UVs (no tangent
+ * series). */
+enum { FORMS = 2 };
+static const int row_forms[FORMS] = {0, SFI_CUDA_ROWS_SHARED_DEFORM};
 
 static size_t summaries_differ(const sf_error_summary* a, const sf_error_summary* b)
 {
