@@ -367,7 +367,7 @@ static sf_result ensure_instances(sfi_cuda* c, uint32_t count, sf_error* err)
         c->acc = carve<float>(d, &at, m * 9 * n);
         c->frames = carve<unsigned long long>(d, &at, m * SFC_FRAME_RECORDS);
         c->ref_ct = carve<float>(d, &at, m * 12 * F);
-        c->ct_differ = carve<unsigned>(d, &at, m);
+        c->ct_differ = carve<unsigned>(d, &at, m + 1); // a spare word: fused_inputs_same's flag
         for (int k = 0; k < SFC_ROW_SLOTS - 1; ++k) {
             c->row_nrm[k] = carve<float>(d, &at, m * 3 * n);
             c->row_tan[k] = carve<float>(d, &at, m * 4 * n);
@@ -958,6 +958,41 @@ static sf_result vertex_rows(sfi_cuda* c, const sf_method* methods, const size_t
     return r;
 }
 
+// The reference's MikkTSpace inputs (positions, determinants: the rows after it write theirs over them) kept for
+// fused_inputs_same, in the authored reference's pose buffers (unused under the rebuilt reference MikkTSpace needs).
+static sf_result keep_reference_inputs(sfi_cuda* c, sf_error* err)
+{
+    size_t n = c->t.n, count = c->count;
+    SFC_CHECK(cudaMemcpyAsync(c->pose_n, c->pos, 3 * n * count * sizeof(float), cudaMemcpyDeviceToDevice, c->stream),
+              err);
+    SFC_CHECK(cudaMemcpyAsync(c->pose_t, c->det, n * count * sizeof(float), cudaMemcpyDeviceToDevice, c->stream), err);
+    return SF_OK;
+}
+
+// Whether recompute-fused's MikkTSpace inputs (its positions, determinants and normals) are the reference's bit for
+// bit in every instance: then its tangents are the reference's (MikkTSpace is a function of them) and are copied on
+// the device, with no second pass on the host. *same is false for any other row, or where one instance differs.
+static sf_result fused_inputs_same(sfi_cuda* c, const sf_topology* topo, sf_method m, bool* same, sf_error* err)
+{
+    *same = false;
+    if (m != SF_METHOD_RECOMPUTE_FUSED || !c->corners || c->count == 0) return SF_OK;
+    size_t n = topo->vertex_count;
+    unsigned *differ = c->ct_differ, *any = c->ct_differ + c->cap; // the spare word after the instances' flags
+    SFC_CHECK(cudaMemsetAsync(differ, 0, (c->cap + 1) * sizeof(unsigned), c->stream), err);
+    sf_result r = sfc_bits_differ(c->count, 3 * n, c->pos, c->pose_n, differ, any, c->stream, err);
+    if (r == SF_OK) r = sfc_bits_differ(c->count, n, c->det, c->pose_t, differ, any, c->stream, err);
+    if (r == SF_OK) r = sfc_bits_differ(c->count, 3 * n, c->nrm, c->ref_n, differ, any, c->stream, err);
+    if (r != SF_OK) return r;
+    unsigned got = 1;
+    SFC_CHECK(cudaMemcpyAsync(&got, any, sizeof got, cudaMemcpyDeviceToHost, c->stream), err);
+    SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+    if (got) return SF_OK;
+    SFC_CHECK(cudaMemcpyAsync(c->tan, c->ref_t, 4 * n * c->count * sizeof(float), cudaMemcpyDeviceToDevice, c->stream),
+              err);
+    *same = true;
+    return SF_OK;
+}
+
 // A row of its own pass (bone-normal-matrices, jacobian-fan, recompute-fused over the reference's options; the other
 // per-vertex methods above SFC_FUSED_ROWS_BELOW but those vertex_rows takes): its frames into c->nrm / c->tan, its
 // report into slot k, its angles into the row's series.
@@ -973,9 +1008,15 @@ static sf_result own_row(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo,
                        with_report ? c->counters : NULL, err);
     // recompute-fused's own MikkTSpace tangents (two-pass): measured per corner where they are the reference's
     bool own = c->corners && m == SF_METHOD_RECOMPUTE_FUSED && (c->row_two_pass[k] & SF_FUSED_TWO_PASS_TANGENTS);
-    if (r == SF_OK && mikk_reference(topo, m, o))
-        r = mikktspace_on_host(c, topo, c->nrm, c->tan, own ? c->face : NULL, NULL, err);
-    if (r == SF_OK && own) r = sfc_corners_differ(c->count, 3 * c->t.F, c->face, c->ref_ct, c->ct_differ, c->stream, err);
+    bool same = false;
+    if (r == SF_OK && mikk_reference(topo, m, o)) {
+        r = fused_inputs_same(c, topo, m, &same, err);
+        if (r == SF_OK && !same) r = mikktspace_on_host(c, topo, c->nrm, c->tan, own ? c->face : NULL, NULL, err);
+    }
+    if (r == SF_OK && own && same) // the reference's corners are its own
+        SFC_CHECK(cudaMemsetAsync(c->ct_differ, 0, c->count * sizeof(unsigned), c->stream), err);
+    else if (r == SF_OK && own)
+        r = sfc_corners_differ(c->count, 3 * c->t.F, c->face, c->ref_ct, c->ct_differ, c->stream, err);
     if (r == SF_OK && with_report) r = count_report(c, k, m, c->nrm, c->tan, err);
     sfc_corners cn = {c->corners ? c->ref_ct : NULL, own ? c->ct_differ : NULL};
     if (r == SF_OK)
@@ -992,6 +1033,7 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
     // MikkTSpace's reference tangents differ between a vertex's corners: the tangents are measured per corner
     c->corners = mikk_reference(topo, SF_METHOD_RECOMPUTE, ro);
     if (r == SF_OK && c->corners) r = mikktspace_on_host(c, topo, c->ref_n, c->ref_t, c->ref_ct, NULL, err);
+    if (r == SF_OK && c->corners) r = keep_reference_inputs(c, err);
     sfc_corners cn = {c->corners ? c->ref_ct : NULL, NULL};
     if (r == SF_OK && with_report) r = count_report(c, SF_METHOD_COUNT, SF_METHOD_RECOMPUTE, c->ref_n, c->ref_t, err);
     if (r != SF_OK) return r;

@@ -145,6 +145,10 @@ struct sfc_corners {
 // differ[i] = whether instance i's corner tangents a differ from b in any bit (corners per instance, 4 floats each).
 sf_result sfc_corners_differ(uint32_t count, size_t corners, const float* a, const float* b, unsigned* differ,
                              cudaStream_t s, sf_error* err);
+// differ[i] and *any set where instance i's floats of a (floats per instance) differ from b's in any bit; neither
+// is cleared, so that several buffers add into one flag (cuda/kernels_same.cu).
+sf_result sfc_bits_differ(uint32_t count, size_t floats, const float* a, const float* b, unsigned* differ,
+                          unsigned* any, cudaStream_t s, sf_error* err);
 sf_result sfc_errors(const sfc_topo* t, uint32_t count, const float* nrm, const float* tan, const float* ref_n,
                      const float* ref_t, const sfc_corners* cn, const sfc_stats* normal, const sfc_stats* tangent,
                      unsigned long long* e_counts, cudaStream_t s, sf_error* err);
