@@ -283,6 +283,11 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, con
          all_in + I * (fl.out_pos + fl.out_frame));
     TIME(SFI_STAGE_EVAL, SF_METHOD_RECOMPUTE, SFI_CUDA_HALO_GATHER, "pipeline", "halo-gather",
          all_in + I * (fl.out_pos + fl.out_frame));
+    /* the same with each per-vertex row its own deform (sfi_cuda_set_rows) */
+    for (size_t w = 0; w < k; ++w) sfi_cuda_set_rows(ws[w], 0);
+    TIME(SFI_STAGE_EVAL, SF_METHOD_RECOMPUTE, SFI_CUDA_HALO_GATHER, "pipeline", "halo-gather rows apart",
+         all_in + I * (fl.out_pos + fl.out_frame));
+    for (size_t w = 0; w < k; ++w) sfi_cuda_set_rows(ws[w], SFI_CUDA_ROWS_SHARED_DEFORM);
 #undef TIME
     if (!code && statistics) { /* as a check that the statistics are sane */
         sf_error_summary s;

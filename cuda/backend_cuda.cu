@@ -14,6 +14,8 @@
 #define SFC_MAX_ALLOCS 48
 #define SFC_HEADROOM ((size_t)256 << 20) // left free on the device for the runtime and other work
 #define SFC_FRAME_RECORDS (2 * SF_METHOD_COUNT * 3) // per instance: 3 per series (sfc_stats.frame)
+// The frames of one deform's rows an evaluation keeps at once (nrm / tan and the row buffers, vertex_rows).
+#define SFC_ROW_SLOTS 3
 
 // sfi_cuda's host MikkTSpace: instances x vertices per round at most (its staging), parts of a round at most.
 #define SFC_MIKK_ROUND ((size_t)1 << 22)
@@ -26,6 +28,7 @@ struct sfi_cuda {
     void* allocs[SFC_MAX_ALLOCS]; // the topology's device arrays
     size_t alloc_count, topo_bytes;
     sfi_cuda_recompute variant;
+    int rows_apart; // each per-vertex row its own deform (sfi_cuda_set_rows 0)
     const sf_topology* topo;
     sfc_halo halo[3]; // the locality blocks per weld mode (none, position, position + normal), built on first use
     int halo_refused[3]; // a weld mode whose blocks cannot be built: halo-gather runs as face-gather there
@@ -38,6 +41,8 @@ struct sfi_cuda {
     int with_alpha;           // the last upload had morph weights
     float pose_scale;         // bound on the bones' growth of lengths (fixed-point scatter)
     float *pos, *det, *nrm, *tan, *ref_n, *ref_t, *face, *pose_n, *pose_t;
+    // the frames of an evaluation's rows from one deform beside nrm / tan (SFC_ROW_SLOTS - 1)
+    float *row_nrm[SFC_ROW_SLOTS - 1], *row_tan[SFC_ROW_SLOTS - 1];
     // the reference's MikkTSpace tangents per corner (cap * 12F, w as the per-vertex output's) and, per instance,
     // whether recompute-fused's own corners differ from them; corners: the last evaluation measured per corner
     float* ref_ct;
@@ -104,6 +109,11 @@ extern "C" size_t sfi_cuda_halo_bytes(const sf_topology* topo, int weld) { retur
 extern "C" void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute v)
 {
     if (ws && ws->cuda && (unsigned)v < SFI_CUDA_RECOMPUTE_COUNT) ws->cuda->variant = v;
+}
+
+extern "C" void sfi_cuda_set_rows(sf_workspace* ws, int flags)
+{
+    if (ws && ws->cuda) ws->cuda->rows_apart = !(flags & SFI_CUDA_ROWS_SHARED_DEFORM);
 }
 
 // ---------------------------------------------------------------- memory
@@ -300,6 +310,7 @@ static void free_instances(sfi_cuda* c)
     c->bones = c->alpha = c->pos = c->det = c->nrm = c->tan = c->ref_n = c->ref_t = c->face = c->ref_ct = NULL;
     c->pose_n = c->pose_t = c->h_bones = c->h_alpha = NULL;
     c->ct_differ = NULL;
+    for (int k = 0; k < SFC_ROW_SLOTS - 1; ++k) c->row_nrm[k] = c->row_tan[k] = NULL;
     c->acc = NULL;
     c->frames = NULL;
     c->cap = 0;
@@ -309,7 +320,7 @@ static size_t instance_bytes(const sfc_topo& t)
 {
     size_t n = t.n, F = t.F;
     return 4 * (12 * (size_t)t.bones + t.targets + 3 * n + n + 3 * n + 4 * n + 3 * n + 4 * n + 12 * F + 3 * n + 4 * n +
-                9 * n + 12 * F + 1) +
+                9 * n + 12 * F + 1 + (SFC_ROW_SLOTS - 1) * 7 * n) +
            SFC_FRAME_RECORDS * sizeof(unsigned long long);
 }
 
@@ -357,6 +368,10 @@ static sf_result ensure_instances(sfi_cuda* c, uint32_t count, sf_error* err)
         c->frames = carve<unsigned long long>(d, &at, m * SFC_FRAME_RECORDS);
         c->ref_ct = carve<float>(d, &at, m * 12 * F);
         c->ct_differ = carve<unsigned>(d, &at, m + 1); // a spare word: fused_inputs_same's flag
+        for (int k = 0; k < SFC_ROW_SLOTS - 1; ++k) {
+            c->row_nrm[k] = carve<float>(d, &at, m * 3 * n);
+            c->row_tan[k] = carve<float>(d, &at, m * 4 * n);
+        }
         c->h_bones = carve<float>(h, &h_at, m * 12 * t.bones);
         c->h_alpha = carve<float>(h, &h_at, m * t.targets);
         if (pass == 1) break;
@@ -910,6 +925,39 @@ static sf_result count_report(sfi_cuda* c, size_t k, sf_method method, const flo
     return SF_OK;
 }
 
+// An evaluation's frame slots: nrm / tan, then the row buffers.
+static float* slot_nrm(sfi_cuda* c, uint32_t slot) { return slot ? c->row_nrm[slot - 1] : c->nrm; }
+static float* slot_tan(sfi_cuda* c, uint32_t slot) { return slot ? c->row_tan[slot - 1] : c->tan; }
+
+// Rows ks (up to SFC_ROW_SLOTS of unchanged, skinned, inverse-transpose) from one deform: their frames in the
+// slots, their reports into their slots of the rows' counters, then each row's angles into its series.
+static sf_result vertex_rows(sfi_cuda* c, const sf_method* methods, const size_t* ks, size_t nv,
+                             const sf_frames_opts* mo, int with_report, const sfc_corners* cn, sf_error* err)
+{
+    sfc_vertex_rows vr;
+    memset(&vr, 0, sizeof vr);
+    vr.count = (uint32_t)nv;
+    for (size_t j = 0; j < nv; ++j) {
+        vr.method[j] = (int)methods[ks[j]];
+        vr.nrm[j] = slot_nrm(c, (uint32_t)j);
+        vr.tan[j] = slot_tan(c, (uint32_t)j);
+        if (with_report) {
+            unsigned long long* rc = c->row_counters + SFC_COUNTERS * ks[j];
+            SFC_CHECK(cudaMemsetAsync(rc, 0, SFC_COUNTERS * sizeof(unsigned long long), c->stream), err);
+            SFC_CHECK(cudaMemsetAsync(rc + SFC_FIRST_BAD, 0xff, sizeof(unsigned long long), c->stream), err);
+            vr.counters[j] = rc;
+        }
+    }
+    sfc_batch b = batch_of(c);
+    sf_result r = sfc_vertex_frames_rows(&c->t, &b, (int)mo->morph_directions, &vr, c->stream, err);
+    for (size_t j = 0; r == SF_OK && j < nv; ++j) {
+        size_t k = ks[j];
+        r = sfc_errors(&c->t, c->count, vr.nrm[j], vr.tan[j], c->ref_n, c->ref_t, cn, &c->stats[2 * k],
+                       &c->stats[2 * k + 1], c->e_counts + SFC_E_COUNTS * k, c->stream, err);
+    }
+    return r;
+}
+
 // The reference's MikkTSpace inputs (positions, determinants: the rows after it write theirs over them) kept for
 // fused_inputs_same, in the authored reference's pose buffers (unused under the rebuilt reference MikkTSpace needs).
 static sf_result keep_reference_inputs(sfi_cuda* c, sf_error* err)
@@ -946,8 +994,8 @@ static sf_result fused_inputs_same(sfi_cuda* c, const sf_topology* topo, sf_meth
 }
 
 // A row of its own pass (bone-normal-matrices, jacobian-fan, recompute-fused over the reference's options; the other
-// per-vertex methods above SFC_FUSED_ROWS_BELOW): its frames into c->nrm / c->tan, its report into slot k, its
-// angles into the row's series.
+// per-vertex methods above SFC_FUSED_ROWS_BELOW but those vertex_rows takes): its frames into c->nrm / c->tan, its
+// report into slot k, its angles into the row's series.
 static sf_result own_row(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo, size_t k, sf_method m,
                          const sf_frames_opts* mo, const sf_frames_opts* ro, int with_report, sf_error* err)
 {
@@ -994,6 +1042,9 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
     // error kernel, which together keep more warps resident than the fused pass's registers allow
     // (docs/benchmarks-log.md, the rows split above a million vertices). The recompute row is measured against itself.
     bool split = (size_t)c->count * c->t.n >= SFC_FUSED_ROWS_BELOW;
+    // There unchanged, skinned and inverse-transpose come from one deform (vertex_rows), its inputs read once.
+    bool shared_deform = split && !c->rows_apart;
+    size_t vertex_k[SFC_ROW_SLOTS], nv = 0; // the rows of shared_deform
     int fused[4];
     size_t fused_rows[4], nf = 0;
     for (size_t k = 0; k < rows; ++k) {
@@ -1011,6 +1062,12 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
             SF_CHECK(isfinite(mo->jacobian_cap) && mo->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
                      "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)",
                      (double)mo->jacobian_cap);
+        if (shared_deform && nv < SFC_ROW_SLOTS &&
+            (methods[k] == SF_METHOD_UNCHANGED || methods[k] == SF_METHOD_SKINNED ||
+             methods[k] == SF_METHOD_INVERSE_TRANSPOSE)) {
+            vertex_k[nv++] = k;
+            continue;
+        }
         if (methods[k] == SF_METHOD_BONE_NORMAL_MATRICES || methods[k] == SF_METHOD_JACOBIAN_FAN ||
             methods[k] == SF_METHOD_RECOMPUTE_FUSED || (split && counts_own_report(methods[k]))) {
             r = own_row(c, ws, topo, k, methods[k], mo, ro, with_report, err);
@@ -1037,6 +1094,10 @@ static sf_result evaluate(sfi_cuda* c, sf_workspace* ws, const sf_topology* topo
         }
         fused[nf] = (int)methods[k];
         fused_rows[nf++] = k;
+    }
+    if (nv) {
+        r = vertex_rows(c, methods, vertex_k, nv, mo, with_report, &cn, err);
+        if (r != SF_OK) return r;
     }
     if (nf == 0) return SF_OK;
     sfc_stats *sn[4], *st[4];

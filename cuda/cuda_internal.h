@@ -105,6 +105,16 @@ struct sfc_batch {
 sf_result sfc_vertex_frames(const sfc_topo* t, const sfc_batch* b, int method, int with_dirs, float cap, float* pos,
                             float* det, float* nrm, float* tan, unsigned long long* counters, cudaStream_t s,
                             sf_error* err);
+// Up to 3 per-vertex methods (unchanged, skinned, inverse-transpose) in one pass over one deform: each method's
+// frames into its nrm / tan, with counters its frames report (sfc_vertex_frames' frames and counts for each).
+struct sfc_vertex_rows {
+    uint32_t count;
+    int method[3];
+    float *nrm[3], *tan[3];
+    unsigned long long* counters[3]; // SFC_COUNTERS each, or NULL
+};
+sf_result sfc_vertex_frames_rows(const sfc_topo* t, const sfc_batch* b, int with_dirs, const sfc_vertex_rows* rows,
+                                 cudaStream_t s, sf_error* err);
 sf_result sfc_faces(const sfc_topo* t, uint32_t count, const float* pos, const float* det, int weighting, float* face,
                     cudaStream_t s, sf_error* err);
 sf_result sfc_gather(const sfc_topo* t, uint32_t count, const float* face, int weld, int weighting, float* nrm,

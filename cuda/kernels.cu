@@ -53,6 +53,34 @@ __global__ void __launch_bounds__(SFC_THREADS)
     if (MODE != 0 && counters) report_frame(counters, method, t.has_uvs, live, o, d, fp, no, to, capped);
 }
 
+// Several per-vertex methods (unchanged, skinned, inverse-transpose) from one morph + skin of each vertex: the
+// deform's inputs read once for all of them, each method's frame written and its report counted as k_vertex's
+// MODE 1 does, so each is that pass's frame bit for bit.
+template <int K>
+__global__ void __launch_bounds__(SFC_THREADS)
+    k_vertex_rows(sfc_topo t, sfc_batch b, int with_dirs, sfc_vertex_rows rows)
+{
+    uint32_t v = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
+    bool live = v < t.n;
+    size_t o = (size_t)i * t.n + v;
+    float p[3], n[3], tt[3], m[12], rest_w, d = 1.0f, fp[3] = {0, 0, 0};
+    if (live) {
+        const float* bones = b.bones ? b.bones + i * b.bone_stride : NULL;
+        const float* alpha = b.alpha ? b.alpha + i * b.alpha_stride : NULL;
+        deform<K>(t, bones, alpha, v, with_dirs, p, n, tt, m, &d, fp, &rest_w);
+    }
+    for (uint32_t r = 0; r < rows.count; ++r) {
+        float no[3] = {0, 0, 0}, to[4] = {0, 0, 0, 0};
+        if (live) {
+            sfk_vertex_frame(rows.method[r], m, d, n, tt, rest_w, no, to);
+            store3(rows.nrm[r], o, no);
+            store_tan(t, rows.tan[r], o, to);
+        }
+        if (rows.counters[r])
+            report_frame(rows.counters[r], rows.method[r], t.has_uvs, live, o, d, fp, no, to, false);
+    }
+}
+
 __global__ void __launch_bounds__(SFC_THREADS)
     k_authored(sfc_topo t, const float* rest_n, const float* rest_t, const float* pose_n, const float* pose_t,
                const float* pos, float* nrm, float* tan)
@@ -132,6 +160,21 @@ sf_result sfc_vertex_frames(const sfc_topo* t, const sfc_batch* b, int method, i
     }
 #undef SFC_VERTEX_K
     SFC_LAUNCHED("k_vertex", err);
+    return SF_OK;
+}
+
+sf_result sfc_vertex_frames_rows(const sfc_topo* t, const sfc_batch* b, int with_dirs, const sfc_vertex_rows* rows,
+                                 cudaStream_t s, sf_error* err)
+{
+    if (t->n == 0 || rows->count == 0) return SF_OK;
+    dim3 g = grid(t->n, b->count);
+    switch (t->K) {
+    case 0: k_vertex_rows<0><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, *rows); break;
+    case 4: k_vertex_rows<4><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, *rows); break;
+    case 8: k_vertex_rows<8><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, *rows); break;
+    default: k_vertex_rows<16><<<g, SFC_THREADS, 0, s>>>(*t, *b, with_dirs, *rows); break;
+    }
+    SFC_LAUNCHED("k_vertex_rows", err);
     return SF_OK;
 }
 

@@ -881,6 +881,118 @@ static void test_statistics_long_launch(void)
     sf_scene_destroy(sc);
 }
 
+/* The forms of an evaluation's rows (sfi_cuda_set_rows) give the same statistics bit for bit: every field of the
+ * summaries (the sums in the same order, the histogram, the extremes and their vertices, the counts), each pose's
+ * records of a clip, and the frames reports. The default (unchanged, skinned and inverse-transpose from one deform)
+ * against each row's own deform. Cases: a crowd large enough that every per-vertex row writes its frames
+ * (SFC_FUSED_ROWS_BELOW), one below it (the fused rows in both forms), and the mesh without UVs (no tangent
+ * series). */
+enum { FORMS = 2 };
+static const int row_forms[FORMS] = {0, SFI_CUDA_ROWS_SHARED_DEFORM};
+
+static size_t summaries_differ(const sf_error_summary* a, const sf_error_summary* b)
+{
+    size_t differ = 0;
+    for (int side = 0; side < 2; ++side) {
+        const sf_angle_stats *x = side ? &a->tangent : &a->normal, *y = side ? &b->tangent : &b->normal;
+        differ += x->count != y->count || x->mean != y->mean || x->rms != y->rms || x->p50 != y->p50 ||
+                  x->p95 != y->p95 || x->max != y->max || x->over_1 != y->over_1 || x->over_5 != y->over_5 ||
+                  x->over_45 != y->over_45;
+    }
+    return differ + (a->handedness_mismatches != b->handedness_mismatches || a->degenerate != b->degenerate ||
+                     a->degenerate_normals != b->degenerate_normals ||
+                     a->degenerate_tangents != b->degenerate_tangents ||
+                     a->worst_normal_vertex != b->worst_normal_vertex ||
+                     a->worst_tangent_vertex != b->worst_tangent_vertex);
+}
+
+static void rows_pass_case(const char* label, int resolution, size_t I, int uvs)
+{
+    const sf_scene_setting set[] = {{"resolution", resolution}, {"twist", 60}, {"ripples", 0.5}};
+    sf_scene* sc = NULL;
+    sf_error err;
+    CHECK_OK(sf_scene_create("sheet", NULL, set, 3, NULL, &sc, &err));
+    sf_mesh_desc mesh = sc->mesh;
+    if (!uvs) memset(&mesh.uvs, 0, sizeof mesh.uvs), memset(&mesh.tangents, 0, sizeof mesh.tangents);
+    sf_topology* topo = NULL;
+    CHECK_OK(sf_topology_create(&mesh, NULL, NULL, &topo, &err));
+    CHECK(sf_topology_has_tangent_frame(topo) == uvs);
+    size_t n = sf_topology_vertex_count(topo);
+    sf_workspace* ws[FORMS] = {NULL};
+    sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
+    for (int f = 0; f < FORMS; ++f) {
+        CHECK_OK(sf_workspace_create(topo, &wo, &ws[f], &err));
+        sfi_cuda_set_rows(ws[f], row_forms[f]);
+    }
+    posed* p = calloc(I, sizeof *p);
+    sf_pose* poses = calloc(I, sizeof *poses);
+    for (size_t i = 0; i < I; ++i) {
+        random_pose(&sc->pose, sc->mesh.target_count, 1.0f, &p[i]);
+        poses[i] = p[i].pose;
+    }
+    sf_method every[SF_METHOD_COUNT];
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) every[m] = (sf_method)m;
+    size_t differ = 0;
+    sf_error_summary sum[FORMS];
+    sf_frames_report rep[FORMS];
+    for (int f = 0; f < FORMS; ++f)
+        CHECK_OK(sfi_cuda_eval_enqueue(ws[f], poses, I, every, SF_METHOD_COUNT, NULL, NULL, &err));
+    for (int k = 0; k < SF_METHOD_COUNT; ++k) {
+        for (int f = 0; f < FORMS; ++f) {
+            memset(&sum[f], 0, sizeof sum[f]), memset(&rep[f], 0, sizeof rep[f]);
+            CHECK_OK(sfi_cuda_eval_read(ws[f], (size_t)k, &sum[f], &rep[f], NULL, NULL, &err));
+        }
+        for (int f = 1; f < FORMS; ++f)
+            differ += summaries_differ(&sum[0], &sum[f]) + (rep[0].mirrored_vertices != rep[f].mirrored_vertices ||
+                                                            rep[0].singular_vertices != rep[f].singular_vertices ||
+                                                            rep[0].degenerate_normals != rep[f].degenerate_normals ||
+                                                            rep[0].degenerate_tangents != rep[f].degenerate_tangents ||
+                                                            rep[0].jacobian_capped != rep[f].jacobian_capped);
+        CHECK(sum[0].normal.count == I * n);
+        CHECK(sum[0].tangent.count == (uvs ? I * n : 0));
+        if (k != SF_METHOD_RECOMPUTE && k != SF_METHOD_RECOMPUTE_FUSED) /* measured, not left zero */
+            CHECK(sum[0].normal.max > 0.0 && sum[0].normal.mean > 0.0);
+    }
+    /* a clip's records per pose */
+    sf_eval_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.methods = every, desc.method_count = SF_METHOD_COUNT;
+    sf_evaluation* e[FORMS] = {NULL};
+    sf_pose_errors* pe[FORMS];
+    for (int f = 0; f < FORMS; ++f) {
+        CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &e[f], &err));
+        CHECK_OK(sf_evaluation_run_poses(e[f], poses, I, ws[f], 1, &err));
+        pe[f] = calloc(I, sizeof *pe[f]);
+    }
+    for (int k = 0; k < SF_METHOD_COUNT; ++k) {
+        for (int f = 0; f < FORMS; ++f) CHECK_OK(sf_evaluation_pose_errors(e[f], (size_t)k, pe[f], &err));
+        for (int f = 1; f < FORMS; ++f)
+            for (size_t i = 0; i < I; ++i) {
+                const sf_pose_errors *a = &pe[0][i], *b = &pe[f][i];
+                differ += a->normal_sum != b->normal_sum || a->tangent_sum != b->tangent_sum ||
+                          a->normal_max != b->normal_max || a->tangent_max != b->tangent_max ||
+                          a->worst_normal_vertex != b->worst_normal_vertex ||
+                          a->worst_tangent_vertex != b->worst_tangent_vertex ||
+                          a->handedness_mismatches != b->handedness_mismatches;
+            }
+    }
+    printf("rows forms %s: %zu instances of %zu vertices, %zu fields differ\n", label, I, n, differ);
+    CHECK(differ == 0);
+    for (int f = 0; f < FORMS; ++f) free(pe[f]), sf_evaluation_destroy(e[f]), sf_workspace_destroy(ws[f]);
+    for (size_t i = 0; i < I; ++i) posed_free(&p[i]);
+    free(p), free(poses);
+    sf_topology_destroy(topo);
+    sf_scene_destroy(sc);
+}
+
+static void test_rows_forms(void)
+{
+    if (!gpu_ready()) return;
+    rows_pass_case("crowd", 140, 60, 1); /* 1.19 M vertices: every row writes its frames */
+    rows_pass_case("small", 40, 3, 1);
+    rows_pass_case("no uvs", 140, 60, 0);
+}
+
 int main(int argc, char** argv)
 {
     if (!gpu_ready()) return 77;
@@ -890,6 +1002,7 @@ int main(int argc, char** argv)
                                      {"evaluation", test_evaluation},
                                      {"poses", test_poses},
                                      {"statistics_long_launch", test_statistics_long_launch},
+                                     {"rows_forms", test_rows_forms},
                                      {"device_size", test_device_size},
                                      {"cli_backend", test_cli_backend}};
     return SFT_RUN(cases, argc, argv);

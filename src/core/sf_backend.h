@@ -105,6 +105,12 @@ size_t sfi_cuda_halo_bytes(const sf_topology* topo, int weld);
 #define SFI_CUDA_HALO_FACES 1024
 /* Selects the variant of later recompute frames on ws (a CUDA workspace; ignored otherwise). */
 void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute variant);
+/* How later evaluations on ws run their rows where the instances hold SFC_FUSED_ROWS_BELOW vertices or more
+ * (backend_cuda.cu), as flags: SHARED_DEFORM, unchanged / skinned / inverse-transpose from one deform (the
+ * default); 0, each row its own deform. Both give the same frames and statistics bit for bit; the tests and the
+ * benchmark compare them. */
+enum { SFI_CUDA_ROWS_SHARED_DEFORM = 1 };
+void sfi_cuda_set_rows(sf_workspace* ws, int flags);
 
 /* Benchmark stages on a CUDA workspace, over the poses of the last sfi_cuda_bench_upload. */
 typedef enum sfi_cuda_stage {
