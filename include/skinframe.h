@@ -670,7 +670,7 @@ sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* s
 /* ---------------------------------------------------------------- streaming angle statistics */
 /*
  * The statistics of any number of angles (every vertex of every frame of a long clip) in a fixed amount of
- * memory (sf_angle_accumulator_size(), about 1.5 MB, whatever the count):
+ * memory (sf_angle_accumulator_size(), about 1.7 MB, whatever the count):
  *   sf_angle_accumulator* acc;
  *   sf_angle_accumulator_create(NULL, &acc, &err);
  *   per frame: sf_angle_accumulator_add(acc, normal_deg, n, &err);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SLOTS_MAX 32                       /* each holds histograms of about 1.5 MB per method and direction */
+#define SLOTS_MAX 32                       /* each holds histograms of about 1.7 MB per method and direction */
 #define FRAMES_PER_SLOT 4                  /* frames a slot takes per batch: the fold runs between batches */
 #define SLOT_VERTICES ((size_t)1 << 22)    /* slots x vertices per frame at most (larger meshes thread inside) */
 
