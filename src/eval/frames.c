@@ -1,17 +1,19 @@
 /* The frames of a clip spread over threads: each slot evaluates whole frames with a pose, unit buffers,
- * workspaces, evaluations and histograms of its own; each frame's sums, extremes and worst vertices come back
- * as a part, and the parts are folded in frame order. Histogram counts add exactly in any order and the sums
- * are folded frame by frame, so the statistics are the same bit for bit for any number of threads. */
+ * workspaces, evaluations and histograms of its own, taking the batch's next frame whenever it finishes one;
+ * each frame's sums, extremes and worst vertices come back as a part, and the parts are folded in frame order.
+ * Histogram counts add exactly in any order and the sums are folded frame by frame, so the statistics are the
+ * same bit for bit for any number of threads and whichever slot ran a frame. */
 #include "eval_internal.h"
 #include "pose_errors.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SLOTS_MAX 32                       /* each holds histograms of about 1.7 MB per method and direction */
-#define FRAMES_PER_SLOT 4                  /* frames a slot takes per batch: the fold runs between batches */
-#define SLOT_VERTICES ((size_t)1 << 22)    /* slots x vertices per frame at most (larger meshes thread inside) */
+#define SLOTS_MAX 32                    /* each holds histograms of about 1.7 MB per method and direction */
+#define FRAMES_PER_SLOT 32              /* per batch: the fold runs between batches, whose ends leave slots idle */
+#define SLOT_VERTICES ((size_t)1 << 22) /* slots x vertices per frame at most (larger meshes thread inside) */
 
 /* One method's share of one frame. */
 typedef struct frame_part {
@@ -279,13 +281,16 @@ static sf_result slot_frame(sf_asset_eval* e, frame_slot* s, size_t animation, c
 typedef struct batch_job {
     sf_asset_eval* e;
     size_t animation, first, count, slots;
+    atomic_size_t next; /* the batch's next frame to take */
     const sf_clip_plan* plan;
 } batch_job;
 
-/* Slots [begin, end) of a batch: slot s takes the batch's frames s, s + slots, ... until one fails. */
+/* Slots [begin, end) of a batch: each takes the batch's next frame until there is none or one of its own
+ * fails. Frames are taken in order, so every frame before a failed one was taken: the first failure in frame
+ * order is one that ran. */
 static void batch_range(void* ctx, size_t begin, size_t end)
 {
-    const batch_job* job = ctx;
+    batch_job* job = ctx;
     sf_asset_eval* e = job->e;
     sfi_frame_slots* fs = e->slots;
     for (size_t s = begin; s < end; ++s) {
@@ -294,7 +299,7 @@ static void batch_range(void* ctx, size_t begin, size_t end)
             for (size_t k = 0; k < e->o.method_count; ++k) sf_method_stats_clip_start(&slot->stats[e->o.methods[k]]);
             slot->used = true;
         }
-        for (size_t j = s; j < job->count; j += job->slots) {
+        for (size_t j; (j = atomic_fetch_add(&job->next, 1)) < job->count;) {
             frame_part* parts = fs->parts + j * e->o.method_count;
             fs->results[j] = slot_frame(e, slot, job->animation, job->plan, job->first + j, parts, &fs->errors[j]);
             if (fs->results[j] != SF_OK) break;
@@ -373,7 +378,9 @@ sf_result sfi_frame_slots_clip(sf_asset_eval* e, size_t animation, const sf_clip
     size_t batch = slots * FRAMES_PER_SLOT;
     for (size_t first = 0; r == SF_OK && first < plan->frames; first += batch) {
         size_t count = plan->frames - first < batch ? plan->frames - first : batch;
-        batch_job job = {e, animation, first, count, count < slots ? count : slots, plan};
+        batch_job job = {.e = e, .animation = animation, .first = first, .count = count, .plan = plan};
+        job.slots = count < slots ? count : slots;
+        atomic_init(&job.next, 0);
         for (size_t j = 0; j < count; ++j) fs->results[j] = SF_ERROR_INVALID_ARGUMENT; /* not reached */
         sf_env_parallel_for(&e->env, job.slots, 1, batch_range, &job);
         for (size_t j = 0; r == SF_OK && j < job.count; ++j) {
