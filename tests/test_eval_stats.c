@@ -2,7 +2,7 @@
 /* The streaming angle statistics (sf_angle_accumulator) against sf_angle_stats_compute's exact ones: count,
  * mean, RMS, max and shares bit for bit; p50/p95 within the documented bound (less than one histogram bin at
  * the exact value) on random data of several shapes and on a real asset's angles over many frames; merges in
- * a fixed order; every bin's count against a count over the sorted angles, past the narrow counters' carries;
+ * a fixed order, whole or in parts; every bin's count against a count over the sorted angles, past the narrow counters' carries;
  * rejected input leaves the accumulator as it was; memory through the env allocator. */
 #include "sf_internal.h"
 #include "sf_test.h"
@@ -241,6 +241,58 @@ static void test_bins_exact(void)
     free(a);
 }
 
+/* sf_angle_accumulator_merge_part: a merge in 1, 3, 64 or 30,000 parts (more parts than cache lines of bins:
+ * some empty), the parts in a shuffled order, gives merge's result bit for bit, bin by bin. */
+static void test_merge_parts(void)
+{
+    enum { N = 40000, SRCS = 3 };
+    float* a = malloc(N * sizeof *a);
+    CHECK(a != NULL);
+    for (size_t i = 0; i < N; ++i) a[i] = (float)(i % 5 == 0 ? 0.0 : pow(10.0, -8.0 + 10.2 * uniform01()));
+    sf_angle_accumulator *src[SRCS], *whole, *parted;
+    for (int s = 0; s < SRCS; ++s) {
+        CHECK_OK(sf_angle_accumulator_create(NULL, &src[s], NULL));
+        CHECK_OK(sf_angle_accumulator_add(src[s], a + (size_t)s * N / SRCS, N / SRCS, NULL));
+    }
+    CHECK_OK(sf_angle_accumulator_create(NULL, &whole, NULL));
+    CHECK_OK(sf_angle_accumulator_create(NULL, &parted, NULL));
+    for (int s = 0; s < SRCS; ++s) CHECK_OK(sf_angle_accumulator_merge(whole, src[s], NULL));
+    sf_angle_stats w, p;
+    CHECK_OK(sf_angle_accumulator_finish(whole, &w, NULL));
+    static const size_t counts[] = {1, 3, 64, 30000};
+    size_t* order = malloc(30000 * sizeof *order);
+    CHECK(order != NULL);
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        size_t parts = counts[c];
+        sf_angle_accumulator_reset(parted);
+        for (size_t i = 0; i < parts; ++i) order[i] = i;
+        for (size_t i = parts - 1; i > 0; --i) {
+            size_t j = (size_t)(uniform01() * (double)(i + 1)), t = order[i];
+            order[i] = order[j], order[j] = t;
+        }
+        for (size_t i = 0; i < parts; ++i) /* each part over every source in order, as threads would run them */
+            for (int s = 0; s < SRCS; ++s)
+                CHECK_OK(sf_angle_accumulator_merge_part(parted, src[s], order[i], parts, NULL));
+        CHECK_OK(sf_angle_accumulator_finish(parted, &p, NULL));
+        CHECK(memcmp(&w, &p, sizeof w) == 0);
+        int same = 1;
+        for (size_t b = 0; b < DOC_BINS; ++b)
+            same &= sfi_angle_accumulator_bin_count(whole, b) == sfi_angle_accumulator_bin_count(parted, b);
+        if (!same) fprintf(stderr, "  %zu parts: the bins differ from one merge's\n", parts);
+        CHECK(same);
+    }
+    sf_error err;
+    CHECK_RESULT(sf_angle_accumulator_merge_part(parted, src[0], 3, 3, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(sf_angle_accumulator_merge_part(parted, src[0], 0, 0, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(sf_angle_accumulator_merge_part(parted, parted, 0, 2, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(sf_angle_accumulator_merge_part(NULL, src[0], 0, 2, &err), SF_ERROR_INVALID_ARGUMENT);
+    for (int s = 0; s < SRCS; ++s) sf_angle_accumulator_destroy(src[s]);
+    sf_angle_accumulator_destroy(whole);
+    sf_angle_accumulator_destroy(parted);
+    free(order);
+    free(a);
+}
+
 static void test_merge_and_reset(void)
 {
     enum { N = 30000, PARTS = 7 };
@@ -424,6 +476,7 @@ int main(int argc, char** argv)
     static const sft_case cases[] = {
         {"random_shapes", test_random_shapes},
         {"bins_exact", test_bins_exact},
+        {"merge_parts", test_merge_parts},
         {"merge_and_reset", test_merge_and_reset},
         {"bad_input", test_bad_input},
         {"allocator", test_allocator},

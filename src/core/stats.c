@@ -165,23 +165,37 @@ sf_result sf_angle_accumulator_add(sf_angle_accumulator* acc, const float* angle
     return SF_OK;
 }
 
-sf_result sf_angle_accumulator_merge(sf_angle_accumulator* dst, const sf_angle_accumulator* src, sf_error* err)
+sf_result sf_angle_accumulator_merge_part(sf_angle_accumulator* dst, const sf_angle_accumulator* src, size_t part,
+                                          size_t parts, sf_error* err)
 {
     sf_error_clear(err);
     SF_CHECK(dst && src, SF_ERROR_INVALID_ARGUMENT, err, dst ? "src" : "dst", SFI_NO_INDEX, "is NULL");
     SF_CHECK(dst != src, SF_ERROR_INVALID_ARGUMENT, err, "src", SFI_NO_INDEX, "is dst itself");
+    SF_CHECK(part < parts, SF_ERROR_INVALID_ARGUMENT, err, "part", SFI_NO_INDEX, "%zu of %zu parts", part, parts);
     if (src->count == 0) return SF_OK;
     size_t b0 = first_bin(src), b1 = end_bin(src);
-    if (dst->count == 0 || src->min < dst->min) dst->min = src->min;
-    if (dst->count == 0 || src->max > dst->max) dst->max = src->max;
-    dst->count += src->count;
-    dst->sum += src->sum, dst->sum2 += src->sum2;
-    dst->over_1 += src->over_1, dst->over_5 += src->over_5, dst->over_45 += src->over_45;
-    widen(dst, b0, b1);
+    if (part == 0) {
+        if (dst->count == 0 || src->min < dst->min) dst->min = src->min;
+        if (dst->count == 0 || src->max > dst->max) dst->max = src->max;
+        dst->count += src->count;
+        dst->sum += src->sum, dst->sum2 += src->sum2;
+        dst->over_1 += src->over_1, dst->over_5 += src->over_5, dst->over_45 += src->over_45;
+        widen(dst, b0, b1);
+    }
+    /* the part's bins: whole cache lines of dst's, so that threads on other parts write none of its lines */
+    size_t lines = (BIN_COUNT + 7) / 8;
+    size_t p0 = part * lines / parts * 8, p1 = (part + 1) * lines / parts * 8;
+    if (b0 < p0) b0 = p0;
+    if (b1 > p1) b1 = p1;
     for (size_t b = b0; b < b1; ++b) dst->bins[b] += src->recent[b];
     size_t w0 = src->wide_lo > b0 ? src->wide_lo : b0, w1 = src->wide_hi < b1 ? src->wide_hi : b1;
     for (size_t b = w0; b < w1; ++b) dst->bins[b] += src->bins[b];
     return SF_OK;
+}
+
+sf_result sf_angle_accumulator_merge(sf_angle_accumulator* dst, const sf_angle_accumulator* src, sf_error* err)
+{
+    return sf_angle_accumulator_merge_part(dst, src, 0, 1, err);
 }
 
 sf_result sfi_angle_accumulator_add_bins(sf_angle_accumulator* acc, const sfi_angle_bins* add, sf_error* err)
@@ -253,17 +267,28 @@ sf_result sf_angle_accumulator_finish(const sf_angle_accumulator* acc, sf_angle_
     out->over_1 = (double)acc->over_1 / n;
     out->over_5 = (double)acc->over_5 / n;
     out->over_45 = (double)acc->over_45 / n;
-    /* As sf_angle_stats_compute: linear between the order statistics around q * (count - 1). */
+    /* As sf_angle_stats_compute: linear between the order statistics around q * (count - 1). The four ranks
+     * (p50's two and p95's, which can overlap on few angles) are found in one pass over the bins. */
     static const double q[2] = {0.50, 0.95};
-    double pct[2];
+    double pos[2], pct[2], v[4];
+    uint64_t want[4], sorted[4];
     for (int k = 0; k < 2; ++k) {
-        double pos = q[k] * (double)(acc->count - 1);
-        uint64_t lo = (uint64_t)pos;
-        uint64_t ranks[2] = {lo, lo + 1 < acc->count ? lo + 1 : lo};
-        double v[2];
-        rank_values(acc, ranks, v, 2);
-        pct[k] = v[0] + (v[1] - v[0]) * (pos - (double)lo);
+        pos[k] = q[k] * (double)(acc->count - 1);
+        uint64_t lo = (uint64_t)pos[k];
+        want[2 * k] = lo;
+        want[2 * k + 1] = lo + 1 < acc->count ? lo + 1 : lo;
     }
+    for (int i = 0; i < 4; ++i) { /* ascending, as rank_values takes them */
+        int j = i;
+        for (; j > 0 && sorted[j - 1] > want[i]; --j) sorted[j] = sorted[j - 1];
+        sorted[j] = want[i];
+    }
+    rank_values(acc, sorted, v, 4);
+    double at[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            if (sorted[j] == want[i]) at[i] = v[j];
+    for (int k = 0; k < 2; ++k) pct[k] = at[2 * k] + (at[2 * k + 1] - at[2 * k]) * (pos[k] - (double)want[2 * k]);
     out->p50 = pct[0];
     out->p95 = pct[1];
     return SF_OK;

@@ -325,38 +325,49 @@ static void fold_part(sf_method_stats* m, const frame_part* p, size_t f)
     sf_method_stats_frame_end(m, f);
 }
 
+#define MERGE_PARTS 64 /* per accumulator: the slots' bins are merged over the threads in this many parts */
+
 typedef struct merge_job {
     sf_asset_eval* e;
-    sf_result* results; /* 2 per method */
+    sf_result* results; /* per job */
 } merge_job;
 
-/* Accumulators [begin, end) (method k's normal at 2k, tangent at 2k + 1): every used slot's merged in. */
+/* Accumulator a (method k's normal at 2k, tangent at 2k + 1) of the clip, or of slot s's statistics. */
+static sf_angle_accumulator* accumulator(sf_method_stats* m, size_t a)
+{
+    return a % 2 ? m->tangent_acc : m->normal_acc;
+}
+
+/* Jobs [begin, end), job i = a * MERGE_PARTS + part: every used slot's part of accumulator a, in slot order. */
 static void merge_range(void* ctx, size_t begin, size_t end)
 {
     const merge_job* job = ctx;
-    const sfi_frame_slots* fs = job->e->slots;
-    for (size_t a = begin; a < end; ++a) {
-        sf_method m = job->e->o.methods[a / 2];
-        sf_angle_accumulator* dst = a % 2 ? job->e->methods[m].tangent_acc : job->e->methods[m].normal_acc;
-        sf_error err;
-        job->results[a] = SF_OK;
-        for (size_t s = 0; s < fs->count && job->results[a] == SF_OK; ++s) {
-            if (!fs->list[s].used) continue;
-            const sf_method_stats* src = &fs->list[s].stats[m];
-            job->results[a] = sf_angle_accumulator_merge(dst, a % 2 ? src->tangent_acc : src->normal_acc, &err);
-        }
+    sf_asset_eval* e = job->e;
+    const sfi_frame_slots* fs = e->slots;
+    for (size_t i = begin; i < end; ++i) {
+        size_t a = i / MERGE_PARTS;
+        sf_method m = e->o.methods[a / 2];
+        for (size_t s = 0; s < fs->count; ++s)
+            if (fs->list[s].used && job->results[i] == SF_OK)
+                job->results[i] = sf_angle_accumulator_merge_part(accumulator(&e->methods[m], a),
+                                                                  accumulator(&fs->list[s].stats[m], a),
+                                                                  i % MERGE_PARTS, MERGE_PARTS, NULL);
     }
 }
 
-/* The slots' histograms into the clip's statistics, then its mean and RMS from the frames' sums. */
+/* The slots' histograms into the clip's statistics, then its mean and RMS from the frames' sums. The bins
+ * are merged in parts over the threads: one thread per accumulator would add every slot's bins alone, a
+ * share of the clip's time that grows with the slots. */
 static sf_result clip_merge(sf_asset_eval* e, sf_error* err)
 {
     const sf_asset_eval_opts* o = &e->o;
-    sf_result results[2 * SF_METHOD_COUNT];
+    sf_result results[2 * SF_METHOD_COUNT * MERGE_PARTS];
+    size_t jobs = 2 * o->method_count * MERGE_PARTS;
+    for (size_t i = 0; i < jobs; ++i) results[i] = SF_OK;
     merge_job job = {e, results};
-    sf_env_parallel_for(&e->env, 2 * o->method_count, 1, merge_range, &job);
-    for (size_t a = 0; a < 2 * o->method_count; ++a)
-        if (results[a] != SF_OK) return sfi_eval_fail(err, results[a], "statistics: merging the threads' histograms");
+    sf_env_parallel_for(&e->env, jobs, 1, merge_range, &job);
+    for (size_t i = 0; i < jobs; ++i)
+        if (results[i] != SF_OK) return sfi_eval_fail(err, results[i], "statistics: merging the threads' histograms");
     for (size_t k = 0; k < o->method_count; ++k) {
         sf_method_stats* m = &e->methods[o->methods[k]];
         sf_result r = sf_method_stats_clip_finish(m, false, err);
