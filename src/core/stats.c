@@ -182,7 +182,8 @@ sf_result sf_angle_accumulator_merge_part(sf_angle_accumulator* dst, const sf_an
         dst->over_1 += src->over_1, dst->over_5 += src->over_5, dst->over_45 += src->over_45;
         widen(dst, b0, b1);
     }
-    /* the part's bins: whole cache lines of dst's, so that threads on other parts write none of its lines */
+    /* the part's bins: whole groups of 8 (64 bytes), so that threads on neighbouring parts share one cache line
+     * of dst's at most */
     size_t lines = (BIN_COUNT + 7) / 8;
     size_t p0 = part * lines / parts * 8, p1 = (part + 1) * lines / parts * 8;
     if (b0 < p0) b0 = p0;
