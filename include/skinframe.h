@@ -670,7 +670,7 @@ sf_result sf_angle_stats_compute(const float* angles_deg, size_t count, float* s
 /* ---------------------------------------------------------------- streaming angle statistics */
 /*
  * The statistics of any number of angles (every vertex of every frame of a long clip) in a fixed amount of
- * memory (sf_angle_accumulator_size(), about 1.5 MB, whatever the count):
+ * memory (sf_angle_accumulator_size(), about 1.7 MB, whatever the count):
  *   sf_angle_accumulator* acc;
  *   sf_angle_accumulator_create(NULL, &acc, &err);
  *   per frame: sf_angle_accumulator_add(acc, normal_deg, n, &err);
@@ -703,6 +703,13 @@ void sf_angle_accumulator_reset(sf_angle_accumulator* acc);
 sf_result sf_angle_accumulator_add(sf_angle_accumulator* acc, const float* angles_deg, size_t count, sf_error* err);
 /* Adds everything src holds to dst (src unchanged; not dst itself). */
 sf_result sf_angle_accumulator_merge(sf_angle_accumulator* dst, const sf_angle_accumulator* src, sf_error* err);
+/* One of `parts` parts of that merge, for merging many accumulators into one over threads: part 0 adds the
+ * count, sums, extremes and shares, and every part its share of the histogram's bins. Parts 0 to parts - 1
+ * of a src, in any order, add what sf_angle_accumulator_merge adds. Calls on one dst with the same part run
+ * one at a time; calls with different parts write different memory and may run at once on different
+ * threads. The result is read only after all of them. Errors: as merge; part >= parts. */
+sf_result sf_angle_accumulator_merge_part(sf_angle_accumulator* dst, const sf_angle_accumulator* src, size_t part,
+                                          size_t parts, sf_error* err);
 /* The statistics of what acc holds (all zero when empty). acc is unchanged: more angles may follow. */
 sf_result sf_angle_accumulator_finish(const sf_angle_accumulator* acc, sf_angle_stats* out, sf_error* err);
 

@@ -621,7 +621,7 @@ static int same_stats(const clip_run* a, const clip_run* b)
            memcmp(a->log.values, b->log.values, a->log.count * sizeof(double)) == 0;
 }
 
-/* A clip evaluated one frame at a time and with 2 and 7 frames at once, under real threads and under loops
+/* A clip evaluated one frame at a time and with 2, 3, 7 and 16 frames at once, under real threads and under loops
  * that run the slots in other orders: every statistic, worst vertex and per-frame value the same bit for bit,
  * the frames reported once each in order. The clip's mean is the sum of the frames' sums over the count. */
 static void check_threads(const char* rel, size_t anim, double fps)
@@ -649,7 +649,7 @@ static void check_threads(const char* rel, size_t anim, double fps)
     const sf_method_stats* first = &base->stats[0];
     CHECK(count == first->normal.count && count > 0 && sum / (double)count == first->normal.mean);
     const sft_pool pools[] = {{2, 8}, {0, 1}, {1, 1}};
-    const size_t threads[] = {2, 7};
+    const size_t threads[] = {2, 3, 7, 16};
     for (size_t p = 0; p < sizeof pools / sizeof pools[0]; ++p) {
         sf_env env = sft_pool_env(&pools[p]);
         for (size_t t = 0; t < sizeof threads / sizeof threads[0]; ++t) {

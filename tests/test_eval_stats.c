@@ -2,7 +2,9 @@
 /* The streaming angle statistics (sf_angle_accumulator) against sf_angle_stats_compute's exact ones: count,
  * mean, RMS, max and shares bit for bit; p50/p95 within the documented bound (less than one histogram bin at
  * the exact value) on random data of several shapes and on a real asset's angles over many frames; merges in
- * a fixed order; rejected input leaves the accumulator as it was; memory through the env allocator. */
+ * a fixed order, whole or in parts; every bin's count against a count over the sorted angles, past the narrow counters' carries;
+ * rejected input leaves the accumulator as it was; memory through the env allocator. */
+#include "sf_internal.h"
 #include "sf_test.h"
 
 #include <stdio.h>
@@ -124,6 +126,173 @@ static void test_random_shapes(void)
     fprintf(stderr, "  random data: largest percentile difference %.3g deg\n", g_worst_diff);
 }
 
+/* The documented bins, numbered independently of src/core/stats.c: 0 for exactly 0, 1 for (0, 2^-20), 256 per
+ * octave up to 0.25, then 2^-10 wide up to 180 (180 itself in the last). */
+#define DOC_LOG_BINS (18u * 256u)
+#define DOC_LINEAR_BINS ((unsigned)((180.0 - 0.25) * 1024.0))
+#define DOC_BINS (2u + DOC_LOG_BINS + DOC_LINEAR_BINS)
+static size_t doc_bin(double x)
+{
+    if (x == 0.0) return 0;
+    if (x < ldexp(1.0, -20)) return 1;
+    if (x < 0.25) {
+        int e;
+        double f = frexp(x, &e); /* x = f * 2^e, f in [0.5, 1): octave e - 1 */
+        return 2 + (size_t)(e - 1 + 20) * 256 + (size_t)((2.0 * f - 1.0) * 256.0);
+    }
+    size_t k = (size_t)((x - 0.25) * 1024.0);
+    return 2 + DOC_LOG_BINS + (k < DOC_LINEAR_BINS ? k : DOC_LINEAR_BINS - 1);
+}
+
+/* Every bin's count in acc against a count over the sorted angles. */
+static int bins_match(const sf_angle_accumulator* acc, const float* a, size_t n, const char* what)
+{
+    float* sorted = malloc((n ? n : 1) * sizeof *sorted);
+    uint64_t* want = calloc(DOC_BINS, sizeof *want);
+    if (!sorted || !want) return free(sorted), free(want), 0;
+    memcpy(sorted, a, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_float);
+    for (size_t i = 0; i < n;) { /* one run of equal angles at a time */
+        size_t j = i;
+        while (j < n && sorted[j] == sorted[i]) ++j;
+        want[doc_bin(sorted[i])] += j - i;
+        i = j;
+    }
+    int ok = 1;
+    uint64_t total = 0;
+    for (size_t b = 0; b < DOC_BINS && ok; ++b) {
+        uint64_t got = sfi_angle_accumulator_bin_count(acc, b);
+        total += got;
+        if (got != want[b]) {
+            fprintf(stderr, "  %s: bin %zu holds %llu angles, %llu expected\n", what, b, (unsigned long long)got,
+                    (unsigned long long)want[b]);
+            ok = 0;
+        }
+    }
+    if (ok && total != n) {
+        fprintf(stderr, "  %s: %llu angles in the bins, %zu added\n", what, (unsigned long long)total, n);
+        ok = 0;
+    }
+    free(sorted), free(want);
+    return ok;
+}
+
+/* Bins filled past the accumulator's narrow counters (it carries every 256 angles of a bin into a wide
+ * total): counts just below, at and above multiples of 256, and 70,000 in one bin, added in pieces, merged,
+ * reset and refilled, checked bin by bin against the sorted angles and, for p50 / p95, against the exact
+ * statistics. */
+static void test_bins_exact(void)
+{
+    static const size_t runs[] = {1, 255, 256, 257, 511, 512, 513, 767, 768, 1023, 1024, 1025, 70000};
+    enum { RUNS = sizeof runs / sizeof runs[0], SPREAD = 5000 };
+    size_t n = SPREAD;
+    for (size_t r = 0; r < RUNS; ++r) n += runs[r];
+    float* a = malloc(n * sizeof *a);
+    CHECK(a != NULL);
+    for (int round = 0; round < 4; ++round) {
+        /* Run r repeats one random angle (a few share a bin: their counts add); SPREAD more are random over
+         * every scale; then all shuffled. */
+        size_t k = 0;
+        for (size_t r = 0; r < RUNS; ++r) {
+            double u = uniform01();
+            float v = (float)(r % 3 == 0 ? 0.0 : r % 3 == 1 ? pow(10.0, -7.0 + 9.0 * u) : 180.0 * u);
+            for (size_t i = 0; i < runs[r]; ++i) a[k++] = v;
+        }
+        for (; k < n; ++k) a[k] = (float)(uniform01() < 0.1 ? 180.0 : pow(10.0, -8.0 + 10.3 * uniform01()));
+        for (size_t i = 0; i < n; ++i) a[i] = a[i] > 180.0f ? 180.0f : a[i];
+        for (size_t i = n - 1; round > 0 && i > 0; --i) { /* round 0 keeps the runs in order */
+            size_t j = (size_t)(uniform01() * (double)(i + 1));
+            float t = a[i];
+            a[i] = a[j], a[j] = t;
+        }
+        char what[64];
+        snprintf(what, sizeof what, "round %d", round);
+        sf_angle_accumulator *one, *merged, *part;
+        CHECK_OK(sf_angle_accumulator_create(NULL, &one, NULL));
+        CHECK_OK(sf_angle_accumulator_create(NULL, &merged, NULL));
+        CHECK_OK(sf_angle_accumulator_create(NULL, &part, NULL));
+        size_t piece = round == 0 ? n : (size_t)(1 + uniform01() * 3000.0);
+        for (size_t i = 0; i < n; i += piece)
+            CHECK_OK(sf_angle_accumulator_add(one, a + i, n - i < piece ? n - i : piece, NULL));
+        CHECK(bins_match(one, a, n, what));
+        /* in parts of 600 angles (under and over a carry), each merged in, the part reset for the next */
+        for (size_t i = 0; i < n; i += 600) {
+            sf_angle_accumulator_reset(part);
+            CHECK_OK(sf_angle_accumulator_add(part, a + i, n - i < 600 ? n - i : 600, NULL));
+            CHECK_OK(sf_angle_accumulator_merge(merged, part, NULL));
+        }
+        CHECK(bins_match(merged, a, n, what));
+        /* merged into one that already carried: every count doubles */
+        CHECK_OK(sf_angle_accumulator_merge(merged, one, NULL));
+        sf_angle_stats st;
+        CHECK_OK(sf_angle_accumulator_finish(merged, &st, NULL));
+        CHECK(st.count == 2 * n);
+        for (size_t b = 0; b < DOC_BINS; b += 97) CHECK(sfi_angle_accumulator_bin_count(merged, b) % 2 == 0);
+        /* reset after carries: empty, then the same counts from a second fill */
+        sf_angle_accumulator_reset(one);
+        CHECK(bins_match(one, a, 0, what));
+        CHECK_OK(sf_angle_accumulator_add(one, a, n, NULL));
+        CHECK(bins_match(one, a, n, what));
+        CHECK(check_against_exact(a, n, piece, what));
+        sf_angle_accumulator_destroy(one);
+        sf_angle_accumulator_destroy(merged);
+        sf_angle_accumulator_destroy(part);
+    }
+    free(a);
+}
+
+/* sf_angle_accumulator_merge_part: a merge in 1, 3, 64 or 30,000 parts (more parts than cache lines of bins:
+ * some empty), the parts in a shuffled order, gives merge's result bit for bit, bin by bin. */
+static void test_merge_parts(void)
+{
+    enum { N = 40000, SRCS = 3 };
+    float* a = malloc(N * sizeof *a);
+    CHECK(a != NULL);
+    for (size_t i = 0; i < N; ++i) a[i] = (float)(i % 5 == 0 ? 0.0 : pow(10.0, -8.0 + 10.2 * uniform01()));
+    sf_angle_accumulator *src[SRCS], *whole, *parted;
+    for (int s = 0; s < SRCS; ++s) {
+        CHECK_OK(sf_angle_accumulator_create(NULL, &src[s], NULL));
+        CHECK_OK(sf_angle_accumulator_add(src[s], a + (size_t)s * N / SRCS, N / SRCS, NULL));
+    }
+    CHECK_OK(sf_angle_accumulator_create(NULL, &whole, NULL));
+    CHECK_OK(sf_angle_accumulator_create(NULL, &parted, NULL));
+    for (int s = 0; s < SRCS; ++s) CHECK_OK(sf_angle_accumulator_merge(whole, src[s], NULL));
+    sf_angle_stats w, p;
+    CHECK_OK(sf_angle_accumulator_finish(whole, &w, NULL));
+    static const size_t counts[] = {1, 3, 64, 30000};
+    size_t* order = malloc(30000 * sizeof *order);
+    CHECK(order != NULL);
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        size_t parts = counts[c];
+        sf_angle_accumulator_reset(parted);
+        for (size_t i = 0; i < parts; ++i) order[i] = i;
+        for (size_t i = parts - 1; i > 0; --i) {
+            size_t j = (size_t)(uniform01() * (double)(i + 1)), t = order[i];
+            order[i] = order[j], order[j] = t;
+        }
+        for (size_t i = 0; i < parts; ++i) /* each part over every source in order, as threads would run them */
+            for (int s = 0; s < SRCS; ++s)
+                CHECK_OK(sf_angle_accumulator_merge_part(parted, src[s], order[i], parts, NULL));
+        CHECK_OK(sf_angle_accumulator_finish(parted, &p, NULL));
+        CHECK(memcmp(&w, &p, sizeof w) == 0);
+        int same = 1;
+        for (size_t b = 0; b < DOC_BINS; ++b)
+            same &= sfi_angle_accumulator_bin_count(whole, b) == sfi_angle_accumulator_bin_count(parted, b);
+        if (!same) fprintf(stderr, "  %zu parts: the bins differ from one merge's\n", parts);
+        CHECK(same);
+    }
+    sf_error err;
+    CHECK_RESULT(sf_angle_accumulator_merge_part(parted, src[0], 3, 3, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(sf_angle_accumulator_merge_part(parted, src[0], 0, 0, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(sf_angle_accumulator_merge_part(parted, parted, 0, 2, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(sf_angle_accumulator_merge_part(NULL, src[0], 0, 2, &err), SF_ERROR_INVALID_ARGUMENT);
+    for (int s = 0; s < SRCS; ++s) sf_angle_accumulator_destroy(src[s]);
+    sf_angle_accumulator_destroy(whole);
+    sf_angle_accumulator_destroy(parted);
+    free(order);
+    free(a);
+}
+
 static void test_merge_and_reset(void)
 {
     enum { N = 30000, PARTS = 7 };
@@ -230,7 +399,7 @@ static void test_allocator(void)
     sf_angle_accumulator* acc;
     CHECK_OK(sf_angle_accumulator_create(&env, &acc, NULL));
     CHECK(g_allocs == 1 && g_bytes == sf_angle_accumulator_size());
-    CHECK(sf_angle_accumulator_size() < 2u << 20); /* fixed, whatever the count: about 1.5 MB */
+    CHECK(sf_angle_accumulator_size() < 2u << 20); /* fixed, whatever the count: about 1.7 MB */
     float many[4096];
     for (size_t i = 0; i < 4096; ++i) many[i] = (float)(i % 181);
     for (int k = 0; k < 100; ++k) CHECK_OK(sf_angle_accumulator_add(acc, many, 4096, NULL));
@@ -306,6 +475,8 @@ int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
         {"random_shapes", test_random_shapes},
+        {"bins_exact", test_bins_exact},
+        {"merge_parts", test_merge_parts},
         {"merge_and_reset", test_merge_and_reset},
         {"bad_input", test_bad_input},
         {"allocator", test_allocator},

@@ -505,7 +505,7 @@ static void test_frames_do_not_allocate(void)
     sf_scene_destroy(scene);
 }
 
-/* The fast path runs where the CPU has one, and only there: a frame writes the slots (poisoned with NaN before),
+/* The fast path runs where the CPU has one, and only there: a frame writes slots (poisoned with NaN before),
  * and under the scalar cap leaves them as they were; both give recompute's bits. */
 static void test_fast_path_runs(void)
 {
@@ -533,12 +533,17 @@ static void test_fast_path_runs(void)
             CHECK_OK(sf_frames_compute(topo, &scene->pose, SF_METHOD_RECOMPUTE_FUSED, &o, ws, &out, NULL));
             sfi_simd_force(-1);
             CHECK(memcmp(buf, buf + 10 * n, 10 * n * sizeof(float)) == 0);
-            /* each slot's first vertices are its first chunk's own */
-            size_t written = 0;
-            for (size_t s = 0; s < ws->fused_slots; ++s)
-                for (size_t i = 0; i < 4 * 16; ++i) written += ws->fused_scratch[s * ws->fused_slot_floats + i] ==
-                                                               ws->fused_scratch[s * ws->fused_slot_floats + i];
-            CHECK(written == (level >= SFI_SIMD_SSE2 ? ws->fused_slots * 4 * 16 : 0));
+            /* a slot's first vertices are the own ones of a chunk it took (slots take chunks as they finish
+             * them: which slots took any depends on the threads) */
+            size_t written = 0, whole = 0;
+            for (size_t s = 0; s < ws->fused_slots; ++s) {
+                size_t mine = 0;
+                for (size_t i = 0; i < 4 * 16; ++i) mine += ws->fused_scratch[s * ws->fused_slot_floats + i] ==
+                                                            ws->fused_scratch[s * ws->fused_slot_floats + i];
+                written += mine;
+                whole += mine == 4 * 16;
+            }
+            CHECK(level >= SFI_SIMD_SSE2 ? whole >= 1 && written == whole * 4 * 16 : written == 0);
         }
         free(buf);
     }

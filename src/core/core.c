@@ -109,7 +109,7 @@ void* sf_env_calloc(const sf_env* env, size_t count, size_t elem)
     if (elem && count > SIZE_MAX / elem) return NULL;
     size_t size = count * elem;
     /* the C library's calloc hands large blocks out as fresh zero pages, touched only where written: a
-     * histogram of 1.5 MB per accumulator costs what it holds, not its size */
+     * histogram of 1.7 MB per accumulator costs what it holds, not its size */
     if (!has_allocator(env) || env->allocator.alloc == default_alloc) return calloc(size ? size : 1, 1);
     void* p = sf_env_alloc(env, size);
     if (p) memset(p, 0, size ? size : 1);

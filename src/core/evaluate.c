@@ -26,6 +26,7 @@ struct sf_evaluation {
     float* angle_tc;          /* 3F shared corner angles, without SF_EVAL_KEEP_ANGLES */
     float* row_tcd[SF_METHOD_COUNT];
     uint8_t* flag_scratch;    /* n: flags of rows that keep none (the per-corner counts need them) */
+    bool deform_readers;      /* a per-vertex row deforms with the reference's morph directions */
     sf_workspace* device_ws;  /* the device workspace that holds the last run's statistics, else NULL */
 };
 
@@ -201,6 +202,9 @@ sf_result sf_evaluation_create(const sf_topology* topo, const sf_eval_desc* desc
         bool rebuilt = methods[k] == SF_METHOD_RECOMPUTE || methods[k] == SF_METHOD_RECOMPUTE_FUSED;
         row->opts = rebuilt ? res->reference_opts : res->method_opts;
         sf_error_clear(&row->detail);
+        if (sf_method_traits_of(row->method).per_vertex &&
+            row->opts.morph_directions == res->reference_opts.morph_directions)
+            ev->deform_readers = true;
     }
     res->failed = SF_EVAL_STAGE_NONE;
     res->failed_method = SF_METHOD_COUNT;
@@ -459,18 +463,12 @@ static bool fused_mikktspace(const sf_eval_row* row)
 
 /* Whether the reference should write the whole deform (not only the final positions of its fast path): where
  * the CPU's fast path reads a per-vertex row's frames from it (sfi_skin_frames_deformed), each such row with the
- * reference's morph directions then skips a deform of its own. */
+ * reference's morph directions (deform_readers, known from the evaluation's creation) then skips a deform of its
+ * own. */
 static bool shares_deform(const sf_evaluation* ev, const sf_workspace* ws)
 {
-    const sf_eval_results* res = &ev->res;
-    if (ws->be->frames != sfi_frames_cpu || sfi_simd_level(ev->topo) == SFI_SIMD_SCALAR || !ws->blend ||
-        !ws->morph_pos || !ws->morph_nrm || !ws->morph_tan || !ws->final_pos)
-        return false;
-    for (size_t k = 0; k < res->row_count; ++k)
-        if (sf_method_traits_of(res->rows[k].method).per_vertex &&
-            res->rows[k].opts.morph_directions == res->reference_opts.morph_directions)
-            return true;
-    return false;
+    return ev->deform_readers && ws->be->frames == sfi_frames_cpu && sfi_simd_level(ev->topo) != SFI_SIMD_SCALAR &&
+           ws->blend && ws->morph_pos && ws->morph_nrm && ws->morph_tan && ws->final_pos;
 }
 
 sf_result sf_evaluation_run(sf_evaluation* ev, const sf_pose* pose, sf_workspace* ws, const sf_eval_buffers* buffers,

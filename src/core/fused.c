@@ -7,6 +7,7 @@
 #include "sf_kernels.h"
 #include "skin_simd.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #define FUSED_GRAIN 512
@@ -53,8 +54,10 @@ static void fused_range(void* ctx, size_t begin, size_t end)
 /* The fast path (SSE2, the topology's chunks, fused_plan.c): a chunk deforms each vertex its faces touch once into
  * its slot (its own vertices by the per-vertex fast path, skin_body.h, the others by the scalar kernel: the same
  * bits), rebuilds those faces once as the face pass's records (rebuild_sse2.c) and gathers its own vertices from
- * them with the operations of the face pass and gather in their order, so the same bits as `recompute`. Slot s
- * takes the chunks [s K / S, (s + 1) K / S): which thread runs a slot changes nothing. A slot holds, for
+ * them with the operations of the face pass and gather in their order, so the same bits as `recompute`. Each slot
+ * takes the next chunk whenever it finishes one (a fixed share per slot left the whole pass waiting on its slowest
+ * thread): a chunk writes its slot's scratch before reading it, so which slot or thread runs it changes nothing. A
+ * slot holds, for
  * V = max_verts: positions (3 V + 4 floats), determinants (V), face records (SFI_FACE_FLOATS max_faces). */
 typedef struct chunk_job {
     const fused_job* f;
@@ -62,6 +65,7 @@ typedef struct chunk_job {
     size_t slots, slot_floats;
     const float* palette;
     int level;
+    atomic_size_t next; /* the next chunk to take */
 } chunk_job;
 
 static void chunk_frames(const chunk_job* job, float* slot, size_t k)
@@ -111,10 +115,10 @@ static void chunk_frames(const chunk_job* job, float* slot, size_t k)
 
 static void slot_range(void* ctx, size_t begin, size_t end)
 {
-    const chunk_job* job = (const chunk_job*)ctx;
+    chunk_job* job = (chunk_job*)ctx;
     size_t K = job->f->topo->fused.chunk_count;
     for (size_t s = begin; s < end; ++s)
-        for (size_t k = s * K / job->slots; k < (s + 1) * K / job->slots; ++k)
+        for (size_t k; (k = atomic_fetch_add(&job->next, 1)) < K;)
             chunk_frames(job, job->scratch + s * job->slot_floats, k);
 }
 
@@ -168,7 +172,9 @@ sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const s
         int level = sfi_simd_level(topo);
         if (SFI_SIMD_X86 && ws->fused_scratch && ws->palette && level >= SFI_SIMD_SSE2) {
             fill_palette(topo, pose, ws->palette);
-            chunk_job cj = {&job, ws->fused_scratch, ws->fused_slots, ws->fused_slot_floats, ws->palette, level};
+            chunk_job cj = {.f = &job, .scratch = ws->fused_scratch, .slots = ws->fused_slots,
+                            .slot_floats = ws->fused_slot_floats, .palette = ws->palette, .level = level};
+            atomic_init(&cj.next, 0);
             sf_env_parallel_for(&topo->env, ws->fused_slots, 1, slot_range, &cj);
         } else {
             sf_env_parallel_for(&topo->env, topo->vertex_count, FUSED_GRAIN, fused_range, &job);

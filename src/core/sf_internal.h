@@ -549,5 +549,7 @@ typedef struct sfi_angle_bins {
 } sfi_angle_bins;
 /* Adds them to acc as sf_angle_accumulator_merge would (the bins must hold count angles). */
 sf_result sfi_angle_accumulator_add_bins(sf_angle_accumulator* acc, const sfi_angle_bins* add, sf_error* err);
+/* The number of angles in bin b (< SFK_ANGLE_BIN_COUNT), for the tests that count them independently. */
+uint64_t sfi_angle_accumulator_bin_count(const sf_angle_accumulator* acc, size_t b);
 
 #endif /* SF_INTERNAL_H */

@@ -1,17 +1,19 @@
 /* The frames of a clip spread over threads: each slot evaluates whole frames with a pose, unit buffers,
- * workspaces, evaluations and histograms of its own; each frame's sums, extremes and worst vertices come back
- * as a part, and the parts are folded in frame order. Histogram counts add exactly in any order and the sums
- * are folded frame by frame, so the statistics are the same bit for bit for any number of threads. */
+ * workspaces, evaluations and histograms of its own, taking the batch's next frame whenever it finishes one;
+ * each frame's sums, extremes and worst vertices come back as a part, and the parts are folded in frame order.
+ * Histogram counts add exactly in any order and the sums are folded frame by frame, so the statistics are the
+ * same bit for bit for any number of threads and whichever slot ran a frame. */
 #include "eval_internal.h"
 #include "pose_errors.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SLOTS_MAX 32                       /* each holds histograms of about 1.5 MB per method and direction */
-#define FRAMES_PER_SLOT 4                  /* frames a slot takes per batch: the fold runs between batches */
-#define SLOT_VERTICES ((size_t)1 << 22)    /* slots x vertices per frame at most (larger meshes thread inside) */
+#define SLOTS_MAX 32                    /* each holds histograms of about 1.7 MB per method and direction */
+#define FRAMES_PER_SLOT 32              /* per batch: the fold runs between batches, whose ends leave slots idle */
+#define SLOT_VERTICES ((size_t)1 << 22) /* slots x vertices per frame at most (larger meshes thread inside) */
 
 /* One method's share of one frame. */
 typedef struct frame_part {
@@ -279,13 +281,16 @@ static sf_result slot_frame(sf_asset_eval* e, frame_slot* s, size_t animation, c
 typedef struct batch_job {
     sf_asset_eval* e;
     size_t animation, first, count, slots;
+    atomic_size_t next; /* the batch's next frame to take */
     const sf_clip_plan* plan;
 } batch_job;
 
-/* Slots [begin, end) of a batch: slot s takes the batch's frames s, s + slots, ... until one fails. */
+/* Slots [begin, end) of a batch: each takes the batch's next frame until there is none or one of its own
+ * fails. Frames are taken in order, so every frame before a failed one was taken: the first failure in frame
+ * order is one that ran. */
 static void batch_range(void* ctx, size_t begin, size_t end)
 {
-    const batch_job* job = ctx;
+    batch_job* job = ctx;
     sf_asset_eval* e = job->e;
     sfi_frame_slots* fs = e->slots;
     for (size_t s = begin; s < end; ++s) {
@@ -294,7 +299,7 @@ static void batch_range(void* ctx, size_t begin, size_t end)
             for (size_t k = 0; k < e->o.method_count; ++k) sf_method_stats_clip_start(&slot->stats[e->o.methods[k]]);
             slot->used = true;
         }
-        for (size_t j = s; j < job->count; j += job->slots) {
+        for (size_t j; (j = atomic_fetch_add(&job->next, 1)) < job->count;) {
             frame_part* parts = fs->parts + j * e->o.method_count;
             fs->results[j] = slot_frame(e, slot, job->animation, job->plan, job->first + j, parts, &fs->errors[j]);
             if (fs->results[j] != SF_OK) break;
@@ -320,38 +325,49 @@ static void fold_part(sf_method_stats* m, const frame_part* p, size_t f)
     sf_method_stats_frame_end(m, f);
 }
 
+#define MERGE_PARTS 64 /* per accumulator: the slots' bins are merged over the threads in this many parts */
+
 typedef struct merge_job {
     sf_asset_eval* e;
-    sf_result* results; /* 2 per method */
+    sf_result* results; /* per job */
 } merge_job;
 
-/* Accumulators [begin, end) (method k's normal at 2k, tangent at 2k + 1): every used slot's merged in. */
+/* Accumulator a (method k's normal at 2k, tangent at 2k + 1) of the clip, or of slot s's statistics. */
+static sf_angle_accumulator* accumulator(sf_method_stats* m, size_t a)
+{
+    return a % 2 ? m->tangent_acc : m->normal_acc;
+}
+
+/* Jobs [begin, end), job i = a * MERGE_PARTS + part: every used slot's part of accumulator a, in slot order. */
 static void merge_range(void* ctx, size_t begin, size_t end)
 {
     const merge_job* job = ctx;
-    const sfi_frame_slots* fs = job->e->slots;
-    for (size_t a = begin; a < end; ++a) {
-        sf_method m = job->e->o.methods[a / 2];
-        sf_angle_accumulator* dst = a % 2 ? job->e->methods[m].tangent_acc : job->e->methods[m].normal_acc;
-        sf_error err;
-        job->results[a] = SF_OK;
-        for (size_t s = 0; s < fs->count && job->results[a] == SF_OK; ++s) {
-            if (!fs->list[s].used) continue;
-            const sf_method_stats* src = &fs->list[s].stats[m];
-            job->results[a] = sf_angle_accumulator_merge(dst, a % 2 ? src->tangent_acc : src->normal_acc, &err);
-        }
+    sf_asset_eval* e = job->e;
+    const sfi_frame_slots* fs = e->slots;
+    for (size_t i = begin; i < end; ++i) {
+        size_t a = i / MERGE_PARTS;
+        sf_method m = e->o.methods[a / 2];
+        for (size_t s = 0; s < fs->count; ++s)
+            if (fs->list[s].used && job->results[i] == SF_OK)
+                job->results[i] = sf_angle_accumulator_merge_part(accumulator(&e->methods[m], a),
+                                                                  accumulator(&fs->list[s].stats[m], a),
+                                                                  i % MERGE_PARTS, MERGE_PARTS, NULL);
     }
 }
 
-/* The slots' histograms into the clip's statistics, then its mean and RMS from the frames' sums. */
+/* The slots' histograms into the clip's statistics, then its mean and RMS from the frames' sums. The bins
+ * are merged in parts over the threads: one thread per accumulator would add every slot's bins alone, a
+ * share of the clip's time that grows with the slots. */
 static sf_result clip_merge(sf_asset_eval* e, sf_error* err)
 {
     const sf_asset_eval_opts* o = &e->o;
-    sf_result results[2 * SF_METHOD_COUNT];
+    sf_result results[2 * SF_METHOD_COUNT * MERGE_PARTS];
+    size_t jobs = 2 * o->method_count * MERGE_PARTS;
+    for (size_t i = 0; i < jobs; ++i) results[i] = SF_OK;
     merge_job job = {e, results};
-    sf_env_parallel_for(&e->env, 2 * o->method_count, 1, merge_range, &job);
-    for (size_t a = 0; a < 2 * o->method_count; ++a)
-        if (results[a] != SF_OK) return sfi_eval_fail(err, results[a], "statistics: merging the threads' histograms");
+    sf_env_parallel_for(&e->env, jobs, 1, merge_range, &job);
+    for (size_t i = 0; i < jobs; ++i)
+        if (results[i] != SF_OK) return sfi_eval_fail(err, results[i], "statistics: merging the threads' histograms");
     for (size_t k = 0; k < o->method_count; ++k) {
         sf_method_stats* m = &e->methods[o->methods[k]];
         sf_result r = sf_method_stats_clip_finish(m, false, err);
@@ -373,7 +389,9 @@ sf_result sfi_frame_slots_clip(sf_asset_eval* e, size_t animation, const sf_clip
     size_t batch = slots * FRAMES_PER_SLOT;
     for (size_t first = 0; r == SF_OK && first < plan->frames; first += batch) {
         size_t count = plan->frames - first < batch ? plan->frames - first : batch;
-        batch_job job = {e, animation, first, count, count < slots ? count : slots, plan};
+        batch_job job = {.e = e, .animation = animation, .first = first, .count = count, .plan = plan};
+        job.slots = count < slots ? count : slots;
+        atomic_init(&job.next, 0);
         for (size_t j = 0; j < count; ++j) fs->results[j] = SF_ERROR_INVALID_ARGUMENT; /* not reached */
         sf_env_parallel_for(&e->env, job.slots, 1, batch_range, &job);
         for (size_t j = 0; r == SF_OK && j < job.count; ++j) {
