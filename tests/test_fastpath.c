@@ -64,7 +64,7 @@ static void frame_run(const sf_topology* topo, const sf_pose* pose, sf_workspace
 }
 
 /* The methods with fast paths and their options: the per-vertex ones, then recompute under every weighting and
- * weld (its face pass and gather, rebuild_sse2.c), then the jacobian and jacobian-fan with and without the cap
+ * weld (its face pass and gather, rebuild_body.h), then the jacobian and jacobian-fan with and without the cap
  * (jacobian_body.h, jacobian_fan_body.h; a cap of 0.05 fires on many vertices of every mesh). */
 typedef struct fast_case {
     sf_method method;

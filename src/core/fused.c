@@ -51,9 +51,9 @@ static void fused_range(void* ctx, size_t begin, size_t end)
     }
 }
 
-/* The fast path (SSE2, the topology's chunks, fused_plan.c): a chunk deforms each vertex its faces touch once into
- * its slot (its own vertices by the per-vertex fast path, skin_body.h, the others by the scalar kernel: the same
- * bits), rebuilds those faces once as the face pass's records (rebuild_sse2.c) and gathers its own vertices from
+/* The fast path (SSE2 or SIMD128, the topology's chunks, fused_plan.c): a chunk deforms each vertex its faces touch
+ * once into its slot (its own vertices by the per-vertex fast path, skin_body.h, the others by the scalar kernel: the
+ * same bits), rebuilds those faces once as the face pass's records (rebuild_body.h) and gathers its own vertices from
  * them with the operations of the face pass and gather in their order, so the same bits as `recompute`. Each slot
  * takes the next chunk whenever it finishes one (a fixed share per slot left the whole pass waiting on its slowest
  * thread): a chunk writes its slot's scratch before reading it, so which slot or thread runs it changes nothing. A
@@ -106,9 +106,9 @@ static void chunk_frames(const chunk_job* job, float* slot, size_t k)
     for (size_t l = own; l < nv; ++l) sfk_fused_position(&f->mesh, bones, alpha, verts[l], P + 3 * l, det + l);
     size_t f0 = plan->face_offsets[k];
     /* the UV part only where tangents are gathered (the normals do not read it) */
-    sfi_rebuild_chunk_faces_sse2(P, det, plan->tris + 3 * f0, plan->face_offsets[k + 1] - f0,
+    sfi_rebuild_chunk_faces_4(P, det, plan->tris + 3 * f0, plan->face_offsets[k + 1] - f0,
                                  f->tangents ? topo->uvs : NULL, verts, f->weighting, records);
-    sfi_rebuild_chunk_gather_sse2(topo, f->weld, records, f->weighting, v0, v0 + own, f->normals, f->tangents_out);
+    sfi_rebuild_chunk_gather_4(topo, f->weld, records, f->weighting, v0, v0 + own, f->normals, f->tangents_out);
     if (f->positions) memcpy(f->positions + 3 * v0, P, 3 * own * sizeof(float));
     memcpy(f->det + v0, det, own * sizeof(float));
 }
@@ -170,7 +170,7 @@ sf_result sfi_fused_frames(const sf_topology* topo, const sf_pose* pose, const s
         fused_job job = {topo, pose, sfi_rest_mesh(topo), opts->weld == SF_WELD_NONE ? -1 : (opts->weld == SF_WELD_POSITION ? 0 : 1),
                          (int)opts->weighting, !mikk, ws->det, out->positions, normals, mikk ? NULL : out->tangents};
         int level = sfi_simd_level(topo);
-        if (SFI_SIMD_X86 && ws->fused_scratch && ws->palette && level >= SFI_SIMD_SSE2) {
+        if (SFI_SIMD_REBUILD4 && ws->fused_scratch && ws->palette && level >= SFI_SIMD_SSE2) {
             fill_palette(topo, pose, ws->palette);
             chunk_job cj = {.f = &job, .scratch = ws->fused_scratch, .slots = ws->fused_slots,
                             .slot_floats = ws->fused_slot_floats, .palette = ws->palette, .level = level};

@@ -18,7 +18,7 @@ typedef struct rebuild_job {
     const float* det;       /* n: determinants of the corners' blended matrices */
     float* normals;
     float* tangents;
-    int fast; /* the SSE2 loops over face records (rebuild_sse2.c) */
+    int fast; /* the 4-lane loops over face records (rebuild_body.h) */
 } rebuild_job;
 
 _Static_assert(SFK_WEIGHTING_AREA == SF_WEIGHTING_AREA && SFK_WEIGHTING_ANGLE == SF_WEIGHTING_ANGLE &&
@@ -36,7 +36,7 @@ static void face_range(void* ctx, size_t begin, size_t end)
     const float* det = job->det;
     int weighting = (int)job->opts->weighting;
     if (job->fast) {
-        sfi_rebuild_faces_sse2(topo, P, det, weighting, ws->faces, begin, end);
+        sfi_rebuild_faces_4(topo, P, det, weighting, ws->faces, begin, end);
         return;
     }
     for (size_t f = begin; f < end; ++f) {
@@ -59,7 +59,7 @@ static void gather_range(void* ctx, size_t begin, size_t end)
     int weld = job->opts->weld == SF_WELD_NONE ? -1 : (job->opts->weld == SF_WELD_POSITION ? 0 : 1);
     int weighting = (int)job->opts->weighting;
     if (job->fast) {
-        sfi_rebuild_gather_sse2(topo, weld >= 0 ? &topo->weld[weld] : NULL, ws->faces, weighting, begin, end,
+        sfi_rebuild_gather_4(topo, weld >= 0 ? &topo->weld[weld] : NULL, ws->faces, weighting, begin, end,
                                 job->normals, job->tangents);
         return;
     }
@@ -134,7 +134,7 @@ sf_result sfi_rebuild(const sf_topology* topo, const sf_frames_opts* opts, sf_wo
     /* MikkTSpace needs the normals even when the caller wants none: workspace scratch then. */
     bool mikk = opts->tangents == SF_TANGENTS_MIKKTSPACE && tangents;
     if (mikk && !normals && topo->has_uvs) normals = sfi_mikktspace_scratch_normals(ws->mikktspace);
-    rebuild_job job = {topo, opts, ws, positions, det, normals, tangents, SFI_SIMD_X86 && sfi_simd_level(topo) >= SFI_SIMD_SSE2};
+    rebuild_job job = {topo, opts, ws, positions, det, normals, tangents, SFI_SIMD_REBUILD4 && sfi_simd_level(topo) >= SFI_SIMD_SSE2};
     sf_env_parallel_for(&topo->env, topo->triangle_count, FACE_GRAIN, face_range, &job);
     sf_env_parallel_for(&topo->env, topo->vertex_count, GATHER_GRAIN, gather_range, &job);
     if (mikk) return mikktspace_vertex_tangents(topo, positions, normals, det, ws, tangents, err);

@@ -28,7 +28,8 @@
  *                                 threaded; the scalar loops stay the reference
  *   deform.c                      morph + skin into the workspace; pose validation; the rest arrays as one
  *                                 vertex's deformation reads them (sfi_rest_mesh)
- *   rebuild_sse2.c                the face pass and gather with SSE2 over face records (rebuild.c's fast path)
+ *   rebuild_body.h                the face pass and gather over 4 lanes of face records (rebuild.c's fast path),
+ *                                 for SSE2 (rebuild_sse2.c) and WebAssembly SIMD128 (rebuild_wasm.c)
  *   rebuild.c                     the rebuilt frames (face pass + gather, MikkTSpace tangents) for given
  *                                 positions and determinants
  *   authored.c                    the authored-normals reference (rebuilds at rest and posed, rotates)
@@ -398,12 +399,12 @@ struct sf_workspace {
 #define SFI_SIMD_AVX2 2
 #define SFI_SIMD_AVX512 3
 #define SFI_SIMD_WASM128 SFI_SIMD_SSE2
-/* 1 where the 4-lane level is SSE2: the fast paths written only for x86 (the face pass and gather of rebuild_sse2.c,
- * recompute-fused's chunks) run there; elsewhere those stay scalar at every level. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define SFI_SIMD_X86 1
+/* 1 where the 4-lane level has the face pass and gather of rebuild_body.h (SSE2, or WebAssembly SIMD128), which
+ * recompute and recompute-fused's chunks run there; elsewhere those stay scalar at every level. */
+#if (defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))) || defined(__wasm_simd128__)
+#define SFI_SIMD_REBUILD4 1
 #else
-#define SFI_SIMD_X86 0
+#define SFI_SIMD_REBUILD4 0
 #endif
 int sfi_simd_detect(void);
 int sfi_simd_level(const sf_topology* topo);
@@ -435,23 +436,23 @@ int sfi_skin_fused(const sf_topology* topo, const sf_pose* pose, int method, sf_
 int sfi_skin_frames_deformed(const sf_topology* topo, const sf_pose* pose, int method, sf_workspace* ws,
                              const sf_frames_out* out, sf_frames_report* report, size_t* bad);
 
-/* The rebuilt frames' face pass and gather with SSE2 (rebuild_sse2.c), bit for bit rebuild.c's loops: faces
+/* The rebuilt frames' face pass and gather over 4 lanes (rebuild_body.h: SSE2 or SIMD128), bit for bit rebuild.c's loops: faces
  * [f0, f1) from positions (3n) and determinants (n) into records (SFI_FACE_FLOATS per face: face_n, face_t,
  * face_b, the 3 corner weights, as sfk_recompute_face writes them); vertices [v0, v1) gathered from them
  * (weld: the normal's groups, NULL = none) into normals (3n) / tangents (4n), either may be NULL. */
 #define SFI_FACE_FLOATS 12
-void sfi_rebuild_faces_sse2(const sf_topology* topo, const float* positions, const float* det, int weighting,
-                            float* records, size_t f0, size_t f1);
-void sfi_rebuild_gather_sse2(const sf_topology* topo, const sfi_weld* weld, const float* records, int weighting,
-                             size_t v0, size_t v1, float* normals, float* tangents);
+void sfi_rebuild_faces_4(const sf_topology* topo, const float* positions, const float* det, int weighting,
+                         float* records, size_t f0, size_t f1);
+void sfi_rebuild_gather_4(const sf_topology* topo, const sfi_weld* weld, const float* records, int weighting,
+                          size_t v0, size_t v1, float* normals, float* tangents);
 /* The same for one chunk of recompute-fused (topo->fused): its face_count faces tris (local vertex indices) from
  * P (3 floats per local vertex and one more after the last, read but unused) and det (one per local vertex; uvs,
  * 2n or NULL, read through verts: local -> mesh vertex) into records; its vertices [v0, v1) gathered from them
  * over the plan's corner lists (weld: -1 none, else the weld index). */
-void sfi_rebuild_chunk_faces_sse2(const float* P, const float* det, const uint32_t* tris, size_t face_count,
-                                  const float* uvs, const uint32_t* verts, int weighting, float* records);
-void sfi_rebuild_chunk_gather_sse2(const sf_topology* topo, int weld, const float* records, int weighting, size_t v0,
-                                   size_t v1, float* normals, float* tangents);
+void sfi_rebuild_chunk_faces_4(const float* P, const float* det, const uint32_t* tris, size_t face_count,
+                               const float* uvs, const uint32_t* verts, int weighting, float* records);
+void sfi_rebuild_chunk_gather_4(const sf_topology* topo, int weld, const float* records, int weighting, size_t v0,
+                                size_t v1, float* normals, float* tangents);
 
 /* sfi_deform's arrays by the fast path, bit for bit; 0 when it cannot run (the caller takes the scalar loop). */
 int sfi_skin_deform(const sf_topology* topo, const sf_pose* pose, sf_morph_directions dirs, sf_workspace* ws);

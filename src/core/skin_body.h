@@ -429,40 +429,34 @@ SK_INLINE void sk_step_deformed(const sfi_skin_job* job, size_t block, int sub, 
                 c);
 }
 
-/* Blocks [b0, b1) with the slot count and the method fixed (the switch below instantiates the common ones). */
-SK_INLINE void sk_blocks(const sfi_skin_job* job, size_t b0, size_t b1, uint32_t K, int method,
-                             sfi_skin_counts* c)
+/* One step's function: sk_step (its own deform) or sk_step_deformed (job->deformed's). */
+typedef void (*sk_step_fn)(const sfi_skin_job* job, size_t block, int sub, uint32_t K, int method,
+                           sfi_skin_counts* c);
+
+/* Blocks [b0, b1) with the step, the slot count and the method fixed (each call below passes constants, so the
+ * inlined loop calls its step directly, specialised). */
+SK_INLINE void sk_blocks(sk_step_fn step, const sfi_skin_job* job, size_t b0, size_t b1, uint32_t K, int method,
+                         sfi_skin_counts* c)
 {
     for (size_t b = b0; b < b1; ++b)
         for (int s = 0; s < SK_STEPS; ++s) {
             if (b * SFI_LANES + (size_t)s * SK_W >= job->vertex_count) break;
-            sk_step(job, b, s, K, method, c);
+            step(job, b, s, K, method, c);
         }
 }
 
-/* The same from the deform in job->deformed. */
-SK_INLINE void sk_blocks_deformed(const sfi_skin_job* job, size_t b0, size_t b1, uint32_t K, int method,
-                                  sfi_skin_counts* c)
-{
-    for (size_t b = b0; b < b1; ++b)
-        for (int s = 0; s < SK_STEPS; ++s) {
-            if (b * SFI_LANES + (size_t)s * SK_W >= job->vertex_count) break;
-            sk_step_deformed(job, b, s, K, method, c);
-        }
-}
-
-#define SK_METHODS(K)                                                                     \
-    switch (job->method) {                                                                \
-    case SFK_METHOD_UNCHANGED: sk_blocks(job, b0, b1, K, SFK_METHOD_UNCHANGED, c); break; \
-    case SFK_METHOD_SKINNED: sk_blocks(job, b0, b1, K, SFK_METHOD_SKINNED, c); break;     \
-    case SFK_METHOD_BONE_NORMAL_MATRICES:                                                 \
-        sk_blocks(job, b0, b1, K, SFK_METHOD_BONE_NORMAL_MATRICES, c);                    \
-        break;                                                                            \
-    case SFK_METHOD_INVERSE_TRANSPOSE:                                                    \
-        sk_blocks(job, b0, b1, K, SFK_METHOD_INVERSE_TRANSPOSE, c);                       \
-        break;                                                                            \
-    case SFI_SKIN_DEFORM: sk_blocks(job, b0, b1, K, SFI_SKIN_DEFORM, c); break;           \
-    default: sk_blocks(job, b0, b1, K, SFI_SKIN_POSITIONS_ONLY, c); break;                \
+#define SK_METHODS(K)                                                                              \
+    switch (job->method) {                                                                         \
+    case SFK_METHOD_UNCHANGED: sk_blocks(sk_step, job, b0, b1, K, SFK_METHOD_UNCHANGED, c); break; \
+    case SFK_METHOD_SKINNED: sk_blocks(sk_step, job, b0, b1, K, SFK_METHOD_SKINNED, c); break;     \
+    case SFK_METHOD_BONE_NORMAL_MATRICES:                                                          \
+        sk_blocks(sk_step, job, b0, b1, K, SFK_METHOD_BONE_NORMAL_MATRICES, c);                    \
+        break;                                                                                     \
+    case SFK_METHOD_INVERSE_TRANSPOSE:                                                             \
+        sk_blocks(sk_step, job, b0, b1, K, SFK_METHOD_INVERSE_TRANSPOSE, c);                       \
+        break;                                                                                     \
+    case SFI_SKIN_DEFORM: sk_blocks(sk_step, job, b0, b1, K, SFI_SKIN_DEFORM, c); break;           \
+    default: sk_blocks(sk_step, job, b0, b1, K, SFI_SKIN_POSITIONS_ONLY, c); break;                \
     }
 
 /* The function table of ozz's SkinningJob as a switch: loops specialised for 1 to 4 slots, a generic one above;
@@ -471,11 +465,13 @@ void SK_ENTRY(const sfi_skin_job* job, size_t b0, size_t b1, sfi_skin_counts* c)
 {
     if (job->deformed) {
         switch (job->method) {
-        case SFK_METHOD_UNCHANGED: sk_blocks_deformed(job, b0, b1, 0u, SFK_METHOD_UNCHANGED, c); break;
-        case SFK_METHOD_SKINNED: sk_blocks_deformed(job, b0, b1, 0u, SFK_METHOD_SKINNED, c); break;
-        case SFK_METHOD_INVERSE_TRANSPOSE: sk_blocks_deformed(job, b0, b1, 0u, SFK_METHOD_INVERSE_TRANSPOSE, c); break;
+        case SFK_METHOD_UNCHANGED: sk_blocks(sk_step_deformed, job, b0, b1, 0u, SFK_METHOD_UNCHANGED, c); break;
+        case SFK_METHOD_SKINNED: sk_blocks(sk_step_deformed, job, b0, b1, 0u, SFK_METHOD_SKINNED, c); break;
+        case SFK_METHOD_INVERSE_TRANSPOSE:
+            sk_blocks(sk_step_deformed, job, b0, b1, 0u, SFK_METHOD_INVERSE_TRANSPOSE, c);
+            break;
         default:
-            sk_blocks_deformed(job, b0, b1, job->lanes->influences, SFK_METHOD_BONE_NORMAL_MATRICES, c);
+            sk_blocks(sk_step_deformed, job, b0, b1, job->lanes->influences, SFK_METHOD_BONE_NORMAL_MATRICES, c);
             break;
         }
         return;

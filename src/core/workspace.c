@@ -55,7 +55,7 @@ static void take_blocks(const sf_topology* topo, uint32_t methods, sfi_host_scra
         ws->chunk_count = sfi_skin_chunk_count(n);
         TAKE(b, ws->chunk_counts, ws->chunk_count ? ws->chunk_count : 1);
     }
-    if ((methods & (1u << SF_METHOD_RECOMPUTE_FUSED)) && SFI_SIMD_X86 && topo->simd_level >= SFI_SIMD_SSE2 &&
+    if ((methods & (1u << SF_METHOD_RECOMPUTE_FUSED)) && SFI_SIMD_REBUILD4 && topo->simd_level >= SFI_SIMD_SSE2 &&
         topo->fused.chunk_count) {
         /* recompute-fused's fast path: a slot per run of chunks in flight, bounded whatever the mesh's size */
         const sfi_fused_plan* p = &topo->fused;
