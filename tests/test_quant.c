@@ -357,6 +357,143 @@ static void test_packed_streams(void)
     CHECK(same);
 }
 
+/* The layouts read a whole step at a time (16-bit VEC3 / VEC4 at a stride of 8, joints and weights packed) for every
+ * combination of position, joint and weight type they take: every level bit for bit the scalar reference, on whole
+ * steps and tails, with each output alone; the position and normal buffers end at their last element (6 bytes,
+ * not 8), so a read past them shows under the sanitizers; a joint out of range is reported at every level. */
+static void aligned_case(sf_quant_type pt, sf_quant_type jt, sf_quant_type wt, size_t n)
+{
+    qmesh m;
+    qmesh_make(&m, n, pt, SF_QUANT_SNORM16, jt, wt, 40);
+    size_t js = wide(jt) ? 8 : 4, ws = wide(wt) ? 8 : 4;
+    uint8_t* P = malloc(8 * n - 2);
+    uint8_t* N = malloc(8 * n - 2);
+    uint8_t* T = malloc(8 * n);
+    uint8_t* J = malloc(js * n);
+    uint8_t* W = malloc(ws * n);
+    for (size_t v = 0; v < n; ++v) {
+        memcpy(P + 8 * v, m.buf + VSTRIDE * v, 6);
+        memcpy(N + 8 * v, m.buf + VSTRIDE * v + 8, 6);
+        if (v + 1 < n) {
+            put(P + 8 * v + 6, SF_QUANT_INT16, -12345); /* padding: never part of a value */
+            put(N + 8 * v + 6, SF_QUANT_INT16, 23456);
+        }
+        memcpy(T + 8 * v, m.buf + VSTRIDE * v + 16, 8);
+        memcpy(J + js * v, m.buf + VSTRIDE * v + 24, js);
+        memcpy(W + ws * v, m.buf + VSTRIDE * v + 32, ws);
+    }
+    m.q.positions = (sf_quant_stream){P, 8, pt};
+    m.q.normals = (sf_quant_stream){N, 8, SF_QUANT_SNORM16};
+    m.q.tangents = (sf_quant_stream){T, 8, SF_QUANT_SNORM16};
+    m.q.joints = (sf_quant_stream){J, 0, jt};
+    m.q.weights = (sf_quant_stream){W, 0, wt};
+    outs ref;
+    outs_alloc(&ref, n);
+    sfi_simd_force(SFI_SIMD_SCALAR);
+    int ok = skin(&m, &ref, NULL) == SF_OK && guards_intact(&ref);
+    sf_pose pose = {m.bones, m.bones_n, NULL, 0};
+    for (int level = SFI_SIMD_SSE2; ok && level <= sfi_simd_detect(); ++level) {
+        sfi_simd_force(level);
+        outs o, o2;
+        outs_alloc(&o, n);
+        outs_alloc(&o2, n);
+        ok = skin(&m, &o, NULL) == SF_OK && guards_intact(&o) && memcmp(o.p, ref.p, 3 * n * 4) == 0 &&
+             memcmp(o.n, ref.n, 3 * n * 4) == 0 && memcmp(o.t, ref.t, 4 * n * 4) == 0;
+        sf_frames_out only_p = {o2.p, NULL, NULL}, only_n = {NULL, o2.n, NULL};
+        ok = ok && sf_quantized_skin(&m.q, &pose, &only_p, NULL) == SF_OK &&
+             sf_quantized_skin(&m.q, &pose, &only_n, NULL) == SF_OK && guards_intact(&o2) &&
+             memcmp(o2.p, ref.p, 3 * n * 4) == 0 && memcmp(o2.n, ref.n, 3 * n * 4) == 0 && isnan(o2.t[0]);
+        if (!ok)
+            sft_failf(__FILE__, __LINE__, "positions %d, joints %d, weights %d, %zu vertices: level %d differs", (int)pt,
+                      (int)jt, (int)wt, n, level);
+        outs_free(&o);
+        outs_free(&o2);
+    }
+    /* a joint out of range in the middle of a whole step */
+    size_t bad_v = n / 2 + 1;
+    if (ok && bad_v < n) {
+        put(J + js * bad_v + (wide(jt) ? 2 : 1) * 2, jt, 40);
+        for (int level = SFI_SIMD_SCALAR; ok && level <= sfi_simd_detect(); ++level) {
+            sfi_simd_force(level);
+            outs o;
+            outs_alloc(&o, n);
+            sf_error e;
+            ok = skin(&m, &o, &e) == SF_ERROR_JOINT_INDEX && e.index == bad_v && strstr(e.message, "joint 40");
+            if (!ok) sft_failf(__FILE__, __LINE__, "level %d: joint 40 at vertex %zu not reported", level, bad_v);
+            outs_free(&o);
+        }
+    }
+    sfi_simd_force(-1);
+    outs_free(&ref);
+    free(P), free(N), free(T), free(J), free(W);
+    qmesh_free(&m);
+    CHECK(ok);
+}
+
+static void test_aligned_layouts(void)
+{
+    static const sf_quant_type pts[] = {SF_QUANT_INT16, SF_QUANT_UINT16, SF_QUANT_SNORM16, SF_QUANT_UNORM16};
+    static const size_t counts[] = {1, 4, 8, 9, 16, 17, 32, 33, 47, 1001};
+    for (size_t p = 0; p < 4; ++p)
+        for (int jw = 0; jw < 2; ++jw)
+            for (int ww = 0; ww < 2; ++ww)
+                for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c)
+                    aligned_case(pts[p], jw ? SF_QUANT_UINT16 : SF_QUANT_UINT8, ww ? SF_QUANT_UNORM16 : SF_QUANT_UNORM8,
+                                 counts[c]);
+}
+
+/* Every integer of each normalised type decodes, at every level, to the specification's division (spec_decode):
+ * one identity bone, positions with scale 1 and offset 0, so each output position is its decoded value. The 16-bit
+ * types are laid out as the whole-step reads take them (stride 8), the 8-bit ones at a stride of 4. */
+static void test_every_normalised_integer(void)
+{
+    static const sf_quant_type ts[] = {SF_QUANT_SNORM8, SF_QUANT_UNORM8, SF_QUANT_SNORM16, SF_QUANT_UNORM16};
+    for (size_t k = 0; k < 4; ++k) {
+        sf_quant_type t = ts[k];
+        size_t cs = wide(t) ? 2 : 1, st = 4 * cs, n = wide(t) ? 65536 : 256;
+        int32_t lo = t == SF_QUANT_SNORM8 ? -128 : t == SF_QUANT_SNORM16 ? -32768 : 0;
+        uint8_t* P = calloc(n, st);
+        int16_t* N = calloc(n, 8);
+        uint8_t* J = calloc(n, 4);
+        uint8_t* W = calloc(n, 4);
+        for (size_t v = 0; v < n; ++v) {
+            for (int c = 0; c < 3; ++c) put(P + st * v + cs * (size_t)c, t, lo + (int32_t)((v + (size_t)c * 97) % n));
+            N[4 * v + 2] = 32767;
+            W[4 * v] = 255;
+        }
+        float bone[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+        sf_quantized_mesh q;
+        memset(&q, 0, sizeof q);
+        q.vertex_count = n;
+        q.positions = (sf_quant_stream){P, st, t};
+        q.normals = (sf_quant_stream){N, 8, SF_QUANT_SNORM16};
+        q.influence_count = 4;
+        q.joints = (sf_quant_stream){J, 0, SF_QUANT_UINT8};
+        q.weights = (sf_quant_stream){W, 0, SF_QUANT_UNORM8};
+        q.bone_count = 1;
+        for (int c = 0; c < 3; ++c) q.position_scale[c] = 1.0f;
+        sf_pose pose = {bone, 1, NULL, 0};
+        float* out = malloc(3 * n * sizeof(float));
+        size_t wrong = 0;
+        for (int level = SFI_SIMD_SCALAR; level <= sfi_simd_detect(); ++level) {
+            sfi_simd_force(level);
+            sf_frames_out fo = {out, NULL, NULL};
+            CHECK_OK(sf_quantized_skin(&q, &pose, &fo, NULL));
+            for (size_t v = 0; v < n; ++v)
+                for (int c = 0; c < 3; ++c) {
+                    float want = spec_decode(t, get(P + st * v + cs * (size_t)c, t));
+                    if (memcmp(&out[3 * v + (size_t)c], &want, 4) != 0 && wrong++ == 0)
+                        sft_failf(__FILE__, __LINE__, "type %d level %d: integer %d decodes to %a, want %a", (int)t,
+                                  level, get(P + st * v + cs * (size_t)c, t), (double)out[3 * v + (size_t)c],
+                                  (double)want);
+                }
+        }
+        sfi_simd_force(-1);
+        free(P), free(N), free(J), free(W), free(out);
+        CHECK(wrong == 0);
+    }
+}
+
 /* Analytic: one bone, a pure translation by (1, 2, 3) and a uniform scale by 2: positions move, directions keep
  * their decoded direction (unit), w keeps its sign. */
 static void test_analytic_translation(void)
@@ -474,6 +611,8 @@ int main(int argc, char** argv)
         {"float_path_normalized_positions", test_float_path_normalized_positions},
         {"levels_bit_equal", test_levels_bit_equal},
         {"packed_streams", test_packed_streams},
+        {"aligned_layouts", test_aligned_layouts},
+        {"every_normalised_integer", test_every_normalised_integer},
         {"analytic_translation", test_analytic_translation},
         {"bad_descriptions", test_bad_descriptions},
     };

@@ -1,12 +1,16 @@
 /* sf_quantized_skin's pass over SK_W vertices per step, written once for every instruction set: the includers of
  * skin_body.h include this file after it, with SQ_ENTRY (the entry point's name) and sk_cvt (SK_W int32 to float,
  * exact below 2^24) defined. Each lane is bit for bit sfi_quant_vertex (quant.c):
- *   - the integers are converted exactly, then divided (correctly rounded in SIMD as in scalar) and clamped;
+ *   - the integers are converted exactly, then divided (sq_norm: the correctly rounded quotient without a
+ *     division) and clamped;
  *   - the blend starts from +0 and adds w * bone per slot: a zero weight adds +-0 to a sum that is never -0, the
  *     scalar's skip of that slot; lanes whose weights are all zero take the identity, as sfk_blend_matrix does;
  *   - the rows are skin_body.h's (sk_point, sk_dot3, sk_safe_unit, sk_det), without fused multiply-add.
  * The streams are read per lane (any stride, any type) into rows of int32; lanes past the mesh read zeros, which
- * decode to a weightless vertex at the origin whose results are dropped. */
+ * decode to a weightless vertex at the origin whose results are dropped. Where the includer defines SQ_WIDE, the
+ * layouts that KHR_mesh_quantization's aligned accessors give (16-bit VEC3 / VEC4 at a stride of 8 bytes, 8-bit
+ * VEC4 at 4) are read a whole step at a time instead, widened straight into float rows by sq_rows16 and sq_rows8:
+ * for SK_W vertices at p, the four components as floats (the 16-bit ones signed where sgn is nonzero). */
 #include <stdint.h>
 #include <string.h>
 
@@ -49,18 +53,26 @@ SK_INLINE void sq_fetch(const sf_quant_stream* s, uint32_t comps, size_t v0, siz
     }
 }
 
-/* One row of integers decoded as type t (sfi_quant_decode's operations). */
-SK_INLINE SK_V sq_decode(sf_quant_type t, const int32_t* c)
+/* x / d, correctly rounded, for the integers x of a normalised type (|x| < 2^16) and d its largest value: hi is 1 / d
+ * cut to 8 significant bits, so x * hi is exact, and lo the rest of 1 / d. The sum rounds to the quotient's float
+ * for every such x and d (test_quant checks each one); a division costs several times the two products. */
+SK_INLINE SK_V sq_norm(SK_V x, float hi, float lo) { return sk_add(sk_mul(x, sk_set1(hi)), sk_mul(x, sk_set1(lo))); }
+
+/* A row of exactly converted integers decoded as type t (sfi_quant_vertex's operations). */
+SK_INLINE SK_V sq_decode_f(sf_quant_type t, SK_V x)
 {
-    SK_V x = sk_cvt(c), minus1 = sk_set1(-1.0f);
+    SK_V minus1 = sk_set1(-1.0f);
     switch (t) {
-    case SF_QUANT_SNORM8: x = sk_div(x, sk_set1(127.0f)); return sk_select(sk_lt(x, minus1), minus1, x);
-    case SF_QUANT_UNORM8: return sk_div(x, sk_set1(255.0f));
-    case SF_QUANT_SNORM16: x = sk_div(x, sk_set1(32767.0f)); return sk_select(sk_lt(x, minus1), minus1, x);
-    case SF_QUANT_UNORM16: return sk_div(x, sk_set1(65535.0f));
+    case SF_QUANT_SNORM8: x = sq_norm(x, 0x1.02p-7f, 0x1.020408p-21f); return sk_select(sk_lt(x, minus1), minus1, x);
+    case SF_QUANT_UNORM8: return sq_norm(x, 0x1p-8f, 0x1.010102p-16f);
+    case SF_QUANT_SNORM16: x = sq_norm(x, 0x1p-15f, 0x1.0002p-30f); return sk_select(sk_lt(x, minus1), minus1, x);
+    case SF_QUANT_UNORM16: return sq_norm(x, 0x1p-16f, 0x1.0001p-32f);
     default: return x;
     }
 }
+
+/* One row of integers decoded as type t. */
+SK_INLINE SK_V sq_decode(sf_quant_type t, const int32_t* c) { return sq_decode_f(t, sk_cvt(c)); }
 
 /* rows (m[k] a + m[3 + k] b) + m[6 + k] c of the blend's linear part applied to d (sfk_mat_dir) */
 SK_INLINE void sq_dir(const SK_V* m, const SK_V* d, SK_V* out)
@@ -68,60 +80,46 @@ SK_INLINE void sq_dir(const SK_V* m, const SK_V* d, SK_V* out)
     for (int k = 0; k < 3; ++k) out[k] = sk_dot3(m[k], m[3 + k], m[6 + k], d[0], d[1], d[2]);
 }
 
-/* One step; returns the lanes with a joint out of range. */
-SK_INLINE unsigned sq_step(const sfi_quant_job* job, size_t v0, size_t valid, uint32_t K)
+/* One slot of the blend: the lanes' bones at rec, weighted by w, added to m and wsum. */
+SK_INLINE void sq_slot(const float* const rec[SK_W], SK_V w, SK_V* m, SK_V* wsum)
+{
+    SK_V g[12];
+    sk_gather(rec, g);
+    for (int r = 0; r < 12; ++r) m[r] = sk_add(m[r], sk_mul(w, g[r]));
+    *wsum = sk_add(*wsum, w);
+}
+
+/* The step after the blend: m (12 rows) with its weight sum, and the decoded rest streams (p, d for the normals,
+ * e for the tangents; those of an output not asked for are not read); returns bad limited to the step. */
+SK_INLINE unsigned sq_finish(const sfi_quant_job* job, size_t v0, size_t valid, SK_V* m, SK_V wsum, const SK_V* p,
+                             const SK_V* d, const SK_V* e, unsigned bad)
 {
     const sf_quantized_mesh* q = job->mesh;
-    const uint32_t B = (uint32_t)q->bone_count;
-    int32_t c[4][SK_W], jc[SF_QUANT_MAX_INFLUENCES][SK_W], wc[SF_QUANT_MAX_INFLUENCES][SK_W];
     SK_V zero = sk_set1(0.0f);
-    sq_fetch(&q->joints, K, v0, valid, jc);
-    sq_fetch(&q->weights, K, v0, valid, wc);
-    unsigned bad = 0;
-    SK_V m[12], wsum = zero;
-    for (int r = 0; r < 12; ++r) m[r] = zero;
-    for (uint32_t i = 0; i < K; ++i) {
-        const float* rec[SK_W];
-        for (int l = 0; l < SK_W; ++l) {
-            uint32_t j = (uint32_t)jc[i][l];
-            if (j >= B) bad |= 1u << l, j = 0; /* read in bounds; the call reports the vertex */
-            rec[l] = job->bones + 12 * (size_t)j;
-        }
-        SK_V w = sq_decode(q->weights.type, wc[i]), g[12];
-        sk_gather(rec, g);
-        for (int r = 0; r < 12; ++r) m[r] = sk_add(m[r], sk_mul(w, g[r]));
-        wsum = sk_add(wsum, w);
-    }
     SK_V rest = sk_eq(wsum, zero), one = sk_set1(1.0f);
     m[0] = sk_select(rest, one, m[0]);
     m[4] = sk_select(rest, one, m[4]);
     m[8] = sk_select(rest, one, m[8]);
     SK_V big = zero;
     if (job->positions) {
-        SK_V p[3], fp[3];
-        sq_fetch(&q->positions, 3, v0, valid, c);
+        SK_V pp[3], fp[3];
         for (int k = 0; k < 3; ++k)
-            p[k] = sk_add(sk_mul(sq_decode(q->positions.type, c[k]), sk_set1(q->position_scale[k])),
-                          sk_set1(q->position_offset[k]));
-        sk_point(m, p, fp);
+            pp[k] = sk_add(sk_mul(p[k], sk_set1(q->position_scale[k])), sk_set1(q->position_offset[k]));
+        sk_point(m, pp, fp);
         sk_put3(job->positions + 3 * v0, valid, fp[0], fp[1], fp[2]);
     }
     if (job->normals) {
-        SK_V d[3], n[3];
-        sq_fetch(&q->normals, 3, v0, valid, c);
-        for (int k = 0; k < 3; ++k) d[k] = sq_decode(q->normals.type, c[k]);
+        SK_V n[3];
         sq_dir(m, d, n);
         sk_safe_unit(&n[0], &n[1], &n[2], &big);
         sk_put3(job->normals + 3 * v0, valid, n[0], n[1], n[2]);
     }
     if (job->tangents) {
-        SK_V d[4], t[3];
-        sq_fetch(&q->tangents, 4, v0, valid, c);
-        for (int k = 0; k < 4; ++k) d[k] = sq_decode(q->tangents.type, c[k]);
-        sq_dir(m, d, t);
+        SK_V t[3];
+        sq_dir(m, e, t);
         sk_safe_unit(&t[0], &t[1], &t[2], &big);
         /* w flips where the blend mirrors (sfk_mirror_handedness) */
-        SK_V w = sk_select(sk_lt(sk_det(m), zero), sk_mul(d[3], sk_set1(-1.0f)), d[3]);
+        SK_V w = sk_select(sk_lt(sk_det(m), zero), sk_mul(e[3], sk_set1(-1.0f)), e[3]);
         sk_put4(job->tangents + 4 * v0, valid, t[0], t[1], t[2], w);
     }
     /* a direction whose squared length passes FLT_MAX (sfk_safe_unit's rescaled branch; out of reach within the
@@ -132,18 +130,141 @@ SK_INLINE unsigned sq_step(const sfi_quant_job* job, size_t v0, size_t valid, ui
     return bad & ((1u << valid) - 1u);
 }
 
+/* One step, any layout; returns the lanes with a joint out of range. */
+SK_INLINE unsigned sq_step(const sfi_quant_job* job, size_t v0, size_t valid, uint32_t K)
+{
+    const sf_quantized_mesh* q = job->mesh;
+    const uint32_t B = (uint32_t)q->bone_count;
+    int32_t c[4][SK_W], jc[SF_QUANT_MAX_INFLUENCES][SK_W], wc[SF_QUANT_MAX_INFLUENCES][SK_W];
+    SK_V zero = sk_set1(0.0f);
+    sq_fetch(&q->joints, K, v0, valid, jc);
+    sq_fetch(&q->weights, K, v0, valid, wc);
+    unsigned bad = 0;
+    SK_V m[12], wsum = zero, p[4], d[4], e[4];
+    for (int r = 0; r < 12; ++r) m[r] = zero;
+    for (int k = 0; k < 4; ++k) p[k] = d[k] = e[k] = zero; /* the rows of an output not asked for */
+    for (uint32_t i = 0; i < K; ++i) {
+        const float* rec[SK_W];
+        for (int l = 0; l < SK_W; ++l) {
+            uint32_t j = (uint32_t)jc[i][l];
+            if (j >= B) bad |= 1u << l, j = 0; /* read in bounds; the call reports the vertex */
+            rec[l] = job->bones + 12 * (size_t)j;
+        }
+        sq_slot(rec, sq_decode(q->weights.type, wc[i]), m, &wsum);
+    }
+    if (job->positions) {
+        sq_fetch(&q->positions, 3, v0, valid, c);
+        for (int k = 0; k < 3; ++k) p[k] = sq_decode(q->positions.type, c[k]);
+    }
+    if (job->normals) {
+        sq_fetch(&q->normals, 3, v0, valid, c);
+        for (int k = 0; k < 3; ++k) d[k] = sq_decode(q->normals.type, c[k]);
+    }
+    if (job->tangents) {
+        sq_fetch(&q->tangents, 4, v0, valid, c);
+        for (int k = 0; k < 4; ++k) e[k] = sq_decode(q->tangents.type, c[k]);
+    }
+    return sq_finish(job, v0, valid, m, wsum, p, d, e, bad);
+}
+
+#ifdef SQ_WIDE
+/* A stream sq_step_wide reads: 16-bit VEC3 / VEC4 at a stride of 8 bytes, or (bytes) 8-bit VEC4 at 4. */
+static int sq_wide_stream(const sf_quant_stream* s, int bytes)
+{
+    return bytes ? s->stride == 4 && (s->type == SF_QUANT_UINT8 || s->type == SF_QUANT_UNORM8)
+                 : s->stride == 8 && (s->type == SF_QUANT_INT16 || s->type == SF_QUANT_UINT16 ||
+                                      s->type == SF_QUANT_SNORM16 || s->type == SF_QUANT_UNORM16);
+}
+
+/* One whole step of 4 influences read a step at a time (sq_step's operations in its order). The joints are
+ * wide_joints ? UINT16 : UINT8 at any stride (each lane's index addresses its bone), the weights UNORM16 at 8 or
+ * UNORM8 at 4, the rest streams as sq_wide_stream takes them. Each lane reads its element's whole stride, so the
+ * vertex after the step must exist. */
+SK_INLINE unsigned sq_step_wide(const sfi_quant_job* job, size_t v0, int wide_joints, int wide_weights)
+{
+    const sf_quantized_mesh* q = job->mesh;
+    const uint32_t B = (uint32_t)q->bone_count;
+    const uint8_t* jb = (const uint8_t*)q->joints.data + v0 * q->joints.stride;
+    const uint8_t* wb = (const uint8_t*)q->weights.data + v0 * q->weights.stride;
+    size_t js = q->joints.stride;
+    SK_V zero = sk_set1(0.0f), w[4], m[12], wsum = zero, p[4], d[4], e[4];
+    if (wide_weights) {
+        sq_rows16(wb, 0, w);
+        for (int i = 0; i < 4; ++i) w[i] = sq_decode_f(SF_QUANT_UNORM16, w[i]);
+    } else {
+        sq_rows8(wb, w);
+        for (int i = 0; i < 4; ++i) w[i] = sq_decode_f(SF_QUANT_UNORM8, w[i]);
+    }
+    unsigned bad = 0;
+    for (int r = 0; r < 12; ++r) m[r] = zero;
+    for (int k = 0; k < 4; ++k) p[k] = d[k] = e[k] = zero; /* the rows of an output not asked for */
+    for (int i = 0; i < 4; ++i) {
+        const float* rec[SK_W];
+        for (int l = 0; l < SK_W; ++l) {
+            uint32_t j;
+            if (wide_joints) {
+                uint16_t x;
+                memcpy(&x, jb + (size_t)l * js + 2 * i, 2);
+                j = x;
+            } else {
+                j = jb[(size_t)l * js + i];
+            }
+            if (j >= B) bad |= 1u << l, j = 0; /* read in bounds; the call reports the vertex */
+            rec[l] = job->bones + 12 * (size_t)j;
+        }
+        sq_slot(rec, w[i], m, &wsum);
+    }
+    sf_quant_type pt = q->positions.type;
+    if (job->positions) {
+        sq_rows16((const uint8_t*)q->positions.data + v0 * 8, pt == SF_QUANT_INT16 || pt == SF_QUANT_SNORM16, p);
+        for (int k = 0; k < 3; ++k) p[k] = sq_decode_f(pt, p[k]);
+    }
+    if (job->normals) {
+        sq_rows16((const uint8_t*)q->normals.data + v0 * 8, 1, d);
+        for (int k = 0; k < 3; ++k) d[k] = sq_decode_f(SF_QUANT_SNORM16, d[k]);
+    }
+    if (job->tangents) {
+        sq_rows16((const uint8_t*)q->tangents.data + v0 * 8, 1, e);
+        for (int k = 0; k < 4; ++k) e[k] = sq_decode_f(SF_QUANT_SNORM16, e[k]);
+    }
+    return sq_finish(job, v0, SK_W, m, wsum, p, d, e, bad);
+}
+
+/* Steps [v0, end) of whole steps with the vertex after each, by sq_step_wide; the step that fails, or end. */
+SK_INLINE size_t sq_wide_steps(const sfi_quant_job* job, size_t v0, size_t end, int wide_joints, int wide_weights,
+                               unsigned* bad)
+{
+    for (; v0 < end; v0 += SK_W)
+        if ((*bad = sq_step_wide(job, v0, wide_joints, wide_weights))) break;
+    return v0;
+}
+#endif
+
 SK_INLINE size_t sq_range(const sfi_quant_job* job, size_t begin, size_t end, uint32_t K)
 {
-    for (size_t v0 = begin; v0 < end; v0 += SK_W) {
-        size_t valid = end - v0 < SK_W ? end - v0 : SK_W;
-        unsigned bad = sq_step(job, v0, valid, K);
-        if (bad) {
-            size_t first = v0;
-            while (!(bad & 1u)) bad >>= 1, ++first;
-            return first;
-        }
+    size_t v0 = begin;
+    unsigned bad = 0;
+#ifdef SQ_WIDE
+    const sf_quantized_mesh* q = job->mesh;
+    /* the wide steps stop before the last vertex's step: each lane reads a whole stride */
+    size_t wide_end = end - begin > SK_W ? begin + (end - begin - 1) / SK_W * SK_W : begin;
+    int wj = q->joints.type == SF_QUANT_UINT16, ww = q->weights.type == SF_QUANT_UNORM16;
+    if (K == 4 && sq_wide_stream(&q->weights, !ww) && (!job->positions || sq_wide_stream(&q->positions, 0)) &&
+        (!job->normals || sq_wide_stream(&q->normals, 0)) && (!job->tangents || sq_wide_stream(&q->tangents, 0))) {
+        /* the two joint and weight widths as constants, so that each loop is specialised */
+        if (wj) v0 = ww ? sq_wide_steps(job, v0, wide_end, 1, 1, &bad) : sq_wide_steps(job, v0, wide_end, 1, 0, &bad);
+        else v0 = ww ? sq_wide_steps(job, v0, wide_end, 0, 1, &bad) : sq_wide_steps(job, v0, wide_end, 0, 0, &bad);
     }
-    return SIZE_MAX;
+#endif
+    for (; !bad && v0 < end; v0 += SK_W) {
+        size_t valid = end - v0 < SK_W ? end - v0 : SK_W;
+        bad = sq_step(job, v0, valid, K);
+        if (bad) break;
+    }
+    if (!bad) return SIZE_MAX;
+    size_t first = v0;
+    while (!(bad & 1u)) bad >>= 1, ++first;
+    return first;
 }
 
 /* The common influence counts as constants, so that the slot loops unroll. */

@@ -169,6 +169,35 @@ SK_INLINE void sk_store4(float* out, __m256 x, __m256 y, __m256 z, __m256 w)
 #include "jacobian_fan_body.h"
 /* quantized streams (quant_body.h): SK_W int32 to float, exact below 2^24 */
 static inline __m256 sk_cvt(const int32_t* c) { return _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i*)(const void*)c)); }
+/* 8 vertices' 16-bit x y z w at a stride of 8: their even 32-bit words (x y) and odd ones (z w) in vertex order,
+ * each split into its two halves */
+#define SQ_WIDE 1
+static inline __m256 sq_half(__m256i x, int high, int sgn)
+{
+    __m256i h = high ? (sgn ? _mm256_srai_epi32(x, 16) : _mm256_srli_epi32(x, 16))
+                     : (sgn ? _mm256_srai_epi32(_mm256_slli_epi32(x, 16), 16) : _mm256_and_si256(x, _mm256_set1_epi32(0xffff)));
+    return _mm256_cvtepi32_ps(h);
+}
+
+static inline void sq_rows16(const uint8_t* p, int sgn, __m256 r[4])
+{
+    __m256 a = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i*)(const void*)p));
+    __m256 b = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i*)(const void*)(p + 32)));
+    /* shuffle_ps gives vertices 0 1 4 5 | 2 3 6 7; the 64-bit permute puts them in order */
+    __m256i xy = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0))), 0xd8);
+    __m256i zw = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1))), 0xd8);
+    r[0] = sq_half(xy, 0, sgn), r[1] = sq_half(xy, 1, sgn), r[2] = sq_half(zw, 0, sgn), r[3] = sq_half(zw, 1, sgn);
+}
+
+/* 8 vertices' four unsigned bytes at a stride of 4 */
+static inline void sq_rows8(const uint8_t* p, __m256 r[4])
+{
+    __m256i a = _mm256_loadu_si256((const __m256i*)(const void*)p), ff = _mm256_set1_epi32(0xff);
+    r[0] = _mm256_cvtepi32_ps(_mm256_and_si256(a, ff));
+    r[1] = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(a, 8), ff));
+    r[2] = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(a, 16), ff));
+    r[3] = _mm256_cvtepi32_ps(_mm256_srli_epi32(a, 24));
+}
 #define SQ_ENTRY sfi_quant_range_avx2
 #include "quant_body.h"
 

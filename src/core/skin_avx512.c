@@ -147,6 +147,34 @@ SK_INLINE void sk_store4(float* out, __m512 x, __m512 y, __m512 z, __m512 w)
 #include "jacobian_fan_body.h"
 /* quantized streams (quant_body.h): SK_W int32 to float, exact below 2^24 */
 static inline __m512 sk_cvt(const int32_t* c) { return _mm512_cvtepi32_ps(_mm512_loadu_si512((const void*)c)); }
+/* 16 vertices' 16-bit x y z w at a stride of 8: their even 32-bit words (x y) and odd ones (z w) in vertex order,
+ * each split into its two halves */
+#define SQ_WIDE 1
+static inline __m512 sq_half(__m512i x, int high, int sgn)
+{
+    __m512i h = high ? (sgn ? _mm512_srai_epi32(x, 16) : _mm512_srli_epi32(x, 16))
+                     : (sgn ? _mm512_srai_epi32(_mm512_slli_epi32(x, 16), 16) : _mm512_and_si512(x, _mm512_set1_epi32(0xffff)));
+    return _mm512_cvtepi32_ps(h);
+}
+
+static inline void sq_rows16(const uint8_t* p, int sgn, __m512 r[4])
+{
+    __m512i a = _mm512_loadu_si512((const void*)p), b = _mm512_loadu_si512((const void*)(p + 64));
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    __m512i xy = _mm512_permutex2var_epi32(a, even, b), zw = _mm512_permutex2var_epi32(a, odd, b);
+    r[0] = sq_half(xy, 0, sgn), r[1] = sq_half(xy, 1, sgn), r[2] = sq_half(zw, 0, sgn), r[3] = sq_half(zw, 1, sgn);
+}
+
+/* 16 vertices' four unsigned bytes at a stride of 4 */
+static inline void sq_rows8(const uint8_t* p, __m512 r[4])
+{
+    __m512i a = _mm512_loadu_si512((const void*)p), ff = _mm512_set1_epi32(0xff);
+    r[0] = _mm512_cvtepi32_ps(_mm512_and_si512(a, ff));
+    r[1] = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(a, 8), ff));
+    r[2] = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(a, 16), ff));
+    r[3] = _mm512_cvtepi32_ps(_mm512_srli_epi32(a, 24));
+}
 #define SQ_ENTRY sfi_quant_range_avx512
 #include "quant_body.h"
 

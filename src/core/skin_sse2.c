@@ -113,6 +113,34 @@ SK_INLINE void sk_store4(float* out, __m128 x, __m128 y, __m128 z, __m128 w)
 #include "jacobian_fan_body.h"
 /* quantized streams (quant_body.h): SK_W int32 to float, exact below 2^24 */
 static inline __m128 sk_cvt(const int32_t* c) { return _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i*)(const void*)c)); }
+/* 4 vertices' 16-bit x y z w at a stride of 8: their even 32-bit words (x y) and odd ones (z w), each split into
+ * its two halves */
+#define SQ_WIDE 1
+static inline __m128 sq_half(__m128i x, int high, int sgn)
+{
+    __m128i h = high ? (sgn ? _mm_srai_epi32(x, 16) : _mm_srli_epi32(x, 16))
+                     : (sgn ? _mm_srai_epi32(_mm_slli_epi32(x, 16), 16) : _mm_and_si128(x, _mm_set1_epi32(0xffff)));
+    return _mm_cvtepi32_ps(h);
+}
+
+static inline void sq_rows16(const uint8_t* p, int sgn, __m128 r[4])
+{
+    __m128 a = _mm_castsi128_ps(_mm_loadu_si128((const __m128i*)(const void*)p));
+    __m128 b = _mm_castsi128_ps(_mm_loadu_si128((const __m128i*)(const void*)(p + 16)));
+    __m128i xy = _mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+    __m128i zw = _mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+    r[0] = sq_half(xy, 0, sgn), r[1] = sq_half(xy, 1, sgn), r[2] = sq_half(zw, 0, sgn), r[3] = sq_half(zw, 1, sgn);
+}
+
+/* 4 vertices' four unsigned bytes at a stride of 4 */
+static inline void sq_rows8(const uint8_t* p, __m128 r[4])
+{
+    __m128i a = _mm_loadu_si128((const __m128i*)(const void*)p), ff = _mm_set1_epi32(0xff);
+    r[0] = _mm_cvtepi32_ps(_mm_and_si128(a, ff));
+    r[1] = _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(a, 8), ff));
+    r[2] = _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(a, 16), ff));
+    r[3] = _mm_cvtepi32_ps(_mm_srli_epi32(a, 24));
+}
 #define SQ_ENTRY sfi_quant_range_sse2
 #include "quant_body.h"
 
