@@ -2,8 +2,8 @@
 // a PerformanceObserver (type longtask) records every main-thread task over 50 ms from the first of 30 inputs
 // (one per animation frame; 6 with drawing) to the last evaluation drawn and, with WebGPU, checked against the GPU
 // passes. Twice: with the views' drawing left out, which measures the page's own work (the core runs in a worker
-// on both paths and the GPU compares its frames with the core's: no task may exceed 50 ms without WebGPU,
-// WEBGPU_TASK_MS with it, see below), and with drawing,
+// on both paths, and with WebGPU that worker also runs the GPU passes and compares their frames with the core's:
+// no task may exceed 50 ms without WebGPU, WEBGPU_TASK_MS with it, see below), and with drawing,
 // whose cost here is SwiftShader rasterizing four views on the CPU (reported, not bounded). Numbers go to
 // longtask-MODE.json.
 import assert from 'node:assert/strict';
