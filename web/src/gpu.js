@@ -22,6 +22,7 @@ import fusedWgsl from '../../shaders/recompute_fused.wgsl?raw';
 import statsWgsl from './gpu_stats.wgsl?raw';
 import compareWgsl from './gpu_compare.wgsl?raw';
 import angleWgsl from './angle.wgsl?raw';
+import reduceWgsl from './reduce.wgsl?raw';
 import { ALL_METHODS, METHODS } from './skinframe.js';
 import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS } from './generated/layout.js';
 
@@ -82,7 +83,7 @@ export class GpuReference {
       entries: [{ buffer: { type: 'uniform' } }, storage('read-only-storage'), storage('storage'), storage('storage')]
         .map((e, binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, ...e })),
     });
-    const statsModule = device.createShaderModule({ code: `${layoutWgsl}\n${angleWgsl}\n${statsWgsl}` });
+    const statsModule = device.createShaderModule({ code: `${layoutWgsl}\n${angleWgsl}\n${statsWgsl}\n${reduceWgsl}` });
     const statsPipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.statsLayout] });
     this.statsPipes = ['partial_main', 'total_main'].map((entryPoint) =>
       device.createComputePipeline({ layout: statsPipelineLayout, compute: { module: statsModule, entryPoint } }));
@@ -91,7 +92,7 @@ export class GpuReference {
       entries: [{ buffer: { type: 'uniform' } }, storage('read-only-storage'), storage('read-only-storage'), storage('storage'),
         storage('storage')].map((e, binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, ...e })),
     });
-    const compareModule = device.createShaderModule({ code: `${layoutWgsl}\n${angleWgsl}\n${compareWgsl}` });
+    const compareModule = device.createShaderModule({ code: `${layoutWgsl}\n${angleWgsl}\n${compareWgsl}\n${reduceWgsl}` });
     const comparePipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.compareLayout] });
     this.comparePipes = ['partial_main', 'total_main'].map((entryPoint) =>
       device.createComputePipeline({ layout: comparePipelineLayout, compute: { module: compareModule, entryPoint } }));
@@ -162,7 +163,7 @@ export class GpuReference {
     m.statsGroup = this.device.createBindGroup({ layout: this.statsLayout, entries: [m.statsParams, m.frames, m.statsPartial, m.statsOut]
       .map((buffer, binding) => ({ binding, resource: { buffer } })) });
     m.compareParams = this.device.createBuffer({ size: 16, usage: S.UNIFORM | S.COPY_DST });
-    m.comparePartial = this.buffer(new Float32Array(3 * groups * slots));
+    m.comparePartial = this.buffer(new Float32Array(4 * groups * slots));
     m.compareOut = this.buffer(new Float32Array(4 * slots), S.STORAGE | S.COPY_SRC);
     m.compareRead = this.device.createBuffer({ size: 16 * slots, usage: S.MAP_READ | S.COPY_DST });
     m.compareGroup = this.device.createBindGroup({ layout: this.compareLayout,
