@@ -66,9 +66,10 @@ export async function longTaskCheck(page, mode, artifacts, check) {
     assert.ok(info.worker, 'the core runs in a worker');
     assert.ok(compute.reposed && drawn.reposed, 'a pose slider re-poses the open scene');
     assert.ok(compute.evaluations < 30, `inputs coalesced: ${compute.evaluations} evaluations`);
-    // With WebGPU the page still uploads the core's frames for the GPU's comparison (7 floats per vertex and
-    // method, 256 KB writes between other tasks): on this shared 2-core VM some writes take past 50 ms
-    // (docs/benchmarks.md), so that path is held to WEBGPU_TASK_MS (the core on the main thread took seconds).
+    // With WebGPU the worker runs the GPU passes too and the page uploads nothing, but SwiftShader computes them
+    // on the same 2 shared cores and the drag lasts until its check of 329k vertices ends (tens of seconds
+    // against a few): ordinary tasks stretched by that load still pass 50 ms there (docs/benchmarks.md), so
+    // that path is held to WEBGPU_TASK_MS.
     const bound = mode === 'webgpu' ? WEBGPU_TASK_MS : 50;
     assert.ok(compute.maxTaskMs <= bound, `a ${compute.maxTaskMs} ms task on the main thread: ${compute.longTasks}`);
     if (mode === 'webgpu') {
