@@ -108,8 +108,8 @@ export class GpuReference {
     return b;
   }
 
-  // The topology's arrays, packed, and the buffers of a new mesh (once per mesh).
-  setMesh(view) {
+  // The mesh's buffers and any run waiting for them, dropped (the page has left the mesh).
+  release() {
     // a read-back in flight maps the old buffers: they go when it ends, never under it
     if (this.mesh) {
       if (this.busy) this.retired = (this.retired || []).concat(this.mesh.buffers);
@@ -117,6 +117,11 @@ export class GpuReference {
     }
     this.mesh = null;
     this.pending = null;
+  }
+
+  // The topology's arrays, packed, and the buffers of a new mesh (once per mesh).
+  setMesh(view) {
+    this.release();
     const arrays = view.gpuBuffers();
     const n = view.vertexCount, F = view.triangleCount;
     const offsets = new Uint32Array(GPU_ARRAYS.length);

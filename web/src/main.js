@@ -605,6 +605,7 @@ function selectMesh(index) {
   gltf.radius = box.getBoundingSphere(new THREE.Sphere()).radius;
   replaceView(next, true);
   remote.meshKnown = false; // the worker's scene is no longer the page's
+  if (remote.gpu) worker.postMessage({ type: 'gpu-release' });
   seek(gltf.time || 0);
   return true;
 }

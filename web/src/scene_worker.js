@@ -87,6 +87,9 @@ self.onmessage = async (e) => {
     // the page asks for the open view's passes again (a test's comparison against another method's frames)
     gpuSettings(q.gpu);
     if (gpu && view) gpu.run(view, q.gpu.weighting);
+  } else if (q.type === 'gpu-release') {
+    // the page opened a file: the scene's GPU buffers go, and no run waits for its pose
+    gpu?.release();
   } else if (q.type === 'gpu-time') {
     try {
       self.postMessage({ type: 'gpu-time', times: await gpu.timeUpdates(q.count) });
