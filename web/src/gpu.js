@@ -7,6 +7,9 @@
 // method's normal and tangent errors to a mean and a maximum (16 bytes per method read back), checked against the
 // core's statistics. Reference options the shaders do not cover (weld, MikkTSpace, authored) leave the reference
 // (recompute, recompute-fused) to the wasm; the per-vertex methods do not depend on them.
+// The class runs where the view's evaluation runs: in the scene worker (scene_worker.js) for the built-in scenes,
+// which uploads its own frames there, and on the page for a glTF primitive. `page.gpu` holds its settings
+// (capBytes, compareAgainst) and outcome (check, limit, busy); page.gpu.changed, where set, hears of each change.
 import layoutWgsl from '../../shaders/generated/layout.wgsl?raw';
 import commonWgsl from '../../shaders/common.wgsl?raw';
 import deformWgsl from '../../shaders/deform.wgsl?raw';
@@ -19,6 +22,7 @@ import fusedWgsl from '../../shaders/recompute_fused.wgsl?raw';
 import statsWgsl from './gpu_stats.wgsl?raw';
 import compareWgsl from './gpu_compare.wgsl?raw';
 import angleWgsl from './angle.wgsl?raw';
+import reduceWgsl from './reduce.wgsl?raw';
 import { ALL_METHODS, METHODS } from './skinframe.js';
 import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS } from './generated/layout.js';
 
@@ -30,20 +34,6 @@ const BLOCK = 256; // bytes per dispatch's Params (WebGPU's minUniformBufferOffs
 // Output slots in sf_method order, recompute-fused included (a view evaluates it only on request: its GPU pass
 // is checked against the wasm reference, whose frames it equals bit for bit).
 const M = Object.fromEntries(ALL_METHODS.map((name, i) => [name, i]));
-
-// A worker's frames go to the GPU SLICE_FLOATS at a time; slice() yields to the page's other tasks once SLICE_MS
-// have passed since the last yield.
-const SLICE_FLOATS = 1 << 16;
-const SLICE_MS = 1;
-let sliceStart = 0;
-// scheduler.yield resumes without setTimeout's 4 ms clamp
-const yieldTask = globalThis.scheduler?.yield ? () => globalThis.scheduler.yield() : () => new Promise((r) => setTimeout(r, 0));
-async function slice() {
-  const now = performance.now();
-  if (now - sliceStart < SLICE_MS) return;
-  await yieldTask();
-  sliceStart = performance.now();
-}
 
 export class GpuReference {
   // null without WebGPU or an adapter.
@@ -93,7 +83,7 @@ export class GpuReference {
       entries: [{ buffer: { type: 'uniform' } }, storage('read-only-storage'), storage('storage'), storage('storage')]
         .map((e, binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, ...e })),
     });
-    const statsModule = device.createShaderModule({ code: `${layoutWgsl}\n${angleWgsl}\n${statsWgsl}` });
+    const statsModule = device.createShaderModule({ code: `${layoutWgsl}\n${angleWgsl}\n${statsWgsl}\n${reduceWgsl}` });
     const statsPipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.statsLayout] });
     this.statsPipes = ['partial_main', 'total_main'].map((entryPoint) =>
       device.createComputePipeline({ layout: statsPipelineLayout, compute: { module: statsModule, entryPoint } }));
@@ -102,13 +92,12 @@ export class GpuReference {
       entries: [{ buffer: { type: 'uniform' } }, storage('read-only-storage'), storage('read-only-storage'), storage('storage'),
         storage('storage')].map((e, binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, ...e })),
     });
-    const compareModule = device.createShaderModule({ code: `${layoutWgsl}\n${angleWgsl}\n${compareWgsl}` });
+    const compareModule = device.createShaderModule({ code: `${layoutWgsl}\n${angleWgsl}\n${compareWgsl}\n${reduceWgsl}` });
     const comparePipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [this.compareLayout] });
     this.comparePipes = ['partial_main', 'total_main'].map((entryPoint) =>
       device.createComputePipeline({ layout: comparePipelineLayout, compute: { module: compareModule, entryPoint } }));
     this.busy = false;
     this.mesh = null;
-    this.runs = 0;
     page.gpu.timeUpdates = (count) => this.timeUpdates(count);
   }
 
@@ -119,8 +108,8 @@ export class GpuReference {
     return b;
   }
 
-  // The topology's arrays, packed, and the buffers of a new mesh (once per mesh).
-  setMesh(view) {
+  // The mesh's buffers and any run waiting for them, dropped (the page has left the mesh).
+  release() {
     // a read-back in flight maps the old buffers: they go when it ends, never under it
     if (this.mesh) {
       if (this.busy) this.retired = (this.retired || []).concat(this.mesh.buffers);
@@ -128,6 +117,11 @@ export class GpuReference {
     }
     this.mesh = null;
     this.pending = null;
+  }
+
+  // The topology's arrays, packed, and the buffers of a new mesh (once per mesh).
+  setMesh(view) {
+    this.release();
     const arrays = view.gpuBuffers();
     const n = view.vertexCount, F = view.triangleCount;
     const offsets = new Uint32Array(GPU_ARRAYS.length);
@@ -144,6 +138,7 @@ export class GpuReference {
     // one thread per vertex or triangle, 64 a workgroup, in one dimension
     const dispatch = Math.ceil(Math.max(n, F) / 64), maxGroups = this.device.limits.maxComputeWorkgroupsPerDimension;
     this.page.gpu.limit = { need, limit, groups: dispatch, maxGroups };
+    this.page.gpu.changed?.();
     if (need > limit || dispatch > maxGroups) {
       const mib = (x) => `${(x / 1048576).toFixed(0)} MiB`;
       this.report(`GPU check off for this mesh: it needs ${need > limit ? `a ${mib(need)} buffer, this WebGPU adapter allows ${mib(limit)}`
@@ -173,7 +168,7 @@ export class GpuReference {
     m.statsGroup = this.device.createBindGroup({ layout: this.statsLayout, entries: [m.statsParams, m.frames, m.statsPartial, m.statsOut]
       .map((buffer, binding) => ({ binding, resource: { buffer } })) });
     m.compareParams = this.device.createBuffer({ size: 16, usage: S.UNIFORM | S.COPY_DST });
-    m.comparePartial = this.buffer(new Float32Array(3 * groups * slots));
+    m.comparePartial = this.buffer(new Float32Array(4 * groups * slots));
     m.compareOut = this.buffer(new Float32Array(4 * slots), S.STORAGE | S.COPY_SRC);
     m.compareRead = this.device.createBuffer({ size: 16 * slots, usage: S.MAP_READ | S.COPY_DST });
     m.compareGroup = this.device.createBindGroup({ layout: this.compareLayout,
@@ -204,19 +199,21 @@ export class GpuReference {
     if (this.busy) { this.pending = [view, weighting]; return; }
     this.busy = true;
     this.page.gpu.busy = true;
+    this.page.gpu.changed?.();
     this.last = [view, weighting];
     const m = this.mesh;
     const t0 = performance.now();
     this.evaluate(view, weighting).then((result) => {
       if (!result || m !== this.mesh) return; // the mesh changed meanwhile: these results belong to no view
-      this.lastMs = performance.now() - t0;
+      this.lastMs = this.page.gpu.lastMs = performance.now() - t0;
       this.publish(view, result);
     }).catch((e) => { if (m === this.mesh) this.report(`GPU: ${e.message}`, true); }).finally(() => {
       this.busy = false;
-      this.page.gpu.busy = false;
       for (const b of this.retired || []) b.destroy();
       this.retired = null;
+      // a pending run starts at once, so the page never sees the GPU idle with a pose still to check
       if (this.pending) { const [v, w] = this.pending; this.pending = null; this.run(v, w); }
+      if (!this.busy) { this.page.gpu.busy = false; this.page.gpu.changed?.(); }
     });
   }
 
@@ -283,22 +280,12 @@ export class GpuReference {
       const row = view.rows[method];
       return [ref ? view.refNormals : row.normals, tangents ? (ref ? view.refTangents : row.tangents) : null];
     };
-    // a worker's snapshot keeps its arrays: uploaded in slices between the page's other tasks; a mesh
-    // evaluated on this thread at once, before its next evaluation reuses the core's arrays
-    const yielding = !!view.remote;
+    // uploaded at once, before the view's next evaluation reuses the core's arrays (in the scene worker, off
+    // the page's thread)
     for (const method of slots) {
       const [normals, tangentArray] = coreOf(M[against[ALL_METHODS[method]]] ?? method);
-      for (const [data, at] of [[normals, 7 * n * method], [tangentArray, 7 * n * method + 3 * n]]) {
-        if (!data) continue;
-        for (let k = 0; k < data.length; k += SLICE_FLOATS) {
-          const count = Math.min(SLICE_FLOATS, data.length - k);
-          q.writeBuffer(m.core, 4 * (at + k), data.buffer, data.byteOffset + 4 * k, 4 * count);
-          if (yielding) {
-            await slice();
-            if (m !== this.mesh) return null;
-          }
-        }
-      }
+      for (const [data, at] of [[normals, 7 * n * method], [tangentArray, 7 * n * method + 3 * n]])
+        if (data) q.writeBuffer(m.core, 4 * at, data.buffer, data.byteOffset, data.byteLength);
     }
     q.writeBuffer(m.compareParams, 0, new Uint32Array([n, m.statsGroups, tangents ? 1 : 0, 0]));
     const enc2 = d.createCommandEncoder();
@@ -377,7 +364,7 @@ export class GpuReference {
       (!stats || stats.largestDifference <= TOLERANCE_DEG);
     const reference = methods.recompute || null;
     this.page.gpu.check = { maxNormalDeg: maxN, maxTangentDeg: tangents ? maxT : null, handedness: tangents ? hand : null,
-      ok, runs: ++this.runs, methods, reference, referenceOff: refOff, stats };
+      ok, runs: this.page.gpu.runs = (this.page.gpu.runs || 0) + 1, methods, reference, referenceOff: refOff, stats };
     this.report(`GPU (WebGPU ${this.adapterInfo}): ${rows.length} methods against the wasm core, largest angle ` +
       `${maxN.toExponential(2)}° normals, ${tangents ? maxT.toExponential(2) + '° tangents' : 'tangents not measured (no UVs)'}` +
       `${worst ? ` (${worst})` : ''}${tangents && hand ? `, ${hand} handedness differences` : ''}` +

@@ -222,8 +222,8 @@ function replaceView(next, reframe) {
   const sameMesh = old && old.vertexCount === view.vertexCount && old.triangleCount === view.triangleCount && page.source === source;
   if (!sameMesh) views.setMesh(view.vertexCount, view.indices, view.uvs);
   if (!gltf) views.setModelMatrix(null); // the scenes' positions are the world's; a glTF's come with their matrix
-  // the GPU passes keep the topology's arrays per mesh: a worker's re-posed scene brings none
-  if (!view.remote || view.gpuArrays) gpu?.setMesh(view);
+  // the scene worker runs the GPU passes on its own view; this thread's, a glTF primitive's
+  if (!view.remote) gpu?.setMesh(view);
   // A vertex index or a chart of another mesh means nothing for this one.
   if (!old || old.vertexCount !== view.vertexCount || page.source !== source) {
     page.inspected = -1; page.inspection = null;
@@ -247,11 +247,9 @@ function frameMesh() {
 
 // ---------------------------------------------------------------- the scenes in a worker
 
-// A scene evaluated in the worker (scene_worker.js): the fields of a View that the page and the GPU passes read,
-// already run.
+// A scene evaluated in the worker (scene_worker.js): the fields of a View that the page reads, already run.
 class Snapshot {
   constructor(s) { Object.assign(this, s); this.remote = true; this._summaries = METHODS.map(() => ({ normal: {}, tangent: {} })); }
-  gpuBuffers() { return this.gpuArrays; }
   setOptions() { return this; }
   setLive() { return this; }
   run() { return this; }
@@ -274,18 +272,35 @@ function sendScene() {
   remote.inFlight = true;
   remote.reframe = reframe;
   worker.postMessage({ id: ++remote.id, wasm: new URL(page.wasm.file, document.baseURI).href, scene: state.scene,
-    settings: sceneSettings(), options: state.options, gpu: !!gpu, forceMesh: !remote.meshKnown });
+    settings: sceneSettings(), options: state.options, gpu: workerGpuSettings(), forceMesh: !remote.meshKnown });
   remote.meshKnown = true;
+}
+// The scene worker's GPU passes: their settings for a request, and what comes back of them.
+function workerGpuSettings() {
+  return remote.gpu ? { weighting: referenceWeighting(), capBytes: page.gpu.capBytes, compareAgainst: page.gpu.compareAgainst } : null;
+}
+function onWorkerGpu(d) {
+  if (d.type === 'gpu-time') { remote.timed?.(d); return; }
+  if (d.isError || (d.line && !gltf)) { $('gpu-check').textContent = d.line; if (d.isError) page.errors.push(d.line); }
+  if (!d.state || gltf) return; // a glTF primitive's passes run on this thread
+  Object.assign(page.gpu, { limit: d.state.limit, busy: d.state.busy, lastMs: d.state.lastMs });
+  // the page numbers every check it receives, this thread's and the worker's alike
+  const c = d.state.check;
+  if (c && c.runs !== remote.gpuRuns) {
+    remote.gpuRuns = c.runs;
+    page.gpu.check = { ...c, runs: page.gpu.runs = (page.gpu.runs || 0) + 1 };
+  }
 }
 function onWorker(e) {
   const d = e.data;
+  if (d.type) { onWorkerGpu(d); return; }
   remote.inFlight = false;
   if (gltf) { remote.meshKnown = false; /* a file opened meanwhile: the scene's answer is stale */ } else if (d.ok) {
     page.timing.wasm = d.snapshot.ms;
     const same = view && view.vertexCount === d.snapshot.vertexCount && view.info?.scene === d.snapshot.info?.scene;
     replaceView(new Snapshot(d.snapshot), remote.reframe || !same);
     if ($('message').className === 'error' || /^opening/.test($('message').textContent)) message('');
-    refresh();
+    refresh(true);
   } else {
     remote.meshKnown = !!view?.remote;
     message(d.message, true);
@@ -317,8 +332,15 @@ function applyOptions() {
   refresh();
 }
 
-// One evaluation of the view's current pose and a redraw.
-function refresh() {
+// How the reference weights faces: the control's choice, else the scene's (area for a file, as eval).
+function referenceWeighting() {
+  return state.options.weighting >= 0 ? state.options.weighting
+    : gltf ? 0 : ['area', 'angle', 'uniform'].indexOf(sceneInfo().reference_weighting);
+}
+
+// One evaluation of the view's current pose and a redraw. fromWorker: the worker's answer, whose GPU passes
+// the worker runs itself.
+function refresh(fromWorker = false) {
   if (!view) return;
   if (gltf?.filter < 0) {
     // the whole character: the worker poses and evaluates every primitive and onCharacter draws them; nothing
@@ -353,9 +375,8 @@ function refresh() {
   updateReadout();
   saveUrl();
   if (page.inspected >= 0) inspect(page.inspected);
-  const w = state.options.weighting >= 0 ? state.options.weighting
-    : gltf ? 0 : ['area', 'angle', 'uniform'].indexOf(sceneInfo().reference_weighting);
-  gpu?.run(view, w);
+  if (!view.remote) gpu?.run(view, referenceWeighting());
+  else if (!fromWorker && remote.gpu) worker.postMessage({ type: 'gpu-run', gpu: workerGpuSettings() });
   page.runs = (page.runs || 0) + 1;
 }
 
@@ -624,6 +645,7 @@ function selectMesh(index) {
   gltf.radius = box.getBoundingSphere(new THREE.Sphere()).radius;
   replaceView(next, true);
   remote.meshKnown = false; // the worker's scene is no longer the page's
+  if (remote.gpu) worker.postMessage({ type: 'gpu-release' });
   seek(gltf.time || 0);
   return true;
 }
@@ -675,11 +697,26 @@ function loop(now) {
     views.render();
     page.timing.draw = performance.now() - t0;
   }
-  const g = gpu?.lastMs;
+  const g = page.gpu.lastMs;
   $('overlay').textContent = `wasm compute ${page.timing.wasm.toFixed(2)} ms (${page.wasm.simd ? 'SIMD' : 'no SIMD'})\n` +
     `GPU compute  ${g != null ? g.toFixed(2) + ' ms' : 'off (' + page.gpu.backend + ')'}\n` +
     `drawing      ${page.timing.draw.toFixed(2)} ms\n${view ? view.vertexCount + ' vertices' : ''}`;
   requestAnimationFrame(loop);
+}
+
+// The scene worker's own GPUDevice (the page's stays for a glTF primitive); the benchmark's timings come from it.
+async function startWorkerGpu() {
+  const ready = await new Promise((resolve) => {
+    worker.onmessage = (e) => { if (e.data.type === 'gpu-init') resolve(e.data); else onWorker(e); };
+    worker.postMessage({ type: 'gpu-init' });
+  });
+  worker.onmessage = onWorker;
+  remote.gpu = ready.ok;
+  if (!ready.ok) { page.gpu.backend = 'webgpu unavailable in the worker: wasm'; return; }
+  page.gpu.timeUpdates = (count) => new Promise((resolve, reject) => {
+    remote.timed = (d) => { remote.timed = null; if (d.times) resolve(d.times); else reject(new Error(d.message)); };
+    worker.postMessage({ type: 'gpu-time', count });
+  });
 }
 
 async function main() {
@@ -701,11 +738,12 @@ async function main() {
   gpu = await GpuReference.create(page, (text, isError) => { $('gpu-check').textContent = text; if (isError) page.errors.push(text); });
   page.gpu.backend = gpu ? 'webgpu' : (navigator.gpu ? 'webgpu unavailable: wasm' : 'no webgpu: wasm');
   // the scenes are evaluated in a worker, with or without WebGPU (worker=0 in the address keeps them on this
-  // thread); the GPU passes check the worker's frames
+  // thread); with WebGPU the worker runs the GPU passes on its own frames too
   if (url.worker !== '0' && typeof Worker !== 'undefined') {
     worker = new Worker(new URL('./scene_worker.js', import.meta.url), { type: 'module' });
     worker.onmessage = onWorker;
     worker.onerror = (e) => message(`the worker failed: ${e.message}`, true);
+    if (gpu) await startWorkerGpu();
   }
   page.worker = !!worker;
   applyUrl();

@@ -2,12 +2,31 @@
 // (re-posing the open one when only the pose changed, opening it otherwise) and sends back a copy of what the page
 // draws and reads (the buffers are transferred, not copied again). The page keeps at most one request in flight
 // and sends only the latest.
+// Where the page has WebGPU, this worker owns a GPUDevice too (gpu.js) and runs the WGSL passes on its own view:
+// the core's frames go to the GPU from here, and the page receives only the check's and the statistics' few bytes
+// ({type: 'gpu'} messages), so no upload or read-back waits on the main thread.
 import { loadSkinframe, ALL_METHODS } from './skinframe.js';
+import { GpuReference } from './gpu.js';
 
 let sf = null, view = null, key = '';
+let gpu = null;
+// what gpu.js reads and writes of the page: the settings each request carries, the outcome posted back
+const gpuPage = { gpu: {} };
 
-// gpu: the page runs the WGSL passes, which read the pose, the options and (once per mesh) the topology's arrays.
-function snapshot(v, meshChanged, gpu) {
+function postGpu(line, isError) {
+  const g = gpuPage.gpu;
+  self.postMessage({ type: 'gpu', line, isError, state: { check: g.check, limit: g.limit, busy: !!g.busy, lastMs: g.lastMs } });
+}
+gpuPage.gpu.changed = () => postGpu();
+
+// The page's settings for the passes: {weighting, capBytes, compareAgainst} (tests lower the limit or pair a
+// slot with another method's frames).
+function gpuSettings(g) {
+  gpuPage.gpu.capBytes = g.capBytes;
+  gpuPage.gpu.compareAgainst = g.compareAgainst;
+}
+
+function snapshot(v, meshChanged) {
   const copy = (a) => (a ? a.slice() : null);
   const rows = v.rows.map((r) => ({ normals: copy(r.normals), tangents: copy(r.tangents), normalDeg: copy(r.normalDeg), tangentDeg: copy(r.tangentDeg) }));
   const s = {
@@ -16,13 +35,7 @@ function snapshot(v, meshChanged, gpu) {
     refTangents: copy(v.refTangents), boneHeads: copy(v.boneHeads), boneTails: copy(v.boneTails), rows, meshChanged,
     indices: meshChanged ? copy(v.indices) : null, uvs: meshChanged ? copy(v.uvs) : null,
   };
-  if (gpu) {
-    Object.assign(s, { targetCount: v.targetCount, bones: copy(v.bones), morph: copy(v.morph), options: { ...v.options },
-      uvConvention: v.uvConvention, gpuArrays: meshChanged ? v.gpuBuffers() : null });
-  }
-  const gpuWords = s.gpuArrays ? Object.values(s.gpuArrays).map((a) => a.words) : [];
   const transfer = [s.frame, s.stats, s.positions, s.refNormals, s.refTangents, s.boneHeads, s.boneTails, s.indices, s.uvs,
-    s.bones, s.morph, ...gpuWords,
     ...rows.flatMap((r) => [r.normals, r.tangents, r.normalDeg, r.tangentDeg])].filter(Boolean).map((a) => a.buffer);
   return { s, transfer };
 }
@@ -42,20 +55,49 @@ function evaluate(q) {
   return { next, changed: true };
 }
 
-self.onmessage = async (e) => {
-  const q = e.data;
+async function scene(q) {
   try {
     if (!sf) sf = await loadSkinframe(q.wasm);
     const t0 = performance.now();
     const { next, changed } = evaluate(q);
     view = next;
-    const { s, transfer } = snapshot(view, changed, q.gpu);
+    // a new mesh's GPU buffers (and its verdict on the adapter's limits) before the page hears of the mesh
+    if (gpu && q.gpu) {
+      gpuSettings(q.gpu);
+      if (changed) gpu.setMesh(view);
+    }
+    const { s, transfer } = snapshot(view, changed);
     s.ms = performance.now() - t0;
     s.reposed = !changed;
     s.id = q.id;
     self.postMessage({ id: q.id, ok: true, snapshot: s }, transfer);
+    // the passes read this view's frames now; a run in flight takes the newest pose when it ends
+    if (gpu && q.gpu) gpu.run(view, q.gpu.weighting);
   } catch (err) {
     self.postMessage({ id: q.id, ok: false, message: err.message });
+  }
+}
+
+self.onmessage = async (e) => {
+  const q = e.data;
+  if (q.type === 'gpu-init') {
+    gpu = await GpuReference.create(gpuPage, postGpu);
+    self.postMessage({ type: 'gpu-init', ok: !!gpu, granted: gpuPage.gpu.granted });
+  } else if (q.type === 'gpu-run') {
+    // the page asks for the open view's passes again (a test's comparison against another method's frames)
+    gpuSettings(q.gpu);
+    if (gpu && view) gpu.run(view, q.gpu.weighting);
+  } else if (q.type === 'gpu-release') {
+    // the page opened a file: the scene's GPU buffers go, and no run waits for its pose
+    gpu?.release();
+  } else if (q.type === 'gpu-time') {
+    try {
+      self.postMessage({ type: 'gpu-time', times: await gpu.timeUpdates(q.count) });
+    } catch (err) {
+      self.postMessage({ type: 'gpu-time', message: err.message });
+    }
+  } else {
+    await scene(q);
   }
 };
 export { ALL_METHODS };

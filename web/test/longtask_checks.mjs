@@ -2,8 +2,8 @@
 // a PerformanceObserver (type longtask) records every main-thread task over 50 ms from the first of 30 inputs
 // (one per animation frame; 6 with drawing) to the last evaluation drawn and, with WebGPU, checked against the GPU
 // passes. Twice: with the views' drawing left out, which measures the page's own work (the core runs in a worker
-// on both paths and the GPU compares its frames with the core's: no task may exceed 50 ms without WebGPU,
-// WEBGPU_TASK_MS with it, see below), and with drawing,
+// on both paths, and with WebGPU that worker also runs the GPU passes and compares their frames with the core's:
+// no task may exceed 50 ms without WebGPU, WEBGPU_TASK_MS with it, see below), and with drawing,
 // whose cost here is SwiftShader rasterizing four views on the CPU (reported, not bounded). Numbers go to
 // longtask-MODE.json.
 import assert from 'node:assert/strict';
@@ -66,9 +66,10 @@ export async function longTaskCheck(page, mode, artifacts, check) {
     assert.ok(info.worker, 'the core runs in a worker');
     assert.ok(compute.reposed && drawn.reposed, 'a pose slider re-poses the open scene');
     assert.ok(compute.evaluations < 30, `inputs coalesced: ${compute.evaluations} evaluations`);
-    // With WebGPU the page still uploads the core's frames for the GPU's comparison (7 floats per vertex and
-    // method, 256 KB writes between other tasks): on this shared 2-core VM some writes take past 50 ms
-    // (docs/benchmarks.md), so that path is held to WEBGPU_TASK_MS (the core on the main thread took seconds).
+    // With WebGPU the worker runs the GPU passes too and the page uploads nothing, but SwiftShader computes them
+    // on the same 2 shared cores and the drag lasts until its check of 329k vertices ends (tens of seconds
+    // against a few): ordinary tasks stretched by that load still pass 50 ms there (docs/benchmarks.md), so
+    // that path is held to WEBGPU_TASK_MS.
     const bound = mode === 'webgpu' ? WEBGPU_TASK_MS : 50;
     assert.ok(compute.maxTaskMs <= bound, `a ${compute.maxTaskMs} ms task on the main thread: ${compute.longTasks}`);
     if (mode === 'webgpu') {
