@@ -401,23 +401,33 @@ static void run_clip(const sf_gltf* g, size_t anim, double fps, size_t threads, 
     sf_asset_eval_destroy(e);
 }
 
-/* sf_asset_eval_frame at each frame's time gives that frame of sf_asset_eval_clip bit for bit (every unit posed
- * together: InterpolationTest has ten primitives, one clip per interpolation), the worst vertex among them; a
- * bad animation or time is refused. */
-static void check_frames_at(const char* rel, size_t anim)
+/* A staged asset loaded as the command loads it (MikkTSpace tangents where it has none), or NULL: skipped without
+ * SF_ASSETS, a failed load checked. */
+static sf_gltf* load_staged(const char* rel)
 {
     char path[1024];
     if (!sft_asset(rel, path, sizeof path)) {
         sft_skip("SF_ASSETS not set");
-        return;
+        return NULL;
     }
     sf_gltf_opts lo;
     memset(&lo, 0, sizeof lo);
     lo.generated_tangents = SF_TANGENTS_MIKKTSPACE;
     sf_gltf* g = NULL;
     sf_error err;
-    CHECK_OK(sf_gltf_load_file(path, &lo, NULL, &g, &err));
+    sf_result r = sf_gltf_load_file(path, &lo, NULL, &g, &err);
+    if (r != SF_OK) sft_fail_result(__FILE__, __LINE__, "sf_gltf_load_file", r, SF_OK);
+    return g;
+}
+
+/* sf_asset_eval_frame at each frame's time gives that frame of sf_asset_eval_clip bit for bit (every unit posed
+ * together: InterpolationTest has ten primitives, one clip per interpolation), the worst vertex among them; a
+ * bad animation or time is refused. */
+static void check_frames_at(const char* rel, size_t anim)
+{
+    sf_gltf* g = load_staged(rel);
     if (!g) return;
+    sf_error err;
     clip_run* run = malloc(sizeof *run);
     run_clip(g, anim, 30.0, 1, NULL, run);
     CHECK(run->ok && run->log.frames > 2);
@@ -495,18 +505,9 @@ static int keep_unit(void* user, size_t unit, const float* to_world, sf_eval_buf
  * equal an evaluation of its own run again at the unit's pose; a non-zero callback stops the moment. */
 static void check_frame_into(const char* rel, size_t anim, double t)
 {
-    char path[1024];
-    if (!sft_asset(rel, path, sizeof path)) {
-        sft_skip("SF_ASSETS not set");
-        return;
-    }
-    sf_gltf_opts lo;
-    memset(&lo, 0, sizeof lo);
-    lo.generated_tangents = SF_TANGENTS_MIKKTSPACE;
-    sf_gltf* g = NULL;
-    sf_error err;
-    CHECK_OK(sf_gltf_load_file(path, &lo, NULL, &g, &err));
+    sf_gltf* g = load_staged(rel);
     if (!g) return;
+    sf_error err;
     sf_asset_eval_opts o;
     sf_method methods[SF_METHOD_COUNT];
     command_defaults(&o, methods);
@@ -626,17 +627,7 @@ static int same_stats(const clip_run* a, const clip_run* b)
  * the frames reported once each in order. The clip's mean is the sum of the frames' sums over the count. */
 static void check_threads(const char* rel, size_t anim, double fps)
 {
-    char path[1024];
-    if (!sft_asset(rel, path, sizeof path)) {
-        sft_skip("SF_ASSETS not set");
-        return;
-    }
-    sf_gltf_opts lo;
-    memset(&lo, 0, sizeof lo);
-    lo.generated_tangents = SF_TANGENTS_MIKKTSPACE;
-    sf_gltf* g = NULL;
-    sf_error err;
-    CHECK_OK(sf_gltf_load_file(path, &lo, NULL, &g, &err));
+    sf_gltf* g = load_staged(rel);
     if (!g) return;
     clip_run* base = malloc(sizeof *base);
     clip_run* other = malloc(sizeof *other);
