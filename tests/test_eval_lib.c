@@ -374,14 +374,16 @@ static int log_frame(void* user, const sf_asset_clip* clip, size_t frame, double
     return 0;
 }
 
-/* One clip of the asset with `threads` frames at once under env; every method's statistics and the log. */
+/* One clip of the asset with `threads` frames at once under env; every method's statistics and the log. With
+ * `before` (an animation, or SIZE_MAX for none), that clip runs first on the same evaluation. */
 typedef struct clip_run {
     sf_method_stats stats[SF_METHOD_COUNT];
     frame_log log;
     int ok;
 } clip_run;
 
-static void run_clip(const sf_gltf* g, size_t anim, double fps, size_t threads, const sf_env* env, clip_run* out)
+static void run_clip_after(const sf_gltf* g, size_t before, size_t anim, double fps, size_t threads,
+                           const sf_env* env, clip_run* out)
 {
     sf_asset_eval_opts o;
     sf_method methods[SF_METHOD_COUNT];
@@ -395,10 +397,16 @@ static void run_clip(const sf_gltf* g, size_t anim, double fps, size_t threads, 
     sf_asset_clip clip;
     memset(out, 0, sizeof *out);
     out->ok = sf_asset_eval_create(g, &o, env, &e, &err) == SF_OK && sf_asset_eval_rest(e, &err) == SF_OK &&
+              (before == SIZE_MAX || sf_asset_eval_clip(e, before, NULL, NULL, &clip, &err) == SF_OK) &&
               sf_asset_eval_clip(e, anim, log_frame, &out->log, &clip, &err) == SF_OK;
     if (!out->ok) printf("  %zu threads: %s\n", threads, err.message);
     if (out->ok) memcpy(out->stats, clip.methods, sizeof out->stats);
     sf_asset_eval_destroy(e);
+}
+
+static void run_clip(const sf_gltf* g, size_t anim, double fps, size_t threads, const sf_env* env, clip_run* out)
+{
+    run_clip_after(g, SIZE_MAX, anim, fps, threads, env, out);
 }
 
 /* A staged asset loaded as the command loads it (MikkTSpace tangents where it has none), or NULL: skipped without
@@ -624,7 +632,9 @@ static int same_stats(const clip_run* a, const clip_run* b)
 
 /* A clip evaluated one frame at a time and with 2, 3, 7 and 16 frames at once, under real threads and under loops
  * that run the slots in other orders: every statistic, worst vertex and per-frame value the same bit for bit,
- * the frames reported once each in order. The clip's mean is the sum of the frames' sums over the count. */
+ * the frames reported once each in order. The clip's mean is the sum of the frames' sums over the count. The
+ * same clip after another one on the same evaluation (whose histograms the slots and the clip have traded)
+ * and after itself, on 1 and 16 threads, is the clip on a fresh evaluation. */
 static void check_threads(const char* rel, size_t anim, double fps)
 {
     sf_gltf* g = load_staged(rel);
@@ -650,6 +660,15 @@ static void check_threads(const char* rel, size_t anim, double fps)
             CHECK(same);
         }
     }
+    sf_env real = sft_pool_env(&pools[0]);
+    const size_t befores[] = {anim, (anim + 1) % g->animation_count};
+    for (size_t b = 0; b < 2; ++b)
+        for (size_t t = 1; t <= 16; t += 15) {
+            run_clip_after(g, befores[b], anim, fps, t, t > 1 ? &real : NULL, other);
+            int same = other->ok && !other->log.out_of_order && same_stats(base, other);
+            if (!same) printf("  %s: after animation %zu, %zu threads differ\n", rel, befores[b], t);
+            CHECK(same);
+        }
     free(base);
     free(other);
     sf_gltf_destroy(g);

@@ -165,6 +165,42 @@ sf_result sf_angle_accumulator_add(sf_angle_accumulator* acc, const float* angle
     return SF_OK;
 }
 
+/* src's narrow counters of bins [b0, b1) into dst's, as add counts: a sum that passes 255 keeps its low 8 bits
+ * and carries 256 into dst's wide total. A merge so writes dst's 8-bit counters (0.19 MB, mostly in cache and
+ * already faulted in) and its 64-bit bins only at a carry, instead of a 64-bit bin for every bin in range (its
+ * 1.5 MB of pages faulted in on a fresh accumulator). Eight counters at a time, added bytewise without carries
+ * between them; runs of eight empty counters, common in a thread's share of a clip, are skipped. */
+static void merge_recent(sf_angle_accumulator* dst, const sf_angle_accumulator* src, size_t b0, size_t b1)
+{
+    const uint64_t high = 0x8080808080808080ull, low = ~high;
+    size_t b = b0;
+    for (; b < b1 && b % 8; ++b) {
+        unsigned t = (unsigned)dst->recent[b] + src->recent[b];
+        dst->recent[b] = (recent_count)t;
+        if (t >= RECENT_WRAP) dst->bins[b] += RECENT_WRAP;
+    }
+    for (; b + 8 <= b1; b += 8) {
+        uint64_t x, y;
+        memcpy(&y, src->recent + b, 8);
+        if (y == 0) continue;
+        memcpy(&x, dst->recent + b, 8);
+        uint64_t sum = ((x & low) + (y & low)) ^ ((x ^ y) & high);
+        uint64_t carry = ((x & y) | ((x | y) & ~sum)) & high; /* each byte's carry out of its top bit */
+        memcpy(dst->recent + b, &sum, 8);
+        if (carry) {
+            uint8_t c[8]; /* byte k of the word is counter b + k, whatever the byte order */
+            memcpy(c, &carry, 8);
+            for (int k = 0; k < 8; ++k)
+                if (c[k]) dst->bins[b + (size_t)k] += RECENT_WRAP;
+        }
+    }
+    for (; b < b1; ++b) {
+        unsigned t = (unsigned)dst->recent[b] + src->recent[b];
+        dst->recent[b] = (recent_count)t;
+        if (t >= RECENT_WRAP) dst->bins[b] += RECENT_WRAP;
+    }
+}
+
 sf_result sf_angle_accumulator_merge_part(sf_angle_accumulator* dst, const sf_angle_accumulator* src, size_t part,
                                           size_t parts, sf_error* err)
 {
@@ -188,9 +224,11 @@ sf_result sf_angle_accumulator_merge_part(sf_angle_accumulator* dst, const sf_an
     size_t p0 = part * lines / parts * 8, p1 = (part + 1) * lines / parts * 8;
     if (b0 < p0) b0 = p0;
     if (b1 > p1) b1 = p1;
-    for (size_t b = b0; b < b1; ++b) dst->bins[b] += src->recent[b];
+    merge_recent(dst, src, b0, b1);
+    /* only src's nonzero totals written: dst's untouched pages of bins stay unfaulted */
     size_t w0 = src->wide_lo > b0 ? src->wide_lo : b0, w1 = src->wide_hi < b1 ? src->wide_hi : b1;
-    for (size_t b = w0; b < w1; ++b) dst->bins[b] += src->bins[b];
+    for (size_t b = w0; b < w1; ++b)
+        if (src->bins[b]) dst->bins[b] += src->bins[b];
     return SF_OK;
 }
 

@@ -329,16 +329,18 @@ static void fold_part(sf_method_stats* m, const frame_part* p, size_t f)
 
 typedef struct merge_job {
     sf_asset_eval* e;
+    size_t first;       /* the first used slot, whose accumulators became the clip's */
     sf_result* results; /* per job */
 } merge_job;
 
 /* Accumulator a (method k's normal at 2k, tangent at 2k + 1) of the clip, or of slot s's statistics. */
-static sf_angle_accumulator* accumulator(sf_method_stats* m, size_t a)
+static sf_angle_accumulator** accumulator(sf_method_stats* m, size_t a)
 {
-    return a % 2 ? m->tangent_acc : m->normal_acc;
+    return a % 2 ? &m->tangent_acc : &m->normal_acc;
 }
 
-/* Jobs [begin, end), job i = a * MERGE_PARTS + part: every used slot's part of accumulator a, in slot order. */
+/* Jobs [begin, end), job i = a * MERGE_PARTS + part: every used slot's part of accumulator a after the first,
+ * in slot order. */
 static void merge_range(void* ctx, size_t begin, size_t end)
 {
     const merge_job* job = ctx;
@@ -347,25 +349,37 @@ static void merge_range(void* ctx, size_t begin, size_t end)
     for (size_t i = begin; i < end; ++i) {
         size_t a = i / MERGE_PARTS;
         sf_method m = e->o.methods[a / 2];
-        for (size_t s = 0; s < fs->count; ++s)
+        for (size_t s = job->first + 1; s < fs->count; ++s)
             if (fs->list[s].used && job->results[i] == SF_OK)
-                job->results[i] = sf_angle_accumulator_merge_part(accumulator(&e->methods[m], a),
-                                                                  accumulator(&fs->list[s].stats[m], a),
+                job->results[i] = sf_angle_accumulator_merge_part(*accumulator(&e->methods[m], a),
+                                                                  *accumulator(&fs->list[s].stats[m], a),
                                                                   i % MERGE_PARTS, MERGE_PARTS, NULL);
     }
 }
 
-/* The slots' histograms into the clip's statistics, then its mean and RMS from the frames' sums. The bins
- * are merged in parts over the threads: one thread per accumulator would add every slot's bins alone, a
- * share of the clip's time that grows with the slots. */
+/* The slots' histograms into the clip's statistics, then its mean and RMS from the frames' sums. The clip's
+ * accumulators are empty here (emptied at the clip's start, only the frames' sums folded since): the first used
+ * slot's are swapped in whole instead of added to them, and the empty ones go to that slot, which empties its
+ * own at its next clip. One thread's clip merges nothing, and the others add into bins that are already in
+ * memory. The rest are merged in parts over the threads: one thread per accumulator would add every slot's
+ * bins alone, a share of the clip's time that grows with the slots. */
 static sf_result clip_merge(sf_asset_eval* e, sf_error* err)
 {
     const sf_asset_eval_opts* o = &e->o;
+    sfi_frame_slots* fs = e->slots;
+    size_t first = 0;
+    while (first < fs->count && !fs->list[first].used) ++first;
+    for (size_t a = 0; first < fs->count && a < 2 * o->method_count; ++a) {
+        sf_angle_accumulator** mine = accumulator(&e->methods[o->methods[a / 2]], a);
+        sf_angle_accumulator** slot = accumulator(&fs->list[first].stats[o->methods[a / 2]], a);
+        sf_angle_accumulator* t = *mine;
+        *mine = *slot, *slot = t;
+    }
     sf_result results[2 * SF_METHOD_COUNT * MERGE_PARTS];
     size_t jobs = 2 * o->method_count * MERGE_PARTS;
     for (size_t i = 0; i < jobs; ++i) results[i] = SF_OK;
-    merge_job job = {e, results};
-    sf_env_parallel_for(&e->env, jobs, 1, merge_range, &job);
+    merge_job job = {e, first, results};
+    if (first + 1 < fs->count) sf_env_parallel_for(&e->env, jobs, 1, merge_range, &job);
     for (size_t i = 0; i < jobs; ++i)
         if (results[i] != SF_OK) return sfi_eval_fail(err, results[i], "statistics: merging the threads' histograms");
     for (size_t k = 0; k < o->method_count; ++k) {
