@@ -293,6 +293,56 @@ static void test_merge_parts(void)
     free(a);
 }
 
+/* Merges that carry in the destination's narrow counters: 40 sources, each with 200 angles in one bin and 130 in
+ * another (their sums pass 256 at different merges), a few with one angle alone (ranges that start and end
+ * between groups of 8 bins), others random over every scale; merged whole and in 64 shuffled parts, each bin
+ * checked against a count over all the sources' angles, then reset and refilled. */
+static void test_merge_carries(void)
+{
+    enum { SRCS = 40, PER = 1000 };
+    float* a = malloc((size_t)SRCS * PER * sizeof *a);
+    CHECK(a != NULL);
+    sf_angle_accumulator *src, *whole, *parted;
+    CHECK_OK(sf_angle_accumulator_create(NULL, &src, NULL));
+    CHECK_OK(sf_angle_accumulator_create(NULL, &whole, NULL));
+    CHECK_OK(sf_angle_accumulator_create(NULL, &parted, NULL));
+    size_t order[64], n = 0;
+    for (int round = 0; round < 2; ++round) {
+        n = 0;
+        for (int s = 0; s < SRCS; ++s) {
+            float* mine = a + n;
+            size_t k = 0;
+            if (s % 7 == 3) {
+                mine[k++] = (float)(0.25 + 0.001 * s); /* alone: a range of one bin */
+            } else {
+                for (int i = 0; i < 200; ++i) mine[k++] = 17.3f;
+                for (int i = 0; i < 130; ++i) mine[k++] = 1e-3f;
+                for (; k < PER; ++k) mine[k] = (float)(uniform01() < 0.05 ? 0.0 : pow(10.0, -8.0 + 10.2 * uniform01()));
+            }
+            for (size_t i = 0; i < k; ++i) mine[i] = mine[i] > 180.0f ? 180.0f : mine[i];
+            sf_angle_accumulator_reset(src);
+            CHECK_OK(sf_angle_accumulator_add(src, mine, k, NULL));
+            CHECK_OK(sf_angle_accumulator_merge(whole, src, NULL));
+            for (size_t i = 0; i < 64; ++i) order[i] = i;
+            for (size_t i = 63; i > 0; --i) {
+                size_t j = (size_t)(uniform01() * (double)(i + 1)), t = order[i];
+                order[i] = order[j], order[j] = t;
+            }
+            for (size_t i = 0; i < 64; ++i) CHECK_OK(sf_angle_accumulator_merge_part(parted, src, order[i], 64, NULL));
+            n += k;
+        }
+        CHECK(bins_match(whole, a, n, round ? "merged again after a reset" : "merged"));
+        CHECK(bins_match(parted, a, n, round ? "merged in parts after a reset" : "merged in parts"));
+        sf_angle_accumulator_reset(whole);
+        sf_angle_accumulator_reset(parted);
+        CHECK(bins_match(whole, a, 0, "reset") && bins_match(parted, a, 0, "reset"));
+    }
+    sf_angle_accumulator_destroy(src);
+    sf_angle_accumulator_destroy(whole);
+    sf_angle_accumulator_destroy(parted);
+    free(a);
+}
+
 static void test_merge_and_reset(void)
 {
     enum { N = 30000, PARTS = 7 };
@@ -477,6 +527,7 @@ int main(int argc, char** argv)
         {"random_shapes", test_random_shapes},
         {"bins_exact", test_bins_exact},
         {"merge_parts", test_merge_parts},
+        {"merge_carries", test_merge_carries},
         {"merge_and_reset", test_merge_and_reset},
         {"bad_input", test_bad_input},
         {"allocator", test_allocator},
