@@ -19,15 +19,18 @@
 /* A bin's count is recent[b] + bins[b]. add increments only the 8-bit recent counter and moves 256 into bins
  * when it wraps: a clip's random increments land in 0.19 MB instead of 1.5 MB (a thread's accumulators stay
  * in its caches), and bins, touched once per 256 angles of a bin, stays exact at any count. bins is nonzero
- * only in [wide_lo, wide_hi), so its pages are read, cleared or faulted in only where it was used. */
+ * only in the pages of WIDE_PAGE bins (4 KB) that `wide` marks, so its pages are read, cleared or faulted in
+ * only where a count passed 255: a bin of an unmarked page is never read, not even as zero. */
 typedef uint8_t recent_count;
 #define RECENT_WRAP ((uint64_t)1 << 8)
+#define WIDE_PAGE ((size_t)512)
+#define WIDE_PAGES ((BIN_COUNT + WIDE_PAGE - 1) / WIDE_PAGE)
 
 struct sf_angle_accumulator {
     sf_env env;
     uint64_t count, over_1, over_5, over_45;
     double sum, sum2, min, max;
-    size_t wide_lo, wide_hi;
+    uint8_t wide[WIDE_PAGES]; /* 1 where bins' page may be nonzero */
     recent_count recent[BIN_COUNT];
     uint64_t bins[BIN_COUNT];
 };
@@ -42,7 +45,7 @@ static size_t end_bin(const sf_angle_accumulator* acc) { return acc->count ? bin
 
 static uint64_t bin_count(const sf_angle_accumulator* acc, size_t b)
 {
-    return acc->recent[b] + (b >= acc->wide_lo && b < acc->wide_hi ? acc->bins[b] : 0);
+    return acc->recent[b] + (acc->wide[b / WIDE_PAGE] ? acc->bins[b] : 0);
 }
 
 uint64_t sfi_angle_accumulator_bin_count(const sf_angle_accumulator* acc, size_t b)
@@ -50,16 +53,8 @@ uint64_t sfi_angle_accumulator_bin_count(const sf_angle_accumulator* acc, size_t
     return acc && b < BIN_COUNT ? bin_count(acc, b) : 0;
 }
 
-/* bins [b0, b1) about to be written */
-static void widen(sf_angle_accumulator* acc, size_t b0, size_t b1)
-{
-    if (acc->wide_hi == 0) {
-        acc->wide_lo = b0, acc->wide_hi = b1;
-        return;
-    }
-    if (b0 < acc->wide_lo) acc->wide_lo = b0;
-    if (b1 > acc->wide_hi) acc->wide_hi = b1;
-}
+/* bin b about to be written */
+static void widen(sf_angle_accumulator* acc, size_t b) { acc->wide[b / WIDE_PAGE] = 1; }
 
 /* [lo, hi) of bin b in degrees. */
 static void bin_range(size_t b, double* lo, double* hi)
@@ -108,9 +103,12 @@ void sf_angle_accumulator_reset(sf_angle_accumulator* acc)
     if (!acc) return;
     size_t b0 = first_bin(acc), b1 = end_bin(acc);
     if (b1 > b0) memset(acc->recent + b0, 0, (b1 - b0) * sizeof acc->recent[0]);
-    if (acc->wide_hi > acc->wide_lo)
-        memset(acc->bins + acc->wide_lo, 0, (acc->wide_hi - acc->wide_lo) * sizeof acc->bins[0]);
-    acc->wide_lo = acc->wide_hi = 0;
+    for (size_t k = 0; k < WIDE_PAGES; ++k)
+        if (acc->wide[k]) {
+            size_t n = k + 1 < WIDE_PAGES ? WIDE_PAGE : BIN_COUNT - k * WIDE_PAGE;
+            memset(acc->bins + k * WIDE_PAGE, 0, n * sizeof acc->bins[0]);
+            acc->wide[k] = 0;
+        }
     acc->count = acc->over_1 = acc->over_5 = acc->over_45 = 0;
     acc->sum = acc->sum2 = acc->min = acc->max = 0.0;
 }
@@ -154,7 +152,7 @@ sf_result sf_angle_accumulator_add(sf_angle_accumulator* acc, const float* angle
             if (j + AHEAD < m) __builtin_prefetch(&acc->recent[chunk[j + AHEAD]], 1);
             size_t b = chunk[j];
             if (++acc->recent[b] == 0) {
-                widen(acc, b, b + 1);
+                widen(acc, b);
                 acc->bins[b] += RECENT_WRAP;
             }
         }
@@ -177,7 +175,7 @@ static void merge_recent(sf_angle_accumulator* dst, const sf_angle_accumulator* 
     for (; b < b1 && b % 8; ++b) {
         unsigned t = (unsigned)dst->recent[b] + src->recent[b];
         dst->recent[b] = (recent_count)t;
-        if (t >= RECENT_WRAP) dst->bins[b] += RECENT_WRAP;
+        if (t >= RECENT_WRAP) widen(dst, b), dst->bins[b] += RECENT_WRAP;
     }
     for (; b + 8 <= b1; b += 8) {
         uint64_t x, y;
@@ -191,13 +189,13 @@ static void merge_recent(sf_angle_accumulator* dst, const sf_angle_accumulator* 
             uint8_t c[8]; /* byte k of the word is counter b + k, whatever the byte order */
             memcpy(c, &carry, 8);
             for (int k = 0; k < 8; ++k)
-                if (c[k]) dst->bins[b + (size_t)k] += RECENT_WRAP;
+                if (c[k]) widen(dst, b + (size_t)k), dst->bins[b + (size_t)k] += RECENT_WRAP;
         }
     }
     for (; b < b1; ++b) {
         unsigned t = (unsigned)dst->recent[b] + src->recent[b];
         dst->recent[b] = (recent_count)t;
-        if (t >= RECENT_WRAP) dst->bins[b] += RECENT_WRAP;
+        if (t >= RECENT_WRAP) widen(dst, b), dst->bins[b] += RECENT_WRAP;
     }
 }
 
@@ -216,19 +214,21 @@ sf_result sf_angle_accumulator_merge_part(sf_angle_accumulator* dst, const sf_an
         dst->count += src->count;
         dst->sum += src->sum, dst->sum2 += src->sum2;
         dst->over_1 += src->over_1, dst->over_5 += src->over_5, dst->over_45 += src->over_45;
-        widen(dst, b0, b1);
     }
-    /* the part's bins: whole groups of 8 (64 bytes), so that threads on neighbouring parts share one cache line
-     * of dst's at most */
-    size_t lines = (BIN_COUNT + 7) / 8;
-    size_t p0 = part * lines / parts * 8, p1 = (part + 1) * lines / parts * 8;
+    /* the part's bins: whole pages of `wide`, so that parts on different threads share no byte of dst's (nor a
+     * cache line) */
+    size_t p0 = part * WIDE_PAGES / parts * WIDE_PAGE, p1 = (part + 1) * WIDE_PAGES / parts * WIDE_PAGE;
     if (b0 < p0) b0 = p0;
     if (b1 > p1) b1 = p1;
+    if (b0 >= b1) return SF_OK;
     merge_recent(dst, src, b0, b1);
-    /* only src's nonzero totals written: dst's untouched pages of bins stay unfaulted */
-    size_t w0 = src->wide_lo > b0 ? src->wide_lo : b0, w1 = src->wide_hi < b1 ? src->wide_hi : b1;
-    for (size_t b = w0; b < w1; ++b)
-        if (src->bins[b]) dst->bins[b] += src->bins[b];
+    /* src's marked pages only, and only its nonzero totals written: dst's other pages stay unfaulted */
+    for (size_t k = b0 / WIDE_PAGE; k * WIDE_PAGE < b1; ++k) {
+        if (!src->wide[k]) continue;
+        size_t w0 = k * WIDE_PAGE > b0 ? k * WIDE_PAGE : b0, w1 = (k + 1) * WIDE_PAGE < b1 ? (k + 1) * WIDE_PAGE : b1;
+        for (size_t b = w0; b < w1; ++b)
+            if (src->bins[b]) widen(dst, b), dst->bins[b] += src->bins[b];
+    }
     return SF_OK;
 }
 
@@ -256,8 +256,8 @@ sf_result sfi_angle_accumulator_add_bins(sf_angle_accumulator* acc, const sfi_an
     acc->count += add->count;
     acc->sum += add->sum, acc->sum2 += add->sum2;
     acc->over_1 += add->over_1, acc->over_5 += add->over_5, acc->over_45 += add->over_45;
-    widen(acc, b0, b1);
-    for (size_t b = b0; b < b1; ++b) acc->bins[b] += add->bins[b];
+    for (size_t b = b0; b < b1; ++b)
+        if (add->bins[b]) widen(acc, b), acc->bins[b] += add->bins[b];
     return SF_OK;
 }
 
