@@ -1,5 +1,6 @@
 /* The frames of a clip spread over threads: each slot evaluates whole frames with a pose, unit buffers,
- * workspaces, evaluations and histograms of its own, taking the batch's next frame whenever it finishes one;
+ * workspaces, evaluations and histograms of its own, built by the thread that first takes it in a batch with
+ * frames left (while the slots already built run frames), taking the batch's next frame whenever it finishes one;
  * each frame's sums, extremes and worst vertices come back as a part, and the parts are folded in frame order.
  * Histogram counts add exactly in any order and the sums are folded frame by frame, so the statistics are the
  * same bit for bit for any number of threads and whichever slot ran a frame. */
@@ -32,12 +33,15 @@ typedef struct frame_slot {
     sf_evaluation** evals; /* slot 0: the asset's own */
     float* angles;         /* per method 2 * max_n */
     sf_method_stats stats[SF_METHOD_COUNT]; /* histograms over the slot's frames; frame_* per frame */
+    bool built;            /* everything above in place */
     bool used;             /* took a frame of this clip */
+    sf_result build_result; /* of the last build tried in a batch: SF_OK or why it failed (build_error) */
+    sf_error build_error;
 } frame_slot;
 
 struct sfi_frame_slots {
     frame_slot* list;
-    size_t count;
+    size_t count;          /* built or not */
     frame_part* parts;     /* batch * method_count */
     sf_result* results;    /* batch: each frame's outcome */
     sf_error* errors;
@@ -146,23 +150,9 @@ static size_t slot_count(const sf_asset_eval* e, size_t frames)
     return n;
 }
 
-typedef struct slot_init_job {
-    sf_asset_eval* e;
-    size_t first;        /* the first new slot */
-    sf_result* results;  /* per new slot */
-    sf_error* errors;
-} slot_init_job;
-
-/* New slots [first + begin, first + end): each its own pose, units, workspaces and evaluations. */
-static void slot_init_range(void* ctx, size_t begin, size_t end)
-{
-    const slot_init_job* job = ctx;
-    for (size_t k = begin; k < end; ++k)
-        job->results[k] = slot_init(job->e, &job->e->slots->list[job->first + k], job->first + k, &job->errors[k]);
-}
-
-/* The slots for a clip of `frames` frames (grown, never shrunk); the new ones built over the threads, since
- * each builds a workspace and an evaluation for every unit. */
+/* The slots for a clip of `frames` frames (grown, never shrunk), the new ones empty: batch_range builds each
+ * where it first runs, so that the slots' workspaces and evaluations are built over the threads beside the frames
+ * of the slots already built, instead of every thread waiting for the slowest build first. */
 static sf_result slots_ensure(sf_asset_eval* e, size_t frames, sf_error* err)
 {
     size_t want = slot_count(e, frames);
@@ -176,22 +166,8 @@ static sf_result slots_ensure(sf_asset_eval* e, size_t frames, sf_error* err)
     if (!list) return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
     fs->list = list;
     if (want > fs->count) {
-        size_t add = want - fs->count;
-        sf_result* results = calloc(add, sizeof *results);
-        sf_error* errors = calloc(add, sizeof *errors);
-        if (!results || !errors) {
-            free(results), free(errors);
-            return sfi_eval_fail(err, SF_ERROR_OUT_OF_MEMORY, "out of memory");
-        }
-        memset(fs->list + fs->count, 0, add * sizeof *fs->list);
-        slot_init_job job = {e, fs->count, results, errors};
-        sf_env_parallel_for(&e->env, add, 1, slot_init_range, &job);
-        fs->count = want; /* freed with the others, also when half built */
-        sf_result r = SF_OK;
-        for (size_t k = 0; k < add && r == SF_OK; ++k)
-            if ((r = results[k]) != SF_OK && err) *err = errors[k];
-        free(results), free(errors);
-        if (r != SF_OK) return r;
+        memset(fs->list + fs->count, 0, (want - fs->count) * sizeof *fs->list); /* freed as they are, built or not */
+        fs->count = want;
     }
     size_t batch = want * FRAMES_PER_SLOT;
     free(fs->parts), free(fs->results), free(fs->errors);
@@ -295,6 +271,19 @@ static void batch_range(void* ctx, size_t begin, size_t end)
     sfi_frame_slots* fs = e->slots;
     for (size_t s = begin; s < end; ++s) {
         frame_slot* slot = &fs->list[s];
+        if (!slot->built) { /* built only while frames are left for it; a failed build is freed, to be tried again */
+            if (atomic_load(&job->next) >= job->count) continue;
+            slot->build_result = slot_init(e, slot, s, &slot->build_error);
+            if (slot->build_result != SF_OK) {
+                slot_free(slot, s, e->unit_count);
+                sf_result r = slot->build_result;
+                sf_error why = slot->build_error;
+                memset(slot, 0, sizeof *slot);
+                slot->build_result = r, slot->build_error = why;
+                continue;
+            }
+            slot->built = true;
+        }
         if (!slot->used) { /* the clip's first frame in this slot: empty histograms */
             for (size_t k = 0; k < e->o.method_count; ++k) sf_method_stats_clip_start(&slot->stats[e->o.methods[k]]);
             slot->used = true;
@@ -407,7 +396,13 @@ sf_result sfi_frame_slots_clip(sf_asset_eval* e, size_t animation, const sf_clip
         job.slots = count < slots ? count : slots;
         atomic_init(&job.next, 0);
         for (size_t j = 0; j < count; ++j) fs->results[j] = SF_ERROR_INVALID_ARGUMENT; /* not reached */
+        for (size_t s = 0; s < job.slots; ++s) fs->list[s].build_result = SF_OK;
         sf_env_parallel_for(&e->env, job.slots, 1, batch_range, &job);
+        for (size_t s = 0; s < job.slots; ++s) /* the frames may all have run, but a slot that cannot be built fails */
+            if (fs->list[s].build_result != SF_OK) {
+                if (err) *err = fs->list[s].build_error;
+                return fs->list[s].build_result;
+            }
         for (size_t j = 0; r == SF_OK && j < job.count; ++j) {
             size_t f = first + j;
             if (fs->results[j] != SF_OK) {
