@@ -343,6 +343,51 @@ static void test_merge_carries(void)
     free(a);
 }
 
+/* Counts made elsewhere (as the GPU's histogram hands them over), added to an accumulator that already holds
+ * angles and merged on: every bin against a count over all the angles, the bins counted by the documented
+ * resolution (doc_bin), not by the library. */
+static void test_add_bins(void)
+{
+    enum { N = 30000, HERE = 5000 };
+    float* a = malloc(N * sizeof *a);
+    uint64_t* bins = calloc(DOC_BINS, sizeof *bins);
+    CHECK(a && bins);
+    for (size_t i = 0; i < N; ++i)
+        a[i] = i % 3 == 0 ? 42.5f : (float)(i % 11 == 0 ? 0.0 : fmin(180.0, pow(10.0, -8.0 + 10.3 * uniform01())));
+    sfi_angle_bins add;
+    memset(&add, 0, sizeof add);
+    add.min = 180.0, add.bins = bins;
+    for (size_t i = HERE; i < N; ++i) {
+        double x = a[i];
+        bins[doc_bin(x)]++;
+        add.count++, add.sum += x, add.sum2 += x * x;
+        add.over_1 += x > 1.0, add.over_5 += x > 5.0, add.over_45 += x > 45.0;
+        add.min = fmin(add.min, x), add.max = fmax(add.max, x);
+    }
+    sf_angle_accumulator *acc, *twice;
+    CHECK_OK(sf_angle_accumulator_create(NULL, &acc, NULL));
+    CHECK_OK(sf_angle_accumulator_create(NULL, &twice, NULL));
+    CHECK_OK(sf_angle_accumulator_add(acc, a, HERE, NULL));
+    CHECK_OK(sfi_angle_accumulator_add_bins(acc, &add, NULL));
+    CHECK(bins_match(acc, a, N, "angles, then bins"));
+    CHECK_OK(sf_angle_accumulator_merge(twice, acc, NULL));
+    CHECK_OK(sf_angle_accumulator_merge_part(twice, acc, 1, 2, NULL));
+    CHECK_OK(sf_angle_accumulator_merge_part(twice, acc, 0, 2, NULL));
+    for (size_t b = 0; b < DOC_BINS; ++b)
+        if (sfi_angle_accumulator_bin_count(twice, b) != 2 * sfi_angle_accumulator_bin_count(acc, b)) {
+            fprintf(stderr, "  bin %zu: merged twice holds %llu\n", b,
+                    (unsigned long long)sfi_angle_accumulator_bin_count(twice, b));
+            CHECK(0);
+            break;
+        }
+    sf_angle_accumulator_reset(acc);
+    CHECK(bins_match(acc, a, 0, "reset"));
+    sf_angle_accumulator_destroy(acc);
+    sf_angle_accumulator_destroy(twice);
+    free(bins);
+    free(a);
+}
+
 static void test_merge_and_reset(void)
 {
     enum { N = 30000, PARTS = 7 };
@@ -528,6 +573,7 @@ int main(int argc, char** argv)
         {"bins_exact", test_bins_exact},
         {"merge_parts", test_merge_parts},
         {"merge_carries", test_merge_carries},
+        {"add_bins", test_add_bins},
         {"merge_and_reset", test_merge_and_reset},
         {"bad_input", test_bad_input},
         {"allocator", test_allocator},
