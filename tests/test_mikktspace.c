@@ -18,8 +18,10 @@
  * split and merge, triangles that collapse), each checking which path its frames took. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "sf_internal.h"
+#include "sf_kernels.h"
 #include "sf_test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,65 @@
 
 #define PI_F 3.14159265358979f
 #define TANGENT_TOL 1e-3
+
+/* ---------------------------------------------------------------- the arc cosine */
+
+/* |got - acos(x)| in units of the float ulp at acos(x), acos in double. */
+static double acos_ulps(float x)
+{
+    double ref = acos((double)x);
+    int e = 0;
+    (void)frexp(ref, &e); /* ref in [2^(e-1), 2^e): float ulp 2^(e-24) */
+    double ulp = ldexp(1.0, (e < -125 ? -125 : e) - 24);
+    return fabs((double)sfk_acos_ieee(x) - ref) / ulp;
+}
+
+/* sfk_acos_ieee (MikkTSpace's corner angle, on the CPU and the GPU) against acos in double: every 61st float of
+ * [-1, 1], and every float within 2^16 of -1, -1/2, 0, 1/2 and 1 (where the formula changes branch or the result
+ * nears zero). Within half an ulp plus 2^-10 (the double's own error): correctly rounded but near ties.
+ * Out of range and NaN give NaN, as acosf. */
+static void test_acos_ieee(void)
+{
+    double worst = 0.0;
+    float worst_x = 0.0f;
+    size_t count = 0, off_acosf = 0;
+    uint32_t one = 0x3f800000u;
+    for (int sign = 0; sign < 2; ++sign)
+        for (uint32_t b = 0; b <= one; b += (b + 61 > one && b != one) ? one - b : 61) {
+            uint32_t bits = b | (sign ? 0x80000000u : 0u);
+            float x;
+            memcpy(&x, &bits, sizeof x);
+            double u = acos_ulps(x);
+            if (u > worst) worst = u, worst_x = x;
+            off_acosf += sfk_acos_ieee(x) != acosf(x);
+            ++count;
+        }
+    const float centres[] = {-1.0f, -0.5f, 0.0f, 0.5f, 1.0f};
+    for (size_t k = 0; k < sizeof centres / sizeof centres[0]; ++k)
+        for (int d = -65536; d <= 65536; ++d) {
+            float x = centres[k];
+            uint32_t bits;
+            memcpy(&bits, &x, sizeof bits);
+            if (x == 0.0f) { /* both signs of the smallest magnitudes */
+                bits = (uint32_t)(d < 0 ? -d : d) | (d < 0 ? 0x80000000u : 0u);
+            } else {
+                int64_t mag = (int64_t)(bits & 0x7fffffffu) + d;
+                if (mag > 0x3f800000) continue;
+                bits = (uint32_t)mag | (bits & 0x80000000u);
+            }
+            memcpy(&x, &bits, sizeof x);
+            double u = acos_ulps(x);
+            if (u > worst) worst = u, worst_x = x;
+            ++count;
+        }
+    printf("acos_ieee: %zu arguments, largest error %.6f ulp at %.9g; %zu of the sweep's differ from acosf\n", count,
+           worst, (double)worst_x, off_acosf);
+    CHECK(worst <= 0.5 + 1.0 / 1024.0);
+    CHECK(sfk_acos_ieee(1.0f) == 0.0f);
+    CHECK(sfk_acos_ieee(-1.0f) == (float)acos(-1.0));
+    CHECK(sfk_acos_ieee(0.0f) == (float)acos(0.0));
+    CHECK(isnan(sfk_acos_ieee(nextafterf(1.0f, 2.0f))) && isnan(sfk_acos_ieee(-2.0f)) && isnan(sfk_acos_ieee(NAN)));
+}
 
 /* ---------------------------------------------------------------- running the method */
 
@@ -1912,6 +1973,7 @@ static void test_reuse_fallbacks(void)
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
+        {"acos_ieee", test_acos_ieee},
         {"fan_by_hand", test_fan_by_hand},
         {"mirrored_split", test_mirrored_split},
         {"degenerate", test_degenerate},

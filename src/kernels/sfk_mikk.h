@@ -4,6 +4,7 @@
 #ifndef SFK_MIKK_H
 #define SFK_MIKK_H
 
+#include "sfk_acos.h"
 #include "sfk_methods.h"
 
 #define SFK_MIKK_ORIENT 1u /* signed UV area > 0 */
@@ -103,7 +104,7 @@ SF_HD void sfk_mikk_angle_term(const float os[3], const float v1[3], const float
 {
     float cosv = sfk_dot(v1, v2);
     cosv = cosv > 1.0f ? 1.0f : (cosv < -1.0f ? -1.0f : cosv);
-    sfk_madd(acc, os, acosf(cosv));
+    sfk_madd(acc, os, sfk_acos_ieee(cosv));
 }
 
 /* One corner's term of a group tangent: the face's os projected onto the corner normal n, times the corner
