@@ -785,8 +785,8 @@ static sf_result ensure_mikk(sfi_cuda* c, const sf_topology* topo, size_t round,
 }
 
 // The device's MikkTSpace groups, set once from the first frame of a round (the host's graph of its positions and
-// normals, on part 0's workspace) when none are set yet; a mesh whose groups the device cannot take (degenerate
-// triangles, a group too large) is tried once.
+// normals, on part 0's workspace) when none are set yet; a mesh whose first frame's groups the device cannot take
+// (degenerate triangles) stays on the host.
 static sf_result mikk_gpu_ready(sfi_cuda* c, const sf_topology* topo, const float* h_pos, const float* h_nrm,
                                 size_t round, sf_error* err)
 {

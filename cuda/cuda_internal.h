@@ -195,8 +195,7 @@ sf_result sfc_halo_one_pass(const sfc_topo* t, const sfc_halo* h, const sfc_batc
 size_t sfc_error_blocks(const sfc_topo* t, uint32_t count);
 
 // cuda/kernels_mikk.cu: MikkTSpace's groups' sums on the device, over one frame's groups (sfi_mikk_groups) kept
-// here. sfc_mikk_set replaces them (left unset where the host must keep them: degenerate triangles, a group too
-// large); sfc_mikk_covers: whether a frame's groups, prepared on the host by part `part` of a round, are these (its
+// here. sfc_mikk_set replaces them (left unset where the host must keep them: degenerate triangles); sfc_mikk_covers: whether a frame's groups, prepared on the host by part `part` of a round, are these (its
 // answer kept per groups epoch); sfc_mikk_mask: the pinned per-instance mask (1: the device computes it) for up to
 // cap instances; sfc_mikk_run: the masked instances' per-vertex tangents into tan and, with ct, their corner
 // tangents (w as the per-vertex output's) into ct.

@@ -3,14 +3,12 @@
 // lives here, and the instances whose own graph is that copy (the host checks each frame, sfc_mikk_covers) get
 // their corner tangents from these kernels: the triangles' UV tangents (sfk_mikk_triangle), each group's sums
 // (sfk_mikk_group_tangents, the host's operations, IEEE and without contraction: --fmad=false) and the per-vertex
-// output, bit for bit the host's. Groups with a degenerate triangle (whose corners copy others') and groups larger
-// than SFC_MIKK_MAX_GROUP stay on the host.
+// output, bit for bit the host's. Frames with a degenerate triangle (whose corners copy others') stay on the host.
 #include "kernels_common.cuh"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define SFC_MIKK_MAX_GROUP 48 // corners of one group (its per-thread scratch)
 #define SFC_MIKK_PARTS 16     // as backend_cuda.cu's parts of a round
 
 struct sfc_mikk {
@@ -27,8 +25,10 @@ struct sfc_mikk {
     // per part of a round: the groups epoch last compared and whether it matched
     uint32_t part_epoch[SFC_MIKK_PARTS];
     int part_state[SFC_MIKK_PARTS]; // -1 not compared, 0 differs, 1 the same
-    // per instance: the triangles' unit dP/du and dP/dv (6F), corner tangents when no ct is wanted (12F), the mask
-    float *face, *corner_scratch;
+    // per instance: the triangles' unit dP/du and dP/dv (6F), corner tangents when no ct is wanted (12F), the groups'
+    // projections (6 per corner, at each group's offset, as the host's scratch) and sub-group members (3F), the mask
+    float *face, *corner_scratch, *proj;
+    uint32_t* members;
     uint8_t *mask, *h_mask;
     uint32_t cap;
 };
@@ -57,18 +57,17 @@ __global__ void k_mikk_triangles(sfc_topo t, uint32_t count, const uint8_t* mask
 __global__ void k_mikk_groups(sfc_topo t, uint32_t count, const uint8_t* mask, const uint32_t* start,
                               const uint32_t* gcorners, const uint8_t* orient, const uint32_t* normal_of,
                               const uint8_t* flags, uint32_t groups, const float* pos, const float* nrm,
-                              const float* face, float* corners)
+                              const float* face, float* proj, uint32_t* members, float* corners)
 {
     size_t total = (size_t)count * groups;
     for (size_t k = (size_t)blockIdx.x * SFC_THREADS + threadIdx.x; k < total; k += (size_t)gridDim.x * SFC_THREADS) {
         size_t i = k / groups, g = k % groups;
         if (!mask[i]) continue;
-        uint32_t members[SFC_MIKK_MAX_GROUP];
-        float proj[6 * SFC_MIKK_MAX_GROUP];
         const float *P = pos + 3 * (size_t)t.n * i, *N = nrm + 3 * (size_t)t.n * i;
         const float* fo = face + 6 * (size_t)t.F * i;
         sfk_mikk_group_tangents(flags, t.indices, P, N, fo, fo + 3 * (size_t)t.F, gcorners + start[g],
-                                start[g + 1] - start[g], N + 3 * (size_t)normal_of[g], orient[g], members, proj,
+                                start[g + 1] - start[g], N + 3 * (size_t)normal_of[g], orient[g],
+                                members + 3 * (size_t)t.F * i + start[g], proj + 18 * (size_t)t.F * i + 6 * (size_t)start[g],
                                 corners + 12 * (size_t)t.F * i);
     }
 }
@@ -120,6 +119,8 @@ void sfc_mikk_destroy(sfc_mikk* m)
     cudaFree(m->base);
     cudaFree(m->face);
     cudaFree(m->corner_scratch);
+    cudaFree(m->proj);
+    cudaFree(m->members);
     cudaFree(m->mask);
     cudaFreeHost(m->h_mask);
     free(m->h_start);
@@ -142,10 +143,7 @@ sf_result sfc_mikk_set(sfc_mikk** pm, const sf_topology* topo, const sfi_mikk_gr
     m->valid = 0;
     for (int k = 0; k < SFC_MIKK_PARTS; ++k) m->part_state[k] = -1;
     size_t G = g->group_count, F = topo->triangle_count, C = g->start[G];
-    uint32_t largest = 0;
-    for (size_t k = 0; k < G; ++k)
-        if (g->start[k + 1] - g->start[k] > largest) largest = g->start[k + 1] - g->start[k];
-    if (g->any_degen || largest > SFC_MIKK_MAX_GROUP || G == 0) return SF_OK; // the host keeps these
+    if (g->any_degen || G == 0) return SF_OK; // the host keeps these
     cudaFree(m->base);
     m->base = NULL;
     free(m->h_start), free(m->h_corners), free(m->h_orient), free(m->h_flags);
@@ -210,11 +208,14 @@ uint8_t* sfc_mikk_mask(sfc_mikk* m, uint32_t cap, sf_error* err)
 {
     if (!m) return NULL;
     if (cap > m->cap) {
-        cudaFree(m->face), cudaFree(m->corner_scratch), cudaFree(m->mask), cudaFreeHost(m->h_mask);
-        m->face = m->corner_scratch = NULL, m->mask = m->h_mask = NULL, m->cap = 0;
+        cudaFree(m->face), cudaFree(m->corner_scratch), cudaFree(m->proj), cudaFree(m->members);
+        cudaFree(m->mask), cudaFreeHost(m->h_mask);
+        m->face = m->corner_scratch = m->proj = NULL, m->members = NULL, m->mask = m->h_mask = NULL, m->cap = 0;
         size_t F = m->F;
         if (cudaMalloc(&m->face, 6 * F * cap * sizeof(float)) != cudaSuccess ||
             cudaMalloc(&m->corner_scratch, 12 * F * cap * sizeof(float)) != cudaSuccess ||
+            cudaMalloc(&m->proj, 18 * F * cap * sizeof(float)) != cudaSuccess ||
+            cudaMalloc(&m->members, 3 * F * cap * sizeof(uint32_t)) != cudaSuccess ||
             cudaMalloc(&m->mask, cap) != cudaSuccess || cudaMallocHost(&m->h_mask, cap) != cudaSuccess) {
             sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX,
                          "MikkTSpace on the GPU: scratch for %u instances", cap);
@@ -236,7 +237,7 @@ sf_result sfc_mikk_run(sfc_mikk* m, const sfc_topo* t, uint32_t count, const flo
     SFC_LAUNCHED("k_mikk_triangles", err);
     k_mikk_groups<<<grid_of((size_t)count * m->groups), SFC_THREADS, 0, s>>>(
         *t, count, m->mask, m->start, m->corners, m->orient, m->normal_of, m->flags, m->groups, pos, nrm, m->face,
-        corners);
+        m->proj, m->members, corners);
     SFC_LAUNCHED("k_mikk_groups", err);
     k_mikk_vertices<<<grid_of((size_t)count * t->n), SFC_THREADS, 0, s>>>(*t, count, m->mask, corners, det, tan);
     SFC_LAUNCHED("k_mikk_vertices", err);
