@@ -15,7 +15,8 @@
  * Then frames on one workspace, which reuse the classes, neighbours and groups an earlier frame built, against
  * a fresh workspace per frame, bit for bit: random lattice meshes, every scene and staged asset's clips, random
  * poses of the characters, and a grid made to reach each fallback (non-manifold edge, coincident vertices that
- * split and merge, triangles that collapse), each checking which path its frames took. */
+ * split and merge, triangles that collapse), each checking which path its frames took; the same frames through
+ * the two-step calls (the graph, then the sums: what the CUDA backend splits) bit for bit on a third workspace. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "sf_internal.h"
 #include "sf_kernels.h"
@@ -1617,6 +1618,8 @@ static void reuse_check(const sf_mesh_desc* mesh, const sf_pose* poses, size_t f
     CHECK_OK(sf_topology_create(mesh, NULL, &env, &topo, NULL));
     if (!topo) return;
     CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
+    sf_workspace* split = NULL; /* the two-step calls (graph, then sums) over the same frames, kept across them */
+    CHECK_OK(sf_workspace_create(topo, NULL, &split, NULL));
     size_t n = mesh->vertex_count, F = mesh->triangle_count;
     float *pos = malloc((3 * n + 1) * sizeof(float)), *nrm = malloc((3 * n + 1) * sizeof(float));
     float *tan_a = malloc((4 * n + 1) * sizeof(float)), *tan_b = malloc((4 * n + 1) * sizeof(float));
@@ -1635,6 +1638,18 @@ static void reuse_check(const sf_mesh_desc* mesh, const sf_pose* poses, size_t f
         const float* c = sfi_mikktspace_corner_tangents(ws);
         CHECK(c != NULL);
         if (c) memcpy(corners_a, c, 12 * F * sizeof(float));
+        if (topo->mikk_uv_flags) {
+            if (n) memcpy(split->det, ws->det, n * sizeof(float));
+            sfi_mikk_groups g;
+            CHECK_OK(sfi_mikktspace_prepare(topo, pos, nrm, split, &g, NULL));
+            CHECK(g.start && g.start[g.group_count] <= 3 * F);
+            CHECK_OK(sfi_mikktspace_tangents_prepared(topo, pos, nrm, split, tan_b, NULL));
+            const float* cs = sfi_mikktspace_corner_tangents(split);
+            int two_steps = memcmp(tan_a, tan_b, 4 * n * sizeof(float)) == 0 && cs &&
+                            memcmp(corners_a, cs, 12 * F * sizeof(float)) == 0;
+            if (!two_steps) printf("  %s: frame %zu in two steps differs\n", label, f);
+            CHECK(two_steps);
+        }
         CHECK_OK(sf_workspace_create(topo, NULL, &fresh, NULL));
         out.tangents = tan_b;
         CHECK_OK(sf_frames_compute(topo, &poses[f], SF_METHOD_RECOMPUTE, &o, fresh, &out, NULL));
@@ -1658,6 +1673,7 @@ static void reuse_check(const sf_mesh_desc* mesh, const sf_pose* poses, size_t f
     st->meshes++;
     st->differing += (size_t)differs;
     free(pos), free(nrm), free(tan_a), free(tan_b), free(corners_a);
+    sf_workspace_destroy(split);
     sf_workspace_destroy(ws);
     sf_topology_destroy(topo);
     CHECK(a.allocations == a.frees);
