@@ -40,7 +40,9 @@
  *    Otherwise they are kept only for an identical numbering, and rebuilt, without allocating, when it changes.
  *  - the groups (kept sorted, as corners), while the neighbours and the triangles' flags are unchanged.
  * Per frame: triangle tangents (in parallel), the numbering, and the groups' sums (in parallel), all in the
- * scratch; sfi_mikktspace_scratch_stats counts which of these paths the frames took. Everything here works on
+ * scratch; sfi_mikktspace_scratch_stats counts which of these paths the frames took. A frame can also be run in
+ * two steps, the graph (sfi_mikktspace_groups) and then the sums (sfi_mikktspace_corners_grouped): the CUDA
+ * backend makes the sums on the device where a frame's groups are its copy (their arithmetic is sfk_mikk.h's). Everything here works on
  * plain arrays (sfi_mikk_input);
  * the per-vertex output over the topology's adjacency is in rebuild.c.
  *
