@@ -42,9 +42,9 @@
  * Per frame: triangle tangents (in parallel), the numbering, and the groups' sums (in parallel), all in the
  * scratch; sfi_mikktspace_scratch_stats counts which of these paths the frames took. A frame can also be run in
  * two steps, the graph (sfi_mikktspace_groups) and then the sums (sfi_mikktspace_corners_grouped): the CUDA
- * backend makes the sums on the device where a frame's groups are its copy (their arithmetic is sfk_mikk.h's). Everything here works on
- * plain arrays (sfi_mikk_input);
- * the per-vertex output over the topology's adjacency is in rebuild.c.
+ * backend makes the sums on the device where a frame's groups are its copy (their arithmetic is sfk_mikk.h's).
+ * Everything here works on plain arrays (sfi_mikk_input); the per-vertex output over the topology's adjacency is
+ * in rebuild.c.
  *
  * Handedness: MikkTSpace's own sign is +1 for a positive UV area, i.e. cross(n, t) along +dP/dv (v up).
  * The per-vertex output (rebuild.c) converts it to the mesh's uv convention exactly as the `uv` tangents
