@@ -1,7 +1,9 @@
 // The CUDA backend (SF_WITH_CUDA=ON): a CUDA workspace uploads its topology once, keeps scratch for a batch
 // of instances on the device, and runs every method and the reference through cuda/kernels*.cu. Every CUDA
-// runtime call is checked, the failing call named in the error. MikkTSpace tangents (a graph algorithm over
-// the whole mesh) stay on the CPU: the GPU's positions and normals are copied back for them.
+// runtime call is checked, the failing call named in the error. MikkTSpace's graph (shared vertices, neighbours,
+// groups over the whole mesh) is built on the CPU from the GPU's positions and normals, copied back for it; the
+// groups' sums run on the device for the frames whose groups are the device's copy (kernels_mikk.cu), on the CPU
+// for the others.
 #include "cuda_internal.h"
 #include "sf_kernels.h"
 
@@ -51,8 +53,10 @@ struct sfi_cuda {
     // MikkTSpace on the host: a CPU workspace per part of a batch's instances, and the rounds' staging
     sf_workspace* mikk_ws[SFC_MIKK_PARTS];
     size_t mikk_parts;
-    float* h_mikk;
+    float* h_mikk; // pinned
     size_t h_mikk_floats;
+    sfc_mikk* mikk_gpu; // the groups' sums on the device for the frames whose groups are these (kernels_mikk.cu)
+    size_t mikk_frames, mikk_on_device; // sfi_cuda_mikk_counts
     void* acc;
     // the authored reference's rest rebuild (one instance), cached per option set
     float *auth_n, *auth_t;
@@ -114,6 +118,12 @@ extern "C" void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute v)
 extern "C" void sfi_cuda_set_rows(sf_workspace* ws, int flags)
 {
     if (ws && ws->cuda) ws->cuda->rows_apart = !(flags & SFI_CUDA_ROWS_SHARED_DEFORM);
+}
+
+extern "C" void sfi_cuda_mikk_counts(const sf_workspace* ws, size_t* frames, size_t* on_device)
+{
+    *frames = ws && ws->cuda ? ws->cuda->mikk_frames : 0;
+    *on_device = ws && ws->cuda ? ws->cuda->mikk_on_device : 0;
 }
 
 // ---------------------------------------------------------------- memory
@@ -456,7 +466,8 @@ static void cuda_free(sfi_cuda* c)
     free_stats(c);
     for (int k = 0; k < 3; ++k) sfc_halo_free(&c->halo[k]);
     for (size_t k = 0; k < c->mikk_parts; ++k) sf_workspace_destroy(c->mikk_ws[k]);
-    free(c->h_mikk);
+    cudaFreeHost(c->h_mikk);
+    sfc_mikk_destroy(c->mikk_gpu);
     for (size_t k = 0; k < c->alloc_count; ++k) cudaFree(c->allocs[k]);
     cudaFree(c->counters);
     cudaFree(c->auth_n);
@@ -709,6 +720,7 @@ typedef struct mikk_round {
     float *tan, *ct;              // its outputs: per-vertex tangents, corner tangents (NULL: none)
     size_t first, count, parts;
     const sf_frames_out* outs; // the caller's outputs by instance, or NULL
+    uint8_t* mask;             // where not NULL: 1 for an instance whose groups the device's are (its sums left there)
     sf_result results[SFC_MIKK_PARTS];
     sf_error errors[SFC_MIKK_PARTS];
 } mikk_round;
@@ -725,7 +737,16 @@ static void mikk_part(void* ctx, size_t begin, size_t end)
             const float* det = j->det + n * i;
             float* tan = j->tan + 4 * n * i;
             memcpy(w->det, det, n * sizeof(float));
-            r = sfi_mikktspace_tangents(topo, j->pos + 3 * n * i, j->nrm + 3 * n * i, w, tan, &j->errors[k]);
+            const float *pos = j->pos + 3 * n * i, *nrm = j->nrm + 3 * n * i;
+            if (j->mask) { // the graph here, the sums on the device where its groups are this frame's
+                sfi_mikk_groups g;
+                r = sfi_mikktspace_prepare(topo, pos, nrm, w, &g, &j->errors[k]);
+                j->mask[i] = r == SF_OK && sfc_mikk_covers(j->c->mikk_gpu, k, &g);
+                if (r == SF_OK && j->mask[i]) continue;
+                if (r == SF_OK) r = sfi_mikktspace_tangents_prepared(topo, pos, nrm, w, tan, &j->errors[k]);
+            } else {
+                r = sfi_mikktspace_tangents(topo, pos, nrm, w, tan, &j->errors[k]);
+            }
             if (r != SF_OK) break;
             const sf_frames_out* o = j->outs ? &j->outs[j->first + i] : NULL;
             if (o && o->tangents) memcpy(o->tangents, tan, 4 * n * sizeof(float));
@@ -747,8 +768,9 @@ static sf_result ensure_mikk(sfi_cuda* c, const sf_topology* topo, size_t round,
     size_t n = topo->vertex_count, C = 3 * topo->triangle_count;
     size_t floats = round * (11 * n + (corners ? 4 * C : 0));
     if (floats > c->h_mikk_floats) {
-        free(c->h_mikk);
-        c->h_mikk = (float*)malloc(floats * sizeof(float));
+        cudaFreeHost(c->h_mikk);
+        c->h_mikk = NULL;
+        if (cudaMallocHost(&c->h_mikk, floats * sizeof(float)) != cudaSuccess) c->h_mikk = NULL;
         c->h_mikk_floats = c->h_mikk ? floats : 0;
         if (!c->h_mikk)
             return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX,
@@ -760,6 +782,18 @@ static sf_result ensure_mikk(sfi_cuda* c, const sf_topology* topo, size_t round,
         if (r != SF_OK) return r;
     }
     return SF_OK;
+}
+
+// The device's MikkTSpace groups, set once from the first frame of a round (the host's graph of its positions and
+// normals, on part 0's workspace) when none are set yet; a mesh whose first frame's groups the device cannot take
+// (degenerate triangles) stays on the host.
+static sf_result mikk_gpu_ready(sfi_cuda* c, const sf_topology* topo, const float* h_pos, const float* h_nrm,
+                                size_t round, sf_error* err)
+{
+    if (c->mikk_gpu || round == 0) return SF_OK;
+    sfi_mikk_groups g;
+    sf_result r = sfi_mikktspace_prepare(topo, h_pos, h_nrm, c->mikk_ws[0], &g, err);
+    return r == SF_OK ? sfc_mikk_set(&c->mikk_gpu, topo, &g, c->stream, err) : r;
 }
 
 // MikkTSpace tangents on the CPU from the GPU's positions and normals (every instance), then back to the device:
@@ -787,22 +821,43 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
                                   c->stream),
                   err);
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+        r = mikk_gpu_ready(c, topo, h_pos, h_nrm, round, err);
+        if (r != SF_OK) return r;
+        uint8_t* mask = sfc_mikk_valid(c->mikk_gpu) ? sfc_mikk_mask(c->mikk_gpu, (uint32_t)round, err) : NULL;
+        if (sfc_mikk_valid(c->mikk_gpu) && !mask) return err ? err->result : SF_ERROR_OUT_OF_MEMORY;
         mikk_round job;
         job.c = c, job.topo = topo, job.pos = h_pos, job.det = h_det, job.nrm = h_nrm, job.tan = h_tan, job.ct = h_ct;
-        job.first = first, job.count = m, job.parts = m < parts ? m : parts, job.outs = outs;
+        job.first = first, job.count = m, job.parts = m < parts ? m : parts, job.outs = outs, job.mask = mask;
         sf_env_parallel_for(&topo->env, job.parts, 1, mikk_part, &job);
         for (size_t k = 0; k < job.parts; ++k)
             if (job.results[k] != SF_OK) {
                 if (err) *err = job.errors[k];
                 return job.results[k];
             }
-        SFC_CHECK(cudaMemcpyAsync(tan + 4 * n * first, h_tan, 4 * n * m * sizeof(float), cudaMemcpyHostToDevice,
-                                  c->stream),
-                  err);
-        if (ct)
-            SFC_CHECK(cudaMemcpyAsync(ct + 4 * C * first, h_ct, 4 * C * m * sizeof(float), cudaMemcpyHostToDevice,
-                                      c->stream),
+        // the host's instances up, in runs, then the device's sums for the others
+        for (size_t a = 0, b; a < m; a = b) {
+            for (b = a + 1; b < m && (mask ? mask[b] : 0) == (mask ? mask[a] : 0);) ++b;
+            if (mask && mask[a]) continue;
+            SFC_CHECK(cudaMemcpyAsync(tan + 4 * n * (first + a), h_tan + 4 * n * a, 4 * n * (b - a) * sizeof(float),
+                                      cudaMemcpyHostToDevice, c->stream),
                       err);
+            if (ct)
+                SFC_CHECK(cudaMemcpyAsync(ct + 4 * C * (first + a), h_ct + 4 * C * a, 4 * C * (b - a) * sizeof(float),
+                                          cudaMemcpyHostToDevice, c->stream),
+                          err);
+        }
+        c->mikk_frames += m;
+        for (size_t i = 0; mask && i < m; ++i) c->mikk_on_device += mask[i];
+        if (mask) {
+            r = sfc_mikk_run(c->mikk_gpu, &c->t, (uint32_t)m, c->pos + 3 * n * first, nrm + 3 * n * first,
+                             c->det + n * first, tan + 4 * n * first, ct ? ct + 4 * C * first : NULL, c->stream, err);
+            if (r != SF_OK) return r;
+        }
+        for (size_t i = 0; mask && outs && i < m; ++i) // the caller's tangents of the device's instances
+            if (mask[i] && outs[first + i].tangents)
+                SFC_CHECK(cudaMemcpyAsync(outs[first + i].tangents, tan + 4 * n * (first + i), 4 * n * sizeof(float),
+                                          cudaMemcpyDeviceToHost, c->stream),
+                          err);
         SFC_CHECK(cudaStreamSynchronize(c->stream), err); // the staging serves the next round
     }
     return SF_OK;

@@ -194,4 +194,18 @@ sf_result sfc_halo_one_pass(const sfc_topo* t, const sfc_halo* h, const sfc_batc
 #define SFC_ERROR_BLOCKS 1056u
 size_t sfc_error_blocks(const sfc_topo* t, uint32_t count);
 
+// cuda/kernels_mikk.cu: MikkTSpace's groups' sums on the device, over one frame's groups (sfi_mikk_groups) kept
+// here. sfc_mikk_set replaces them (left unset where the host must keep them: degenerate triangles); sfc_mikk_covers: whether a frame's groups, prepared on the host by part `part` of a round, are these (its
+// answer kept per groups epoch); sfc_mikk_mask: the pinned per-instance mask (1: the device computes it) for up to
+// cap instances; sfc_mikk_run: the masked instances' per-vertex tangents into tan and, with ct, their corner
+// tangents (w as the per-vertex output's) into ct.
+struct sfc_mikk;
+void sfc_mikk_destroy(sfc_mikk* m);
+int sfc_mikk_valid(const sfc_mikk* m);
+sf_result sfc_mikk_set(sfc_mikk** m, const sf_topology* topo, const sfi_mikk_groups* g, cudaStream_t s, sf_error* err);
+int sfc_mikk_covers(sfc_mikk* m, size_t part, const sfi_mikk_groups* g);
+uint8_t* sfc_mikk_mask(sfc_mikk* m, uint32_t cap, sf_error* err);
+sf_result sfc_mikk_run(sfc_mikk* m, const sfc_topo* t, uint32_t count, const float* pos, const float* nrm,
+                       const float* det, float* tan, float* ct, cudaStream_t s, sf_error* err);
+
 #endif // SF_CUDA_INTERNAL_H

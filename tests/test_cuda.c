@@ -10,7 +10,7 @@
  * Without a GPU (or a CUDA build) it skips with code 77. */
 #include "sf_test.h"
 
-#include "sf_backend.h"
+#include "sf_internal.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -431,6 +431,100 @@ static void test_assets(void)
         "%.3g deg where well-conditioned (fixed point apart)\n",
         worst_seen[SFI_CUDA_RECOMPUTE_COUNT], ill_conditioned, vertices_compared, bit_identical, within_tol, raw_worst,
         raw_worst_conditioned);
+}
+
+/* MikkTSpace's tangents of a batch of poses on the GPU (groups' sums on the device wherever a frame's groups are
+ * the device's copy) against the CPU's MikkTSpace of the same positions and normals (the GPU's, read back), bit for
+ * bit: every primitive with a tangent frame of the staged assets, MIKK_POSES random poses near an animation's
+ * sample in one batch. Some must have had their sums on the device (each mesh's count is printed). */
+#define MIKK_POSES 12
+static void test_mikk_bits(void)
+{
+    if (!gpu_ready()) return;
+    size_t meshes = 0, poses_total = 0, device_total = 0, differing = 0;
+    for (size_t a = 0; a < sizeof assets / sizeof assets[0]; ++a) {
+        char buf[1024];
+        const char* path = sft_asset(assets[a], buf, sizeof buf);
+        if (!path) {
+            sft_skip("staged assets not found (SF_ASSETS)");
+            return;
+        }
+        sf_gltf* g = NULL;
+        sf_gltf_pose* gp = NULL;
+        sf_error err;
+        CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &g, &err));
+        CHECK_OK(sf_gltf_pose_create(g, NULL, &gp, &err));
+        for (size_t i = 0; i < g->instance_count; ++i) {
+            const sf_gltf_instance* in = &g->instances[i];
+            const sf_gltf_mesh* m = &g->meshes[in->mesh];
+            for (size_t p = m->first_primitive; p < m->first_primitive + m->primitive_count; ++p) {
+                sf_mesh_desc desc;
+                CHECK_OK(sf_gltf_instance_mesh(g, i, p, &desc, &err));
+                desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST;
+                sf_topology* topo = NULL;
+                CHECK_OK(sf_topology_create(&desc, NULL, NULL, &topo, &err));
+                if (!sf_topology_has_tangent_frame(topo)) {
+                    sf_topology_destroy(topo);
+                    continue;
+                }
+                size_t anim = g->animation_count ? (size_t)(rnd() * (double)g->animation_count) : SIZE_MAX;
+                CHECK_OK(sf_gltf_pose_sample(gp, anim, rnd() * 2.0, &err));
+                float* bones = calloc(12 * in->bone_count + 1, sizeof(float));
+                float* morph = calloc(desc.target_count + 1, sizeof(float));
+                CHECK_OK(sf_gltf_pose_instance(gp, i, bones, morph, NULL, &err));
+                sf_pose base = {bones, in->bone_count, desc.target_count ? morph : NULL, desc.target_count};
+                size_t n = sf_topology_vertex_count(topo);
+                posed ps[MIKK_POSES];
+                sf_pose poses[MIKK_POSES];
+                sf_frames_out outs[MIKK_POSES];
+                float* buf_g = malloc(MIKK_POSES * 10 * n * sizeof(float));
+                float* cpu_t = malloc(4 * n * sizeof(float));
+                for (int k = 0; k < MIKK_POSES; ++k) {
+                    random_pose(&base, desc.target_count, 0.2f, &ps[k]);
+                    poses[k] = ps[k].pose;
+                    outs[k].positions = buf_g + 10 * n * k;
+                    outs[k].normals = outs[k].positions + 3 * n;
+                    outs[k].tangents = outs[k].normals + 3 * n;
+                }
+                sf_frames_opts o;
+                memset(&o, 0, sizeof o);
+                o.tangents = SF_TANGENTS_MIKKTSPACE;
+                sf_workspace *cpu = NULL, *gpu = NULL;
+                sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
+                CHECK_OK(sf_workspace_create(topo, NULL, &cpu, &err));
+                CHECK_OK(sf_workspace_create(topo, &wo, &gpu, &err));
+                CHECK_OK(sf_frames_compute_batch(topo, poses, MIKK_POSES, SF_METHOD_RECOMPUTE, &o, gpu, outs, &err));
+                size_t ran = 0, on_device = 0, differ = 0;
+                sfi_cuda_mikk_counts(gpu, &ran, &on_device);
+                for (int k = 0; k < MIKK_POSES; ++k) {
+                    /* the CPU's determinants of this pose (their signs mirror w), then its MikkTSpace of the GPU's
+                     * positions and normals */
+                    float* scratch = malloc(10 * n * sizeof(float));
+                    sf_frames_out co = {scratch, scratch + 3 * n, scratch + 6 * n};
+                    CHECK_OK(sf_frames_compute(topo, &poses[k], SF_METHOD_RECOMPUTE, &o, cpu, &co, &err));
+                    free(scratch);
+                    CHECK_OK(sfi_mikktspace_tangents(topo, outs[k].positions, outs[k].normals, cpu, cpu_t, &err));
+                    if (memcmp(cpu_t, outs[k].tangents, 4 * n * sizeof(float)) != 0) ++differ;
+                }
+                printf("%s instance %zu primitive %zu: %zu vertices, %zu of %zu poses' sums on the device, %zu "
+                       "differ\n",
+                       assets[a], i, p, n, on_device, ran, differ);
+                CHECK(ran == MIKK_POSES);
+                CHECK(differ == 0);
+                ++meshes, poses_total += ran, device_total += on_device, differing += differ;
+                for (int k = 0; k < MIKK_POSES; ++k) posed_free(&ps[k]);
+                free(buf_g), free(cpu_t), free(bones), free(morph);
+                sf_workspace_destroy(cpu), sf_workspace_destroy(gpu);
+                sf_topology_destroy(topo);
+            }
+        }
+        sf_gltf_pose_destroy(gp);
+        sf_gltf_destroy(g);
+    }
+    printf("MikkTSpace on the GPU: %zu meshes, %zu poses, %zu with their sums on the device, %zu differ from the "
+           "CPU\n",
+           meshes, poses_total, device_total, differing);
+    CHECK(meshes > 0 && device_total > 0);
 }
 
 /* A crowd of 9 poses in one call against the CPU pose by pose. */
@@ -1003,6 +1097,7 @@ int main(int argc, char** argv)
                                      {"poses", test_poses},
                                      {"statistics_long_launch", test_statistics_long_launch},
                                      {"rows_forms", test_rows_forms},
+                                     {"mikk_bits", test_mikk_bits},
                                      {"device_size", test_device_size},
                                      {"cli_backend", test_cli_backend}};
     return SFT_RUN(cases, argc, argv);

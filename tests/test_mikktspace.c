@@ -15,11 +15,14 @@
  * Then frames on one workspace, which reuse the classes, neighbours and groups an earlier frame built, against
  * a fresh workspace per frame, bit for bit: random lattice meshes, every scene and staged asset's clips, random
  * poses of the characters, and a grid made to reach each fallback (non-manifold edge, coincident vertices that
- * split and merge, triangles that collapse), each checking which path its frames took. */
+ * split and merge, triangles that collapse), each checking which path its frames took; the same frames through
+ * the two-step calls (the graph, then the sums: what the CUDA backend splits) bit for bit on a third workspace. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "sf_internal.h"
+#include "sf_kernels.h"
 #include "sf_test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,65 @@
 
 #define PI_F 3.14159265358979f
 #define TANGENT_TOL 1e-3
+
+/* ---------------------------------------------------------------- the arc cosine */
+
+/* |got - acos(x)| in units of the float ulp at acos(x), acos in double. */
+static double acos_ulps(float x)
+{
+    double ref = acos((double)x);
+    int e = 0;
+    (void)frexp(ref, &e); /* ref in [2^(e-1), 2^e): float ulp 2^(e-24) */
+    double ulp = ldexp(1.0, (e < -125 ? -125 : e) - 24);
+    return fabs((double)sfk_acos_ieee(x) - ref) / ulp;
+}
+
+/* sfk_acos_ieee (MikkTSpace's corner angle, on the CPU and the GPU) against acos in double: every 61st float of
+ * [-1, 1], and every float within 2^16 of -1, -1/2, 0, 1/2 and 1 (where the formula changes branch or the result
+ * nears zero). Within half an ulp plus 2^-10 (the double's own error): correctly rounded but near ties.
+ * Out of range and NaN give NaN, as acosf. */
+static void test_acos_ieee(void)
+{
+    double worst = 0.0;
+    float worst_x = 0.0f;
+    size_t count = 0, off_acosf = 0;
+    uint32_t one = 0x3f800000u;
+    for (int sign = 0; sign < 2; ++sign)
+        for (uint32_t b = 0; b <= one; b += (b + 61 > one && b != one) ? one - b : 61) {
+            uint32_t bits = b | (sign ? 0x80000000u : 0u);
+            float x;
+            memcpy(&x, &bits, sizeof x);
+            double u = acos_ulps(x);
+            if (u > worst) worst = u, worst_x = x;
+            off_acosf += sfk_acos_ieee(x) != acosf(x);
+            ++count;
+        }
+    const float centres[] = {-1.0f, -0.5f, 0.0f, 0.5f, 1.0f};
+    for (size_t k = 0; k < sizeof centres / sizeof centres[0]; ++k)
+        for (int d = -65536; d <= 65536; ++d) {
+            float x = centres[k];
+            uint32_t bits;
+            memcpy(&bits, &x, sizeof bits);
+            if (x == 0.0f) { /* both signs of the smallest magnitudes */
+                bits = (uint32_t)(d < 0 ? -d : d) | (d < 0 ? 0x80000000u : 0u);
+            } else {
+                int64_t mag = (int64_t)(bits & 0x7fffffffu) + d;
+                if (mag > 0x3f800000) continue;
+                bits = (uint32_t)mag | (bits & 0x80000000u);
+            }
+            memcpy(&x, &bits, sizeof x);
+            double u = acos_ulps(x);
+            if (u > worst) worst = u, worst_x = x;
+            ++count;
+        }
+    printf("acos_ieee: %zu arguments, largest error %.6f ulp at %.9g; %zu of the sweep's differ from acosf\n", count,
+           worst, (double)worst_x, off_acosf);
+    CHECK(worst <= 0.5 + 1.0 / 1024.0);
+    CHECK(sfk_acos_ieee(1.0f) == 0.0f);
+    CHECK(sfk_acos_ieee(-1.0f) == (float)acos(-1.0));
+    CHECK(sfk_acos_ieee(0.0f) == (float)acos(0.0));
+    CHECK(isnan(sfk_acos_ieee(nextafterf(1.0f, 2.0f))) && isnan(sfk_acos_ieee(-2.0f)) && isnan(sfk_acos_ieee(NAN)));
+}
 
 /* ---------------------------------------------------------------- running the method */
 
@@ -1556,6 +1618,8 @@ static void reuse_check(const sf_mesh_desc* mesh, const sf_pose* poses, size_t f
     CHECK_OK(sf_topology_create(mesh, NULL, &env, &topo, NULL));
     if (!topo) return;
     CHECK_OK(sf_workspace_create(topo, NULL, &ws, NULL));
+    sf_workspace* split = NULL; /* the two-step calls (graph, then sums) over the same frames, kept across them */
+    CHECK_OK(sf_workspace_create(topo, NULL, &split, NULL));
     size_t n = mesh->vertex_count, F = mesh->triangle_count;
     float *pos = malloc((3 * n + 1) * sizeof(float)), *nrm = malloc((3 * n + 1) * sizeof(float));
     float *tan_a = malloc((4 * n + 1) * sizeof(float)), *tan_b = malloc((4 * n + 1) * sizeof(float));
@@ -1574,6 +1638,18 @@ static void reuse_check(const sf_mesh_desc* mesh, const sf_pose* poses, size_t f
         const float* c = sfi_mikktspace_corner_tangents(ws);
         CHECK(c != NULL);
         if (c) memcpy(corners_a, c, 12 * F * sizeof(float));
+        if (topo->mikk_uv_flags) {
+            if (n) memcpy(split->det, ws->det, n * sizeof(float));
+            sfi_mikk_groups g;
+            CHECK_OK(sfi_mikktspace_prepare(topo, pos, nrm, split, &g, NULL));
+            CHECK(g.start && g.start[g.group_count] <= 3 * F);
+            CHECK_OK(sfi_mikktspace_tangents_prepared(topo, pos, nrm, split, tan_b, NULL));
+            const float* cs = sfi_mikktspace_corner_tangents(split);
+            int two_steps = memcmp(tan_a, tan_b, 4 * n * sizeof(float)) == 0 && cs &&
+                            memcmp(corners_a, cs, 12 * F * sizeof(float)) == 0;
+            if (!two_steps) printf("  %s: frame %zu in two steps differs\n", label, f);
+            CHECK(two_steps);
+        }
         CHECK_OK(sf_workspace_create(topo, NULL, &fresh, NULL));
         out.tangents = tan_b;
         CHECK_OK(sf_frames_compute(topo, &poses[f], SF_METHOD_RECOMPUTE, &o, fresh, &out, NULL));
@@ -1597,6 +1673,7 @@ static void reuse_check(const sf_mesh_desc* mesh, const sf_pose* poses, size_t f
     st->meshes++;
     st->differing += (size_t)differs;
     free(pos), free(nrm), free(tan_a), free(tan_b), free(corners_a);
+    sf_workspace_destroy(split);
     sf_workspace_destroy(ws);
     sf_topology_destroy(topo);
     CHECK(a.allocations == a.frees);
@@ -1912,6 +1989,7 @@ static void test_reuse_fallbacks(void)
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
+        {"acos_ieee", test_acos_ieee},
         {"fan_by_hand", test_fan_by_hand},
         {"mirrored_split", test_mirrored_split},
         {"degenerate", test_degenerate},

@@ -40,9 +40,11 @@
  *    Otherwise they are kept only for an identical numbering, and rebuilt, without allocating, when it changes.
  *  - the groups (kept sorted, as corners), while the neighbours and the triangles' flags are unchanged.
  * Per frame: triangle tangents (in parallel), the numbering, and the groups' sums (in parallel), all in the
- * scratch; sfi_mikktspace_scratch_stats counts which of these paths the frames took. Everything here works on
- * plain arrays (sfi_mikk_input);
- * the per-vertex output over the topology's adjacency is in rebuild.c.
+ * scratch; sfi_mikktspace_scratch_stats counts which of these paths the frames took. A frame can also be run in
+ * two steps, the graph (sfi_mikktspace_groups) and then the sums (sfi_mikktspace_corners_grouped): the CUDA
+ * backend makes the sums on the device where a frame's groups are its copy (their arithmetic is sfk_mikk.h's).
+ * Everything here works on plain arrays (sfi_mikk_input); the per-vertex output over the topology's adjacency is
+ * in rebuild.c.
  *
  * Handedness: MikkTSpace's own sign is +1 for a positive UV area, i.e. cross(n, t) along +dP/dv (v up).
  * The per-vertex output (rebuild.c) converts it to the mesh's uv convention exactly as the `uv` tangents
@@ -113,6 +115,7 @@ struct sfi_mikktspace_scratch {
     int classes_valid;
     uint32_t classes_epoch; /* counts the times classes was replaced */
     uint32_t nb_epoch;      /* classes_epoch the neighbours were built under */
+    uint32_t groups_epoch;  /* counts the times the groups were built */
     int nb_canonical;       /* the neighbours are the unique pairing (no ambiguous edge, harmless last run) */
     sfi_mikk_stats stats;
 };
@@ -819,109 +822,18 @@ static size_t build_groups(const mikk_frame* m)
     return groups;
 }
 
-/* Step 6: the angle-weighted tangent of a sub-group (members: indices into the group's corners, ascending
- * by triangle) at the group's vertex, whose normal is n. proj: the group's projected os, ot per corner.
- * Each corner's term projects onto the corner's own normal: where its bits are n's, the group's
- * projections serve (sfk_mikk_corner_term's operations, shared). */
-static void eval_tangent(const mikk_frame* m, const uint32_t* corners, const uint32_t* members, size_t count,
-                         const float* n, const float* proj, float out[3])
-{
-    struct sfi_mikktspace_scratch* s = m->s;
-    const uint32_t* idx = m->in->indices;
-    out[0] = out[1] = out[2] = 0.0f;
-    for (size_t i = 0; i < count; ++i) {
-        size_t corner = corners[members[i]], f = corner / 3, c = corner % 3;
-        if (s->flags[f] & MK_ANY) continue;
-        uint32_t vp = idx[3 * f + (c + 2) % 3], v = idx[corner], vn = idx[3 * f + (c + 1) % 3];
-        const float* nc = m->N + 3 * (size_t)v;
-        if (nc == n || memcmp(nc, n, 3 * sizeof(float)) == 0) {
-            float e1[3], e2[3], v1[3], v2[3];
-            sfk_sub(m->P + 3 * (size_t)vp, m->P + 3 * (size_t)v, e1);
-            sfk_sub(m->P + 3 * (size_t)vn, m->P + 3 * (size_t)v, e2);
-            sfk_mikk_project(n, e1, v1);
-            sfk_mikk_project(n, e2, v2);
-            sfk_mikk_angle_term(proj + 6 * members[i], v1, v2, out);
-        } else {
-            sfk_mikk_corner_term(nc, s->face_os + 3 * f, m->P + 3 * (size_t)vp, m->P + 3 * (size_t)v,
-                                 m->P + 3 * (size_t)vn, out);
-        }
-    }
-    sfk_mikk_normalize(out);
-}
-
-/* Whether every two corners of a group share a sub-group (then it is the whole group, the usual case).
- * First a sufficient test in one pass: the projections are unit vectors (or, where MikkTSpace's normalising
- * keeps them, smaller than FLT_MIN in every component); when each is within 83 degrees of the first usable
- * corner's (dot >= 0.125), any two are within 167 degrees, so their dot product is above -0.97 and
- * sfk_mikk_compatible holds (NaN fails the test). Else every pair (the test is symmetric). */
-static int all_compatible(const uint8_t* flags, const uint32_t* corners, const float* proj, size_t k)
-{
-    size_t r = 0;
-    while (r < k && (flags[corners[r] / 3] & MK_ANY)) ++r;
-    if (r == k) return 1;
-    const float *ro = proj + 6 * r, *rt = ro + 3;
-    int quick = sfk_dot(ro, ro) >= 0.5f && sfk_dot(rt, rt) >= 0.5f;
-    for (size_t i = r + 1; i < k && quick; ++i) {
-        if (flags[corners[i] / 3] & MK_ANY) continue;
-        const float *o = proj + 6 * i, *t = o + 3;
-        quick = (sfk_dot(o, o) < 0.5f || sfk_dot(o, ro) >= 0.125f) && (sfk_dot(t, t) < 0.5f || sfk_dot(t, rt) >= 0.125f);
-    }
-    if (quick) return 1;
-    for (size_t i = 0; i < k; ++i) {
-        uint8_t fi = flags[corners[i] / 3];
-        for (size_t j = i + 1; j < k; ++j)
-            if (!((fi | flags[corners[j] / 3]) & MK_ANY) && !sfk_mikk_compatible(proj + 6 * i, proj + 6 * j)) return 0;
-    }
-    return 1;
-}
-
-/* Tangents of every corner of one group: the sub-group rule, with the whole group computed once.
- * Groups write disjoint corners and scratch (at their own offsets), so they run in parallel. */
+/* Tangents of every corner of one group (step 6, sfk_mikk_group_tangents). Groups write disjoint corners and
+ * scratch (at their own offsets), so they run in parallel. */
 static void group_tangents(const mikk_frame* m, uint32_t g)
 {
     struct sfi_mikktspace_scratch* s = m->s;
-    const uint32_t* corners = s->group_faces + s->group_start[g];
-    uint32_t* members = s->members + s->group_start[g];
-    size_t k = s->group_start[g + 1] - s->group_start[g];
     uint32_t rep = s->group_rep[g];
     /* the shared vertex's normal: that of the corner it is numbered by (face * 4 + corner) */
     const float* n = m->N + 3 * (size_t)m->in->indices[(size_t)(rep >> 2) * 3 + (rep & 3u)];
-    float* proj = s->proj + 6 * (size_t)s->group_start[g];
-    for (size_t i = 0; i < k; ++i) {
-        size_t f = corners[i] / 3;
-        sfk_mikk_project(n, s->face_os + 3 * f, proj + 6 * i);
-        sfk_mikk_project(n, s->face_ot + 3 * f, proj + 6 * i + 3);
-    }
-    float w = s->group_orient[g] ? 1.0f : -1.0f;
-    int whole_only = all_compatible(s->flags, corners, proj, k);
-    float whole[3];
-    int have_whole = 0;
-    for (size_t i = 0; i < k; ++i) {
-        size_t count = 0;
-        if (whole_only) {
-            count = k;
-        } else {
-            uint8_t fi = s->flags[corners[i] / 3];
-            for (size_t j = 0; j < k; ++j) {
-                int any = ((fi | s->flags[corners[j] / 3]) & MK_ANY) != 0;
-                if (any || i == j || sfk_mikk_compatible(proj + 6 * i, proj + 6 * j)) members[count++] = (uint32_t)j;
-            }
-        }
-        float t[3];
-        if (count == k) {
-            if (!have_whole) {
-                for (size_t j = 0; j < k; ++j) members[j] = (uint32_t)j;
-                eval_tangent(m, corners, members, k, n, proj, whole);
-            }
-            have_whole = 1;
-            memcpy(t, whole, sizeof t);
-        } else {
-            eval_tangent(m, corners, members, count, n, proj, t);
-        }
-        float* out = s->corners + 4 * (size_t)corners[i];
-        memcpy(out, t, sizeof t);
-        out[3] = w;
-    }
+    sfk_mikk_group_tangents(s->flags, m->in->indices, m->P, m->N, s->face_os, s->face_ot,
+                            s->group_faces + s->group_start[g], s->group_start[g + 1] - s->group_start[g], n,
+                            s->group_orient[g], s->members + s->group_start[g], s->proj + 6 * (size_t)s->group_start[g],
+                            s->corners);
 }
 
 static void group_range(void* ctx, size_t begin, size_t end)
@@ -929,48 +841,88 @@ static void group_range(void* ctx, size_t begin, size_t end)
     for (size_t g = begin; g < end; ++g) group_tangents((const mikk_frame*)ctx, (uint32_t)g);
 }
 
-/* Corner tangents. The numbering goes through the known classes where they hold (shared_vertices), the
- * neighbours and groups are rebuilt only when what they depend on changed (update_neighbors, and the flags):
- * see the header comment. */
-const float* sfi_mikktspace_corners(const sfi_mikk_input* in, const sf_env* env, struct sfi_mikktspace_scratch* s)
+/* The graph of a frame: triangle tangents and flags, the numbering (through the known classes where they hold,
+ * shared_vertices), the neighbours and groups rebuilt only when what they depend on changed (update_neighbors,
+ * and the flags): see the header comment. */
+static void frame_groups(const mikk_frame* m, const sf_env* env)
 {
-    size_t F = in->triangle_count;
-    mikk_frame m = {in, in->positions, in->normals, s};
-    sf_env_parallel_for(env, F, 2048, triangle_range, &m);
+    struct sfi_mikktspace_scratch* s = m->s;
+    size_t F = m->in->triangle_count;
+    sf_env_parallel_for(env, F, 2048, triangle_range, (void*)m);
     s->stats.frames++;
-    int known = s->classes_valid && shared_vertices(&m, 1);
+    int known = s->classes_valid && shared_vertices(m, 1);
     if (known) {
         s->stats.numbered_known++;
     } else {
-        shared_vertices(&m, 0);
+        shared_vertices(m, 0);
         memcpy(s->classes, s->cid, 3 * F * sizeof(uint32_t));
         s->classes_valid = 1;
         s->classes_epoch++;
     }
-    if (update_neighbors(&m, known)) s->groups_valid = 0;
+    if (update_neighbors(m, known)) s->groups_valid = 0;
     if (s->groups_valid && memcmp(s->flags, s->cached_flags, F) == 0) {
         memcpy(s->flags, s->group_flags, F);
     } else {
         memcpy(s->cached_flags, s->flags, F);
-        s->group_count = build_groups(&m);
+        s->group_count = build_groups(m);
         memcpy(s->group_flags, s->flags, F);
         s->groups_valid = 1;
+        s->groups_epoch++;
     }
-    sf_env_parallel_for(env, s->group_count, 512, group_range, &m);
+}
+
+void sfi_mikktspace_groups(const sfi_mikk_input* in, const sf_env* env, struct sfi_mikktspace_scratch* s,
+                           sfi_mikk_groups* out)
+{
+    mikk_frame m = {in, in->positions, in->normals, s};
+    size_t F = in->triangle_count;
+    frame_groups(&m, env);
+    s->has_corners = 0;
+    out->group_count = s->group_count;
+    out->start = s->group_start;
+    out->corners = s->group_faces;
+    out->orient = s->group_orient;
+    out->flags = s->flags;
+    out->epoch = s->groups_epoch;
+    out->any_degen = 0;
+    for (size_t f = 0; f < F && !out->any_degen; ++f) out->any_degen = (s->flags[f] & MK_DEGEN) != 0;
+}
+
+/* The groups' sums, then the degenerate triangles' copies: the corner tangents of the frame frame_groups
+ * prepared. */
+static const float* frame_corners(const mikk_frame* m, const sf_env* env)
+{
+    struct sfi_mikktspace_scratch* s = m->s;
+    size_t F = m->in->triangle_count;
+    sf_env_parallel_for(env, s->group_count, 512, group_range, (void*)m);
     /* Degenerate triangles: each corner copies the first good corner of its shared vertex. */
     int any_degen = 0;
     for (size_t f = 0; f < F && !any_degen; ++f) any_degen = (s->flags[f] & MK_DEGEN) != 0;
     if (any_degen) {
         for (size_t i = 0; i < 4 * F; ++i) s->first_corner[i] = MK_NONE;
         for (size_t c = 0; c < 3 * F; ++c) {
-            uint32_t r = corner_rep(&m, c);
+            uint32_t r = corner_rep(m, c);
             if (!(s->flags[c / 3] & MK_DEGEN) && s->first_corner[r] == MK_NONE) s->first_corner[r] = (uint32_t)c;
         }
         for (size_t c = 0; c < 3 * F; ++c) {
-            uint32_t src = s->first_corner[corner_rep(&m, c)];
+            uint32_t src = s->first_corner[corner_rep(m, c)];
             if ((s->flags[c / 3] & MK_DEGEN) && src != MK_NONE) memcpy(s->corners + 4 * c, s->corners + 4 * (size_t)src, 16);
         }
     }
     s->has_corners = 1;
     return s->corners;
+}
+
+const float* sfi_mikktspace_corners_grouped(const sfi_mikk_input* in, const sf_env* env,
+                                            struct sfi_mikktspace_scratch* s)
+{
+    mikk_frame m = {in, in->positions, in->normals, s};
+    return frame_corners(&m, env);
+}
+
+const float* sfi_mikktspace_corners(const sfi_mikk_input* in, const sf_env* env, struct sfi_mikktspace_scratch* s)
+{
+    mikk_frame m = {in, in->positions, in->normals, s};
+    frame_groups(&m, env);
+    return frame_corners(&m, env);
 }

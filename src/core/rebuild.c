@@ -83,23 +83,21 @@ static void gather_range(void* ctx, size_t begin, size_t end)
     }
 }
 
-/* MikkTSpace tangents per vertex: its first corner's, w in the mesh's uv convention, flipped where det < 0. */
-static sf_result mikktspace_vertex_tangents(const sf_topology* topo, const float* positions, const float* normals,
-                                            const float* det, sf_workspace* ws, float* tangents, sf_error* err)
+/* No UVs: no tangent frame. */
+static void no_tangent_frame(size_t n, float* tangents)
+{
+    for (size_t v = 0; v < n; ++v) {
+        float* t = tangents + 4 * v;
+        t[0] = t[1] = t[2] = 0.0f;
+        t[3] = 1.0f;
+    }
+}
+
+/* MikkTSpace tangents per vertex from its corner tangents: its first corner's, w in the mesh's uv convention,
+ * flipped where det < 0. */
+static void mikktspace_per_vertex(const sf_topology* topo, const float* corners, const float* det, float* tangents)
 {
     size_t n = topo->vertex_count;
-    if (!topo->mikk_uv_flags) { /* no UVs: no tangent frame */
-        for (size_t v = 0; v < n; ++v) {
-            float* t = tangents + 4 * v;
-            t[0] = t[1] = t[2] = 0.0f;
-            t[3] = 1.0f;
-        }
-        return SF_OK;
-    }
-    SF_CHECK(ws->mikktspace && normals, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
-             "no MikkTSpace scratch or normals");
-    sfi_mikk_input in = {n, topo->triangle_count, topo->indices, topo->uvs, topo->mikk_uv_flags, positions, normals};
-    const float* corners = sfi_mikktspace_corners(&in, &topo->env, ws->mikktspace);
     for (size_t v = 0; v < n; ++v) {
         float* t = tangents + 4 * v;
         if (topo->adj_offsets[v] == topo->adj_offsets[v + 1]) {
@@ -110,6 +108,20 @@ static sf_result mikktspace_vertex_tangents(const sf_topology* topo, const float
         memcpy(t, corners + 4 * (size_t)topo->adj_corners[topo->adj_offsets[v]], 16);
         t[3] = sfk_mikk_vertex_w(t[3], topo->bitangent_sign, det[v]);
     }
+}
+
+static sf_result mikktspace_vertex_tangents(const sf_topology* topo, const float* positions, const float* normals,
+                                            const float* det, sf_workspace* ws, float* tangents, sf_error* err)
+{
+    if (!topo->mikk_uv_flags) {
+        no_tangent_frame(topo->vertex_count, tangents);
+        return SF_OK;
+    }
+    SF_CHECK(ws->mikktspace && normals, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "no MikkTSpace scratch or normals");
+    sfi_mikk_input in = {topo->vertex_count, topo->triangle_count, topo->indices, topo->uvs, topo->mikk_uv_flags,
+                         positions, normals};
+    mikktspace_per_vertex(topo, sfi_mikktspace_corners(&in, &topo->env, ws->mikktspace), det, tangents);
     return SF_OK;
 }
 
@@ -117,6 +129,30 @@ sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* position
                                   sf_workspace* ws, float* tangents, sf_error* err)
 {
     return mikktspace_vertex_tangents(topo, positions, normals, ws->det, ws, tangents, err);
+}
+
+sf_result sfi_mikktspace_prepare(const sf_topology* topo, const float* positions, const float* normals,
+                                 sf_workspace* ws, sfi_mikk_groups* out, sf_error* err)
+{
+    memset(out, 0, sizeof *out);
+    SF_CHECK(topo->mikk_uv_flags, SF_ERROR_UNSUPPORTED, err, "mesh.uvs", SFI_NO_INDEX, "no UVs: no MikkTSpace groups");
+    SF_CHECK(ws->mikktspace && normals, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX,
+             "no MikkTSpace scratch or normals");
+    sfi_mikk_input in = {topo->vertex_count, topo->triangle_count, topo->indices, topo->uvs, topo->mikk_uv_flags,
+                         positions, normals};
+    sfi_mikktspace_groups(&in, &topo->env, ws->mikktspace, out);
+    return SF_OK;
+}
+
+sf_result sfi_mikktspace_tangents_prepared(const sf_topology* topo, const float* positions, const float* normals,
+                                           sf_workspace* ws, float* tangents, sf_error* err)
+{
+    SF_CHECK(topo->mikk_uv_flags && ws->mikktspace && normals, SF_ERROR_INVALID_ARGUMENT, err, "workspace",
+             SFI_NO_INDEX, "no MikkTSpace groups prepared");
+    sfi_mikk_input in = {topo->vertex_count, topo->triangle_count, topo->indices, topo->uvs, topo->mikk_uv_flags,
+                         positions, normals};
+    mikktspace_per_vertex(topo, sfi_mikktspace_corners_grouped(&in, &topo->env, ws->mikktspace), ws->det, tangents);
+    return SF_OK;
 }
 
 const float* sfi_mikktspace_corner_tangents(const sf_workspace* ws) { return sfi_mikktspace_scratch_corners(ws->mikktspace); }

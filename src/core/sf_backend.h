@@ -111,6 +111,9 @@ void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute variant);
  * benchmark compare them. */
 enum { SFI_CUDA_ROWS_SHARED_DEFORM = 1 };
 void sfi_cuda_set_rows(sf_workspace* ws, int flags);
+/* MikkTSpace frames on ws (a CUDA workspace) since its creation: every instance, and those whose groups' sums ran
+ * on the device (the rest ran on the host); 0 otherwise. */
+void sfi_cuda_mikk_counts(const sf_workspace* ws, size_t* frames, size_t* on_device);
 
 /* Benchmark stages on a CUDA workspace, over the poses of the last sfi_cuda_bench_upload. */
 typedef enum sfi_cuda_stage {

@@ -173,6 +173,22 @@ struct sfi_mikktspace_scratch* sfi_mikktspace_scratch_take(sfi_blocks* blocks, s
 /* Corner tangents (4 per corner: xyz, w with MikkTSpace's own sign, v up) into the scratch; env for the
  * parallel loops. Returns them. */
 const float* sfi_mikktspace_corners(const sfi_mikk_input* in, const sf_env* env, struct sfi_mikktspace_scratch* s);
+/* sfi_mikktspace_corners in two steps, so that the groups' sums can run elsewhere (the CUDA backend): the frame's
+ * graph (numbering, neighbours, groups) into the scratch, described by out; then the sums of the same input. The
+ * groups' arrays are the scratch's, valid until its next frame; epoch changes whenever they are built again. */
+typedef struct sfi_mikk_groups {
+    size_t group_count;
+    const uint32_t* start;   /* group_count + 1: into corners */
+    const uint32_t* corners; /* each group's corners (3 f + c), ascending by triangle */
+    const uint8_t* orient;   /* group_count: 1 orientation-preserving (w = +1) */
+    const uint8_t* flags;    /* triangle_count: this frame's flags after grouping (SFK_MIKK_*) */
+    uint32_t epoch;
+    int any_degen; /* a degenerate triangle: its corners copy others' after the sums */
+} sfi_mikk_groups;
+void sfi_mikktspace_groups(const sfi_mikk_input* in, const sf_env* env, struct sfi_mikktspace_scratch* s,
+                           sfi_mikk_groups* out);
+const float* sfi_mikktspace_corners_grouped(const sfi_mikk_input* in, const sf_env* env,
+                                            struct sfi_mikktspace_scratch* s);
 /* Which paths the frames on one scratch took: frames, those numbered through the known classes (no sorting),
  * and the neighbours kept because the numbering was unchanged, kept because the classes were (unique pairing),
  * or built (of those, built only because the last lower vertex's edges could pair in another order). */
@@ -481,6 +497,12 @@ sf_result sfi_rebuild(const sf_topology* topo, const sf_frames_opts* opts, sf_wo
  * tangents (4n): each vertex's first corner, w in the mesh's uv convention, flipped where ws->det < 0. */
 sf_result sfi_mikktspace_tangents(const sf_topology* topo, const float* positions, const float* normals,
                                   sf_workspace* ws, float* tangents, sf_error* err);
+/* sfi_mikktspace_tangents in two steps over the same positions and normals: the graph (sfi_mikktspace_groups;
+ * SF_ERROR_UNSUPPORTED for a mesh without UVs, which has no groups), then the sums and the per-vertex output. */
+sf_result sfi_mikktspace_prepare(const sf_topology* topo, const float* positions, const float* normals,
+                                 sf_workspace* ws, sfi_mikk_groups* out, sf_error* err);
+sf_result sfi_mikktspace_tangents_prepared(const sf_topology* topo, const float* positions, const float* normals,
+                                           sf_workspace* ws, float* tangents, sf_error* err);
 /* Per-corner tangents (4 * 3F: xyz, w) of the last sfi_mikktspace_tangents on ws, with MikkTSpace's own sign
  * (v up, before the uv convention and mirroring); NULL if none. */
 const float* sfi_mikktspace_corner_tangents(const sf_workspace* ws);

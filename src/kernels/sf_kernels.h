@@ -11,6 +11,7 @@
 #include "sfk_recompute.h"
 #include "sfk_fused.h"
 #include "sfk_authored.h"
+#include "sfk_acos.h"
 #include "sfk_mikk.h"
 #include "sfk_jacobian.h"
 #include "sfk_jacobian_fan.h"

@@ -4,7 +4,10 @@
 #ifndef SFK_MIKK_H
 #define SFK_MIKK_H
 
+#include "sfk_acos.h"
 #include "sfk_methods.h"
+
+#include <string.h>
 
 #define SFK_MIKK_ORIENT 1u /* signed UV area > 0 */
 #define SFK_MIKK_ANY 2u    /* group with any: no usable UV tangent */
@@ -103,7 +106,7 @@ SF_HD void sfk_mikk_angle_term(const float os[3], const float v1[3], const float
 {
     float cosv = sfk_dot(v1, v2);
     cosv = cosv > 1.0f ? 1.0f : (cosv < -1.0f ? -1.0f : cosv);
-    sfk_madd(acc, os, acosf(cosv));
+    sfk_madd(acc, os, sfk_acos_ieee(cosv));
 }
 
 /* One corner's term of a group tangent: the face's os projected onto the corner normal n, times the corner
@@ -118,6 +121,116 @@ SF_HD void sfk_mikk_corner_term(const float n[3], const float face_os[3], const 
     sfk_mikk_project(n, e1, v1);
     sfk_mikk_project(n, e2, v2);
     sfk_mikk_angle_term(os, v1, v2, acc);
+}
+
+/* Whether two float triples hold the same bits. */
+SF_HD int sfk_same_bits3(const float a[3], const float b[3])
+{
+    uint32_t x[3], y[3];
+    memcpy(x, a, sizeof x);
+    memcpy(y, b, sizeof y);
+    return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
+}
+
+/* Step 6 of MikkTSpace (src/core/mikktspace.c), over one group found by the graph building: its k corners
+ * (3 f + c, ascending by triangle) at one shared vertex whose normal is n, the frame's triangle flags, unit
+ * dP/du (face_os) and dP/dv (face_ot), indices, positions P and normals N. */
+
+/* The angle-weighted tangent of a sub-group (members: indices into the group's corners, ascending). proj: the
+ * group's projected os, ot per corner. Each corner's term projects onto the corner's own normal: where its bits
+ * are n's, the group's projections serve (sfk_mikk_corner_term's operations, shared). */
+SF_HD void sfk_mikk_eval_tangent(const uint8_t* flags, const uint32_t* idx, const float* P, const float* N,
+                                 const float* face_os, const uint32_t* corners, const uint32_t* members, size_t count,
+                                 const float* n, const float* proj, float out[3])
+{
+    out[0] = out[1] = out[2] = 0.0f;
+    for (size_t i = 0; i < count; ++i) {
+        size_t corner = corners[members[i]], f = corner / 3, c = corner % 3;
+        if (flags[f] & SFK_MIKK_ANY) continue;
+        uint32_t vp = idx[3 * f + (c + 2) % 3], v = idx[corner], vn = idx[3 * f + (c + 1) % 3];
+        const float* nc = N + 3 * (size_t)v;
+        if (nc == n || sfk_same_bits3(nc, n)) {
+            float e1[3], e2[3], v1[3], v2[3];
+            sfk_sub(P + 3 * (size_t)vp, P + 3 * (size_t)v, e1);
+            sfk_sub(P + 3 * (size_t)vn, P + 3 * (size_t)v, e2);
+            sfk_mikk_project(n, e1, v1);
+            sfk_mikk_project(n, e2, v2);
+            sfk_mikk_angle_term(proj + 6 * members[i], v1, v2, out);
+        } else {
+            sfk_mikk_corner_term(nc, face_os + 3 * f, P + 3 * (size_t)vp, P + 3 * (size_t)v, P + 3 * (size_t)vn, out);
+        }
+    }
+    sfk_mikk_normalize(out);
+}
+
+/* Whether every two corners of a group share a sub-group (then it is the whole group, the usual case).
+ * First a sufficient test in one pass: the projections are unit vectors (or, where MikkTSpace's normalising
+ * keeps them, smaller than FLT_MIN in every component); when each is within 83 degrees of the first usable
+ * corner's (dot >= 0.125), any two are within 167 degrees, so their dot product is above -0.97 and
+ * sfk_mikk_compatible holds (NaN fails the test). Else every pair (the test is symmetric). */
+SF_HD int sfk_mikk_all_compatible(const uint8_t* flags, const uint32_t* corners, const float* proj, size_t k)
+{
+    size_t r = 0;
+    while (r < k && (flags[corners[r] / 3] & SFK_MIKK_ANY)) ++r;
+    if (r == k) return 1;
+    const float *ro = proj + 6 * r, *rt = ro + 3;
+    int quick = sfk_dot(ro, ro) >= 0.5f && sfk_dot(rt, rt) >= 0.5f;
+    for (size_t i = r + 1; i < k && quick; ++i) {
+        if (flags[corners[i] / 3] & SFK_MIKK_ANY) continue;
+        const float *o = proj + 6 * i, *t = o + 3;
+        quick = (sfk_dot(o, o) < 0.5f || sfk_dot(o, ro) >= 0.125f) && (sfk_dot(t, t) < 0.5f || sfk_dot(t, rt) >= 0.125f);
+    }
+    if (quick) return 1;
+    for (size_t i = 0; i < k; ++i) {
+        uint8_t fi = flags[corners[i] / 3];
+        for (size_t j = i + 1; j < k; ++j)
+            if (!((fi | flags[corners[j] / 3]) & SFK_MIKK_ANY) && !sfk_mikk_compatible(proj + 6 * i, proj + 6 * j))
+                return 0;
+    }
+    return 1;
+}
+
+/* Tangents of every corner of one group into out (4 per corner, indexed by corner: xyz, w = +1 for an
+ * orientation-preserving group, -1 otherwise): the sub-group rule, with the whole group computed once.
+ * members (k) and proj (6 k) are scratch. */
+SF_HD void sfk_mikk_group_tangents(const uint8_t* flags, const uint32_t* idx, const float* P, const float* N,
+                                   const float* face_os, const float* face_ot, const uint32_t* corners, size_t k,
+                                   const float* n, int orient, uint32_t* members, float* proj, float* out)
+{
+    for (size_t i = 0; i < k; ++i) {
+        size_t f = corners[i] / 3;
+        sfk_mikk_project(n, face_os + 3 * f, proj + 6 * i);
+        sfk_mikk_project(n, face_ot + 3 * f, proj + 6 * i + 3);
+    }
+    float w = orient ? 1.0f : -1.0f;
+    int whole_only = sfk_mikk_all_compatible(flags, corners, proj, k);
+    float whole[3] = {0.0f, 0.0f, 0.0f};
+    int have_whole = 0;
+    for (size_t i = 0; i < k; ++i) {
+        size_t count = 0;
+        if (whole_only) {
+            count = k;
+        } else {
+            uint8_t fi = flags[corners[i] / 3];
+            for (size_t j = 0; j < k; ++j) {
+                int any = ((fi | flags[corners[j] / 3]) & SFK_MIKK_ANY) != 0;
+                if (any || i == j || sfk_mikk_compatible(proj + 6 * i, proj + 6 * j)) members[count++] = (uint32_t)j;
+            }
+        }
+        float t[3];
+        if (count == k) {
+            if (!have_whole) {
+                for (size_t j = 0; j < k; ++j) members[j] = (uint32_t)j;
+                sfk_mikk_eval_tangent(flags, idx, P, N, face_os, corners, members, k, n, proj, whole);
+            }
+            have_whole = 1;
+            t[0] = whole[0], t[1] = whole[1], t[2] = whole[2];
+        } else {
+            sfk_mikk_eval_tangent(flags, idx, P, N, face_os, corners, members, count, n, proj, t);
+        }
+        float* o = out + 4 * (size_t)corners[i];
+        o[0] = t[0], o[1] = t[1], o[2] = t[2], o[3] = w;
+    }
 }
 
 /* A vertex's handedness from MikkTSpace's own sign (v up): the mesh's uv convention, then mirroring. */
