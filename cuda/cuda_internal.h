@@ -58,6 +58,9 @@ struct sfc_topo {
         const float *morph_duv, *fan_normal; // 6 per entry; 3n
     } fan;
     const float* ones; // n determinants of the rest pose (the authored reference's rest rebuild)
+    // n: the caller's number of each device vertex, where the device keeps the locality blocks' order
+    // (cuda/gpu_order.c); NULL: the caller's order. The statistics name vertices by it.
+    const uint32_t* caller;
     // fixed-point scatter: bounds of the accumulated terms at rest (see kernels_recompute.cu)
     float fixed_bound[3][2]; // [weighting][0 normal term, 1 tangent/bitangent term]
     uint32_t max_valence;    // corners of the largest vertex or weld group
@@ -176,9 +179,10 @@ struct sfc_halo {
     const uint32_t *own_offsets, *local_offsets, *locals, *face_offsets, *corner_offsets;
     const uint16_t *face_locals, *corners;
 };
-// Builds topo's blocks for weld (-1, 0, 1) and uploads them; a block that the device's shared memory cannot
+// Builds topo's blocks for weld (-1, 0, 1) and uploads them, their vertices as device vertices (inv: the
+// device's number of each of topo's vertices, NULL: the same); a block that the device's shared memory cannot
 // hold is SF_ERROR_UNSUPPORTED naming the sizes. free: NULL-safe, zeroes it.
-sf_result sfc_halo_upload(const sf_topology* topo, int weld, sfc_halo* out, sf_error* err);
+sf_result sfc_halo_upload(const sf_topology* topo, int weld, const uint32_t* inv, sfc_halo* out, sf_error* err);
 // What sfc_halo_upload allocates for topo and weld (the blocks built on the host and freed); 0 where they cannot be
 // built (the workspace then rebuilds with face-gather).
 size_t sfc_halo_bytes(const sf_topology* topo, int weld);

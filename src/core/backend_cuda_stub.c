@@ -33,6 +33,11 @@ size_t sfi_cuda_halo_bytes(const sf_topology* topo, int weld)
 
 void sfi_cuda_set_recompute(sf_workspace* ws, sfi_cuda_recompute variant) { (void)ws, (void)variant; }
 void sfi_cuda_set_rows(sf_workspace* ws, int flags) { (void)ws, (void)flags; }
+sf_result sfi_cuda_set_locality(sf_workspace* ws, sfi_cuda_order order, sf_error* err)
+{
+    (void)ws, (void)order, (void)err;
+    return SF_OK;
+}
 
 sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, const sf_method* methods,
                                 size_t method_count, const sf_frames_opts* method_opts,
