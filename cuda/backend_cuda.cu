@@ -35,7 +35,7 @@ struct sfi_cuda {
     // (sfi_cuda_set_locality 0); every per-vertex array leaves the device in the caller's order either way.
     sfi_gpu_order order;
     sfi_cuda_order order_mode; // sfi_cuda_set_locality; SFI_CUDA_ORDER_AUTO from the start
-    float* h_order;     // 4n floats: a download's rows on their way back into the caller's order
+    float* h_order; // 4 max(n, 3F) floats: a copy's rows or corners on their way between the two orders
     sfc_halo halo[3]; // the locality blocks per weld mode (none, position, position + normal), built on first use
     int halo_refused[3]; // a weld mode whose blocks cannot be built: halo-gather runs as face-gather there
     // per instance, for up to cap instances
@@ -207,8 +207,41 @@ static sf_result upload_indices(sfi_cuda* c, const uint32_t* idx, size_t count, 
     *out = NULL;
     uint32_t* tmp = (uint32_t*)malloc(count * sizeof(uint32_t));
     if (!tmp) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "backend", SFI_NO_INDEX, "cuda: order staging");
-    for (size_t i = 0; i < count; ++i) tmp[i] = c->order.inv[idx[i]];
+    for (size_t g = 0; g < count / 3; ++g) // device triangle g is the caller's fperm[g]
+        for (int k = 0; k < 3; ++k) tmp[3 * g + k] = c->order.inv[idx[3 * (size_t)c->order.fperm[g] + k]];
     sf_result r = upload(c, (const uint32_t*)tmp, count, out, err);
+    free(tmp);
+    return r;
+}
+
+// Lists of corner numbers (the adjacency per vertex, rows: 1; a weld's per group, rows: 0) as the device's
+// corners, each list in its own order; with rows the lists are moved into the device's vertex order.
+static sf_result upload_corner_lists(sfi_cuda* c, size_t lists, const uint32_t* offsets, const uint32_t* corners,
+                                     int rows, const uint32_t** out_offsets, const uint32_t** out, sf_error* err)
+{
+    size_t total = offsets ? offsets[lists] : 0;
+    if (!c->order.perm || !offsets || !corners) {
+        sf_result r = upload(c, offsets, lists + 1, out_offsets, err);
+        return r == SF_OK ? upload(c, corners, total, out, err) : r;
+    }
+    *out = *out_offsets = NULL;
+    uint32_t* o = (uint32_t*)malloc((lists + 1) * sizeof(uint32_t));
+    uint32_t* tmp = (uint32_t*)malloc((total ? total : 1) * sizeof(uint32_t));
+    sf_result r = SF_OK;
+    if (!o || !tmp) {
+        r = sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "backend", SFI_NO_INDEX, "cuda: order staging");
+    } else {
+        if (rows) {
+            sfi_gpu_order_csr(lists, c->order.perm, offsets, corners, sizeof(uint32_t), o, tmp);
+        } else {
+            memcpy(o, offsets, (lists + 1) * sizeof(uint32_t));
+            memcpy(tmp, corners, total * sizeof(uint32_t));
+        }
+        for (size_t i = 0; i < total; ++i) tmp[i] = sfi_gpu_order_corner(&c->order, tmp[i]);
+        r = upload(c, (const uint32_t*)o, lists + 1, out_offsets, err);
+        if (r == SF_OK) r = upload(c, (const uint32_t*)tmp, total, out, err);
+    }
+    free(o);
     free(tmp);
     return r;
 }
@@ -226,6 +259,15 @@ static void rows_to_caller(sfi_cuda* c, float* dst, size_t width)
     if (!c->order.perm || !dst || n == 0) return;
     memcpy(c->h_order, dst, width * n * sizeof(float));
     sfi_gpu_order_rows_back(n, c->order.perm, c->h_order, width * sizeof(float), dst);
+}
+
+// Per-corner float4s of the caller's corners in place into the device's, before an upload.
+static void corners_to_device(sfi_cuda* c, float* dst)
+{
+    size_t F = c->order.F;
+    if (!c->order.perm || !dst || F == 0) return;
+    memcpy(c->h_order, dst, 12 * F * sizeof(float));
+    sfi_gpu_order_rows(F, c->order.fperm, c->h_order, 12 * sizeof(float), dst); // a triangle's 3 corners at once
 }
 
 // The reverse: rows of the caller's order in place into the device's, before an upload.
@@ -343,7 +385,8 @@ static sf_result upload_topology(sfi_cuda* c, const sf_topology* topo, sf_error*
     if (r == SF_OK) r = upload_rows(c, topo->rest_tangents, 4, &t.rest_t, err);
     if (r == SF_OK) r = upload_rows(c, topo->uvs, 2, &t.uvs, err);
     if (r == SF_OK) r = upload_indices(c, topo->indices, 3 * F, &t.indices, err);
-    if (r == SF_OK) r = upload_csr(c, topo->adj_offsets, topo->adj_corners, 1, &t.adj_offsets, &t.adj_corners, err);
+    if (r == SF_OK)
+        r = upload_corner_lists(c, n, topo->adj_offsets, topo->adj_corners, 1, &t.adj_offsets, &t.adj_corners, err);
     if (r == SF_OK)
         r = upload_csr(c, topo->morph_offsets, topo->morph_target, 1, &t.morph_offsets, &t.morph_target, err);
     if (r == SF_OK) r = upload_csr(c, topo->morph_offsets, topo->morph_dp, 3, NULL, &t.morph_dp, err);
@@ -353,9 +396,10 @@ static sf_result upload_topology(sfi_cuda* c, const sf_topology* topo, sf_error*
         const sfi_weld* w = &topo->weld[k];
         if (!w->group) continue;
         r = upload_rows(c, w->group, 1, &t.weld[k].group, err);
-        // groups and corners are numbered by group and corner, which the vertex order leaves as they are
-        if (r == SF_OK) r = upload(c, w->corner_offsets, w->group_count + 1, &t.weld[k].corner_offsets, err);
-        if (r == SF_OK) r = upload(c, w->corners, 3 * F, &t.weld[k].corners, err);
+        // groups keep their numbers, their corners become the device's
+        if (r == SF_OK)
+            r = upload_corner_lists(c, w->group_count, w->corner_offsets, w->corners, 0, &t.weld[k].corner_offsets,
+                                    &t.weld[k].corners, err);
     }
     if (r == SF_OK) r = upload_gradients(c, topo, SF_METHOD_JACOBIAN, err);
     if (r == SF_OK) r = upload_gradients(c, topo, SF_METHOD_JACOBIAN_FAN, err);
@@ -600,7 +644,8 @@ static sf_result topology_in_order(sfi_cuda* c, sf_error* err)
             !(sfi_gpu_order_lines(c->topo, c->order.perm, c->order.inv) < sfi_gpu_order_lines(c->topo, NULL, NULL)))
             sfi_gpu_order_free(&c->order);
         if (c->order.perm) {
-            c->h_order = (float*)malloc((n ? 4 * n : 1) * sizeof(float));
+            size_t C = 3 * c->topo->triangle_count;
+            c->h_order = (float*)malloc(((n > C ? n : C) ? 4 * (n > C ? n : C) : 1) * sizeof(float));
             if (!c->h_order) {
                 sfi_gpu_order_free(&c->order);
                 return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "cuda: order staging");
@@ -933,7 +978,10 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
                 if (err) *err = job.errors[k];
                 return job.results[k];
             }
-        for (size_t i = 0; i < m; ++i) rows_to_device(c, h_tan + 4 * n * i, 4); // corners keep their numbers
+        for (size_t i = 0; i < m; ++i) {
+            rows_to_device(c, h_tan + 4 * n * i, 4);
+            if (h_ct) corners_to_device(c, h_ct + 4 * C * i);
+        }
         SFC_CHECK(cudaMemcpyAsync(tan + 4 * n * first, h_tan, 4 * n * m * sizeof(float), cudaMemcpyHostToDevice,
                                   c->stream),
                   err);

@@ -13,7 +13,16 @@ void sfi_gpu_order_free(sfi_gpu_order* o)
     if (!o) return;
     free(o->perm);
     free(o->inv);
+    free(o->fperm);
+    free(o->finv);
     memset(o, 0, sizeof *o);
+}
+
+static uint32_t face_key(const sf_topology* topo, const uint32_t* inv, size_t f)
+{
+    const uint32_t* t = topo->indices + 3 * f;
+    uint32_t a = inv[t[0]], b = inv[t[1]], c = inv[t[2]];
+    return a < b ? (a < c ? a : c) : (b < c ? b : c);
 }
 
 sf_result sfi_gpu_order_build(const sf_topology* topo, sfi_gpu_order* out, sf_error* err)
@@ -21,18 +30,29 @@ sf_result sfi_gpu_order_build(const sf_topology* topo, sfi_gpu_order* out, sf_er
     memset(out, 0, sizeof *out);
     SF_CHECK(topo != NULL, SF_ERROR_INVALID_ARGUMENT, err, "topology", SFI_NO_INDEX, "NULL");
     size_t n = topo->vertex_count;
+    size_t F = topo->triangle_count;
     out->perm = (uint32_t*)malloc((n ? n : 1) * sizeof *out->perm);
     out->inv = (uint32_t*)malloc((n ? n : 1) * sizeof *out->inv);
-    uint32_t* tmp = (uint32_t*)malloc((n ? n : 1) * sizeof *tmp);
-    if (!out->perm || !out->inv || !tmp) {
+    out->fperm = (uint32_t*)malloc((F ? F : 1) * sizeof *out->fperm);
+    out->finv = (uint32_t*)malloc((F ? F : 1) * sizeof *out->finv);
+    uint32_t* tmp = (uint32_t*)malloc((n + 1) * sizeof *tmp);
+    if (!out->perm || !out->inv || !out->fperm || !out->finv || !tmp) {
         free(tmp);
         sfi_gpu_order_free(out);
         return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "gpu order", SFI_NO_INDEX, "%zu vertices", n);
     }
     sfi_gpu_morton_order(topo, out->inv, out->perm, tmp); /* inv as the codes' scratch, then filled */
-    free(tmp);
     for (size_t q = 0; q < n; ++q) out->inv[out->perm[q]] = (uint32_t)q;
-    out->n = n;
+    /* triangles by their lowest device vertex: a counting sort, stable */
+    memset(tmp, 0, (n + 1) * sizeof *tmp);
+    for (size_t f = 0; f < F; ++f) tmp[face_key(topo, out->inv, f) + 1]++;
+    for (size_t q = 0; q < n; ++q) tmp[q + 1] += tmp[q];
+    for (size_t f = 0; f < F; ++f) {
+        uint32_t g = tmp[face_key(topo, out->inv, f)]++;
+        out->fperm[g] = (uint32_t)f, out->finv[f] = g;
+    }
+    free(tmp);
+    out->n = n, out->F = F;
     return SF_OK;
 }
 

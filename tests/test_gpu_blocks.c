@@ -5,7 +5,7 @@
  * and a vertex whose faces alone exceed them is refused naming the sizes. Prints the halo ratio (halo
  * vertices per owned vertex) of a 141 x 141 grid (the crowd's), a 999 x 999 grid and CesiumMan. The device's
  * vertex order (sfi_gpu_order, cuda/gpu_order.c): a bijection whose moves of rows and CSR arrays undo each
- * other, and the CPU's frames of CesiumMan with its vertices in that order, mapped back, are the authored order's
+ * other, its triangle order a bijection sorted by the lowest device vertex, and the CPU's frames of CesiumMan with its vertices in that order, mapped back, are the authored order's
  * bit for bit; prints the position lines a warp's one-rings touch in either order. */
 #include "gpu_blocks.h"
 #include "gpu_order.h"
@@ -207,6 +207,21 @@ static void order_moves(const sf_topology* topo, const sfi_gpu_order* o)
     }
     for (size_t v = 0; v < n; ++v) CHECK(seen[v] == 1);
     free(seen);
+    /* triangles: a bijection, by their lowest device vertex, ties in the caller's order */
+    size_t F = topo->triangle_count;
+    CHECK(o->F == F);
+    uint32_t last_key = 0, last_f = 0;
+    for (size_t g = 0; g < F && !sft_failed_now; ++g) {
+        uint32_t f = o->fperm[g], key = UINT32_MAX;
+        CHECK(f < F && o->finv[f] == g);
+        for (int k = 0; k < 3 && f < F; ++k) {
+            uint32_t d = o->inv[topo->indices[3 * (size_t)f + k]];
+            key = d < key ? d : key;
+            CHECK(sfi_gpu_order_corner(o, 3 * f + (uint32_t)k) == 3 * (uint32_t)g + (uint32_t)k);
+        }
+        CHECK(g == 0 || key > last_key || (key == last_key && f > last_f));
+        last_key = key, last_f = f;
+    }
     /* rows there and back */
     float* dev = malloc(12 * n + 4);
     float* back = malloc(12 * n + 4);
