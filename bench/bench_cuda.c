@@ -12,6 +12,7 @@
  * The device picks each mesh's vertex order (sfi_cuda_set_locality: the Morton order where it is more local than
  * the authored one); with SF_BENCH_ORDERS=1 each character is measured in the authored order too (scene name +
  * "-authored"), and with SF_BENCH_ORDERS=2 each grid and character in both orders (+ "-authored", "-morton").
+ * SF_BENCH_ONLY=character skips the grids and the crowd.
  *
  * usage: bench_cuda [max_vertices=11000000] [reps=30] [crowd=1000] */
 #define _POSIX_C_SOURCE 200809L
@@ -422,11 +423,13 @@ int main(int argc, char** argv)
     memset(&env, 0, sizeof env);
     env.threads.parallel_for = pool_for;
     static const size_t sizes[] = {315, 999, 3161}; /* (r+1)^2: 99856, 1000000, 9998244 vertices */
-    for (size_t s = 0; s < 3; ++s) {
+    const char* only = getenv("SF_BENCH_ONLY"); /* "character": the staged character alone */
+    int grids = !(only && strcmp(only, "character") == 0);
+    for (size_t s = 0; s < 3 && grids; ++s) {
         if ((sizes[s] + 1) * (sizes[s] + 1) > max_n) break;
         if (bench_grid(sizes[s], 1, reps, &env)) return 1;
     }
-    if (crowd && bench_grid(140, crowd, reps, &env)) return 1; /* 141^2 = 19881 vertices each */
+    if (crowd && grids && bench_grid(140, crowd, reps, &env)) return 1; /* 141^2 = 19881 vertices each */
     staged_character c; /* CesiumMan at 1 s of its walk, replicated to the grids' sizes */
     if (staged_character_load(&c, SF_SOURCE_DIR, 1.0, "bench_cuda") == 0) {
         int code = 0;
