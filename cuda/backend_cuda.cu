@@ -35,7 +35,8 @@ struct sfi_cuda {
     // (sfi_cuda_set_locality 0); every per-vertex array leaves the device in the caller's order either way.
     sfi_gpu_order order;
     sfi_cuda_order order_mode; // sfi_cuda_set_locality; SFI_CUDA_ORDER_AUTO from the start
-    float* h_order; // 4 max(n, 3F) floats: a copy's rows or corners on their way between the two orders
+    float* h_order; // a copy's rows or corners on their way between the two orders (order_staging)
+    size_t h_order_floats;
     sfc_halo halo[3]; // the locality blocks per weld mode (none, position, position + normal), built on first use
     int halo_refused[3]; // a weld mode whose blocks cannot be built: halo-gather runs as face-gather there
     // per instance, for up to cap instances
@@ -250,6 +251,21 @@ static sf_result upload_corner_lists(sfi_cuda* c, size_t lists, const uint32_t* 
 static size_t caller_vertex(const sfi_cuda* c, size_t q)
 {
     return c->order.perm && q < c->order.n ? c->order.perm[q] : q;
+}
+
+// The host staging of the moves below, for rows of 4 floats per vertex and per corner: made on the first copy that
+// needs it (frames, MikkTSpace; an evaluation's statistics never do), then kept.
+static sf_result order_staging(sfi_cuda* c, sf_error* err)
+{
+    size_t n = c->t.n, C = 3 * (size_t)c->t.F, floats = 4 * (n > C ? n : C);
+    if (!c->order.perm || floats <= c->h_order_floats) return SF_OK;
+    free(c->h_order);
+    c->h_order = (float*)malloc(floats * sizeof(float));
+    c->h_order_floats = c->h_order ? floats : 0;
+    if (!c->h_order)
+        return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX,
+                            "cuda: staging of %zu vertices between the device's order and the caller's", n);
+    return SF_OK;
 }
 
 // n rows of width floats, downloaded in the device's order into dst, put back into the caller's order in place.
@@ -637,20 +653,11 @@ extern "C" sf_result sfi_cuda_free_memory(size_t* free_bytes, sf_error* err)
 // AUTO, is no more local), then the topology uploaded in it.
 static sf_result topology_in_order(sfi_cuda* c, sf_error* err)
 {
-    size_t n = c->topo->vertex_count;
     if (c->order_mode != SFI_CUDA_ORDER_AUTHORED) {
         sf_error ignored;
         if (sfi_gpu_order_build(c->topo, &c->order, &ignored) == SF_OK && c->order_mode == SFI_CUDA_ORDER_AUTO &&
             !(sfi_gpu_order_lines(c->topo, c->order.perm, c->order.inv) < sfi_gpu_order_lines(c->topo, NULL, NULL)))
             sfi_gpu_order_free(&c->order);
-        if (c->order.perm) {
-            size_t C = 3 * c->topo->triangle_count;
-            c->h_order = (float*)malloc(((n > C ? n : C) ? 4 * (n > C ? n : C) : 1) * sizeof(float));
-            if (!c->h_order) {
-                sfi_gpu_order_free(&c->order);
-                return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "cuda: order staging");
-            }
-        }
     }
     return upload_topology(c, c->topo, err);
 }
@@ -665,7 +672,7 @@ extern "C" sf_result sfi_cuda_set_locality(sf_workspace* ws, sfi_cuda_order orde
     for (int k = 0; k < 3; ++k) sfc_halo_free(&c->halo[k]), c->halo_refused[k] = 0;
     sfi_gpu_order_free(&c->order);
     free(c->h_order);
-    c->h_order = NULL;
+    c->h_order = NULL, c->h_order_floats = 0;
     c->auth_cached = 0;
     c->order_mode = order;
     memset(&c->t, 0, sizeof c->t);
@@ -964,6 +971,8 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
                                   c->stream),
                   err);
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+        r = order_staging(c, err);
+        if (r != SF_OK) return r;
         for (size_t i = 0; i < m; ++i) { // MikkTSpace reads the caller's order
             rows_to_caller(c, h_pos + 3 * n * i, 3);
             rows_to_caller(c, h_det + n * i, 1);
@@ -1053,6 +1062,8 @@ static sf_result cuda_frames_batch(const sf_topology* topo, const sf_pose* poses
                           err);
         }
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+        r = order_staging(c, err);
+        if (r != SF_OK) return r;
         for (size_t i = 0; i < m; ++i) {
             const sf_frames_out* o = &outs[start + i];
             rows_to_caller(c, o->positions, 3);
