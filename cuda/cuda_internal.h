@@ -58,7 +58,7 @@ struct sfc_topo {
         const float *morph_duv, *fan_normal; // 6 per entry; 3n
     } fan;
     const float* ones; // n determinants of the rest pose (the authored reference's rest rebuild)
-    // n: the caller's number of each device vertex, where the device keeps the locality blocks' order
+    // n: the caller's number of each device vertex, where the device keeps its own (Morton) order
     // (cuda/gpu_order.c); NULL: the caller's order. The statistics name vertices by it.
     const uint32_t* caller;
     // fixed-point scatter: bounds of the accumulated terms at rest (see kernels_recompute.cu)

@@ -1082,7 +1082,7 @@ static void test_locality(void)
                 } else if (memcmp(fa.p, fb.p, 3 * n * sizeof(float)) || memcmp(fa.n, fb.n, 3 * n * sizeof(float)) ||
                            memcmp(fa.t, fb.t, 4 * n * sizeof(float))) {
                     differ++;
-                    sft_failf(__FILE__, __LINE__, "locality: %s, %s: the blocks' order differs from the authored one",
+                    sft_failf(__FILE__, __LINE__, "locality: %s, %s: the Morton order differs from the authored one",
                               sets[s].name, sfi_cuda_recompute_name((sfi_cuda_recompute)variant));
                 }
             }
