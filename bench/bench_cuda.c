@@ -9,6 +9,11 @@
  * those bytes take at the device-to-device copy bandwidth measured in the same run. One JSON line per
  * result, then a table.
  *
+ * The device picks each mesh's vertex order (sfi_cuda_set_locality: the Morton order where it is more local than
+ * the authored one); with SF_BENCH_ORDERS=1 each character is measured in the authored order too (scene name +
+ * "-authored"), and with SF_BENCH_ORDERS=2 each grid and character in both orders (+ "-authored", "-morton").
+ * SF_BENCH_ONLY=character skips the grids and the crowd.
+ *
  * usage: bench_cuda [max_vertices=11000000] [reps=30] [crowd=1000] */
 #define _POSIX_C_SOURCE 200809L
 #include "gpu_blocks.h"
@@ -204,6 +209,9 @@ static floors floors_of(const sf_topology* topo)
     return f;
 }
 
+static int both_orders; /* SF_BENCH_ORDERS: 1, each character in the authored order too; 2, also the grids,
+                           * and both in the Morton order */
+
 static int fail(const char* what, const sf_error* err)
 {
     fprintf(stderr, "bench_cuda: %s: %s\n", what, err->message);
@@ -213,7 +221,7 @@ static int fail(const char* what, const sf_error* err)
 /* Every stage on k workspaces of one topology with inst instances each, posed by poses[0..inst); with
  * statistics, the evaluation's error statistics per method are printed after the times. */
 static int bench_topology(const char* scene, sf_topology* topo, size_t inst, const sf_pose* poses, int reps,
-                          int statistics)
+                          int statistics, sfi_cuda_order order)
 {
     size_t n = topo->vertex_count;
     floors fl = floors_of(topo);
@@ -227,6 +235,7 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, con
     int code = 0;
     for (size_t w = 0; w < k && !code; ++w) {
         if (sf_workspace_create(topo, &wo, &ws[w], &err) != SF_OK ||
+            sfi_cuda_set_locality(ws[w], order, &err) != SF_OK ||
             sfi_cuda_bench_upload(ws[w], poses, inst, &err) != SF_OK)
             code = fail("workspace", &err);
     }
@@ -351,7 +360,13 @@ static int bench_grid(size_t r, size_t inst, int reps, const sf_env* env)
     for (size_t i = 0; i < inst; ++i)
         pose_make(1.0f + 0.37f * (float)i, &poses[i], bones + 12 * BONES * i, morph + 2 * i);
     sf_topology* topo = topology_make(&g.mesh, env);
-    int code = topo ? bench_topology(inst > 1 ? "crowd-grid" : "grid", topo, inst, poses, reps, inst > 1) : 1;
+    int code = topo ? bench_topology(inst > 1 ? "crowd-grid" : "grid", topo, inst, poses, reps, inst > 1,
+                                     SFI_CUDA_ORDER_AUTO)
+                    : 1;
+    if (!code && inst == 1 && both_orders > 1)
+        code = bench_topology("grid-authored", topo, inst, poses, reps, 0, SFI_CUDA_ORDER_AUTHORED);
+    if (!code && inst == 1 && both_orders > 1)
+        code = bench_topology("grid-morton", topo, inst, poses, reps, 0, SFI_CUDA_ORDER_MORTON);
     sf_topology_destroy(topo);
     grid_free(&g);
     free(poses), free(bones), free(morph);
@@ -372,7 +387,11 @@ static int bench_character(const staged_character* c, size_t min_vertices, int r
     if (topo) {
         sf_pose pose;
         replicated_pose(&rm, &c->pose, bones, &pose);
-        code = bench_topology("character", topo, 1, &pose, reps, 1);
+        code = bench_topology("character", topo, 1, &pose, reps, 1, SFI_CUDA_ORDER_AUTO);
+        if (!code && both_orders)
+            code = bench_topology("character-authored", topo, 1, &pose, reps, 0, SFI_CUDA_ORDER_AUTHORED);
+        if (!code && both_orders > 1)
+            code = bench_topology("character-morton", topo, 1, &pose, reps, 0, SFI_CUDA_ORDER_MORTON);
     }
     sf_topology_destroy(topo);
     replicated_mesh_free(&rm);
@@ -386,6 +405,8 @@ int main(int argc, char** argv)
     int reps = argc > 2 ? atoi(argv[2]) : 30;
     size_t crowd = argc > 3 ? strtoull(argv[3], NULL, 10) : 1000;
     if (reps < 1) reps = 1;
+    const char* ao = getenv("SF_BENCH_ORDERS");
+    both_orders = ao ? atoi(ao) : 0;
     setvbuf(stdout, NULL, _IOLBF, 0); /* each result out at once: a run stopped early keeps what it measured */
     sf_error err;
     char desc[256];
@@ -402,11 +423,13 @@ int main(int argc, char** argv)
     memset(&env, 0, sizeof env);
     env.threads.parallel_for = pool_for;
     static const size_t sizes[] = {315, 999, 3161}; /* (r+1)^2: 99856, 1000000, 9998244 vertices */
-    for (size_t s = 0; s < 3; ++s) {
+    const char* only = getenv("SF_BENCH_ONLY"); /* "character": the staged character alone */
+    int grids = !(only && strcmp(only, "character") == 0);
+    for (size_t s = 0; s < 3 && grids; ++s) {
         if ((sizes[s] + 1) * (sizes[s] + 1) > max_n) break;
         if (bench_grid(sizes[s], 1, reps, &env)) return 1;
     }
-    if (crowd && bench_grid(140, crowd, reps, &env)) return 1; /* 141^2 = 19881 vertices each */
+    if (crowd && grids && bench_grid(140, crowd, reps, &env)) return 1; /* 141^2 = 19881 vertices each */
     staged_character c; /* CesiumMan at 1 s of its walk, replicated to the grids' sizes */
     if (staged_character_load(&c, SF_SOURCE_DIR, 1.0, "bench_cuda") == 0) {
         int code = 0;

@@ -5,6 +5,7 @@
 // groups' sums run on the device for the frames whose groups are the device's copy (kernels_mikk.cu), on the CPU
 // for the others.
 #include "cuda_internal.h"
+#include "gpu_order.h"
 #include "sf_kernels.h"
 
 #include <float.h>
@@ -32,6 +33,12 @@ struct sfi_cuda {
     sfi_cuda_recompute variant;
     int rows_apart; // each per-vertex row its own deform (sfi_cuda_set_rows 0)
     const sf_topology* topo;
+    // The device's vertex order (cuda/gpu_order.c): perm NULL while the device keeps the caller's order
+    // (sfi_cuda_set_locality 0); every per-vertex array leaves the device in the caller's order either way.
+    sfi_gpu_order order;
+    sfi_cuda_order order_mode; // sfi_cuda_set_locality; SFI_CUDA_ORDER_AUTO from the start
+    float* h_order; // a copy's rows or corners on their way between the two orders (order_staging)
+    size_t h_order_floats;
     sfc_halo halo[3]; // the locality blocks per weld mode (none, position, position + normal), built on first use
     int halo_refused[3]; // a weld mode whose blocks cannot be built: halo-gather runs as face-gather there
     // per instance, for up to cap instances
@@ -159,6 +166,145 @@ template <class T> static sf_result upload(sfi_cuda* c, const T* host, size_t co
     return SF_OK;
 }
 
+// ---------------------------------------------------------------- the device's vertex order
+
+// Per-vertex rows (width elements each) of the caller's numbering, uploaded in the device's order.
+template <class T>
+static sf_result upload_rows(sfi_cuda* c, const T* host, size_t width, const T** out, sf_error* err)
+{
+    size_t n = c->t.n;
+    if (!c->order.perm || !host || n == 0) return upload(c, host, width * n, out, err);
+    *out = NULL;
+    T* tmp = (T*)malloc(width * n * sizeof(T));
+    if (!tmp) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "backend", SFI_NO_INDEX, "cuda: order staging");
+    sfi_gpu_order_rows(n, c->order.perm, host, width * sizeof(T), tmp);
+    sf_result r = upload(c, (const T*)tmp, width * n, out, err);
+    free(tmp);
+    return r;
+}
+
+// A CSR array per vertex (width elements per entry) in the device's order; its offsets into *out_offsets unless
+// NULL (arrays sharing one set of offsets upload them once).
+template <class T>
+static sf_result upload_csr(sfi_cuda* c, const uint32_t* offsets, const T* host, size_t width,
+                            const uint32_t** out_offsets, const T** out, sf_error* err)
+{
+    size_t n = c->t.n, entries = offsets ? offsets[n] : 0;
+    if (!c->order.perm || !offsets) {
+        sf_result r = out_offsets ? upload(c, offsets, n + 1, out_offsets, err) : SF_OK;
+        return r == SF_OK ? upload(c, host, width * entries, out, err) : r;
+    }
+    *out = NULL;
+    uint32_t* o = (uint32_t*)malloc((n + 1) * sizeof(uint32_t));
+    size_t floats = host ? width * entries : 0;
+    T* tmp = (T*)malloc((floats ? floats : 1) * sizeof(T));
+    sf_result r = SF_OK;
+    if (!o || !tmp) {
+        r = sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "backend", SFI_NO_INDEX, "cuda: order staging");
+    } else {
+        sfi_gpu_order_csr(n, c->order.perm, offsets, host, width * sizeof(T), o, tmp); // host NULL: offsets only
+        if (out_offsets) r = upload(c, (const uint32_t*)o, n + 1, out_offsets, err);
+        if (r == SF_OK && host) r = upload(c, (const T*)tmp, width * entries, out, err);
+    }
+    free(o);
+    free(tmp);
+    return r;
+}
+
+// Triangle indices as device vertices.
+static sf_result upload_indices(sfi_cuda* c, const uint32_t* idx, size_t count, const uint32_t** out, sf_error* err)
+{
+    if (!c->order.perm || !idx || count == 0) return upload(c, idx, count, out, err);
+    *out = NULL;
+    uint32_t* tmp = (uint32_t*)malloc(count * sizeof(uint32_t));
+    if (!tmp) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "backend", SFI_NO_INDEX, "cuda: order staging");
+    for (size_t g = 0; g < count / 3; ++g) // device triangle g is the caller's fperm[g]
+        for (int k = 0; k < 3; ++k) tmp[3 * g + k] = c->order.inv[idx[3 * (size_t)c->order.fperm[g] + k]];
+    sf_result r = upload(c, (const uint32_t*)tmp, count, out, err);
+    free(tmp);
+    return r;
+}
+
+// Lists of corner numbers (the adjacency per vertex, rows: 1; a weld's per group, rows: 0) as the device's
+// corners, each list in its own order; with rows the lists are moved into the device's vertex order.
+static sf_result upload_corner_lists(sfi_cuda* c, size_t lists, const uint32_t* offsets, const uint32_t* corners,
+                                     int rows, const uint32_t** out_offsets, const uint32_t** out, sf_error* err)
+{
+    size_t total = offsets ? offsets[lists] : 0;
+    if (!c->order.perm || !offsets || !corners) {
+        sf_result r = upload(c, offsets, lists + 1, out_offsets, err);
+        return r == SF_OK ? upload(c, corners, total, out, err) : r;
+    }
+    *out = *out_offsets = NULL;
+    uint32_t* o = (uint32_t*)malloc((lists + 1) * sizeof(uint32_t));
+    uint32_t* tmp = (uint32_t*)malloc((total ? total : 1) * sizeof(uint32_t));
+    sf_result r = SF_OK;
+    if (!o || !tmp) {
+        r = sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "backend", SFI_NO_INDEX, "cuda: order staging");
+    } else {
+        if (rows) {
+            sfi_gpu_order_csr(lists, c->order.perm, offsets, corners, sizeof(uint32_t), o, tmp);
+        } else {
+            memcpy(o, offsets, (lists + 1) * sizeof(uint32_t));
+            memcpy(tmp, corners, total * sizeof(uint32_t));
+        }
+        for (size_t i = 0; i < total; ++i) tmp[i] = sfi_gpu_order_corner(&c->order, tmp[i]);
+        r = upload(c, (const uint32_t*)o, lists + 1, out_offsets, err);
+        if (r == SF_OK) r = upload(c, (const uint32_t*)tmp, total, out, err);
+    }
+    free(o);
+    free(tmp);
+    return r;
+}
+
+// A device vertex's number in the caller's numbering (results that name a vertex: worst, first non-finite).
+static size_t caller_vertex(const sfi_cuda* c, size_t q)
+{
+    return c->order.perm && q < c->order.n ? c->order.perm[q] : q;
+}
+
+// The host staging of the moves below, for rows of 4 floats per vertex and per corner: made on the first copy that
+// needs it (frames, MikkTSpace; an evaluation's statistics never do), then kept.
+static sf_result order_staging(sfi_cuda* c, sf_error* err)
+{
+    size_t n = c->t.n, C = 3 * (size_t)c->t.F, floats = 4 * (n > C ? n : C);
+    if (!c->order.perm || floats <= c->h_order_floats) return SF_OK;
+    free(c->h_order);
+    c->h_order = (float*)malloc(floats * sizeof(float));
+    c->h_order_floats = c->h_order ? floats : 0;
+    if (!c->h_order)
+        return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX,
+                            "cuda: staging of %zu vertices between the device's order and the caller's", n);
+    return SF_OK;
+}
+
+// n rows of width floats, downloaded in the device's order into dst, put back into the caller's order in place.
+static void rows_to_caller(sfi_cuda* c, float* dst, size_t width)
+{
+    size_t n = c->t.n;
+    if (!c->order.perm || !dst || n == 0) return;
+    memcpy(c->h_order, dst, width * n * sizeof(float));
+    sfi_gpu_order_rows_back(n, c->order.perm, c->h_order, width * sizeof(float), dst);
+}
+
+// Per-corner float4s of the caller's corners in place into the device's, before an upload.
+static void corners_to_device(sfi_cuda* c, float* dst)
+{
+    size_t F = c->order.F;
+    if (!c->order.perm || !dst || F == 0) return;
+    memcpy(c->h_order, dst, 12 * F * sizeof(float));
+    sfi_gpu_order_rows(F, c->order.fperm, c->h_order, 12 * sizeof(float), dst); // a triangle's 3 corners at once
+}
+
+// The reverse: rows of the caller's order in place into the device's, before an upload.
+static void rows_to_device(sfi_cuda* c, float* dst, size_t width)
+{
+    size_t n = c->t.n;
+    if (!c->order.perm || !dst || n == 0) return;
+    memcpy(c->h_order, dst, width * n * sizeof(float));
+    sfi_gpu_order_rows(n, c->order.perm, c->h_order, width * sizeof(float), dst);
+}
+
 static size_t round_slots(uint32_t k) { return k == 0 ? 0 : k <= 4 ? 4 : k <= 8 ? 8 : 16; }
 
 // Bytes the device copy of topo takes (the same arrays upload_topology makes).
@@ -166,8 +312,9 @@ static size_t topology_bytes(const sf_topology* topo)
 {
     size_t n = topo->vertex_count, F = topo->triangle_count, K = round_slots(topo->influence_count);
     size_t e = n ? topo->morph_offsets[n] : 0;
-    size_t b =
-        4 * (3 * n + 3 * n + 4 * n + (topo->uvs ? 2 * n : 0) + 3 * F + (n + 1) + 3 * F + K * n + (n + 1) + e * 10 + n);
+    size_t b = // the last n: the caller's numbers (the device's own vertex order)
+        4 * (3 * n + 3 * n + 4 * n + (topo->uvs ? 2 * n : 0) + 3 * F + (n + 1) + 3 * F + K * n + (n + 1) + e * 10 + n +
+             n);
     b += 2 * K * n;
     for (int k = 0; k < 2; ++k)
         if (topo->weld[k].group) b += 4 * (n + topo->weld[k].group_count + 1 + 3 * F);
@@ -187,17 +334,19 @@ static sf_result upload_gradients(sfi_cuda* c, const sf_topology* topo, sf_metho
 {
     sfi_gradients_view g;
     if (!sfi_gradients_get(topo, method, &g)) return SF_OK;
-    size_t n = topo->vertex_count, s = g.slot_offsets[n], m = g.morph_offsets[n];
     sfc_topo& t = c->t;
     bool fan = method == SF_METHOD_JACOBIAN_FAN;
     if (!fan) t.slot_floats = g.slot_floats;
-    sf_result r = upload(c, g.slot_offsets, n + 1, fan ? &t.fan.slot_offsets : &t.slot_offsets, err);
-    if (r == SF_OK) r = upload(c, g.slot_joint, s, fan ? &t.fan.slot_joint : &t.slot_joint, err);
-    if (r == SF_OK) r = upload(c, g.slot_coef, (size_t)g.slot_floats * s, fan ? &t.fan.slot_coef : &t.slot_coef, err);
-    if (r == SF_OK) r = upload(c, g.morph_offsets, n + 1, fan ? &t.fan.morph_offsets : &t.grad_morph_offsets, err);
-    if (r == SF_OK) r = upload(c, g.morph_target, m, fan ? &t.fan.morph_target : &t.grad_morph_target, err);
-    if (r == SF_OK) r = upload(c, g.morph_duv, 6 * m, fan ? &t.fan.morph_duv : &t.grad_morph_duv, err);
-    if (r == SF_OK && fan) r = upload(c, g.fan_normal, 3 * n, &t.fan.fan_normal, err);
+    sf_result r = upload_csr(c, g.slot_offsets, g.slot_joint, 1, fan ? &t.fan.slot_offsets : &t.slot_offsets,
+                             fan ? &t.fan.slot_joint : &t.slot_joint, err);
+    if (r == SF_OK)
+        r = upload_csr(c, g.slot_offsets, g.slot_coef, g.slot_floats, NULL, fan ? &t.fan.slot_coef : &t.slot_coef, err);
+    if (r == SF_OK)
+        r = upload_csr(c, g.morph_offsets, g.morph_target, 1, fan ? &t.fan.morph_offsets : &t.grad_morph_offsets,
+                       fan ? &t.fan.morph_target : &t.grad_morph_target, err);
+    if (r == SF_OK)
+        r = upload_csr(c, g.morph_offsets, g.morph_duv, 6, NULL, fan ? &t.fan.morph_duv : &t.grad_morph_duv, err);
+    if (r == SF_OK && fan) r = upload_rows(c, g.fan_normal, 3, &t.fan.fan_normal, err);
     return r;
 }
 
@@ -257,25 +406,26 @@ static sf_result upload_topology(sfi_cuda* c, const sf_topology* topo, sf_error*
     t.targets = (uint32_t)topo->target_count;
     t.has_uvs = topo->has_uvs;
     t.bitangent_sign = topo->bitangent_sign;
-    size_t e = n ? topo->morph_offsets[n] : 0;
-    sf_result r = upload(c, topo->rest_positions, 3 * n, &t.rest_p, err);
-    if (r == SF_OK) r = upload(c, topo->rest_normals, 3 * n, &t.rest_n, err);
-    if (r == SF_OK) r = upload(c, topo->rest_tangents, 4 * n, &t.rest_t, err);
-    if (r == SF_OK) r = upload(c, topo->uvs, 2 * n, &t.uvs, err);
-    if (r == SF_OK) r = upload(c, topo->indices, 3 * F, &t.indices, err);
-    if (r == SF_OK) r = upload(c, topo->adj_offsets, n + 1, &t.adj_offsets, err);
-    if (r == SF_OK) r = upload(c, topo->adj_corners, 3 * F, &t.adj_corners, err);
-    if (r == SF_OK) r = upload(c, topo->morph_offsets, n + 1, &t.morph_offsets, err);
-    if (r == SF_OK) r = upload(c, topo->morph_target, e, &t.morph_target, err);
-    if (r == SF_OK) r = upload(c, topo->morph_dp, 3 * e, &t.morph_dp, err);
-    if (r == SF_OK) r = upload(c, topo->morph_dn, 3 * e, &t.morph_dn, err);
-    if (r == SF_OK) r = upload(c, topo->morph_dt, 3 * e, &t.morph_dt, err);
+    sf_result r = upload_rows(c, topo->rest_positions, 3, &t.rest_p, err);
+    if (r == SF_OK) r = upload_rows(c, topo->rest_normals, 3, &t.rest_n, err);
+    if (r == SF_OK) r = upload_rows(c, topo->rest_tangents, 4, &t.rest_t, err);
+    if (r == SF_OK) r = upload_rows(c, topo->uvs, 2, &t.uvs, err);
+    if (r == SF_OK) r = upload_indices(c, topo->indices, 3 * F, &t.indices, err);
+    if (r == SF_OK)
+        r = upload_corner_lists(c, n, topo->adj_offsets, topo->adj_corners, 1, &t.adj_offsets, &t.adj_corners, err);
+    if (r == SF_OK)
+        r = upload_csr(c, topo->morph_offsets, topo->morph_target, 1, &t.morph_offsets, &t.morph_target, err);
+    if (r == SF_OK) r = upload_csr(c, topo->morph_offsets, topo->morph_dp, 3, NULL, &t.morph_dp, err);
+    if (r == SF_OK) r = upload_csr(c, topo->morph_offsets, topo->morph_dn, 3, NULL, &t.morph_dn, err);
+    if (r == SF_OK) r = upload_csr(c, topo->morph_offsets, topo->morph_dt, 3, NULL, &t.morph_dt, err);
     for (int k = 0; r == SF_OK && k < 2; ++k) {
         const sfi_weld* w = &topo->weld[k];
         if (!w->group) continue;
-        r = upload(c, w->group, n, &t.weld[k].group, err);
-        if (r == SF_OK) r = upload(c, w->corner_offsets, w->group_count + 1, &t.weld[k].corner_offsets, err);
-        if (r == SF_OK) r = upload(c, w->corners, 3 * F, &t.weld[k].corners, err);
+        r = upload_rows(c, w->group, 1, &t.weld[k].group, err);
+        // groups keep their numbers, their corners become the device's
+        if (r == SF_OK)
+            r = upload_corner_lists(c, w->group_count, w->corner_offsets, w->corners, 0, &t.weld[k].corner_offsets,
+                                    &t.weld[k].corners, err);
     }
     if (r == SF_OK) r = upload_gradients(c, topo, SF_METHOD_JACOBIAN, err);
     if (r == SF_OK) r = upload_gradients(c, topo, SF_METHOD_JACOBIAN_FAN, err);
@@ -296,8 +446,8 @@ static sf_result upload_topology(sfi_cuda* c, const sf_topology* topo, sf_error*
                 j[K * v + k] = (uint16_t)topo->joints[k0 * v + k];
                 w[K * v + k] = topo->weights[k0 * v + k];
             }
-        r = upload(c, j, K * n, &t.joints, err);
-        if (r == SF_OK) r = upload(c, w, K * n, &t.weights, err);
+        r = upload_rows(c, (const uint16_t*)j, K, &t.joints, err);
+        if (r == SF_OK) r = upload_rows(c, (const float*)w, K, &t.weights, err);
         free(j);
         free(w);
         if (r != SF_OK) return r;
@@ -307,6 +457,7 @@ static sf_result upload_topology(sfi_cuda* c, const sf_topology* topo, sf_error*
     for (size_t v = 0; v < n; ++v) ones[v] = 1.0f;
     r = upload(c, ones, n, &t.ones, err);
     free(ones);
+    if (r == SF_OK && c->order.perm) r = upload(c, (const uint32_t*)c->order.perm, n, &t.caller, err);
     if (r != SF_OK) return r;
     fixed_bounds(topo, &t);
     return SF_OK;
@@ -465,6 +616,8 @@ static void cuda_free(sfi_cuda* c)
     free_instances(c);
     free_stats(c);
     for (int k = 0; k < 3; ++k) sfc_halo_free(&c->halo[k]);
+    sfi_gpu_order_free(&c->order);
+    free(c->h_order);
     for (size_t k = 0; k < c->mikk_parts; ++k) sf_workspace_destroy(c->mikk_ws[k]);
     cudaFreeHost(c->h_mikk);
     sfc_mikk_destroy(c->mikk_gpu);
@@ -507,17 +660,50 @@ extern "C" sf_result sfi_cuda_free_memory(size_t* free_bytes, sf_error* err)
     return SF_OK;
 }
 
+// The device's order of c->topo by c->order_mode (the caller's where the Morton order cannot be allocated or, under
+// AUTO, is no more local), then the topology uploaded in it.
+static sf_result topology_in_order(sfi_cuda* c, sf_error* err)
+{
+    if (c->order_mode != SFI_CUDA_ORDER_AUTHORED) {
+        sf_error ignored;
+        if (sfi_gpu_order_build(c->topo, &c->order, &ignored) == SF_OK && c->order_mode == SFI_CUDA_ORDER_AUTO &&
+            !(sfi_gpu_order_lines(c->topo, c->order.perm, c->order.inv) < sfi_gpu_order_lines(c->topo, NULL, NULL)))
+            sfi_gpu_order_free(&c->order);
+    }
+    return upload_topology(c, c->topo, err);
+}
+
+extern "C" sf_result sfi_cuda_set_locality(sf_workspace* ws, sfi_cuda_order order, sf_error* err)
+{
+    if (!ws || !ws->cuda || ws->cuda->order_mode == order) return SF_OK;
+    sfi_cuda* c = ws->cuda;
+    SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+    for (size_t k = 0; k < c->alloc_count; ++k) cudaFree(c->allocs[k]);
+    c->alloc_count = 0, c->topo_bytes = 0;
+    for (int k = 0; k < 3; ++k) sfc_halo_free(&c->halo[k]), c->halo_refused[k] = 0;
+    sfi_gpu_order_free(&c->order);
+    free(c->h_order);
+    c->h_order = NULL, c->h_order_floats = 0;
+    c->auth_cached = 0;
+    sfc_mikk_destroy(c->mikk_gpu); // its groups are numbered in the old order
+    c->mikk_gpu = NULL;
+    c->order_mode = order;
+    memset(&c->t, 0, sizeof c->t);
+    return topology_in_order(c, err);
+}
+
 static sf_result cuda_workspace_init(sf_workspace* ws, sf_error* err)
 {
     sfi_cuda* c = (sfi_cuda*)calloc(1, sizeof *c);
     if (!c) return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "cuda state");
     ws->cuda = c;
     c->topo = ws->topo;
+    c->order_mode = SFI_CUDA_ORDER_AUTO;
     SFC_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), err);
     SFC_CHECK(cudaEventCreate(&c->start), err);
     SFC_CHECK(cudaEventCreate(&c->stop), err);
     SFC_CHECK(cudaMalloc((void**)&c->counters, SFC_COUNTERS * sizeof(unsigned long long)), err);
-    sf_result r = upload_topology(c, ws->topo, err);
+    sf_result r = topology_in_order(c, err);
     if (r != SF_OK) return r;
     size_t n = ws->topo->vertex_count;
     r = dev_alloc(&c->auth_n, 3 * n, err);
@@ -603,7 +789,7 @@ static sf_result rebuild(sfi_cuda* c, const sf_frames_opts* o, sfi_cuda_recomput
     if (variant == SFI_CUDA_HALO_GATHER || variant == SFI_CUDA_ONE_PASS) {
         sfc_halo* h = &c->halo[weld + 1];
         if (!h->base) {
-            sf_result r = sfc_halo_upload(c->topo, weld, h, err);
+            sf_result r = sfc_halo_upload(c->topo, weld, c->order.inv, h, err);
             if (r == SF_ERROR_UNSUPPORTED && variant == SFI_CUDA_HALO_GATHER) { // the same bits another way
                 c->halo_refused[weld + 1] = 1;
                 sf_error_clear(err);
@@ -793,7 +979,7 @@ static sf_result mikk_gpu_ready(sfi_cuda* c, const sf_topology* topo, const floa
     if (c->mikk_gpu || round == 0) return SF_OK;
     sfi_mikk_groups g;
     sf_result r = sfi_mikktspace_prepare(topo, h_pos, h_nrm, c->mikk_ws[0], &g, err);
-    return r == SF_OK ? sfc_mikk_set(&c->mikk_gpu, topo, &g, c->stream, err) : r;
+    return r == SF_OK ? sfc_mikk_set(&c->mikk_gpu, topo, c->order.perm ? &c->order : NULL, &g, c->stream, err) : r;
 }
 
 // MikkTSpace tangents on the CPU from the GPU's positions and normals (every instance), then back to the device:
@@ -821,6 +1007,13 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
                                   c->stream),
                   err);
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+        r = order_staging(c, err);
+        if (r != SF_OK) return r;
+        for (size_t i = 0; i < m; ++i) { // MikkTSpace reads the caller's order
+            rows_to_caller(c, h_pos + 3 * n * i, 3);
+            rows_to_caller(c, h_det + n * i, 1);
+            rows_to_caller(c, h_nrm + 3 * n * i, 3);
+        }
         r = mikk_gpu_ready(c, topo, h_pos, h_nrm, round, err);
         if (r != SF_OK) return r;
         uint8_t* mask = sfc_mikk_valid(c->mikk_gpu) ? sfc_mikk_mask(c->mikk_gpu, (uint32_t)round, err) : NULL;
@@ -834,7 +1027,12 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
                 if (err) *err = job.errors[k];
                 return job.results[k];
             }
-        // the host's instances up, in runs, then the device's sums for the others
+        // the host's instances up, in the device's order and in runs, then the device's sums for the others
+        for (size_t i = 0; i < m; ++i) {
+            if (mask && mask[i]) continue;
+            rows_to_device(c, h_tan + 4 * n * i, 4);
+            if (h_ct) corners_to_device(c, h_ct + 4 * C * i);
+        }
         for (size_t a = 0, b; a < m; a = b) {
             for (b = a + 1; b < m && (mask ? mask[b] : 0) == (mask ? mask[a] : 0);) ++b;
             if (mask && mask[a]) continue;
@@ -859,6 +1057,8 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
                                           cudaMemcpyDeviceToHost, c->stream),
                           err);
         SFC_CHECK(cudaStreamSynchronize(c->stream), err); // the staging serves the next round
+        for (size_t i = 0; mask && outs && i < m; ++i)
+            if (mask[i]) rows_to_caller(c, outs[first + i].tangents, 4);
     }
     return SF_OK;
 }
@@ -922,12 +1122,21 @@ static sf_result cuda_frames_batch(const sf_topology* topo, const sf_pose* poses
                           err);
         }
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
-        if (got[SFC_NONFINITE])
-            return sf_error_set(
-                err, SF_ERROR_TOO_LARGE, "out", (size_t)(got[SFC_FIRST_BAD] % (n ? n : 1)),
-                "`%s` came out non-finite at vertex %llu of instance %llu on the GPU: a magnitude bound "
-                "is missing (please report)",
-                sf_method_name(method), got[SFC_FIRST_BAD] % (n ? n : 1), start + got[SFC_FIRST_BAD] / (n ? n : 1));
+        r = order_staging(c, err);
+        if (r != SF_OK) return r;
+        for (size_t i = 0; i < m; ++i) {
+            const sf_frames_out* o = &outs[start + i];
+            rows_to_caller(c, o->positions, 3);
+            rows_to_caller(c, o->normals, 3);
+            if (!mikk_reference(topo, method, opts)) rows_to_caller(c, o->tangents, 4);
+        }
+        if (got[SFC_NONFINITE]) {
+            size_t bad = caller_vertex(c, (size_t)(got[SFC_FIRST_BAD] % (n ? n : 1)));
+            return sf_error_set(err, SF_ERROR_TOO_LARGE, "out", bad,
+                                "`%s` came out non-finite at vertex %zu of instance %llu on the GPU: a magnitude "
+                                "bound is missing (please report)",
+                                sf_method_name(method), bad, start + got[SFC_FIRST_BAD] / (n ? n : 1));
+        }
         for (int k = 0; k < SFC_COUNTERS; ++k) total[k] += got[k];
         start += m;
     }
@@ -1315,7 +1524,7 @@ static sf_result cuda_eval_poses(sf_workspace* ws, size_t row, sf_pose_errors* o
             uint32_t bits = (uint32_t)(q[1] >> 32);
             float mx;
             memcpy(&mx, &bits, sizeof mx);
-            size_t worst = q[1] ? (size_t)(0xffffffffu - (uint32_t)q[1]) : 0;
+            size_t worst = q[1] ? (size_t)(0xffffffffu - (uint32_t)q[1]) : 0; // the caller's number
             if (side == 0) {
                 e.normal_sum = (double)q[0] / scale, e.normal_max = mx, e.worst_normal_vertex = worst;
             } else {
@@ -1358,7 +1567,8 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
                 m == SF_METHOD_JACOBIAN || m == SF_METHOD_JACOBIAN_FAN ? (size_t)k[SFC_CAPPED] : 0;
             report->fused_two_pass = row == SF_METHOD_COUNT ? 0 : c->row_two_pass[row];
             if (k[SFC_NONFINITE])
-                return sf_error_set(err, SF_ERROR_TOO_LARGE, "out", (size_t)(k[SFC_FIRST_BAD] % (c->t.n ? c->t.n : 1)),
+                return sf_error_set(err, SF_ERROR_TOO_LARGE, "out",
+                                    caller_vertex(c, (size_t)(k[SFC_FIRST_BAD] % (c->t.n ? c->t.n : 1))),
                                     "`%s` came out non-finite on the GPU: a magnitude bound is missing (please report)",
                                     sf_method_name(m));
         }
@@ -1404,7 +1614,7 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
         }
         if (r != SF_OK) return r;
         if (side == 0)
-            s.worst_normal_vertex = bins.count ? worst % n : 0;
+            s.worst_normal_vertex = bins.count ? worst % n : 0; // the caller's number (sfc_topo.caller)
         else
             s.worst_tangent_vertex = bins.count ? worst % n : 0;
     }

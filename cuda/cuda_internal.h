@@ -58,6 +58,9 @@ struct sfc_topo {
         const float *morph_duv, *fan_normal; // 6 per entry; 3n
     } fan;
     const float* ones; // n determinants of the rest pose (the authored reference's rest rebuild)
+    // n: the caller's number of each device vertex, where the device keeps its own (Morton) order
+    // (cuda/gpu_order.c); NULL: the caller's order. The statistics name vertices by it.
+    const uint32_t* caller;
     // fixed-point scatter: bounds of the accumulated terms at rest (see kernels_recompute.cu)
     float fixed_bound[3][2]; // [weighting][0 normal term, 1 tangent/bitangent term]
     uint32_t max_valence;    // corners of the largest vertex or weld group
@@ -176,9 +179,10 @@ struct sfc_halo {
     const uint32_t *own_offsets, *local_offsets, *locals, *face_offsets, *corner_offsets;
     const uint16_t *face_locals, *corners;
 };
-// Builds topo's blocks for weld (-1, 0, 1) and uploads them; a block that the device's shared memory cannot
+// Builds topo's blocks for weld (-1, 0, 1) and uploads them, their vertices as device vertices (inv: the
+// device's number of each of topo's vertices, NULL: the same); a block that the device's shared memory cannot
 // hold is SF_ERROR_UNSUPPORTED naming the sizes. free: NULL-safe, zeroes it.
-sf_result sfc_halo_upload(const sf_topology* topo, int weld, sfc_halo* out, sf_error* err);
+sf_result sfc_halo_upload(const sf_topology* topo, int weld, const uint32_t* inv, sfc_halo* out, sf_error* err);
 // What sfc_halo_upload allocates for topo and weld (the blocks built on the host and freed); 0 where they cannot be
 // built (the workspace then rebuilds with face-gather).
 size_t sfc_halo_bytes(const sf_topology* topo, int weld);
@@ -195,14 +199,17 @@ sf_result sfc_halo_one_pass(const sfc_topo* t, const sfc_halo* h, const sfc_batc
 size_t sfc_error_blocks(const sfc_topo* t, uint32_t count);
 
 // cuda/kernels_mikk.cu: MikkTSpace's groups' sums on the device, over one frame's groups (sfi_mikk_groups) kept
-// here. sfc_mikk_set replaces them (left unset where the host must keep them: degenerate triangles); sfc_mikk_covers: whether a frame's groups, prepared on the host by part `part` of a round, are these (its
+// here. sfc_mikk_set replaces them, numbered in the device's order (order: NULL for the caller's), left unset where
+// the host must keep them (degenerate triangles); sfc_mikk_covers: whether a frame's groups, prepared on the host by part `part` of a round, are these (its
 // answer kept per groups epoch); sfc_mikk_mask: the pinned per-instance mask (1: the device computes it) for up to
 // cap instances; sfc_mikk_run: the masked instances' per-vertex tangents into tan and, with ct, their corner
 // tangents (w as the per-vertex output's) into ct.
 struct sfc_mikk;
 void sfc_mikk_destroy(sfc_mikk* m);
 int sfc_mikk_valid(const sfc_mikk* m);
-sf_result sfc_mikk_set(sfc_mikk** m, const sf_topology* topo, const sfi_mikk_groups* g, cudaStream_t s, sf_error* err);
+struct sfi_gpu_order;
+sf_result sfc_mikk_set(sfc_mikk** m, const sf_topology* topo, const struct sfi_gpu_order* order,
+                       const sfi_mikk_groups* g, cudaStream_t s, sf_error* err);
 int sfc_mikk_covers(sfc_mikk* m, size_t part, const sfi_mikk_groups* g);
 uint8_t* sfc_mikk_mask(sfc_mikk* m, uint32_t cap, sf_error* err);
 sf_result sfc_mikk_run(sfc_mikk* m, const sfc_topo* t, uint32_t count, const float* pos, const float* nrm,

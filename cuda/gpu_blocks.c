@@ -87,7 +87,9 @@ static lists lists_of(const sf_topology* topo, int weld, uint32_t v)
 typedef struct build {
     const sf_topology* topo;
     int weld;
+    uint32_t* rank; /* each vertex's Morton position: the order inside a block (NULL: public order) */
     uint32_t *vstamp, *fstamp, *tf, *tv; /* stamps (0: in no block being built), tentative lists */
+    uint32_t* morton;                    /* with rank: the Morton order itself */
 } build;
 
 /* Marks v's faces and their vertices (and v) with stamp s; the new ones go to b->tf / b->tv. */
@@ -168,7 +170,7 @@ static void write_block(build* b, sfi_gpu_blocks* out, size_t k, uint32_t s, uin
     uint32_t L = 0, NF = 0;
     out->local_offsets[k] = (uint32_t)*L0, out->face_offsets[k] = (uint32_t)*F0;
     uint32_t q0 = out->own_offsets[k], q1 = out->own_offsets[k + 1];
-    qsort(out->order + q0, q1 - q0, sizeof *out->order, compare_u32);
+    if (!b->rank) qsort(out->order + q0, q1 - q0, sizeof *out->order, compare_u32); /* else left in Morton order */
     for (uint32_t q = q0; q < q1; ++q) {
         uint32_t u = out->order[q];
         b->vstamp[u] = s, out->locals[*L0 + L++] = u;
@@ -185,7 +187,12 @@ static void write_block(build* b, sfi_gpu_blocks* out, size_t k, uint32_t s, uin
                 }
         }
     }
-    qsort(out->locals + *L0 + (q1 - q0), L - (q1 - q0), sizeof *out->locals, compare_u32);
+    uint32_t* halo = out->locals + *L0 + (q1 - q0);
+    if (b->rank) /* by Morton position: ranks sorted, then the vertices at those positions */
+        for (uint32_t i = 0; i < L - (q1 - q0); ++i) halo[i] = b->rank[halo[i]];
+    qsort(halo, L - (q1 - q0), sizeof *halo, compare_u32);
+    if (b->rank)
+        for (uint32_t i = 0; i < L - (q1 - q0); ++i) halo[i] = b->morton[halo[i]];
     for (uint32_t i = 0; i < L; ++i) vlocal[out->locals[*L0 + i]] = i;
     for (uint32_t q = q0; q < q1; ++q) {
         lists l = lists_of(topo, b->weld, out->order[q]);
@@ -211,6 +218,17 @@ static void write_block(build* b, sfi_gpu_blocks* out, size_t k, uint32_t s, uin
 sf_result sfi_gpu_blocks_build(const sf_topology* topo, int weld, uint32_t max_own, uint32_t max_locals,
                                uint32_t max_faces, sfi_gpu_blocks* out, sf_error* err)
 {
+    return sfi_gpu_blocks_build_in(topo, weld, max_own, max_locals, max_faces, 0, out, err);
+}
+
+void sfi_gpu_morton_order(const sf_topology* topo, uint32_t* key, uint32_t* order, uint32_t* tmp)
+{
+    morton_order(topo, key, order, tmp);
+}
+
+sf_result sfi_gpu_blocks_build_in(const sf_topology* topo, int weld, uint32_t max_own, uint32_t max_locals,
+                                  uint32_t max_faces, int morton_inside, sfi_gpu_blocks* out, sf_error* err)
+{
     memset(out, 0, sizeof *out);
     SF_CHECK(topo != NULL, SF_ERROR_INVALID_ARGUMENT, err, "topology", SFI_NO_INDEX, "NULL");
     SF_CHECK(weld < 0 || (weld < 2 && topo->weld[weld].group), SF_ERROR_UNSUPPORTED, err, "opts.weld", SFI_NO_INDEX,
@@ -222,7 +240,7 @@ sf_result sfi_gpu_blocks_build(const sf_topology* topo, int weld, uint32_t max_o
     size_t n = topo->vertex_count, F = topo->triangle_count;
     out->store.env = &topo->env;
     sfi_store* st = &out->store;
-    build b = {topo, weld, NULL, NULL, NULL, NULL};
+    build b = {topo, weld, NULL, NULL, NULL, NULL, NULL, NULL};
     uint32_t max_list = 0;
     size_t corner_total = 0;
     for (size_t v = 0; v < n; ++v) {
@@ -252,6 +270,10 @@ sf_result sfi_gpu_blocks_build(const sf_topology* topo, int weld, uint32_t max_o
     size_t blocks = 0, local_total = 0, face_total = 0;
     r = cut_blocks(&b, out, max_own, max_locals, max_faces, &blocks, &local_total, &face_total, err);
     if (r != SF_OK) goto done;
+    if (morton_inside) { /* key's codes are spent: it holds the ranks now */
+        for (size_t q = 0; q < n; ++q) key[out->order[q]] = (uint32_t)q;
+        b.rank = key, b.morton = out->order;
+    }
     out->block_count = (uint32_t)blocks;
     out->local_offsets = sfi_store_alloc(st, blocks + 1, sizeof *out->local_offsets);
     out->face_offsets = sfi_store_alloc(st, blocks + 1, sizeof *out->face_offsets);

@@ -29,7 +29,14 @@ typedef struct sfi_gpu_blocks {
  * sizes when one vertex's faces alone exceed the limits (max_locals <= 65535, max_faces <= 21845). */
 sf_result sfi_gpu_blocks_build(const sf_topology* topo, int weld, uint32_t max_own, uint32_t max_locals,
                                uint32_t max_faces, sfi_gpu_blocks* out, sf_error* err);
+/* The same with morton_inside = 1: inside a block the owned vertices stay in Morton order and the halo is sorted
+ * by Morton position (for a device that keeps its vertices in Morton order, sfi_gpu_order: a warp's reads
+ * then fall into few rows there); sfi_gpu_blocks_build is morton_inside = 0. */
+sf_result sfi_gpu_blocks_build_in(const sf_topology* topo, int weld, uint32_t max_own, uint32_t max_locals,
+                                  uint32_t max_faces, int morton_inside, sfi_gpu_blocks* out, sf_error* err);
 void sfi_gpu_blocks_free(sfi_gpu_blocks* blocks); /* NULL-safe; zeroes it */
+/* order: the vertices sorted by the Morton code of their rest position (stable); key, tmp: n scratch each. */
+void sfi_gpu_morton_order(const sf_topology* topo, uint32_t* key, uint32_t* order, uint32_t* tmp);
 
 #ifdef __cplusplus
 }

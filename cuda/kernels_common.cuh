@@ -115,6 +115,14 @@ __device__ __forceinline__ void report_frame(unsigned long long* counters, int m
     warp_count(counters + SFC_CAPPED, capped);
 }
 
+// The caller's number (instance * n + vertex) of device vertex o of an instance (sfc_topo.caller).
+__device__ __forceinline__ uint32_t caller_index(const sfc_topo& t, uint32_t o)
+{
+    if (!t.caller) return o;
+    uint32_t i = o / t.n;
+    return i * t.n + __ldg(t.caller + (o - i * t.n));
+}
+
 inline dim3 grid(uint32_t items, uint32_t count) { return dim3((items + SFC_THREADS - 1) / SFC_THREADS, count); }
 
 } // namespace

@@ -202,14 +202,15 @@ size_t sfc_halo_bytes(const sf_topology* topo, int weld)
 }
 
 // The layout of one weld mode built on the host (gpu_blocks.c) and copied into one device allocation.
-sf_result sfc_halo_upload(const sf_topology* topo, int weld, sfc_halo* out, sf_error* err)
+sf_result sfc_halo_upload(const sf_topology* topo, int weld, const uint32_t* inv, sfc_halo* out, sf_error* err)
 {
     memset(out, 0, sizeof *out);
     int dev = 0, optin = 0;
     SFC_CHECK(cudaGetDevice(&dev), err);
     SFC_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), err);
     sfi_gpu_blocks g;
-    sf_result r = sfi_gpu_blocks_build(topo, weld, SFI_CUDA_HALO_OWN, SFI_CUDA_HALO_LOCALS, SFI_CUDA_HALO_FACES, &g, err);
+    sf_result r = sfi_gpu_blocks_build_in(topo, weld, SFI_CUDA_HALO_OWN, SFI_CUDA_HALO_LOCALS, SFI_CUDA_HALO_FACES,
+                                          inv != NULL, &g, err);
     if (r != SF_OK) return r;
     size_t smem = smem_bytes(g.max_locals, g.max_faces);
     if (smem > (size_t)optin) {
@@ -219,6 +220,8 @@ sf_result sfc_halo_upload(const sf_topology* topo, int weld, sfc_halo* out, sf_e
                             "gives a block %d B",
                             g.max_locals, g.max_faces, smem, optin);
     }
+    if (inv)
+        for (size_t l = 0; l < g.local_offsets[g.block_count]; ++l) g.locals[l] = inv[g.locals[l]];
     halo_part parts[HALO_PARTS];
     size_t at[HALO_PARTS], total = halo_parts(topo, g, parts, at);
     char* d = NULL;

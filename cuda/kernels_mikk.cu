@@ -4,6 +4,7 @@
 // their corner tangents from these kernels: the triangles' UV tangents (sfk_mikk_triangle), each group's sums
 // (sfk_mikk_group_tangents, the host's operations, IEEE and without contraction: --fmad=false) and the per-vertex
 // output, bit for bit the host's. Frames with a degenerate triangle (whose corners copy others') stay on the host.
+#include "gpu_order.h"
 #include "kernels_common.cuh"
 
 #include <stdlib.h>
@@ -132,7 +133,8 @@ void sfc_mikk_destroy(sfc_mikk* m)
 
 int sfc_mikk_valid(const sfc_mikk* m) { return m && m->valid; }
 
-sf_result sfc_mikk_set(sfc_mikk** pm, const sf_topology* topo, const sfi_mikk_groups* g, cudaStream_t s, sf_error* err)
+sf_result sfc_mikk_set(sfc_mikk** pm, const sf_topology* topo, const sfi_gpu_order* order, const sfi_mikk_groups* g,
+                       cudaStream_t s, sf_error* err)
 {
     if (!*pm) {
         *pm = (sfc_mikk*)calloc(1, sizeof(sfc_mikk));
@@ -151,9 +153,13 @@ sf_result sfc_mikk_set(sfc_mikk** pm, const sf_topology* topo, const sfi_mikk_gr
     m->h_corners = (uint32_t*)malloc((C ? C : 1) * sizeof(uint32_t));
     m->h_orient = (uint8_t*)malloc(G);
     m->h_flags = (uint8_t*)malloc(F ? F : 1);
+    // the device's copy in the device's numbering (corners, vertices and triangles through order), each group's
+    // corners in their own order, so that every sum adds as the host's
     uint32_t* normal_of = (uint32_t*)malloc(G * sizeof(uint32_t));
-    if (!m->h_start || !m->h_corners || !m->h_orient || !m->h_flags || !normal_of) {
-        free(normal_of);
+    uint32_t* d_corners = (uint32_t*)malloc((C ? C : 1) * sizeof(uint32_t));
+    uint8_t* d_flags = (uint8_t*)malloc(2 * (F ? F : 1));
+    if (!m->h_start || !m->h_corners || !m->h_orient || !m->h_flags || !normal_of || !d_corners || !d_flags) {
+        free(normal_of), free(d_corners), free(d_flags);
         return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "workspace", SFI_NO_INDEX, "MikkTSpace groups on the GPU");
     }
     memcpy(m->h_start, g->start, (G + 1) * sizeof(uint32_t));
@@ -162,10 +168,17 @@ sf_result sfc_mikk_set(sfc_mikk** pm, const sf_topology* topo, const sfi_mikk_gr
     memcpy(m->h_flags, g->flags, F);
     // the group's normal: its first corner's (a group's corners are one shared vertex, bit-identical data)
     for (size_t k = 0; k < G; ++k) normal_of[k] = topo->indices[g->corners[g->start[k]]];
+    uint8_t* d_uv_flags = d_flags + F;
+    for (size_t k = 0; k < C; ++k) d_corners[k] = order ? sfi_gpu_order_corner(order, g->corners[k]) : g->corners[k];
+    for (size_t k = 0; order && k < G; ++k) normal_of[k] = order->inv[normal_of[k]];
+    for (size_t q = 0; q < F; ++q) {
+        size_t f = order ? order->fperm[q] : q;
+        d_flags[q] = g->flags[f], d_uv_flags[q] = topo->mikk_uv_flags[f];
+    }
     size_t bytes = 4 * ((G + 1) + C + G) + G + 2 * F + 64;
     cudaError_t e = cudaMalloc(&m->base, bytes);
     if (e != cudaSuccess) {
-        free(normal_of);
+        free(normal_of), free(d_corners), free(d_flags);
         return sfc_failed(err, "cudaMalloc(MikkTSpace groups)", e);
     }
     char* p = (char*)m->base;
@@ -178,13 +191,13 @@ sf_result sfc_mikk_set(sfc_mikk** pm, const sf_topology* topo, const sfi_mikk_gr
     m->groups = (uint32_t)G, m->F = (uint32_t)F;
     // synchronous copies: the structure changes rarely, and the host buffers are freed below
     e = cudaMemcpyAsync(m->start, g->start, 4 * (G + 1), cudaMemcpyHostToDevice, s);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(m->corners, g->corners, 4 * C, cudaMemcpyHostToDevice, s);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(m->corners, d_corners, 4 * C, cudaMemcpyHostToDevice, s);
     if (e == cudaSuccess) e = cudaMemcpyAsync(m->normal_of, normal_of, 4 * G, cudaMemcpyHostToDevice, s);
     if (e == cudaSuccess) e = cudaMemcpyAsync(m->orient, g->orient, G, cudaMemcpyHostToDevice, s);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(m->flags, g->flags, F, cudaMemcpyHostToDevice, s);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(m->uv_flags, topo->mikk_uv_flags, F, cudaMemcpyHostToDevice, s);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(m->flags, d_flags, F, cudaMemcpyHostToDevice, s);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(m->uv_flags, d_uv_flags, F, cudaMemcpyHostToDevice, s);
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
-    free(normal_of);
+    free(normal_of), free(d_corners), free(d_flags);
     if (e != cudaSuccess) return sfc_failed(err, "cudaMemcpyAsync(MikkTSpace groups)", e);
     m->valid = 1;
     return SF_OK;

@@ -337,11 +337,12 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
                 }
             }
         }
-        series_add(a, sh.w[0], sn, live, an, (uint32_t)o);
-        frame_add(sn, t.n, live, an, (uint32_t)o, false);
+        uint32_t oc = live ? caller_index(t, (uint32_t)o) : 0u; // ties go to the caller's lowest vertex
+        series_add(a, sh.w[0], sn, live, an, oc);
+        frame_add(sn, t.n, live, an, oc, false);
         if (tangents) {
-            series_add(b, sh.w[1], st, live, at, (uint32_t)o);
-            frame_add(st, t.n, live, at, (uint32_t)o, hand);
+            series_add(b, sh.w[1], st, live, at, oc);
+            frame_add(st, t.n, live, at, oc, hand);
         }
         dn_c += dn, dt_c += dt, d_c += dn || dt, hand_c += hand;
         shared_bins_round(r, sh, sn.bins, st.bins);
@@ -514,11 +515,12 @@ __global__ void __launch_bounds__(SFC_THREADS, 3)
                 hand = !cn.ref && (to[3] < 0.0f) != (r4.w < 0.0f); // per corner: a vertex in no triangle is not counted
             }
             unsigned* c = counts[r];
-            extremes_add(en[r], c, sh.w[0], rows.normal[r], live, an, (uint32_t)o);
-            frame_add(rows.normal[r], t.n, live, an, (uint32_t)o, false);
+            uint32_t oc = live ? i * t.n + (t.caller ? __ldg(t.caller + v) : v) : 0u; // the caller's number
+            extremes_add(en[r], c, sh.w[0], rows.normal[r], live, an, oc);
+            frame_add(rows.normal[r], t.n, live, an, oc, false);
             if (tangents) {
-                extremes_add(et[r], c + SFC_R_SERIES, sh.w[1], rows.tangent[r], live, at, (uint32_t)o);
-                frame_add(rows.tangent[r], t.n, live, at, (uint32_t)o, hand);
+                extremes_add(et[r], c + SFC_R_SERIES, sh.w[1], rows.tangent[r], live, at, oc);
+                frame_add(rows.tangent[r], t.n, live, at, oc, hand);
             }
             unsigned* e = c + 2 * SFC_R_SERIES;
             block_count(e + SFC_E_DEGEN_N, dn);

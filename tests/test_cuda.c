@@ -11,6 +11,8 @@
 #include "sf_test.h"
 
 #include "sf_internal.h"
+#include "sf_backend.h"
+#include "staged.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -1087,6 +1089,166 @@ static void test_rows_forms(void)
     rows_pass_case("no uvs", 140, 60, 0);
 }
 
+/* The device's vertex order (sfi_cuda_set_locality): CesiumMan replicated past 100k vertices (its authored order,
+ * copy after copy) on a workspace in the Morton order and on one in the authored order. Every method,
+ * option set and reference variant gives the same bits in the caller's numbering (scatter-float, whose atomics
+ * add in any order, within the tolerance); an evaluation's statistics are the same, the double sums (added in
+ * the order of the device's vertices) within 1e-12 of each other. */
+static size_t angle_stats_differ(const sf_angle_stats* x, const sf_angle_stats* y)
+{
+    return x->count != y->count || fabs(x->mean - y->mean) > 1e-12 * fabs(x->mean) ||
+           fabs(x->rms - y->rms) > 1e-12 * fabs(x->rms) || x->p50 != y->p50 || x->p95 != y->p95 || x->max != y->max ||
+           x->over_1 != y->over_1 || x->over_5 != y->over_5 || x->over_45 != y->over_45;
+}
+
+static void test_locality(void)
+{
+    if (!gpu_ready()) return;
+    char buf[1024];
+    const char* path = sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", buf, sizeof buf);
+    if (!path) {
+        sft_skip("CesiumMan not found (SF_ASSETS)");
+        return;
+    }
+    sf_gltf* g = NULL;
+    sf_gltf_pose* gp = NULL;
+    sf_error err;
+    CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &g, &err));
+    CHECK_OK(sf_gltf_pose_create(g, NULL, &gp, &err));
+    if (sft_failed_now) return;
+    const sf_gltf_instance* in = &g->instances[0];
+    sf_mesh_desc desc;
+    CHECK_OK(sf_gltf_instance_mesh(g, 0, g->meshes[in->mesh].first_primitive, &desc, &err));
+    desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST;
+    CHECK_OK(sf_gltf_pose_sample(gp, 0, 1.0, &err));
+    float* bones = calloc(12 * in->bone_count + 1, sizeof(float));
+    CHECK_OK(sf_gltf_pose_instance(gp, 0, bones, NULL, NULL, &err));
+    sf_pose base = {bones, in->bone_count, NULL, 0};
+    replicated_mesh rm;
+    sf_topology* topo = NULL;
+    if (replicated_mesh_make(&rm, &desc, 100000, "test_cuda")) {
+        sft_failf(__FILE__, __LINE__, "replicated CesiumMan: out of memory");
+        goto out_gltf;
+    }
+    float* rbones = calloc(12 * rm.desc.bone_count, sizeof(float));
+    sf_pose rpose;
+    replicated_pose(&rm, &base, rbones, &rpose);
+    CHECK_OK(sf_topology_create(&rm.desc, NULL, NULL, &topo, &err));
+    size_t n = topo ? sf_topology_vertex_count(topo) : 0;
+    sf_workspace *blocks = NULL, *authored = NULL;
+    sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
+    if (topo) {
+        CHECK_OK(sf_workspace_create(topo, &wo, &blocks, &err));
+        CHECK_OK(sf_workspace_create(topo, &wo, &authored, &err));
+        CHECK_OK(sfi_cuda_set_locality(authored, SFI_CUDA_ORDER_AUTHORED, &err));
+        CHECK_OK(sfi_cuda_set_locality(blocks, SFI_CUDA_ORDER_MORTON, &err));
+    }
+    if (!blocks || !authored || sft_failed_now) goto out;
+    frames fa = frames_alloc(n), fb = frames_alloc(n);
+    option_set sets[SF_METHOD_COUNT + 32];
+    size_t set_count = option_sets(sets), runs = 0, differ = 0;
+    double worst_float = 0.0;
+    for (size_t s = 0; s < set_count; ++s) {
+        int variants = sets[s].method == SF_METHOD_RECOMPUTE && s < SF_METHOD_COUNT + 4 ? SFI_CUDA_RECOMPUTE_COUNT : 1;
+        for (int variant = 0; variant < variants; ++variant) {
+            posed p;
+            random_pose(&rpose, 0, 1.0f, &p);
+            sfi_cuda_set_recompute(blocks, (sfi_cuda_recompute)variant);
+            sfi_cuda_set_recompute(authored, (sfi_cuda_recompute)variant);
+            sf_frames_out oa = {fa.p, fa.n, fa.t}, ob = {fb.p, fb.n, fb.t};
+            poison(&fa, n), poison(&fb, n);
+            sf_error ea, eb;
+            sf_result ra = sf_frames_compute(topo, &p.pose, sets[s].method, &sets[s].opts, authored, &oa, &ea);
+            sf_result rb = sf_frames_compute(topo, &p.pose, sets[s].method, &sets[s].opts, blocks, &ob, &eb);
+            CHECK(ra == rb);
+            if (ra == SF_OK && rb == SF_OK) {
+                runs++;
+                sf_frames_report pa, pb;
+                sf_workspace_last_report(authored, &pa);
+                sf_workspace_last_report(blocks, &pb);
+                CHECK(memcmp(&pa, &pb, sizeof pa) == 0);
+                if (variant == SFI_CUDA_SCATTER_FLOAT) {
+                    for (size_t v = 0; v < n; ++v) {
+                        double a = is_zero3(fa.n + 3 * v) && is_zero3(fb.n + 3 * v)
+                                       ? 0.0
+                                       : sf_angle_deg(fa.n + 3 * v, fb.n + 3 * v);
+                        if (!(a <= worst_float)) worst_float = a == a ? a : 180.0;
+                    }
+                } else if (memcmp(fa.p, fb.p, 3 * n * sizeof(float)) || memcmp(fa.n, fb.n, 3 * n * sizeof(float)) ||
+                           memcmp(fa.t, fb.t, 4 * n * sizeof(float))) {
+                    differ++;
+                    sft_failf(__FILE__, __LINE__, "locality: %s, %s: the Morton order differs from the authored one",
+                              sets[s].name, sfi_cuda_recompute_name((sfi_cuda_recompute)variant));
+                }
+            }
+            posed_free(&p);
+        }
+    }
+    CHECK(worst_float <= TOL_DEG);
+    /* an evaluation of 3 poses: its statistics, and each pose's own errors */
+    enum { I = 3 };
+    posed p[I];
+    sf_pose poses[I];
+    for (size_t i = 0; i < I; ++i) random_pose(&rpose, 0, 1.0f, &p[i]), poses[i] = p[i].pose;
+    sf_method every[SF_METHOD_COUNT];
+    for (int m = 0; m < SF_METHOD_COUNT; ++m) every[m] = (sf_method)m;
+    sfi_cuda_set_recompute(blocks, SFI_CUDA_HALO_GATHER);
+    sfi_cuda_set_recompute(authored, SFI_CUDA_HALO_GATHER);
+    size_t stats_differ = 0;
+    CHECK_OK(sfi_cuda_eval_enqueue(authored, poses, I, every, SF_METHOD_COUNT, NULL, NULL, &err));
+    CHECK_OK(sfi_cuda_eval_enqueue(blocks, poses, I, every, SF_METHOD_COUNT, NULL, NULL, &err));
+    for (int k = 0; k < SF_METHOD_COUNT; ++k) {
+        sf_error_summary a, b;
+        sf_frames_report ra, rb;
+        memset(&a, 0, sizeof a), memset(&b, 0, sizeof b), memset(&ra, 0, sizeof ra), memset(&rb, 0, sizeof rb);
+        CHECK_OK(sfi_cuda_eval_read(authored, (size_t)k, &a, &ra, NULL, NULL, &err));
+        CHECK_OK(sfi_cuda_eval_read(blocks, (size_t)k, &b, &rb, NULL, NULL, &err));
+        stats_differ += angle_stats_differ(&a.normal, &b.normal) + angle_stats_differ(&a.tangent, &b.tangent) +
+                        (a.worst_normal_vertex != b.worst_normal_vertex) +
+                        (a.worst_tangent_vertex != b.worst_tangent_vertex) +
+                        (a.handedness_mismatches != b.handedness_mismatches) + (a.degenerate != b.degenerate) +
+                        (memcmp(&ra, &rb, sizeof ra) != 0);
+        CHECK(a.normal.count == I * n);
+    }
+    sf_eval_desc ed;
+    memset(&ed, 0, sizeof ed);
+    ed.methods = every, ed.method_count = SF_METHOD_COUNT;
+    sf_evaluation *e[2] = {NULL, NULL};
+    sf_workspace* wss[2] = {authored, blocks};
+    sf_pose_errors pe[2][I];
+    for (int f = 0; f < 2; ++f) {
+        CHECK_OK(sf_evaluation_create(topo, &ed, NULL, &e[f], &err));
+        CHECK_OK(sf_evaluation_run_poses(e[f], poses, I, wss[f], 1, &err));
+    }
+    for (int k = 0; k < SF_METHOD_COUNT && e[0] && e[1]; ++k) {
+        for (int f = 0; f < 2; ++f) CHECK_OK(sf_evaluation_pose_errors(e[f], (size_t)k, pe[f], &err));
+        for (size_t i = 0; i < I; ++i) /* sums in fixed point: the same whatever the order */
+            stats_differ += pe[0][i].normal_sum != pe[1][i].normal_sum ||
+                            pe[0][i].tangent_sum != pe[1][i].tangent_sum ||
+                            pe[0][i].normal_max != pe[1][i].normal_max ||
+                            pe[0][i].worst_normal_vertex != pe[1][i].worst_normal_vertex ||
+                            pe[0][i].worst_tangent_vertex != pe[1][i].worst_tangent_vertex ||
+                            pe[0][i].handedness_mismatches != pe[1][i].handedness_mismatches;
+    }
+    printf("locality: replicated CesiumMan, %zu vertices: %zu frame sets, %zu differ in any bit (scatter-float "
+           "within %.3g deg); statistics of %d poses: %zu fields differ\n",
+           n, runs, differ, worst_float, I, stats_differ);
+    CHECK(runs > 0 && stats_differ == 0);
+    for (int f = 0; f < 2; ++f) sf_evaluation_destroy(e[f]);
+    for (size_t i = 0; i < I; ++i) posed_free(&p[i]);
+    frames_free(&fa), frames_free(&fb);
+out:
+    sf_workspace_destroy(blocks);
+    sf_workspace_destroy(authored);
+    sf_topology_destroy(topo);
+    free(rbones);
+    replicated_mesh_free(&rm);
+out_gltf:
+    free(bones);
+    sf_gltf_pose_destroy(gp);
+    sf_gltf_destroy(g);
+}
+
 int main(int argc, char** argv)
 {
     if (!gpu_ready()) return 77;
@@ -1098,6 +1260,7 @@ int main(int argc, char** argv)
                                      {"statistics_long_launch", test_statistics_long_launch},
                                      {"rows_forms", test_rows_forms},
                                      {"mikk_bits", test_mikk_bits},
+                                     {"locality", test_locality},
                                      {"device_size", test_device_size},
                                      {"cli_backend", test_cli_backend}};
     return SFT_RUN(cases, argc, argv);

@@ -38,6 +38,11 @@ void sfi_cuda_mikk_counts(const sf_workspace* ws, size_t* frames, size_t* on_dev
     (void)ws;
     *frames = *on_device = 0;
 }
+sf_result sfi_cuda_set_locality(sf_workspace* ws, sfi_cuda_order order, sf_error* err)
+{
+    (void)ws, (void)order, (void)err;
+    return SF_OK;
+}
 
 sf_result sfi_cuda_eval_enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, const sf_method* methods,
                                 size_t method_count, const sf_frames_opts* method_opts,

@@ -114,6 +114,12 @@ void sfi_cuda_set_rows(sf_workspace* ws, int flags);
 /* MikkTSpace frames on ws (a CUDA workspace) since its creation: every instance, and those whose groups' sums ran
  * on the device (the rest ran on the host); 0 otherwise. */
 void sfi_cuda_mikk_counts(const sf_workspace* ws, size_t* frames, size_t* on_device);
+/* The device's vertex order (cuda/gpu_order.c); every per-vertex result and vertex number stays in the caller's.
+ * AUTO (the default): the Morton order where a warp's one-rings touch fewer lines of memory in it than in the
+ * caller's order (sfi_gpu_order_lines), else the caller's; AUTHORED: the caller's; MORTON: the Morton order.
+ * The topology is uploaded again on a change; the tests and the benchmark compare them. */
+typedef enum sfi_cuda_order { SFI_CUDA_ORDER_AUTHORED, SFI_CUDA_ORDER_AUTO, SFI_CUDA_ORDER_MORTON } sfi_cuda_order;
+sf_result sfi_cuda_set_locality(sf_workspace* ws, sfi_cuda_order order, sf_error* err);
 
 /* Benchmark stages on a CUDA workspace, over the poses of the last sfi_cuda_bench_upload. */
 typedef enum sfi_cuda_stage {
