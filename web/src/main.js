@@ -432,7 +432,6 @@ function wholeRig() {
   if (t !== gltf.time) poseScene(gltf.gltf.scene, gltf.mixer, gltf.action, t);
   gltf.rig = sceneRigSegments(gltf.gltf.scene, gltf.rig);
   if (t !== gltf.time) poseScene(gltf.gltf.scene, gltf.mixer, gltf.action, gltf.time);
-  page.rigTime = t;
   return gltf.rig;
 }
 
