@@ -223,10 +223,11 @@ typedef struct sf_asset_clip {
     size_t vertices, tangent_vertices; /* per frame over all units */
     const sf_method_stats* methods; /* SF_METHOD_COUNT, indexed by sf_method (rest_* filled too) */
     double seconds;                 /* the frames' evaluation */
+    bool stopped;                   /* a callback's non-zero return ended the clip or moment (not a failure) */
 } sf_asset_clip;
 
 /* Called after each frame of a clip (the methods' frame_* sums are that frame's), e.g. for per-frame rows or
- * progress; a non-zero return stops the clip with SF_ERROR_INVALID_ARGUMENT ("stopped"). */
+ * progress; a non-zero return stops the clip with SF_ERROR_INVALID_ARGUMENT ("stopped") and clip->stopped set. */
 typedef int (*sf_asset_frame_fn)(void* user, const sf_asset_clip* clip, size_t frame, double time_s);
 
 typedef struct sf_asset_eval sf_asset_eval;
@@ -253,7 +254,7 @@ sf_result sf_asset_eval_frame(sf_asset_eval* e, size_t animation, double time_s,
  * as sf_eval_buffers says, the unit's n vertices) to keep that unit's final positions (the mesh's space), the
  * reference's frames, a row's frames or angles past the call; the statistics read the angles where it leaves
  * them (a row's tangent_deg only where the unit has a tangent frame; zeros there otherwise). Non-zero stops the
- * moment (SF_ERROR_INVALID_ARGUMENT, "stopped"). */
+ * moment (SF_ERROR_INVALID_ARGUMENT, "stopped", out->stopped set; a failure leaves it false). */
 typedef int (*sf_asset_unit_fn)(void* user, size_t unit, const float* to_world, sf_eval_buffers* buffers);
 /* sf_asset_eval_frame, each unit's results kept where on_unit points them (on_unit NULL: sf_asset_eval_frame):
  * one evaluation for a moment's statistics and its per-vertex arrays (a page drawing the whole character). */

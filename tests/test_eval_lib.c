@@ -488,6 +488,8 @@ typedef struct kept_moment {
     size_t* first;                /* units + 1 */
     float *positions, *ref_normals, *normals, *deg; /* 3N, 3N, 3N, 2 * rows * N (normal, tangent) */
     int stop_at;                  /* the unit whose call returns non-zero, or -1 */
+    int poison_at;                /* the unit whose first bone the call makes NaN (a real failure), or -1 */
+    const sf_asset_unit* u;
     int to_world_finite;
 } kept_moment;
 
@@ -497,6 +499,7 @@ static int keep_unit(void* user, size_t unit, const float* to_world, sf_eval_buf
     ++k->calls;
     for (int i = 0; i < 16; ++i) k->to_world_finite &= to_world && isfinite(to_world[i]);
     if ((int)unit == k->stop_at) return 1;
+    if ((int)unit == k->poison_at) k->u[unit].bones[0] = NAN;
     size_t at = k->first[unit], N = k->n_total;
     b->positions = k->positions + 3 * at;
     b->reference_normals = k->ref_normals + 3 * at;
@@ -510,7 +513,8 @@ static int keep_unit(void* user, size_t unit, const float* to_world, sf_eval_buf
 
 /* One moment with sf_asset_eval_frame_into gives sf_asset_eval_frame's statistics bit for bit; the kept angles
  * add up to them (sum, maximum, count in unit order); each unit's kept positions, reference normals and angles
- * equal an evaluation of its own run again at the unit's pose; a non-zero callback stops the moment. */
+ * equal an evaluation of its own run again at the unit's pose; a non-zero callback stops the moment
+ * (clip.stopped), and a unit that fails within it is a failure named by the moment, not a stop. */
 static void check_frame_into(const char* rel, size_t anim, double t)
 {
     sf_gltf* g = load_staged(rel);
@@ -534,6 +538,8 @@ static void check_frame_into(const char* rel, size_t anim, double t)
     k.units = units;
     k.rows = o.method_count;
     k.stop_at = -1;
+    k.poison_at = -1;
+    k.u = u;
     k.to_world_finite = 1;
     k.first = calloc(units + 1, sizeof *k.first);
     for (size_t i = 0; i < units; ++i) k.first[i + 1] = k.first[i] + u[i].n;
@@ -597,7 +603,18 @@ static void check_frame_into(const char* rel, size_t anim, double t)
     k.stop_at = (int)(units / 2);
     k.calls = 0;
     CHECK_RESULT(sf_asset_eval_frame_into(e, anim, t, keep_unit, &k, &clip, &err), SF_ERROR_INVALID_ARGUMENT);
-    CHECK(strcmp(err.message, "stopped") == 0 && k.calls == units / 2 + 1);
+    CHECK(strcmp(err.message, "stopped") == 0 && k.calls == units / 2 + 1 && clip.stopped);
+    /* a unit's evaluation failing within the moment is a failure, named by the moment, and not a stop */
+    k.stop_at = -1;
+    for (size_t i = 0; i < units && k.poison_at < 0; ++i)
+        if (u[i].pose.bone_count) k.poison_at = (int)i;
+    if (k.poison_at >= 0) {
+        CHECK_RESULT(sf_asset_eval_frame_into(e, anim, t, keep_unit, &k, &clip, &err), SF_ERROR_NOT_FINITE);
+        CHECK(!clip.stopped && strncmp(err.message, "animation ", 10) == 0 && strstr(err.message, "skinning matrix"));
+        k.poison_at = -1;
+        CHECK_OK(sf_asset_eval_frame_into(e, anim, t, keep_unit, &k, &clip, &err));
+        CHECK(!clip.stopped);
+    }
     free(k.first);
     free(k.positions);
     free(k.ref_normals);

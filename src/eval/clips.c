@@ -109,7 +109,7 @@ sf_result sf_asset_eval_create(const sf_gltf* g, const sf_asset_eval_opts* opts,
 }
 
 sf_result sfi_asset_run_unit(sf_asset_eval* e, size_t i, size_t frame, bool track_worst, sf_asset_unit_fn on_unit,
-                             void* user, const float* to_world, sf_error* err)
+                             void* user, const float* to_world, bool* stopped, sf_error* err)
 {
     const sf_asset_unit* u = &e->units[i];
     const sf_eval_results* res = sf_evaluation_results(e->evals[i]);
@@ -120,7 +120,10 @@ sf_result sfi_asset_run_unit(sf_asset_eval* e, size_t i, size_t frame, bool trac
         b.rows[k].normal_deg = mine;
         b.rows[k].tangent_deg = u->tangents ? mine + e->max_n : NULL;
     }
-    if (on_unit && on_unit(user, i, to_world, &b) != 0) return sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "stopped");
+    if (on_unit && on_unit(user, i, to_world, &b) != 0) {
+        *stopped = true;
+        return sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "stopped");
+    }
     sf_error ee;
     if (sf_evaluation_run(e->evals[i], &u->pose, u->ws, &b, &ee) != SF_OK) {
         return sfi_unit_fail(e->g, u, res, &ee, err);
@@ -161,7 +164,7 @@ sf_result sf_asset_eval_rest(sf_asset_eval* e, sf_error* err)
             m[0] = m[4] = m[8] = 1.0f;
         }
         memset(u->morph, 0, (u->pose.morph_weight_count + 1) * sizeof(float));
-        r = sfi_asset_run_unit(e, i, 0, false, NULL, NULL, NULL, err);
+        r = sfi_asset_run_unit(e, i, 0, false, NULL, NULL, NULL, NULL, err);
     }
     if (r != SF_OK) return sfi_frame_fail(e->g, SF_GLTF_NONE, 0.0, err);
     for (size_t k = 0; r == SF_OK && k < o->method_count; ++k)
@@ -244,9 +247,10 @@ sf_result sf_asset_eval_frame_into(sf_asset_eval* e, size_t animation, double ti
     for (size_t i = 0; r == SF_OK && i < e->unit_count; ++i) {
         float to_world[16];
         r = sf_asset_unit_pose(e->pose, &e->units[i], to_world, err);
-        if (r == SF_OK) r = sfi_asset_run_unit(e, i, 0, true, on_unit, user, to_world, err);
+        if (r == SF_OK) r = sfi_asset_run_unit(e, i, 0, true, on_unit, user, to_world, &out->stopped, err);
     }
-    if (r != SF_OK) return strcmp(err->message, "stopped") == 0 ? r : sfi_frame_fail(e->g, animation, time_s, err);
+    /* a stop is the caller's own: its message stays bare, without the moment that a failure is named by */
+    if (r != SF_OK) return out->stopped ? r : sfi_frame_fail(e->g, animation, time_s, err);
     for (size_t k = 0; k < o->method_count; ++k) sf_method_stats_frame_end(&e->methods[o->methods[k]], 0);
     out->seconds = sfi_eval_now_s() - t0;
     return SF_OK;

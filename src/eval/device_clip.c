@@ -262,8 +262,10 @@ sf_result sfi_device_clip_run(sf_asset_eval* e, size_t animation, const sf_clip_
         if (r == SF_OK) r = run_batch(e, count, first == 0, err);
         for (size_t j = 0; r == SF_OK && j < count; ++j) {
             fold_frame(e, j, first + j);
-            if (on_frame && on_frame(user, out, first + j, sf_clip_plan_time(plan, first + j)) != 0)
+            if (on_frame && on_frame(user, out, first + j, sf_clip_plan_time(plan, first + j)) != 0) {
+                out->stopped = true;
                 r = sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "stopped");
+            }
         }
     }
     return r == SF_OK ? clip_histograms(e, err) : r;

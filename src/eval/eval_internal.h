@@ -69,9 +69,10 @@ struct sf_asset_eval {
 /* Unit i at its current pose (units[i], evals[i]): the evaluation, then each method's angles into its
  * statistics (track_worst: the worst vertices too). */
 /* Unit i evaluated at its pose (set before), its angles added to the methods' statistics; on_unit (may be NULL)
- * points the buffers first (sf_asset_eval_frame_into). */
+ * points the buffers first (sf_asset_eval_frame_into), and its non-zero return sets *stopped and fails with
+ * "stopped" (stopped may be NULL only where on_unit is). */
 sf_result sfi_asset_run_unit(sf_asset_eval* e, size_t i, size_t frame, bool track_worst, sf_asset_unit_fn on_unit,
-                             void* user, const float* to_world, sf_error* err);
+                             void* user, const float* to_world, bool* stopped, sf_error* err);
 
 /* Frames [0, plan->frames) of animation over the slots, each frame's statistics folded into e->methods in
  * frame order and on_frame called after each; then the clip's histograms merged into e->methods. */

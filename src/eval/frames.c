@@ -427,8 +427,10 @@ sf_result sfi_frame_slots_clip(sf_asset_eval* e, size_t animation, const sf_clip
                 sf_method_stats_frame_start(m);
                 if (!m->skipped) fold_part(m, &fs->parts[j * o->method_count + k], f);
             }
-            if (on_frame && on_frame(user, out, f, sf_clip_plan_time(plan, f)) != 0)
+            if (on_frame && on_frame(user, out, f, sf_clip_plan_time(plan, f)) != 0) {
+                out->stopped = true;
                 r = sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "stopped");
+            }
         }
     }
     return r == SF_OK ? clip_merge(e, err) : r;

@@ -18,6 +18,8 @@ export class RemoteCharacter {
     this.inFlight = null;
     this.ms = 0;       // the worker's time for the last table
     this.time = 0;     // the moment of .table (seconds)
+    this.animation = -1; // and its animation
+    this.drawingBytes = 0; // the typed arrays' bytes of the last drawing received
     this.tables = 0;   // tables received
     this.replies = new Map();
     this.seq = 0;
@@ -67,7 +69,11 @@ export class RemoteCharacter {
     const d = await this._send({ animation: q.animation, time: q.time, options: q.options, draw: q.draw });
     this.inFlight = null;
     if (this.closed) return;
-    if (d.table) { Object.assign(this, { table: d.table, drawing: d.drawing, key: q.key, ms: d.ms, time: q.time }); ++this.tables; } else this.reason = d.reason || 'no table';
+    if (d.table) {
+      Object.assign(this, { table: d.table, drawing: d.drawing, key: q.key, ms: d.ms, time: q.time, animation: q.animation });
+      ++this.tables;
+      if (d.drawing) this.drawingBytes = Object.values(d.drawing).reduce((sum, a) => sum + (ArrayBuffer.isView(a) ? a.byteLength : 0), 0);
+    } else this.reason = d.reason || 'no table';
     if (!this.reason && this.want.key !== this.key) this._next();
     this.onTable(this);
   }
@@ -78,6 +84,13 @@ export class RemoteCharacter {
     const d = await this._send({ animation, time, options: { ...options }, draw: -1 });
     if (!d.table) { this.reason = d.reason || 'no table'; return null; }
     return d.table;
+  }
+
+  // Vertex v (of the drawing's numbering) at the moment the worker last drew: {vertex, time, animation, position,
+  // angles (method k's normal and tangent angles at 2k and 2k + 1, by sf_method)}, or null before a drawing.
+  async inspect(v) {
+    const d = await this._send({ inspect: true, vertex: v });
+    return d.inspection || null;
   }
 
   // The whole clip as eval --json reports it (every frame at 30 per second and the end; frames in .frames), or

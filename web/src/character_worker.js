@@ -1,6 +1,7 @@
 // The whole character off the main thread: the library's asset evaluation (asset_eval.js) of each open file,
-// one moment's table per request, with the views' arrays of every unit posed together when the page draws it. The page keeps at most one moment in flight and sends only the latest
-// (character_remote.js); messages are answered in the order they came.
+// one moment's table per request, with the views' arrays of every unit posed together when the page draws it, and
+// one vertex's angles of the moment last drawn when the reader inspects it. The page keeps at most one moment in
+// flight and sends only the latest (character_remote.js); messages are answered in the order they came.
 import { loadSkinframe } from './skinframe.js';
 import { Character } from './asset_eval.js';
 
@@ -26,10 +27,32 @@ async function answer(q, sf) {
     const t = c.clip(q.animation, q.options);
     return { reason: c.reason, table: t, frames: t ? t.frames : 0 };
   }
+  if (q.inspect) return { reason: c.reason, inspection: inspectVertex(c, q.vertex) };
   const t0 = performance.now();
   // the views' arrays too when the page draws the whole character (q.draw: the drawn method's sf_method index)
   const { table = null, drawing = null } = c.moment(q.animation, q.time, q.options, q.draw ?? -1) || {};
-  return { reason: c.reason, table, drawing, units: c.asset?.units || 0, vertices: c.asset?.vertices || 0, ms: performance.now() - t0 };
+  return { reason: c.reason, table, drawing: drawing && keepForInspector(c, drawing, q), units: c.asset?.units || 0,
+    vertices: c.asset?.vertices || 0, ms: performance.now() - t0 };
+}
+
+// Every method's angles stay here with the moment drawn (2 per method per vertex, most of a moment's bytes);
+// the page gets the drawn method's and asks for one vertex's when the reader picks it (inspectVertex).
+function keepForInspector(c, drawing, q) {
+  const { angles, ...sent } = drawing;
+  c.inspectable = { angles, positions: drawing.positions.slice(), n: drawing.vertexCount, time: q.time, animation: q.animation };
+  sent.normalDeg = drawing.normalDeg.slice();
+  sent.tangentDeg = drawing.tangentDeg.slice();
+  return sent;
+}
+
+// Vertex v of the moment last drawn: its position in the scene and every method's normal and tangent angles
+// (method k's at 2k and 2k + 1, as AssetEval.draw orders them), with that moment; null before a drawing.
+function inspectVertex(c, v) {
+  const m = c.inspectable;
+  if (!m || !(v >= 0 && v < m.n)) return null;
+  const angles = new Float32Array(m.angles.length / m.n);
+  for (let k = 0; k < angles.length; ++k) angles[k] = m.angles[k * m.n + v];
+  return { vertex: v, time: m.time, animation: m.animation, position: Array.from(m.positions.subarray(3 * v, 3 * v + 3)), angles };
 }
 
 self.onmessage = async (e) => {
@@ -42,8 +65,7 @@ self.onmessage = async (e) => {
     reply = { reason: err.message, error: true };
   }
   const d = reply?.drawing;
-  // normalDeg and tangentDeg are views of angles: each buffer once
-  const transfer = d ? [...new Set(['positions', 'normals', 'tangents', 'refNormals', 'refTangents', 'angles', 'indices', 'first']
-    .map((k) => d[k].buffer))] : [];
+  const transfer = d ? ['positions', 'normals', 'tangents', 'refNormals', 'refTangents', 'normalDeg', 'tangentDeg', 'indices', 'first']
+    .map((k) => d[k].buffer) : [];
   if (reply) self.postMessage({ ...reply, file: q.file, seq: q.seq }, transfer);
 };

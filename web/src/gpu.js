@@ -7,8 +7,8 @@
 // method's normal and tangent errors to a mean and a maximum (16 bytes per method read back), checked against the
 // core's statistics. Reference options the shaders do not cover (weld, MikkTSpace, authored) leave the reference
 // (recompute, recompute-fused) to the wasm; the per-vertex methods do not depend on them.
-// The class runs where the view's evaluation runs: in the scene worker (scene_worker.js) for the built-in scenes,
-// which uploads its own frames there, and on the page for a glTF primitive. `page.gpu` holds its settings
+// The class runs in the scene worker (scene_worker.js), which uploads its own frames there: the built-in scenes'
+// and its copy of a glTF primitive's (on the page only where there is no worker). `page.gpu` holds its settings
 // (capBytes, compareAgainst) and outcome (check, limit, busy); page.gpu.changed, where set, hears of each change.
 import layoutWgsl from '../../shaders/generated/layout.wgsl?raw';
 import commonWgsl from '../../shaders/common.wgsl?raw';

@@ -222,7 +222,8 @@ function replaceView(next, reframe) {
   const sameMesh = old && old.vertexCount === view.vertexCount && old.triangleCount === view.triangleCount && page.source === source;
   if (!sameMesh) views.setMesh(view.vertexCount, view.indices, view.uvs);
   if (!gltf) views.setModelMatrix(null); // the scenes' positions are the world's; a glTF's come with their matrix
-  // the scene worker runs the GPU passes on its own view; this thread's, a glTF primitive's
+  // the scene worker runs the GPU passes on its own view, and on its copy of a glTF primitive (selectMesh); this
+  // thread's only without a worker
   if (!view.remote) gpu?.setMesh(view);
   // A vertex index or a chart of another mesh means nothing for this one.
   if (!old || old.vertexCount !== view.vertexCount || page.source !== source) {
@@ -281,8 +282,10 @@ function workerGpuSettings() {
 }
 function onWorkerGpu(d) {
   if (d.type === 'gpu-time') { remote.timed?.(d); return; }
-  if (d.isError || (d.line && !gltf)) { $('gpu-check').textContent = d.line; if (d.isError) page.errors.push(d.line); }
-  if (!d.state || gltf) return; // a glTF primitive's passes run on this thread
+  // the whole character has no passes: what the worker says of the scene or primitive it left is not shown
+  const whole = gltf?.filter < 0;
+  if (d.isError || (d.line && !whole)) { $('gpu-check').textContent = d.line; if (d.isError) page.errors.push(d.line); }
+  if (!d.state || whole) return;
   Object.assign(page.gpu, { limit: d.state.limit, busy: d.state.busy, lastMs: d.state.lastMs });
   // the page numbers every check it receives, this thread's and the worker's alike
   const c = d.state.check;
@@ -375,9 +378,17 @@ function refresh(fromWorker = false) {
   updateReadout();
   saveUrl();
   if (page.inspected >= 0) inspect(page.inspected);
-  if (!view.remote) gpu?.run(view, referenceWeighting());
-  else if (!fromWorker && remote.gpu) worker.postMessage({ type: 'gpu-run', gpu: workerGpuSettings() });
+  if (!view.remote && gpu) gpu.run(view, referenceWeighting());
+  else if (!view.remote && gltf && remote.gpu) postPrimitivePose();
+  else if (view.remote && !fromWorker && remote.gpu) worker.postMessage({ type: 'gpu-run', gpu: workerGpuSettings() });
   page.runs = (page.runs || 0) + 1;
+}
+
+// The glTF primitive's pose and options, for the scene worker's copy of it and its GPU passes (copies: the view's
+// arrays are wasm memory).
+function postPrimitivePose() {
+  worker.postMessage({ type: 'gpu-pose', bones: view.bones.slice(), morph: view.morph.slice(), options: { ...state.options },
+    gpu: workerGpuSettings() });
 }
 
 // Every primitive instance posed together, as the worker drew them at the table's moment: one mesh in the
@@ -400,9 +411,8 @@ function drawWhole(d) {
 
 function updateRig() {
   let seg = null;
-  // the whole character: every skin's joints, posed by three.js at the page's time (only while shown: it walks
-  // the scene)
-  if (gltf && gltf.filter < 0) seg = views.showRig ? (gltf.rig = sceneRigSegments(gltf.gltf.scene, gltf.rig)) : null;
+  // the whole character: every skin's joints (only while shown: it walks the scene)
+  if (gltf && gltf.filter < 0) seg = views.showRig ? wholeRig() : null;
   else if (gltf) seg = gltf.rig = rigSegments(gltf.object, gltf.rig);
   else if (view?.boneHeads) {
     seg = new Float32Array(6 * view.boneCount);
@@ -412,6 +422,17 @@ function updateRig() {
     }
   }
   views.setRig(seg);
+}
+
+// Every skin's joints posed by three.js at the moment the views show: the worker's last drawing, which trails the
+// page's time while the clip plays. The scene is posed back at the page's time after.
+function wholeRig() {
+  const c = gltf.character;
+  const t = c.drawing && c.animation === gltf.animation ? c.time : gltf.time;
+  if (t !== gltf.time) poseScene(gltf.gltf.scene, gltf.mixer, gltf.action, t);
+  gltf.rig = sceneRigSegments(gltf.gltf.scene, gltf.rig);
+  if (t !== gltf.time) poseScene(gltf.gltf.scene, gltf.mixer, gltf.action, gltf.time);
+  return gltf.rig;
 }
 
 function fmt(x) { return Number.isFinite(x) ? x.toFixed(3) : '–'; }
@@ -454,7 +475,7 @@ function onCharacter(c) {
   if (gltf?.character !== c) return;
   const t0 = performance.now();
   page.timing.character = c.ms;
-  if (gltf.filter < 0 && c.drawing) drawWhole(c.drawing);
+  if (gltf.filter < 0 && c.drawing) { drawWhole(c.drawing); updateRig(); }
   if (gltf.filter < 0) updateReadout();
   if (gltf.filter < 0 && page.inspected >= 0) inspect(page.inspected);
   page.characterBusy = c.busy;
@@ -485,31 +506,37 @@ function wholeNote() {
 function vec(a, i, w) { return Array.from(a.subarray(i * w, i * w + w)).map((x) => x.toFixed(4)).join(', '); }
 
 // Vertex v of the whole character as the worker drew it: its unit (mesh instance and primitive, named as eval
-// names a vertex: node, mesh, primitive), its index there, and every method's angles at the drawn moment.
-function inspectWhole(v) {
-  const d = gltf.character.drawing, info = gltf.character.asset?.unitInfo;
+// names a vertex: node, mesh, primitive), its index there, and every method's angles at the drawn moment, which
+// the worker sends for this one vertex (a moment carries only the drawn method's angles).
+async function inspectWhole(v) {
+  const c = gltf.character, d = c.drawing, info = c.asset?.unitInfo;
   page.inspected = v;
   views.setMarker(v);
   if (!d || !info || v >= d.vertexCount) return;
+  const asked = page.inspectAsked = (page.inspectAsked || 0) + 1;
+  const r = await c.inspect(v);
+  // a later pick, file or mesh filter answers instead
+  if (!r || asked !== page.inspectAsked || gltf?.character !== c || gltf.filter >= 0) return;
   let unit = 0;
   while (d.first[unit + 1] <= v) ++unit;
   const [node, mesh, primitive, instance] = info.subarray(4 * unit, 4 * unit + 4);
-  const local = v - d.first[unit], n = d.vertexCount;
-  const tf = d.tangentFrame && METHODS.some((m) => gltf.character.table?.[m]?.tangentCount > 0);
+  const local = v - d.first[unit];
+  const tf = d.tangentFrame && METHODS.some((m) => c.table?.[m]?.tangentCount > 0);
   let html = `<p>vertex ${local} of node ${node}, mesh ${mesh}, primitive ${primitive} (unit ${unit}, instance ${instance}) at ` +
-    `(${vec(d.positions, v, 3)}), ${gltf.character.time.toFixed(3)} s</p><table><tr><th>method</th><th>normal ∠ ref °</th><th>tangent ∠ ref °</th></tr>`;
+    `(${r.position.map((x) => x.toFixed(4)).join(', ')}), ${r.time.toFixed(3)} s</p><table><tr><th>method</th><th>normal ∠ ref °</th><th>tangent ∠ ref °</th></tr>`;
   const rows = {};
   METHODS.forEach((m, k) => {
-    const nd = d.angles[2 * k * n + v], td = tf ? d.angles[(2 * k + 1) * n + v] : null;
+    const nd = r.angles[2 * k], td = tf ? r.angles[2 * k + 1] : null;
     rows[m] = { normalDeg: nd, tangentDeg: td };
     html += `<tr data-method="${m}"${k === state.method ? ' class="selected"' : ''}><td>${m}</td><td>${fmt(nd)}</td><td>${td === null ? NOT_MEASURED : fmt(td)}</td></tr>`;
   });
   $('inspector').innerHTML = html + '</table>';
-  page.inspection = { vertex: v, unit, node, mesh, primitive, instance, unitVertex: local, time: gltf.character.time, rows };
+  page.inspection = { vertex: v, unit, node, mesh, primitive, instance, unitVertex: local, time: r.time, rows };
 }
 
-function inspect(v) {
-  if (gltf?.filter < 0) { inspectWhole(v); return; }
+// Resolves once the inspector shows vertex v (the whole character's answer comes from its worker).
+async function inspect(v) {
+  if (gltf?.filter < 0) { await inspectWhole(v); return; }
   page.inspected = v;
   views.setMarker(v);
   const n = view.vertexCount;
@@ -625,9 +652,9 @@ function rejectFiles(text) {
 function selectMesh(index) {
   gltf.filter = index;
   const object = gltf.candidates[Math.max(0, index)];
-  let next;
+  let next, desc;
   try {
-    const desc = meshArrays(object);
+    desc = meshArrays(object);
     next = sf.createMesh(desc);
   } catch (e) {
     message(`${gltf.name}: ${e.message}`, true);
@@ -645,7 +672,9 @@ function selectMesh(index) {
   gltf.radius = box.getBoundingSphere(new THREE.Sphere()).radius;
   replaceView(next, true);
   remote.meshKnown = false; // the worker's scene is no longer the page's
-  if (remote.gpu) worker.postMessage({ type: 'gpu-release' });
+  // the worker's GPU passes: the scene's buffers go; a primitive's copy takes them (its poses follow in refresh)
+  if (remote.gpu) worker.postMessage(index < 0 ? { type: 'gpu-release' } : { type: 'gpu-mesh', desc, options: { ...state.options },
+    gpu: workerGpuSettings(), wasm: new URL(page.wasm.file, document.baseURI).href });
   seek(gltf.time || 0);
   return true;
 }
@@ -704,7 +733,8 @@ function loop(now) {
   requestAnimationFrame(loop);
 }
 
-// The scene worker's own GPUDevice (the page's stays for a glTF primitive); the benchmark's timings come from it.
+// The scene worker's GPUDevice, the page's only one: the scenes' and a glTF primitive's passes run there; the
+// benchmark's timings come from it.
 async function startWorkerGpu() {
   const ready = await new Promise((resolve) => {
     worker.onmessage = (e) => { if (e.data.type === 'gpu-init') resolve(e.data); else onWorker(e); };
@@ -713,6 +743,8 @@ async function startWorkerGpu() {
   worker.onmessage = onWorker;
   remote.gpu = ready.ok;
   if (!ready.ok) { page.gpu.backend = 'webgpu unavailable in the worker: wasm'; return; }
+  page.gpu.backend = 'webgpu';
+  page.gpu.granted = ready.granted;
   page.gpu.timeUpdates = (count) => new Promise((resolve, reject) => {
     remote.timed = (d) => { remote.timed = null; if (d.times) resolve(d.times); else reject(new Error(d.message)); };
     worker.postMessage({ type: 'gpu-time', count });
@@ -735,15 +767,17 @@ async function main() {
   page.catalog = catalog;
   views = new Views(['view-method', 'view-reference', 'view-normal-error', 'view-tangent-error'].map($), $('views'));
   page.views = views;
-  gpu = await GpuReference.create(page, (text, isError) => { $('gpu-check').textContent = text; if (isError) page.errors.push(text); });
-  page.gpu.backend = gpu ? 'webgpu' : (navigator.gpu ? 'webgpu unavailable: wasm' : 'no webgpu: wasm');
+  page.gpu.backend = navigator.gpu ? 'webgpu unavailable: wasm' : 'no webgpu: wasm';
   // the scenes are evaluated in a worker, with or without WebGPU (worker=0 in the address keeps them on this
-  // thread); with WebGPU the worker runs the GPU passes on its own frames too
+  // thread); with WebGPU the worker holds the page's one GPUDevice and runs the passes on its own frames
   if (url.worker !== '0' && typeof Worker !== 'undefined') {
     worker = new Worker(new URL('./scene_worker.js', import.meta.url), { type: 'module' });
     worker.onmessage = onWorker;
     worker.onerror = (e) => message(`the worker failed: ${e.message}`, true);
-    if (gpu) await startWorkerGpu();
+    if (navigator.gpu) await startWorkerGpu();
+  } else {
+    gpu = await GpuReference.create(page, (text, isError) => { $('gpu-check').textContent = text; if (isError) page.errors.push(text); });
+    if (gpu) page.gpu.backend = 'webgpu';
   }
   page.worker = !!worker;
   applyUrl();
@@ -759,10 +793,11 @@ async function main() {
   page.openFiles = openFiles;
   page.seek = (t) => seek(t);
   page.duration = () => (gltf ? gltf.duration : 0); // the open clip's, in seconds
+  page.time = () => (gltf ? gltf.time : 0); // the page's time in the clip (the drawn moment is character().time)
   // the whole character: its table now, and its clip's as eval --json reports it (null where there is none)
   page.character = () => (gltf ? { filter: gltf.filter, reason: gltf.character.reason, units: gltf.character.asset?.units,
     vertices: gltf.character.asset?.vertices, table: gltf.filter < 0 ? characterTable() : null, time: gltf.character.time,
-    tables: gltf.character.tables, workerMs: gltf.character.ms,
+    tables: gltf.character.tables, workerMs: gltf.character.ms, drawingBytes: gltf.character.drawingBytes, drawn: page.drawn,
     // the drawing's units: each one's first vertex, and its node, mesh, primitive and instance (4 per unit)
     first: gltf.character.drawing ? Array.from(gltf.character.drawing.first) : null,
     unitInfo: gltf.character.asset?.unitInfo ? Array.from(gltf.character.asset.unitInfo) : null } : null);
@@ -780,7 +815,7 @@ async function main() {
   };
   page.characterBytes = () => (gltf ? gltf.character.bytes : null); // what the module reads (a meshopt file decoded)
   page.runChart = runChart;
-  page.inspect = inspect;
+  page.inspect = async (v) => { await inspect(v); return page.inspection; };
   page.ready = true;
   requestAnimationFrame(loop);
 }

@@ -4,7 +4,8 @@
 // and sends only the latest.
 // Where the page has WebGPU, this worker owns a GPUDevice too (gpu.js) and runs the WGSL passes on its own view:
 // the core's frames go to the GPU from here, and the page receives only the check's and the statistics' few bytes
-// ({type: 'gpu'} messages), so no upload or read-back waits on the main thread.
+// ({type: 'gpu'} messages), so no upload or read-back waits on the main thread. A glTF primitive's passes run
+// here too ({type: 'gpu-mesh'}, then {type: 'gpu-pose'} per pose): the page holds no GPUDevice.
 import { loadSkinframe, ALL_METHODS } from './skinframe.js';
 import { GpuReference } from './gpu.js';
 
@@ -78,6 +79,51 @@ async function scene(q) {
   }
 }
 
+// A glTF primitive, which the page evaluates on its own thread: the worker makes the same mesh from the page's
+// arrays and poses it with the page's bones and morph weights, so that its passes run on this worker's device
+// and the page holds no GPUDevice of its own.
+let primitive = null, primitiveGpuMesh = null, primitivePending = null;
+
+async function primitiveMesh(q) {
+  primitive?.destroy();
+  primitive = null;
+  primitivePending = null;
+  try {
+    if (!sf) sf = await loadSkinframe(q.wasm);
+    primitive = sf.createMesh(q.desc);
+    primitive.setOptions(q.options).setLive(true);
+    gpuSettings(q.gpu);
+    gpu.setMesh(primitive);
+    primitiveGpuMesh = gpu.mesh;
+  } catch (err) {
+    postGpu(`WebGPU: ${err.message}`, true);
+  }
+}
+
+// Poses come as often as the page redraws: the latest waiting one runs, the others are dropped.
+function primitivePose(q) {
+  const idle = !primitivePending;
+  primitivePending = q;
+  if (idle) setTimeout(primitiveRun, 0);
+}
+
+function primitiveRun() {
+  const q = primitivePending;
+  primitivePending = null;
+  // the scene (or a later primitive) may have taken the GPU's mesh meanwhile
+  if (!q || !primitive || !gpu || gpu.mesh !== primitiveGpuMesh) return;
+  try {
+    primitive.bones.set(q.bones);
+    primitive.morph.set(q.morph);
+    if (JSON.stringify(q.options) !== JSON.stringify(primitive.options)) primitive.setOptions(q.options);
+    primitive.run();
+    gpuSettings(q.gpu);
+    gpu.run(primitive, q.gpu.weighting);
+  } catch (err) {
+    postGpu(`WebGPU: ${err.message}`, true);
+  }
+}
+
 self.onmessage = async (e) => {
   const q = e.data;
   if (q.type === 'gpu-init') {
@@ -90,6 +136,12 @@ self.onmessage = async (e) => {
   } else if (q.type === 'gpu-release') {
     // the page opened a file: the scene's GPU buffers go, and no run waits for its pose
     gpu?.release();
+    primitive?.destroy();
+    primitive = null;
+  } else if (q.type === 'gpu-mesh') {
+    if (gpu) await primitiveMesh(q);
+  } else if (q.type === 'gpu-pose') {
+    primitivePose(q);
   } else if (q.type === 'gpu-time') {
     try {
       self.postMessage({ type: 'gpu-time', times: await gpu.timeUpdates(q.count) });

@@ -166,6 +166,41 @@ function rowDifference(where, got, want, bound = WHOLE_BOUND_DEG, maxBound = bou
 
 const clipRow = (m) => Object.fromEntries(WHOLE_FIELDS.map(([key, part, field]) => [key, m[part]?.count ? m[part][field] : null]));
 
+// While the clip plays, the rig shows the joints of the moment the mesh shows (the worker's last drawing, which
+// trails the page's time): each sample's segments against the rig posed at that moment once the clip has ended.
+async function rigFollowsMesh(page, name) {
+  await page.evaluate(() => window.sfPage.seek(0));
+  await settle(page);
+  await page.click('#play');
+  const samples = [];
+  for (;;) {
+    const s = await page.evaluate(() => {
+      const p = window.sfPage, g = p.views.rigGeometry;
+      return { playing: document.getElementById('play').textContent === 'Pause', moment: p.character().time, time: p.time(),
+        rig: Array.from(g.attributes.position.array.subarray(0, 3 * g.drawRange.count)) };
+    });
+    if (!s.playing) break;
+    samples.push(s);
+    await page.waitForTimeout(40);
+  }
+  await settle(page);
+  // the moments where the mesh trailed the page first (those a rig posed at the page's time gets wrong), 8 at most
+  const moments = [...new Map(samples.map((s) => [s.moment, s])).values()].sort((a, b) => (b.moment !== b.time) - (a.moment !== a.time)).slice(0, 8);
+  let worst = 0;
+  for (const s of moments) {
+    await page.evaluate((t) => window.sfPage.seek(t), s.moment);
+    await settle(page);
+    const rig = await page.evaluate(() => { const g = window.sfPage.views.rigGeometry; return Array.from(g.attributes.position.array.subarray(0, 3 * g.drawRange.count)); });
+    assert.equal(rig.length, s.rig.length);
+    const d = Math.max(...rig.map((x, i) => Math.abs(x - s.rig[i])));
+    assert.ok(d <= 1e-6, `${name}: the rig while playing is ${d} away from the joints at the mesh's moment ${s.moment} s (page at ${s.time} s)`);
+    worst = Math.max(worst, d);
+  }
+  const behind = samples.filter((s) => s.moment !== s.time).length;
+  assert.ok(moments.length >= 2, `${name}: ${moments.length} moments drawn while playing`);
+  console.log(`  ${name}: rig while playing at the mesh's moment in ${samples.length} samples (${behind} with the mesh behind the page's time), ${moments.length} moments, within ${worst.toExponential(1)}`);
+}
+
 async function run(mode) {
   const browser = await playwright.chromium.launch({ executablePath: chromium, args: MODES[mode], headless: true });
   const failures = [];
@@ -178,6 +213,14 @@ async function run(mode) {
     const logs = [];
     page.on('console', (m) => logs.push(m.text()));
     page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
+    // the main thread's WebGPU adapters and devices, counted (the scene worker's are its own)
+    await page.addInitScript(() => {
+      const calls = window.sfGpuCalls = { requestAdapter: 0, requestDevice: 0 };
+      if (!self.GPU || !self.GPUAdapter) return;
+      const adapter = GPU.prototype.requestAdapter, device = GPUAdapter.prototype.requestDevice;
+      GPU.prototype.requestAdapter = function (...a) { ++calls.requestAdapter; return adapter.apply(this, a); };
+      GPUAdapter.prototype.requestDevice = function (...a) { ++calls.requestDevice; return device.apply(this, a); };
+    });
     await page.goto(`${url}lab.html`);
     await page.waitForFunction(() => window.sfPage?.ready || window.sfPage?.errors.length, null, { timeout: 60000 });
     const shot = (name) => page.screenshot({ path: join(artifacts, `${mode}-${name}.png`), fullPage: true });
@@ -451,6 +494,8 @@ async function run(mode) {
       await gpuCheck('CesiumMan at 0.4 of its clip, eval\'s reference', false);
       await page.selectOption('#weld', '0'); await page.selectOption('#tangents', '0');
       await gpuCheck('CesiumMan at 0.5 of its clip');
+      // the primitive's passes ran on the scene worker's device: the page asked for none of its own
+      if (mode === 'webgpu') assert.deepEqual(await page.evaluate(() => window.sfGpuCalls), { requestAdapter: 0, requestDevice: 0 });
       await shot('cesium-man');
     });
     await check('the scrubber\'s end is the clip\'s last pose, not its first', async () => {
@@ -601,6 +646,11 @@ async function run(mode) {
         const r = spawnSync(cli, ['eval', file, '--json', '--animation', '0'], { encoding: 'utf8', maxBuffer: 1 << 26 });
         assert.equal(r.status, 0, `eval ${file}: ${r.stderr}`);
         const clip = JSON.parse(r.stdout).animations[0];
+        // a moment carries the views' arrays and the drawn method's angles, not every method's (the inspector
+        // asks the worker for one vertex): 19 floats a vertex, the indices and the units' first vertices
+        const sent = await page.evaluate(() => window.sfPage.character());
+        const bound = 4 * 19 * sent.drawn.vertices + 12 * sent.drawn.triangles + 4 * (sent.drawn.units + 1);
+        assert.ok(sent.drawingBytes > 0 && sent.drawingBytes <= bound, `${name}: a moment's message has ${sent.drawingBytes} bytes, the drawing ${bound}`);
         // the inspector: each method's worst normal and tangent vertex of the clip (eval names its node, mesh,
         // primitive, vertex and frame), clicked in the whole character at that frame: the same vertex, and the
         // method's angle there eval's
@@ -616,7 +666,7 @@ async function run(mode) {
             const unit = info.first.slice(0, -1).findIndex((_, u) => info.unitInfo[4 * u] === w.node &&
               info.unitInfo[4 * u + 1] === w.mesh && info.unitInfo[4 * u + 2] === w.primitive);
             assert.ok(unit >= 0, `${name} ${m}: no unit of node ${w.node}, mesh ${w.mesh}, primitive ${w.primitive}`);
-            const got = await page.evaluate((v) => { window.sfPage.inspect(v); return window.sfPage.inspection; }, info.first[unit] + w.vertex);
+            const got = await page.evaluate((v) => window.sfPage.inspect(v), info.first[unit] + w.vertex);
             assert.deepEqual([got.node, got.mesh, got.primitive, got.unitVertex], [w.node, w.mesh, w.primitive, w.vertex], `${name} ${m} ${key}: the inspected vertex`);
             const d = Math.abs(got.rows[m][part] - w.angle_deg);
             assert.ok(d <= WHOLE_BOUND_DEG, `${name} ${m} ${key}: inspector ${got.rows[m][part]}, eval ${w.angle_deg}`);
@@ -634,6 +684,7 @@ async function run(mode) {
         const rig = await page.evaluate(() => { const v = window.sfPage.views; return { count: v.rigGeometry?.drawRange.count ?? 0, visible: !!v.rig?.[0]?.visible }; });
         assert.equal(rig.count, 2 * joints, `${name}: rig segments for ${joints} joints`);
         assert.equal(rig.visible, joints > 0, `${name}: rig shown`);
+        if (joints) await rigFollowsMesh(page, name);
         await page.uncheck('#show-rig');
         // the chart: the whole character's normal mean per method at frames of the clip, each eval --csv's frame
         const csv = join(artifacts, 'whole-chart.csv');
