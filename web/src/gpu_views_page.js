@@ -37,6 +37,7 @@ export class RemoteViews {
     this.id = 0; // the settings' ids, each request's and each camera move's
     this.sentPose = 0; // the latest scene request's id
     this.drawn = { pose: 0, settings: 0 };
+    this.posesDrawn = 0;
     this.last = '';
     this.pickEvent = null; // a click waiting for the moment's arrays
   }
@@ -72,6 +73,7 @@ export class RemoteViews {
   // A message from the worker: true when it was the views' (a draw's report).
   receive(d) {
     if (d.type !== 'drawn') return false;
+    if (d.pose > this.drawn.pose) this.posesDrawn += 1; // for the benchmark: poses shown, not camera moves
     this.drawn = { pose: Math.max(this.drawn.pose, d.pose), settings: Math.max(this.drawn.settings, d.settings) };
     return true;
   }
