@@ -761,7 +761,6 @@ async function startViews() {
     worker.onmessage = (e) => { if (!take(e.data)) prev(e); else worker.onmessage = prev; };
   });
   if (!remoteViews) message('the WebGPU views could not start: three.js draws them', false);
-  container.classList.add('gpu-views');
   const v = new Views(overlays, container, true);
   v.remote = remoteViews;
   page.remoteViews = remoteViews;
