@@ -22,7 +22,8 @@ const chromium = process.env.SF_CHROMIUM || '/usr/bin/chromium';
 const dist = process.env.SKINFRAME_DIST || resolve(root, 'build-web/bench-dist');
 const playwright = await import('playwright-core');
 const { server, url } = await servePage(root, dist);
-const args = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+// no --disable-gpu: the views the scene worker draws with WebGPU need the GPU process's compositing
+const args = ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--enable-unsafe-webgpu', '--enable-features=Vulkan',
   '--use-webgpu-adapter=swiftshader', '--use-vulkan=swiftshader', '--use-angle=swiftshader'];
 const browser = await playwright.chromium.launch({ executablePath: chromium, args, headless: true });

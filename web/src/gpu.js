@@ -155,7 +155,8 @@ export class GpuReference {
       bitangentSign: view.uvConvention === 0 ? -1 : 1,
       topo: this.buffer(topo), pose: this.buffer(new Float32Array(Math.max(4, poseWords))),
       state: this.buffer(new Float32Array(32 * Math.max(1, n))), face: this.buffer(new Float32Array(12 * Math.max(1, F))),
-      frames: this.device.createBuffer({ size: Math.max(16, 28 * n * ALL_METHODS.length), usage: S.STORAGE }),
+      // COPY_DST: the views drawn on the GPU take the core's reference where the passes leave it out (gpu_views.js)
+      frames: this.device.createBuffer({ size: Math.max(16, 28 * n * ALL_METHODS.length), usage: S.STORAGE | S.COPY_DST }),
       core: this.device.createBuffer({ size: Math.max(16, 28 * n * ALL_METHODS.length), usage: S.STORAGE | S.COPY_DST }),
       params: this.device.createBuffer({ size: BLOCK * 16, usage: S.UNIFORM | S.COPY_DST }),
     };
@@ -264,6 +265,7 @@ export class GpuReference {
       enc.copyBufferToBuffer(m.statsOut, 0, m.statsRead, 0, 16 * ALL_METHODS.length);
     }
     q.submit([enc.finish()]);
+    this.onSubmit?.(view, { tangents, refOff }); // the views drawn from these buffers (gpu_views.js)
     return { slots: passes.map((p) => p[2]).filter((method) => method >= 0), tangents, refOff };
   }
 

@@ -10,6 +10,8 @@ import { RemoteCharacter } from './character_remote.js';
 import { GpuReference } from './gpu.js';
 import { COLORS } from './chart.js';
 import { parseLabUrl, labSearch } from './lab_state.js';
+import { RemoteViews } from './gpu_views_page.js';
+import { messageBytes } from './message_size.js';
 
 const $ = (id) => document.getElementById(id);
 const page = { ready: false, errors: [], timing: { wasm: 0, gpu: 0, draw: 0 }, gpu: { backend: 'none' },
@@ -24,6 +26,7 @@ const url = parseLabUrl(location.search);
 const embedded = url.embed === '1';
 let sf, catalog, view = null, views, gpu = null, worker = null, characterWorker = null;
 let gltf = null; // { gltf, object, mixer, clip, action, playing, duration, rig }
+let remoteViews = null; // the scene worker draws the views with WebGPU (gpu_views_page.js)
 
 function message(text, isError = false) {
   const el = $('message');
@@ -142,6 +145,7 @@ function buildStaticControls() {
   drop.addEventListener('pointerdown', (e) => { down = [e.clientX, e.clientY]; });
   drop.addEventListener('pointerup', (e) => {
     if (!down || Math.hypot(e.clientX - down[0], e.clientY - down[1]) > 4) return;
+    if (pickLater(e)) return;
     const v = views.pick(e);
     if (v >= 0) inspect(v);
   });
@@ -221,6 +225,7 @@ function replaceView(next, reframe) {
   // the same scene at the same size keeps its index and UV attributes (a slider's pose changes only the rest)
   const sameMesh = old && old.vertexCount === view.vertexCount && old.triangleCount === view.triangleCount && page.source === source;
   if (!sameMesh) views.setMesh(view.vertexCount, view.indices, view.uvs);
+  views.setGpuDrawn(!gltf && !!view.gpuDrawn);
   if (!gltf) views.setModelMatrix(null); // the scenes' positions are the world's; a glTF's come with their matrix
   // the scene worker runs the GPU passes on its own view, and on its copy of a glTF primitive (selectMesh); this
   // thread's only without a worker
@@ -243,7 +248,7 @@ function replaceView(next, reframe) {
 // Fits the posed mesh into the views (after the evaluation that posed it).
 function frameMesh() {
   if (gltf?.filter < 0 && gltf.character.drawing) views.framePositions(gltf.character.drawing.positions);
-  else if (view) views.framePositions(view.positions);
+  else if (view) views.framePositions(view.positions || view.box); // the box's two corners where the worker draws
 }
 
 // ---------------------------------------------------------------- the scenes in a worker
@@ -273,7 +278,8 @@ function sendScene() {
   remote.inFlight = true;
   remote.reframe = reframe;
   worker.postMessage({ id: ++remote.id, wasm: new URL(page.wasm.file, document.baseURI).href, scene: state.scene,
-    settings: sceneSettings(), options: state.options, gpu: workerGpuSettings(), forceMesh: !remote.meshKnown });
+    settings: sceneSettings(), options: state.options, gpu: workerGpuSettings(), forceMesh: !remote.meshKnown,
+    views: remoteViews?.forRequest(views, remoteViewOptions(), remote.id) });
   remote.meshKnown = true;
 }
 // The scene worker's GPU passes: their settings for a request, and what comes back of them.
@@ -296,6 +302,8 @@ function onWorkerGpu(d) {
 }
 function onWorker(e) {
   const d = e.data;
+  countMessage(d);
+  if (remoteViews?.receive(d)) return;
   if (d.type) { onWorkerGpu(d); return; }
   remote.inFlight = false;
   if (gltf) { remote.meshKnown = false; /* a file opened meanwhile: the scene's answer is stale */ } else if (d.ok) {
@@ -371,13 +379,18 @@ function refresh(fromWorker = false) {
   const scale = m ? Math.cbrt(Math.abs(m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) +
     m[8] * (m[1] * m[6] - m[2] * m[5]))) || 1 : 1;
   const length = (0.06 * (gltf ? gltf.radius : view.frame[3])) / scale;
-  views.update(view.positions, { normals: row.normals, tangents: tf ? row.tangents : null }, ref, row.normalDeg,
-    tf ? row.tangentDeg : null, length, !!view.remote);
+  // where the worker draws the views, a moment carries per-vertex arrays only when the overlay or the
+  // inspector asked for them
+  if (view.positions) {
+    views.update(view.positions, { normals: row.normals, tangents: tf ? row.tangents : null }, ref, row.normalDeg,
+      tf ? row.tangentDeg : null, length, !!view.remote);
+    if (remoteViews?.pickEvent) pickNow();
+  } else if (remoteViewOptions().arrays) requestScene(false);
   if (page.reframe) { page.reframe = false; frameMesh(); }
   updateRig();
   updateReadout();
   saveUrl();
-  if (page.inspected >= 0) inspect(page.inspected);
+  if (page.inspected >= 0 && view.positions) inspect(page.inspected);
   if (!view.remote && gpu) gpu.run(view, referenceWeighting());
   else if (!view.remote && gltf && remote.gpu) postPrimitivePose();
   else if (view.remote && !fromWorker && remote.gpu) worker.postMessage({ type: 'gpu-run', gpu: workerGpuSettings() });
@@ -721,6 +734,7 @@ function loop(now) {
     if (t >= gltf.duration) { gltf.playing = false; $('play').textContent = 'Play'; }
     seek(t);
   }
+  if (remoteViews && view?.remote) remoteViews.sync(views, remoteViewOptions());
   if (views.dirty || views.busy) {
     const t0 = performance.now();
     views.render();
@@ -731,6 +745,55 @@ function loop(now) {
     `GPU compute  ${g != null ? g.toFixed(2) + ' ms' : 'off (' + page.gpu.backend + ')'}\n` +
     `drawing      ${page.timing.draw.toFixed(2)} ms\n${view ? view.vertexCount + ' vertices' : ''}`;
   requestAnimationFrame(loop);
+}
+
+// ---------------------------------------------------------------- the views drawn in the worker
+
+// What the worker's views show (gpu_views_page.js): off under a glTF file; the per-vertex arrays only for the
+// overlay's vectors and the inspector.
+function remoteViewOptions() {
+  return { on: !gltf, material: Number($('material').value), method: METHODS[state.method],
+    right: state.right >= 0 ? METHODS[state.right] : null,
+    arrays: views.showNormals || views.showTangents || page.inspected >= 0 };
+}
+
+// A click where the moment came without positions: the next moment brings them, and the pick happens then.
+function pickLater(e) {
+  if (!remoteViews || gltf || !view?.remote || view.positions) return false;
+  remoteViews.pickEvent = { clientX: e.clientX, clientY: e.clientY };
+  requestScene(false);
+  return true;
+}
+function pickNow() {
+  const e = remoteViews.pickEvent;
+  remoteViews.pickEvent = null;
+  const v = views.pick(e);
+  if (v >= 0) inspect(v);
+}
+
+// Every message from the scene worker, counted (sfPage.messages: the bound on what a moment posts).
+function countMessage(d) {
+  const m = page.messages || (page.messages = { count: 0, bytes: 0, largest: 0, last: 0 });
+  const b = messageBytes(d);
+  m.count += 1; m.bytes += b; m.last = b; m.largest = Math.max(m.largest, b);
+}
+
+// The four canvases handed to the scene worker, which draws them from its GPU buffers; views.js draws on
+// transparent canvases on top. Without a worker's WebGPU (or with gpuviews=0 in the address) views.js draws all.
+async function startViews() {
+  const container = $('views');
+  const ids = ['view-method', 'view-reference', 'view-normal-error', 'view-tangent-error'];
+  const overlays = remote.gpu && url.gpuviews !== '0' ? RemoteViews.overlays(document) : null;
+  if (!overlays) return new Views(ids.map($), container);
+  const prev = worker.onmessage;
+  remoteViews = await RemoteViews.start(worker, document, (take) => {
+    worker.onmessage = (e) => { if (!take(e.data)) prev(e); else worker.onmessage = prev; };
+  });
+  if (!remoteViews) message('the WebGPU views could not start: three.js draws them', false);
+  const v = new Views(overlays, container, true);
+  v.remote = remoteViews;
+  page.remoteViews = remoteViews;
+  return v;
 }
 
 // The scene worker's GPUDevice, the page's only one: the scenes' and a glTF primitive's passes run there; the
@@ -765,8 +828,6 @@ async function main() {
   page.sf = sf;
   catalog = sf.catalog();
   page.catalog = catalog;
-  views = new Views(['view-method', 'view-reference', 'view-normal-error', 'view-tangent-error'].map($), $('views'));
-  page.views = views;
   page.gpu.backend = navigator.gpu ? 'webgpu unavailable: wasm' : 'no webgpu: wasm';
   // the scenes are evaluated in a worker, with or without WebGPU (worker=0 in the address keeps them on this
   // thread); with WebGPU the worker holds the page's one GPUDevice and runs the passes on its own frames
@@ -780,6 +841,8 @@ async function main() {
     if (gpu) page.gpu.backend = 'webgpu';
   }
   page.worker = !!worker;
+  views = await startViews();
+  page.views = views;
   applyUrl();
   buildStaticControls();
   buildSceneControls();

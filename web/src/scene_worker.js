@@ -8,9 +8,12 @@
 // here too ({type: 'gpu-mesh'}, then {type: 'gpu-pose'} per pose): the page holds no GPUDevice.
 import { loadSkinframe, ALL_METHODS } from './skinframe.js';
 import { GpuReference } from './gpu.js';
+import { WorkerViews } from './gpu_views.js';
 
 let sf = null, view = null, key = '';
 let gpu = null;
+// the views drawn here from the GPU passes' buffers, where the page handed over its canvases
+const views = new WorkerViews((m) => self.postMessage(m));
 // what gpu.js reads and writes of the page: the settings each request carries, the outcome posted back
 const gpuPage = { gpu: {} };
 
@@ -67,13 +70,15 @@ async function scene(q) {
       gpuSettings(q.gpu);
       if (changed) gpu.setMesh(view);
     }
-    const { s, transfer } = snapshot(view, changed);
+    views.scene(q);
+    const { s, transfer } = views.snapshot(q, view, changed, snapshot);
     s.ms = performance.now() - t0;
     s.reposed = !changed;
     s.id = q.id;
     self.postMessage({ id: q.id, ok: true, snapshot: s }, transfer);
     // the passes read this view's frames now; a run in flight takes the newest pose when it ends
     if (gpu && q.gpu) gpu.run(view, q.gpu.weighting);
+    views.afterRun();
   } catch (err) {
     self.postMessage({ id: q.id, ok: false, message: err.message });
   }
@@ -129,6 +134,10 @@ self.onmessage = async (e) => {
   if (q.type === 'gpu-init') {
     gpu = await GpuReference.create(gpuPage, postGpu);
     self.postMessage({ type: 'gpu-init', ok: !!gpu, granted: gpuPage.gpu.granted });
+  } else if (q.type === 'views-init') {
+    self.postMessage({ type: 'views-init', ok: views.init(gpu, q.canvases) });
+  } else if (q.type === 'views') {
+    views.set(q.views);
   } else if (q.type === 'gpu-run') {
     // the page asks for the open view's passes again (a test's comparison against another method's frames)
     gpuSettings(q.gpu);

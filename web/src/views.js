@@ -49,7 +49,9 @@ const fragmentShader = /* glsl */ `
 const NAMES = ['method', 'reference', 'normal-error', 'tangent-error'];
 
 export class Views {
-  constructor(canvases, container) {
+  // overlay: the canvases lie over views drawn elsewhere (the scene worker's WebGPU views, gpu_views.js): they
+  // clear to transparent and draw the mesh only when setGpuDrawn(false) says the worker does not.
+  constructor(canvases, container, overlay = false) {
     this.canvases = canvases;
     this.container = container;
     this.camera = new THREE.PerspectiveCamera(40, 4 / 3, 0.01, 1000);
@@ -57,9 +59,9 @@ export class Views {
     this.controls = new OrbitControls(this.camera, container);
     this.controls.addEventListener('change', () => { this.dirty = true; });
     this.renderers = canvases.map((canvas) => {
-      const r = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+      const r = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true, alpha: overlay });
       r.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
-      r.setClearColor(0x0d0e11);
+      r.setClearColor(0x0d0e11, overlay ? 0 : 1);
       return r;
     });
     this.scenes = NAMES.map(() => new THREE.Scene());
@@ -82,6 +84,9 @@ export class Views {
     this.showNormals = false; this.showTangents = false; this.showRig = false;
     this.dirty = true;
     this.vertexCount = 0;
+    this.overlay = overlay;
+    this.gpuDrawn = false; // the worker draws the mesh under the overlay
+    this.remote = null; // with an overlay: the worker's drawing (busy until it shows the latest state)
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
   }
@@ -117,6 +122,7 @@ export class Views {
       g.setAttribute('err', new THREE.BufferAttribute(new Float32Array(n), 1).setUsage(THREE.DynamicDrawUsage));
       const mesh = new THREE.Mesh(g, this.materials[i]);
       mesh.frustumCulled = false;
+      mesh.visible = !this.gpuDrawn;
       this.groups[i].add(mesh);
       return mesh;
     });
@@ -182,6 +188,15 @@ export class Views {
       if (m) g.matrix.fromArray(m); else g.matrix.identity();
       g.matrixWorldNeedsUpdate = true;
     }
+    this.dirty = true;
+  }
+
+  // Whether the worker draws the mesh under the overlay (its canvas then clears to transparent) or these views do.
+  setGpuDrawn(on) {
+    if (!this.overlay || on === this.gpuDrawn) return;
+    this.gpuDrawn = on;
+    for (const r of this.renderers) r.setClearColor(0x0d0e11, on ? 0 : 1);
+    for (const m of this.meshes) m.visible = !on;
     this.dirty = true;
   }
 
@@ -312,7 +327,7 @@ export class Views {
   }
 
   // Views left to draw or frames the GPU has not finished.
-  get busy() { return !!this.stale && (this.stale.some(Boolean) || this.fences.some(Boolean)); }
+  get busy() { return (!!this.stale && (this.stale.some(Boolean) || this.fences.some(Boolean))) || !!this.remote?.busy; }
 }
 
 const VERTEX_BUDGET = 200000;

@@ -12,6 +12,7 @@ import { ALL_METHODS, METHODS } from '../src/skinframe.js';
 import { articleChecks } from './article_checks.mjs';
 import { longTaskCheck } from './longtask_checks.mjs';
 import { characterLongTaskCheck } from './character_longtask.mjs';
+import { gpuViewsChecks } from './gpu_views_checks.mjs';
 import { servePage } from './page_server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -38,7 +39,9 @@ const only = process.env.SF_BROWSER_CHECKS ? new RegExp(process.env.SF_BROWSER_C
 const BASE = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];
 const MODES = {
-  webgpu: [...BASE, '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-webgpu-adapter=swiftshader', '--use-vulkan=swiftshader', '--use-angle=swiftshader'],
+  // without --disable-gpu: the views a worker draws with WebGPU need the GPU process's compositing (with it, a
+  // WebGPU canvas's swap chain finds no shared-image backing and the GPU process restarts)
+  webgpu: [...BASE.filter((a) => a !== '--disable-gpu'), '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-webgpu-adapter=swiftshader', '--use-vulkan=swiftshader', '--use-angle=swiftshader'],
   webgl2: [...BASE, '--use-angle=swiftshader'],
 };
 
@@ -815,6 +818,7 @@ async function run(mode) {
       }
     });
     if (gpuLog.length) writeFileSync(join(artifacts, `${mode}-gpu-check.json`), JSON.stringify(gpuLog, null, 1));
+    await gpuViewsChecks(browser, url, mode, artifacts, check);
     await longTaskCheck(page, mode, artifacts, check);
     await characterLongTaskCheck(page, mode, artifacts, assets, root, check);
     // the article and the phone layout once, on the WebGL2 path

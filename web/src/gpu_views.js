@@ -1,0 +1,209 @@
+// The four views' mesh drawn in the scene worker from the GPU passes' own buffers (gpu.js's state, frames and
+// topology), into the page's canvases handed over with transferControlToOffscreen: one WGSL render pipeline
+// (gpu_views.wgsl), no vertex buffers and nothing read back. The page sends the camera (three.js's projection
+// times view) and the view settings; the latest replaces any not yet drawn, and a draw waits for the GPU to
+// finish the previous one, so settings never queue frames. The page's three.js views stay on top as a
+// transparent overlay (rig, vectors, marker) sharing the camera.
+import layoutWgsl from '../../shaders/generated/layout.wgsl?raw';
+import angleWgsl from './angle.wgsl?raw';
+import viewsWgsl from './gpu_views.wgsl?raw';
+import { ALL_METHODS } from './skinframe.js';
+import { GPU_ARRAYS } from './generated/layout.js';
+
+const M = Object.fromEntries(ALL_METHODS.map((name, i) => [name, i]));
+const CLEAR = { r: 13 / 255, g: 14 / 255, b: 17 / 255, a: 1 }; // views.js's clear colour
+const SAMPLES = 4; // as the three.js views' antialiasing
+const WORDS = 32; // ViewParams: a 4x4 matrix, the light, 12 words of settings (padded)
+const LIGHT = [0.4, 1, 0.7, 0];
+
+export class GpuViews {
+  // canvases: the four OffscreenCanvases (method, reference, normal error, tangent error); gpu: gpu.js's runner.
+  constructor(gpu, canvases, report) {
+    const d = this.device = gpu.device;
+    this.gpu = gpu;
+    this.report = report;
+    this.format = navigator.gpu.getPreferredCanvasFormat();
+    this.views = canvases.map((canvas) => {
+      const context = canvas.getContext('webgpu');
+      context.configure({ device: d, format: this.format, alphaMode: 'opaque' });
+      const params = d.createBuffer({ size: 4 * WORDS, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+      return { canvas, context, params, color: null, depth: null, group: null };
+    });
+    const storage = { buffer: { type: 'read-only-storage' } };
+    this.layout = d.createBindGroupLayout({ entries: [{ buffer: { type: 'uniform' } }, storage, storage, storage]
+      .map((e, binding) => ({ binding, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, ...e })) });
+    const module = d.createShaderModule({ code: `${layoutWgsl}\n${angleWgsl}\n${viewsWgsl}` });
+    this.pipeline = d.createRenderPipeline({
+      layout: d.createPipelineLayout({ bindGroupLayouts: [this.layout] }),
+      vertex: { module, entryPoint: 'vs_main' },
+      fragment: { module, entryPoint: 'fs_main', targets: [{ format: this.format }] },
+      primitive: { topology: 'triangle-list', cullMode: 'none', frontFace: 'ccw' },
+      depthStencil: { format: 'depth24plus', depthWriteEnabled: true, depthCompare: 'less' },
+      multisample: { count: SAMPLES },
+    });
+    this.settings = null; // the page's latest: {id, viewProj, width, height, material, method, right, on}
+    this.mesh = null;
+    this.drawing = false;
+    this.again = false;
+  }
+
+  // The page's camera and settings (coalesced: the latest wins); drawn as soon as the GPU is free.
+  set(settings) {
+    this.settings = settings;
+    this.request();
+  }
+
+  // The GPU passes wrote a pose (gpu.js, after its submit): draw it.
+  request() {
+    if (this.drawing) { this.again = true; return; }
+    this.draw();
+  }
+
+  bind(m) {
+    if (this.mesh === m) return;
+    this.mesh = m;
+    for (const v of this.views) {
+      v.group = this.device.createBindGroup({ layout: this.layout, entries: [v.params, m.topo, m.state, m.frames]
+        .map((buffer, binding) => ({ binding, resource: { buffer } })) });
+    }
+  }
+
+  // Targets at the canvas's size (remade when the page's views resize).
+  targets(v, width, height) {
+    if (v.canvas.width !== width || v.canvas.height !== height || !v.color) {
+      v.canvas.width = width; v.canvas.height = height;
+      v.color?.destroy(); v.depth?.destroy();
+      const size = [width, height];
+      v.color = this.device.createTexture({ size, sampleCount: SAMPLES, format: this.format, usage: GPUTextureUsage.RENDER_ATTACHMENT });
+      v.depth = this.device.createTexture({ size, sampleCount: SAMPLES, format: 'depth24plus', usage: GPUTextureUsage.RENDER_ATTACHMENT });
+    }
+  }
+
+  draw() {
+    const s = this.settings, m = this.gpu.mesh, ready = this.gpu.drawable;
+    // the page draws this moment itself, or no mesh is on the GPU: nothing to wait for
+    if (!s || !s.on || !m) { this.report(null); return; }
+    if (!ready || ready.mesh !== m) return; // the mesh's first run is coming: its submit draws
+
+    this.bind(m);
+    const d = this.device, n = m.n;
+    const tangents = ready.tangents;
+    const ref = M.recompute, method = M[s.method] ?? M.skinned, right = s.right ? M[s.right] ?? ref : ref;
+    // [shaded slot, mode, error]: error 3 draws no error colours
+    const kinds = [[method, s.material, 3], [right, s.material, 3], [ref, 3, 0], [ref, 3, tangents ? 1 : 2]];
+    const offsets = Object.fromEntries(GPU_ARRAYS.map((name, i) => [name, m.offsets[i]]));
+    const enc = d.createCommandEncoder();
+    this.views.forEach((v, k) => {
+      const [shade, mode, error] = kinds[k];
+      const block = new ArrayBuffer(4 * WORDS), f = new Float32Array(block), u = new Uint32Array(block);
+      f.set(s.viewProj, 0); f.set(LIGHT, 16);
+      u.set([n, shade, method, ref, mode, error, offsets.indices, offsets.uvs, m.hasUv ? 1 : 0], 20);
+      d.queue.writeBuffer(v.params, 0, block);
+      this.targets(v, s.width, s.height);
+      const pass = enc.beginRenderPass({
+        colorAttachments: [{ view: v.color.createView(), resolveTarget: v.context.getCurrentTexture().createView(),
+          clearValue: CLEAR, loadOp: 'clear', storeOp: 'discard' }],
+        depthStencilAttachment: { view: v.depth.createView(), depthClearValue: 1, depthLoadOp: 'clear', depthStoreOp: 'discard' },
+      });
+      pass.setPipeline(this.pipeline);
+      pass.setBindGroup(0, v.group);
+      pass.draw(3 * m.F);
+      pass.end();
+    });
+    d.queue.submit([enc.finish()]);
+    const ids = { pose: ready.pose, settings: s.id };
+    this.drawing = true;
+    d.queue.onSubmittedWorkDone().then(() => {
+      this.drawing = false;
+      this.report(ids);
+      if (this.again) { this.again = false; this.draw(); }
+    });
+  }
+}
+
+// What the page reads of a moment when the GPU draws it: the statistics, the rig, the framing box and, once per
+// mesh, the triangles and UVs (the overlay's picking); no per-vertex positions, frames or angles.
+function leanSnapshot(v, meshChanged) {
+  const copy = (a) => (a ? a.slice() : null);
+  const p = v.positions, box = new Float32Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+  for (let i = 0; i + 2 < p.length; i += 3) {
+    for (let k = 0; k < 3; ++k) { const x = p[i + k]; if (x < box[k]) box[k] = x; if (x > box[3 + k]) box[3 + k] = x; }
+  }
+  const s = {
+    vertexCount: v.vertexCount, triangleCount: v.triangleCount, boneCount: v.boneCount, hasTangentFrame: v.hasTangentFrame,
+    info: v.info, frame: copy(v.frame), stats: copy(v.stats), box, boneHeads: copy(v.boneHeads), boneTails: copy(v.boneTails),
+    rows: v.rows.map(() => ({ normals: null, tangents: null, normalDeg: null, tangentDeg: null })), meshChanged,
+    indices: meshChanged ? copy(v.indices) : null, uvs: meshChanged ? copy(v.uvs) : null,
+  };
+  const transfer = [s.frame, s.stats, s.box, s.boneHeads, s.boneTails, s.indices, s.uvs].filter(Boolean).map((a) => a.buffer);
+  return { s, transfer };
+}
+
+// The scene worker's side: the canvases arrive once ({type: 'views-init'}), the settings with each input or
+// camera move ({type: 'views'} or a scene request's `views`), and every GPU run's submit draws its pose.
+// Each draw is reported ({type: 'drawn', pose, settings}: the ids drawn) so the page knows when its views
+// show what it asked for.
+export class WorkerViews {
+  constructor(post) {
+    this.post = post;
+    this.views = null;
+    this.pose = 0; // the latest scene request's id
+    this.settingsId = 0;
+  }
+
+  init(gpu, canvases) {
+    if (!gpu || !canvases) return false;
+    this.gpu = gpu;
+    try {
+      this.views = new GpuViews(gpu, canvases, (ids) => this.drawn(ids));
+    } catch (e) {
+      this.post({ type: 'gpu', line: `WebGPU views: ${e.message}`, isError: true });
+      return false;
+    }
+    // gpu.js calls this after each submit of the passes, with the view whose pose they computed
+    gpu.onSubmit = (view, { tangents, refOff }) => {
+      // the reference off the GPU (weld, MikkTSpace, authored): the core's reference goes into its slot
+      if (refOff) {
+        const m = gpu.mesh, n = m.n, at = 4 * 7 * n * ALL_METHODS.indexOf('recompute');
+        gpu.device.queue.writeBuffer(m.frames, at, view.refNormals.buffer, view.refNormals.byteOffset, view.refNormals.byteLength);
+        if (tangents) gpu.device.queue.writeBuffer(m.frames, at + 12 * n, view.refTangents.buffer, view.refTangents.byteOffset, view.refTangents.byteLength);
+      }
+      gpu.drawable = { mesh: gpu.mesh, tangents, pose: this.pose };
+      this.views.request();
+    };
+    return true;
+  }
+
+  // Whether this moment's views are drawn here: the GPU holds the mesh's buffers (within the adapter's limits)
+  // and the page asked for it.
+  draws(q) { return !!(this.views && q.views?.on && this.gpu.mesh); }
+
+  // The answer to a scene request: without per-vertex arrays where the GPU draws and the page needs none (its
+  // overlay's vectors and the inspector ask for them), else full(view, changed)'s.
+  snapshot(q, view, changed, full) {
+    const drawn = this.draws(q);
+    const r = drawn && !q.views.arrays ? leanSnapshot(view, changed) : full(view, changed);
+    r.s.gpuDrawn = drawn;
+    return r;
+  }
+
+  scene(q) {
+    this.pose = q.id;
+    if (q.views) this.set(q.views, false);
+  }
+
+  // After the scene's GPU run was asked for: with nothing to draw here, the page waits for nothing.
+  afterRun() { if (!this.views || !this.gpu.mesh) this.drawn(); }
+
+  set(settings, draw = true) {
+    if (!this.views) return;
+    this.settingsId = settings.id;
+    this.views.settings = settings;
+    if (draw) this.views.request();
+  }
+
+  // ids: what a draw showed; null: nothing is drawn here for the latest request and settings
+  drawn(ids = null) {
+    this.post({ type: 'drawn', ...(ids || { pose: this.pose, settings: this.settingsId }) });
+  }
+}

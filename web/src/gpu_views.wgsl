@@ -1,0 +1,100 @@
+// The four views' mesh drawn straight from the GPU passes' buffers (web/src/gpu_views.js): joined after
+// shaders/generated/layout.wgsl and angle.wgsl. No vertex buffers: each corner of a triangle reads its vertex
+// from the topology's indices, the final position from the deformation's state, and the drawn slot's normal and
+// tangent from the frames (3n normals, then 4n tangents per method slot). The error views colour each vertex
+// by the angle between the method's and the reference's slots, as the statistics pass measures it. The
+// shading is views.js's, so the GPU-drawn views and the three.js ones give the same pixels.
+
+struct ViewParams {
+  view_proj: mat4x4<f32>,  // projection times view (WebGL's clip space, z in -w..w)
+  light: vec4<f32>,
+  n: u32,                  // vertices
+  shade_slot: u32,         // the frames the mesh is shaded with
+  method_slot: u32,        // the error views: the method measured
+  ref_slot: u32,           // and the reference
+  mode: u32,               // 0 normal colours, 1 lambert, 2 normal-mapped lambert, 3 error heat map
+  error: u32,              // with mode 3: 0 normal angle, 1 tangent angle, 2 not measured (grey)
+  indices: u32,            // word offset of the triangles' vertex indices in topo
+  uvs: u32,                // word offset of the UVs in topo
+  has_uv: u32,
+  pad0: u32, pad1: u32, pad2: u32,
+}
+
+@group(0) @binding(0) var<uniform> V: ViewParams;
+@group(0) @binding(1) var<storage, read> topo: array<u32>;
+@group(0) @binding(2) var<storage, read> state: array<f32>;
+@group(0) @binding(3) var<storage, read> frames: array<f32>;
+
+struct Corner {
+  @builtin(position) clip: vec4<f32>,
+  @location(0) normal: vec3<f32>,
+  @location(1) tangent: vec4<f32>,
+  @location(2) uv: vec2<f32>,
+  @location(3) err: f32,
+}
+
+fn slot_normal(slot: u32, v: u32) -> vec3<f32> {
+  let b = 7u * V.n * slot + 3u * v;
+  return vec3<f32>(frames[b], frames[b + 1u], frames[b + 2u]);
+}
+
+fn slot_tangent(slot: u32, v: u32) -> vec4<f32> {
+  let b = 7u * V.n * slot + 3u * V.n + 4u * v;
+  return vec4<f32>(frames[b], frames[b + 1u], frames[b + 2u], frames[b + 3u]);
+}
+
+@vertex
+fn vs_main(@builtin(vertex_index) corner: u32) -> Corner {
+  let v = topo[V.indices + corner];
+  let o = SF_GPU_STATE_STRIDE * v + SF_STATE_POSITION;
+  var c: Corner;
+  let clip = V.view_proj * vec4<f32>(state[o], state[o + 1u], state[o + 2u], 1.0);
+  // WebGL's depth range (-w..w) to WebGPU's (0..w): the camera's matrices are three.js's
+  c.clip = vec4<f32>(clip.xy, 0.5 * (clip.z + clip.w), clip.w);
+  c.normal = slot_normal(V.shade_slot, v);
+  c.tangent = slot_tangent(V.shade_slot, v);
+  c.uv = vec2<f32>(0.0);
+  if (V.has_uv != 0u) { c.uv = vec2<f32>(bitcast<f32>(topo[V.uvs + 2u * v]), bitcast<f32>(topo[V.uvs + 2u * v + 1u])); }
+  c.err = -1.0;
+  if (V.error == 0u) { c.err = angle_deg(slot_normal(V.method_slot, v), slot_normal(V.ref_slot, v)); }
+  if (V.error == 1u) { c.err = angle_deg(slot_tangent(V.method_slot, v).xyz, slot_tangent(V.ref_slot, v).xyz); }
+  return c;
+}
+
+// 0 degrees green, 22.5 yellow, 45 and more red
+fn heat(d: f32) -> vec3<f32> {
+  let t = clamp(d / 45.0, 0.0, 1.0);
+  let g = vec3<f32>(0.13, 0.72, 0.26);
+  let y = vec3<f32>(0.95, 0.85, 0.2);
+  let r = vec3<f32>(0.9, 0.12, 0.1);
+  if (t < 0.5) { return mix(g, y, t * 2.0); }
+  return mix(y, r, t * 2.0 - 1.0);
+}
+
+@fragment
+fn fs_main(c: Corner, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+  var n = vec3<f32>(0.0);
+  if (length(c.normal) > 0.0) { n = normalize(c.normal); }
+  if (!front) { n = -n; }
+  let l = normalize(V.light.xyz);
+  if (V.mode == 3u) {
+    var col = heat(c.err);
+    if (c.err < 0.0) { col = vec3<f32>(0.32, 0.34, 0.38); }
+    return vec4<f32>(col * (0.6 + 0.4 * abs(dot(n, l))), 1.0);
+  }
+  if (V.mode == 2u && length(c.tangent.xyz) > 0.0) {
+    let t = normalize(c.tangent.xyz - n * dot(n, c.tangent.xyz));
+    var s = 1.0;
+    if (c.tangent.w < 0.0) { s = -1.0; }
+    if (!front) { s = -s; }
+    let b = cross(n, t) * s;
+    // height h = 0.5 sin(2 pi 8u) sin(2 pi 8v); the normal map's +Y runs along -v (glTF)
+    let k = 6.2831853 * 8.0;
+    let du = 0.5 * k * cos(k * c.uv.x) * sin(k * c.uv.y);
+    let dv = 0.5 * k * sin(k * c.uv.x) * cos(k * c.uv.y);
+    let m = normalize(vec3<f32>(-du * 0.06, dv * 0.06, 1.0));
+    n = normalize(t * m.x + b * m.y + n * m.z);
+  }
+  if (V.mode == 0u) { return vec4<f32>(n * 0.5 + 0.5, 1.0); }
+  return vec4<f32>(vec3<f32>(0.78, 0.8, 0.84) * (0.18 + 0.82 * max(dot(n, l), 0.0)), 1.0);
+}
