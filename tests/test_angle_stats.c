@@ -4,6 +4,7 @@
  * every small size and a few large ones; and the selection itself (introselect, and its heap fallback forced
  * by a zero or small depth limit) leaves every k's order statistic in place with the partition around it. */
 #include "sf_internal.h"
+#include "sf_kernels.h"
 #include "sf_test.h"
 
 #include <math.h>
@@ -192,10 +193,26 @@ static void test_angle_matches_libm(void)
     CHECK(sf_angle_deg(x, z) == 180.0);
 }
 
+/* sfk_angle_bin's linear bins in float arithmetic: every float from 2^-2 to 180 in the bin the double formula
+ * gives. */
+static void test_bins_float_exact(void)
+{
+    size_t wrong = 0, seen = 0;
+    for (float a = 0.25f; a <= 180.0f; a = nextafterf(a, INFINITY), ++seen) {
+        uint32_t k = (uint32_t)(((double)a - SFK_ANGLE_LINEAR_START) * (1 << SFK_ANGLE_LINEAR_BITS));
+        uint32_t want = SFK_ANGLE_LINEAR_FIRST + (k < SFK_ANGLE_LINEAR_BINS ? k : SFK_ANGLE_LINEAR_BINS - 1u);
+        wrong += (size_t)(sfk_angle_bin(a) != want);
+    }
+    printf("linear bins: %zu floats, %zu in another bin\n", seen, wrong);
+    CHECK(seen > 70000000u);
+    CHECK(wrong == 0);
+}
+
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
         {"angle_matches_libm", test_angle_matches_libm},
+        {"bins_float_exact", test_bins_float_exact},
         {"percentiles_match_sort", test_percentiles_match_sort},
         {"select_every_k", test_select_every_k},
         {"select_depth", test_select_depth},

@@ -102,8 +102,9 @@ SF_HD uint32_t sfk_angle_bin(float a)
         uint32_t mantissa = (bits.u >> (23 - SFK_ANGLE_LOG_BITS)) & ((1u << SFK_ANGLE_LOG_BITS) - 1u);
         return 2u + ((uint32_t)(e - SFK_ANGLE_LOG_MIN_EXP) << SFK_ANGLE_LOG_BITS) + mantissa;
     }
-    /* exact: a power-of-two scale */
-    uint32_t k = (uint32_t)(((double)a - SFK_ANGLE_LINEAR_START) * (1 << SFK_ANGLE_LINEAR_BITS));
+    /* exact in float: a >= 2^LINEAR_EXP is a multiple of its own ulp, which divides 2^LINEAR_EXP, so the
+     * difference is a float; the scale is a power of two */
+    uint32_t k = (uint32_t)((a - (float)SFK_ANGLE_LINEAR_START) * (float)(1 << SFK_ANGLE_LINEAR_BITS));
     return SFK_ANGLE_LINEAR_FIRST + (k < SFK_ANGLE_LINEAR_BINS ? k : SFK_ANGLE_LINEAR_BINS - 1u); /* 180: the last */
 }
 
