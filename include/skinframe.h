@@ -651,7 +651,7 @@ typedef struct sf_error_summary {
 } sf_error_summary;
 
 /* Angle in degrees between two directions, from atan2(|a x b|, a . b) in double (precise near 0 and 180 degrees);
- * 180 when either is zero (squared length under 1e-24). */
+ * 180 when either is zero (squared length under 1e-24) or has a component that is not finite. */
 double sf_angle_deg(const float a[3], const float b[3]);
 
 /* Per-vertex angles of `method` against `reference` (float3 normals, float4 tangents as in sf_frames_out).

@@ -191,6 +191,14 @@ static void test_angle_matches_libm(void)
     CHECK_NEAR(sf_angle_deg(x, y), 90.0, 1e-12);
     CHECK_NEAR(sf_angle_deg(x, mx), 180.0, 1e-12);
     CHECK(sf_angle_deg(x, z) == 180.0);
+    /* a direction that is not finite is no direction: 180, as a zero one, whichever side it is on */
+    const float inf = (float)INFINITY, nan = (float)NAN;
+    const float bad[4][3] = {{inf, 1, 0}, {-inf, inf, 0}, {inf, inf, inf}, {nan, 1, 0}};
+    for (int i = 0; i < 4; ++i) {
+        CHECK(sf_angle_deg(bad[i], x) == 180.0);
+        CHECK(sf_angle_deg(x, bad[i]) == 180.0);
+        CHECK(sf_angle_deg(bad[i], bad[i]) == 180.0);
+    }
 }
 
 /* sfk_angle_bin's linear bins in float arithmetic: every float from 2^-2 to 180 in the bin the double formula

@@ -44,7 +44,8 @@ static inline void AN_FN(an_zero4, AN_ENTRY)(float* out) { _mm_storeu_ps(out, _m
 #define an_zero4 AN_FN(an_zero4, AN_ENTRY)
 #endif
 
-/* !(|v|^2 >= 1e-24) of 4 vectors as a lane mask (sfk_degenerate3 of each). */
+/* !(|v|^2 >= 1e-24) of 4 vectors as a lane mask (sfk_degenerate3 of each: the evaluation refuses non-finite
+ * inputs before it measures, so these directions are finite). */
 static inline AN_D AN_FN(an_nonzero, AN_ENTRY)(AN_D x, AN_D y, AN_D z)
 {
     AN_D l = an_add(an_add(an_mul(x, x), an_mul(y, y)), an_mul(z, z));

@@ -8,15 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double length2(const float v[3]) { return (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]; }
-
-/* Zero as sf_angle_deg sees it (the article's SafeUnit threshold): 180 degrees and flagged degenerate. */
-static bool degenerate3(const float v[3]) { return !(length2(v) >= 1e-24); }
-
-/* The angle from |a x b| and a . b (sfk_angle_deg, shared with the GPU's error pass). */
+/* The angle from |a x b| and a . b (sfk_angle_deg, shared with the GPU's error pass); a zero or non-finite
+ * direction (sfk_degenerate3, the article's SafeUnit threshold) gives 180 degrees and is flagged degenerate. */
 static double angle_deg(const float a[3], const float b[3], bool* degenerate)
 {
-    *degenerate = !(length2(a) >= 1e-24) || !(length2(b) >= 1e-24);
+    *degenerate = sfk_degenerate3(a) || sfk_degenerate3(b);
     return sfk_angle_deg(a, b);
 }
 
@@ -31,7 +27,7 @@ double sf_angle_deg(const float a[3], const float b[3])
 static double angle_to(const float* a, const float* b, bool* degenerate)
 {
     if (a != b) return angle_deg(a, b, degenerate);
-    *degenerate = degenerate3(a);
+    *degenerate = sfk_degenerate3(a);
     return *degenerate ? 180.0 : 0.0;
 }
 

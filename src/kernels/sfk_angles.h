@@ -50,12 +50,13 @@ SF_HD double sfk_atan2_nonneg(double y, double x)
 /* Angle in degrees between two directions (sf_angle_deg, and the GPU's error pass): from |a x b| and a . b,
  * no normalisation (atan2 takes their ratio) and no acos, which loses precision near 0 degrees. Products of
  * floats are exact in double: a direction's cross product with itself is exactly 0. 180 when either is zero
- * as SafeUnit sees it (|v|^2 < 1e-24). */
+ * as SafeUnit sees it (|v|^2 < 1e-24) or not finite (a squared length of finite floats cannot overflow a double,
+ * so an infinite one means an infinite component; atan2's reduction would take inf / inf as its table index). */
 SF_HD double sfk_angle_deg(const float a[3], const float b[3])
 {
     double la = (double)a[0] * a[0] + (double)a[1] * a[1] + (double)a[2] * a[2];
     double lb = (double)b[0] * b[0] + (double)b[1] * b[1] + (double)b[2] * b[2];
-    if (!(la >= 1e-24) || !(lb >= 1e-24)) return 180.0;
+    if (!(la >= 1e-24 && la <= DBL_MAX) || !(lb >= 1e-24 && lb <= DBL_MAX)) return 180.0;
     double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2];
     double cx = (double)a[1] * b[2] - (double)a[2] * b[1];
     double cy = (double)a[2] * b[0] - (double)a[0] * b[2];
@@ -63,10 +64,11 @@ SF_HD double sfk_angle_deg(const float a[3], const float b[3])
     return sfk_atan2_nonneg(sqrt(cx * cx + cy * cy + cz * cz), d) * 57.29577951308232;
 }
 
-/* Zero as sfk_angle_deg sees it: the vertex is flagged degenerate. */
+/* Zero (or not finite) as sfk_angle_deg sees it: the vertex is flagged degenerate. */
 SF_HD int sfk_degenerate3(const float v[3])
 {
-    return !((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2] >= 1e-24);
+    double l = (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2];
+    return !(l >= 1e-24 && l <= DBL_MAX);
 }
 
 /* The streaming statistics' histogram (sf_angle_accumulator; skinframe.h documents the resolution):
