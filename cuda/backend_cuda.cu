@@ -263,11 +263,18 @@ static size_t caller_vertex(const sfi_cuda* c, size_t q)
     return c->order.perm && q < c->order.n ? c->order.perm[q] : q;
 }
 
-// The host staging of the moves below, for rows of 4 floats per vertex and per corner: made on the first copy that
+// The host staging of the moves below, for rows of 4 floats per vertex and per corner, in `parts` parts (the
+// MikkTSpace rounds move their instances in parallel; order_scratch(c, k) is part k's): made on the first copy that
 // needs it (frames, MikkTSpace; an evaluation's statistics never do), then kept.
-static sf_result order_staging(sfi_cuda* c, sf_error* err)
+static size_t order_part_floats(const sfi_cuda* c)
 {
-    size_t n = c->t.n, C = 3 * (size_t)c->t.F, floats = 4 * (n > C ? n : C);
+    size_t n = c->t.n, C = 3 * (size_t)c->t.F;
+    return 4 * (n > C ? n : C);
+}
+static float* order_scratch(const sfi_cuda* c, size_t part) { return c->h_order + part * order_part_floats(c); }
+static sf_result order_staging(sfi_cuda* c, size_t parts, sf_error* err)
+{
+    size_t n = c->t.n, floats = parts * order_part_floats(c);
     if (!c->order.perm || floats <= c->h_order_floats) return SF_OK;
     free(c->h_order);
     c->h_order = (float*)malloc(floats * sizeof(float));
@@ -278,31 +285,32 @@ static sf_result order_staging(sfi_cuda* c, sf_error* err)
     return SF_OK;
 }
 
-// n rows of width floats, downloaded in the device's order into dst, put back into the caller's order in place.
-static void rows_to_caller(sfi_cuda* c, float* dst, size_t width)
+// n rows of width floats, downloaded in the device's order into dst, put back into the caller's order in place
+// (through scratch, order_scratch's).
+static void rows_to_caller(const sfi_cuda* c, float* scratch, float* dst, size_t width)
 {
     size_t n = c->t.n;
     if (!c->order.perm || !dst || n == 0) return;
-    memcpy(c->h_order, dst, width * n * sizeof(float));
-    sfi_gpu_order_rows_back(n, c->order.perm, c->h_order, width * sizeof(float), dst);
+    memcpy(scratch, dst, width * n * sizeof(float));
+    sfi_gpu_order_rows_back(n, c->order.perm, scratch, width * sizeof(float), dst);
 }
 
 // Per-corner float4s of the caller's corners in place into the device's, before an upload.
-static void corners_to_device(sfi_cuda* c, float* dst)
+static void corners_to_device(const sfi_cuda* c, float* scratch, float* dst)
 {
     size_t F = c->order.F;
     if (!c->order.perm || !dst || F == 0) return;
-    memcpy(c->h_order, dst, 12 * F * sizeof(float));
-    sfi_gpu_order_rows(F, c->order.fperm, c->h_order, 12 * sizeof(float), dst); // a triangle's 3 corners at once
+    memcpy(scratch, dst, 12 * F * sizeof(float));
+    sfi_gpu_order_rows(F, c->order.fperm, scratch, 12 * sizeof(float), dst); // a triangle's 3 corners at once
 }
 
 // The reverse: rows of the caller's order in place into the device's, before an upload.
-static void rows_to_device(sfi_cuda* c, float* dst, size_t width)
+static void rows_to_device(const sfi_cuda* c, float* scratch, float* dst, size_t width)
 {
     size_t n = c->t.n;
     if (!c->order.perm || !dst || n == 0) return;
-    memcpy(c->h_order, dst, width * n * sizeof(float));
-    sfi_gpu_order_rows(n, c->order.perm, c->h_order, width * sizeof(float), dst);
+    memcpy(scratch, dst, width * n * sizeof(float));
+    sfi_gpu_order_rows(n, c->order.perm, scratch, width * sizeof(float), dst);
 }
 
 static size_t round_slots(uint32_t k) { return k == 0 ? 0 : k <= 4 ? 4 : k <= 8 ? 8 : 16; }
@@ -902,7 +910,7 @@ static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method meth
 typedef struct mikk_round {
     sfi_cuda* c;
     const sf_topology* topo;
-    const float *pos, *det, *nrm; // the round's host copies
+    float *pos, *det, *nrm;       // the round's host copies, in the device's order until mikk_part moves them
     float *tan, *ct;              // its outputs: per-vertex tangents, corner tangents (NULL: none)
     size_t first, count, parts;
     const sf_frames_out* outs; // the caller's outputs by instance, or NULL
@@ -918,12 +926,15 @@ static void mikk_part(void* ctx, size_t begin, size_t end)
     size_t n = topo->vertex_count, C = 3 * topo->triangle_count;
     for (size_t k = begin; k < end; ++k) {
         sf_workspace* w = j->c->mikk_ws[k];
+        float* scratch = j->c->order.perm ? order_scratch(j->c, k) : NULL;
         sf_result r = SF_OK;
         for (size_t i = j->count * k / j->parts; r == SF_OK && i < j->count * (k + 1) / j->parts; ++i) {
-            const float* det = j->det + n * i;
+            float *det = j->det + n * i, *pos = j->pos + 3 * n * i, *nrm = j->nrm + 3 * n * i;
             float* tan = j->tan + 4 * n * i;
+            rows_to_caller(j->c, scratch, pos, 3); // MikkTSpace reads the caller's order
+            rows_to_caller(j->c, scratch, det, 1);
+            rows_to_caller(j->c, scratch, nrm, 3);
             memcpy(w->det, det, n * sizeof(float));
-            const float *pos = j->pos + 3 * n * i, *nrm = j->nrm + 3 * n * i;
             if (j->mask) { // the graph here, the sums on the device where its groups are this frame's
                 sfi_mikk_groups g;
                 r = sfi_mikktspace_prepare(topo, pos, nrm, w, &g, &j->errors[k]);
@@ -942,6 +953,8 @@ static void mikk_part(void* ctx, size_t begin, size_t end)
                 memcpy(t, corners + 4 * c, 4 * sizeof(float));
                 t[3] = sfk_mikk_vertex_w(t[3], topo->bitangent_sign, det[topo->indices[c]]);
             }
+            rows_to_device(j->c, scratch, tan, 4); // the upload's order
+            if (j->ct) corners_to_device(j->c, scratch, j->ct + 4 * (C * i));
         }
         j->results[k] = r;
     }
@@ -1007,14 +1020,15 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
                                   c->stream),
                   err);
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
-        r = order_staging(c, err);
+        r = order_staging(c, parts, err);
         if (r != SF_OK) return r;
-        for (size_t i = 0; i < m; ++i) { // MikkTSpace reads the caller's order
-            rows_to_caller(c, h_pos + 3 * n * i, 3);
-            rows_to_caller(c, h_det + n * i, 1);
-            rows_to_caller(c, h_nrm + 3 * n * i, 3);
+        if (!c->mikk_gpu && m) { // the device's groups come from the first instance, in the caller's order
+            rows_to_caller(c, c->h_order, h_pos, 3);
+            rows_to_caller(c, c->h_order, h_nrm, 3);
+            r = mikk_gpu_ready(c, topo, h_pos, h_nrm, round, err);
+            rows_to_device(c, c->h_order, h_pos, 3);
+            rows_to_device(c, c->h_order, h_nrm, 3);
         }
-        r = mikk_gpu_ready(c, topo, h_pos, h_nrm, round, err);
         if (r != SF_OK) return r;
         uint8_t* mask = sfc_mikk_valid(c->mikk_gpu) ? sfc_mikk_mask(c->mikk_gpu, (uint32_t)round, err) : NULL;
         if (sfc_mikk_valid(c->mikk_gpu) && !mask) return err ? err->result : SF_ERROR_OUT_OF_MEMORY;
@@ -1027,12 +1041,7 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
                 if (err) *err = job.errors[k];
                 return job.results[k];
             }
-        // the host's instances up, in the device's order and in runs, then the device's sums for the others
-        for (size_t i = 0; i < m; ++i) {
-            if (mask && mask[i]) continue;
-            rows_to_device(c, h_tan + 4 * n * i, 4);
-            if (h_ct) corners_to_device(c, h_ct + 4 * C * i);
-        }
+        // the host's instances up (in the device's order, mikk_part) in runs, then the device's sums for the others
         for (size_t a = 0, b; a < m; a = b) {
             for (b = a + 1; b < m && (mask ? mask[b] : 0) == (mask ? mask[a] : 0);) ++b;
             if (mask && mask[a]) continue;
@@ -1058,7 +1067,7 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
                           err);
         SFC_CHECK(cudaStreamSynchronize(c->stream), err); // the staging serves the next round
         for (size_t i = 0; mask && outs && i < m; ++i)
-            if (mask[i]) rows_to_caller(c, outs[first + i].tangents, 4);
+            if (mask[i]) rows_to_caller(c, c->h_order, outs[first + i].tangents, 4);
     }
     return SF_OK;
 }
@@ -1122,13 +1131,13 @@ static sf_result cuda_frames_batch(const sf_topology* topo, const sf_pose* poses
                           err);
         }
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
-        r = order_staging(c, err);
+        r = order_staging(c, 1, err);
         if (r != SF_OK) return r;
         for (size_t i = 0; i < m; ++i) {
             const sf_frames_out* o = &outs[start + i];
-            rows_to_caller(c, o->positions, 3);
-            rows_to_caller(c, o->normals, 3);
-            if (!mikk_reference(topo, method, opts)) rows_to_caller(c, o->tangents, 4);
+            rows_to_caller(c, c->h_order, o->positions, 3);
+            rows_to_caller(c, c->h_order, o->normals, 3);
+            if (!mikk_reference(topo, method, opts)) rows_to_caller(c, c->h_order, o->tangents, 4);
         }
         if (got[SFC_NONFINITE]) {
             size_t bad = caller_vertex(c, (size_t)(got[SFC_FIRST_BAD] % (n ? n : 1)));
