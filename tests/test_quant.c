@@ -361,7 +361,7 @@ static void test_packed_streams(void)
  * combination of position, joint and weight type they take: every level bit for bit the scalar reference, on whole
  * steps and tails, with each output alone; the position and normal buffers end at their last element (6 bytes,
  * not 8), so a read past them shows under the sanitizers; a joint out of range is reported at every level. */
-static void aligned_case(sf_quant_type pt, sf_quant_type jt, sf_quant_type wt, size_t n)
+static void aligned_case(sf_quant_type pt, sf_quant_type jt, sf_quant_type wt, size_t n, int joints_packed)
 {
     qmesh m;
     qmesh_make(&m, n, pt, SF_QUANT_SNORM16, jt, wt, 40);
@@ -385,7 +385,10 @@ static void aligned_case(sf_quant_type pt, sf_quant_type jt, sf_quant_type wt, s
     m.q.positions = (sf_quant_stream){P, 8, pt};
     m.q.normals = (sf_quant_stream){N, 8, SF_QUANT_SNORM16};
     m.q.tangents = (sf_quant_stream){T, 8, SF_QUANT_SNORM16};
-    m.q.joints = (sf_quant_stream){J, 0, jt};
+    /* packed joints are read a step at a time, interleaved ones lane by lane */
+    uint8_t* Jq = joints_packed ? J : m.buf + 24;
+    size_t jstride = joints_packed ? js : VSTRIDE;
+    m.q.joints = (sf_quant_stream){Jq, joints_packed ? 0 : VSTRIDE, jt};
     m.q.weights = (sf_quant_stream){W, 0, wt};
     outs ref;
     outs_alloc(&ref, n);
@@ -404,15 +407,19 @@ static void aligned_case(sf_quant_type pt, sf_quant_type jt, sf_quant_type wt, s
              sf_quantized_skin(&m.q, &pose, &only_n, NULL) == SF_OK && guards_intact(&o2) &&
              memcmp(o2.p, ref.p, 3 * n * 4) == 0 && memcmp(o2.n, ref.n, 3 * n * 4) == 0 && isnan(o2.t[0]);
         if (!ok)
-            sft_failf(__FILE__, __LINE__, "positions %d, joints %d, weights %d, %zu vertices: level %d differs", (int)pt,
-                      (int)jt, (int)wt, n, level);
+            sft_failf(__FILE__, __LINE__, "positions %d, joints %d (%s), weights %d, %zu vertices: level %d differs",
+                      (int)pt, (int)jt, joints_packed ? "packed" : "interleaved", (int)wt, n, level);
         outs_free(&o);
         outs_free(&o2);
     }
-    /* a joint out of range in the middle of a whole step */
-    size_t bad_v = n / 2 + 1;
-    if (ok && bad_v < n) {
-        put(J + js * bad_v + (wide(jt) ? 2 : 1) * 2, jt, 40);
+    /* a joint out of range in the middle of a whole step, then in the last vertex (the last, partial step) */
+    size_t bads[2] = {n / 2 + 1, n - 1};
+    for (int b = 0; b < 2; ++b) {
+        size_t bad_v = bads[b];
+        if (!ok || bad_v >= n) continue;
+        uint8_t* slot = Jq + jstride * bad_v + (wide(jt) ? 2 : 1) * 2;
+        int32_t was = get(slot, jt);
+        put(slot, jt, 40);
         for (int level = SFI_SIMD_SCALAR; ok && level <= sfi_simd_detect(); ++level) {
             sfi_simd_force(level);
             outs o;
@@ -422,6 +429,7 @@ static void aligned_case(sf_quant_type pt, sf_quant_type jt, sf_quant_type wt, s
             if (!ok) sft_failf(__FILE__, __LINE__, "level %d: joint 40 at vertex %zu not reported", level, bad_v);
             outs_free(&o);
         }
+        put(slot, jt, was);
     }
     sfi_simd_force(-1);
     outs_free(&ref);
@@ -433,13 +441,15 @@ static void aligned_case(sf_quant_type pt, sf_quant_type jt, sf_quant_type wt, s
 static void test_aligned_layouts(void)
 {
     static const sf_quant_type pts[] = {SF_QUANT_INT16, SF_QUANT_UINT16, SF_QUANT_SNORM16, SF_QUANT_UNORM16};
-    static const size_t counts[] = {1, 4, 8, 9, 16, 17, 32, 33, 47, 1001};
+    /* every tail length of the 4-, 8- and 16-lane steps, with and without whole steps before it */
+    static const size_t counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 25, 31, 32, 33, 47, 1001, 1003};
     for (size_t p = 0; p < 4; ++p)
         for (int jw = 0; jw < 2; ++jw)
             for (int ww = 0; ww < 2; ++ww)
                 for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c)
-                    aligned_case(pts[p], jw ? SF_QUANT_UINT16 : SF_QUANT_UINT8, ww ? SF_QUANT_UNORM16 : SF_QUANT_UNORM8,
-                                 counts[c]);
+                    for (int packed = 0; packed < 2; ++packed)
+                        aligned_case(pts[p], jw ? SF_QUANT_UINT16 : SF_QUANT_UINT8,
+                                     ww ? SF_QUANT_UNORM16 : SF_QUANT_UNORM8, counts[c], packed);
 }
 
 /* Every integer of each normalised type decodes, at every level, to the specification's division (spec_decode):

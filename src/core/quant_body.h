@@ -9,8 +9,9 @@
  * The streams are read per lane (any stride, any type) into rows of int32; lanes past the mesh read zeros, which
  * decode to a weightless vertex at the origin whose results are dropped. Where the includer defines SQ_WIDE, the
  * layouts that KHR_mesh_quantization's aligned accessors give (16-bit VEC3 / VEC4 at a stride of 8 bytes, 8-bit
- * VEC4 at 4) are read a whole step at a time instead, widened straight into float rows by sq_rows16 and sq_rows8:
- * for SK_W vertices at p, the four components as floats (the 16-bit ones signed where sgn is nonzero). */
+ * VEC4 at 4) are read a whole step at a time instead (the last, partial step from zero-padded copies), widened
+ * straight into float rows by sq_rows16 and sq_rows8: for SK_W vertices at p, the four components as floats (the
+ * 16-bit ones signed where sgn is nonzero); packed joints likewise, turned into record offsets in rows. */
 #include <stdint.h>
 #include <string.h>
 
@@ -176,11 +177,11 @@ static int sq_wide_stream(const sf_quant_stream* s, int bytes)
                                       s->type == SF_QUANT_SNORM16 || s->type == SF_QUANT_UNORM16);
 }
 
-/* One whole step of 4 influences read a step at a time (sq_step's operations in its order). The joints are
- * wide_joints ? UINT16 : UINT8 at any stride (each lane's index addresses its bone), the weights UNORM16 at 8 or
- * UNORM8 at 4, the rest streams as sq_wide_stream takes them. Each lane reads its element's whole stride, so the
- * vertex after the step must exist. */
-SK_INLINE unsigned sq_step_wide(const sfi_quant_job* job, size_t v0, int wide_joints, int wide_weights)
+/* One step of 4 influences read a step at a time (sq_step's operations in its order), its first `valid` lanes
+ * stored. The joints are wide_joints ? UINT16 : UINT8 at any stride (each lane's index addresses its bone), the
+ * weights UNORM16 at 8 or UNORM8 at 4, the rest streams as sq_wide_stream takes them. Each of the SK_W lanes reads
+ * its element's whole stride, so the vertex after the step must exist (sq_tail_wide pads the last step). */
+SK_INLINE unsigned sq_step_wide(const sfi_quant_job* job, size_t v0, size_t valid, int wide_joints, int wide_weights)
 {
     const sf_quantized_mesh* q = job->mesh;
     const uint32_t B = (uint32_t)q->bone_count;
@@ -198,21 +199,41 @@ SK_INLINE unsigned sq_step_wide(const sfi_quant_job* job, size_t v0, int wide_jo
     unsigned bad = 0;
     for (int r = 0; r < 12; ++r) m[r] = zero;
     for (int k = 0; k < 4; ++k) p[k] = d[k] = e[k] = zero; /* the rows of an output not asked for */
-    for (int i = 0; i < 4; ++i) {
-        const float* rec[SK_W];
-        for (int l = 0; l < SK_W; ++l) {
-            uint32_t j;
-            if (wide_joints) {
-                uint16_t x;
-                memcpy(&x, jb + (size_t)l * js + 2 * i, 2);
-                j = x;
-            } else {
-                j = jb[(size_t)l * js + i];
-            }
-            if (j >= B) bad |= 1u << l, j = 0; /* read in bounds; the call reports the vertex */
-            rec[l] = job->bones + 12 * (size_t)j;
+    if (js == (wide_joints ? 8u : 4u)) {
+        /* packed joints: read a step at a time, checked and scaled to record offsets in rows (exact in float:
+           below 2^16 * 12); an index out of range reads bone 0, as below */
+        SK_V jr[4], nb = sk_set1((float)B), twelve = sk_set1(12.0f);
+        float off[4][SK_W];
+        if (wide_joints) sq_rows16(jb, 0, jr);
+        else sq_rows8(jb, jr);
+        for (int i = 0; i < 4; ++i) {
+            SK_V out = sk_ge(jr[i], nb);
+            bad |= (unsigned)sk_mask(out);
+            sk_store(off[i], sk_mul(sk_andnot(out, jr[i]), twelve));
         }
-        sq_slot(rec, w[i], m, &wsum);
+        for (int i = 0; i < 4; ++i) {
+            const float* rec[SK_W];
+            /* a signed conversion: one instruction, where size_t's takes several */
+            for (int l = 0; l < SK_W; ++l) rec[l] = job->bones + (int32_t)off[i][l];
+            sq_slot(rec, w[i], m, &wsum);
+        }
+    } else {
+        for (int i = 0; i < 4; ++i) {
+            const float* rec[SK_W];
+            for (int l = 0; l < SK_W; ++l) {
+                uint32_t j;
+                if (wide_joints) {
+                    uint16_t x;
+                    memcpy(&x, jb + (size_t)l * js + 2 * i, 2);
+                    j = x;
+                } else {
+                    j = jb[(size_t)l * js + i];
+                }
+                if (j >= B) bad |= 1u << l, j = 0; /* read in bounds; the call reports the vertex */
+                rec[l] = job->bones + 12 * (size_t)j;
+            }
+            sq_slot(rec, w[i], m, &wsum);
+        }
     }
     sf_quant_type pt = q->positions.type;
     if (job->positions) {
@@ -227,7 +248,7 @@ SK_INLINE unsigned sq_step_wide(const sfi_quant_job* job, size_t v0, int wide_jo
         sq_rows16((const uint8_t*)q->tangents.data + v0 * 8, 1, e);
         for (int k = 0; k < 4; ++k) e[k] = sq_decode_f(SF_QUANT_SNORM16, e[k]);
     }
-    return sq_finish(job, v0, SK_W, m, wsum, p, d, e, bad);
+    return sq_finish(job, v0, valid, m, wsum, p, d, e, bad);
 }
 
 /* Steps [v0, end) of whole steps with the vertex after each, by sq_step_wide; the step that fails, or end. */
@@ -235,8 +256,37 @@ SK_INLINE size_t sq_wide_steps(const sfi_quant_job* job, size_t v0, size_t end, 
                                unsigned* bad)
 {
     for (; v0 < end; v0 += SK_W)
-        if ((*bad = sq_step_wide(job, v0, wide_joints, wide_weights))) break;
+        if ((*bad = sq_step_wide(job, v0, SK_W, wide_joints, wide_weights))) break;
     return v0;
+}
+
+/* `valid` elements of s from vertex v0, elem bytes each, to buf at the given stride (the rest of buf is zero). */
+static void sq_pad(const sf_quant_stream* s, size_t v0, size_t valid, size_t elem, size_t stride, uint8_t* buf)
+{
+    const uint8_t* src = (const uint8_t*)s->data + v0 * s->stride;
+    for (size_t l = 0; l < valid; ++l) memcpy(buf + l * stride, src + l * s->stride, elem);
+}
+
+/* The mesh's last step (1 to SK_W vertices from v0) by sq_step_wide over copies of its elements in zeroed
+ * buffers: the lanes past the mesh read zeros, a weightless vertex at the origin whose results are dropped, and no
+ * read passes the last element (which may be shorter than the stride). Returns the step's bad lanes. */
+static unsigned sq_tail_wide(const sfi_quant_job* job, size_t v0, size_t valid, int wide_joints, int wide_weights)
+{
+    const sf_quantized_mesh* q = job->mesh;
+    uint8_t jb[(SK_W + 1) * 8], wb[(SK_W + 1) * 8], pb[(SK_W + 1) * 8], nb[(SK_W + 1) * 8], tb[(SK_W + 1) * 8];
+    memset(jb, 0, sizeof jb), memset(wb, 0, sizeof wb), memset(pb, 0, sizeof pb), memset(nb, 0, sizeof nb);
+    memset(tb, 0, sizeof tb);
+    sf_quantized_mesh t = *q;
+    size_t js = wide_joints ? 8 : 4, ws = wide_weights ? 8 : 4;
+    sq_pad(&q->joints, v0, valid, js, js, jb), t.joints.data = jb, t.joints.stride = js;
+    sq_pad(&q->weights, v0, valid, ws, ws, wb), t.weights.data = wb;
+    if (job->positions) sq_pad(&q->positions, v0, valid, 6, 8, pb), t.positions.data = pb;
+    if (job->normals) sq_pad(&q->normals, v0, valid, 6, 8, nb), t.normals.data = nb;
+    if (job->tangents) sq_pad(&q->tangents, v0, valid, 8, 8, tb), t.tangents.data = tb;
+    t.vertex_count = valid;
+    sfi_quant_job tj = {&t, job->bones, job->positions ? job->positions + 3 * v0 : NULL,
+                        job->normals ? job->normals + 3 * v0 : NULL, job->tangents ? job->tangents + 4 * v0 : NULL};
+    return sq_step_wide(&tj, 0, valid, wide_joints, wide_weights);
 }
 #endif
 
@@ -254,6 +304,11 @@ SK_INLINE size_t sq_range(const sfi_quant_job* job, size_t begin, size_t end, ui
         /* the two joint and weight widths as constants, so that each loop is specialised */
         if (wj) v0 = ww ? sq_wide_steps(job, v0, wide_end, 1, 1, &bad) : sq_wide_steps(job, v0, wide_end, 1, 0, &bad);
         else v0 = ww ? sq_wide_steps(job, v0, wide_end, 0, 1, &bad) : sq_wide_steps(job, v0, wide_end, 0, 0, &bad);
+        /* the rest (1 to SK_W vertices) in lanes too */
+        if (!bad && v0 < end) {
+            bad = sq_tail_wide(job, v0, end - v0, wj, ww);
+            if (!bad) v0 = end;
+        }
     }
 #endif
     for (; !bad && v0 < end; v0 += SK_W) {
