@@ -403,10 +403,12 @@ typedef struct synth {
 
 /* n vertices in a strip of triangles, K slots (some zero, some vertices weightless), B bones of which some mirror,
  * one collapses (zero scale: singular) and one is far from unit scale; a dense and a sparse target. */
+static size_t g_synth_bones = 6; /* synth_make's B (at least 5) */
+
 static void synth_make(synth* s, size_t n, uint32_t K, int uvs)
 {
     memset(s, 0, sizeof *s);
-    size_t F = n >= 3 ? n - 2 : 0, B = 6;
+    size_t F = n >= 3 ? n - 2 : 0, B = g_synth_bones;
     s->pos = calloc(3 * n + 3, sizeof(float));
     s->nrm = calloc(3 * n + 3, sizeof(float));
     s->tan = calloc(4 * n + 4, sizeof(float));
@@ -518,6 +520,28 @@ static void counts_and_slots(void)
                 sf_topology_destroy(topo);
                 synth_free(&s);
             }
+}
+
+/* Palettes on both sides of the sizes that change a fast path's way to its bones (jacobian-fan's AVX-512 slots
+ * permute a palette of up to 32 records, the identity included, as rows, and gather from a larger one): every
+ * level bit for bit the scalar reference. */
+static void palette_sizes(void)
+{
+    const size_t bones[] = {15, 16, 30, 31, 32, 40};
+    for (size_t b = 0; b < sizeof bones / sizeof bones[0]; ++b) {
+        g_synth_bones = bones[b];
+        synth s;
+        synth_make(&s, 2049, 4, 1);
+        sf_topology* topo = NULL;
+        sf_error err;
+        CHECK_OK(sf_topology_create(&s.d, NULL, NULL, &topo, &err));
+        char where[64];
+        snprintf(where, sizeof where, "%zu bones", bones[b]);
+        if (topo) compare_levels(topo, &s.pose, where);
+        sf_topology_destroy(topo);
+        synth_free(&s);
+    }
+    g_synth_bones = 6;
 }
 
 /* The edge cases are there: mirrored, singular and degenerate vertices counted, and the rescaled branch taken. */
@@ -873,6 +897,7 @@ int main(int argc, char** argv)
     static const sft_case cases[] = {
         {"level_detected", level_detected},
         {"counts_and_slots", counts_and_slots},
+        {"palette_sizes", palette_sizes},
         {"edge_cases_occur", edge_cases_occur},
         {"jacobian_slot_blocks", jacobian_slot_blocks},
         {"jacobian_fold_keeps_workspace", jacobian_fold_keeps_workspace},

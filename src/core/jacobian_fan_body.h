@@ -15,12 +15,10 @@
 
 /* One weight slot of the lanes (sfk_jacobian_fan_weight_terms' loop body): pj = A_j x + t_j - P, au = A_j u' - J u,
  * av = A_j v' - J v, then cu += pj g.u + au K_uu + av K_uv and cv += pj g.v + au K_vu + av K_vv in that order; co:
- * the lanes' 6 coefficient rows, rec: their palette records. */
-SK_INLINE void sjf_slot(const float* const* rec, const SK_V* co, const SK_V* x, const SK_V* P, const SK_V* mu,
-                        const SK_V* mv, const SK_V* ju, const SK_V* jv, SK_V* cu, SK_V* cv)
+ * the lanes' 6 coefficient rows, bm: their palette records as 12 rows. */
+SK_INLINE void sjf_slot_rows(const SK_V* bm, const SK_V* co, const SK_V* x, const SK_V* P, const SK_V* mu,
+                             const SK_V* mv, const SK_V* ju, const SK_V* jv, SK_V* cu, SK_V* cv)
 {
-    SK_V bm[12];
-    sk_gather(rec, bm);
     for (int k = 0; k < 3; ++k) {
         SK_V pj = sk_sub(sk_add(sk_dot3(bm[k], bm[3 + k], bm[6 + k], x[0], x[1], x[2]), bm[9 + k]), P[k]);
         SK_V au = sk_sub(sk_dot3(bm[k], bm[3 + k], bm[6 + k], mu[0], mu[1], mu[2]), ju[k]);
@@ -30,10 +28,20 @@ SK_INLINE void sjf_slot(const float* const* rec, const SK_V* co, const SK_V* x, 
     }
 }
 
+/* sjf_slot_rows with the lanes' palette records at rec */
+SK_INLINE void sjf_slot(const float* const* rec, const SK_V* co, const SK_V* x, const SK_V* P, const SK_V* mu,
+                        const SK_V* mv, const SK_V* ju, const SK_V* jv, SK_V* cu, SK_V* cv)
+{
+    SK_V bm[12];
+    sk_gather(rec, bm);
+    sjf_slot_rows(bm, co, x, P, mu, mv, ju, jv, cu, cv);
+}
+
 /* The weight terms of one step into cu, cv (from +0), from the block's blocked slots where it has them, else the
  * CSR (padded with the identity). */
-SK_INLINE void sjf_weight_terms(const sfi_jacobian_job* job, size_t v0, const SK_V* x, const SK_V* P, const SK_V* mu,
-                                const SK_V* mv, const SK_V* ju, const SK_V* jv, SK_V* cu, SK_V* cv)
+SK_INLINE void sjf_weight_terms(const sfi_jacobian_job* job, const float* table, size_t v0, const SK_V* x,
+                                const SK_V* P, const SK_V* mu, const SK_V* mv, const SK_V* ju, const SK_V* jv, SK_V* cu,
+                                SK_V* cv)
 {
     const sfi_gradients* g = job->g;
     const sfi_skin_job* sk = &job->skin;
@@ -54,8 +62,18 @@ SK_INLINE void sjf_weight_terms(const sfi_jacobian_job* job, size_t v0, const SK
         const uint16_t* J = jl->joint + r0 * SFI_LANES + v0 % SFI_LANES;
         const float* C = jl->coef + F * r0 * SFI_LANES + v0 % SFI_LANES;
         for (uint32_t i = 0; i < most; ++i, J += SFI_LANES, C += F * SFI_LANES) {
-            for (int l = 0; l < SK_W; ++l) rec[l] = sk->palette + 16 * (size_t)J[l];
             for (size_t f = 0; f < F; ++f) co[f] = sk_load(C + f * SFI_LANES);
+#ifndef SK_TABLE_RECORDS
+            (void)table;
+#else
+            if (table) {
+                SK_V bm[12];
+                sk_table_rows(table, J, bm);
+                sjf_slot_rows(bm, co, x, P, mu, mv, ju, jv, cu, cv);
+                continue;
+            }
+#endif
+            for (int l = 0; l < SK_W; ++l) rec[l] = sk->palette + 16 * (size_t)J[l];
             sjf_slot(rec, co, x, P, mu, mv, ju, jv, cu, cv);
         }
         return;
@@ -105,7 +123,8 @@ SK_INLINE void sjf_rotate(const SK_V* n0, const SK_V* t0, const SK_V* b0, const 
     for (int k = 0; k < 3; ++k) out[k] = sk_add(sk_add(sk_mul(n1[k], a), sk_mul(t1[k], b)), sk_mul(b1[k], c));
 }
 
-SK_INLINE void sjf_step(const sfi_jacobian_job* job, size_t v0, size_t valid, uint32_t K, sfi_skin_counts* c)
+SK_INLINE void sjf_step(const sfi_jacobian_job* job, const float* table, size_t v0, size_t valid, uint32_t K,
+                        sfi_skin_counts* c)
 {
     const SK_V zero = sk_set1(0.0f), minus = sk_set1(-1.0f), all = sk_eq(zero, zero);
     SK_V n0[3], t0[4], x[3], P[3], m[12], det;
@@ -125,7 +144,7 @@ SK_INLINE void sjf_step(const sfi_jacobian_job* job, size_t v0, size_t valid, ui
         jv[k] = sk_dot3(m[k], m[3 + k], m[6 + k], mv[0], mv[1], mv[2]);
     }
     SK_V cu[3], cv[3];
-    sjf_weight_terms(job, v0, x, P, mu, mv, ju, jv, cu, cv);
+    sjf_weight_terms(job, table, v0, x, P, mu, mv, ju, jv, cu, cv);
     if (job->cap > 0.0f) {
         SK_V cap = sk_set1(job->cap);
         redo = sk_or(redo, sk_andnot(sk_and(sj_cap_quiet(cu, ju, cap), sj_cap_quiet(cv, jv, cap)), all));
@@ -180,7 +199,19 @@ SK_INLINE void sjf_step(const sfi_jacobian_job* job, size_t v0, size_t valid, ui
 
 SK_INLINE void sjf_range(const sfi_jacobian_job* job, size_t begin, size_t end, uint32_t K, sfi_skin_counts* c)
 {
-    for (size_t v = begin; v < end; v += SK_W) sjf_step(job, v, end - v < SK_W ? end - v : SK_W, K, c);
+    const float* table = NULL;
+#ifdef SK_TABLE_RECORDS
+    /* a palette of at most SK_TABLE_RECORDS records (the identity included) as 12 rows of that many floats: a slot's
+       records are then permutes of the rows, not a gather and transpose */
+    float rows[12 * SK_TABLE_RECORDS];
+    if (job->skin.identity < SK_TABLE_RECORDS) {
+        memset(rows, 0, sizeof rows);
+        for (uint32_t b = 0; b <= job->skin.identity; ++b)
+            for (int r = 0; r < 12; ++r) rows[r * SK_TABLE_RECORDS + b] = job->skin.palette[16 * (size_t)b + (size_t)r];
+        table = rows;
+    }
+#endif
+    for (size_t v = begin; v < end; v += SK_W) sjf_step(job, table, v, end - v < SK_W ? end - v : SK_W, K, c);
 }
 
 /* Vertices [begin, end), begin a multiple of SFI_LANES (jacobian.c's chunks), the blend specialised for 1 to 4

@@ -143,6 +143,15 @@ SK_INLINE void sk_store4(float* out, __m512 x, __m512 y, __m512 z, __m512 w)
 #include "skin_body.h"
 #define SJ_ENTRY sfi_jacobian_range_avx512
 #include "jacobian_body.h"
+/* A palette of at most 32 records as 12 rows of 32 floats (jacobian_fan_body.h): sixteen lanes' records, the
+ * 16-bit indices at J, are 12 two-register permutes of the rows, the values copied exactly */
+#define SK_TABLE_RECORDS 32
+static inline void sk_table_rows(const float* rows, const uint16_t* J, __m512* m)
+{
+    __m512i idx = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i*)(const void*)J));
+    for (int r = 0; r < 12; ++r)
+        m[r] = _mm512_permutex2var_ps(_mm512_loadu_ps(rows + 32 * r), idx, _mm512_loadu_ps(rows + 32 * r + 16));
+}
 #define SJF_ENTRY sfi_jacobian_fan_range_avx512
 #include "jacobian_fan_body.h"
 /* quantized streams (quant_body.h): SK_W int32 to float, exact below 2^24 */
