@@ -200,21 +200,24 @@ SK_INLINE unsigned sq_step_wide(const sfi_quant_job* job, size_t v0, size_t vali
     for (int r = 0; r < 12; ++r) m[r] = zero;
     for (int k = 0; k < 4; ++k) p[k] = d[k] = e[k] = zero; /* the rows of an output not asked for */
     if (js == (wide_joints ? 8u : 4u)) {
-        /* packed joints: read a step at a time, checked and scaled to record offsets in rows (exact in float:
-           below 2^16 * 12); an index out of range reads bone 0, as below */
-        SK_V jr[4], nb = sk_set1((float)B), twelve = sk_set1(12.0f);
-        float off[4][SK_W];
+        /* packed joints: read a step at a time, checked and scaled to record offsets in rows: 12 j + 2^23 is exact
+           in float (12 j < 2^20) and holds 12 j in its low 23 bits, taken out with a mask (no conversion per lane);
+           an index out of range reads bone 0, as below */
+        SK_V jr[4], nb = sk_set1((float)B), twelve = sk_set1(12.0f), two23 = sk_set1(0x1p23f);
+        union {
+            float f[4][SK_W];
+            uint32_t u[4][SK_W];
+        } off;
         if (wide_joints) sq_rows16(jb, 0, jr);
         else sq_rows8(jb, jr);
         for (int i = 0; i < 4; ++i) {
             SK_V out = sk_ge(jr[i], nb);
             bad |= (unsigned)sk_mask(out);
-            sk_store(off[i], sk_mul(sk_andnot(out, jr[i]), twelve));
+            sk_store(off.f[i], sk_add(sk_mul(sk_andnot(out, jr[i]), twelve), two23));
         }
         for (int i = 0; i < 4; ++i) {
             const float* rec[SK_W];
-            /* a signed conversion: one instruction, where size_t's takes several */
-            for (int l = 0; l < SK_W; ++l) rec[l] = job->bones + (int32_t)off[i][l];
+            for (int l = 0; l < SK_W; ++l) rec[l] = job->bones + (off.u[i][l] & 0x7fffffu);
             sq_slot(rec, w[i], m, &wsum);
         }
     } else {
