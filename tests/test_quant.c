@@ -361,10 +361,11 @@ static void test_packed_streams(void)
  * combination of position, joint and weight type they take: every level bit for bit the scalar reference, on whole
  * steps and tails, with each output alone; the position and normal buffers end at their last element (6 bytes,
  * not 8), so a read past them shows under the sanitizers; a joint out of range is reported at every level. */
-static void aligned_case(sf_quant_type pt, sf_quant_type jt, sf_quant_type wt, size_t n, int joints_packed)
+static void aligned_case(sf_quant_type pt, sf_quant_type jt, sf_quant_type wt, size_t n, int joints_packed,
+                         size_t bones)
 {
     qmesh m;
-    qmesh_make(&m, n, pt, SF_QUANT_SNORM16, jt, wt, 40);
+    qmesh_make(&m, n, pt, SF_QUANT_SNORM16, jt, wt, bones);
     size_t js = wide(jt) ? 8 : 4, ws = wide(wt) ? 8 : 4;
     uint8_t* P = malloc(8 * n - 2);
     uint8_t* N = malloc(8 * n - 2);
@@ -407,8 +408,9 @@ static void aligned_case(sf_quant_type pt, sf_quant_type jt, sf_quant_type wt, s
              sf_quantized_skin(&m.q, &pose, &only_n, NULL) == SF_OK && guards_intact(&o2) &&
              memcmp(o2.p, ref.p, 3 * n * 4) == 0 && memcmp(o2.n, ref.n, 3 * n * 4) == 0 && isnan(o2.t[0]);
         if (!ok)
-            sft_failf(__FILE__, __LINE__, "positions %d, joints %d (%s), weights %d, %zu vertices: level %d differs",
-                      (int)pt, (int)jt, joints_packed ? "packed" : "interleaved", (int)wt, n, level);
+            sft_failf(__FILE__, __LINE__,
+                      "positions %d, joints %d (%s), weights %d, %zu vertices, %zu bones: level %d differs", (int)pt,
+                      (int)jt, joints_packed ? "packed" : "interleaved", (int)wt, n, bones, level);
         outs_free(&o);
         outs_free(&o2);
     }
@@ -419,14 +421,16 @@ static void aligned_case(sf_quant_type pt, sf_quant_type jt, sf_quant_type wt, s
         if (!ok || bad_v >= n) continue;
         uint8_t* slot = Jq + jstride * bad_v + (wide(jt) ? 2 : 1) * 2;
         int32_t was = get(slot, jt);
-        put(slot, jt, 40);
+        put(slot, jt, (int32_t)bones); /* the first index out of range */
+        char named[32];
+        snprintf(named, sizeof named, "joint %zu", bones);
         for (int level = SFI_SIMD_SCALAR; ok && level <= sfi_simd_detect(); ++level) {
             sfi_simd_force(level);
             outs o;
             outs_alloc(&o, n);
             sf_error e;
-            ok = skin(&m, &o, &e) == SF_ERROR_JOINT_INDEX && e.index == bad_v && strstr(e.message, "joint 40");
-            if (!ok) sft_failf(__FILE__, __LINE__, "level %d: joint 40 at vertex %zu not reported", level, bad_v);
+            ok = skin(&m, &o, &e) == SF_ERROR_JOINT_INDEX && e.index == bad_v && strstr(e.message, named);
+            if (!ok) sft_failf(__FILE__, __LINE__, "level %d: %s at vertex %zu not reported", level, named, bad_v);
             outs_free(&o);
         }
         put(slot, jt, was);
@@ -443,13 +447,16 @@ static void test_aligned_layouts(void)
     static const sf_quant_type pts[] = {SF_QUANT_INT16, SF_QUANT_UINT16, SF_QUANT_SNORM16, SF_QUANT_UNORM16};
     /* every tail length of the 4-, 8- and 16-lane steps, with and without whole steps before it */
     static const size_t counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 25, 31, 32, 33, 47, 1001, 1003};
+    /* poses of at most 32 bones are permuted from rows at some levels, larger ones gathered */
+    static const size_t bones[] = {9, 17, 32, 33, 40};
     for (size_t p = 0; p < 4; ++p)
         for (int jw = 0; jw < 2; ++jw)
             for (int ww = 0; ww < 2; ++ww)
                 for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c)
                     for (int packed = 0; packed < 2; ++packed)
-                        aligned_case(pts[p], jw ? SF_QUANT_UINT16 : SF_QUANT_UINT8,
-                                     ww ? SF_QUANT_UNORM16 : SF_QUANT_UNORM8, counts[c], packed);
+                        for (size_t b = 0; b < sizeof bones / sizeof bones[0]; ++b)
+                            aligned_case(pts[p], jw ? SF_QUANT_UINT16 : SF_QUANT_UINT8,
+                                         ww ? SF_QUANT_UNORM16 : SF_QUANT_UNORM8, counts[c], packed, bones[b]);
 }
 
 /* Every integer of each normalised type decodes, at every level, to the specification's division (spec_decode):

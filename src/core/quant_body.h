@@ -81,13 +81,19 @@ SK_INLINE void sq_dir(const SK_V* m, const SK_V* d, SK_V* out)
     for (int k = 0; k < 3; ++k) out[k] = sk_dot3(m[k], m[3 + k], m[6 + k], d[0], d[1], d[2]);
 }
 
-/* One slot of the blend: the lanes' bones at rec, weighted by w, added to m and wsum. */
+/* One slot of the blend: the lanes' bones as 12 rows g, weighted by w, added to m and wsum. */
+SK_INLINE void sq_slot_rows(const SK_V* g, SK_V w, SK_V* m, SK_V* wsum)
+{
+    for (int r = 0; r < 12; ++r) m[r] = sk_add(m[r], sk_mul(w, g[r]));
+    *wsum = sk_add(*wsum, w);
+}
+
+/* sq_slot_rows with the lanes' bones at rec */
 SK_INLINE void sq_slot(const float* const rec[SK_W], SK_V w, SK_V* m, SK_V* wsum)
 {
     SK_V g[12];
     sk_gather(rec, g);
-    for (int r = 0; r < 12; ++r) m[r] = sk_add(m[r], sk_mul(w, g[r]));
-    *wsum = sk_add(*wsum, w);
+    sq_slot_rows(g, w, m, wsum);
 }
 
 /* The step after the blend: m (12 rows) with its weight sum, and the decoded rest streams (p, d for the normals,
@@ -210,12 +216,24 @@ SK_INLINE unsigned sq_step_wide(const sfi_quant_job* job, size_t v0, size_t vali
         } off;
         if (wide_joints) sq_rows16(jb, 0, jr);
         else sq_rows8(jb, jr);
-        for (int i = 0; i < 4; ++i) {
+        int permuted = 0;
+#ifdef SK_TABLE_RECORDS
+        if (job->bone_rows) { /* the bones permuted from rows (sq_range) */
+            for (int i = 0; i < 4; ++i) {
+                SK_V out = sk_ge(jr[i], nb), g[12];
+                bad |= (unsigned)sk_mask(out);
+                sk_table_rows_f(job->bone_rows, sk_andnot(out, jr[i]), g);
+                sq_slot_rows(g, w[i], m, &wsum);
+            }
+            permuted = 1;
+        }
+#endif
+        for (int i = 0; !permuted && i < 4; ++i) {
             SK_V out = sk_ge(jr[i], nb);
             bad |= (unsigned)sk_mask(out);
             sk_store(off.f[i], sk_add(sk_mul(sk_andnot(out, jr[i]), twelve), two23));
         }
-        for (int i = 0; i < 4; ++i) {
+        for (int i = 0; !permuted && i < 4; ++i) {
             const float* rec[SK_W];
             for (int l = 0; l < SK_W; ++l) rec[l] = job->bones + (off.u[i][l] & 0x7fffffu);
             sq_slot(rec, w[i], m, &wsum);
@@ -287,8 +305,12 @@ static unsigned sq_tail_wide(const sfi_quant_job* job, size_t v0, size_t valid, 
     if (job->normals) sq_pad(&q->normals, v0, valid, 6, 8, nb), t.normals.data = nb;
     if (job->tangents) sq_pad(&q->tangents, v0, valid, 8, 8, tb), t.tangents.data = tb;
     t.vertex_count = valid;
-    sfi_quant_job tj = {&t, job->bones, job->positions ? job->positions + 3 * v0 : NULL,
-                        job->normals ? job->normals + 3 * v0 : NULL, job->tangents ? job->tangents + 4 * v0 : NULL};
+    sfi_quant_job tj = {&t,
+                        job->bones,
+                        job->positions ? job->positions + 3 * v0 : NULL,
+                        job->normals ? job->normals + 3 * v0 : NULL,
+                        job->tangents ? job->tangents + 4 * v0 : NULL,
+                        job->bone_rows};
     return sq_step_wide(&tj, 0, valid, wide_joints, wide_weights);
 }
 #endif
@@ -299,6 +321,19 @@ SK_INLINE size_t sq_range(const sfi_quant_job* job, size_t begin, size_t end, ui
     unsigned bad = 0;
 #ifdef SQ_WIDE
     const sf_quantized_mesh* q = job->mesh;
+#ifdef SK_TABLE_RECORDS
+    /* a pose of at most SK_TABLE_RECORDS bones as 12 rows of that many floats: a slot's bones are then permutes of
+       the rows, not a gather and transpose */
+    float rows[12 * SK_TABLE_RECORDS];
+    sfi_quant_job pj = *job;
+    if (q->bone_count <= SK_TABLE_RECORDS) {
+        memset(rows, 0, sizeof rows);
+        for (size_t b = 0; b < q->bone_count; ++b)
+            for (size_t r = 0; r < 12; ++r) rows[r * SK_TABLE_RECORDS + b] = job->bones[12 * b + r];
+        pj.bone_rows = rows;
+        job = &pj;
+    }
+#endif
     /* the wide steps stop before the last vertex's step: each lane reads a whole stride */
     size_t wide_end = end - begin > SK_W ? begin + (end - begin - 1) / SK_W * SK_W : begin;
     int wj = q->joints.type == SF_QUANT_UINT16, ww = q->weights.type == SF_QUANT_UNORM16;

@@ -152,6 +152,13 @@ static inline void sk_table_rows(const float* rows, const uint16_t* J, __m512* m
     for (int r = 0; r < 12; ++r)
         m[r] = _mm512_permutex2var_ps(_mm512_loadu_ps(rows + 32 * r), idx, _mm512_loadu_ps(rows + 32 * r + 16));
 }
+/* sk_table_rows with the indices as a row of exact floats (quant_body.h) */
+static inline void sk_table_rows_f(const float* rows, __m512 jf, __m512* m)
+{
+    __m512i idx = _mm512_cvttps_epi32(jf);
+    for (int r = 0; r < 12; ++r)
+        m[r] = _mm512_permutex2var_ps(_mm512_loadu_ps(rows + 32 * r), idx, _mm512_loadu_ps(rows + 32 * r + 16));
+}
 #define SJF_ENTRY sfi_jacobian_fan_range_avx512
 #include "jacobian_fan_body.h"
 /* quantized streams (quant_body.h): SK_W int32 to float, exact below 2^24 */

@@ -102,6 +102,7 @@ typedef struct sfi_quant_job {
     const sf_quantized_mesh* mesh;
     const float* bones; /* the pose's, 12 floats each */
     float *positions, *normals, *tangents; /* 3n, 3n, 4n; each may be NULL */
+    const float* bone_rows; /* set by the pass where a level permutes the bones from rows (quant_body.h), else NULL */
 } sfi_quant_job;
 
 /* One vertex by the scalar reference (quant.c): the streams decoded as the public header says, then the float
