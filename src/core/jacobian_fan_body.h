@@ -211,7 +211,11 @@ SK_INLINE void sjf_range(const sfi_jacobian_job* job, size_t begin, size_t end, 
         table = rows;
     }
 #endif
-    for (size_t v = begin; v < end; v += SK_W) sjf_step(job, table, v, end - v < SK_W ? end - v : SK_W, K, c);
+    /* the table's presence constant in each loop, so that the gathering one is the same code as without tables */
+    if (table)
+        for (size_t v = begin; v < end; v += SK_W) sjf_step(job, table, v, end - v < SK_W ? end - v : SK_W, K, c);
+    else
+        for (size_t v = begin; v < end; v += SK_W) sjf_step(job, NULL, v, end - v < SK_W ? end - v : SK_W, K, c);
 }
 
 /* Vertices [begin, end), begin a multiple of SFI_LANES (jacobian.c's chunks), the blend specialised for 1 to 4
