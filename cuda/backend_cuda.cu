@@ -925,24 +925,41 @@ static void mikk_part(void* ctx, size_t begin, size_t end)
     const sf_topology* topo = j->topo;
     size_t n = topo->vertex_count, C = 3 * topo->triangle_count;
     for (size_t k = begin; k < end; ++k) {
+        if (!j->c->mikk_ws[k]) { // made in its part, so that the parts' workspaces are made at once
+            uint64_t t0 = sfc_profile_start();
+            sf_workspace_opts wo = {1u << SF_METHOD_RECOMPUTE, SF_BACKEND_CPU};
+            j->results[k] = sf_workspace_create(topo, &wo, &j->c->mikk_ws[k], &j->errors[k]);
+            sfc_profile_stop(SFC_PROF_PART_CREATE, t0);
+            if (j->results[k] != SF_OK) continue;
+        }
         sf_workspace* w = j->c->mikk_ws[k];
         float* scratch = j->c->order.perm ? order_scratch(j->c, k) : NULL;
         sf_result r = SF_OK;
         for (size_t i = j->count * k / j->parts; r == SF_OK && i < j->count * (k + 1) / j->parts; ++i) {
             float *det = j->det + n * i, *pos = j->pos + 3 * n * i, *nrm = j->nrm + 3 * n * i;
             float* tan = j->tan + 4 * n * i;
+            uint64_t t0 = sfc_profile_start();
             rows_to_caller(j->c, scratch, pos, 3); // MikkTSpace reads the caller's order
             rows_to_caller(j->c, scratch, det, 1);
             rows_to_caller(j->c, scratch, nrm, 3);
             memcpy(w->det, det, n * sizeof(float));
+            sfc_profile_stop(SFC_PROF_PART_ORDER, t0);
             if (j->mask) { // the graph here, the sums on the device where its groups are this frame's
                 sfi_mikk_groups g;
+                t0 = sfc_profile_start();
                 r = sfi_mikktspace_prepare(topo, pos, nrm, w, &g, &j->errors[k]);
+                sfc_profile_stop(SFC_PROF_PART_PREPARE, t0);
+                t0 = sfc_profile_start();
                 j->mask[i] = r == SF_OK && sfc_mikk_covers(j->c->mikk_gpu, k, &g);
+                sfc_profile_stop(SFC_PROF_PART_COVERS, t0);
                 if (r == SF_OK && j->mask[i]) continue;
+                t0 = sfc_profile_start();
                 if (r == SF_OK) r = sfi_mikktspace_tangents_prepared(topo, pos, nrm, w, tan, &j->errors[k]);
+                sfc_profile_stop(SFC_PROF_PART_SUMS, t0);
             } else {
+                t0 = sfc_profile_start();
                 r = sfi_mikktspace_tangents(topo, pos, nrm, w, tan, &j->errors[k]);
+                sfc_profile_stop(SFC_PROF_PART_SUMS, t0);
             }
             if (r != SF_OK) break;
             const sf_frames_out* o = j->outs ? &j->outs[j->first + i] : NULL;
@@ -960,7 +977,8 @@ static void mikk_part(void* ctx, size_t begin, size_t end)
     }
 }
 
-// The host workspaces and staging for rounds of `round` instances in `parts` parts.
+// The staging for rounds of `round` instances in `parts` parts and part 0's host workspace (the device's groups
+// are built on it); the other parts make theirs in mikk_part.
 static sf_result ensure_mikk(sfi_cuda* c, const sf_topology* topo, size_t round, size_t parts, bool corners,
                              sf_error* err)
 {
@@ -976,10 +994,11 @@ static sf_result ensure_mikk(sfi_cuda* c, const sf_topology* topo, size_t round,
                                 "MikkTSpace staging for %zu instances of %zu vertices", round, n);
     }
     sf_workspace_opts wo = {1u << SF_METHOD_RECOMPUTE, SF_BACKEND_CPU};
-    for (; c->mikk_parts < parts; ++c->mikk_parts) {
-        sf_result r = sf_workspace_create(topo, &wo, &c->mikk_ws[c->mikk_parts], err);
+    if (!c->mikk_ws[0]) {
+        sf_result r = sf_workspace_create(topo, &wo, &c->mikk_ws[0], err);
         if (r != SF_OK) return r;
     }
+    if (c->mikk_parts < parts) c->mikk_parts = parts;
     return SF_OK;
 }
 
@@ -1005,12 +1024,20 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
     size_t round = SFC_MIKK_ROUND / (n ? n : 1);
     round = round < 1 ? 1 : round > count ? count : round;
     size_t parts = round < SFC_MIKK_PARTS ? round : SFC_MIKK_PARTS;
+    uint64_t t_all = sfc_profile_start(), t0 = t_all;
     sf_result r = ensure_mikk(c, topo, round, parts, ct != NULL, err);
+    sfc_profile_stop(SFC_PROF_MIKK_ALLOC, t0);
     if (r != SF_OK) return r;
     float *h_pos = c->h_mikk, *h_det = h_pos + 3 * n * round, *h_nrm = h_det + n * round, *h_tan = h_nrm + 3 * n * round;
     float* h_ct = ct ? h_tan + 4 * n * round : NULL;
     for (size_t first = 0; first < count; first += round) {
         size_t m = count - first < round ? count - first : round;
+        t0 = sfc_profile_start();
+        if (t0) { // profiled: the device's earlier work apart from the read back
+            SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+            sfc_profile_stop(SFC_PROF_MIKK_WAIT, t0);
+            t0 = sfc_profile_start();
+        }
         SFC_CHECK(cudaMemcpyAsync(h_pos, c->pos + 3 * n * first, 3 * n * m * sizeof(float), cudaMemcpyDeviceToHost,
                                   c->stream),
                   err);
@@ -1020,6 +1047,8 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
                                   c->stream),
                   err);
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+        sfc_profile_stop(SFC_PROF_MIKK_READ, t0);
+        t0 = sfc_profile_start();
         r = order_staging(c, parts, err);
         if (r != SF_OK) return r;
         if (!c->mikk_gpu && m) { // the device's groups come from the first instance, in the caller's order
@@ -1032,10 +1061,14 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
         if (r != SF_OK) return r;
         uint8_t* mask = sfc_mikk_valid(c->mikk_gpu) ? sfc_mikk_mask(c->mikk_gpu, (uint32_t)round, err) : NULL;
         if (sfc_mikk_valid(c->mikk_gpu) && !mask) return err ? err->result : SF_ERROR_OUT_OF_MEMORY;
+        sfc_profile_stop(SFC_PROF_MIKK_SETUP, t0);
+        t0 = sfc_profile_start();
         mikk_round job;
         job.c = c, job.topo = topo, job.pos = h_pos, job.det = h_det, job.nrm = h_nrm, job.tan = h_tan, job.ct = h_ct;
         job.first = first, job.count = m, job.parts = m < parts ? m : parts, job.outs = outs, job.mask = mask;
         sf_env_parallel_for(&topo->env, job.parts, 1, mikk_part, &job);
+        sfc_profile_stop(SFC_PROF_MIKK_HOST, t0);
+        t0 = sfc_profile_start();
         for (size_t k = 0; k < job.parts; ++k)
             if (job.results[k] != SF_OK) {
                 if (err) *err = job.errors[k];
@@ -1065,10 +1098,14 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
                 SFC_CHECK(cudaMemcpyAsync(outs[first + i].tangents, tan + 4 * n * (first + i), 4 * n * sizeof(float),
                                           cudaMemcpyDeviceToHost, c->stream),
                           err);
+        sfc_profile_stop(SFC_PROF_MIKK_ENQUEUE, t0);
+        t0 = sfc_profile_start();
         SFC_CHECK(cudaStreamSynchronize(c->stream), err); // the staging serves the next round
+        sfc_profile_stop(SFC_PROF_MIKK_DEVICE, t0);
         for (size_t i = 0; mask && outs && i < m; ++i)
             if (mask[i]) rows_to_caller(c, c->h_order, outs[first + i].tangents, 4);
     }
+    sfc_profile_stop(SFC_PROF_MIKK_ALL, t_all);
     return SF_OK;
 }
 
@@ -1426,10 +1463,13 @@ static sf_result enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, c
     sfi_cuda* c = ws->cuda;
     const sf_topology* topo = ws->topo;
     c->clip_count = 0;
+    uint64_t t0 = sfc_profile_start();
     for (size_t i = 0; i < count; ++i) {
         sf_result r = sf_pose_validate(topo, &poses[i], err);
         if (r != SF_OK) return r;
     }
+    sfc_profile_stop(SFC_PROF_ENQ_VALIDATE, t0);
+    t0 = sfc_profile_start();
     sf_frames_opts mo, ro;
     memset(&mo, 0, sizeof mo);
     memset(&ro, 0, sizeof ro);
@@ -1440,6 +1480,7 @@ static sf_result enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, c
     if (r == SF_OK) r = ensure_stats(c, err);
     if (r == SF_OK && per_pose) r = ensure_frame_records(c, count, err);
     if (r == SF_OK && first) r = reset_stats(c, method_count, err);
+    sfc_profile_stop(SFC_PROF_ENQ_ALLOC, t0);
     if (r != SF_OK) return r;
     c->rows = method_count;
     c->with_report = 0;
@@ -1447,7 +1488,9 @@ static sf_result enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, c
     float scale = frame_scale(c->t.n);
     for (size_t start = 0; r == SF_OK && start < count; start += fit) {
         size_t m = count - start < fit ? count - start : fit;
+        t0 = sfc_profile_start();
         r = upload_poses(c, topo, poses + start, (uint32_t)m, err);
+        sfc_profile_stop(SFC_PROF_ENQ_UPLOAD, t0);
         if (r != SF_OK) break;
         // the records live in the scratch of the instances: placed after upload_poses grew it
         for (size_t k = 0; k < 2 * SF_METHOD_COUNT; ++k) {
@@ -1458,7 +1501,9 @@ static sf_result enqueue(sf_workspace* ws, const sf_pose* poses, size_t count, c
             SFC_CHECK(cudaMemsetAsync(c->frames, 0, SFC_FRAME_RECORDS * (size_t)c->cap * sizeof(unsigned long long),
                                       c->stream),
                       err);
+        t0 = sfc_profile_start();
         r = evaluate(c, ws, topo, methods, method_count, &mo, &ro, count == m, err);
+        sfc_profile_stop(SFC_PROF_ENQ_EVALUATE, t0);
         c->with_report = count == m; // reports of a single launch only
         for (size_t k = 0; r == SF_OK && per_pose && k < 2 * method_count; ++k)
             SFC_CHECK(cudaMemcpyAsync(c->h_frames + k * 3 * count + 3 * start, c->stats[k].frame,
@@ -1518,7 +1563,9 @@ static sf_result cuda_eval_poses(sf_workspace* ws, size_t row, sf_pose_errors* o
     }
     if (!out) return SF_OK;
     if (!c->clip_synced) {
+        uint64_t t0 = sfc_profile_start();
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+        sfc_profile_stop(SFC_PROF_POSES_SYNC, t0);
         c->clip_synced = 1;
     }
     size_t count = c->clip_count;

@@ -26,6 +26,32 @@ sf_result sfc_failed(sf_error* err, const char* call, cudaError_t e);
         if (sfc_e_ != cudaSuccess) return sfc_failed((err), "launch " name, sfc_e_);                                   \
     } while (0)
 
+// Stage timers (profile.cu): sfc_profile_start returns 0 unless SF_CUDA_PROFILE is set (then sfc_profile_stop does
+// nothing); with it, each stage's seconds are printed to stderr at exit.
+enum sfc_profile_stage {
+    SFC_PROF_ENQ_VALIDATE,
+    SFC_PROF_ENQ_ALLOC,
+    SFC_PROF_ENQ_UPLOAD,
+    SFC_PROF_ENQ_EVALUATE,
+    SFC_PROF_POSES_SYNC,
+    SFC_PROF_MIKK_ALL,
+    SFC_PROF_MIKK_ALLOC,
+    SFC_PROF_MIKK_WAIT,
+    SFC_PROF_MIKK_READ,
+    SFC_PROF_MIKK_SETUP,
+    SFC_PROF_MIKK_HOST,
+    SFC_PROF_MIKK_ENQUEUE,
+    SFC_PROF_MIKK_DEVICE,
+    SFC_PROF_PART_CREATE,
+    SFC_PROF_PART_ORDER,
+    SFC_PROF_PART_PREPARE,
+    SFC_PROF_PART_COVERS,
+    SFC_PROF_PART_SUMS,
+    SFC_PROFILE_STAGES
+};
+uint64_t sfc_profile_start(void);
+void sfc_profile_stop(sfc_profile_stage stage, uint64_t start);
+
 // Weld groups on the device: the normal's corners per group (sfi_weld).
 struct sfc_weld {
     const uint32_t *group, *corner_offsets, *corners;

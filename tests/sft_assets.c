@@ -72,3 +72,27 @@ int sft_each_staged_primitive(sft_primitive_fn* fn, void* user)
     }
     return found;
 }
+
+int sft_load_staged(const char* rel, const char* skip_why, sf_gltf** g, sf_gltf_pose** gp)
+{
+    *g = NULL;
+    if (gp) *gp = NULL;
+    char buf[1024];
+    const char* path = sft_asset(rel, buf, sizeof buf);
+    if (!path) {
+        sft_skip(skip_why);
+        return 0;
+    }
+    sf_error err;
+    if (sf_gltf_load_file(path, NULL, NULL, g, &err) != SF_OK) {
+        sft_failf(__FILE__, __LINE__, "%s: %s", path, err.message);
+        return 0;
+    }
+    if (gp && sf_gltf_pose_create(*g, NULL, gp, &err) != SF_OK) {
+        sft_failf(__FILE__, __LINE__, "%s: pose: %s", path, err.message);
+        sf_gltf_destroy(*g);
+        *g = NULL;
+        return 0;
+    }
+    return 1;
+}

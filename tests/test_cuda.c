@@ -9,6 +9,7 @@
  * many poses) against per-pose CPU frames, and the evaluation's statistics reduced on the GPU against the CPU's.
  * Without a GPU (or a CUDA build) it skips with code 77. */
 #include "sf_test.h"
+#include "sft_assets.h"
 
 #include "sf_internal.h"
 #include "sf_backend.h"
@@ -385,24 +386,17 @@ static void test_assets(void)
 {
     if (!gpu_ready()) return;
     for (size_t a = 0; a < sizeof assets / sizeof assets[0]; ++a) {
-        char buf[1024];
-        const char* path = sft_asset(assets[a], buf, sizeof buf);
-        if (!path) {
-            sft_skip("staged assets not found (SF_ASSETS)");
-            return;
-        }
         sf_gltf* g = NULL;
         sf_gltf_pose* gp = NULL;
+        if (!sft_load_staged(assets[a], "staged assets not found (SF_ASSETS)", &g, &gp)) return;
         sf_error err;
-        CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &g, &err));
-        CHECK_OK(sf_gltf_pose_create(g, NULL, &gp, &err));
         for (size_t i = 0; i < g->instance_count; ++i) {
             const sf_gltf_instance* in = &g->instances[i];
             const sf_gltf_mesh* m = &g->meshes[in->mesh];
             for (size_t p = m->first_primitive; p < m->first_primitive + m->primitive_count; ++p) {
                 sf_mesh_desc desc;
                 if (sf_gltf_instance_mesh(g, i, p, &desc, &err) != SF_OK) {
-                    sft_failf(__FILE__, __LINE__, "%s instance %zu primitive %zu: %s", path, i, p, err.message);
+                    sft_failf(__FILE__, __LINE__, "%s instance %zu primitive %zu: %s", assets[a], i, p, err.message);
                     continue;
                 }
                 desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST;
@@ -445,17 +439,10 @@ static void test_mikk_bits(void)
     if (!gpu_ready()) return;
     size_t meshes = 0, poses_total = 0, device_total = 0, differing = 0;
     for (size_t a = 0; a < sizeof assets / sizeof assets[0]; ++a) {
-        char buf[1024];
-        const char* path = sft_asset(assets[a], buf, sizeof buf);
-        if (!path) {
-            sft_skip("staged assets not found (SF_ASSETS)");
-            return;
-        }
         sf_gltf* g = NULL;
         sf_gltf_pose* gp = NULL;
+        if (!sft_load_staged(assets[a], "staged assets not found (SF_ASSETS)", &g, &gp)) return;
         sf_error err;
-        CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &g, &err));
-        CHECK_OK(sf_gltf_pose_create(g, NULL, &gp, &err));
         for (size_t i = 0; i < g->instance_count; ++i) {
             const sf_gltf_instance* in = &g->instances[i];
             const sf_gltf_mesh* m = &g->meshes[in->mesh];
@@ -1104,18 +1091,10 @@ static size_t angle_stats_differ(const sf_angle_stats* x, const sf_angle_stats* 
 static void test_locality(void)
 {
     if (!gpu_ready()) return;
-    char buf[1024];
-    const char* path = sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", buf, sizeof buf);
-    if (!path) {
-        sft_skip("CesiumMan not found (SF_ASSETS)");
-        return;
-    }
     sf_gltf* g = NULL;
     sf_gltf_pose* gp = NULL;
+    if (!sft_load_staged("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", "CesiumMan not found (SF_ASSETS)", &g, &gp)) return;
     sf_error err;
-    CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &g, &err));
-    CHECK_OK(sf_gltf_pose_create(g, NULL, &gp, &err));
-    if (sft_failed_now) return;
     const sf_gltf_instance* in = &g->instances[0];
     sf_mesh_desc desc;
     CHECK_OK(sf_gltf_instance_mesh(g, 0, g->meshes[in->mesh].first_primitive, &desc, &err));

@@ -11,6 +11,7 @@
 #include "gpu_order.h"
 #include "sf_internal.h"
 #include "sf_test.h"
+#include "sft_assets.h"
 
 #include "skinframe_gltf.h"
 
@@ -165,16 +166,9 @@ static void refused_by_size(void)
 
 static void cesium_man(void)
 {
-    char buf[1024];
-    const char* path = sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", buf, sizeof buf);
-    if (!path) {
-        sft_skip("CesiumMan not found (SF_ASSETS)");
-        return;
-    }
     sf_gltf* g = NULL;
+    if (!sft_load_staged("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", "CesiumMan not found (SF_ASSETS)", &g, NULL)) return;
     sf_error err;
-    CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &g, &err));
-    if (sft_failed_now) return;
     sf_mesh_desc desc;
     CHECK_OK(sf_gltf_instance_mesh(g, 0, g->meshes[g->instances[0].mesh].first_primitive, &desc, &err));
     desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST;
@@ -324,18 +318,10 @@ static void order_frames(const sf_topology* topo, const sfi_gpu_order* o, const 
 
 static void order(void)
 {
-    char buf[1024];
-    const char* path = sft_asset("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", buf, sizeof buf);
-    if (!path) {
-        sft_skip("CesiumMan not found (SF_ASSETS)");
-        return;
-    }
     sf_gltf* g = NULL;
     sf_gltf_pose* gp = NULL;
+    if (!sft_load_staged("gltf/CesiumMan/glTF-Binary/CesiumMan.glb", "CesiumMan not found (SF_ASSETS)", &g, &gp)) return;
     sf_error err;
-    CHECK_OK(sf_gltf_load_file(path, NULL, NULL, &g, &err));
-    CHECK_OK(sf_gltf_pose_create(g, NULL, &gp, &err));
-    if (sft_failed_now) return;
     sf_mesh_desc desc;
     CHECK_OK(sf_gltf_instance_mesh(g, 0, g->meshes[g->instances[0].mesh].first_primitive, &desc, &err));
     desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST;

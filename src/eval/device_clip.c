@@ -251,15 +251,28 @@ static sf_result clip_histograms(sf_asset_eval* e, sf_error* err)
     return SF_OK;
 }
 
+/* With SF_CUDA_PROFILE=1: the clip's stages in seconds to stderr (the backend prints its own at exit). */
+static void print_stages(const double* s)
+{
+    const char* v = getenv("SF_CUDA_PROFILE");
+    if (!v || !v[0] || strcmp(v, "0") == 0) return;
+    fprintf(stderr, "SF_CUDA_PROFILE clip: poses %.4f s, batches evaluated %.4f s, frames folded %.4f s, "
+                    "histograms %.4f s\n", s[0], s[1], s[2], s[3]);
+}
+
 sf_result sfi_device_clip_run(sf_asset_eval* e, size_t animation, const sf_clip_plan* plan, sf_asset_frame_fn on_frame,
                           void* user, sf_asset_clip* out, sf_error* err)
 {
     sf_result r = device_clip_ensure(e, err);
     size_t batch = e->device ? e->device->batch : 1;
+    double stage[4] = {0}, t = sfi_eval_now_s(), now;
+#define STAGE(k) (now = sfi_eval_now_s(), stage[k] += now - t, t = now)
     for (size_t first = 0; r == SF_OK && first < plan->frames; first += batch) {
         size_t count = plan->frames - first < batch ? plan->frames - first : batch;
         r = pose_batch(e, animation, plan, first, count, err);
+        STAGE(0);
         if (r == SF_OK) r = run_batch(e, count, first == 0, err);
+        STAGE(1);
         for (size_t j = 0; r == SF_OK && j < count; ++j) {
             fold_frame(e, j, first + j);
             if (on_frame && on_frame(user, out, first + j, sf_clip_plan_time(plan, first + j)) != 0) {
@@ -267,8 +280,13 @@ sf_result sfi_device_clip_run(sf_asset_eval* e, size_t animation, const sf_clip_
                 r = sfi_eval_fail(err, SF_ERROR_INVALID_ARGUMENT, "stopped");
             }
         }
+        STAGE(2);
     }
-    return r == SF_OK ? clip_histograms(e, err) : r;
+    if (r == SF_OK) r = clip_histograms(e, err);
+    STAGE(3);
+#undef STAGE
+    print_stages(stage);
+    return r;
 }
 
 sf_result sfi_device_clip_rest(sf_asset_eval* e, sf_error* err)
