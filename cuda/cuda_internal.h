@@ -204,6 +204,8 @@ struct sfc_halo {
     uint32_t blocks, max_locals, max_faces;
     const uint32_t *own_offsets, *local_offsets, *locals, *face_offsets, *corner_offsets;
     const uint16_t *face_locals, *corners;
+    uint32_t faces; // block faces in all (a face of several blocks counts once per block)
+    const float* uv_terms; // sfk_face_uv_terms of every block face, term k of face f at k * faces + f; NULL: no UVs
 };
 // Builds topo's blocks for weld (-1, 0, 1) and uploads them, their vertices as device vertices (inv: the
 // device's number of each of topo's vertices, NULL: the same); a block that the device's shared memory cannot

@@ -6,6 +6,7 @@
 // The same formulas in the same order as the face pass + gather: the same bits, no atomics.
 #include "kernels_common.cuh"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define SFC_HALO_THREADS SFI_CUDA_HALO_OWN // a thread per owned vertex
@@ -13,15 +14,16 @@
 
 namespace {
 
-// Shared memory of one block, structure of arrays: ML local vertices (x, y, z, det, u, v), MF faces
-// (normal, UV tangent, bitangent, corner weights: 3 each).
+// Shared memory of one block, structure of arrays: ML local vertices (x, y, z, det), MF faces (normal, UV
+// tangent, bitangent, corner weights: 3 each); a warp's face f..f+31 hit 32 banks. The UVs enter through the
+// faces' UV terms, fixed per topology (sfc_halo.uv_terms).
 // Face component k (0-2 normal, 3-5 tangent, 6-8 bitangent, 9-11 corner weights) of face f: fs[k * MF + f].
 struct halo_smem {
-    float *px, *py, *pz, *d, *u, *v, *fs;
+    float *px, *py, *pz, *d, *fs;
     uint32_t MF;
     __device__ halo_smem(float* s, uint32_t ML, uint32_t mf)
     {
-        px = s, py = s + ML, pz = s + 2 * ML, d = s + 3 * ML, u = s + 4 * ML, v = s + 5 * ML, fs = s + 6 * ML;
+        px = s, py = s + ML, pz = s + 2 * ML, d = s + 3 * ML, fs = s + 4 * ML;
         MF = mf;
     }
     __device__ __forceinline__ float& f(uint32_t k, uint32_t face) const { return fs[k * MF + face]; }
@@ -62,7 +64,6 @@ __global__ void __launch_bounds__(SFC_HALO_THREADS, 4)
     const float* alpha = SKIN && b.alpha ? b.alpha + i * b.alpha_stride : NULL;
     // every load of a thread's local vertices issued before the first store (no dependence between them)
     float p[SFC_HALO_SLOTS][3], d[SFC_HALO_SLOTS];
-    float2 uv[SFC_HALO_SLOTS];
 #pragma unroll
     for (int r = 0; r < SFC_HALO_SLOTS; ++r) {
         uint32_t l = threadIdx.x + r * SFC_HALO_THREADS;
@@ -75,14 +76,12 @@ __global__ void __launch_bounds__(SFC_HALO_THREADS, 4)
             p[r][0] = __ldg(P), p[r][1] = __ldg(P + 1), p[r][2] = __ldg(P + 2);
             d[r] = __ldg(in_det + base + u);
         }
-        uv[r] = t.uvs ? __ldg(reinterpret_cast<const float2*>(t.uvs) + u) : make_float2(0.0f, 0.0f);
     }
 #pragma unroll
     for (int r = 0; r < SFC_HALO_SLOTS; ++r) {
         uint32_t l = threadIdx.x + r * SFC_HALO_THREADS;
         if (l >= L) continue;
         s.px[l] = p[r][0], s.py[l] = p[r][1], s.pz[l] = p[r][2], s.d[l] = d[r];
-        s.u[l] = uv[r].x, s.v[l] = uv[r].y;
     }
     if (SKIN && threadIdx.x < own) { // the owned vertices are the first: slot 0
         size_t o = base + h.locals[L0 + threadIdx.x];
@@ -95,11 +94,12 @@ __global__ void __launch_bounds__(SFC_HALO_THREADS, 4)
         uint32_t a = c[0], bb = c[1], e = c[2];
         float pa[3] = {s.px[a], s.py[a], s.pz[a]}, pb[3] = {s.px[bb], s.py[bb], s.pz[bb]};
         float pc[3] = {s.px[e], s.py[e], s.pz[e]};
-        float ua[2] = {s.u[a], s.v[a]}, ub[2] = {s.u[bb], s.v[bb]}, uc[2] = {s.u[e], s.v[e]};
-        bool uv = t.uvs != NULL;
+        float ut[5];
+        if (h.uv_terms)
+            for (int k = 0; k < 5; ++k) ut[k] = __ldg(h.uv_terms + (size_t)k * h.faces + F0 + f);
         float fn[3], ft[3], fb[3], cw[3];
-        sfk_recompute_face(pa, pb, pc, uv ? ua : NULL, uv ? ub : NULL, uv ? uc : NULL, s.d[a], s.d[bb], s.d[e],
-                           weighting, fn, ft, fb, cw);
+        sfk_recompute_face_terms(pa, pb, pc, h.uv_terms ? ut : NULL, s.d[a], s.d[bb], s.d[e], weighting, fn, ft,
+                                 fb, cw);
         for (int q = 0; q < 3; ++q) {
             s.f(q, f) = fn[q];
             s.f(3 + q, f) = ft[q];
@@ -149,7 +149,7 @@ __global__ void __launch_bounds__(SFC_HALO_THREADS, 4)
 
 size_t smem_bytes(uint32_t ML, uint32_t MF)
 {
-    return 4 * (6 * (size_t)ML + 12 * (size_t)MF);
+    return 4 * (4 * (size_t)ML + 12 * (size_t)MF);
 }
 
 // Launches one instantiation with its dynamic shared memory (beyond 48 KB once allowed per kernel).
@@ -173,18 +173,37 @@ struct halo_part {
     const void* host;
     size_t bytes;
 };
-enum { HALO_PARTS = 7 };
-size_t halo_parts(const sf_topology* topo, const sfi_gpu_blocks& g, halo_part parts[HALO_PARTS], size_t at[HALO_PARTS])
+enum { HALO_PARTS = 8 };
+// uv_terms: the host's sfk_face_uv_terms of every block face (NULL while only sizing).
+size_t halo_parts(const sf_topology* topo, const sfi_gpu_blocks& g, const float* uv_terms, halo_part parts[HALO_PARTS],
+                  size_t at[HALO_PARTS])
 {
     size_t n = topo->vertex_count, B = g.block_count, C = g.corner_offsets[n];
     size_t Lt = g.local_offsets[B], Ft = g.face_offsets[B];
     const halo_part all[HALO_PARTS] = {{g.own_offsets, 4 * (B + 1)},    {g.local_offsets, 4 * (B + 1)},
                                        {g.locals, 4 * Lt},              {g.face_offsets, 4 * (B + 1)},
                                        {g.corner_offsets, 4 * (n + 1)}, {g.face_locals, 2 * 3 * Ft},
-                                       {g.corners, 2 * C}};
+                                       {g.corners, 2 * C},              {uv_terms, topo->uvs ? 4 * 5 * Ft : 0}};
     size_t total = 0;
     for (size_t k = 0; k < HALO_PARTS; ++k) parts[k] = all[k], at[k] = total, total += (all[k].bytes + 255) & ~(size_t)255;
     return total;
+}
+
+// The UV terms of every block face (g's locals still in topo's numbering), term k of face f at k * Ft + f: the
+// CPU's own sfk_face_uv_terms, so the device's tangents use the reference's determinants. NULL: out of memory.
+float* face_uv_terms(const sf_topology* topo, const sfi_gpu_blocks& g, size_t Ft)
+{
+    float* out = (float*)malloc(5 * Ft * sizeof(float) + 1);
+    if (!out) return NULL;
+    for (uint32_t k = 0; k < g.block_count; ++k)
+        for (uint32_t f = g.face_offsets[k]; f < g.face_offsets[k + 1]; ++f) {
+            float tm[5];
+            const float* uv[3];
+            for (int c = 0; c < 3; ++c) uv[c] = topo->uvs + 2 * (size_t)g.locals[g.local_offsets[k] + g.face_locals[3 * (size_t)f + c]];
+            sfk_face_uv_terms(uv[0], uv[1], uv[2], tm);
+            for (int q = 0; q < 5; ++q) out[(size_t)q * Ft + f] = tm[q];
+        }
+    return out;
 }
 
 } // namespace
@@ -196,7 +215,7 @@ size_t sfc_halo_bytes(const sf_topology* topo, int weld)
     if (sfi_gpu_blocks_build(topo, weld, SFI_CUDA_HALO_OWN, SFI_CUDA_HALO_LOCALS, SFI_CUDA_HALO_FACES, &g, &err) != SF_OK)
         return 0;
     halo_part parts[HALO_PARTS];
-    size_t at[HALO_PARTS], total = halo_parts(topo, g, parts, at);
+    size_t at[HALO_PARTS], total = halo_parts(topo, g, NULL, parts, at);
     sfi_gpu_blocks_free(&g);
     return total;
 }
@@ -220,13 +239,21 @@ sf_result sfc_halo_upload(const sf_topology* topo, int weld, const uint32_t* inv
                             "gives a block %d B",
                             g.max_locals, g.max_faces, smem, optin);
     }
+    size_t Ft = g.face_offsets[g.block_count];
+    float* uvt = topo->uvs ? face_uv_terms(topo, g, Ft) : NULL;
+    if (topo->uvs && !uvt && Ft) {
+        sfi_gpu_blocks_free(&g);
+        return sf_error_set(err, SF_ERROR_OUT_OF_MEMORY, "backend", SFI_NO_INDEX,
+                            "cuda: no host memory for the UV terms of %zu halo block faces", Ft);
+    }
     if (inv)
         for (size_t l = 0; l < g.local_offsets[g.block_count]; ++l) g.locals[l] = inv[g.locals[l]];
     halo_part parts[HALO_PARTS];
-    size_t at[HALO_PARTS], total = halo_parts(topo, g, parts, at);
+    size_t at[HALO_PARTS], total = halo_parts(topo, g, uvt, parts, at);
     char* d = NULL;
     cudaError_t e = cudaMalloc((void**)&d, total ? total : 1);
     if (e != cudaSuccess) {
+        free(uvt);
         sfi_gpu_blocks_free(&g);
         return sfc_failed(err, "cudaMalloc(halo blocks)", e);
     }
@@ -242,6 +269,9 @@ sf_result sfc_halo_upload(const sf_topology* topo, int weld, const uint32_t* inv
     out->corner_offsets = (const uint32_t*)(d + at[4]);
     out->face_locals = (const uint16_t*)(d + at[5]);
     out->corners = (const uint16_t*)(d + at[6]);
+    out->faces = (uint32_t)Ft;
+    out->uv_terms = topo->uvs ? (const float*)(d + at[7]) : NULL;
+    free(uvt);
     sfi_gpu_blocks_free(&g);
     if (e != cudaSuccess) {
         sfc_halo_free(out);

@@ -4,6 +4,40 @@
 
 #include "sfk_vec.h"
 
+/* The UV-only part of a face's tangent frame, fixed for a topology: terms = du1, dv1, du2, dv2 (uv1 - uv0,
+ * uv2 - uv0) and 1/det, det = du1 dv2 - du2 dv1; 1/det is NaN when |det| <= 1e-12 (no usable tangent; 1/det of
+ * a usable det is never NaN). Returns 1 when the determinant is usable. */
+SF_HD int sfk_face_uv_terms(const float uv0[2], const float uv1[2], const float uv2[2], float terms[5])
+{
+    float du1 = uv1[0] - uv0[0], dv1 = uv1[1] - uv0[1];
+    float du2 = uv2[0] - uv0[0], dv2 = uv2[1] - uv0[1];
+    float det = du1 * dv2 - du2 * dv1;
+    terms[0] = du1, terms[1] = dv1, terms[2] = du2, terms[3] = dv2;
+    int ok = fabsf(det) > SF_UV_DET_EPS;
+    terms[4] = ok ? 1.0f / det : NAN;
+    return ok;
+}
+
+/* sfk_face_frame from sfk_face_uv_terms' terms (NULL: no UVs): the same operations, the same bits. */
+SF_HD int sfk_face_frame_terms(const float p0[3], const float p1[3], const float p2[3], const float* terms,
+                               float face_n[3], float t_out[3], float b_out[3])
+{
+    float e1[3], e2[3];
+    sfk_sub(p1, p0, e1);
+    sfk_sub(p2, p0, e2);
+    sfk_cross(e1, e2, face_n);
+    t_out[0] = t_out[1] = t_out[2] = 0.0f;
+    b_out[0] = b_out[1] = b_out[2] = 0.0f;
+    if (!terms || terms[4] != terms[4]) return 0;
+    float du1 = terms[0], dv1 = terms[1], du2 = terms[2], dv2 = terms[3], inv = terms[4];
+    int k;
+    for (k = 0; k < 3; ++k) {
+        t_out[k] = (e1[k] * dv2 - e2[k] * dv1) * inv;
+        b_out[k] = (e2[k] * du1 - e1[k] * du2) * inv;
+    }
+    return 1;
+}
+
 /* One face's contributions to the recompute gather (the article's section 5), from final positions
  * p0 p1 p2 and UVs. weight_mode: 0 area, 1 angle (per corner, see sfk_corner_angle), 2 uniform.
  * face_n: cross(e1, e2) (unnormalised; length = twice the area); t_out/b_out: the UV tangent and
@@ -12,24 +46,9 @@
 SF_HD int sfk_face_frame(const float p0[3], const float p1[3], const float p2[3], const float* uv0, const float* uv1,
                          const float* uv2, float face_n[3], float t_out[3], float b_out[3])
 {
-    float e1[3], e2[3];
-    sfk_sub(p1, p0, e1);
-    sfk_sub(p2, p0, e2);
-    sfk_cross(e1, e2, face_n);
-    t_out[0] = t_out[1] = t_out[2] = 0.0f;
-    b_out[0] = b_out[1] = b_out[2] = 0.0f;
-    if (!uv0) return 0;
-    float du1 = uv1[0] - uv0[0], dv1 = uv1[1] - uv0[1];
-    float du2 = uv2[0] - uv0[0], dv2 = uv2[1] - uv0[1];
-    float det = du1 * dv2 - du2 * dv1;
-    if (!(fabsf(det) > SF_UV_DET_EPS)) return 0;
-    float inv = 1.0f / det;
-    int k;
-    for (k = 0; k < 3; ++k) {
-        t_out[k] = (e1[k] * dv2 - e2[k] * dv1) * inv;
-        b_out[k] = (e2[k] * du1 - e1[k] * du2) * inv;
-    }
-    return 1;
+    float terms[5];
+    if (uv0) sfk_face_uv_terms(uv0, uv1, uv2, terms);
+    return sfk_face_frame_terms(p0, p1, p2, uv0 ? terms : NULL, face_n, t_out, b_out);
 }
 
 /* Interior angle (radians) at corner p0 of triangle p0 p1 p2; 0 for a degenerate corner. */
@@ -72,11 +91,11 @@ SF_HD void sfk_finish_frame(const float N[3], const float T[3], const float B[3]
  * vector (the gather adds unit normal times weight). face_n does not depend on the UVs. Returns |face_n|^2
  * before that normalisation when the face counts, 0 for a collapsed face (|face_n|^2 < 1e-24): the argument
  * of sfk_recompute_corner_weight. */
-SF_HD float sfk_recompute_face_frame(const float p0[3], const float p1[3], const float p2[3], const float* uv0,
-                                     const float* uv1, const float* uv2, float det0, float det1, float det2,
-                                     int weighting, float face_n[3], float face_t[3], float face_b[3])
+SF_HD float sfk_recompute_face_frame_terms(const float p0[3], const float p1[3], const float p2[3],
+                                           const float* terms, float det0, float det1, float det2, int weighting,
+                                           float face_n[3], float face_t[3], float face_b[3])
 {
-    sfk_face_frame(p0, p1, p2, uv0, uv1, uv2, face_n, face_t, face_b);
+    sfk_face_frame_terms(p0, p1, p2, terms, face_n, face_t, face_b);
     int mirrored = (det0 < 0.0f) + (det1 < 0.0f) + (det2 < 0.0f);
     if (mirrored >= 2) {
         face_n[0] = -face_n[0];
@@ -87,6 +106,16 @@ SF_HD float sfk_recompute_face_frame(const float p0[3], const float p1[3], const
     if (!(len2 >= SF_SAFE_UNIT_EPS2)) return 0.0f;
     if (weighting == SFK_WEIGHTING_UNIFORM || weighting == SFK_WEIGHTING_ANGLE) sfk_safe_unit(face_n, face_n);
     return len2;
+}
+
+SF_HD float sfk_recompute_face_frame(const float p0[3], const float p1[3], const float p2[3], const float* uv0,
+                                     const float* uv1, const float* uv2, float det0, float det1, float det2,
+                                     int weighting, float face_n[3], float face_t[3], float face_b[3])
+{
+    float terms[5];
+    if (uv0) sfk_face_uv_terms(uv0, uv1, uv2, terms);
+    return sfk_recompute_face_frame_terms(p0, p1, p2, uv0 ? terms : NULL, det0, det1, det2, weighting, face_n,
+                                          face_t, face_b);
 }
 
 /* Corner c's weight in the recompute gather (area: |face_n|, twice the area; angle: the corner angle;
@@ -110,6 +139,17 @@ SF_HD void sfk_recompute_face(const float p0[3], const float p1[3], const float 
 {
     float len2 = sfk_recompute_face_frame(p0, p1, p2, uv0, uv1, uv2, det0, det1, det2, weighting, face_n, face_t,
                                           face_b);
+    int c;
+    for (c = 0; c < 3; ++c) corner_w[c] = sfk_recompute_corner_weight(p0, p1, p2, c, weighting, len2);
+}
+
+/* sfk_recompute_face from the face's sfk_face_uv_terms (NULL: no UVs), computed once per topology. */
+SF_HD void sfk_recompute_face_terms(const float p0[3], const float p1[3], const float p2[3], const float* terms,
+                                    float det0, float det1, float det2, int weighting, float face_n[3],
+                                    float face_t[3], float face_b[3], float corner_w[3])
+{
+    float len2 = sfk_recompute_face_frame_terms(p0, p1, p2, terms, det0, det1, det2, weighting, face_n, face_t,
+                                                face_b);
     int c;
     for (c = 0; c < 3; ++c) corner_w[c] = sfk_recompute_corner_weight(p0, p1, p2, c, weighting, len2);
 }
