@@ -218,6 +218,24 @@ static int fail(const char* what, const sf_error* err)
     return 1;
 }
 
+/* SF_BENCH_STAGES: a comma-separated list of "stage variant" names as the table prints them (e.g. "skin+method
+ * jacobian,skin+method jacobian-fan"): only those are timed, and the statistics are left out; unset: every stage. */
+static int stage_wanted(const char* stage, const char* variant)
+{
+    const char* list = getenv("SF_BENCH_STAGES");
+    if (!list || !*list) return 1;
+    char name[96];
+    snprintf(name, sizeof name, "%s %s", stage, variant);
+    size_t len = strlen(name);
+    for (const char* p = list; *p;) {
+        const char* end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && strncmp(p, name, n) == 0) return 1;
+        p += n + (end != NULL);
+    }
+    return 0;
+}
+
 /* Every stage on k workspaces of one topology with inst instances each, posed by poses[0..inst); with
  * statistics, the evaluation's error statistics per method are printed after the times. */
 static int bench_topology(const char* scene, sf_topology* topo, size_t inst, const sf_pose* poses, int reps,
@@ -245,7 +263,7 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, con
     double I = (double)inst;
 #define TIME(stage, method, variant, label, vname, bytes)                                                              \
     do {                                                                                                               \
-        if (!code) {                                                                                                   \
+        if (!code && stage_wanted(label, vname)) {                                                                     \
             if (sfi_cuda_bench_time(ws, k, stage, method, &o, variant, reps, &ms, &err) != SF_OK)                      \
                 code = fail(label, &err);                                                                              \
             else                                                                                                       \
@@ -280,7 +298,8 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, con
              sfi_cuda_recompute_name((sfi_cuda_recompute)v),
              fl.skin_in + fl.morph_pos + fl.faces + I * (fl.out_pos + fl.out_frame));
     /* errors: a method's frames and the reference's read once */
-    if (!code && sfi_cuda_bench_time(ws, k, SFI_STAGE_METHOD, SF_METHOD_SKINNED, &o, 0, 1, &ms, &err) != SF_OK)
+    if (!code && stage_wanted("errors", "") &&
+        sfi_cuda_bench_time(ws, k, SFI_STAGE_METHOD, SF_METHOD_SKINNED, &o, 0, 1, &ms, &err) != SF_OK)
         code = fail("skinned", &err);
     TIME(SFI_STAGE_ERRORS, SF_METHOD_SKINNED, 0, "errors", "", I * 2 * fl.out_frame);
     double all_in = fl.skin_in + fl.dir_in + fl.morph_pos + fl.morph_dirs + fl.grads + fl.fan_grads + fl.faces;
@@ -298,7 +317,8 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, con
          all_in + I * (fl.out_pos + fl.out_frame));
     for (size_t w = 0; w < k; ++w) sfi_cuda_set_rows(ws[w], SFI_CUDA_ROWS_SHARED_DEFORM);
 #undef TIME
-    if (!code && statistics) { /* as a check that the statistics are sane */
+    const char* chosen = getenv("SF_BENCH_STAGES");
+    if (!code && statistics && !(chosen && *chosen)) { /* as a check that the statistics are sane */
         sf_error_summary s;
         sf_method all[SF_METHOD_COUNT];
         for (int m = 0; m < SF_METHOD_COUNT; ++m) all[m] = (sf_method)m;
