@@ -20,7 +20,8 @@
 // The frames of one deform's rows an evaluation keeps at once (nrm / tan and the row buffers, vertex_rows).
 #define SFC_ROW_SLOTS 3
 
-// sfi_cuda's host MikkTSpace: instances x vertices per round at most (its staging), parts of a round at most.
+// sfi_cuda's host MikkTSpace: floats of pinned staging per round at most (pinning costs about 0.3 ms a MB, once),
+// parts of a round at most.
 #define SFC_MIKK_ROUND ((size_t)1 << 22)
 #define SFC_MIKK_PARTS 16
 
@@ -1021,7 +1022,8 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
                                     const sf_frames_out* outs, sf_error* err)
 {
     size_t n = topo->vertex_count, C = 3 * topo->triangle_count, count = c->count;
-    size_t round = SFC_MIKK_ROUND / (n ? n : 1);
+    size_t per = 11 * n + (ct ? 4 * C : 0); // an instance's staging (ensure_mikk)
+    size_t round = SFC_MIKK_ROUND / (per ? per : 1);
     round = round < 1 ? 1 : round > count ? count : round;
     size_t parts = round < SFC_MIKK_PARTS ? round : SFC_MIKK_PARTS;
     uint64_t t_all = sfc_profile_start(), t0 = t_all;
