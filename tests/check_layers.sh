@@ -29,9 +29,10 @@ external() { LC_ALL=C comm -23 <(symbols undefined "$1") <(symbols defined "$1")
 
 # Compiler, sanitizer and C library plumbing that any C object may reference.
 runtime='^(_GLOBAL_OFFSET_TABLE_|__stack_chk_(fail|guard)|__assert_fail|__errno_location|__isoc(99|23)_[a-z]+|__[a-z]+_chk|__[a-z0-9]+_finite|__(asan|ubsan|lsan|sanitizer|sancov)_.*|__(start|stop)___sancov_[a-z]+|__(mul|div)[sdx]c3|__(ashl|ashr|lshr|div|mod|udiv|umod|mul|fix|fixuns|float|floatun)[a-z]*[0-9]*|_(init|fini)|__cxa_finalize|__gmon_start__|_ITM_.*|_DYNAMIC|__dso_handle|__tls_get_addr)$'
-# What the core may take from libc and libm: no files, streams, threads, clocks, environment or exit.
+# What the core may take from libc and libm: no files, streams, threads, clocks, environment or exit (bcmp:
+# clang's form of a memcmp compared with zero).
 libm='(a?(sin|cos|tan)h?|atan2|sincos|exp|exp2|expm1|log|log2|log10|log1p|logb|ilogb|pow|sqrt|cbrt|hypot|fabs|floor|ceil|round|lround|llround|trunc|rint|lrint|llrint|nearbyint|fmod|remainder|remquo|fmin|fmax|fdim|fma|copysign|nextafter|nexttoward|ldexp|frexp|modf|scalbl?n|nan|erfc?|tgamma|lgamma)[fl]?'
-libc='malloc|calloc|realloc|free|aligned_alloc|mem(cpy|move|set|cmp|chr)|str(len|nlen|cmp|ncmp|chr|rchr|str|cpy|ncpy|cat|ncat|spn|cspn|pbrk|dup|ndup|to[dfl]|tol[dl]?|toull?|toimax|toumax)|v?sn?printf|qsort|bsearch|l?l?abs|l?l?div'
+libc='malloc|calloc|realloc|free|aligned_alloc|mem(cpy|move|set|cmp|chr)|bcmp|str(len|nlen|cmp|ncmp|chr|rchr|str|cpy|ncpy|cat|ncat|spn|cspn|pbrk|dup|ndup|to[dfl]|tol[dl]?|toull?|toimax|toumax)|v?sn?printf|qsort|bsearch|l?l?abs|l?l?div'
 core_allowed="^($libc|$libm)\$"
 
 # A core built with the CUDA backend (SF_WITH_CUDA) holds cuda/*.cu objects, which use the CUDA and C++
