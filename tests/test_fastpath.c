@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sf_internal.h"
 #include "sf_kernels.h"
+#include "mikk_terms.h"
 #include "sf_test.h"
 #include "sft_pool.h"
 #ifndef __wasi__
@@ -71,24 +72,28 @@ typedef struct fast_case {
     sf_weighting weighting;
     sf_weld weld;
     float cap;
+    sf_tangent_mode tangents;
 } fast_case;
 static const fast_case fast_cases[] = {
-    {SF_METHOD_UNCHANGED, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
-    {SF_METHOD_SKINNED, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
-    {SF_METHOD_INVERSE_TRANSPOSE, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
-    {SF_METHOD_BONE_NORMAL_MATRICES, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
-    {SF_METHOD_JACOBIAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
-    {SF_METHOD_JACOBIAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.05f},
-    {SF_METHOD_JACOBIAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 4.0f},
-    {SF_METHOD_JACOBIAN_FAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
-    {SF_METHOD_JACOBIAN_FAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.05f},
-    {SF_METHOD_JACOBIAN_FAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 4.0f},
-    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f},
-    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_ANGLE, SF_WELD_NONE, 0.0f},
-    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_UNIFORM, SF_WELD_NONE, 0.0f},
-    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_AREA, SF_WELD_POSITION, 0.0f},
-    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_UNIFORM, SF_WELD_POSITION_NORMAL, 0.0f},
-    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_ANGLE, SF_WELD_POSITION_NORMAL, 0.0f},
+    {SF_METHOD_UNCHANGED, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f, SF_TANGENTS_UV},
+    {SF_METHOD_SKINNED, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f, SF_TANGENTS_UV},
+    {SF_METHOD_INVERSE_TRANSPOSE, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f, SF_TANGENTS_UV},
+    {SF_METHOD_BONE_NORMAL_MATRICES, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f, SF_TANGENTS_UV},
+    {SF_METHOD_JACOBIAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f, SF_TANGENTS_UV},
+    {SF_METHOD_JACOBIAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.05f, SF_TANGENTS_UV},
+    {SF_METHOD_JACOBIAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 4.0f, SF_TANGENTS_UV},
+    {SF_METHOD_JACOBIAN_FAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f, SF_TANGENTS_UV},
+    {SF_METHOD_JACOBIAN_FAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.05f, SF_TANGENTS_UV},
+    {SF_METHOD_JACOBIAN_FAN, SF_WEIGHTING_AREA, SF_WELD_NONE, 4.0f, SF_TANGENTS_UV},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_AREA, SF_WELD_NONE, 0.0f, SF_TANGENTS_UV},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_ANGLE, SF_WELD_NONE, 0.0f, SF_TANGENTS_UV},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_UNIFORM, SF_WELD_NONE, 0.0f, SF_TANGENTS_UV},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_AREA, SF_WELD_POSITION, 0.0f, SF_TANGENTS_UV},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_UNIFORM, SF_WELD_POSITION_NORMAL, 0.0f, SF_TANGENTS_UV},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_ANGLE, SF_WELD_POSITION_NORMAL, 0.0f, SF_TANGENTS_UV},
+    /* MikkTSpace's corner terms (mikk_terms_body.h) */
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_ANGLE, SF_WELD_NONE, 0.0f, SF_TANGENTS_MIKKTSPACE},
+    {SF_METHOD_RECOMPUTE, SF_WEIGHTING_AREA, SF_WELD_POSITION_NORMAL, 0.0f, SF_TANGENTS_MIKKTSPACE},
 };
 #define FAST_CASES (sizeof fast_cases / sizeof fast_cases[0])
 
@@ -310,14 +315,16 @@ static int compare_levels(const sf_topology* topo, const sf_pose* pose, const ch
             o.weighting = fast_cases[mi].weighting;
             o.weld = fast_cases[mi].weld;
             o.jacobian_cap = fast_cases[mi].cap;
+            o.tangents = fast_cases[mi].tangents;
             frame_bits ref;
             frame_alloc(&ref, n);
             sfi_simd_force(SFI_SIMD_SCALAR);
             frame_run_opts(topo, pose, ws, fast_cases[mi].method, o, &ref);
             for (int level = SFI_SIMD_SSE2; level <= top; ++level) {
                 char w[256];
-                snprintf(w, sizeof w, "%s, %s (weighting %d, weld %d, cap %g), %s, level %d", where,
+                snprintf(w, sizeof w, "%s, %s (weighting %d, weld %d, cap %g, tangents %d), %s, level %d", where,
                          sf_method_name(fast_cases[mi].method), (int)o.weighting, (int)o.weld, (double)o.jacobian_cap,
+                         (int)o.tangents,
                          d ? "no direction deltas" : "direction deltas", level);
                 frame_bits f;
                 frame_alloc(&f, n);
@@ -892,6 +899,98 @@ static void level_detected(void)
     synth_free(&s);
 }
 
+
+/* ---------------------------------------------------------------- MikkTSpace's corner terms and sums */
+
+/* A float of random sign whose size spans 2^-140 .. 2^40, or an exact zero, infinity or NaN now and then: the
+ * normalisations' every branch occurs (tiny, huge, kept zero, not finite). */
+static float wild(void)
+{
+    float u = frand(), e = frand();
+    if (e > 0.97f) return u > 0.0f ? 0.0f : (u > -0.5f ? INFINITY : NAN);
+    return u * ldexpf(1.0f, (int)(e * 90.0f) - 50);
+}
+
+/* Every level's terms against the scalar's, bit for bit, over random corners: most ordinary (unit normals,
+ * positions in a box), a tenth with wild components. */
+static void mikk_terms_levels(void)
+{
+    enum { V = 301, F = 997 };
+    float* P = malloc(3 * V * sizeof(float));
+    float* N = malloc(3 * V * sizeof(float));
+    float* os = malloc(3 * F * sizeof(float));
+    uint32_t* idx = malloc(3 * F * sizeof(uint32_t));
+    uint8_t* flags = malloc(F);
+    float* ref = malloc(9 * F * sizeof(float));
+    float* got = malloc(9 * F * sizeof(float));
+    for (int round = 0; round < 20; ++round) {
+        for (size_t i = 0; i < 3 * V; ++i) P[i] = frand() * 4.0f, N[i] = frand();
+        for (size_t v = 0; v < V; ++v) sfk_mikk_normalize(N + 3 * v);
+        for (size_t i = 0; i < 3 * F; ++i) os[i] = frand(), idx[i] = (uint32_t)((frand() + 1.0f) * 0.5f * V) % V;
+        for (size_t f = 0; f < F; ++f) {
+            sfk_mikk_normalize(os + 3 * f);
+            flags[f] = frand() > 0.9f ? SFK_MIKK_ANY : 0u;
+        }
+        for (size_t i = 0; i < 3 * V; ++i)
+            if (frand() > 0.9f) P[i] = wild(), N[i] = frand() > 0.5f ? wild() : N[i];
+        for (size_t i = 0; i < 3 * F; ++i)
+            if (frand() > 0.95f) os[i] = wild();
+        if (round == 0) /* corners at one position: zero edges */
+            for (size_t f = 0; f < 50; ++f) idx[3 * f + 1] = idx[3 * f];
+        sfi_mikk_terms_job job = {flags, idx, P, N, os, ref};
+        for (size_t i = 0; i < 9 * F; ++i) ref[i] = got[i] = 7.0f;
+        sfi_mikk_terms_scalar(&job, 0, 3 * F);
+        int top = sfi_simd_level_cpu();
+        for (int level = SFI_SIMD_SSE2; level <= top; ++level) {
+            job.terms = got;
+            /* two ranges, the second starting mid-triangle */
+            sfi_mikk_terms(level, &job, 0, 1001);
+            sfi_mikk_terms(level, &job, 1001, 3 * F);
+            char w[64];
+            snprintf(w, sizeof w, "round %d, level %d", round, level);
+            same_bits(got, ref, 9 * F, "MikkTSpace corner term", w);
+        }
+    }
+    free(P), free(N), free(os), free(idx), free(flags), free(ref), free(got);
+}
+
+/* The sums from the terms (sfi_mikk_group_tangents_terms) against sfk_mikk_group_tangents, the kernels' own,
+ * bit for bit: random groups of one to 12 corners at a shared normal, some corners with the normal's bits
+ * elsewhere (another vertex), some usable-less, some tangents opposite (sub-groups). */
+static void mikk_group_sums(void)
+{
+    enum { V = 40, F = 12 };
+    float P[3 * V], N[3 * V], os[3 * F], ot[3 * F], terms[9 * F], proj[6 * F], ref[12 * F], got[12 * F];
+    uint32_t idx[3 * F], corners[F], members[F];
+    uint8_t flags[F];
+    for (int round = 0; round < 2000; ++round) {
+        size_t k = 1 + (size_t)((frand() + 1.0f) * 6.0f) % F;
+        float n[3] = {frand(), frand(), frand()};
+        sfk_mikk_normalize(n);
+        for (size_t i = 0; i < 3 * V; ++i) P[i] = frand();
+        for (size_t v = 0; v < V; ++v) {
+            if (frand() > 0.0f) memcpy(N + 3 * v, n, sizeof n);
+            else N[3 * v] = frand(), N[3 * v + 1] = frand(), N[3 * v + 2] = frand(), sfk_mikk_normalize(N + 3 * v);
+        }
+        for (size_t f = 0; f < F; ++f) {
+            for (int c = 0; c < 3; ++c) idx[3 * f + c] = (uint32_t)(3 * f + (size_t)c) % V;
+            float sgn = frand() > 0.6f ? -1.0f : 1.0f; /* opposite tangents: sub-groups */
+            for (int c = 0; c < 3; ++c) os[3 * f + c] = sgn * (c == 0 ? 1.0f : 0.3f * frand()), ot[3 * f + c] = frand();
+            sfk_mikk_normalize(os + 3 * f), sfk_mikk_normalize(ot + 3 * f);
+            flags[f] = frand() > 0.8f ? SFK_MIKK_ANY : 0u;
+        }
+        for (size_t i = 0; i < k; ++i) corners[i] = (uint32_t)(3 * i + (size_t)((frand() + 1.0f) * 1.5f) % 3);
+        for (size_t i = 0; i < 12 * F; ++i) ref[i] = got[i] = 7.0f;
+        sfk_mikk_group_tangents(flags, idx, P, N, os, ot, corners, k, n, round & 1, members, proj, ref);
+        sfi_mikk_terms_job job = {flags, idx, P, N, os, terms};
+        sfi_mikk_terms(sfi_simd_level_cpu(), &job, 0, 3 * F);
+        sfi_mikk_group_tangents_terms(flags, os, ot, corners, k, n, round & 1, members, proj, terms, got);
+        char w[32];
+        snprintf(w, sizeof w, "round %d", round);
+        same_bits(got, ref, 12 * F, "MikkTSpace group tangent", w);
+    }
+}
+
 int main(int argc, char** argv)
 {
     static const sft_case cases[] = {
@@ -902,6 +1001,8 @@ int main(int argc, char** argv)
         {"jacobian_slot_blocks", jacobian_slot_blocks},
         {"jacobian_fold_keeps_workspace", jacobian_fold_keeps_workspace},
         {"more_bones_than_16_bits", more_bones_than_16_bits},
+        {"mikk_terms_levels", mikk_terms_levels},
+        {"mikk_group_sums", mikk_group_sums},
         {"every_scene", every_scene},
 #ifndef __wasi__
         {"every_asset", every_asset},

@@ -51,6 +51,7 @@
  * do (topo->bitangent_sign: glTF's v-down convention negates it, as the npm package's README says for
  * glTF), then flips it where the vertex's blended matrix mirrors. The per-corner tangents kept in the
  * scratch (sfi_mikktspace_scratch_corners) carry MikkTSpace's own sign, for comparison. */
+#include "mikk_terms.h"
 #include "sf_internal.h"
 #include "sf_kernels.h"
 
@@ -103,6 +104,7 @@ struct sfi_mikktspace_scratch {
     uint32_t* stack;        /* 6F + 2 */
     uint32_t* members;      /* 3F: sub-groups, at each group's group_faces offset */
     float* proj;            /* 18F: projected os, ot of each group's faces, at the same offsets */
+    float* terms;           /* 9F: each usable corner's term of its sums (mikk_terms.h) */
     float* corners;         /* 12F: corner tangents xyz, w */
     uint32_t* first_corner; /* 4F: first good corner of each shared vertex */
     float* normals;         /* 3n: scratch normals for callers that want none */
@@ -172,6 +174,7 @@ struct sfi_mikktspace_scratch* sfi_mikktspace_scratch_take(sfi_blocks* b, size_t
     TAKE(stack, 6 * F + 2);
     TAKE(members, 3 * F);
     s->proj = sfi_blocks_take(b, 18 * F, sizeof(float));
+    s->terms = sfi_blocks_take(b, 9 * F, sizeof(float));
     s->corners = sfi_blocks_take(b, 12 * F, sizeof(float));
     TAKE(first_corner, 4 * F);
     s->normals = sfi_blocks_take(b, 3 * n, sizeof(float));
@@ -822,23 +825,31 @@ static size_t build_groups(const mikk_frame* m)
     return groups;
 }
 
-/* Tangents of every corner of one group (step 6, sfk_mikk_group_tangents). Groups write disjoint corners and
- * scratch (at their own offsets), so they run in parallel. */
+/* Tangents of every corner of one group (step 6, sfk_mikk_group_tangents from the frame's corner terms). Groups
+ * write disjoint corners and scratch (at their own offsets), so they run in parallel. */
 static void group_tangents(const mikk_frame* m, uint32_t g)
 {
     struct sfi_mikktspace_scratch* s = m->s;
     uint32_t rep = s->group_rep[g];
     /* the shared vertex's normal: that of the corner it is numbered by (face * 4 + corner) */
     const float* n = m->N + 3 * (size_t)m->in->indices[(size_t)(rep >> 2) * 3 + (rep & 3u)];
-    sfk_mikk_group_tangents(s->flags, m->in->indices, m->P, m->N, s->face_os, s->face_ot,
-                            s->group_faces + s->group_start[g], s->group_start[g + 1] - s->group_start[g], n,
-                            s->group_orient[g], s->members + s->group_start[g], s->proj + 6 * (size_t)s->group_start[g],
-                            s->corners);
+    sfi_mikk_group_tangents_terms(s->flags, s->face_os, s->face_ot, s->group_faces + s->group_start[g],
+                                  s->group_start[g + 1] - s->group_start[g], n, s->group_orient[g],
+                                  s->members + s->group_start[g], s->proj + 6 * (size_t)s->group_start[g], s->terms,
+                                  s->corners);
 }
 
 static void group_range(void* ctx, size_t begin, size_t end)
 {
     for (size_t g = begin; g < end; ++g) group_tangents((const mikk_frame*)ctx, (uint32_t)g);
+}
+
+/* Every usable corner's term (mikk_terms.h) with this CPU's instruction set (corners [begin, end)). */
+static void term_range(void* ctx, size_t begin, size_t end)
+{
+    const mikk_frame* m = (const mikk_frame*)ctx;
+    sfi_mikk_terms_job job = {m->s->flags, m->in->indices, m->P, m->N, m->s->face_os, m->s->terms};
+    sfi_mikk_terms(sfi_simd_level_cpu(), &job, begin, end);
 }
 
 /* The graph of a frame: triangle tangents and flags, the numbering (through the known classes where they hold,
@@ -894,6 +905,7 @@ static const float* frame_corners(const mikk_frame* m, const sf_env* env)
 {
     struct sfi_mikktspace_scratch* s = m->s;
     size_t F = m->in->triangle_count;
+    sf_env_parallel_for(env, 3 * F, 6144, term_range, (void*)m);
     sf_env_parallel_for(env, s->group_count, 512, group_range, (void*)m);
     /* Degenerate triangles: each corner copies the first good corner of its shared vertex. */
     int any_degen = 0;

@@ -23,6 +23,8 @@
  *                                 the instruction set chosen at run time; the per-vertex fast paths (skin_body.h),
  *                                 the jacobian's (jacobian_body.h) and the angle loops of error.c and stats.c
  *                                 (angles_body.h)
+ *   mikk_terms.c mikk_sse2.c mikk_avx2.c mikk_avx512.c mikk_wasm.c
+ *                                 MikkTSpace's corner terms (mikk_terms_body.h) and the groups' sums from them
  *   skin.c                        the fused per-vertex pass (deform + unchanged / skinned / inverse-transpose /
  *                                 bone-normal-matrices + report, or the deform's arrays alone) over the lanes,
  *                                 threaded; the scalar loops stay the reference
