@@ -118,6 +118,7 @@ struct sfi_mikktspace_scratch {
     uint32_t classes_epoch; /* counts the times classes was replaced */
     uint32_t nb_epoch;      /* classes_epoch the neighbours were built under */
     uint32_t groups_epoch;  /* counts the times the groups were built */
+    int groups_any_degen;   /* a degenerate triangle in group_flags: known once per build, not scanned per frame */
     int nb_canonical;       /* the neighbours are the unique pairing (no ambiguous edge, harmless last run) */
     sfi_mikk_stats stats;
 };
@@ -877,6 +878,8 @@ static void frame_groups(const mikk_frame* m, const sf_env* env)
         memcpy(s->cached_flags, s->flags, F);
         s->group_count = build_groups(m);
         memcpy(s->group_flags, s->flags, F);
+        s->groups_any_degen = 0;
+        for (size_t f = 0; f < F && !s->groups_any_degen; ++f) s->groups_any_degen = (s->flags[f] & MK_DEGEN) != 0;
         s->groups_valid = 1;
         s->groups_epoch++;
     }
@@ -886,7 +889,6 @@ void sfi_mikktspace_groups(const sfi_mikk_input* in, const sf_env* env, struct s
                            sfi_mikk_groups* out)
 {
     mikk_frame m = {in, in->positions, in->normals, s};
-    size_t F = in->triangle_count;
     frame_groups(&m, env);
     s->has_corners = 0;
     out->group_count = s->group_count;
@@ -895,8 +897,7 @@ void sfi_mikktspace_groups(const sfi_mikk_input* in, const sf_env* env, struct s
     out->orient = s->group_orient;
     out->flags = s->flags;
     out->epoch = s->groups_epoch;
-    out->any_degen = 0;
-    for (size_t f = 0; f < F && !out->any_degen; ++f) out->any_degen = (s->flags[f] & MK_DEGEN) != 0;
+    out->any_degen = s->groups_any_degen;
 }
 
 /* The groups' sums, then the degenerate triangles' copies: the corner tangents of the frame frame_groups
@@ -908,9 +909,7 @@ static const float* frame_corners(const mikk_frame* m, const sf_env* env)
     sf_env_parallel_for(env, 3 * F, 6144, term_range, (void*)m);
     sf_env_parallel_for(env, s->group_count, 512, group_range, (void*)m);
     /* Degenerate triangles: each corner copies the first good corner of its shared vertex. */
-    int any_degen = 0;
-    for (size_t f = 0; f < F && !any_degen; ++f) any_degen = (s->flags[f] & MK_DEGEN) != 0;
-    if (any_degen) {
+    if (s->groups_any_degen) {
         for (size_t i = 0; i < 4 * F; ++i) s->first_corner[i] = MK_NONE;
         for (size_t c = 0; c < 3 * F; ++c) {
             uint32_t r = corner_rep(m, c);
