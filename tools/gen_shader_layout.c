@@ -72,6 +72,65 @@ typedef struct binding {
     const char* what;
 } binding;
 #define SF_BINDING_(index, name, type, what) {index, #name, #type, what},
+/* The browser's uniform blocks besides Params (SF_GPU_*_PARAMS) and the views' modes and error kinds. */
+typedef struct block_field {
+    const char* type; /* "u32", "f32", "vec4f" or "mat4x4f" */
+    const char* name;
+    const char* what;
+} block_field;
+#define SF_BLOCK_FIELD_(type, name, what) {#type, #name, what},
+static const block_field view_params[] = {SF_GPU_VIEW_PARAMS(SF_BLOCK_FIELD_)};
+static const block_field stats_params[] = {SF_GPU_STATS_PARAMS(SF_BLOCK_FIELD_)};
+static const block_field compare_params[] = {SF_GPU_COMPARE_PARAMS(SF_BLOCK_FIELD_)};
+typedef struct block {
+    const char* wgsl;  /* the WGSL struct's name */
+    const char* js;    /* the JavaScript names' prefix */
+    const char* where; /* the WGSL that reads it */
+    const block_field* fields;
+    size_t count;
+} block;
+static const block blocks[] = {
+    {"ViewParams", "VIEW_PARAM", "web/src/gpu_views.wgsl", view_params, N_OF(view_params)},
+    {"StatsParams", "STATS_PARAM", "web/src/gpu_stats.wgsl", stats_params, N_OF(stats_params)},
+    {"CompareParams", "COMPARE_PARAM", "web/src/gpu_compare.wgsl", compare_params, N_OF(compare_params)},
+};
+#define SF_MAX_BLOCK_FIELDS 32
+#define SF_VIEW_NAMED_(name, value) {#name, value},
+static const named view_modes[] = {SF_GPU_VIEW_MODES(SF_VIEW_NAMED_)};
+static const named view_errors[] = {SF_GPU_VIEW_ERRORS(SF_VIEW_NAMED_)};
+
+/* A field's size in 4-byte words; its alignment is 4 words for the vectors and matrices, else 1. */
+static unsigned field_words(const block_field* f)
+{
+    if (!strcmp(f->type, "mat4x4f")) return 16;
+    if (!strcmp(f->type, "vec4f")) return 4;
+    if (!strcmp(f->type, "u32") || !strcmp(f->type, "f32")) return 1;
+    fprintf(stderr, "gen_shader_layout: block field %s: type %s is not u32, f32, vec4f or mat4x4f\n", f->name, f->type);
+    exit(2);
+}
+
+/* The word of each field of b (at[k]), checked against WGSL's alignment; returns the block's words, padded to
+ * 16 bytes. */
+static unsigned block_layout(const block* b, unsigned* at)
+{
+    unsigned w = 0;
+    if (b->count > SF_MAX_BLOCK_FIELDS) {
+        fprintf(stderr, "gen_shader_layout: %s has over %d fields\n", b->wgsl, SF_MAX_BLOCK_FIELDS);
+        exit(2);
+    }
+    for (size_t k = 0; k < b->count; ++k) {
+        unsigned size = field_words(&b->fields[k]);
+        if (size > 1 && w % 4) {
+            fprintf(stderr, "gen_shader_layout: %s.%s at word %u, not a multiple of 16 bytes\n", b->wgsl,
+                    b->fields[k].name, w);
+            exit(2);
+        }
+        at[k] = w;
+        w += size;
+    }
+    return (w + 3) / 4 * 4;
+}
+
 static const binding bindings[] = {SF_GPU_BINDINGS(SF_BINDING_) SF_GPU_BINDINGS_ALT(SF_BINDING_)};
 
 /* The topology's arrays, from a one-triangle topology (names, types and order do not depend on the mesh). */
@@ -214,6 +273,34 @@ static void wgsl(text* t)
     for (size_t i = 0; i < array_count; ++i) put(t, "  %s: u32,\n", arrays[i].name);
     for (size_t w = N_OF(params) + array_count; w < wgsl_param_words(); ++w) put(t, "  pad_%zu: u32,\n", w);
     put(t, "}\n");
+    put(t, "// The passes' frames: per method slot SF_FRAME_FLOATS floats per vertex, n normals (xyz) then n tangents (xyzw)\n");
+    put(t, "const SF_FRAME_FLOATS: u32 = %uu;\nconst SF_FRAME_NORMAL_FLOATS: u32 = %uu;\n", (unsigned)SF_GPU_FRAME_FLOATS,
+        (unsigned)SF_GPU_FRAME_NORMAL_FLOATS);
+    put(t, "// The statistics' and cross-check's reduction (web/src/reduce.wgsl): vertices per workgroup\n");
+    put(t, "const SF_REDUCE_WORKGROUP: u32 = %uu;\n", (unsigned)SF_GPU_REDUCE_WORKGROUP);
+    put(t, "// The browser's views (web/src/gpu_views.wgsl): their modes and error kinds\n");
+    for (size_t k = 0; k < N_OF(view_modes); ++k) put(t, "const SF_VIEW_MODE_%s: u32 = %uu;\n", view_modes[k].name, view_modes[k].value);
+    for (size_t k = 0; k < N_OF(view_errors); ++k)
+        put(t, "const SF_VIEW_ERROR_%s: u32 = %uu;\n", view_errors[k].name, view_errors[k].value);
+    for (size_t i = 0; i < N_OF(blocks); ++i) {
+        const block* b = &blocks[i];
+        unsigned at[SF_MAX_BLOCK_FIELDS];
+        unsigned words = block_layout(b, at), end = 0;
+        put(t, "// %s's uniform\nstruct %s {\n", b->where, b->wgsl);
+        for (size_t k = 0; k < b->count; ++k) {
+            put(t, "  %s: %s, // %s\n", b->fields[k].name, b->fields[k].type, b->fields[k].what);
+            end = at[k] + field_words(&b->fields[k]);
+        }
+        for (unsigned w = end; w < words; ++w) put(t, "  pad_%u: u32,\n", w);
+        put(t, "}\n");
+    }
+}
+
+static void js_enum(text* t, const char* what, const char* name, const named* list, size_t count)
+{
+    put(t, "// %s\nexport const %s = {", what, name);
+    for (size_t k = 0; k < count; ++k) put(t, "%s%s: %u", k ? ", " : " ", list[k].name, list[k].value);
+    put(t, " };\n");
 }
 
 static void js_names(text* t, const char* what, const char* name, const named* list, size_t count, size_t prefix)
@@ -254,6 +341,26 @@ static void js(text* t)
     put(t, "export const STATE_STRIDE = %u;\nexport const STATE = {", (unsigned)SF_GPU_STATE_STRIDE);
     for (size_t k = 0; k < N_OF(state); ++k) put(t, "%s%s: %u", k ? ", " : " ", state[k].name, state[k].at);
     put(t, " };\n");
+    put(t, "// The passes' frames: per method slot FRAME_FLOATS floats per vertex, n normals (xyz) then n tangents (xyzw)\n");
+    put(t, "export const FRAME_FLOATS = %u;\nexport const FRAME_NORMAL_FLOATS = %u;\n", (unsigned)SF_GPU_FRAME_FLOATS,
+        (unsigned)SF_GPU_FRAME_NORMAL_FLOATS);
+    put(t, "// The statistics' and cross-check's reduction (web/src/reduce.wgsl): vertices per workgroup\n");
+    put(t, "export const REDUCE_WORKGROUP = %u;\n", (unsigned)SF_GPU_REDUCE_WORKGROUP);
+    js_enum(t, "The views' modes (ViewParams.mode)", "VIEW_MODE", view_modes, N_OF(view_modes));
+    js_enum(t, "The views' error kinds (ViewParams.error)", "VIEW_ERROR", view_errors, N_OF(view_errors));
+    for (size_t i = 0; i < N_OF(blocks); ++i) {
+        const block* b = &blocks[i];
+        unsigned at[SF_MAX_BLOCK_FIELDS];
+        unsigned words = block_layout(b, at);
+        put(t, "// WGSL's %s (%s): the first word of each field (%s_F32: floats)\nexport const %s = {", b->wgsl, b->where,
+            b->js, b->js);
+        for (size_t k = 0; k < b->count; ++k) put(t, "%s%s: %u", k ? ", " : " ", b->fields[k].name, at[k]);
+        put(t, " };\nexport const %s_F32 = [", b->js);
+        int none_yet = 1;
+        for (size_t k = 0; k < b->count; ++k)
+            if (strcmp(b->fields[k].type, "u32")) put(t, "%s'%s'", none_yet ? "" : ", ", b->fields[k].name), none_yet = 0;
+        put(t, "];\nexport const %s_WORDS = %u;\n", b->js, words);
+    }
 }
 
 /* Writes (or, check, compares) ROOT/path; returns 1 when a checked file differs. */

@@ -69,3 +69,48 @@ struct Params {
   fan_normal: u32,
   pad_39: u32,
 }
+// The passes' frames: per method slot SF_FRAME_FLOATS floats per vertex, n normals (xyz) then n tangents (xyzw)
+const SF_FRAME_FLOATS: u32 = 7u;
+const SF_FRAME_NORMAL_FLOATS: u32 = 3u;
+// The statistics' and cross-check's reduction (web/src/reduce.wgsl): vertices per workgroup
+const SF_REDUCE_WORKGROUP: u32 = 256u;
+// The browser's views (web/src/gpu_views.wgsl): their modes and error kinds
+const SF_VIEW_MODE_NORMAL_COLOURS: u32 = 0u;
+const SF_VIEW_MODE_LAMBERT: u32 = 1u;
+const SF_VIEW_MODE_NORMAL_MAPPED: u32 = 2u;
+const SF_VIEW_MODE_ERROR_HEAT: u32 = 3u;
+const SF_VIEW_ERROR_NORMAL_ANGLE: u32 = 0u;
+const SF_VIEW_ERROR_TANGENT_ANGLE: u32 = 1u;
+const SF_VIEW_ERROR_NOT_MEASURED: u32 = 2u;
+const SF_VIEW_ERROR_OFF: u32 = 3u;
+// web/src/gpu_views.wgsl's uniform
+struct ViewParams {
+  view_proj: mat4x4f, // projection times view (WebGL's clip space, z in -w..w)
+  light: vec4f, // direction towards the light, w unused
+  n: u32, // vertices
+  shade_slot: u32, // the frames' slot (sf_method) the mesh is shaded with
+  method_slot: u32, // the error views: the slot measured
+  ref_slot: u32, // the error views: the reference slot
+  mode: u32, // SF_VIEW_MODE_*
+  error: u32, // SF_VIEW_ERROR_*: the angle the heat map shows
+  indices: u32, // word offset of the triangles' vertex indices in `topo`
+  uvs: u32, // word offset of the UVs in `topo`
+  has_uv: u32, // 1 when the mesh has UVs, else 0
+  pad_29: u32,
+  pad_30: u32,
+  pad_31: u32,
+}
+// web/src/gpu_stats.wgsl's uniform
+struct StatsParams {
+  n: u32, // vertices
+  ref_slot: u32, // the frames' slot (sf_method) every slot is measured against
+  groups: u32, // workgroups per slot of the first pass
+  tangents: u32, // 1: the tangents are measured too, else 0
+}
+// web/src/gpu_compare.wgsl's uniform
+struct CompareParams {
+  n: u32, // vertices
+  groups: u32, // workgroups per slot of the first pass
+  tangents: u32, // 1: the tangents are compared too, else 0
+  pad_3: u32,
+}

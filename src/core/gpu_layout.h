@@ -72,4 +72,51 @@
     X(25, fan_morph_duv, f32, "")
 #define SF_GPU_BINDING_COUNT 27
 
+/* The output frames of the passes: one slot per sf_method, SF_GPU_FRAME_FLOATS floats per vertex in each, the
+ * slot's n normals (3 floats each) first, then its n tangents (4 floats each, w = handedness). */
+#define SF_GPU_FRAME_FLOATS 7
+#define SF_GPU_FRAME_NORMAL_FLOATS 3
+
+/* The browser's uniform blocks besides Params: X(type: u32, f32, vec4f or mat4x4f, name, what) in order, each at
+ * a multiple of its alignment (WGSL's uniform rules: 16 bytes for vec4f and mat4x4f); the generator pads each
+ * block to 16 bytes. The statistics (web/src/gpu_stats.wgsl) and the cross-check (web/src/gpu_compare.wgsl)
+ * reduce each slot's vertices in workgroups of SF_GPU_REDUCE_WORKGROUP (web/src/reduce.wgsl). */
+#define SF_GPU_REDUCE_WORKGROUP 256
+#define SF_GPU_STATS_PARAMS(X)                                                       \
+    X(u32, n, "vertices")                                                            \
+    X(u32, ref_slot, "the frames' slot (sf_method) every slot is measured against")  \
+    X(u32, groups, "workgroups per slot of the first pass")                          \
+    X(u32, tangents, "1: the tangents are measured too, else 0")
+#define SF_GPU_COMPARE_PARAMS(X)                                                     \
+    X(u32, n, "vertices")                                                            \
+    X(u32, groups, "workgroups per slot of the first pass")                          \
+    X(u32, tangents, "1: the tangents are compared too, else 0")
+/* The four views drawn from the passes' buffers (web/src/gpu_views.{js,wgsl}). */
+#define SF_GPU_VIEW_PARAMS(X)                                                                   \
+    X(mat4x4f, view_proj, "projection times view (WebGL's clip space, z in -w..w)")             \
+    X(vec4f, light, "direction towards the light, w unused")                                   \
+    X(u32, n, "vertices")                                                                       \
+    X(u32, shade_slot, "the frames' slot (sf_method) the mesh is shaded with")                  \
+    X(u32, method_slot, "the error views: the slot measured")                                   \
+    X(u32, ref_slot, "the error views: the reference slot")                                     \
+    X(u32, mode, "SF_VIEW_MODE_*")                                                              \
+    X(u32, error, "SF_VIEW_ERROR_*: the angle the heat map shows")                              \
+    X(u32, indices, "word offset of the triangles' vertex indices in `topo`")                  \
+    X(u32, uvs, "word offset of the UVs in `topo`")                                             \
+    X(u32, has_uv, "1 when the mesh has UVs, else 0")
+
+/* What a view draws: X(name, value). */
+#define SF_GPU_VIEW_MODES(X)   \
+    X(NORMAL_COLOURS, 0)       \
+    X(LAMBERT, 1)              \
+    X(NORMAL_MAPPED, 2)        \
+    X(ERROR_HEAT, 3)
+/* The angle an error heat map shows: X(name, value); NOT_MEASURED draws grey, OFF measures nothing (views that
+ * are not heat maps). */
+#define SF_GPU_VIEW_ERRORS(X) \
+    X(NORMAL_ANGLE, 0)        \
+    X(TANGENT_ANGLE, 1)       \
+    X(NOT_MEASURED, 2)        \
+    X(OFF, 3)
+
 #endif

@@ -24,7 +24,8 @@ import compareWgsl from './gpu_compare.wgsl?raw';
 import angleWgsl from './angle.wgsl?raw';
 import reduceWgsl from './reduce.wgsl?raw';
 import { ALL_METHODS, METHODS } from './skinframe.js';
-import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS } from './generated/layout.js';
+import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS, FRAME_FLOATS, FRAME_NORMAL_FLOATS, STATS_PARAM,
+  STATS_PARAM_WORDS, COMPARE_PARAM, COMPARE_PARAM_WORDS, REDUCE_WORKGROUP } from './generated/layout.js';
 
 const S = globalThis.GPUBufferUsage || {};
 const TOLERANCE_DEG = 1e-3;
@@ -132,7 +133,7 @@ export class GpuReference {
       words += arrays[name].words.length;
     }
     // the largest buffer this mesh needs against what the device allows: over it, the check is off and says so
-    const need = Math.max(4 * words, 128 * n, 48 * F, 28 * n * ALL_METHODS.length);
+    const need = Math.max(4 * words, 128 * n, 48 * F, 4 * FRAME_FLOATS * n * ALL_METHODS.length);
     // sfPage.gpu.capBytes (tests) lowers the limit to see a mesh refused
     const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize, this.page.gpu.capBytes ?? Infinity);
     // one thread per vertex or triangle, 64 a workgroup, in one dimension
@@ -156,19 +157,19 @@ export class GpuReference {
       topo: this.buffer(topo), pose: this.buffer(new Float32Array(Math.max(4, poseWords))),
       state: this.buffer(new Float32Array(32 * Math.max(1, n))), face: this.buffer(new Float32Array(12 * Math.max(1, F))),
       // COPY_DST: the views drawn on the GPU take the core's reference where the passes leave it out (gpu_views.js)
-      frames: this.device.createBuffer({ size: Math.max(16, 28 * n * ALL_METHODS.length), usage: S.STORAGE | S.COPY_DST }),
-      core: this.device.createBuffer({ size: Math.max(16, 28 * n * ALL_METHODS.length), usage: S.STORAGE | S.COPY_DST }),
+      frames: this.device.createBuffer({ size: Math.max(16, 4 * FRAME_FLOATS * n * ALL_METHODS.length), usage: S.STORAGE | S.COPY_DST }),
+      core: this.device.createBuffer({ size: Math.max(16, 4 * FRAME_FLOATS * n * ALL_METHODS.length), usage: S.STORAGE | S.COPY_DST }),
       params: this.device.createBuffer({ size: BLOCK * 16, usage: S.UNIFORM | S.COPY_DST }),
     };
-    const slots = ALL_METHODS.length, groups = Math.ceil(n / 256);
+    const slots = ALL_METHODS.length, groups = Math.ceil(n / REDUCE_WORKGROUP);
     m.statsGroups = groups;
-    m.statsParams = this.buffer(new Uint32Array([n, M.recompute, groups, 0]), S.UNIFORM);
+    m.statsParams = this.device.createBuffer({ size: 4 * STATS_PARAM_WORDS, usage: S.UNIFORM | S.COPY_DST });
     m.statsPartial = this.buffer(new Float32Array(4 * groups * slots));
     m.statsOut = this.buffer(new Float32Array(4 * slots), S.STORAGE | S.COPY_SRC);
     m.statsRead = this.device.createBuffer({ size: 16 * slots, usage: S.MAP_READ | S.COPY_DST });
     m.statsGroup = this.device.createBindGroup({ layout: this.statsLayout, entries: [m.statsParams, m.frames, m.statsPartial, m.statsOut]
       .map((buffer, binding) => ({ binding, resource: { buffer } })) });
-    m.compareParams = this.device.createBuffer({ size: 16, usage: S.UNIFORM | S.COPY_DST });
+    m.compareParams = this.device.createBuffer({ size: 4 * COMPARE_PARAM_WORDS, usage: S.UNIFORM | S.COPY_DST });
     m.comparePartial = this.buffer(new Float32Array(4 * groups * slots));
     m.compareOut = this.buffer(new Float32Array(4 * slots), S.STORAGE | S.COPY_SRC);
     m.compareRead = this.device.createBuffer({ size: 16 * slots, usage: S.MAP_READ | S.COPY_DST });
@@ -240,14 +241,17 @@ export class GpuReference {
       u[PARAM.vertex_count] = n; u[PARAM.face_count] = m.F; u[PARAM.influences] = m.influences;
       u[PARAM.morph_dirs] = view.options.morphDirections; // sf_morph_directions, as the shaders number it
       u[PARAM.method] = Math.max(0, method); u[PARAM.weighting] = Math.max(0, weighting);
-      u[PARAM.has_uv] = m.hasUv ? 1 : 0; u[PARAM.out_base] = 7 * n * Math.max(0, method);
+      u[PARAM.has_uv] = m.hasUv ? 1 : 0; u[PARAM.out_base] = FRAME_FLOATS * n * Math.max(0, method);
       f[PARAM.bitangent_sign] = m.bitangentSign; f[PARAM.jacobian_cap] = cap;
       u[PARAM.morph_base] = m.morphBase;
       u.set(m.offsets, PARAM_SETTINGS);
     });
     q.writeBuffer(m.params, 0, block);
     const tangents = view.hasTangentFrame && m.hasUv;
-    q.writeBuffer(m.statsParams, 0, new Uint32Array([n, M.recompute, m.statsGroups, tangents ? 1 : 0]));
+    const statsBlock = new Uint32Array(STATS_PARAM_WORDS);
+    statsBlock[STATS_PARAM.n] = n; statsBlock[STATS_PARAM.ref_slot] = M.recompute; statsBlock[STATS_PARAM.groups] = m.statsGroups;
+    statsBlock[STATS_PARAM.tangents] = tangents ? 1 : 0;
+    q.writeBuffer(m.statsParams, 0, statsBlock);
     const enc = d.createCommandEncoder();
     const pass = enc.beginComputePass();
     passes.forEach(([pipe, threads], k) => {
@@ -286,10 +290,12 @@ export class GpuReference {
     // the page's thread)
     for (const method of slots) {
       const [normals, tangentArray] = coreOf(M[against[ALL_METHODS[method]]] ?? method);
-      for (const [data, at] of [[normals, 7 * n * method], [tangentArray, 7 * n * method + 3 * n]])
+      for (const [data, at] of [[normals, FRAME_FLOATS * n * method], [tangentArray, FRAME_FLOATS * n * method + FRAME_NORMAL_FLOATS * n]])
         if (data) q.writeBuffer(m.core, 4 * at, data.buffer, data.byteOffset, data.byteLength);
     }
-    q.writeBuffer(m.compareParams, 0, new Uint32Array([n, m.statsGroups, tangents ? 1 : 0, 0]));
+    const cpw = new Uint32Array(COMPARE_PARAM_WORDS);
+    cpw[COMPARE_PARAM.n] = n; cpw[COMPARE_PARAM.groups] = m.statsGroups; cpw[COMPARE_PARAM.tangents] = tangents ? 1 : 0;
+    q.writeBuffer(m.compareParams, 0, cpw);
     const enc2 = d.createCommandEncoder();
     const cp = enc2.beginComputePass();
     cp.setBindGroup(0, m.compareGroup);

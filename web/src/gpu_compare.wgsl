@@ -6,7 +6,7 @@
 // An angle is 180 degrees when exactly one of the two is zero, 0 when both are: a zero the core also made is
 // no difference between the two.
 
-struct CompareParams { n: u32, groups: u32, tangents: u32, pad: u32 }
+// struct CompareParams: shaders/generated/layout.wgsl
 
 @group(0) @binding(0) var<uniform> p: CompareParams;
 @group(0) @binding(1) var<storage, read> frames: array<f32>;
@@ -30,9 +30,9 @@ fn merge(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
 
 fn sample(slot: u32, v: u32) -> vec4<f32> {
   var a = vec4<f32>(0.0);
-  a.x = differ_deg(gpu3(7u * p.n * slot + 3u * v), core3(7u * p.n * slot + 3u * v));
+  a.x = differ_deg(gpu3(SF_FRAME_FLOATS * p.n * slot + SF_FRAME_NORMAL_FLOATS * v), core3(SF_FRAME_FLOATS * p.n * slot + SF_FRAME_NORMAL_FLOATS * v));
   if (p.tangents != 0u) {
-    let tb = 7u * p.n * slot + 3u * p.n + 4u * v;
+    let tb = SF_FRAME_FLOATS * p.n * slot + SF_FRAME_NORMAL_FLOATS * p.n + 4u * v;
     a.y = differ_deg(gpu3(tb), core3(tb));
     a.z = select(0.0, 1.0, frames[tb + 3u] != core[tb + 3u]);
   }

@@ -4,7 +4,7 @@
 // tangent frame). An angle is 180 degrees when either direction is zero (squared length under 1e-24), as the
 // core's sfk_angle_deg; the tangents' angle is that of their xyz.
 
-struct StatsParams { n: u32, ref_slot: u32, groups: u32, tangents: u32 }
+// struct StatsParams: shaders/generated/layout.wgsl
 
 @group(0) @binding(0) var<uniform> p: StatsParams;
 @group(0) @binding(1) var<storage, read> frames: array<f32>;
@@ -12,12 +12,12 @@ struct StatsParams { n: u32, ref_slot: u32, groups: u32, tangents: u32 }
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
 
 fn normal_of(slot: u32, v: u32) -> vec3<f32> {
-  let b = 7u * p.n * slot + 3u * v;
+  let b = SF_FRAME_FLOATS * p.n * slot + SF_FRAME_NORMAL_FLOATS * v;
   return vec3<f32>(frames[b], frames[b + 1u], frames[b + 2u]);
 }
 
 fn tangent_of(slot: u32, v: u32) -> vec3<f32> {
-  let b = 7u * p.n * slot + 3u * p.n + 4u * v;
+  let b = SF_FRAME_FLOATS * p.n * slot + SF_FRAME_NORMAL_FLOATS * p.n + 4u * v;
   return vec3<f32>(frames[b], frames[b + 1u], frames[b + 2u]);
 }
 

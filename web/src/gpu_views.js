@@ -8,12 +8,11 @@ import layoutWgsl from '../../shaders/generated/layout.wgsl?raw';
 import angleWgsl from './angle.wgsl?raw';
 import viewsWgsl from './gpu_views.wgsl?raw';
 import { ALL_METHODS } from './skinframe.js';
-import { GPU_ARRAYS } from './generated/layout.js';
+import { GPU_ARRAYS, FRAME_FLOATS, FRAME_NORMAL_FLOATS, VIEW_ERROR, VIEW_MODE, VIEW_PARAM, VIEW_PARAM_WORDS } from './generated/layout.js';
 
 const M = Object.fromEntries(ALL_METHODS.map((name, i) => [name, i]));
 const CLEAR = { r: 13 / 255, g: 14 / 255, b: 17 / 255, a: 1 }; // views.js's clear colour
 const SAMPLES = 4; // as the three.js views' antialiasing
-const WORDS = 32; // ViewParams: a 4x4 matrix, the light, 12 words of settings (padded)
 const LIGHT = [0.4, 1, 0.7, 0];
 
 export class GpuViews {
@@ -26,7 +25,7 @@ export class GpuViews {
     this.views = canvases.map((canvas) => {
       const context = canvas.getContext('webgpu');
       context.configure({ device: d, format: this.format, alphaMode: 'opaque' });
-      const params = d.createBuffer({ size: 4 * WORDS, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+      const params = d.createBuffer({ size: 4 * VIEW_PARAM_WORDS, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
       return { canvas, context, params, color: null, depth: null, group: null };
     });
     const storage = { buffer: { type: 'read-only-storage' } };
@@ -89,15 +88,19 @@ export class GpuViews {
     const d = this.device, n = m.n;
     const tangents = ready.tangents;
     const ref = M.recompute, method = M[s.method] ?? M.skinned, right = s.right ? M[s.right] ?? ref : ref;
-    // [shaded slot, mode, error]: error 3 draws no error colours
-    const kinds = [[method, s.material, 3], [right, s.material, 3], [ref, 3, 0], [ref, 3, tangents ? 1 : 2]];
+    // [shaded slot, mode, error] of each view; s.material is a VIEW_MODE (the page's material select)
+    const E = VIEW_ERROR, heat = VIEW_MODE.ERROR_HEAT;
+    const kinds = [[method, s.material, E.OFF], [right, s.material, E.OFF], [ref, heat, E.NORMAL_ANGLE],
+      [ref, heat, tangents ? E.TANGENT_ANGLE : E.NOT_MEASURED]];
     const offsets = Object.fromEntries(GPU_ARRAYS.map((name, i) => [name, m.offsets[i]]));
     const enc = d.createCommandEncoder();
     this.views.forEach((v, k) => {
       const [shade, mode, error] = kinds[k];
-      const block = new ArrayBuffer(4 * WORDS), f = new Float32Array(block), u = new Uint32Array(block);
-      f.set(s.viewProj, 0); f.set(LIGHT, 16);
-      u.set([n, shade, method, ref, mode, error, offsets.indices, offsets.uvs, m.hasUv ? 1 : 0], 20);
+      const block = new ArrayBuffer(4 * VIEW_PARAM_WORDS), f = new Float32Array(block), u = new Uint32Array(block);
+      const P = VIEW_PARAM;
+      f.set(s.viewProj, P.view_proj); f.set(LIGHT, P.light);
+      u[P.n] = n; u[P.shade_slot] = shade; u[P.method_slot] = method; u[P.ref_slot] = ref; u[P.mode] = mode; u[P.error] = error;
+      u[P.indices] = offsets.indices; u[P.uvs] = offsets.uvs; u[P.has_uv] = m.hasUv ? 1 : 0;
       d.queue.writeBuffer(v.params, 0, block);
       this.targets(v, s.width, s.height);
       const pass = enc.beginRenderPass({
@@ -164,9 +167,9 @@ export class WorkerViews {
     gpu.onSubmit = (view, { tangents, refOff }) => {
       // the reference off the GPU (weld, MikkTSpace, authored): the core's reference goes into its slot
       if (refOff) {
-        const m = gpu.mesh, n = m.n, at = 4 * 7 * n * ALL_METHODS.indexOf('recompute');
+        const m = gpu.mesh, n = m.n, at = 4 * FRAME_FLOATS * n * ALL_METHODS.indexOf('recompute');
         gpu.device.queue.writeBuffer(m.frames, at, view.refNormals.buffer, view.refNormals.byteOffset, view.refNormals.byteLength);
-        if (tangents) gpu.device.queue.writeBuffer(m.frames, at + 12 * n, view.refTangents.buffer, view.refTangents.byteOffset, view.refTangents.byteLength);
+        if (tangents) gpu.device.queue.writeBuffer(m.frames, at + 4 * FRAME_NORMAL_FLOATS * n, view.refTangents.buffer, view.refTangents.byteOffset, view.refTangents.byteLength);
       }
       gpu.drawable = { mesh: gpu.mesh, tangents, pose: this.pose };
       this.views.request();

@@ -5,20 +5,7 @@
 // by the angle between the method's and the reference's slots, as the statistics pass measures it. The
 // shading is views.js's, so the GPU-drawn views and the three.js ones give the same pixels.
 
-struct ViewParams {
-  view_proj: mat4x4<f32>,  // projection times view (WebGL's clip space, z in -w..w)
-  light: vec4<f32>,
-  n: u32,                  // vertices
-  shade_slot: u32,         // the frames the mesh is shaded with
-  method_slot: u32,        // the error views: the method measured
-  ref_slot: u32,           // and the reference
-  mode: u32,               // 0 normal colours, 1 lambert, 2 normal-mapped lambert, 3 error heat map
-  error: u32,              // with mode 3: 0 normal angle, 1 tangent angle, 2 not measured (grey)
-  indices: u32,            // word offset of the triangles' vertex indices in topo
-  uvs: u32,                // word offset of the UVs in topo
-  has_uv: u32,
-  pad0: u32, pad1: u32, pad2: u32,
-}
+// struct ViewParams, the modes (SF_VIEW_MODE_*) and error kinds (SF_VIEW_ERROR_*): shaders/generated/layout.wgsl
 
 @group(0) @binding(0) var<uniform> V: ViewParams;
 @group(0) @binding(1) var<storage, read> topo: array<u32>;
@@ -34,12 +21,12 @@ struct Corner {
 }
 
 fn slot_normal(slot: u32, v: u32) -> vec3<f32> {
-  let b = 7u * V.n * slot + 3u * v;
+  let b = SF_FRAME_FLOATS * V.n * slot + SF_FRAME_NORMAL_FLOATS * v;
   return vec3<f32>(frames[b], frames[b + 1u], frames[b + 2u]);
 }
 
 fn slot_tangent(slot: u32, v: u32) -> vec4<f32> {
-  let b = 7u * V.n * slot + 3u * V.n + 4u * v;
+  let b = SF_FRAME_FLOATS * V.n * slot + SF_FRAME_NORMAL_FLOATS * V.n + 4u * v;
   return vec4<f32>(frames[b], frames[b + 1u], frames[b + 2u], frames[b + 3u]);
 }
 
@@ -56,8 +43,8 @@ fn vs_main(@builtin(vertex_index) corner: u32) -> Corner {
   c.uv = vec2<f32>(0.0);
   if (V.has_uv != 0u) { c.uv = vec2<f32>(bitcast<f32>(topo[V.uvs + 2u * v]), bitcast<f32>(topo[V.uvs + 2u * v + 1u])); }
   c.err = -1.0;
-  if (V.error == 0u) { c.err = angle_deg(slot_normal(V.method_slot, v), slot_normal(V.ref_slot, v)); }
-  if (V.error == 1u) { c.err = angle_deg(slot_tangent(V.method_slot, v).xyz, slot_tangent(V.ref_slot, v).xyz); }
+  if (V.error == SF_VIEW_ERROR_NORMAL_ANGLE) { c.err = angle_deg(slot_normal(V.method_slot, v), slot_normal(V.ref_slot, v)); }
+  if (V.error == SF_VIEW_ERROR_TANGENT_ANGLE) { c.err = angle_deg(slot_tangent(V.method_slot, v).xyz, slot_tangent(V.ref_slot, v).xyz); }
   return c;
 }
 
@@ -77,12 +64,12 @@ fn fs_main(c: Corner, @builtin(front_facing) front: bool) -> @location(0) vec4<f
   if (length(c.normal) > 0.0) { n = normalize(c.normal); }
   if (!front) { n = -n; }
   let l = normalize(V.light.xyz);
-  if (V.mode == 3u) {
+  if (V.mode == SF_VIEW_MODE_ERROR_HEAT) {
     var col = heat(c.err);
     if (c.err < 0.0) { col = vec3<f32>(0.32, 0.34, 0.38); }
     return vec4<f32>(col * (0.6 + 0.4 * abs(dot(n, l))), 1.0);
   }
-  if (V.mode == 2u && length(c.tangent.xyz) > 0.0) {
+  if (V.mode == SF_VIEW_MODE_NORMAL_MAPPED && length(c.tangent.xyz) > 0.0) {
     let t = normalize(c.tangent.xyz - n * dot(n, c.tangent.xyz));
     var s = 1.0;
     if (c.tangent.w < 0.0) { s = -1.0; }
@@ -95,6 +82,6 @@ fn fs_main(c: Corner, @builtin(front_facing) front: bool) -> @location(0) vec4<f
     let m = normalize(vec3<f32>(-du * 0.06, dv * 0.06, 1.0));
     n = normalize(t * m.x + b * m.y + n * m.z);
   }
-  if (V.mode == 0u) { return vec4<f32>(n * 0.5 + 0.5, 1.0); }
+  if (V.mode == SF_VIEW_MODE_NORMAL_COLOURS) { return vec4<f32>(n * 0.5 + 0.5, 1.0); }
   return vec4<f32>(vec3<f32>(0.78, 0.8, 0.84) * (0.18 + 0.82 * max(dot(n, l), 0.0)), 1.0);
 }

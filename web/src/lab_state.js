@@ -1,6 +1,8 @@
 // The lab's state in its address, so a view can be shared and the article's demos can open the lab where they
 // are: scene, preset, method, every slider (p.NAME, m.TARGET), the options and the display. Only what differs
 // from the defaults is written. Embedding keys (embed, show, pair, right, c1, c2) are read by the lab only.
+import { VIEW_MODE } from './generated/layout.js';
+
 const OPTION_KEYS = { md: 'morphDirections', weighting: 'weighting', weld: 'weld', tan: 'tangents', ref: 'reference' };
 const OPTION_DEFAULTS = { morphDirections: 0, weighting: -1, weld: 0, tangents: 0, reference: 0 };
 
@@ -29,7 +31,7 @@ export function labSearch(state, display, defaults, methodName) {
   q.set('method', methodName);
   for (const [key, name] of Object.entries(OPTION_KEYS))
     if (state.options[name] !== OPTION_DEFAULTS[name]) q.set(key, String(state.options[name]));
-  if (display.material !== 1) q.set('material', String(display.material));
+  if (display.material !== VIEW_MODE.LAMBERT) q.set('material', String(display.material));
   for (const k of ['normals', 'tangents', 'rig']) if (display[k]) q.set(k, '1');
   return q.toString();
 }

@@ -12,6 +12,10 @@ import { COLORS } from './chart.js';
 import { parseLabUrl, labSearch } from './lab_state.js';
 import { RemoteViews } from './gpu_views_page.js';
 import { messageBytes } from './message_size.js';
+import { VIEW_MODE } from './generated/layout.js';
+
+// the materials' values are the views' modes (generated/layout.js), as the address and the shaders number them
+for (const o of document.getElementById('material').options) o.value = String(VIEW_MODE[o.dataset.mode]);
 
 const $ = (id) => document.getElementById(id);
 const page = { ready: false, errors: [], timing: { wasm: 0, gpu: 0, draw: 0 }, gpu: { backend: 'none' },
@@ -182,7 +186,7 @@ function applyUrl() {
 // The display options of the address, once the controls exist.
 function applyUrlDisplay() {
   const d = url.display;
-  if (d.material >= 0 && d.material <= 2) $('material').value = String(d.material);
+  if ([...$('material').options].some((o) => Number(o.value) === d.material)) $('material').value = String(d.material);
   $('show-normals').checked = !!d.normals; views.showNormals = !!d.normals;
   $('show-tangents').checked = !!d.tangents; views.showTangents = !!d.tangents;
   $('show-rig').checked = !!d.rig; views.showRig = !!d.rig;

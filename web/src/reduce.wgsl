@@ -1,14 +1,14 @@
 // The workgroup reduction that the statistics and the cross-check passes share (web/src/gpu.js joins it after
-// the pass's own file): pass `partial` (one workgroup per 256 vertices and slot, slot = workgroup_id.y) reduces
+// the pass's own file): pass `partial` (one workgroup per SF_REDUCE_WORKGROUP vertices and slot, slot = workgroup_id.y) reduces
 // each vertex's sample(slot, v) with merge into partial[4 (slot p.groups + group) ..]; pass `total` (one workgroup
 // per slot) merges a slot's partials and writes finish(slot, merged) to out[4 slot ..] (16 bytes per slot to read
 // back). The pass's file declares p (with n and groups), partial and out, and the three functions; merge's
 // identity is vec4(0) (every accumulator is a sum or a maximum of values >= 0).
 
-const WG: u32 = 256u;
-var<workgroup> acc: array<vec4<f32>, 256>;
+const WG: u32 = SF_REDUCE_WORKGROUP; // shaders/generated/layout.wgsl: gpu.js sizes `partial` by it
+var<workgroup> acc: array<vec4<f32>, SF_REDUCE_WORKGROUP>;
 
-// The workgroup's 256 values in acc reduced into element 0.
+// The workgroup's values in acc reduced into element 0.
 fn reduce(i: u32) {
   for (var s = WG / 2u; s > 0u; s = s / 2u) {
     workgroupBarrier();
@@ -19,7 +19,7 @@ fn reduce(i: u32) {
 
 fn partial_at(b: u32) -> vec4<f32> { return vec4<f32>(partial[b], partial[b + 1u], partial[b + 2u], partial[b + 3u]); }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(SF_REDUCE_WORKGROUP)
 fn partial_main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
   let i = lid.x;
   let v = wid.x * WG + i;
@@ -37,7 +37,7 @@ fn partial_main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
   }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(SF_REDUCE_WORKGROUP)
 fn total_main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
   let i = lid.x;
   let slot = wid.x;

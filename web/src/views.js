@@ -2,10 +2,12 @@
 // orbit control over the four canvases. Attribute arrays are made once per mesh and refilled per frame.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { VIEW_MODE } from './generated/layout.js';
 
-// mode 0: normal colours, 1: lambert, 2: normal-mapped lambert (a procedural bump map in the tangent frame,
-// so tangent errors show), 3: error heatmap (0 degrees green, 22.5 yellow, 45 and more red; a negative angle,
-// not measured, grey).
+// mode (VIEW_MODE, as the WebGPU views number it): normal colours, lambert, normal-mapped lambert (a procedural
+// bump map in the tangent frame, so tangent errors show), error heatmap (0 degrees green, 22.5 yellow, 45 and
+// more red; a negative angle, not measured, grey).
+const modeConstants = Object.entries(VIEW_MODE).map(([name, value]) => `const int MODE_${name} = ${value};`).join('\n');
 const vertexShader = /* glsl */ `
   attribute vec4 tangent;
   attribute float err;
@@ -16,6 +18,7 @@ const vertexShader = /* glsl */ `
     gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
   }`;
 const fragmentShader = /* glsl */ `
+  ${modeConstants}
   uniform int mode;
   uniform vec3 lightDir;
   varying vec3 vN; varying vec4 vT; varying vec2 vUv; varying float vErr;
@@ -28,12 +31,12 @@ const fragmentShader = /* glsl */ `
     vec3 n = length(vN) > 0.0 ? normalize(vN) : vec3(0.0);
     if (!gl_FrontFacing) n = -n;
     vec3 l = normalize(lightDir);
-    if (mode == 3) {
+    if (mode == MODE_ERROR_HEAT) {
       vec3 c = vErr < 0.0 ? vec3(0.32, 0.34, 0.38) : heat(vErr);
       gl_FragColor = vec4(c * (0.6 + 0.4 * abs(dot(n, l))), 1.0);
       return;
     }
-    if (mode == 2 && length(vT.xyz) > 0.0) {
+    if (mode == MODE_NORMAL_MAPPED && length(vT.xyz) > 0.0) {
       vec3 t = normalize(vT.xyz - n * dot(n, vT.xyz));
       vec3 b = cross(n, t) * (vT.w < 0.0 ? -1.0 : 1.0) * (gl_FrontFacing ? 1.0 : -1.0);
       // height h = 0.5 sin(2 pi 8u) sin(2 pi 8v); the normal map's +Y runs along -v (glTF)
@@ -42,7 +45,7 @@ const fragmentShader = /* glsl */ `
       vec3 m = normalize(vec3(-du * 0.06, dv * 0.06, 1.0));
       n = normalize(t * m.x + b * m.y + n * m.z);
     }
-    vec3 c = mode == 0 ? n * 0.5 + 0.5 : vec3(0.78, 0.8, 0.84) * (0.18 + 0.82 * max(dot(n, l), 0.0));
+    vec3 c = mode == MODE_NORMAL_COLOURS ? n * 0.5 + 0.5 : vec3(0.78, 0.8, 0.84) * (0.18 + 0.82 * max(dot(n, l), 0.0));
     gl_FragColor = vec4(c, 1.0);
   }`;
 
@@ -74,7 +77,7 @@ export class Views {
     });
     this.materials = NAMES.map((_, i) => new THREE.ShaderMaterial({
       vertexShader, fragmentShader, side: THREE.DoubleSide,
-      uniforms: { mode: { value: i >= 2 ? 3 : 1 }, lightDir: { value: new THREE.Vector3(0.4, 1, 0.7) } },
+      uniforms: { mode: { value: i >= 2 ? VIEW_MODE.ERROR_HEAT : VIEW_MODE.LAMBERT }, lightDir: { value: new THREE.Vector3(0.4, 1, 0.7) } },
     }));
     this.meshes = [];
     this.vectorLines = [];

@@ -21,6 +21,7 @@ const MOMENT_BYTES = 16384;
 async function viewPixels(page) {
   return page.evaluate((ids) => ids.map((id) => {
     const c = document.getElementById(id);
+    if (!c.offsetWidth) return null; // a pair demo hides the error views
     // a canvas handed to the worker keeps its element here; its overlay has the size the worker draws at
     const sized = document.getElementById(`${id}-overlay`) || c;
     const w = sized.width, h = sized.height;
@@ -28,6 +29,8 @@ async function viewPixels(page) {
     off.width = w; off.height = h;
     const ctx = off.getContext('2d');
     ctx.drawImage(c, 0, 0, w, h);
+    // what the reader sees: the worker's drawing under the page's overlay (rig, vectors, marker)
+    if (sized !== c) ctx.drawImage(sized, 0, 0, w, h);
     return { w, h, data: Array.from(ctx.getImageData(0, 0, w, h).data) };
   }), IDS);
 }
@@ -63,11 +66,34 @@ function compare(a, b) {
     centre: [a.data.slice(c, c + 3), b.data.slice(c, c + 3)] };
 }
 
-async function openLab(page, base, search) {
-  await page.goto(`${base}lab.html?${search}`);
+// Waits for a lab (a page or an article's frame) to show its first moment, the GPU idle.
+async function settled(page) {
   await page.waitForFunction(() => window.sfPage?.ready && window.sfPage.runs > 0 && !window.sfPage.busy &&
     !window.sfPage.views.busy && !window.sfPage.gpu.busy, null, { timeout: 120000 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+async function openLab(page, base, search) {
+  await page.goto(`${base}lab.html?${search}`);
+  await settled(page);
+}
+
+// Each shown view of a GPU drawing against three.js's of the same state: the mesh covers part of it, and its
+// inner pixels (the error views' heat colours among them) agree within the bounds above.
+function agree(name, drawn, three) {
+  const out = [];
+  for (const [k, id] of IDS.entries()) {
+    assert.equal(drawn[k] === null, three[k] === null, `${name} ${id}: shown in one drawing only`);
+    if (!drawn[k]) continue;
+    const r = { id, ...compare(drawn[k], three[k]) };
+    console.log(`  # ${name}, ${id}: ${r.mesh} mesh pixels, ${r.inner} inner, ${(100 * r.share).toFixed(2)}% of those differ by more than ${PIXEL_TOLERANCE} (mean ${r.meanDiff.toFixed(2)})`);
+    assert.ok(r.mesh > 0.02 * r.pixels, `${name} ${id}: the mesh covers ${r.mesh} of ${r.pixels} pixels`);
+    assert.ok(r.inner > 0.01 * r.pixels, `${name} ${id}: ${r.inner} inner mesh pixels of ${r.pixels}`);
+    assert.ok(r.share <= DIFFERENT_SHARE, `${name} ${id}: ${r.differ} of ${r.inner} inner mesh pixels differ`);
+    out.push(r);
+  }
+  assert.ok(out.length >= 2, `${name}: ${out.length} views shown`);
+  return out;
 }
 
 export async function gpuViewsChecks(browser, base, mode, artifacts, check) {
@@ -98,6 +124,43 @@ export async function gpuViewsChecks(browser, base, mode, artifacts, check) {
           const [g, t] = r.centre;
           assert.ok(Math.abs(g[0] - t[0]) + Math.abs(g[1] - t[1]) + Math.abs(g[2] - t[2]) <= PIXEL_TOLERANCE, `${material} ${r.id}: centre ${g} against ${t}`);
         }
+      }
+    });
+
+    // The article's demos (lab frames embedded in index.html) on the WebGPU path: a step's four views and the ramp's
+    // side-by-side pane, each against three.js's drawing of the same state in a page of the frame's size.
+    await check('article demos drawn on the GPU match three.js\'s drawing of the same state', async () => {
+      const article = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      try {
+        await article.goto(`${base}index.html`);
+        await article.waitForFunction(() => window.sfArticle?.ready, null, { timeout: 30000 });
+        for (const [name, selector] of [['step 2 (skinned), four views', 'section[data-section="skinned"] .demo'],
+          ['ramp pane (same matrix | inverse transpose)', 'section[data-section="inverse-transpose"] .demo.pair']]) {
+          const el = article.locator(selector).first();
+          await el.scrollIntoViewIfNeeded();
+          const handle = await el.locator('iframe').elementHandle({ timeout: 20000 });
+          const frame = await handle.contentFrame();
+          await settled(frame);
+          const state = await frame.evaluate(() => ({ remote: !!window.sfPage.remoteViews, check: window.sfPage.gpu.check?.ok,
+            errors: window.sfPage.errors, search: location.search, width: innerWidth, height: innerHeight }));
+          assert.deepEqual(state.errors, [], `${name}: errors`);
+          assert.ok(state.remote, `${name}: the worker draws the views (WebGPU)`);
+          assert.ok(state.check, `${name}: the GPU passes equal the core`);
+          const drawn = await viewPixels(frame);
+          const tag = name.split(' ')[0] + name.split(' ')[1];
+          await el.screenshot({ path: join(artifacts, `webgpu-article-${tag}-gpu.png`) });
+          const three = await browser.newPage({ viewport: { width: state.width, height: state.height } });
+          try {
+            await openLab(three, base, `${state.search.slice(1)}&gpuviews=0`);
+            assert.equal(await three.evaluate(() => !!window.sfPage.remoteViews), false, 'gpuviews=0: three.js draws');
+            result[`article ${name}`] = agree(name, drawn, await viewPixels(three));
+            await three.screenshot({ path: join(artifacts, `webgpu-article-${tag}-three.png`) });
+          } finally {
+            await three.close();
+          }
+        }
+      } finally {
+        await article.close();
       }
     });
 

@@ -15,3 +15,24 @@ export const GPU_ARRAYS = ['rest_positions', 'rest_normals', 'rest_tangents', 'u
 export const PARAM_WORDS = 40;
 export const STATE_STRIDE = 32;
 export const STATE = { POSITION: 0, DET: 3, MORPHED_POSITION: 4, MORPHED_NORMAL: 7, MORPHED_TANGENT: 10, BLEND: 13 };
+// The passes' frames: per method slot FRAME_FLOATS floats per vertex, n normals (xyz) then n tangents (xyzw)
+export const FRAME_FLOATS = 7;
+export const FRAME_NORMAL_FLOATS = 3;
+// The statistics' and cross-check's reduction (web/src/reduce.wgsl): vertices per workgroup
+export const REDUCE_WORKGROUP = 256;
+// The views' modes (ViewParams.mode)
+export const VIEW_MODE = { NORMAL_COLOURS: 0, LAMBERT: 1, NORMAL_MAPPED: 2, ERROR_HEAT: 3 };
+// The views' error kinds (ViewParams.error)
+export const VIEW_ERROR = { NORMAL_ANGLE: 0, TANGENT_ANGLE: 1, NOT_MEASURED: 2, OFF: 3 };
+// WGSL's ViewParams (web/src/gpu_views.wgsl): the first word of each field (VIEW_PARAM_F32: floats)
+export const VIEW_PARAM = { view_proj: 0, light: 16, n: 20, shade_slot: 21, method_slot: 22, ref_slot: 23, mode: 24, error: 25, indices: 26, uvs: 27, has_uv: 28 };
+export const VIEW_PARAM_F32 = ['view_proj', 'light'];
+export const VIEW_PARAM_WORDS = 32;
+// WGSL's StatsParams (web/src/gpu_stats.wgsl): the first word of each field (STATS_PARAM_F32: floats)
+export const STATS_PARAM = { n: 0, ref_slot: 1, groups: 2, tangents: 3 };
+export const STATS_PARAM_F32 = [];
+export const STATS_PARAM_WORDS = 4;
+// WGSL's CompareParams (web/src/gpu_compare.wgsl): the first word of each field (COMPARE_PARAM_F32: floats)
+export const COMPARE_PARAM = { n: 0, groups: 1, tangents: 2 };
+export const COMPARE_PARAM_F32 = [];
+export const COMPARE_PARAM_WORDS = 4;
