@@ -251,13 +251,18 @@ static sf_result clip_histograms(sf_asset_eval* e, sf_error* err)
     return SF_OK;
 }
 
-/* With SF_CUDA_PROFILE=1: the clip's stages in seconds to stderr (the backend prints its own at exit). */
+/* With SF_CUDA_PROFILE=1: the clip's stages in seconds to stderr (the backend prints its own at exit). The
+ * WebAssembly build has no environment to read: the page's WASI imports give it none. */
 static void print_stages(const double* s)
 {
+#if defined(__wasi__)
+    (void)s;
+#else
     const char* v = getenv("SF_CUDA_PROFILE");
     if (!v || !v[0] || strcmp(v, "0") == 0) return;
     fprintf(stderr, "SF_CUDA_PROFILE clip: poses %.4f s, batches evaluated %.4f s, frames folded %.4f s, "
                     "histograms %.4f s\n", s[0], s[1], s[2], s[3]);
+#endif
 }
 
 sf_result sfi_device_clip_run(sf_asset_eval* e, size_t animation, const sf_clip_plan* plan, sf_asset_frame_fn on_frame,
