@@ -7,6 +7,14 @@
 
 #include "sf_kernels.h"
 
+/* The angle's helpers inlined into the loop: a call would pass the lanes through memory (in wasm, structs of
+ * vectors go by pointer to the stack in linear memory). */
+#if defined(__GNUC__) || defined(__clang__)
+#define AN_INLINE static inline __attribute__((always_inline))
+#else
+#define AN_INLINE static inline
+#endif
+
 #define AN_FN2(a, b) a##_##b
 #define AN_FN(a, b) AN_FN2(a, b)
 
@@ -54,7 +62,7 @@ static inline AN_D AN_FN(an_nonzero, AN_ENTRY)(AN_D x, AN_D y, AN_D z)
 #define an_nonzero AN_FN(an_nonzero, AN_ENTRY)
 
 /* sfk_atan2_nonneg, lane by lane. */
-static inline AN_D AN_FN(an_atan2_nonneg, AN_ENTRY)(AN_D y, AN_D x)
+AN_INLINE AN_D AN_FN(an_atan2_nonneg, AN_ENTRY)(AN_D y, AN_D x)
 {
     const double atan_eighths[9] = SFK_ATAN_EIGHTHS;
     AN_D zero = an_set1(0.0);
@@ -81,7 +89,7 @@ static inline AN_D AN_FN(an_atan2_nonneg, AN_ENTRY)(AN_D y, AN_D x)
 #define an_atan2_nonneg AN_FN(an_atan2_nonneg, AN_ENTRY)
 
 /* sfk_angle_deg of 4 pairs; *zero: the lanes where either is zero (180 degrees). same: a is b (0 or 180). */
-static inline AN_D AN_FN(an_angle, AN_ENTRY)(AN_D ax, AN_D ay, AN_D az, AN_D bx, AN_D by, AN_D bz, int same, int* zero)
+AN_INLINE AN_D AN_FN(an_angle, AN_ENTRY)(AN_D ax, AN_D ay, AN_D az, AN_D bx, AN_D by, AN_D bz, int same, int* zero)
 {
     AN_D ok = an_nonzero(ax, ay, az);
     if (same) {
