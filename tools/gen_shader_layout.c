@@ -212,6 +212,7 @@ static void constants(text* t, const char* fmt, const char* ffmt)
     for (size_t g = 0; g < N_OF(groups); ++g)
         for (size_t k = 0; k < groups[g].count; ++k) put(t, fmt, groups[g].list[k].name, groups[g].list[k].value);
     put(t, fmt, "SF_METHOD_COUNT", (unsigned)SF_METHOD_COUNT);
+    put(t, fmt, "SF_PASS_WORKGROUP", (unsigned)SF_GPU_PASS_WORKGROUP);
     put(t, fmt, "SF_GPU_STATE_STRIDE", (unsigned)SF_GPU_STATE_STRIDE);
     for (size_t k = 0; k < N_OF(state); ++k) {
         char name[64];
@@ -338,6 +339,8 @@ static void js(text* t)
     put(t, "export const GPU_ARRAYS = [");
     for (size_t i = 0; i < array_count; ++i) put(t, "%s'%s'", i ? ", " : "", arrays[i].name);
     put(t, "];\nexport const PARAM_WORDS = %zu;\n", wgsl_param_words());
+    put(t, "// Threads per workgroup of the passes (shaders/): a dispatch is ceil(threads / PASS_WORKGROUP) workgroups\n");
+    put(t, "export const PASS_WORKGROUP = %u;\n", (unsigned)SF_GPU_PASS_WORKGROUP);
     put(t, "export const STATE_STRIDE = %u;\nexport const STATE = {", (unsigned)SF_GPU_STATE_STRIDE);
     for (size_t k = 0; k < N_OF(state); ++k) put(t, "%s%s: %u", k ? ", " : " ", state[k].name, state[k].at);
     put(t, " };\n");

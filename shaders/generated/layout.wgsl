@@ -15,6 +15,7 @@ const SF_WEIGHTING_AREA: u32 = 0u;
 const SF_WEIGHTING_ANGLE: u32 = 1u;
 const SF_WEIGHTING_UNIFORM: u32 = 2u;
 const SF_METHOD_COUNT: u32 = 8u;
+const SF_PASS_WORKGROUP: u32 = 64u;
 const SF_GPU_STATE_STRIDE: u32 = 32u;
 const SF_STATE_POSITION: u32 = 0u;
 const SF_STATE_DET: u32 = 3u;

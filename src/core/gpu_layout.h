@@ -21,6 +21,10 @@
     X(u32, morph_base, "WGSL: where the morph weights start in `pose` (Vulkan: 0)")                   \
     X(u32, pad0, "zero")
 
+/* Threads per workgroup of every pass over vertices or triangles (the .comp and .wgsl files of shaders/ and the
+ * HLSL made from them); a dispatch is ceil(threads / SF_GPU_PASS_WORKGROUP) workgroups in one dimension. */
+#define SF_GPU_PASS_WORKGROUP 64
+
 /* The per-vertex state the deformation pass writes: X(name, first float, floats). */
 #define SF_GPU_STATE_STRIDE 32
 #define SF_GPU_STATE(X)                                                         \

@@ -25,7 +25,7 @@ import angleWgsl from './angle.wgsl?raw';
 import reduceWgsl from './reduce.wgsl?raw';
 import { ALL_METHODS, METHODS } from './skinframe.js';
 import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS, FRAME_FLOATS, FRAME_NORMAL_FLOATS, STATS_PARAM,
-  STATS_PARAM_WORDS, COMPARE_PARAM, COMPARE_PARAM_WORDS, REDUCE_WORKGROUP } from './generated/layout.js';
+  STATS_PARAM_WORDS, COMPARE_PARAM, COMPARE_PARAM_WORDS, REDUCE_WORKGROUP, PASS_WORKGROUP } from './generated/layout.js';
 
 const S = globalThis.GPUBufferUsage || {};
 const TOLERANCE_DEG = 1e-3;
@@ -136,8 +136,8 @@ export class GpuReference {
     const need = Math.max(4 * words, 128 * n, 48 * F, 4 * FRAME_FLOATS * n * ALL_METHODS.length);
     // sfPage.gpu.capBytes (tests) lowers the limit to see a mesh refused
     const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize, this.page.gpu.capBytes ?? Infinity);
-    // one thread per vertex or triangle, 64 a workgroup, in one dimension
-    const dispatch = Math.ceil(Math.max(n, F) / 64), maxGroups = this.device.limits.maxComputeWorkgroupsPerDimension;
+    // one thread per vertex or triangle, PASS_WORKGROUP a workgroup, in one dimension
+    const dispatch = Math.ceil(Math.max(n, F) / PASS_WORKGROUP), maxGroups = this.device.limits.maxComputeWorkgroupsPerDimension;
     this.page.gpu.limit = { need, limit, groups: dispatch, maxGroups };
     this.page.gpu.changed?.();
     if (need > limit || dispatch > maxGroups) {
@@ -256,7 +256,7 @@ export class GpuReference {
     const pass = enc.beginComputePass();
     passes.forEach(([pipe, threads], k) => {
       if (!threads) return;
-      pass.setPipeline(pipe); pass.setBindGroup(0, m.group, [BLOCK * k]); pass.dispatchWorkgroups(Math.ceil(threads / 64));
+      pass.setPipeline(pipe); pass.setBindGroup(0, m.group, [BLOCK * k]); pass.dispatchWorkgroups(Math.ceil(threads / PASS_WORKGROUP));
     });
     pass.end();
     if (!refOff) {

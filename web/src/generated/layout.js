@@ -13,6 +13,8 @@ export const PARAM_SETTINGS = 12;
 // sf_topology_gpu_buffers' arrays in order: WGSL's Params holds their offsets after the settings
 export const GPU_ARRAYS = ['rest_positions', 'rest_normals', 'rest_tangents', 'uvs', 'indices', 'joints', 'weights', 'morph_offsets', 'morph_target', 'morph_dp', 'morph_dn', 'morph_dt', 'adj_offsets', 'adj_corners', 'grad_slot_offsets', 'grad_slot_joint', 'grad_slot_guv', 'grad_morph_offsets', 'grad_morph_target', 'grad_morph_duv', 'fan_slot_offsets', 'fan_slot_joint', 'fan_slot_coef', 'fan_morph_offsets', 'fan_morph_target', 'fan_morph_duv', 'fan_normal'];
 export const PARAM_WORDS = 40;
+// Threads per workgroup of the passes (shaders/): a dispatch is ceil(threads / PASS_WORKGROUP) workgroups
+export const PASS_WORKGROUP = 64;
 export const STATE_STRIDE = 32;
 export const STATE = { POSITION: 0, DET: 3, MORPHED_POSITION: 4, MORPHED_NORMAL: 7, MORPHED_TANGENT: 10, BLEND: 13 };
 // The passes' frames: per method slot FRAME_FLOATS floats per vertex, n normals (xyz) then n tangents (xyzw)
