@@ -98,6 +98,26 @@ static const block blocks[] = {
 #define SF_VIEW_NAMED_(name, value) {#name, value},
 static const named view_modes[] = {SF_GPU_VIEW_MODES(SF_VIEW_NAMED_)};
 static const named view_errors[] = {SF_GPU_VIEW_ERRORS(SF_VIEW_NAMED_)};
+static const named stats_out[] = {SF_GPU_STATS_OUT(SF_VIEW_NAMED_)};
+static const named compare_out[] = {SF_GPU_COMPARE_OUT(SF_VIEW_NAMED_)};
+static const float view_light[3] = SF_GPU_VIEW_LIGHT;
+
+/* web/src/reduce.wgsl reduces one vec4 per vertex and slot. */
+_Static_assert(SF_GPU_REDUCE_OUT_FLOATS == 4, "the reduction's out is a vec4");
+
+/* Each lane of a reduction's vec4 is named at most once. */
+static void check_lanes(const char* what, const named* list, size_t count)
+{
+    unsigned used = 0;
+    for (size_t k = 0; k < count; ++k) {
+        if (list[k].value >= SF_GPU_REDUCE_OUT_FLOATS || (used >> list[k].value & 1u)) {
+            fprintf(stderr, "gen_shader_layout: %s lane %s: %u is taken or not under %d\n", what, list[k].name,
+                    list[k].value, SF_GPU_REDUCE_OUT_FLOATS);
+            exit(2);
+        }
+        used |= 1u << list[k].value;
+    }
+}
 
 /* A field's size in 4-byte words; its alignment is 4 words for the vectors and matrices, else 1. */
 static unsigned field_words(const block_field* f)
@@ -279,10 +299,17 @@ static void wgsl(text* t)
         (unsigned)SF_GPU_FRAME_NORMAL_FLOATS);
     put(t, "// The statistics' and cross-check's reduction (web/src/reduce.wgsl): vertices per workgroup\n");
     put(t, "const SF_REDUCE_WORKGROUP: u32 = %uu;\n", (unsigned)SF_GPU_REDUCE_WORKGROUP);
+    put(t, "// Each slot's vec4 the reduction leaves: the lane of each value\nconst SF_REDUCE_OUT_FLOATS: u32 = %uu;\n",
+        (unsigned)SF_GPU_REDUCE_OUT_FLOATS);
+    for (size_t k = 0; k < N_OF(stats_out); ++k) put(t, "const SF_STATS_OUT_%s: u32 = %uu;\n", stats_out[k].name, stats_out[k].value);
+    for (size_t k = 0; k < N_OF(compare_out); ++k)
+        put(t, "const SF_COMPARE_OUT_%s: u32 = %uu;\n", compare_out[k].name, compare_out[k].value);
     put(t, "// The browser's views (web/src/gpu_views.wgsl): their modes and error kinds\n");
     for (size_t k = 0; k < N_OF(view_modes); ++k) put(t, "const SF_VIEW_MODE_%s: u32 = %uu;\n", view_modes[k].name, view_modes[k].value);
     for (size_t k = 0; k < N_OF(view_errors); ++k)
         put(t, "const SF_VIEW_ERROR_%s: u32 = %uu;\n", view_errors[k].name, view_errors[k].value);
+    put(t, "// The views' light: the direction towards it, not normalised\nconst SF_VIEW_LIGHT: vec3<f32> = vec3<f32>(%g, %g, %g);\n",
+        (double)view_light[0], (double)view_light[1], (double)view_light[2]);
     for (size_t i = 0; i < N_OF(blocks); ++i) {
         const block* b = &blocks[i];
         unsigned at[SF_MAX_BLOCK_FIELDS];
@@ -349,8 +376,14 @@ static void js(text* t)
         (unsigned)SF_GPU_FRAME_NORMAL_FLOATS);
     put(t, "// The statistics' and cross-check's reduction (web/src/reduce.wgsl): vertices per workgroup\n");
     put(t, "export const REDUCE_WORKGROUP = %u;\n", (unsigned)SF_GPU_REDUCE_WORKGROUP);
+    put(t, "// Each slot's vec4 the reduction leaves, REDUCE_OUT_FLOATS floats read back per slot: the lane of each value\n");
+    put(t, "export const REDUCE_OUT_FLOATS = %u;\n", (unsigned)SF_GPU_REDUCE_OUT_FLOATS);
+    js_enum(t, "The statistics' lanes (web/src/gpu_stats.wgsl)", "STATS_OUT", stats_out, N_OF(stats_out));
+    js_enum(t, "The cross-check's lanes (web/src/gpu_compare.wgsl)", "COMPARE_OUT", compare_out, N_OF(compare_out));
     js_enum(t, "The views' modes (ViewParams.mode)", "VIEW_MODE", view_modes, N_OF(view_modes));
     js_enum(t, "The views' error kinds (ViewParams.error)", "VIEW_ERROR", view_errors, N_OF(view_errors));
+    put(t, "// The views' light (web/src/gpu_views.wgsl, views.js): the direction towards it, not normalised\n");
+    put(t, "export const VIEW_LIGHT = [%g, %g, %g];\n", (double)view_light[0], (double)view_light[1], (double)view_light[2]);
     for (size_t i = 0; i < N_OF(blocks); ++i) {
         const block* b = &blocks[i];
         unsigned at[SF_MAX_BLOCK_FIELDS];
@@ -398,6 +431,8 @@ int main(int argc, char** argv)
     const char* root = argv[1 + check];
     load_arrays();
     check_bindings();
+    check_lanes("SF_GPU_STATS_OUT", stats_out, N_OF(stats_out));
+    check_lanes("SF_GPU_COMPARE_OUT", compare_out, N_OF(compare_out));
     static text t;
     int stale = 0;
     t.len = 0, glsl(&t), stale |= emit(root, "shaders/generated/layout.glsl", &t, check);

@@ -25,7 +25,8 @@ import angleWgsl from './angle.wgsl?raw';
 import reduceWgsl from './reduce.wgsl?raw';
 import { ALL_METHODS, METHODS } from './skinframe.js';
 import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS, FRAME_FLOATS, FRAME_NORMAL_FLOATS, STATS_PARAM,
-  STATS_PARAM_WORDS, COMPARE_PARAM, COMPARE_PARAM_WORDS, REDUCE_WORKGROUP, PASS_WORKGROUP } from './generated/layout.js';
+  STATS_PARAM_WORDS, COMPARE_PARAM, COMPARE_PARAM_WORDS, REDUCE_WORKGROUP, PASS_WORKGROUP, REDUCE_OUT_FLOATS, STATS_OUT,
+  COMPARE_OUT } from './generated/layout.js';
 
 const S = globalThis.GPUBufferUsage || {};
 const TOLERANCE_DEG = 1e-3;
@@ -164,15 +165,15 @@ export class GpuReference {
     const slots = ALL_METHODS.length, groups = Math.ceil(n / REDUCE_WORKGROUP);
     m.statsGroups = groups;
     m.statsParams = this.device.createBuffer({ size: 4 * STATS_PARAM_WORDS, usage: S.UNIFORM | S.COPY_DST });
-    m.statsPartial = this.buffer(new Float32Array(4 * groups * slots));
-    m.statsOut = this.buffer(new Float32Array(4 * slots), S.STORAGE | S.COPY_SRC);
-    m.statsRead = this.device.createBuffer({ size: 16 * slots, usage: S.MAP_READ | S.COPY_DST });
+    m.statsPartial = this.buffer(new Float32Array(REDUCE_OUT_FLOATS * groups * slots));
+    m.statsOut = this.buffer(new Float32Array(REDUCE_OUT_FLOATS * slots), S.STORAGE | S.COPY_SRC);
+    m.statsRead = this.device.createBuffer({ size: 4 * REDUCE_OUT_FLOATS * slots, usage: S.MAP_READ | S.COPY_DST });
     m.statsGroup = this.device.createBindGroup({ layout: this.statsLayout, entries: [m.statsParams, m.frames, m.statsPartial, m.statsOut]
       .map((buffer, binding) => ({ binding, resource: { buffer } })) });
     m.compareParams = this.device.createBuffer({ size: 4 * COMPARE_PARAM_WORDS, usage: S.UNIFORM | S.COPY_DST });
-    m.comparePartial = this.buffer(new Float32Array(4 * groups * slots));
-    m.compareOut = this.buffer(new Float32Array(4 * slots), S.STORAGE | S.COPY_SRC);
-    m.compareRead = this.device.createBuffer({ size: 16 * slots, usage: S.MAP_READ | S.COPY_DST });
+    m.comparePartial = this.buffer(new Float32Array(REDUCE_OUT_FLOATS * groups * slots));
+    m.compareOut = this.buffer(new Float32Array(REDUCE_OUT_FLOATS * slots), S.STORAGE | S.COPY_SRC);
+    m.compareRead = this.device.createBuffer({ size: 4 * REDUCE_OUT_FLOATS * slots, usage: S.MAP_READ | S.COPY_DST });
     m.compareGroup = this.device.createBindGroup({ layout: this.compareLayout,
       entries: [m.compareParams, m.frames, m.core, m.comparePartial, m.compareOut].map((buffer, binding) => ({ binding, resource: { buffer } })) });
     m.buffers = [m.topo, m.pose, m.state, m.face, m.frames, m.core, m.params, m.statsParams, m.statsPartial, m.statsOut, m.statsRead,
@@ -266,7 +267,7 @@ export class GpuReference {
       sp.setPipeline(this.statsPipes[0]); sp.dispatchWorkgroups(m.statsGroups, ALL_METHODS.length);
       sp.setPipeline(this.statsPipes[1]); sp.dispatchWorkgroups(ALL_METHODS.length);
       sp.end();
-      enc.copyBufferToBuffer(m.statsOut, 0, m.statsRead, 0, 16 * ALL_METHODS.length);
+      enc.copyBufferToBuffer(m.statsOut, 0, m.statsRead, 0, 4 * REDUCE_OUT_FLOATS * ALL_METHODS.length);
     }
     q.submit([enc.finish()]);
     this.onSubmit?.(view, { tangents, refOff }); // the views drawn from these buffers (gpu_views.js)
@@ -302,7 +303,7 @@ export class GpuReference {
     cp.setPipeline(this.comparePipes[0]); cp.dispatchWorkgroups(m.statsGroups, ALL_METHODS.length);
     cp.setPipeline(this.comparePipes[1]); cp.dispatchWorkgroups(ALL_METHODS.length);
     cp.end();
-    enc2.copyBufferToBuffer(m.compareOut, 0, m.compareRead, 0, 16 * ALL_METHODS.length);
+    enc2.copyBufferToBuffer(m.compareOut, 0, m.compareRead, 0, 4 * REDUCE_OUT_FLOATS * ALL_METHODS.length);
     q.submit([enc2.finish()]);
     // the core's statistics of this pose, for the GPU's (the methods it evaluated)
     const coreStats = refOff ? null : METHODS.map((name, i) => {
@@ -314,8 +315,11 @@ export class GpuReference {
     if (m !== this.mesh) return null;
     const c = new Float32Array(m.compareRead.getMappedRange()).slice();
     m.compareRead.unmap();
-    const rows = slots.map((method) => ({ method, normalDeg: c[4 * method], tangentDeg: tangents ? c[4 * method + 1] : null,
-      handedness: tangents ? c[4 * method + 2] : null }));
+    const rows = slots.map((method) => {
+      const at = REDUCE_OUT_FLOATS * method;
+      return { method, normalDeg: c[at + COMPARE_OUT.NORMAL_MAX], tangentDeg: tangents ? c[at + COMPARE_OUT.TANGENT_MAX] : null,
+        handedness: tangents ? c[at + COMPARE_OUT.HANDEDNESS] : null };
+    });
     let stats = null;
     if (coreStats) {
       await m.statsRead.mapAsync(GPUMapMode.READ);
@@ -325,7 +329,9 @@ export class GpuReference {
       stats = {};
       let diff = 0;
       for (const s of coreStats) {
-        const [mean, max, tMean, tMax] = g.subarray(4 * M[s.method], 4 * M[s.method] + 4);
+        const at = REDUCE_OUT_FLOATS * M[s.method];
+        const [mean, max, tMean, tMax] = [STATS_OUT.NORMAL_MEAN, STATS_OUT.NORMAL_MAX, STATS_OUT.TANGENT_MEAN,
+          STATS_OUT.TANGENT_MAX].map((lane) => g[at + lane]);
         const r = stats[s.method] = { normalMean: mean, normalMax: max, coreMean: s.mean, coreMax: s.max };
         diff = Math.max(diff, Math.abs(mean - s.mean), Math.abs(max - s.max));
         if (!tangents) continue;

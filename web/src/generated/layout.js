@@ -22,14 +22,22 @@ export const FRAME_FLOATS = 7;
 export const FRAME_NORMAL_FLOATS = 3;
 // The statistics' and cross-check's reduction (web/src/reduce.wgsl): vertices per workgroup
 export const REDUCE_WORKGROUP = 256;
+// Each slot's vec4 the reduction leaves, REDUCE_OUT_FLOATS floats read back per slot: the lane of each value
+export const REDUCE_OUT_FLOATS = 4;
+// The statistics' lanes (web/src/gpu_stats.wgsl)
+export const STATS_OUT = { NORMAL_MEAN: 0, NORMAL_MAX: 1, TANGENT_MEAN: 2, TANGENT_MAX: 3 };
+// The cross-check's lanes (web/src/gpu_compare.wgsl)
+export const COMPARE_OUT = { NORMAL_MAX: 0, TANGENT_MAX: 1, HANDEDNESS: 2 };
 // The views' modes (ViewParams.mode)
 export const VIEW_MODE = { NORMAL_COLOURS: 0, LAMBERT: 1, NORMAL_MAPPED: 2, ERROR_HEAT: 3 };
 // The views' error kinds (ViewParams.error)
 export const VIEW_ERROR = { NORMAL_ANGLE: 0, TANGENT_ANGLE: 1, NOT_MEASURED: 2, OFF: 3 };
+// The views' light (web/src/gpu_views.wgsl, views.js): the direction towards it, not normalised
+export const VIEW_LIGHT = [0.4, 1, 0.7];
 // WGSL's ViewParams (web/src/gpu_views.wgsl): the first word of each field (VIEW_PARAM_F32: floats)
-export const VIEW_PARAM = { view_proj: 0, light: 16, n: 20, shade_slot: 21, method_slot: 22, ref_slot: 23, mode: 24, error: 25, indices: 26, uvs: 27, has_uv: 28 };
-export const VIEW_PARAM_F32 = ['view_proj', 'light'];
-export const VIEW_PARAM_WORDS = 32;
+export const VIEW_PARAM = { view_proj: 0, n: 16, shade_slot: 17, method_slot: 18, ref_slot: 19, mode: 20, error: 21, indices: 22, uvs: 23, has_uv: 24 };
+export const VIEW_PARAM_F32 = ['view_proj'];
+export const VIEW_PARAM_WORDS = 28;
 // WGSL's StatsParams (web/src/gpu_stats.wgsl): the first word of each field (STATS_PARAM_F32: floats)
 export const STATS_PARAM = { n: 0, ref_slot: 1, groups: 2, tangents: 3 };
 export const STATS_PARAM_F32 = [];
