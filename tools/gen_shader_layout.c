@@ -1,7 +1,8 @@
 /* Writes the shaders' shared declarations from the C library's one description of them: the topology's arrays
  * (sf_topology_gpu_buffers), the parameter block, the per-vertex state and the Vulkan bindings
- * (src/core/gpu_layout.h), the method ids (SF_METHODS), the public enums (sf_morph_directions, sf_weighting) and
- * the kernels' thresholds (src/kernels/sf_kernels.h), into shaders/generated/layout.{glsl,hlsli,wgsl} and web/src/generated/layout.js.
+ * (src/core/gpu_layout.h), the method ids (SF_METHODS), the public enums (sf_morph_directions, sf_weighting; for
+ * the page also sf_weld, sf_tangent_mode, sf_reference, sf_uv_convention) and the kernels' thresholds
+ * (src/kernels/sf_kernels.h), into shaders/generated/layout.{glsl,hlsli,wgsl} and web/src/generated/layout.js.
  *   gen_shader_layout ROOT           rewrite the four files under the source tree ROOT
  *   gen_shader_layout --check ROOT   exit 1, naming each file, when a checked-in file differs from what it writes */
 #include "gpu_layout.h"
@@ -48,6 +49,14 @@ static const named morph_dirs[] = {{"SF_MORPH_DIRECTIONS_DELTAS", SF_MORPH_DIREC
 static const named weightings[] = {{"SF_WEIGHTING_AREA", SF_WEIGHTING_AREA},
                                    {"SF_WEIGHTING_ANGLE", SF_WEIGHTING_ANGLE},
                                    {"SF_WEIGHTING_UNIFORM", SF_WEIGHTING_UNIFORM}};
+/* The reference's other options and the UV convention, for the page's menus (JavaScript only: no shader reads them). */
+static const named welds[] = {{"SF_WELD_NONE", SF_WELD_NONE},
+                              {"SF_WELD_POSITION", SF_WELD_POSITION},
+                              {"SF_WELD_POSITION_NORMAL", SF_WELD_POSITION_NORMAL}};
+static const named tangent_modes[] = {{"SF_TANGENTS_UV", SF_TANGENTS_UV}, {"SF_TANGENTS_MIKKTSPACE", SF_TANGENTS_MIKKTSPACE}};
+static const named references[] = {{"SF_REFERENCE_REBUILT", SF_REFERENCE_REBUILT},
+                                   {"SF_REFERENCE_AUTHORED", SF_REFERENCE_AUTHORED}};
+static const named uv_conventions[] = {{"SF_UV_GLTF", SF_UV_GLTF}, {"SF_UV_V_UP", SF_UV_V_UP}};
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct field {
@@ -355,6 +364,10 @@ static void js(text* t)
     js_names(t, "sf_morph_directions by value", "MORPH_DIRECTIONS", morph_dirs, N_OF(morph_dirs),
              strlen("SF_MORPH_DIRECTIONS_"));
     js_names(t, "sf_weighting by value", "WEIGHTINGS", weightings, N_OF(weightings), strlen("SF_WEIGHTING_"));
+    js_names(t, "sf_weld by value", "WELDS", welds, N_OF(welds), strlen("SF_WELD_"));
+    js_names(t, "sf_tangent_mode by value", "TANGENT_MODES", tangent_modes, N_OF(tangent_modes), strlen("SF_TANGENTS_"));
+    js_names(t, "sf_reference by value", "REFERENCES", references, N_OF(references), strlen("SF_REFERENCE_"));
+    js_names(t, "sf_uv_convention by value", "UV_CONVENTIONS", uv_conventions, N_OF(uv_conventions), strlen("SF_UV_"));
     put(t, "// The parameter block: word of each setting (PARAM_F32: stored as f32)\nexport const PARAM = {");
     for (size_t k = 0; k < N_OF(params); ++k) put(t, "%s%s: %zu", k ? ", " : " ", params[k].name, k);
     put(t, " };\nexport const PARAM_F32 = [");

@@ -23,7 +23,7 @@ import statsWgsl from './gpu_stats.wgsl?raw';
 import compareWgsl from './gpu_compare.wgsl?raw';
 import angleWgsl from './angle.wgsl?raw';
 import reduceWgsl from './reduce.wgsl?raw';
-import { ALL_METHODS, METHODS } from './skinframe.js';
+import { ALL_METHODS, METHODS, UV_CONVENTIONS } from './skinframe.js';
 import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS, FRAME_FLOATS, FRAME_NORMAL_FLOATS, STATS_PARAM,
   STATS_PARAM_WORDS, COMPARE_PARAM, COMPARE_PARAM_WORDS, REDUCE_WORKGROUP, PASS_WORKGROUP, REDUCE_OUT_FLOATS, STATS_OUT,
   COMPARE_OUT } from './generated/layout.js';
@@ -154,7 +154,7 @@ export class GpuReference {
       n, F, offsets, influences: arrays.joints.components, hasUv: arrays.uvs.count > 0,
       hasJacobian: arrays.grad_slot_offsets.count > 0, hasFan: arrays.fan_slot_offsets.count > 0,
       morphBase: 12 * view.boneCount,
-      bitangentSign: view.uvConvention === 0 ? -1 : 1,
+      bitangentSign: view.uvConvention === UV_CONVENTIONS.indexOf('gltf') ? -1 : 1,
       topo: this.buffer(topo), pose: this.buffer(new Float32Array(Math.max(4, poseWords))),
       state: this.buffer(new Float32Array(32 * Math.max(1, n))), face: this.buffer(new Float32Array(12 * Math.max(1, F))),
       // COPY_DST: the views drawn on the GPU take the core's reference where the passes leave it out (gpu_views.js)

@@ -6,6 +6,14 @@ export const METHOD_DEFAULT_COUNT = 7;
 export const MORPH_DIRECTIONS = ['deltas', 'none', 'normals'];
 // sf_weighting by value
 export const WEIGHTINGS = ['area', 'angle', 'uniform'];
+// sf_weld by value
+export const WELDS = ['none', 'position', 'position-normal'];
+// sf_tangent_mode by value
+export const TANGENT_MODES = ['uv', 'mikktspace'];
+// sf_reference by value
+export const REFERENCES = ['rebuilt', 'authored'];
+// sf_uv_convention by value
+export const UV_CONVENTIONS = ['gltf', 'v-up'];
 // The parameter block: word of each setting (PARAM_F32: stored as f32)
 export const PARAM = { vertex_count: 0, influences: 1, morph_dirs: 2, method: 3, face_count: 4, weighting: 5, has_uv: 6, out_base: 7, bitangent_sign: 8, jacobian_cap: 9, morph_base: 10, pad0: 11 };
 export const PARAM_F32 = ['bitangent_sign', 'jacobian_cap'];
