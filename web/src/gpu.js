@@ -23,7 +23,7 @@ import statsWgsl from './gpu_stats.wgsl?raw';
 import compareWgsl from './gpu_compare.wgsl?raw';
 import angleWgsl from './angle.wgsl?raw';
 import reduceWgsl from './reduce.wgsl?raw';
-import { ALL_METHODS, METHODS, UV_CONVENTIONS } from './skinframe.js';
+import { ALL_METHODS, METHODS, UV_CONVENTIONS, WEIGHTINGS, WELDS, TANGENT_MODES, REFERENCES } from './skinframe.js';
 import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS, FRAME_FLOATS, FRAME_NORMAL_FLOATS, STATS_PARAM,
   STATS_PARAM_WORDS, COMPARE_PARAM, COMPARE_PARAM_WORDS, REDUCE_WORKGROUP, PASS_WORKGROUP, REDUCE_OUT_FLOATS, STATS_OUT,
   COMPARE_OUT } from './generated/layout.js';
@@ -188,10 +188,10 @@ export class GpuReference {
   // Why the reference passes cannot run with these options, or null.
   referenceOff(view, weighting) {
     const o = view.options;
-    if (o.weld !== 0) return 'weld';
-    if (o.tangents !== 0) return 'MikkTSpace tangents';
-    if (o.reference !== 0) return 'authored reference';
-    if (weighting < 0 || weighting > 2) return 'weighting';
+    if (o.weld !== WELDS.indexOf('none')) return 'weld';
+    if (o.tangents !== TANGENT_MODES.indexOf('uv')) return 'MikkTSpace tangents';
+    if (o.reference !== REFERENCES.indexOf('rebuilt')) return 'authored reference';
+    if (!(weighting >= 0 && weighting < WEIGHTINGS.length)) return 'weighting';
     return null;
   }
 
