@@ -411,11 +411,17 @@ function refresh(fromWorker = false) {
   page.runs = (page.runs || 0) + 1;
 }
 
-// The glTF primitive's pose and options, for the scene worker's copy of it and its GPU passes (copies: the view's
-// arrays are wasm memory).
+// The glTF primitive's pose, options and this evaluation of them (the reference's and each method's frames, the
+// statistics), for the scene worker's GPU passes, which are checked against it: the worker does not evaluate the
+// pose again. Copies (the view's arrays are wasm memory), handed over without another.
 function postPrimitivePose() {
-  worker.postMessage({ type: 'gpu-pose', bones: view.bones.slice(), morph: view.morph.slice(), options: { ...state.options },
-    gpu: workerGpuSettings() });
+  const tf = view.hasTangentFrame;
+  const rows = view.rows.map((r) => (r.normals ? { normals: r.normals.slice(), tangents: tf ? r.tangents?.slice() ?? null : null } : null));
+  const q = { type: 'gpu-pose', bones: view.bones.slice(), morph: view.morph.slice(), options: { ...view.options },
+    hasTangentFrame: tf, refNormals: view.refNormals.slice(), refTangents: tf ? view.refTangents?.slice() ?? null : null, rows,
+    stats: view.stats.slice(), gpu: workerGpuSettings() };
+  const arrays = [q.bones, q.morph, q.refNormals, q.refTangents, q.stats, ...rows.flatMap((r) => (r ? [r.normals, r.tangents] : []))];
+  worker.postMessage(q, arrays.filter(Boolean).map((a) => a.buffer));
 }
 
 // Every primitive instance posed together, as the worker drew them at the table's moment: one mesh in the
@@ -701,7 +707,7 @@ function selectMesh(index) {
   replaceView(next, true);
   remote.meshKnown = false; // the worker's scene is no longer the page's
   // the worker's GPU passes: the scene's buffers go; a primitive's copy takes them (its poses follow in refresh)
-  if (remote.gpu) worker.postMessage(index < 0 ? { type: 'gpu-release' } : { type: 'gpu-mesh', desc, options: { ...state.options },
+  if (remote.gpu) worker.postMessage(index < 0 ? { type: 'gpu-release' } : { type: 'gpu-mesh', desc,
     gpu: workerGpuSettings(), wasm: new URL(page.wasm.file, document.baseURI).href });
   seek(gltf.time || 0);
   return true;
