@@ -4,8 +4,8 @@
 // the bone matrices, skin the position. Written from src/kernels/sf_kernels.h: sfk_deform_vertex,
 // sfk_blend_matrix, sfk_mat_det, sfk_mat_point. Writes `state`, SF_GPU_STATE_STRIDE floats per vertex at the
 // SF_STATE_* offsets (generated/layout.glsl), which the other passes read.
-layout(local_size_x = 64) in;
 #include "generated/layout.glsl"
+layout(local_size_x = SF_PASS_WORKGROUP) in;
 SF_BUFFER_rest_positions(readonly);
 SF_BUFFER_rest_normals(readonly);
 SF_BUFFER_rest_tangents(readonly);

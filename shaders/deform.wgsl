@@ -4,7 +4,7 @@
 // Writes `state`, SF_GPU_STATE_STRIDE floats per vertex at the SF_STATE_* offsets (generated/layout.wgsl).
 fn put3(o: u32, x: vec3<f32>) { state[o] = x.x; state[o + 1u] = x.y; state[o + 2u] = x.z; }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(SF_PASS_WORKGROUP)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let v = id.x;
   if (v >= P.vertex_count) { return; }

@@ -3,8 +3,8 @@
 // The methods that need no neighbours, one thread per vertex, after deform.comp: P.method is SF_METHOD_UNCHANGED,
 // _SKINNED, _INVERSE_TRANSPOSE or _BONE_NORMAL_MATRICES. Written from src/kernels/sf_kernels.h: sfk_vertex_frame,
 // sfk_inverse_transpose_normal, sfk_bone_normal_matrices_normal, sfk_bone_normal_frame.
-layout(local_size_x = 64) in;
 #include "generated/layout.glsl"
+layout(local_size_x = SF_PASS_WORKGROUP) in;
 SF_BUFFER_rest_tangents(readonly);
 SF_BUFFER_joints(readonly);
 SF_BUFFER_weights(readonly);

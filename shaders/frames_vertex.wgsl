@@ -2,7 +2,7 @@
 // twin of frames_vertex.comp): unchanged (0), skinned (1), inverse-transpose (2), bone-normal-matrices (3) by
 // P.method, numbered as sf_method. Written from src/kernels/sf_kernels.h: sfk_vertex_frame,
 // sfk_inverse_transpose_normal, sfk_bone_normal_matrices_normal, sfk_bone_normal_frame.
-@compute @workgroup_size(64)
+@compute @workgroup_size(SF_PASS_WORKGROUP)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let v = id.x;
   if (v >= P.vertex_count) { return; }

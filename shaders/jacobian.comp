@@ -3,8 +3,8 @@
 // The jacobian method, one thread per vertex, after deform.comp, over the precomputed gradients (grad_slot_* and
 // grad_morph_*, bound at 20..25). Written from src/kernels/sf_kernels.h: sfk_jacobian_vertex, sfk_rest_basis,
 // sfk_tangent_basis, sfk_jacobian_cap.
-layout(local_size_x = 64) in;
 #include "generated/layout.glsl"
+layout(local_size_x = SF_PASS_WORKGROUP) in;
 SF_BUFFER_rest_normals(readonly);
 SF_BUFFER_rest_tangents(readonly);
 SF_BUFFER_bones(readonly);

@@ -2,7 +2,7 @@
 // jacobian.comp), over the gradients sf_topology_gpu_buffers lists (grad_slot_*, grad_morph_*). Written from
 // src/kernels/sf_kernels.h: sfk_jacobian_vertex, sfk_rest_basis, sfk_tangent_basis, sfk_jacobian_cap (without
 // the scaling of huge J u, J v: inputs within SF_MAX_COORD and ordinary scales do not reach it).
-@compute @workgroup_size(64)
+@compute @workgroup_size(SF_PASS_WORKGROUP)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let v = id.x;
   if (v >= P.vertex_count) { return; }

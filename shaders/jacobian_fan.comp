@@ -7,8 +7,8 @@
 // sfk_jacobian_fan_vertex, sfk_rest_basis, sfk_tangent_basis, sfk_jacobian_cap, sfk_frame_rotate,
 // sfk_arc_rotate, sfk_orthonormal_tangent (without the scaling of huge J u, J v: inputs within SF_MAX_COORD and
 // ordinary scales do not reach it). The rest-pose test (J u == u exactly) needs J's products unfused (precise).
-layout(local_size_x = 64) in;
 #include "generated/layout.glsl"
+layout(local_size_x = SF_PASS_WORKGROUP) in;
 SF_BUFFER_rest_normals(readonly);
 SF_BUFFER_rest_tangents(readonly);
 SF_BUFFER_bones(readonly);

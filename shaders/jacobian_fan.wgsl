@@ -21,7 +21,7 @@ fn arc_rotate(a: vec3<f32>, b: vec3<f32>, d: vec3<f32>) -> vec3<f32> {
   return axis * (2.0 * dot(axis, d)) - d;
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(SF_PASS_WORKGROUP)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let v = id.x;
   if (v >= P.vertex_count) { return; }

@@ -3,8 +3,8 @@
 // The reference's face pass, one thread per triangle, after deform.comp (the GLSL twin of recompute_faces.wgsl):
 // face_frame of common.glsl (sfk_recompute_face and sfk_face_frame of src/kernels/sf_kernels.h). face: 12 floats
 // per triangle, face normal xyz, UV tangent xyz, UV bitangent xyz, corner weights w0 w1 w2.
-layout(local_size_x = 64) in;
 #include "generated/layout.glsl"
+layout(local_size_x = SF_PASS_WORKGROUP) in;
 SF_BUFFER_state(readonly);
 SF_BUFFER_face(writeonly);
 SF_BUFFER_uvs(readonly);

@@ -2,7 +2,7 @@
 // recompute_faces.comp): face_frame of common.wgsl. face: 12 floats per triangle, its face normal, UV tangent,
 // UV bitangent and corner weights.
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(SF_PASS_WORKGROUP)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let f = id.x;
   if (f >= P.face_count) { return; }

@@ -6,8 +6,8 @@
 // functions of common.glsl. Written from src/kernels/sf_kernels.h: sfk_recompute_fused_vertex, sfk_fused_face,
 // sfk_fused_position; without weld groups, and without the C kernel's small cache of deformed corners (a corner
 // is deformed again instead: the same numbers).
-layout(local_size_x = 64) in;
 #include "generated/layout.glsl"
+layout(local_size_x = SF_PASS_WORKGROUP) in;
 SF_BUFFER_rest_positions(readonly);
 SF_BUFFER_joints(readonly);
 SF_BUFFER_weights(readonly);

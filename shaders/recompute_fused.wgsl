@@ -10,7 +10,7 @@ fn deformed(v: u32) -> Corner {
   return Corner(mat_point(m, morph_position(v)), mat_det(m));
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(SF_PASS_WORKGROUP)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let v = id.x;
   if (v >= P.vertex_count) { return; }

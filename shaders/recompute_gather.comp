@@ -3,8 +3,8 @@
 // The reference's gather, one thread per vertex over the vertex -> corner adjacency (CSR, no atomics), after
 // recompute_faces.comp (the GLSL twin of recompute_gather.wgsl): gather_add and finish_frame of common.glsl
 // (sfk_recompute_vertex and sfk_finish_frame of src/kernels/sf_kernels.h), without weld groups.
-layout(local_size_x = 64) in;
 #include "generated/layout.glsl"
+layout(local_size_x = SF_PASS_WORKGROUP) in;
 SF_BUFFER_normals(writeonly);
 SF_BUFFER_tangents(writeonly);
 SF_BUFFER_face(readonly);

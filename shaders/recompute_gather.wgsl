@@ -2,7 +2,7 @@
 // adj_corners; no atomics), after recompute_faces.wgsl (after common.wgsl; the WGSL twin of
 // recompute_gather.comp): gather_add and finish_frame of common.wgsl, without weld groups (a vertex's own
 // corners for the normal and the tangent).
-@compute @workgroup_size(64)
+@compute @workgroup_size(SF_PASS_WORKGROUP)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let v = id.x;
   if (v >= P.vertex_count) { return; }

@@ -1,7 +1,8 @@
 /* Writes the shaders' shared declarations from the C library's one description of them: the topology's arrays
  * (sf_topology_gpu_buffers), the parameter block, the per-vertex state and the Vulkan bindings
- * (src/core/gpu_layout.h), the method ids (SF_METHODS), the public enums (sf_morph_directions, sf_weighting) and
- * the kernels' thresholds (src/kernels/sf_kernels.h), into shaders/generated/layout.{glsl,hlsli,wgsl} and web/src/generated/layout.js.
+ * (src/core/gpu_layout.h), the method ids (SF_METHODS), the public enums (sf_morph_directions, sf_weighting; for
+ * the page also sf_weld, sf_tangent_mode, sf_reference, sf_uv_convention) and the kernels' thresholds
+ * (src/kernels/sf_kernels.h), into shaders/generated/layout.{glsl,hlsli,wgsl} and web/src/generated/layout.js.
  *   gen_shader_layout ROOT           rewrite the four files under the source tree ROOT
  *   gen_shader_layout --check ROOT   exit 1, naming each file, when a checked-in file differs from what it writes */
 #include "gpu_layout.h"
@@ -48,6 +49,14 @@ static const named morph_dirs[] = {{"SF_MORPH_DIRECTIONS_DELTAS", SF_MORPH_DIREC
 static const named weightings[] = {{"SF_WEIGHTING_AREA", SF_WEIGHTING_AREA},
                                    {"SF_WEIGHTING_ANGLE", SF_WEIGHTING_ANGLE},
                                    {"SF_WEIGHTING_UNIFORM", SF_WEIGHTING_UNIFORM}};
+/* The reference's other options and the UV convention, for the page's menus (JavaScript only: no shader reads them). */
+static const named welds[] = {{"SF_WELD_NONE", SF_WELD_NONE},
+                              {"SF_WELD_POSITION", SF_WELD_POSITION},
+                              {"SF_WELD_POSITION_NORMAL", SF_WELD_POSITION_NORMAL}};
+static const named tangent_modes[] = {{"SF_TANGENTS_UV", SF_TANGENTS_UV}, {"SF_TANGENTS_MIKKTSPACE", SF_TANGENTS_MIKKTSPACE}};
+static const named references[] = {{"SF_REFERENCE_REBUILT", SF_REFERENCE_REBUILT},
+                                   {"SF_REFERENCE_AUTHORED", SF_REFERENCE_AUTHORED}};
+static const named uv_conventions[] = {{"SF_UV_GLTF", SF_UV_GLTF}, {"SF_UV_V_UP", SF_UV_V_UP}};
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct field {
@@ -98,6 +107,26 @@ static const block blocks[] = {
 #define SF_VIEW_NAMED_(name, value) {#name, value},
 static const named view_modes[] = {SF_GPU_VIEW_MODES(SF_VIEW_NAMED_)};
 static const named view_errors[] = {SF_GPU_VIEW_ERRORS(SF_VIEW_NAMED_)};
+static const named stats_out[] = {SF_GPU_STATS_OUT(SF_VIEW_NAMED_)};
+static const named compare_out[] = {SF_GPU_COMPARE_OUT(SF_VIEW_NAMED_)};
+static const float view_light[3] = SF_GPU_VIEW_LIGHT;
+
+/* web/src/reduce.wgsl reduces one vec4 per vertex and slot. */
+_Static_assert(SF_GPU_REDUCE_OUT_FLOATS == 4, "the reduction's out is a vec4");
+
+/* Each lane of a reduction's vec4 is named at most once. */
+static void check_lanes(const char* what, const named* list, size_t count)
+{
+    unsigned used = 0;
+    for (size_t k = 0; k < count; ++k) {
+        if (list[k].value >= SF_GPU_REDUCE_OUT_FLOATS || (used >> list[k].value & 1u)) {
+            fprintf(stderr, "gen_shader_layout: %s lane %s: %u is taken or not under %d\n", what, list[k].name,
+                    list[k].value, SF_GPU_REDUCE_OUT_FLOATS);
+            exit(2);
+        }
+        used |= 1u << list[k].value;
+    }
+}
 
 /* A field's size in 4-byte words; its alignment is 4 words for the vectors and matrices, else 1. */
 static unsigned field_words(const block_field* f)
@@ -212,6 +241,7 @@ static void constants(text* t, const char* fmt, const char* ffmt)
     for (size_t g = 0; g < N_OF(groups); ++g)
         for (size_t k = 0; k < groups[g].count; ++k) put(t, fmt, groups[g].list[k].name, groups[g].list[k].value);
     put(t, fmt, "SF_METHOD_COUNT", (unsigned)SF_METHOD_COUNT);
+    put(t, fmt, "SF_PASS_WORKGROUP", (unsigned)SF_GPU_PASS_WORKGROUP);
     put(t, fmt, "SF_GPU_STATE_STRIDE", (unsigned)SF_GPU_STATE_STRIDE);
     for (size_t k = 0; k < N_OF(state); ++k) {
         char name[64];
@@ -278,10 +308,17 @@ static void wgsl(text* t)
         (unsigned)SF_GPU_FRAME_NORMAL_FLOATS);
     put(t, "// The statistics' and cross-check's reduction (web/src/reduce.wgsl): vertices per workgroup\n");
     put(t, "const SF_REDUCE_WORKGROUP: u32 = %uu;\n", (unsigned)SF_GPU_REDUCE_WORKGROUP);
+    put(t, "// Each slot's vec4 the reduction leaves: the lane of each value\nconst SF_REDUCE_OUT_FLOATS: u32 = %uu;\n",
+        (unsigned)SF_GPU_REDUCE_OUT_FLOATS);
+    for (size_t k = 0; k < N_OF(stats_out); ++k) put(t, "const SF_STATS_OUT_%s: u32 = %uu;\n", stats_out[k].name, stats_out[k].value);
+    for (size_t k = 0; k < N_OF(compare_out); ++k)
+        put(t, "const SF_COMPARE_OUT_%s: u32 = %uu;\n", compare_out[k].name, compare_out[k].value);
     put(t, "// The browser's views (web/src/gpu_views.wgsl): their modes and error kinds\n");
     for (size_t k = 0; k < N_OF(view_modes); ++k) put(t, "const SF_VIEW_MODE_%s: u32 = %uu;\n", view_modes[k].name, view_modes[k].value);
     for (size_t k = 0; k < N_OF(view_errors); ++k)
         put(t, "const SF_VIEW_ERROR_%s: u32 = %uu;\n", view_errors[k].name, view_errors[k].value);
+    put(t, "// The views' light: the direction towards it, not normalised\nconst SF_VIEW_LIGHT: vec3<f32> = vec3<f32>(%g, %g, %g);\n",
+        (double)view_light[0], (double)view_light[1], (double)view_light[2]);
     for (size_t i = 0; i < N_OF(blocks); ++i) {
         const block* b = &blocks[i];
         unsigned at[SF_MAX_BLOCK_FIELDS];
@@ -327,6 +364,10 @@ static void js(text* t)
     js_names(t, "sf_morph_directions by value", "MORPH_DIRECTIONS", morph_dirs, N_OF(morph_dirs),
              strlen("SF_MORPH_DIRECTIONS_"));
     js_names(t, "sf_weighting by value", "WEIGHTINGS", weightings, N_OF(weightings), strlen("SF_WEIGHTING_"));
+    js_names(t, "sf_weld by value", "WELDS", welds, N_OF(welds), strlen("SF_WELD_"));
+    js_names(t, "sf_tangent_mode by value", "TANGENT_MODES", tangent_modes, N_OF(tangent_modes), strlen("SF_TANGENTS_"));
+    js_names(t, "sf_reference by value", "REFERENCES", references, N_OF(references), strlen("SF_REFERENCE_"));
+    js_names(t, "sf_uv_convention by value", "UV_CONVENTIONS", uv_conventions, N_OF(uv_conventions), strlen("SF_UV_"));
     put(t, "// The parameter block: word of each setting (PARAM_F32: stored as f32)\nexport const PARAM = {");
     for (size_t k = 0; k < N_OF(params); ++k) put(t, "%s%s: %zu", k ? ", " : " ", params[k].name, k);
     put(t, " };\nexport const PARAM_F32 = [");
@@ -338,6 +379,8 @@ static void js(text* t)
     put(t, "export const GPU_ARRAYS = [");
     for (size_t i = 0; i < array_count; ++i) put(t, "%s'%s'", i ? ", " : "", arrays[i].name);
     put(t, "];\nexport const PARAM_WORDS = %zu;\n", wgsl_param_words());
+    put(t, "// Threads per workgroup of the passes (shaders/): a dispatch is ceil(threads / PASS_WORKGROUP) workgroups\n");
+    put(t, "export const PASS_WORKGROUP = %u;\n", (unsigned)SF_GPU_PASS_WORKGROUP);
     put(t, "export const STATE_STRIDE = %u;\nexport const STATE = {", (unsigned)SF_GPU_STATE_STRIDE);
     for (size_t k = 0; k < N_OF(state); ++k) put(t, "%s%s: %u", k ? ", " : " ", state[k].name, state[k].at);
     put(t, " };\n");
@@ -346,8 +389,14 @@ static void js(text* t)
         (unsigned)SF_GPU_FRAME_NORMAL_FLOATS);
     put(t, "// The statistics' and cross-check's reduction (web/src/reduce.wgsl): vertices per workgroup\n");
     put(t, "export const REDUCE_WORKGROUP = %u;\n", (unsigned)SF_GPU_REDUCE_WORKGROUP);
+    put(t, "// Each slot's vec4 the reduction leaves, REDUCE_OUT_FLOATS floats read back per slot: the lane of each value\n");
+    put(t, "export const REDUCE_OUT_FLOATS = %u;\n", (unsigned)SF_GPU_REDUCE_OUT_FLOATS);
+    js_enum(t, "The statistics' lanes (web/src/gpu_stats.wgsl)", "STATS_OUT", stats_out, N_OF(stats_out));
+    js_enum(t, "The cross-check's lanes (web/src/gpu_compare.wgsl)", "COMPARE_OUT", compare_out, N_OF(compare_out));
     js_enum(t, "The views' modes (ViewParams.mode)", "VIEW_MODE", view_modes, N_OF(view_modes));
     js_enum(t, "The views' error kinds (ViewParams.error)", "VIEW_ERROR", view_errors, N_OF(view_errors));
+    put(t, "// The views' light (web/src/gpu_views.wgsl, views.js): the direction towards it, not normalised\n");
+    put(t, "export const VIEW_LIGHT = [%g, %g, %g];\n", (double)view_light[0], (double)view_light[1], (double)view_light[2]);
     for (size_t i = 0; i < N_OF(blocks); ++i) {
         const block* b = &blocks[i];
         unsigned at[SF_MAX_BLOCK_FIELDS];
@@ -395,6 +444,8 @@ int main(int argc, char** argv)
     const char* root = argv[1 + check];
     load_arrays();
     check_bindings();
+    check_lanes("SF_GPU_STATS_OUT", stats_out, N_OF(stats_out));
+    check_lanes("SF_GPU_COMPARE_OUT", compare_out, N_OF(compare_out));
     static text t;
     int stale = 0;
     t.len = 0, glsl(&t), stale |= emit(root, "shaders/generated/layout.glsl", &t, check);

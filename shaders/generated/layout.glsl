@@ -16,6 +16,7 @@ const uint SF_WEIGHTING_AREA = 0u;
 const uint SF_WEIGHTING_ANGLE = 1u;
 const uint SF_WEIGHTING_UNIFORM = 2u;
 const uint SF_METHOD_COUNT = 8u;
+const uint SF_PASS_WORKGROUP = 64u;
 const uint SF_GPU_STATE_STRIDE = 32u;
 const uint SF_STATE_POSITION = 0u;
 const uint SF_STATE_DET = 3u;

@@ -16,6 +16,7 @@ static const uint SF_WEIGHTING_AREA = 0u;
 static const uint SF_WEIGHTING_ANGLE = 1u;
 static const uint SF_WEIGHTING_UNIFORM = 2u;
 static const uint SF_METHOD_COUNT = 8u;
+static const uint SF_PASS_WORKGROUP = 64u;
 static const uint SF_GPU_STATE_STRIDE = 32u;
 static const uint SF_STATE_POSITION = 0u;
 static const uint SF_STATE_DET = 3u;

@@ -15,6 +15,7 @@ const SF_WEIGHTING_AREA: u32 = 0u;
 const SF_WEIGHTING_ANGLE: u32 = 1u;
 const SF_WEIGHTING_UNIFORM: u32 = 2u;
 const SF_METHOD_COUNT: u32 = 8u;
+const SF_PASS_WORKGROUP: u32 = 64u;
 const SF_GPU_STATE_STRIDE: u32 = 32u;
 const SF_STATE_POSITION: u32 = 0u;
 const SF_STATE_DET: u32 = 3u;
@@ -74,6 +75,15 @@ const SF_FRAME_FLOATS: u32 = 7u;
 const SF_FRAME_NORMAL_FLOATS: u32 = 3u;
 // The statistics' and cross-check's reduction (web/src/reduce.wgsl): vertices per workgroup
 const SF_REDUCE_WORKGROUP: u32 = 256u;
+// Each slot's vec4 the reduction leaves: the lane of each value
+const SF_REDUCE_OUT_FLOATS: u32 = 4u;
+const SF_STATS_OUT_NORMAL_MEAN: u32 = 0u;
+const SF_STATS_OUT_NORMAL_MAX: u32 = 1u;
+const SF_STATS_OUT_TANGENT_MEAN: u32 = 2u;
+const SF_STATS_OUT_TANGENT_MAX: u32 = 3u;
+const SF_COMPARE_OUT_NORMAL_MAX: u32 = 0u;
+const SF_COMPARE_OUT_TANGENT_MAX: u32 = 1u;
+const SF_COMPARE_OUT_HANDEDNESS: u32 = 2u;
 // The browser's views (web/src/gpu_views.wgsl): their modes and error kinds
 const SF_VIEW_MODE_NORMAL_COLOURS: u32 = 0u;
 const SF_VIEW_MODE_LAMBERT: u32 = 1u;
@@ -83,10 +93,11 @@ const SF_VIEW_ERROR_NORMAL_ANGLE: u32 = 0u;
 const SF_VIEW_ERROR_TANGENT_ANGLE: u32 = 1u;
 const SF_VIEW_ERROR_NOT_MEASURED: u32 = 2u;
 const SF_VIEW_ERROR_OFF: u32 = 3u;
+// The views' light: the direction towards it, not normalised
+const SF_VIEW_LIGHT: vec3<f32> = vec3<f32>(0.4, 1, 0.7);
 // web/src/gpu_views.wgsl's uniform
 struct ViewParams {
   view_proj: mat4x4f, // projection times view (WebGL's clip space, z in -w..w)
-  light: vec4f, // direction towards the light, w unused
   n: u32, // vertices
   shade_slot: u32, // the frames' slot (sf_method) the mesh is shaded with
   method_slot: u32, // the error views: the slot measured
@@ -96,9 +107,9 @@ struct ViewParams {
   indices: u32, // word offset of the triangles' vertex indices in `topo`
   uvs: u32, // word offset of the UVs in `topo`
   has_uv: u32, // 1 when the mesh has UVs, else 0
-  pad_29: u32,
-  pad_30: u32,
-  pad_31: u32,
+  pad_25: u32,
+  pad_26: u32,
+  pad_27: u32,
 }
 // web/src/gpu_stats.wgsl's uniform
 struct StatsParams {

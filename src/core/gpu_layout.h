@@ -21,6 +21,10 @@
     X(u32, morph_base, "WGSL: where the morph weights start in `pose` (Vulkan: 0)")                   \
     X(u32, pad0, "zero")
 
+/* Threads per workgroup of every pass over vertices or triangles (the .comp and .wgsl files of shaders/ and the
+ * HLSL made from them); a dispatch is ceil(threads / SF_GPU_PASS_WORKGROUP) workgroups in one dimension. */
+#define SF_GPU_PASS_WORKGROUP 64
+
 /* The per-vertex state the deformation pass writes: X(name, first float, floats). */
 #define SF_GPU_STATE_STRIDE 32
 #define SF_GPU_STATE(X)                                                         \
@@ -91,10 +95,25 @@
     X(u32, n, "vertices")                                                            \
     X(u32, groups, "workgroups per slot of the first pass")                          \
     X(u32, tangents, "1: the tangents are compared too, else 0")
-/* The four views drawn from the passes' buffers (web/src/gpu_views.{js,wgsl}). */
+/* What each slot's reduction leaves: one vec4, its lanes X(name, lane); the page reads back
+ * SF_GPU_REDUCE_OUT_FLOATS floats per slot. The statistics: the angles' means and maxima against the reference
+ * slot (the tangent pair 0 without a tangent frame). The cross-check: the largest angles between the GPU's frames
+ * and the core's, and the count of tangent handedness signs that differ. */
+#define SF_GPU_REDUCE_OUT_FLOATS 4
+#define SF_GPU_STATS_OUT(X) \
+    X(NORMAL_MEAN, 0)       \
+    X(NORMAL_MAX, 1)        \
+    X(TANGENT_MEAN, 2)      \
+    X(TANGENT_MAX, 3)
+#define SF_GPU_COMPARE_OUT(X) \
+    X(NORMAL_MAX, 0)          \
+    X(TANGENT_MAX, 1)         \
+    X(HANDEDNESS, 2)
+/* The four views drawn from the passes' buffers (web/src/gpu_views.{js,wgsl}); the page's three.js views
+ * (web/src/views.js) shade with the same light. */
+#define SF_GPU_VIEW_LIGHT {0.4f, 1.0f, 0.7f} /* direction towards the light, not normalised */
 #define SF_GPU_VIEW_PARAMS(X)                                                                   \
     X(mat4x4f, view_proj, "projection times view (WebGL's clip space, z in -w..w)")             \
-    X(vec4f, light, "direction towards the light, w unused")                                   \
     X(u32, n, "vertices")                                                                       \
     X(u32, shade_slot, "the frames' slot (sf_method) the mesh is shaded with")                  \
     X(u32, method_slot, "the error views: the slot measured")                                   \

@@ -205,7 +205,7 @@ static int run_pass(gpu* g, VkPipeline p, VkDescriptorSet set, const params* prm
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 1, &set, 0, NULL);
     vkCmdPushConstants(cb, g->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *prm, prm);
-    vkCmdDispatch(cb, (threads + 63) / 64, 1, 1);
+    vkCmdDispatch(cb, (threads + SF_GPU_PASS_WORKGROUP - 1) / SF_GPU_PASS_WORKGROUP, 1, 1);
     vkEndCommandBuffer(cb);
     VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &cb, 0, NULL};
     if ((r = vkQueueSubmit(g->queue, 1, &si, VK_NULL_HANDLE)) != VK_SUCCESS) return fail("vkQueueSubmit", r);

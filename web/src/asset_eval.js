@@ -4,7 +4,7 @@
 // a compressed file is first decoded by three.js through the page's GLTFLoader parser (EXT_meshopt_compression's
 // buffer views by MeshoptDecoder, KHR_draco_mesh_compression's primitives by DRACOLoader) into a plain .glb,
 // which the core reads (with KHR_mesh_quantization) as the command reads the compressed file.
-import { METHODS, ALL_METHODS } from './skinframe.js';
+import { METHODS, ALL_METHODS, OPTION_DEFAULTS, WEIGHTINGS, WELDS, TANGENT_MODES } from './skinframe.js';
 
 // Layout of sfw_asset_frame / sfw_asset_clip (web/asset_api.c): STRIDE doubles per method, in sf_method order.
 const STATUS = 0, NORMAL_MEAN = 1, NORMAL_MAX = 2, TANGENT_MEAN = 3, TANGENT_MAX = 4, NORMAL_COUNT = 5,
@@ -12,7 +12,8 @@ const STATUS = 0, NORMAL_MEAN = 1, NORMAL_MAX = 2, TANGENT_MEAN = 3, TANGENT_MAX
 
 // The command's reference for real assets (eval's defaults): area weighting, weld position + normal, MikkTSpace
 // tangents, rebuilt directions; morph deltas added; no jacobian cap. As the page's option indices.
-export const EVAL_OPTIONS = { morphDirections: 0, weighting: 0, weld: 2, tangents: 1, reference: 0, jacobianCap: 0 };
+export const EVAL_OPTIONS = Object.freeze({ ...OPTION_DEFAULTS, weighting: WEIGHTINGS.indexOf('area'),
+  weld: WELDS.indexOf('position-normal'), tangents: TANGENT_MODES.indexOf('mikktspace') });
 
 const COMPRESSED = ['EXT_meshopt_compression', 'KHR_draco_mesh_compression'];
 const MESHOPT = 'EXT_meshopt_compression', DRACO = 'KHR_draco_mesh_compression';

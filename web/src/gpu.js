@@ -23,9 +23,10 @@ import statsWgsl from './gpu_stats.wgsl?raw';
 import compareWgsl from './gpu_compare.wgsl?raw';
 import angleWgsl from './angle.wgsl?raw';
 import reduceWgsl from './reduce.wgsl?raw';
-import { ALL_METHODS, METHODS } from './skinframe.js';
+import { ALL_METHODS, METHODS, UV_CONVENTIONS, WEIGHTINGS, WELDS, TANGENT_MODES, REFERENCES } from './skinframe.js';
 import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS, FRAME_FLOATS, FRAME_NORMAL_FLOATS, STATS_PARAM,
-  STATS_PARAM_WORDS, COMPARE_PARAM, COMPARE_PARAM_WORDS, REDUCE_WORKGROUP } from './generated/layout.js';
+  STATS_PARAM_WORDS, COMPARE_PARAM, COMPARE_PARAM_WORDS, REDUCE_WORKGROUP, PASS_WORKGROUP, REDUCE_OUT_FLOATS, STATS_OUT,
+  COMPARE_OUT, STATE_STRIDE } from './generated/layout.js';
 
 const S = globalThis.GPUBufferUsage || {};
 const TOLERANCE_DEG = 1e-3;
@@ -133,11 +134,11 @@ export class GpuReference {
       words += arrays[name].words.length;
     }
     // the largest buffer this mesh needs against what the device allows: over it, the check is off and says so
-    const need = Math.max(4 * words, 128 * n, 48 * F, 4 * FRAME_FLOATS * n * ALL_METHODS.length);
+    const need = Math.max(4 * words, 4 * STATE_STRIDE * n, 48 * F, 4 * FRAME_FLOATS * n * ALL_METHODS.length);
     // sfPage.gpu.capBytes (tests) lowers the limit to see a mesh refused
     const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize, this.page.gpu.capBytes ?? Infinity);
-    // one thread per vertex or triangle, 64 a workgroup, in one dimension
-    const dispatch = Math.ceil(Math.max(n, F) / 64), maxGroups = this.device.limits.maxComputeWorkgroupsPerDimension;
+    // one thread per vertex or triangle, PASS_WORKGROUP a workgroup, in one dimension
+    const dispatch = Math.ceil(Math.max(n, F) / PASS_WORKGROUP), maxGroups = this.device.limits.maxComputeWorkgroupsPerDimension;
     this.page.gpu.limit = { need, limit, groups: dispatch, maxGroups };
     this.page.gpu.changed?.();
     if (need > limit || dispatch > maxGroups) {
@@ -153,9 +154,9 @@ export class GpuReference {
       n, F, offsets, influences: arrays.joints.components, hasUv: arrays.uvs.count > 0,
       hasJacobian: arrays.grad_slot_offsets.count > 0, hasFan: arrays.fan_slot_offsets.count > 0,
       morphBase: 12 * view.boneCount,
-      bitangentSign: view.uvConvention === 0 ? -1 : 1,
+      bitangentSign: view.uvConvention === UV_CONVENTIONS.indexOf('gltf') ? -1 : 1,
       topo: this.buffer(topo), pose: this.buffer(new Float32Array(Math.max(4, poseWords))),
-      state: this.buffer(new Float32Array(32 * Math.max(1, n))), face: this.buffer(new Float32Array(12 * Math.max(1, F))),
+      state: this.buffer(new Float32Array(STATE_STRIDE * Math.max(1, n))), face: this.buffer(new Float32Array(12 * Math.max(1, F))),
       // COPY_DST: the views drawn on the GPU take the core's reference where the passes leave it out (gpu_views.js)
       frames: this.device.createBuffer({ size: Math.max(16, 4 * FRAME_FLOATS * n * ALL_METHODS.length), usage: S.STORAGE | S.COPY_DST }),
       core: this.device.createBuffer({ size: Math.max(16, 4 * FRAME_FLOATS * n * ALL_METHODS.length), usage: S.STORAGE | S.COPY_DST }),
@@ -164,15 +165,15 @@ export class GpuReference {
     const slots = ALL_METHODS.length, groups = Math.ceil(n / REDUCE_WORKGROUP);
     m.statsGroups = groups;
     m.statsParams = this.device.createBuffer({ size: 4 * STATS_PARAM_WORDS, usage: S.UNIFORM | S.COPY_DST });
-    m.statsPartial = this.buffer(new Float32Array(4 * groups * slots));
-    m.statsOut = this.buffer(new Float32Array(4 * slots), S.STORAGE | S.COPY_SRC);
-    m.statsRead = this.device.createBuffer({ size: 16 * slots, usage: S.MAP_READ | S.COPY_DST });
+    m.statsPartial = this.buffer(new Float32Array(REDUCE_OUT_FLOATS * groups * slots));
+    m.statsOut = this.buffer(new Float32Array(REDUCE_OUT_FLOATS * slots), S.STORAGE | S.COPY_SRC);
+    m.statsRead = this.device.createBuffer({ size: 4 * REDUCE_OUT_FLOATS * slots, usage: S.MAP_READ | S.COPY_DST });
     m.statsGroup = this.device.createBindGroup({ layout: this.statsLayout, entries: [m.statsParams, m.frames, m.statsPartial, m.statsOut]
       .map((buffer, binding) => ({ binding, resource: { buffer } })) });
     m.compareParams = this.device.createBuffer({ size: 4 * COMPARE_PARAM_WORDS, usage: S.UNIFORM | S.COPY_DST });
-    m.comparePartial = this.buffer(new Float32Array(4 * groups * slots));
-    m.compareOut = this.buffer(new Float32Array(4 * slots), S.STORAGE | S.COPY_SRC);
-    m.compareRead = this.device.createBuffer({ size: 16 * slots, usage: S.MAP_READ | S.COPY_DST });
+    m.comparePartial = this.buffer(new Float32Array(REDUCE_OUT_FLOATS * groups * slots));
+    m.compareOut = this.buffer(new Float32Array(REDUCE_OUT_FLOATS * slots), S.STORAGE | S.COPY_SRC);
+    m.compareRead = this.device.createBuffer({ size: 4 * REDUCE_OUT_FLOATS * slots, usage: S.MAP_READ | S.COPY_DST });
     m.compareGroup = this.device.createBindGroup({ layout: this.compareLayout,
       entries: [m.compareParams, m.frames, m.core, m.comparePartial, m.compareOut].map((buffer, binding) => ({ binding, resource: { buffer } })) });
     m.buffers = [m.topo, m.pose, m.state, m.face, m.frames, m.core, m.params, m.statsParams, m.statsPartial, m.statsOut, m.statsRead,
@@ -187,10 +188,10 @@ export class GpuReference {
   // Why the reference passes cannot run with these options, or null.
   referenceOff(view, weighting) {
     const o = view.options;
-    if (o.weld !== 0) return 'weld';
-    if (o.tangents !== 0) return 'MikkTSpace tangents';
-    if (o.reference !== 0) return 'authored reference';
-    if (weighting < 0 || weighting > 2) return 'weighting';
+    if (o.weld !== WELDS.indexOf('none')) return 'weld';
+    if (o.tangents !== TANGENT_MODES.indexOf('uv')) return 'MikkTSpace tangents';
+    if (o.reference !== REFERENCES.indexOf('rebuilt')) return 'authored reference';
+    if (!(weighting >= 0 && weighting < WEIGHTINGS.length)) return 'weighting';
     return null;
   }
 
@@ -256,7 +257,7 @@ export class GpuReference {
     const pass = enc.beginComputePass();
     passes.forEach(([pipe, threads], k) => {
       if (!threads) return;
-      pass.setPipeline(pipe); pass.setBindGroup(0, m.group, [BLOCK * k]); pass.dispatchWorkgroups(Math.ceil(threads / 64));
+      pass.setPipeline(pipe); pass.setBindGroup(0, m.group, [BLOCK * k]); pass.dispatchWorkgroups(Math.ceil(threads / PASS_WORKGROUP));
     });
     pass.end();
     if (!refOff) {
@@ -266,7 +267,7 @@ export class GpuReference {
       sp.setPipeline(this.statsPipes[0]); sp.dispatchWorkgroups(m.statsGroups, ALL_METHODS.length);
       sp.setPipeline(this.statsPipes[1]); sp.dispatchWorkgroups(ALL_METHODS.length);
       sp.end();
-      enc.copyBufferToBuffer(m.statsOut, 0, m.statsRead, 0, 16 * ALL_METHODS.length);
+      enc.copyBufferToBuffer(m.statsOut, 0, m.statsRead, 0, 4 * REDUCE_OUT_FLOATS * ALL_METHODS.length);
     }
     q.submit([enc.finish()]);
     this.onSubmit?.(view, { tangents, refOff }); // the views drawn from these buffers (gpu_views.js)
@@ -302,7 +303,7 @@ export class GpuReference {
     cp.setPipeline(this.comparePipes[0]); cp.dispatchWorkgroups(m.statsGroups, ALL_METHODS.length);
     cp.setPipeline(this.comparePipes[1]); cp.dispatchWorkgroups(ALL_METHODS.length);
     cp.end();
-    enc2.copyBufferToBuffer(m.compareOut, 0, m.compareRead, 0, 16 * ALL_METHODS.length);
+    enc2.copyBufferToBuffer(m.compareOut, 0, m.compareRead, 0, 4 * REDUCE_OUT_FLOATS * ALL_METHODS.length);
     q.submit([enc2.finish()]);
     // the core's statistics of this pose, for the GPU's (the methods it evaluated)
     const coreStats = refOff ? null : METHODS.map((name, i) => {
@@ -314,8 +315,11 @@ export class GpuReference {
     if (m !== this.mesh) return null;
     const c = new Float32Array(m.compareRead.getMappedRange()).slice();
     m.compareRead.unmap();
-    const rows = slots.map((method) => ({ method, normalDeg: c[4 * method], tangentDeg: tangents ? c[4 * method + 1] : null,
-      handedness: tangents ? c[4 * method + 2] : null }));
+    const rows = slots.map((method) => {
+      const at = REDUCE_OUT_FLOATS * method;
+      return { method, normalDeg: c[at + COMPARE_OUT.NORMAL_MAX], tangentDeg: tangents ? c[at + COMPARE_OUT.TANGENT_MAX] : null,
+        handedness: tangents ? c[at + COMPARE_OUT.HANDEDNESS] : null };
+    });
     let stats = null;
     if (coreStats) {
       await m.statsRead.mapAsync(GPUMapMode.READ);
@@ -325,7 +329,9 @@ export class GpuReference {
       stats = {};
       let diff = 0;
       for (const s of coreStats) {
-        const [mean, max, tMean, tMax] = g.subarray(4 * M[s.method], 4 * M[s.method] + 4);
+        const at = REDUCE_OUT_FLOATS * M[s.method];
+        const [mean, max, tMean, tMax] = [STATS_OUT.NORMAL_MEAN, STATS_OUT.NORMAL_MAX, STATS_OUT.TANGENT_MEAN,
+          STATS_OUT.TANGENT_MAX].map((lane) => g[at + lane]);
         const r = stats[s.method] = { normalMean: mean, normalMax: max, coreMean: s.mean, coreMax: s.max };
         diff = Math.max(diff, Math.abs(mean - s.mean), Math.abs(max - s.max));
         if (!tangents) continue;

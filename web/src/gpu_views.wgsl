@@ -63,7 +63,7 @@ fn fs_main(c: Corner, @builtin(front_facing) front: bool) -> @location(0) vec4<f
   var n = vec3<f32>(0.0);
   if (length(c.normal) > 0.0) { n = normalize(c.normal); }
   if (!front) { n = -n; }
-  let l = normalize(V.light.xyz);
+  let l = normalize(SF_VIEW_LIGHT); // layout.wgsl: the page's three.js views shade with the same light
   if (V.mode == SF_VIEW_MODE_ERROR_HEAT) {
     var col = heat(c.err);
     if (c.err < 0.0) { col = vec3<f32>(0.32, 0.34, 0.38); }

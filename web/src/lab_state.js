@@ -2,9 +2,9 @@
 // are: scene, preset, method, every slider (p.NAME, m.TARGET), the options and the display. Only what differs
 // from the defaults is written. Embedding keys (embed, show, pair, right, c1, c2) are read by the lab only.
 import { VIEW_MODE } from './generated/layout.js';
+import { OPTION_DEFAULTS } from './skinframe.js';
 
 const OPTION_KEYS = { md: 'morphDirections', weighting: 'weighting', weld: 'weld', tan: 'tangents', ref: 'reference' };
-const OPTION_DEFAULTS = { morphDirections: 0, weighting: -1, weld: 0, tangents: 0, reference: 0 };
 
 export function parseLabUrl(search) {
   const q = new URLSearchParams(search);

@@ -1,11 +1,12 @@
 // The page: controls, the wasm evaluation per change or animation frame, the four views, the readout, the
 // vertex inspector, the chart, glTF files and the debug overlay. window.sfPage exposes the state to tests.
 import * as THREE from 'three';
-import { loadSkinframe, wasmFileName, wasmSimdSupported, METHODS, ALL_METHODS, RECOMPUTE, summaryOf } from './skinframe.js';
+import { loadSkinframe, wasmFileName, wasmSimdSupported, METHODS, ALL_METHODS, RECOMPUTE, summaryOf, OPTION_DEFAULTS,
+  WEIGHTING_OF_SCENE, WEIGHTINGS, WELDS, TANGENT_MODES, REFERENCES, MORPH_DIRECTIONS } from './skinframe.js';
 import { Views } from './views.js';
 import { drawChart } from './chart.js';
 import { loadGltfFiles, meshCandidates, meshArrays, writePose, rigSegments, sceneRigSegments, startClip, poseScene } from './gltf.js';
-import { assetBytes } from './asset_eval.js';
+import { assetBytes, EVAL_OPTIONS } from './asset_eval.js';
 import { RemoteCharacter } from './character_remote.js';
 import { GpuReference } from './gpu.js';
 import { COLORS } from './chart.js';
@@ -16,6 +17,16 @@ import { VIEW_MODE } from './generated/layout.js';
 
 // the materials' values are the views' modes (generated/layout.js), as the address and the shaders number them
 for (const o of document.getElementById('material').options) o.value = String(VIEW_MODE[o.dataset.mode]);
+// the reference's menus: each option names its value as the command does (generated/layout.js numbers them)
+const OPTION_MENUS = { weighting: WEIGHTINGS, weld: WELDS, tangents: TANGENT_MODES, reference: REFERENCES };
+for (const [id, names] of Object.entries(OPTION_MENUS)) {
+  for (const o of document.getElementById(id).options) {
+    const value = o.dataset.name === 'scene' ? WEIGHTING_OF_SCENE : names.indexOf(o.dataset.name);
+    if (value < WEIGHTING_OF_SCENE) throw new Error(`menu ${id}: no option ${o.dataset.name}`);
+    o.value = String(value);
+  }
+}
+const MORPH_DELTAS = MORPH_DIRECTIONS.indexOf('deltas'), MORPH_NONE = MORPH_DIRECTIONS.indexOf('none');
 
 const $ = (id) => document.getElementById(id);
 const page = { ready: false, errors: [], timing: { wasm: 0, gpu: 0, draw: 0 }, gpu: { backend: 'none' },
@@ -24,7 +35,7 @@ window.sfPage = page;
 
 const state = {
   source: 'scene', scene: 'sheet', preset: '', values: {}, morph: {}, method: 1, right: -1,
-  options: { morphDirections: 0, weighting: -1, weld: 0, tangents: 0, reference: 0, jacobianCap: 0 },
+  options: { ...OPTION_DEFAULTS },
 };
 const url = parseLabUrl(location.search);
 const embedded = url.embed === '1';
@@ -116,9 +127,9 @@ function buildStaticControls() {
     state.preset = $('preset').value; resetValues(state.preset); buildSceneControls(); openScene(true);
   });
   $('method').addEventListener('change', () => { state.method = Number($('method').value); captions(); refresh(); });
-  $('morph-directions').addEventListener('change', () => { state.options.morphDirections = $('morph-directions').checked ? 0 : 1; applyOptions(); });
-  for (const [id, key] of [['weighting', 'weighting'], ['weld', 'weld'], ['tangents', 'tangents'], ['reference', 'reference']])
-    $(id).addEventListener('change', () => { state.options[key] = Number($(id).value); applyOptions(); });
+  $('morph-directions').addEventListener('change', () => { state.options.morphDirections = $('morph-directions').checked ? MORPH_DELTAS : MORPH_NONE; applyOptions(); });
+  for (const key of Object.keys(OPTION_MENUS))
+    $(key).addEventListener('change', () => { state.options[key] = Number($(key).value); applyOptions(); });
   $('material').addEventListener('change', () => { views.setMaterial(Number($('material').value)); saveUrl(); });
   $('show-normals').addEventListener('change', () => { views.showNormals = $('show-normals').checked; refresh(); });
   $('show-tangents').addEventListener('change', () => { views.showTangents = $('show-tangents').checked; refresh(); });
@@ -190,9 +201,8 @@ function applyUrlDisplay() {
   $('show-normals').checked = !!d.normals; views.showNormals = !!d.normals;
   $('show-tangents').checked = !!d.tangents; views.showTangents = !!d.tangents;
   $('show-rig').checked = !!d.rig; views.showRig = !!d.rig;
-  $('morph-directions').checked = state.options.morphDirections === 0;
-  for (const [id, key] of [['weighting', 'weighting'], ['weld', 'weld'], ['tangents', 'tangents'], ['reference', 'reference']])
-    $(id).value = String(state.options[key]);
+  $('morph-directions').checked = state.options.morphDirections === MORPH_DELTAS;
+  for (const key of Object.keys(OPTION_MENUS)) $(key).value = String(state.options[key]);
 }
 
 function captions() {
@@ -349,8 +359,8 @@ function applyOptions() {
 
 // How the reference weights faces: the control's choice, else the scene's (area for a file, as eval).
 function referenceWeighting() {
-  return state.options.weighting >= 0 ? state.options.weighting
-    : gltf ? 0 : ['area', 'angle', 'uniform'].indexOf(sceneInfo().reference_weighting);
+  return state.options.weighting !== WEIGHTING_OF_SCENE ? state.options.weighting
+    : gltf ? EVAL_OPTIONS.weighting : WEIGHTINGS.indexOf(sceneInfo().reference_weighting);
 }
 
 // One evaluation of the view's current pose and a redraw. fromWorker: the worker's answer, whose GPU passes
@@ -401,11 +411,17 @@ function refresh(fromWorker = false) {
   page.runs = (page.runs || 0) + 1;
 }
 
-// The glTF primitive's pose and options, for the scene worker's copy of it and its GPU passes (copies: the view's
-// arrays are wasm memory).
+// The glTF primitive's pose, options and this evaluation of them (the reference's and each method's frames, the
+// statistics), for the scene worker's GPU passes, which are checked against it: the worker does not evaluate the
+// pose again. Copies (the view's arrays are wasm memory), handed over without another.
 function postPrimitivePose() {
-  worker.postMessage({ type: 'gpu-pose', bones: view.bones.slice(), morph: view.morph.slice(), options: { ...state.options },
-    gpu: workerGpuSettings() });
+  const tf = view.hasTangentFrame;
+  const rows = view.rows.map((r) => (r.normals ? { normals: r.normals.slice(), tangents: tf ? r.tangents?.slice() ?? null : null } : null));
+  const q = { type: 'gpu-pose', bones: view.bones.slice(), morph: view.morph.slice(), options: { ...view.options },
+    hasTangentFrame: tf, refNormals: view.refNormals.slice(), refTangents: tf ? view.refTangents?.slice() ?? null : null, rows,
+    stats: view.stats.slice(), gpu: workerGpuSettings() };
+  const arrays = [q.bones, q.morph, q.refNormals, q.refTangents, q.stats, ...rows.flatMap((r) => (r ? [r.normals, r.tangents] : []))];
+  worker.postMessage(q, arrays.filter(Boolean).map((a) => a.buffer));
 }
 
 // Every primitive instance posed together, as the worker drew them at the table's moment: one mesh in the
@@ -639,7 +655,8 @@ async function openFiles(files) {
   if (!candidates.length) return rejectFiles(`${names}: no mesh in the file`);
   const previous = gltf;
   // eval's reference options for a file (selectMesh sets them when a file replaces a scene)
-  const options = state.source === 'gltf' ? state.options : { ...state.options, weld: 2, tangents: 1 };
+  const options = state.source === 'gltf' ? state.options
+    : { ...state.options, weld: EVAL_OPTIONS.weld, tangents: EVAL_OPTIONS.tangents };
   const character = await new RemoteCharacter(characterWorkerFor(), new URL(page.wasm.file, document.baseURI).href,
     await assetBytes(files, loaded.parser), onCharacter).open(options);
   gltf = { gltf: loaded, name: names, candidates, mixer: new THREE.AnimationMixer(loaded.scene), time: 0, playing: false,
@@ -681,8 +698,8 @@ function selectMesh(index) {
   $('scene-section').classList.add('inactive');
   if (state.source !== 'gltf') {
     // the defaults of `skinframe eval` for real assets: UV seams welded, hard edges kept, MikkTSpace
-    Object.assign(state.options, { weld: 2, tangents: 1 });
-    $('weld').value = '2'; $('tangents').value = '1';
+    Object.assign(state.options, { weld: EVAL_OPTIONS.weld, tangents: EVAL_OPTIONS.tangents });
+    $('weld').value = String(EVAL_OPTIONS.weld); $('tangents').value = String(EVAL_OPTIONS.tangents);
   }
   state.source = 'gltf';
   const box = new THREE.Box3().setFromObject(index < 0 ? gltf.gltf.scene : object);
@@ -690,7 +707,7 @@ function selectMesh(index) {
   replaceView(next, true);
   remote.meshKnown = false; // the worker's scene is no longer the page's
   // the worker's GPU passes: the scene's buffers go; a primitive's copy takes them (its poses follow in refresh)
-  if (remote.gpu) worker.postMessage(index < 0 ? { type: 'gpu-release' } : { type: 'gpu-mesh', desc, options: { ...state.options },
+  if (remote.gpu) worker.postMessage(index < 0 ? { type: 'gpu-release' } : { type: 'gpu-mesh', desc,
     gpu: workerGpuSettings(), wasm: new URL(page.wasm.file, document.baseURI).href });
   seek(gltf.time || 0);
   return true;

@@ -5,8 +5,9 @@
 // Where the page has WebGPU, this worker owns a GPUDevice too (gpu.js) and runs the WGSL passes on its own view:
 // the core's frames go to the GPU from here, and the page receives only the check's and the statistics' few bytes
 // ({type: 'gpu'} messages), so no upload or read-back waits on the main thread. A glTF primitive's passes run
-// here too ({type: 'gpu-mesh'}, then {type: 'gpu-pose'} per pose): the page holds no GPUDevice.
-import { loadSkinframe, ALL_METHODS } from './skinframe.js';
+// here too ({type: 'gpu-mesh'}, then {type: 'gpu-pose'} per pose, which carries the page's evaluation of it): the
+// page holds no GPUDevice.
+import { loadSkinframe, ALL_METHODS, summaryOf } from './skinframe.js';
 import { GpuReference } from './gpu.js';
 import { WorkerViews } from './gpu_views.js';
 
@@ -85,8 +86,9 @@ async function scene(q) {
 }
 
 // A glTF primitive, which the page evaluates on its own thread: the worker makes the same mesh from the page's
-// arrays and poses it with the page's bones and morph weights, so that its passes run on this worker's device
-// and the page holds no GPUDevice of its own.
+// arrays (its topology is what the passes read) and runs the passes with each pose's bones and morph weights,
+// checked against the page's evaluation of that pose, so that they run on this worker's device and the page
+// holds no GPUDevice of its own.
 let primitive = null, primitiveGpuMesh = null, primitivePending = null;
 
 async function primitiveMesh(q) {
@@ -96,7 +98,6 @@ async function primitiveMesh(q) {
   try {
     if (!sf) sf = await loadSkinframe(q.wasm);
     primitive = sf.createMesh(q.desc);
-    primitive.setOptions(q.options).setLive(true);
     gpuSettings(q.gpu);
     gpu.setMesh(primitive);
     primitiveGpuMesh = gpu.mesh;
@@ -112,18 +113,24 @@ function primitivePose(q) {
   if (idle) setTimeout(primitiveRun, 0);
 }
 
+// What gpu.js reads of a view, for a pose the page evaluated: the pose, the options, and the page's frames and
+// statistics of it, which the passes are checked against.
+function pageEvaluation(q) {
+  return {
+    vertexCount: primitive.vertexCount, targetCount: primitive.targetCount, bones: q.bones, morph: q.morph,
+    options: q.options, hasTangentFrame: q.hasTangentFrame, refNormals: q.refNormals, refTangents: q.refTangents,
+    rows: q.rows, summary: (m) => summaryOf(q.stats, m),
+  };
+}
+
 function primitiveRun() {
   const q = primitivePending;
   primitivePending = null;
   // the scene (or a later primitive) may have taken the GPU's mesh meanwhile
   if (!q || !primitive || !gpu || gpu.mesh !== primitiveGpuMesh) return;
   try {
-    primitive.bones.set(q.bones);
-    primitive.morph.set(q.morph);
-    if (JSON.stringify(q.options) !== JSON.stringify(primitive.options)) primitive.setOptions(q.options);
-    primitive.run();
     gpuSettings(q.gpu);
-    gpu.run(primitive, q.gpu.weighting);
+    gpu.run(pageEvaluation(q), q.gpu.weighting);
   } catch (err) {
     postGpu(`WebGPU: ${err.message}`, true);
   }

@@ -2,7 +2,8 @@
 // the module's memory, made once per mesh and remade only when memory grows or the core moves an array, so a
 // frame (write the pose, run, read frames and statistics) allocates nothing. Works in node and in the browser.
 
-import { METHOD_NAMES, METHOD_DEFAULT_COUNT, WEIGHTINGS, MORPH_DIRECTIONS } from './generated/layout.js';
+import { METHOD_NAMES, METHOD_DEFAULT_COUNT, WEIGHTINGS, MORPH_DIRECTIONS, WELDS, TANGENT_MODES, REFERENCES,
+  UV_CONVENTIONS } from './generated/layout.js';
 
 // The core's methods in sf_method order (sfw_catalog_json lists them; catalog() checks they agree). A view
 // evaluates METHODS, the default ones; ALL_METHODS adds recompute-fused (recompute's frames bit for bit, in one
@@ -10,10 +11,16 @@ import { METHOD_NAMES, METHOD_DEFAULT_COUNT, WEIGHTINGS, MORPH_DIRECTIONS } from
 export const ALL_METHODS = METHOD_NAMES;
 export const METHODS = ALL_METHODS.slice(0, METHOD_DEFAULT_COUNT);
 export const RECOMPUTE = METHODS.indexOf('recompute');
-export { WEIGHTINGS, MORPH_DIRECTIONS }; // by value: sf_weighting, sf_morph_directions (deltas, none, normals)
-export const WELDS = ['none', 'position', 'position-normal'];
-export const TANGENT_MODES = ['uv', 'mikktspace'];
-export const REFERENCES = ['rebuilt', 'authored'];
+// The options' names by value (the command's names): sf_weighting, sf_morph_directions, sf_weld, sf_tangent_mode,
+// sf_reference; and sf_uv_convention.
+export { WEIGHTINGS, MORPH_DIRECTIONS, WELDS, TANGENT_MODES, REFERENCES, UV_CONVENTIONS };
+// setOptions' weighting for the scene's own (sfw_view_set_options), not an sf_weighting
+export const WEIGHTING_OF_SCENE = -1;
+// A view's options before setOptions: the library's defaults, the scene's weighting, no jacobian cap.
+export const OPTION_DEFAULTS = Object.freeze({
+  morphDirections: MORPH_DIRECTIONS.indexOf('deltas'), weighting: WEIGHTING_OF_SCENE, weld: WELDS.indexOf('none'),
+  tangents: TANGENT_MODES.indexOf('uv'), reference: REFERENCES.indexOf('rebuilt'), jacobianCap: 0,
+});
 
 // Layout of sfw_view_stats (web/api.c): STAT_STRIDE doubles per method.
 export const STAT = {
@@ -211,7 +218,7 @@ export class View {
     this._buffer = null;
     this._table = new Uint32Array(TAB_SIZE);
     this._summaries = ALL_METHODS.map(() => ({ status: -1, normal: {}, tangent: {}, handedness: 0 }));
-    this.options = { morphDirections: 0, weighting: -1, weld: 0, tangents: 0, reference: 0, jacobianCap: 0 };
+    this.options = { ...OPTION_DEFAULTS };
     this._refresh(true);
   }
 
@@ -284,7 +291,8 @@ export class View {
     return true;
   }
 
-  // {morphDirections, weighting (-1 = the scene's), weld, tangents, reference, jacobianCap}, as indices.
+  // {morphDirections, weighting (WEIGHTING_OF_SCENE: the scene's), weld, tangents, reference, jacobianCap}, as the
+  // values of the names above (MORPH_DIRECTIONS, WEIGHTINGS, WELDS, TANGENT_MODES, REFERENCES).
   setOptions(options) {
     const o = { ...this.options, ...options };
     const ok = this.sf.exports.sfw_view_set_options(this.ptr, o.morphDirections, o.weighting, o.weld, o.tangents,
@@ -347,7 +355,7 @@ export class View {
     return out;
   }
 
-  // The mesh's UV convention (sf_uv_convention: 0 glTF, 1 v up), which sets the sign of the tangents' handedness.
+  // The mesh's UV convention (an index of UV_CONVENTIONS), which sets the sign of the tangents' handedness.
   get uvConvention() { return this.sf.exports.sfw_view_uv_convention(this.ptr); }
 
   stat(m, field) { return this.stats[m * STAT_STRIDE + field]; }

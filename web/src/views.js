@@ -2,12 +2,14 @@
 // orbit control over the four canvases. Attribute arrays are made once per mesh and refilled per frame.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { VIEW_MODE } from './generated/layout.js';
+import { VIEW_LIGHT, VIEW_MODE } from './generated/layout.js';
 
 // mode (VIEW_MODE, as the WebGPU views number it): normal colours, lambert, normal-mapped lambert (a procedural
 // bump map in the tangent frame, so tangent errors show), error heatmap (0 degrees green, 22.5 yellow, 45 and
 // more red; a negative angle, not measured, grey).
 const modeConstants = Object.entries(VIEW_MODE).map(([name, value]) => `const int MODE_${name} = ${value};`).join('\n');
+// the direction towards the light, as the WebGPU views' (SF_VIEW_LIGHT)
+const lightConstant = `const vec3 LIGHT = vec3(${VIEW_LIGHT.map((x) => x.toFixed(6)).join(', ')});`;
 const vertexShader = /* glsl */ `
   attribute vec4 tangent;
   attribute float err;
@@ -19,8 +21,8 @@ const vertexShader = /* glsl */ `
   }`;
 const fragmentShader = /* glsl */ `
   ${modeConstants}
+  ${lightConstant}
   uniform int mode;
-  uniform vec3 lightDir;
   varying vec3 vN; varying vec4 vT; varying vec2 vUv; varying float vErr;
   vec3 heat(float d) {
     float t = clamp(d / 45.0, 0.0, 1.0);
@@ -30,7 +32,7 @@ const fragmentShader = /* glsl */ `
   void main() {
     vec3 n = length(vN) > 0.0 ? normalize(vN) : vec3(0.0);
     if (!gl_FrontFacing) n = -n;
-    vec3 l = normalize(lightDir);
+    vec3 l = normalize(LIGHT);
     if (mode == MODE_ERROR_HEAT) {
       vec3 c = vErr < 0.0 ? vec3(0.32, 0.34, 0.38) : heat(vErr);
       gl_FragColor = vec4(c * (0.6 + 0.4 * abs(dot(n, l))), 1.0);
@@ -77,7 +79,7 @@ export class Views {
     });
     this.materials = NAMES.map((_, i) => new THREE.ShaderMaterial({
       vertexShader, fragmentShader, side: THREE.DoubleSide,
-      uniforms: { mode: { value: i >= 2 ? VIEW_MODE.ERROR_HEAT : VIEW_MODE.LAMBERT }, lightDir: { value: new THREE.Vector3(0.4, 1, 0.7) } },
+      uniforms: { mode: { value: i >= 2 ? VIEW_MODE.ERROR_HEAT : VIEW_MODE.LAMBERT } },
     }));
     this.meshes = [];
     this.vectorLines = [];

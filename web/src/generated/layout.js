@@ -6,6 +6,14 @@ export const METHOD_DEFAULT_COUNT = 7;
 export const MORPH_DIRECTIONS = ['deltas', 'none', 'normals'];
 // sf_weighting by value
 export const WEIGHTINGS = ['area', 'angle', 'uniform'];
+// sf_weld by value
+export const WELDS = ['none', 'position', 'position-normal'];
+// sf_tangent_mode by value
+export const TANGENT_MODES = ['uv', 'mikktspace'];
+// sf_reference by value
+export const REFERENCES = ['rebuilt', 'authored'];
+// sf_uv_convention by value
+export const UV_CONVENTIONS = ['gltf', 'v-up'];
 // The parameter block: word of each setting (PARAM_F32: stored as f32)
 export const PARAM = { vertex_count: 0, influences: 1, morph_dirs: 2, method: 3, face_count: 4, weighting: 5, has_uv: 6, out_base: 7, bitangent_sign: 8, jacobian_cap: 9, morph_base: 10, pad0: 11 };
 export const PARAM_F32 = ['bitangent_sign', 'jacobian_cap'];
@@ -13,6 +21,8 @@ export const PARAM_SETTINGS = 12;
 // sf_topology_gpu_buffers' arrays in order: WGSL's Params holds their offsets after the settings
 export const GPU_ARRAYS = ['rest_positions', 'rest_normals', 'rest_tangents', 'uvs', 'indices', 'joints', 'weights', 'morph_offsets', 'morph_target', 'morph_dp', 'morph_dn', 'morph_dt', 'adj_offsets', 'adj_corners', 'grad_slot_offsets', 'grad_slot_joint', 'grad_slot_guv', 'grad_morph_offsets', 'grad_morph_target', 'grad_morph_duv', 'fan_slot_offsets', 'fan_slot_joint', 'fan_slot_coef', 'fan_morph_offsets', 'fan_morph_target', 'fan_morph_duv', 'fan_normal'];
 export const PARAM_WORDS = 40;
+// Threads per workgroup of the passes (shaders/): a dispatch is ceil(threads / PASS_WORKGROUP) workgroups
+export const PASS_WORKGROUP = 64;
 export const STATE_STRIDE = 32;
 export const STATE = { POSITION: 0, DET: 3, MORPHED_POSITION: 4, MORPHED_NORMAL: 7, MORPHED_TANGENT: 10, BLEND: 13 };
 // The passes' frames: per method slot FRAME_FLOATS floats per vertex, n normals (xyz) then n tangents (xyzw)
@@ -20,14 +30,22 @@ export const FRAME_FLOATS = 7;
 export const FRAME_NORMAL_FLOATS = 3;
 // The statistics' and cross-check's reduction (web/src/reduce.wgsl): vertices per workgroup
 export const REDUCE_WORKGROUP = 256;
+// Each slot's vec4 the reduction leaves, REDUCE_OUT_FLOATS floats read back per slot: the lane of each value
+export const REDUCE_OUT_FLOATS = 4;
+// The statistics' lanes (web/src/gpu_stats.wgsl)
+export const STATS_OUT = { NORMAL_MEAN: 0, NORMAL_MAX: 1, TANGENT_MEAN: 2, TANGENT_MAX: 3 };
+// The cross-check's lanes (web/src/gpu_compare.wgsl)
+export const COMPARE_OUT = { NORMAL_MAX: 0, TANGENT_MAX: 1, HANDEDNESS: 2 };
 // The views' modes (ViewParams.mode)
 export const VIEW_MODE = { NORMAL_COLOURS: 0, LAMBERT: 1, NORMAL_MAPPED: 2, ERROR_HEAT: 3 };
 // The views' error kinds (ViewParams.error)
 export const VIEW_ERROR = { NORMAL_ANGLE: 0, TANGENT_ANGLE: 1, NOT_MEASURED: 2, OFF: 3 };
+// The views' light (web/src/gpu_views.wgsl, views.js): the direction towards it, not normalised
+export const VIEW_LIGHT = [0.4, 1, 0.7];
 // WGSL's ViewParams (web/src/gpu_views.wgsl): the first word of each field (VIEW_PARAM_F32: floats)
-export const VIEW_PARAM = { view_proj: 0, light: 16, n: 20, shade_slot: 21, method_slot: 22, ref_slot: 23, mode: 24, error: 25, indices: 26, uvs: 27, has_uv: 28 };
-export const VIEW_PARAM_F32 = ['view_proj', 'light'];
-export const VIEW_PARAM_WORDS = 32;
+export const VIEW_PARAM = { view_proj: 0, n: 16, shade_slot: 17, method_slot: 18, ref_slot: 19, mode: 20, error: 21, indices: 22, uvs: 23, has_uv: 24 };
+export const VIEW_PARAM_F32 = ['view_proj'];
+export const VIEW_PARAM_WORDS = 28;
 // WGSL's StatsParams (web/src/gpu_stats.wgsl): the first word of each field (STATS_PARAM_F32: floats)
 export const STATS_PARAM = { n: 0, ref_slot: 1, groups: 2, tangents: 3 };
 export const STATS_PARAM_F32 = [];
