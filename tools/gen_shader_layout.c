@@ -2,9 +2,11 @@
  * (sf_topology_gpu_buffers), the parameter block, the per-vertex state and the Vulkan bindings
  * (src/core/gpu_layout.h), the method ids (SF_METHODS), the public enums (sf_morph_directions, sf_weighting; for
  * the page also sf_weld, sf_tangent_mode, sf_reference, sf_uv_convention) and the kernels' thresholds
- * (src/kernels/sf_kernels.h), into shaders/generated/layout.{glsl,hlsli,wgsl} and web/src/generated/layout.js.
+ * (src/kernels/sf_kernels.h), into shaders/generated/layout.{glsl,hlsli,wgsl} and web/src/generated/layout.js; for
+ * the page alone also the tables its exports hand over (web/api_layout.h).
  *   gen_shader_layout ROOT           rewrite the four files under the source tree ROOT
  *   gen_shader_layout --check ROOT   exit 1, naming each file, when a checked-in file differs from what it writes */
+#include "api_layout.h"
 #include "gpu_layout.h"
 #include "sf_kernels.h"
 #include "skinframe.h"
@@ -110,6 +112,14 @@ static const named view_errors[] = {SF_GPU_VIEW_ERRORS(SF_VIEW_NAMED_)};
 static const named stats_out[] = {SF_GPU_STATS_OUT(SF_VIEW_NAMED_)};
 static const named compare_out[] = {SF_GPU_COMPARE_OUT(SF_VIEW_NAMED_)};
 static const float view_light[3] = SF_GPU_VIEW_LIGHT;
+/* The page's tables (web/api_layout.h). */
+#define SFW_NAMED_(name, at, what) {#name, at},
+static const named web_stats[] = {SFW_STATS(SFW_NAMED_)};
+static const named web_angles[] = {SFW_STAT_ANGLES(SFW_NAMED_)};
+static const named web_table[] = {SFW_TABLE(SFW_NAMED_)};
+static const named web_table_row[] = {SFW_TABLE_ROW(SFW_NAMED_)};
+static const named web_mesh[] = {SFW_MESH_ARRAYS(SFW_NAMED_)};
+static const named web_asset[] = {SFW_ASSET_TABLE(SFW_NAMED_)};
 
 /* web/src/reduce.wgsl reduces one vec4 per vertex and slot. */
 _Static_assert(SF_GPU_REDUCE_OUT_FLOATS == 4, "the reduction's out is a vec4");
@@ -355,6 +365,58 @@ static void js_names(text* t, const char* what, const char* name, const named* l
     put(t, "];\n");
 }
 
+/* A C name as JavaScript spells it: DEGENERATE_NORMALS as degenerateNormals, OVER_1 as over1. */
+static void js_camel(text* t, const char* name)
+{
+    for (const char* c = name; *c; ++c)
+        if (*c != '_') put(t, "%c", c > name && c[-1] == '_' ? *c : *c | 0x20);
+}
+
+/* A table's fields, {camelName: index}; each index under end and none taken twice. */
+static void js_table(text* t, const char* what, const char* name, const named* list, size_t count, unsigned end)
+{
+    unsigned long long used = 0;
+    put(t, "// %s\nexport const %s = {", what, name);
+    for (size_t k = 0; k < count; ++k) {
+        if (list[k].value >= end || end > 64 || (used >> list[k].value & 1u)) {
+            fprintf(stderr, "gen_shader_layout: %s.%s: %u is taken or not under %u\n", name, list[k].name, list[k].value, end);
+            exit(2);
+        }
+        used |= 1ull << list[k].value;
+        put(t, "%s", k ? ", " : " ");
+        js_camel(t, list[k].name);
+        put(t, ": %u", list[k].value);
+    }
+    put(t, " };\n");
+}
+
+/* The page's tables (web/api_layout.h) for web/src/skinframe.js and web/src/asset_eval.js. */
+static void js_web_tables(text* t)
+{
+    js_table(t, "sfw_view_stats (web/api_layout.h): STAT_STRIDE doubles per method in sf_method order, each field's first",
+             "STAT", web_stats, N_OF(web_stats), SFW_STAT_STRIDE);
+    put(t, "export const STAT_STRIDE = %d;\n", SFW_STAT_STRIDE);
+    put(t, "// STAT.normal and STAT.tangent: these angle statistics in order\nexport const STAT_ANGLES = [");
+    for (size_t k = 0; k < N_OF(web_angles); ++k) {
+        if (web_angles[k].value != k) {
+            fprintf(stderr, "gen_shader_layout: SFW_ANGLE_%s is not numbered 0, 1, ...\n", web_angles[k].name);
+            exit(2);
+        }
+        put(t, "%s'", k ? ", " : "");
+        js_camel(t, web_angles[k].name);
+        put(t, "'");
+    }
+    put(t, "];\n");
+    js_table(t, "sfw_view_table: uint32 pointers; method m's TAB_PER_METHOD at TAB.rows + TAB_PER_METHOD * m, as TAB_ROW",
+             "TAB", web_table, N_OF(web_table), SFW_TAB_SIZE);
+    js_table(t, "One method's pointers in sfw_view_table", "TAB_ROW", web_table_row, N_OF(web_table_row), SFW_TAB_PER_METHOD);
+    put(t, "export const TAB_PER_METHOD = %d;\nexport const TAB_SIZE = %d;\n", SFW_TAB_PER_METHOD, (int)SFW_TAB_SIZE);
+    js_table(t, "sfw_mesh_array's `which`", "MESH", web_mesh, N_OF(web_mesh), 64);
+    js_table(t, "sfw_asset_frame / sfw_asset_clip (web/asset_api.c): ASSET_STRIDE doubles per method in sf_method order",
+             "ASSET", web_asset, N_OF(web_asset), SFW_ASSET_STRIDE);
+    put(t, "export const ASSET_STRIDE = %d;\n", SFW_ASSET_STRIDE);
+}
+
 static void js(text* t)
 {
     put(t, "// " BANNER "\n");
@@ -410,6 +472,7 @@ static void js(text* t)
             if (strcmp(b->fields[k].type, "u32")) put(t, "%s'%s'", none_yet ? "" : ", ", b->fields[k].name), none_yet = 0;
         put(t, "];\nexport const %s_WORDS = %u;\n", b->js, words);
     }
+    js_web_tables(t);
 }
 
 /* Writes (or, check, compares) ROOT/path; returns 1 when a checked file differs. */

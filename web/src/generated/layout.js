@@ -54,3 +54,19 @@ export const STATS_PARAM_WORDS = 4;
 export const COMPARE_PARAM = { n: 0, groups: 1, tangents: 2 };
 export const COMPARE_PARAM_F32 = [];
 export const COMPARE_PARAM_WORDS = 4;
+// sfw_view_stats (web/api_layout.h): STAT_STRIDE doubles per method in sf_method order, each field's first
+export const STAT = { status: 0, normal: 1, tangent: 9, handedness: 17, degenerateNormals: 18, degenerateTangents: 19, worstNormal: 20, worstTangent: 21, tangentCount: 22, mirrored: 23, singular: 24 };
+export const STAT_STRIDE = 26;
+// STAT.normal and STAT.tangent: these angle statistics in order
+export const STAT_ANGLES = ['mean', 'rms', 'p50', 'p95', 'max', 'over1', 'over5', 'over45'];
+// sfw_view_table: uint32 pointers; method m's TAB_PER_METHOD at TAB.rows + TAB_PER_METHOD * m, as TAB_ROW
+export const TAB = { positions: 0, refNormals: 1, refTangents: 2, rows: 3 };
+// One method's pointers in sfw_view_table
+export const TAB_ROW = { normals: 0, tangents: 1, normalDeg: 2, tangentDeg: 3 };
+export const TAB_PER_METHOD = 4;
+export const TAB_SIZE = 35;
+// sfw_mesh_array's `which`
+export const MESH = { positions: 0, normals: 1, tangents: 2, uvs: 3, indices: 4, joints: 5, weights: 6, morphPositions: 7, morphNormals: 8, morphTangents: 9 };
+// sfw_asset_frame / sfw_asset_clip (web/asset_api.c): ASSET_STRIDE doubles per method in sf_method order
+export const ASSET = { status: 0, normalMean: 1, normalMax: 2, tangentMean: 3, tangentMax: 4, normalCount: 5, tangentCount: 6, handedness: 7 };
+export const ASSET_STRIDE = 8;
