@@ -121,6 +121,9 @@ static const named web_table_row[] = {SFW_TABLE_ROW(SFW_NAMED_)};
 static const named web_mesh[] = {SFW_MESH_ARRAYS(SFW_NAMED_)};
 static const named web_asset[] = {SFW_ASSET_TABLE(SFW_NAMED_)};
 
+/* A bone is a 3x4 (skinframe.h's Conventions), as the state's BLEND. */
+_Static_assert(SF_GPU_BONE_FLOATS == 12, "a bone is a 3x4");
+
 /* web/src/reduce.wgsl reduces one vec4 per vertex and slot. */
 _Static_assert(SF_GPU_REDUCE_OUT_FLOATS == 4, "the reduction's out is a vec4");
 
@@ -253,6 +256,8 @@ static void constants(text* t, const char* fmt, const char* ffmt)
     put(t, fmt, "SF_METHOD_COUNT", (unsigned)SF_METHOD_COUNT);
     put(t, fmt, "SF_PASS_WORKGROUP", (unsigned)SF_GPU_PASS_WORKGROUP);
     put(t, fmt, "SF_GPU_STATE_STRIDE", (unsigned)SF_GPU_STATE_STRIDE);
+    put(t, fmt, "SF_BONE_FLOATS", (unsigned)SF_GPU_BONE_FLOATS);
+    put(t, fmt, "SF_FACE_FLOATS", (unsigned)SF_GPU_FACE_FLOATS);
     for (size_t k = 0; k < N_OF(state); ++k) {
         char name[64];
         snprintf(name, sizeof name, "SF_STATE_%s", state[k].name);
@@ -443,6 +448,9 @@ static void js(text* t)
     put(t, "];\nexport const PARAM_WORDS = %zu;\n", wgsl_param_words());
     put(t, "// Threads per workgroup of the passes (shaders/): a dispatch is ceil(threads / PASS_WORKGROUP) workgroups\n");
     put(t, "export const PASS_WORKGROUP = %u;\n", (unsigned)SF_GPU_PASS_WORKGROUP);
+    put(t, "// The pose's floats per bone (a column-major 3x4) and the triangles' scratch `face`'s per triangle\n");
+    put(t, "export const BONE_FLOATS = %u;\nexport const FACE_FLOATS = %u;\n", (unsigned)SF_GPU_BONE_FLOATS,
+        (unsigned)SF_GPU_FACE_FLOATS);
     put(t, "export const STATE_STRIDE = %u;\nexport const STATE = {", (unsigned)SF_GPU_STATE_STRIDE);
     for (size_t k = 0; k < N_OF(state); ++k) put(t, "%s%s: %u", k ? ", " : " ", state[k].name, state[k].at);
     put(t, " };\n");
@@ -507,6 +515,11 @@ int main(int argc, char** argv)
     const char* root = argv[1 + check];
     load_arrays();
     check_bindings();
+    for (size_t k = 0; k < N_OF(state); ++k)
+        if (!strcmp(state[k].name, "BLEND") && state[k].floats != SF_GPU_BONE_FLOATS) {
+            fprintf(stderr, "gen_shader_layout: the state's BLEND is not SF_GPU_BONE_FLOATS floats\n");
+            return 2;
+        }
     check_lanes("SF_GPU_STATS_OUT", stats_out, N_OF(stats_out));
     check_lanes("SF_GPU_COMPARE_OUT", compare_out, N_OF(compare_out));
     static text t;

@@ -23,6 +23,9 @@ export const GPU_ARRAYS = ['rest_positions', 'rest_normals', 'rest_tangents', 'u
 export const PARAM_WORDS = 40;
 // Threads per workgroup of the passes (shaders/): a dispatch is ceil(threads / PASS_WORKGROUP) workgroups
 export const PASS_WORKGROUP = 64;
+// The pose's floats per bone (a column-major 3x4) and the triangles' scratch `face`'s per triangle
+export const BONE_FLOATS = 12;
+export const FACE_FLOATS = 12;
 export const STATE_STRIDE = 32;
 export const STATE = { POSITION: 0, DET: 3, MORPHED_POSITION: 4, MORPHED_NORMAL: 7, MORPHED_TANGENT: 10, BLEND: 13 };
 // The passes' frames: per method slot FRAME_FLOATS floats per vertex, n normals (xyz) then n tangents (xyzw)
