@@ -112,6 +112,22 @@ static const named view_errors[] = {SF_GPU_VIEW_ERRORS(SF_VIEW_NAMED_)};
 static const named stats_out[] = {SF_GPU_STATS_OUT(SF_VIEW_NAMED_)};
 static const named compare_out[] = {SF_GPU_COMPARE_OUT(SF_VIEW_NAMED_)};
 static const float view_light[3] = SF_GPU_VIEW_LIGHT;
+/* The views' shading terms: a number (count 1) or a colour (count 3); each diffuse term is 1 - its ambient. */
+static const float heat_low[3] = SF_GPU_VIEW_HEAT_LOW, heat_mid[3] = SF_GPU_VIEW_HEAT_MID,
+                   heat_high[3] = SF_GPU_VIEW_HEAT_HIGH, not_measured[3] = SF_GPU_VIEW_NOT_MEASURED,
+                   surface[3] = SF_GPU_VIEW_SURFACE;
+static const float heat_full_deg = SF_GPU_VIEW_HEAT_FULL_DEG, heat_ambient = SF_GPU_VIEW_HEAT_AMBIENT,
+                   heat_diffuse = 1.0f - SF_GPU_VIEW_HEAT_AMBIENT, surface_ambient = SF_GPU_VIEW_SURFACE_AMBIENT,
+                   surface_diffuse = 1.0f - SF_GPU_VIEW_SURFACE_AMBIENT;
+static const struct {
+    const char* name;
+    const float* value;
+    int count;
+} shading[] = {{"HEAT_FULL_DEG", &heat_full_deg, 1},     {"HEAT_LOW", heat_low, 3},
+               {"HEAT_MID", heat_mid, 3},                {"HEAT_HIGH", heat_high, 3},
+               {"NOT_MEASURED", not_measured, 3},        {"HEAT_AMBIENT", &heat_ambient, 1},
+               {"HEAT_DIFFUSE", &heat_diffuse, 1},       {"SURFACE", surface, 3},
+               {"SURFACE_AMBIENT", &surface_ambient, 1}, {"SURFACE_DIFFUSE", &surface_diffuse, 1}};
 /* The page's tables (web/api_layout.h). */
 #define SFW_NAMED_(name, at, what) {#name, at},
 static const named web_stats[] = {SFW_STATS(SFW_NAMED_)};
@@ -334,6 +350,14 @@ static void wgsl(text* t)
         put(t, "const SF_VIEW_ERROR_%s: u32 = %uu;\n", view_errors[k].name, view_errors[k].value);
     put(t, "// The views' light: the direction towards it, not normalised\nconst SF_VIEW_LIGHT: vec3<f32> = vec3<f32>(%g, %g, %g);\n",
         (double)view_light[0], (double)view_light[1], (double)view_light[2]);
+    put(t, "// The views' heat map, grey and shading terms (src/core/gpu_layout.h says how they shade)\n");
+    for (size_t k = 0; k < N_OF(shading); ++k) {
+        const float* v = shading[k].value;
+        if (shading[k].count == 1) put(t, "const SF_VIEW_%s: f32 = %g;\n", shading[k].name, (double)v[0]);
+        else
+            put(t, "const SF_VIEW_%s: vec3<f32> = vec3<f32>(%g, %g, %g);\n", shading[k].name, (double)v[0], (double)v[1],
+                (double)v[2]);
+    }
     for (size_t i = 0; i < N_OF(blocks); ++i) {
         const block* b = &blocks[i];
         unsigned at[SF_MAX_BLOCK_FIELDS];
@@ -467,6 +491,14 @@ static void js(text* t)
     js_enum(t, "The views' error kinds (ViewParams.error)", "VIEW_ERROR", view_errors, N_OF(view_errors));
     put(t, "// The views' light (web/src/gpu_views.wgsl, views.js): the direction towards it, not normalised\n");
     put(t, "export const VIEW_LIGHT = [%g, %g, %g];\n", (double)view_light[0], (double)view_light[1], (double)view_light[2]);
+    put(t, "// The views' heat map, grey and shading terms (gpu_views.wgsl's SF_VIEW_*, views.js): numbers and colours\n");
+    put(t, "export const VIEW_SHADING = {");
+    for (size_t k = 0; k < N_OF(shading); ++k) {
+        const float* v = shading[k].value;
+        if (shading[k].count == 1) put(t, "%s%s: %g", k ? ", " : " ", shading[k].name, (double)v[0]);
+        else put(t, "%s%s: [%g, %g, %g]", k ? ", " : " ", shading[k].name, (double)v[0], (double)v[1], (double)v[2]);
+    }
+    put(t, " };\n");
     for (size_t i = 0; i < N_OF(blocks); ++i) {
         const block* b = &blocks[i];
         unsigned at[SF_MAX_BLOCK_FIELDS];

@@ -117,6 +117,17 @@
 /* The four views drawn from the passes' buffers (web/src/gpu_views.{js,wgsl}); the page's three.js views
  * (web/src/views.js) shade with the same light. */
 #define SF_GPU_VIEW_LIGHT {0.4f, 1.0f, 0.7f} /* direction towards the light, not normalised */
+/* Both views' shading: the error heat map runs from HEAT_LOW at 0 degrees through HEAT_MID at half of
+ * HEAT_FULL_DEG to HEAT_HIGH there and beyond, NOT_MEASURED where no angle is measured, lit by
+ * ambient + (1 - ambient) |n.l|; the other lit views' SURFACE by ambient + (1 - ambient) max(n.l, 0). */
+#define SF_GPU_VIEW_HEAT_FULL_DEG 45.0f
+#define SF_GPU_VIEW_HEAT_LOW {0.13f, 0.72f, 0.26f} /* green */
+#define SF_GPU_VIEW_HEAT_MID {0.95f, 0.85f, 0.2f}  /* yellow */
+#define SF_GPU_VIEW_HEAT_HIGH {0.9f, 0.12f, 0.1f}  /* red */
+#define SF_GPU_VIEW_NOT_MEASURED {0.32f, 0.34f, 0.38f} /* grey */
+#define SF_GPU_VIEW_HEAT_AMBIENT 0.6f
+#define SF_GPU_VIEW_SURFACE {0.78f, 0.8f, 0.84f}
+#define SF_GPU_VIEW_SURFACE_AMBIENT 0.18f
 #define SF_GPU_VIEW_PARAMS(X)                                                                   \
     X(mat4x4f, view_proj, "projection times view (WebGL's clip space, z in -w..w)")             \
     X(u32, n, "vertices")                                                                       \
