@@ -146,14 +146,14 @@ vec3 morph_position(uint i)
 // (sfk_blend_matrix).
 mat4x3 blend_matrix(uint i)
 {
-    precise float m[12];
-    for (uint c = 0u; c < 12u; ++c) m[c] = 0.0;
+    precise float m[SF_BONE_FLOATS];
+    for (uint c = 0u; c < SF_BONE_FLOATS; ++c) m[c] = 0.0;
     float total = 0.0;
     for (uint k = 0u; k < P.influences; ++k) {
         float w = weights[P.influences * i + k];
         if (w == 0.0) continue;
-        uint b = 12u * joints[P.influences * i + k];
-        for (uint c = 0u; c < 12u; ++c) m[c] += w * bones[b + c];
+        uint b = SF_BONE_FLOATS * joints[P.influences * i + k];
+        for (uint c = 0u; c < SF_BONE_FLOATS; ++c) m[c] += w * bones[b + c];
         total += w;
     }
     if (total == 0.0) { m[0] = 1.0; m[4] = 1.0; m[8] = 1.0; }

@@ -16,7 +16,7 @@ fn tf(i: u32) -> f32 { return bitcast<f32>(topo[i]); }
 fn tf3(base: u32, i: u32) -> vec3<f32> { let o = base + 3u * i; return vec3<f32>(tf(o), tf(o + 1u), tf(o + 2u)); }
 fn tf4(base: u32, i: u32) -> vec4<f32> { let o = base + 4u * i; return vec4<f32>(tf(o), tf(o + 1u), tf(o + 2u), tf(o + 3u)); }
 fn state3(v: u32, at: u32) -> vec3<f32> { let o = SF_GPU_STATE_STRIDE * v + at; return vec3<f32>(state[o], state[o + 1u], state[o + 2u]); }
-fn bone_col(j: u32, c: u32) -> vec3<f32> { let o = 12u * j + 3u * c; return vec3<f32>(pose[o], pose[o + 1u], pose[o + 2u]); }
+fn bone_col(j: u32, c: u32) -> vec3<f32> { let o = SF_BONE_FLOATS * j + 3u * c; return vec3<f32>(pose[o], pose[o + 1u], pose[o + 2u]); }
 // A p + t and A d of bone j (sfk_mat_point, sfk_mat_dir).
 fn bone_point(j: u32, p: vec3<f32>) -> vec3<f32> {
   return bone_col(j, 0u) * p.x + bone_col(j, 1u) * p.y + bone_col(j, 2u) * p.z + bone_col(j, 3u);

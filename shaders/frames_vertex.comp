@@ -14,7 +14,7 @@ SF_BUFFER_normals(writeonly);
 SF_BUFFER_tangents(writeonly);
 #include "common.glsl"
 
-vec3 bone_col(uint b, uint c) { return vec3(bones[12u * b + 3u * c], bones[12u * b + 3u * c + 1u], bones[12u * b + 3u * c + 2u]); }
+vec3 bone_col(uint b, uint c) { return vec3(bones[SF_BONE_FLOATS * b + 3u * c], bones[SF_BONE_FLOATS * b + 3u * c + 1u], bones[SF_BONE_FLOATS * b + 3u * c + 2u]); }
 vec3 state3(uint o) { return vec3(state[o], state[o + 1u], state[o + 2u]); }
 
 void main()

@@ -52,7 +52,7 @@ void main()
             uint j = grad_slot_joint[k];
             vec3 pj = x;
             if (j != SF_REST_JOINT) {
-                uint bb = 12u * j;
+                uint bb = SF_BONE_FLOATS * j;
                 pj = vec3(bones[bb], bones[bb + 1u], bones[bb + 2u]) * x.x +
                      vec3(bones[bb + 3u], bones[bb + 4u], bones[bb + 5u]) * x.y +
                      vec3(bones[bb + 6u], bones[bb + 7u], bones[bb + 8u]) * x.z +

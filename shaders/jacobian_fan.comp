@@ -26,7 +26,7 @@ SF_BUFFER_fan_normal(readonly);
 #include "common.glsl"
 
 vec3 state3(uint o) { return vec3(state[o], state[o + 1u], state[o + 2u]); }
-vec3 bone_col(uint j, uint c) { return vec3(bones[12u * j + 3u * c], bones[12u * j + 3u * c + 1u], bones[12u * j + 3u * c + 2u]); }
+vec3 bone_col(uint j, uint c) { return vec3(bones[SF_BONE_FLOATS * j + 3u * c], bones[SF_BONE_FLOATS * j + 3u * c + 1u], bones[SF_BONE_FLOATS * j + 3u * c + 2u]); }
 
 void main()
 {

@@ -23,7 +23,7 @@ void main()
     uint mirrored = uint(mirrors(i0)) + uint(mirrors(i1)) + uint(mirrors(i2));
     vec3 fn, t, b;
     vec3 w = face_frame(pos(i0), pos(i1), pos(i2), uv(i0), uv(i1), uv(i2), mirrored, fn, t, b);
-    uint o = 12u * f;
+    uint o = SF_FACE_FLOATS * f;
     face[o] = fn.x; face[o + 1u] = fn.y; face[o + 2u] = fn.z;
     face[o + 3u] = t.x; face[o + 4u] = t.y; face[o + 5u] = t.z;
     face[o + 6u] = b.x; face[o + 7u] = b.y; face[o + 8u] = b.z;

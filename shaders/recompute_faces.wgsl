@@ -11,7 +11,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
                  u32(state_at(i2, SF_STATE_DET) < 0.0);
   let r = face_frame(state3(i0, SF_STATE_POSITION), state3(i1, SF_STATE_POSITION), state3(i2, SF_STATE_POSITION),
                      uv(i0), uv(i1), uv(i2), mirrored);
-  let o = 12u * f;
+  let o = SF_FACE_FLOATS * f;
   face[o] = r.n.x; face[o + 1u] = r.n.y; face[o + 2u] = r.n.z;
   face[o + 3u] = r.t.x; face[o + 4u] = r.t.y; face[o + 5u] = r.t.z;
   face[o + 6u] = r.b.x; face[o + 7u] = r.b.y; face[o + 8u] = r.b.z;

@@ -21,7 +21,7 @@ void main()
     precise vec3 N = vec3(0.0), T = vec3(0.0), B = vec3(0.0);
     for (uint a = adj_offsets[v]; a < adj_offsets[v + 1u]; ++a) {
         uint corner = adj_corners[a];
-        uint o = 12u * (corner / 3u);
+        uint o = SF_FACE_FLOATS * (corner / 3u);
         gather_add(N, T, B, face3(o), face3(o + 3u), face3(o + 6u), face[o + 9u + corner % 3u]);
     }
     vec3 n;

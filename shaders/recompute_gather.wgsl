@@ -9,7 +9,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   var s = Sums(vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0));
   for (var a = topo[P.adj_offsets + v]; a < topo[P.adj_offsets + v + 1u]; a++) {
     let corner = topo[P.adj_corners + a];
-    let o = 12u * (corner / 3u);
+    let o = SF_FACE_FLOATS * (corner / 3u);
     let fn_ = vec3<f32>(face[o], face[o + 1u], face[o + 2u]);
     let ft = vec3<f32>(face[o + 3u], face[o + 4u], face[o + 5u]);
     let fb = vec3<f32>(face[o + 6u], face[o + 7u], face[o + 8u]);

@@ -2,9 +2,11 @@
  * (sf_topology_gpu_buffers), the parameter block, the per-vertex state and the Vulkan bindings
  * (src/core/gpu_layout.h), the method ids (SF_METHODS), the public enums (sf_morph_directions, sf_weighting; for
  * the page also sf_weld, sf_tangent_mode, sf_reference, sf_uv_convention) and the kernels' thresholds
- * (src/kernels/sf_kernels.h), into shaders/generated/layout.{glsl,hlsli,wgsl} and web/src/generated/layout.js.
+ * (src/kernels/sf_kernels.h), into shaders/generated/layout.{glsl,hlsli,wgsl} and web/src/generated/layout.js; for
+ * the page alone also the tables its exports hand over (web/api_layout.h).
  *   gen_shader_layout ROOT           rewrite the four files under the source tree ROOT
  *   gen_shader_layout --check ROOT   exit 1, naming each file, when a checked-in file differs from what it writes */
+#include "api_layout.h"
 #include "gpu_layout.h"
 #include "sf_kernels.h"
 #include "skinframe.h"
@@ -110,6 +112,33 @@ static const named view_errors[] = {SF_GPU_VIEW_ERRORS(SF_VIEW_NAMED_)};
 static const named stats_out[] = {SF_GPU_STATS_OUT(SF_VIEW_NAMED_)};
 static const named compare_out[] = {SF_GPU_COMPARE_OUT(SF_VIEW_NAMED_)};
 static const float view_light[3] = SF_GPU_VIEW_LIGHT;
+/* The views' shading terms: a number (count 1) or a colour (count 3); each diffuse term is 1 - its ambient. */
+static const float heat_low[3] = SF_GPU_VIEW_HEAT_LOW, heat_mid[3] = SF_GPU_VIEW_HEAT_MID,
+                   heat_high[3] = SF_GPU_VIEW_HEAT_HIGH, not_measured[3] = SF_GPU_VIEW_NOT_MEASURED,
+                   surface[3] = SF_GPU_VIEW_SURFACE;
+static const float heat_full_deg = SF_GPU_VIEW_HEAT_FULL_DEG, heat_ambient = SF_GPU_VIEW_HEAT_AMBIENT,
+                   heat_diffuse = 1.0f - SF_GPU_VIEW_HEAT_AMBIENT, surface_ambient = SF_GPU_VIEW_SURFACE_AMBIENT,
+                   surface_diffuse = 1.0f - SF_GPU_VIEW_SURFACE_AMBIENT;
+static const struct {
+    const char* name;
+    const float* value;
+    int count;
+} shading[] = {{"HEAT_FULL_DEG", &heat_full_deg, 1},     {"HEAT_LOW", heat_low, 3},
+               {"HEAT_MID", heat_mid, 3},                {"HEAT_HIGH", heat_high, 3},
+               {"NOT_MEASURED", not_measured, 3},        {"HEAT_AMBIENT", &heat_ambient, 1},
+               {"HEAT_DIFFUSE", &heat_diffuse, 1},       {"SURFACE", surface, 3},
+               {"SURFACE_AMBIENT", &surface_ambient, 1}, {"SURFACE_DIFFUSE", &surface_diffuse, 1}};
+/* The page's tables (web/api_layout.h). */
+#define SFW_NAMED_(name, at, what) {#name, at},
+static const named web_stats[] = {SFW_STATS(SFW_NAMED_)};
+static const named web_angles[] = {SFW_STAT_ANGLES(SFW_NAMED_)};
+static const named web_table[] = {SFW_TABLE(SFW_NAMED_)};
+static const named web_table_row[] = {SFW_TABLE_ROW(SFW_NAMED_)};
+static const named web_mesh[] = {SFW_MESH_ARRAYS(SFW_NAMED_)};
+static const named web_asset[] = {SFW_ASSET_TABLE(SFW_NAMED_)};
+
+/* A bone is a 3x4 (skinframe.h's Conventions), as the state's BLEND. */
+_Static_assert(SF_GPU_BONE_FLOATS == 12, "a bone is a 3x4");
 
 /* web/src/reduce.wgsl reduces one vec4 per vertex and slot. */
 _Static_assert(SF_GPU_REDUCE_OUT_FLOATS == 4, "the reduction's out is a vec4");
@@ -243,6 +272,8 @@ static void constants(text* t, const char* fmt, const char* ffmt)
     put(t, fmt, "SF_METHOD_COUNT", (unsigned)SF_METHOD_COUNT);
     put(t, fmt, "SF_PASS_WORKGROUP", (unsigned)SF_GPU_PASS_WORKGROUP);
     put(t, fmt, "SF_GPU_STATE_STRIDE", (unsigned)SF_GPU_STATE_STRIDE);
+    put(t, fmt, "SF_BONE_FLOATS", (unsigned)SF_GPU_BONE_FLOATS);
+    put(t, fmt, "SF_FACE_FLOATS", (unsigned)SF_GPU_FACE_FLOATS);
     for (size_t k = 0; k < N_OF(state); ++k) {
         char name[64];
         snprintf(name, sizeof name, "SF_STATE_%s", state[k].name);
@@ -319,6 +350,14 @@ static void wgsl(text* t)
         put(t, "const SF_VIEW_ERROR_%s: u32 = %uu;\n", view_errors[k].name, view_errors[k].value);
     put(t, "// The views' light: the direction towards it, not normalised\nconst SF_VIEW_LIGHT: vec3<f32> = vec3<f32>(%g, %g, %g);\n",
         (double)view_light[0], (double)view_light[1], (double)view_light[2]);
+    put(t, "// The views' heat map, grey and shading terms (src/core/gpu_layout.h says how they shade)\n");
+    for (size_t k = 0; k < N_OF(shading); ++k) {
+        const float* v = shading[k].value;
+        if (shading[k].count == 1) put(t, "const SF_VIEW_%s: f32 = %g;\n", shading[k].name, (double)v[0]);
+        else
+            put(t, "const SF_VIEW_%s: vec3<f32> = vec3<f32>(%g, %g, %g);\n", shading[k].name, (double)v[0], (double)v[1],
+                (double)v[2]);
+    }
     for (size_t i = 0; i < N_OF(blocks); ++i) {
         const block* b = &blocks[i];
         unsigned at[SF_MAX_BLOCK_FIELDS];
@@ -355,6 +394,58 @@ static void js_names(text* t, const char* what, const char* name, const named* l
     put(t, "];\n");
 }
 
+/* A C name as JavaScript spells it: DEGENERATE_NORMALS as degenerateNormals, OVER_1 as over1. */
+static void js_camel(text* t, const char* name)
+{
+    for (const char* c = name; *c; ++c)
+        if (*c != '_') put(t, "%c", c > name && c[-1] == '_' ? *c : *c | 0x20);
+}
+
+/* A table's fields, {camelName: index}; each index under end and none taken twice. */
+static void js_table(text* t, const char* what, const char* name, const named* list, size_t count, unsigned end)
+{
+    unsigned long long used = 0;
+    put(t, "// %s\nexport const %s = {", what, name);
+    for (size_t k = 0; k < count; ++k) {
+        if (list[k].value >= end || end > 64 || (used >> list[k].value & 1u)) {
+            fprintf(stderr, "gen_shader_layout: %s.%s: %u is taken or not under %u\n", name, list[k].name, list[k].value, end);
+            exit(2);
+        }
+        used |= 1ull << list[k].value;
+        put(t, "%s", k ? ", " : " ");
+        js_camel(t, list[k].name);
+        put(t, ": %u", list[k].value);
+    }
+    put(t, " };\n");
+}
+
+/* The page's tables (web/api_layout.h) for web/src/skinframe.js and web/src/asset_eval.js. */
+static void js_web_tables(text* t)
+{
+    js_table(t, "sfw_view_stats (web/api_layout.h): STAT_STRIDE doubles per method in sf_method order, each field's first",
+             "STAT", web_stats, N_OF(web_stats), SFW_STAT_STRIDE);
+    put(t, "export const STAT_STRIDE = %d;\n", SFW_STAT_STRIDE);
+    put(t, "// STAT.normal and STAT.tangent: these angle statistics in order\nexport const STAT_ANGLES = [");
+    for (size_t k = 0; k < N_OF(web_angles); ++k) {
+        if (web_angles[k].value != k) {
+            fprintf(stderr, "gen_shader_layout: SFW_ANGLE_%s is not numbered 0, 1, ...\n", web_angles[k].name);
+            exit(2);
+        }
+        put(t, "%s'", k ? ", " : "");
+        js_camel(t, web_angles[k].name);
+        put(t, "'");
+    }
+    put(t, "];\n");
+    js_table(t, "sfw_view_table: uint32 pointers; method m's TAB_PER_METHOD at TAB.rows + TAB_PER_METHOD * m, as TAB_ROW",
+             "TAB", web_table, N_OF(web_table), SFW_TAB_SIZE);
+    js_table(t, "One method's pointers in sfw_view_table", "TAB_ROW", web_table_row, N_OF(web_table_row), SFW_TAB_PER_METHOD);
+    put(t, "export const TAB_PER_METHOD = %d;\nexport const TAB_SIZE = %d;\n", SFW_TAB_PER_METHOD, (int)SFW_TAB_SIZE);
+    js_table(t, "sfw_mesh_array's `which`", "MESH", web_mesh, N_OF(web_mesh), 64);
+    js_table(t, "sfw_asset_frame / sfw_asset_clip (web/asset_api.c): ASSET_STRIDE doubles per method in sf_method order",
+             "ASSET", web_asset, N_OF(web_asset), SFW_ASSET_STRIDE);
+    put(t, "export const ASSET_STRIDE = %d;\n", SFW_ASSET_STRIDE);
+}
+
 static void js(text* t)
 {
     put(t, "// " BANNER "\n");
@@ -381,6 +472,9 @@ static void js(text* t)
     put(t, "];\nexport const PARAM_WORDS = %zu;\n", wgsl_param_words());
     put(t, "// Threads per workgroup of the passes (shaders/): a dispatch is ceil(threads / PASS_WORKGROUP) workgroups\n");
     put(t, "export const PASS_WORKGROUP = %u;\n", (unsigned)SF_GPU_PASS_WORKGROUP);
+    put(t, "// The pose's floats per bone (a column-major 3x4) and the triangles' scratch `face`'s per triangle\n");
+    put(t, "export const BONE_FLOATS = %u;\nexport const FACE_FLOATS = %u;\n", (unsigned)SF_GPU_BONE_FLOATS,
+        (unsigned)SF_GPU_FACE_FLOATS);
     put(t, "export const STATE_STRIDE = %u;\nexport const STATE = {", (unsigned)SF_GPU_STATE_STRIDE);
     for (size_t k = 0; k < N_OF(state); ++k) put(t, "%s%s: %u", k ? ", " : " ", state[k].name, state[k].at);
     put(t, " };\n");
@@ -397,6 +491,14 @@ static void js(text* t)
     js_enum(t, "The views' error kinds (ViewParams.error)", "VIEW_ERROR", view_errors, N_OF(view_errors));
     put(t, "// The views' light (web/src/gpu_views.wgsl, views.js): the direction towards it, not normalised\n");
     put(t, "export const VIEW_LIGHT = [%g, %g, %g];\n", (double)view_light[0], (double)view_light[1], (double)view_light[2]);
+    put(t, "// The views' heat map, grey and shading terms (gpu_views.wgsl's SF_VIEW_*, views.js): numbers and colours\n");
+    put(t, "export const VIEW_SHADING = {");
+    for (size_t k = 0; k < N_OF(shading); ++k) {
+        const float* v = shading[k].value;
+        if (shading[k].count == 1) put(t, "%s%s: %g", k ? ", " : " ", shading[k].name, (double)v[0]);
+        else put(t, "%s%s: [%g, %g, %g]", k ? ", " : " ", shading[k].name, (double)v[0], (double)v[1], (double)v[2]);
+    }
+    put(t, " };\n");
     for (size_t i = 0; i < N_OF(blocks); ++i) {
         const block* b = &blocks[i];
         unsigned at[SF_MAX_BLOCK_FIELDS];
@@ -410,6 +512,7 @@ static void js(text* t)
             if (strcmp(b->fields[k].type, "u32")) put(t, "%s'%s'", none_yet ? "" : ", ", b->fields[k].name), none_yet = 0;
         put(t, "];\nexport const %s_WORDS = %u;\n", b->js, words);
     }
+    js_web_tables(t);
 }
 
 /* Writes (or, check, compares) ROOT/path; returns 1 when a checked file differs. */
@@ -444,6 +547,11 @@ int main(int argc, char** argv)
     const char* root = argv[1 + check];
     load_arrays();
     check_bindings();
+    for (size_t k = 0; k < N_OF(state); ++k)
+        if (!strcmp(state[k].name, "BLEND") && state[k].floats != SF_GPU_BONE_FLOATS) {
+            fprintf(stderr, "gen_shader_layout: the state's BLEND is not SF_GPU_BONE_FLOATS floats\n");
+            return 2;
+        }
     check_lanes("SF_GPU_STATS_OUT", stats_out, N_OF(stats_out));
     check_lanes("SF_GPU_COMPARE_OUT", compare_out, N_OF(compare_out));
     static text t;

@@ -5,10 +5,11 @@
  * (sfw_mesh_create, fill, sfw_mesh_commit); its topology, workspace and evaluation are made once per mesh and
  * options; sfw_view_run evaluates the pose held in the view's bone and morph arrays and never allocates.
  * After a run, sfw_view_table gives one uint32 table of pointers and sfw_view_stats one double table of
- * statistics (layouts below, mirrored in skinframe.js), so a frame reads its results with no call per array.
+ * statistics (layouts in api_layout.h, generated into web/src/generated/layout.js), so a frame reads its results with no call per array.
  * Failures return 0 / NULL and leave a one-line message in sfw_error_message.
  */
 #include "api.h"
+#include "api_layout.h"
 #include "skinframe.h"
 #include "skinframe_scenes.h"
 
@@ -19,37 +20,6 @@
 #include <string.h>
 
 #define SFW_EXPORT(name) __attribute__((export_name(#name)))
-
-/* sfw_view_stats: SFW_STAT_STRIDE doubles per method, indexed by sf_method. */
-enum {
-    SFW_STAT_STATUS = 0, /* 0 ok, 1 unsupported, -1 not run */
-    SFW_STAT_NORMAL = 1, /* mean, rms, p50, p95, max, over_1, over_5, over_45 */
-    SFW_STAT_TANGENT = 9, /* the same eight */
-    SFW_STAT_HANDEDNESS = 17,
-    SFW_STAT_DEGENERATE_NORMALS = 18,
-    SFW_STAT_DEGENERATE_TANGENTS = 19,
-    SFW_STAT_WORST_NORMAL = 20,
-    SFW_STAT_WORST_TANGENT = 21,
-    SFW_STAT_TANGENT_COUNT = 22,
-    SFW_STAT_MIRRORED = 23,
-    SFW_STAT_SINGULAR = 24,
-    SFW_STAT_STRIDE = 26
-};
-
-/* sfw_view_table: uint32 pointers. */
-enum {
-    SFW_TAB_POSITIONS = 0,
-    SFW_TAB_REF_NORMALS = 1,
-    SFW_TAB_REF_TANGENTS = 2,
-    SFW_TAB_ROWS = 3, /* per method m: normals, tangents, normal_deg, tangent_deg at 3 + 4 m */
-    SFW_TAB_SIZE = 3 + 4 * SF_METHOD_COUNT
-};
-
-/* Arrays of a caller's mesh (sfw_mesh_array `which`). */
-enum {
-    SFW_MESH_POSITIONS = 0, SFW_MESH_NORMALS, SFW_MESH_TANGENTS, SFW_MESH_UVS, SFW_MESH_INDICES, SFW_MESH_JOINTS,
-    SFW_MESH_WEIGHTS, SFW_MESH_MORPH_POSITIONS, SFW_MESH_MORPH_NORMALS, SFW_MESH_MORPH_TANGENTS
-};
 
 struct sfw_view {
     sf_scene* scene;   /* built-in scene, or NULL */
@@ -781,8 +751,9 @@ static void live_stats(const float* deg, size_t n, size_t worst, sf_angle_stats*
 
 static void put_stats(double* s, const sf_angle_stats* a)
 {
-    s[0] = a->mean; s[1] = a->rms; s[2] = a->p50; s[3] = a->p95; s[4] = a->max;
-    s[5] = a->over_1; s[6] = a->over_5; s[7] = a->over_45;
+    s[SFW_ANGLE_MEAN] = a->mean, s[SFW_ANGLE_RMS] = a->rms, s[SFW_ANGLE_P50] = a->p50, s[SFW_ANGLE_P95] = a->p95;
+    s[SFW_ANGLE_MAX] = a->max, s[SFW_ANGLE_OVER_1] = a->over_1, s[SFW_ANGLE_OVER_5] = a->over_5;
+    s[SFW_ANGLE_OVER_45] = a->over_45;
 }
 
 /* Evaluates the view's pose: the reference and every method, their angles and statistics. Never allocates.
@@ -810,7 +781,7 @@ SFW_EXPORT(sfw_view_run) int sfw_view_run(sfw_view* v)
         const sf_eval_row* row = &res->rows[k];
         int m = (int)row->method;
         double* s = &v->stats[m * SFW_STAT_STRIDE];
-        uint32_t* t = &v->table[SFW_TAB_ROWS + 4 * m];
+        uint32_t* t = &v->table[SFW_TAB_ROWS + SFW_TAB_PER_METHOD * m];
         s[SFW_STAT_STATUS] = row->status == SF_OK ? 0.0 : 1.0;
         sf_angle_stats normal = row->errors.normal, tangent = row->errors.tangent;
         if (v->live && row->status == SF_OK) {
@@ -829,10 +800,10 @@ SFW_EXPORT(sfw_view_run) int sfw_view_run(sfw_view* v)
         s[SFW_STAT_TANGENT_COUNT] = (double)row->errors.tangent.count;
         s[SFW_STAT_MIRRORED] = (double)row->report.mirrored_vertices;
         s[SFW_STAT_SINGULAR] = (double)row->report.singular_vertices;
-        t[0] = (uint32_t)(uintptr_t)(row->normals ? row->normals : res->reference_normals);
-        t[1] = (uint32_t)(uintptr_t)(row->tangents ? row->tangents : res->reference_tangents);
-        t[2] = (uint32_t)(uintptr_t)row->normal_deg;
-        t[3] = (uint32_t)(uintptr_t)row->tangent_deg;
+        t[SFW_TAB_ROW_NORMALS] = (uint32_t)(uintptr_t)(row->normals ? row->normals : res->reference_normals);
+        t[SFW_TAB_ROW_TANGENTS] = (uint32_t)(uintptr_t)(row->tangents ? row->tangents : res->reference_tangents);
+        t[SFW_TAB_ROW_NORMAL_DEG] = (uint32_t)(uintptr_t)row->normal_deg;
+        t[SFW_TAB_ROW_TANGENT_DEG] = (uint32_t)(uintptr_t)row->tangent_deg;
     }
     return 1;
 }

@@ -2,11 +2,12 @@
  * evaluates it: every mesh instance and primitive posed together, the reference and every default method, the
  * statistics over all of them. The file's bytes come from JavaScript (sfw_alloc, copy, sfw_asset_open); a moment
  * (sfw_asset_frame) or a whole clip at the asset's fps (sfw_asset_clip) fills one double table per method
- * (layout below, mirrored in web/src/asset_eval.js); web/asset_draw.c keeps the same moment's arrays for the views
+ * (layout in api_layout.h, generated into web/src/generated/layout.js); web/asset_draw.c keeps the same moment's arrays for the views
  * (sfw_asset_frame_into). Failures return NULL with the library's message in
  * sfw_error_message, the text the command prints after the file's name.
  */
 #include "api.h"
+#include "api_layout.h"
 #include "asset_api.h"
 
 #include <stdio.h>
@@ -14,19 +15,6 @@
 #include <string.h>
 
 #define SFW_EXPORT(name) __attribute__((export_name(#name)))
-
-/* sfw_asset_frame / sfw_asset_clip: SFW_ASSET_STRIDE doubles per method, indexed by sf_method. */
-enum {
-    SFW_ASSET_STATUS = 0, /* 0 not evaluated, 1 measured, 2 cannot run on this asset */
-    SFW_ASSET_NORMAL_MEAN = 1,
-    SFW_ASSET_NORMAL_MAX = 2,
-    SFW_ASSET_TANGENT_MEAN = 3,
-    SFW_ASSET_TANGENT_MAX = 4,
-    SFW_ASSET_NORMAL_COUNT = 5,  /* vertex-frames measured */
-    SFW_ASSET_TANGENT_COUNT = 6, /* 0: no tangent frame anywhere (tangents not measured) */
-    SFW_ASSET_HANDEDNESS = 7,
-    SFW_ASSET_STRIDE = 8
-};
 
 struct sfw_asset {
     sf_gltf* g;

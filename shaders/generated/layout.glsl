@@ -18,6 +18,8 @@ const uint SF_WEIGHTING_UNIFORM = 2u;
 const uint SF_METHOD_COUNT = 8u;
 const uint SF_PASS_WORKGROUP = 64u;
 const uint SF_GPU_STATE_STRIDE = 32u;
+const uint SF_BONE_FLOATS = 12u;
+const uint SF_FACE_FLOATS = 12u;
 const uint SF_STATE_POSITION = 0u;
 const uint SF_STATE_DET = 3u;
 const uint SF_STATE_MORPHED_POSITION = 4u;
@@ -62,7 +64,7 @@ layout(push_constant) uniform Params {
 #define SF_BUFFER_morph_dn(qualifier) layout(std430, binding = 8) qualifier buffer Sf_morph_dn { float morph_dn[]; }
 // morph entry: tangent delta xyz
 #define SF_BUFFER_morph_dt(qualifier) layout(std430, binding = 9) qualifier buffer Sf_morph_dt { float morph_dt[]; }
-// the pose: 12 floats per bone, column-major 3x4 (p' = A p + t)
+// the pose: SF_BONE_FLOATS per bone, column-major 3x4 (p' = A p + t)
 #define SF_BUFFER_bones(qualifier) layout(std430, binding = 10) qualifier buffer Sf_bones { float bones[]; }
 // the pose: one weight per morph target
 #define SF_BUFFER_morph_weights(qualifier) layout(std430, binding = 11) qualifier buffer Sf_morph_weights { float morph_weights[]; }
@@ -72,7 +74,7 @@ layout(push_constant) uniform Params {
 #define SF_BUFFER_normals(qualifier) layout(std430, binding = 13) qualifier buffer Sf_normals { float normals[]; }
 // output: 4 floats per vertex, w = handedness
 #define SF_BUFFER_tangents(qualifier) layout(std430, binding = 14) qualifier buffer Sf_tangents { float tangents[]; }
-// 12 floats per triangle: face normal, UV tangent, UV bitangent, 3 corner weights
+// SF_FACE_FLOATS per triangle: face normal, UV tangent, UV bitangent, 3 corner weights
 #define SF_BUFFER_face(qualifier) layout(std430, binding = 15) qualifier buffer Sf_face { float face[]; }
 // vertex v's corners are adj_corners[adj_offsets[v] .. adj_offsets[v+1])
 #define SF_BUFFER_adj_offsets(qualifier) layout(std430, binding = 16) qualifier buffer Sf_adj_offsets { uint adj_offsets[]; }

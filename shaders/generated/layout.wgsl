@@ -17,6 +17,8 @@ const SF_WEIGHTING_UNIFORM: u32 = 2u;
 const SF_METHOD_COUNT: u32 = 8u;
 const SF_PASS_WORKGROUP: u32 = 64u;
 const SF_GPU_STATE_STRIDE: u32 = 32u;
+const SF_BONE_FLOATS: u32 = 12u;
+const SF_FACE_FLOATS: u32 = 12u;
 const SF_STATE_POSITION: u32 = 0u;
 const SF_STATE_DET: u32 = 3u;
 const SF_STATE_MORPHED_POSITION: u32 = 4u;
@@ -95,6 +97,17 @@ const SF_VIEW_ERROR_NOT_MEASURED: u32 = 2u;
 const SF_VIEW_ERROR_OFF: u32 = 3u;
 // The views' light: the direction towards it, not normalised
 const SF_VIEW_LIGHT: vec3<f32> = vec3<f32>(0.4, 1, 0.7);
+// The views' heat map, grey and shading terms (src/core/gpu_layout.h says how they shade)
+const SF_VIEW_HEAT_FULL_DEG: f32 = 45;
+const SF_VIEW_HEAT_LOW: vec3<f32> = vec3<f32>(0.13, 0.72, 0.26);
+const SF_VIEW_HEAT_MID: vec3<f32> = vec3<f32>(0.95, 0.85, 0.2);
+const SF_VIEW_HEAT_HIGH: vec3<f32> = vec3<f32>(0.9, 0.12, 0.1);
+const SF_VIEW_NOT_MEASURED: vec3<f32> = vec3<f32>(0.32, 0.34, 0.38);
+const SF_VIEW_HEAT_AMBIENT: f32 = 0.6;
+const SF_VIEW_HEAT_DIFFUSE: f32 = 0.4;
+const SF_VIEW_SURFACE: vec3<f32> = vec3<f32>(0.78, 0.8, 0.84);
+const SF_VIEW_SURFACE_AMBIENT: f32 = 0.18;
+const SF_VIEW_SURFACE_DIFFUSE: f32 = 0.82;
 // web/src/gpu_views.wgsl's uniform
 struct ViewParams {
   view_proj: mat4x4f, // projection times view (WebGL's clip space, z in -w..w)

@@ -35,6 +35,11 @@
     X(MORPHED_TANGENT, 10, 3) /* morphed rest tangent xyz, not normalised */    \
     X(BLEND, 13, 12)          /* the blended bone matrix, column-major 3x4 */
 
+/* The pose: SF_GPU_BONE_FLOATS floats per bone, a column-major 3x4 (skinframe.h's Conventions; the state's BLEND
+ * is one). The triangles' scratch `face`: SF_GPU_FACE_FLOATS floats per triangle (its binding says which). */
+#define SF_GPU_BONE_FLOATS 12
+#define SF_GPU_FACE_FLOATS 12
+
 /* Vulkan bindings (descriptor set 0, storage buffers; 27 stay within lavapipe's 32 per stage):
  * X(binding, name, type: u32 or f32, what). A name of sf_topology_gpu_buffers is that array; the others are the
  * pose and the passes' scratch. Bindings 20..25 hold the gradients of the method that runs: jacobian's (grad_*)
@@ -50,12 +55,12 @@
     X(7, morph_dp, f32, "")                                                              \
     X(8, morph_dn, f32, "")                                                              \
     X(9, morph_dt, f32, "")                                                              \
-    X(10, bones, f32, "the pose: 12 floats per bone, column-major 3x4 (p' = A p + t)")   \
+    X(10, bones, f32, "the pose: SF_BONE_FLOATS per bone, column-major 3x4 (p' = A p + t)") \
     X(11, morph_weights, f32, "the pose: one weight per morph target")                   \
     X(12, state, f32, "SF_GPU_STATE_STRIDE floats per vertex (SF_GPU_STATE)")            \
     X(13, normals, f32, "output: 3 floats per vertex")                                   \
     X(14, tangents, f32, "output: 4 floats per vertex, w = handedness")                  \
-    X(15, face, f32, "12 floats per triangle: face normal, UV tangent, UV bitangent, 3 corner weights") \
+    X(15, face, f32, "SF_FACE_FLOATS per triangle: face normal, UV tangent, UV bitangent, 3 corner weights") \
     X(16, adj_offsets, u32, "")                                                          \
     X(17, adj_corners, u32, "")                                                          \
     X(18, uvs, f32, "")                                                                  \
@@ -112,6 +117,17 @@
 /* The four views drawn from the passes' buffers (web/src/gpu_views.{js,wgsl}); the page's three.js views
  * (web/src/views.js) shade with the same light. */
 #define SF_GPU_VIEW_LIGHT {0.4f, 1.0f, 0.7f} /* direction towards the light, not normalised */
+/* Both views' shading: the error heat map runs from HEAT_LOW at 0 degrees through HEAT_MID at half of
+ * HEAT_FULL_DEG to HEAT_HIGH there and beyond, NOT_MEASURED where no angle is measured, lit by
+ * ambient + (1 - ambient) |n.l|; the other lit views' SURFACE by ambient + (1 - ambient) max(n.l, 0). */
+#define SF_GPU_VIEW_HEAT_FULL_DEG 45.0f
+#define SF_GPU_VIEW_HEAT_LOW {0.13f, 0.72f, 0.26f} /* green */
+#define SF_GPU_VIEW_HEAT_MID {0.95f, 0.85f, 0.2f}  /* yellow */
+#define SF_GPU_VIEW_HEAT_HIGH {0.9f, 0.12f, 0.1f}  /* red */
+#define SF_GPU_VIEW_NOT_MEASURED {0.32f, 0.34f, 0.38f} /* grey */
+#define SF_GPU_VIEW_HEAT_AMBIENT 0.6f
+#define SF_GPU_VIEW_SURFACE {0.78f, 0.8f, 0.84f}
+#define SF_GPU_VIEW_SURFACE_AMBIENT 0.18f
 #define SF_GPU_VIEW_PARAMS(X)                                                                   \
     X(mat4x4f, view_proj, "projection times view (WebGL's clip space, z in -w..w)")             \
     X(u32, n, "vertices")                                                                       \

@@ -5,10 +5,8 @@
 // buffer views by MeshoptDecoder, KHR_draco_mesh_compression's primitives by DRACOLoader) into a plain .glb,
 // which the core reads (with KHR_mesh_quantization) as the command reads the compressed file.
 import { METHODS, ALL_METHODS, OPTION_DEFAULTS, WEIGHTINGS, WELDS, TANGENT_MODES } from './skinframe.js';
-
-// Layout of sfw_asset_frame / sfw_asset_clip (web/asset_api.c): STRIDE doubles per method, in sf_method order.
-const STATUS = 0, NORMAL_MEAN = 1, NORMAL_MAX = 2, TANGENT_MEAN = 3, TANGENT_MAX = 4, NORMAL_COUNT = 5,
-  TANGENT_COUNT = 6, HANDEDNESS = 7, STRIDE = 8;
+// The layout of sfw_asset_frame / sfw_asset_clip (web/api_layout.h): ASSET_STRIDE doubles per method.
+import { ASSET, ASSET_STRIDE } from './generated/layout.js';
 
 // The command's reference for real assets (eval's defaults): area weighting, weld position + normal, MikkTSpace
 // tangents, rebuilt directions; morph deltas added; no jacobian cap. As the page's option indices.
@@ -123,18 +121,18 @@ async function inflate(json, parser) {
 // One table: {method: {status, normalMean, normalMax, tangentMean, tangentMax, normalCount, tangentCount,
 // handedness}} for each default method the core evaluated; status 'measured' or 'cannot run'.
 function readTable(sf, ptr) {
-  const t = new Float64Array(sf.memory.buffer, ptr, ALL_METHODS.length * STRIDE);
+  const t = new Float64Array(sf.memory.buffer, ptr, ALL_METHODS.length * ASSET_STRIDE);
   const out = {};
   METHODS.forEach((name) => {
     const m = ALL_METHODS.indexOf(name);
-    const row = t.subarray(m * STRIDE, (m + 1) * STRIDE);
-    if (row[STATUS] === 0) return;
-    const tangents = row[TANGENT_COUNT] > 0;
+    const row = t.subarray(m * ASSET_STRIDE, (m + 1) * ASSET_STRIDE);
+    if (row[ASSET.status] === 0) return;
+    const tangents = row[ASSET.tangentCount] > 0;
     out[name] = {
-      status: row[STATUS] === 1 ? 'measured' : 'cannot run',
-      normalMean: row[NORMAL_MEAN], normalMax: row[NORMAL_MAX],
-      tangentMean: tangents ? row[TANGENT_MEAN] : null, tangentMax: tangents ? row[TANGENT_MAX] : null,
-      normalCount: row[NORMAL_COUNT], tangentCount: row[TANGENT_COUNT], handedness: row[HANDEDNESS],
+      status: row[ASSET.status] === 1 ? 'measured' : 'cannot run',
+      normalMean: row[ASSET.normalMean], normalMax: row[ASSET.normalMax],
+      tangentMean: tangents ? row[ASSET.tangentMean] : null, tangentMax: tangents ? row[ASSET.tangentMax] : null,
+      normalCount: row[ASSET.normalCount], tangentCount: row[ASSET.tangentCount], handedness: row[ASSET.handedness],
     };
   });
   return out;

@@ -26,7 +26,7 @@ import reduceWgsl from './reduce.wgsl?raw';
 import { ALL_METHODS, METHODS, UV_CONVENTIONS, WEIGHTINGS, WELDS, TANGENT_MODES, REFERENCES } from './skinframe.js';
 import { PARAM, PARAM_SETTINGS, PARAM_WORDS, GPU_ARRAYS, FRAME_FLOATS, FRAME_NORMAL_FLOATS, STATS_PARAM,
   STATS_PARAM_WORDS, COMPARE_PARAM, COMPARE_PARAM_WORDS, REDUCE_WORKGROUP, PASS_WORKGROUP, REDUCE_OUT_FLOATS, STATS_OUT,
-  COMPARE_OUT, STATE_STRIDE } from './generated/layout.js';
+  COMPARE_OUT, STATE_STRIDE, BONE_FLOATS, FACE_FLOATS } from './generated/layout.js';
 
 const S = globalThis.GPUBufferUsage || {};
 const TOLERANCE_DEG = 1e-3;
@@ -134,7 +134,7 @@ export class GpuReference {
       words += arrays[name].words.length;
     }
     // the largest buffer this mesh needs against what the device allows: over it, the check is off and says so
-    const need = Math.max(4 * words, 4 * STATE_STRIDE * n, 48 * F, 4 * FRAME_FLOATS * n * ALL_METHODS.length);
+    const need = Math.max(4 * words, 4 * STATE_STRIDE * n, 4 * FACE_FLOATS * F, 4 * FRAME_FLOATS * n * ALL_METHODS.length);
     // sfPage.gpu.capBytes (tests) lowers the limit to see a mesh refused
     const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize, this.page.gpu.capBytes ?? Infinity);
     // one thread per vertex or triangle, PASS_WORKGROUP a workgroup, in one dimension
@@ -149,14 +149,14 @@ export class GpuReference {
     }
     const topo = new Uint32Array(Math.max(4, words));
     for (const [i, name] of GPU_ARRAYS.entries()) topo.set(arrays[name].words, offsets[i]);
-    const poseWords = 12 * view.boneCount + view.targetCount;
+    const poseWords = BONE_FLOATS * view.boneCount + view.targetCount;
     const m = {
       n, F, offsets, influences: arrays.joints.components, hasUv: arrays.uvs.count > 0,
       hasJacobian: arrays.grad_slot_offsets.count > 0, hasFan: arrays.fan_slot_offsets.count > 0,
-      morphBase: 12 * view.boneCount,
+      morphBase: BONE_FLOATS * view.boneCount,
       bitangentSign: view.uvConvention === UV_CONVENTIONS.indexOf('gltf') ? -1 : 1,
       topo: this.buffer(topo), pose: this.buffer(new Float32Array(Math.max(4, poseWords))),
-      state: this.buffer(new Float32Array(STATE_STRIDE * Math.max(1, n))), face: this.buffer(new Float32Array(12 * Math.max(1, F))),
+      state: this.buffer(new Float32Array(STATE_STRIDE * Math.max(1, n))), face: this.buffer(new Float32Array(FACE_FLOATS * Math.max(1, F))),
       // COPY_DST: the views drawn on the GPU take the core's reference where the passes leave it out (gpu_views.js)
       frames: this.device.createBuffer({ size: Math.max(16, 4 * FRAME_FLOATS * n * ALL_METHODS.length), usage: S.STORAGE | S.COPY_DST }),
       core: this.device.createBuffer({ size: Math.max(16, 4 * FRAME_FLOATS * n * ALL_METHODS.length), usage: S.STORAGE | S.COPY_DST }),

@@ -48,14 +48,11 @@ fn vs_main(@builtin(vertex_index) corner: u32) -> Corner {
   return c;
 }
 
-// 0 degrees green, 22.5 yellow, 45 and more red
+// 0 degrees SF_VIEW_HEAT_LOW, half of SF_VIEW_HEAT_FULL_DEG SF_VIEW_HEAT_MID, that and more SF_VIEW_HEAT_HIGH
 fn heat(d: f32) -> vec3<f32> {
-  let t = clamp(d / 45.0, 0.0, 1.0);
-  let g = vec3<f32>(0.13, 0.72, 0.26);
-  let y = vec3<f32>(0.95, 0.85, 0.2);
-  let r = vec3<f32>(0.9, 0.12, 0.1);
-  if (t < 0.5) { return mix(g, y, t * 2.0); }
-  return mix(y, r, t * 2.0 - 1.0);
+  let t = clamp(d / SF_VIEW_HEAT_FULL_DEG, 0.0, 1.0);
+  if (t < 0.5) { return mix(SF_VIEW_HEAT_LOW, SF_VIEW_HEAT_MID, t * 2.0); }
+  return mix(SF_VIEW_HEAT_MID, SF_VIEW_HEAT_HIGH, t * 2.0 - 1.0);
 }
 
 @fragment
@@ -63,11 +60,12 @@ fn fs_main(c: Corner, @builtin(front_facing) front: bool) -> @location(0) vec4<f
   var n = vec3<f32>(0.0);
   if (length(c.normal) > 0.0) { n = normalize(c.normal); }
   if (!front) { n = -n; }
-  let l = normalize(SF_VIEW_LIGHT); // layout.wgsl: the page's three.js views shade with the same light
+  // layout.wgsl: the light, colours and shading terms, the same as the page's three.js views'
+  let l = normalize(SF_VIEW_LIGHT);
   if (V.mode == SF_VIEW_MODE_ERROR_HEAT) {
     var col = heat(c.err);
-    if (c.err < 0.0) { col = vec3<f32>(0.32, 0.34, 0.38); }
-    return vec4<f32>(col * (0.6 + 0.4 * abs(dot(n, l))), 1.0);
+    if (c.err < 0.0) { col = SF_VIEW_NOT_MEASURED; }
+    return vec4<f32>(col * (SF_VIEW_HEAT_AMBIENT + SF_VIEW_HEAT_DIFFUSE * abs(dot(n, l))), 1.0);
   }
   if (V.mode == SF_VIEW_MODE_NORMAL_MAPPED && length(c.tangent.xyz) > 0.0) {
     let t = normalize(c.tangent.xyz - n * dot(n, c.tangent.xyz));
@@ -83,5 +81,5 @@ fn fs_main(c: Corner, @builtin(front_facing) front: bool) -> @location(0) vec4<f
     n = normalize(t * m.x + b * m.y + n * m.z);
   }
   if (V.mode == SF_VIEW_MODE_NORMAL_COLOURS) { return vec4<f32>(n * 0.5 + 0.5, 1.0); }
-  return vec4<f32>(vec3<f32>(0.78, 0.8, 0.84) * (0.18 + 0.82 * max(dot(n, l), 0.0)), 1.0);
+  return vec4<f32>(SF_VIEW_SURFACE * (SF_VIEW_SURFACE_AMBIENT + SF_VIEW_SURFACE_DIFFUSE * max(dot(n, l), 0.0)), 1.0);
 }

@@ -1,9 +1,10 @@
-// The workgroup reduction that the statistics and the cross-check passes share (web/src/gpu.js joins it after
-// the pass's own file): pass `partial` (one workgroup per SF_REDUCE_WORKGROUP vertices and slot, slot = workgroup_id.y) reduces
-// each vertex's sample(slot, v) with merge into partial[4 (slot p.groups + group) ..]; pass `total` (one workgroup
-// per slot) merges a slot's partials and writes finish(slot, merged) to out[4 slot ..] (16 bytes per slot to read
-// back). The pass's file declares p (with n and groups), partial and out, and the three functions; merge's
-// identity is vec4(0) (every accumulator is a sum or a maximum of values >= 0).
+// The workgroup reduction that the statistics and the cross-check passes share (web/src/gpu.js joins it after the
+// pass's own file): pass `partial` (one workgroup per SF_REDUCE_WORKGROUP vertices and slot, slot = workgroup_id.y)
+// reduces each vertex's sample(slot, v) with merge into partial[SF_REDUCE_OUT_FLOATS (slot p.groups + group) ..];
+// pass `total` (one workgroup per slot) merges a slot's partials and writes finish(slot, merged) to
+// out[SF_REDUCE_OUT_FLOATS slot ..] (the floats per slot read back). The pass's file declares p (with n and
+// groups), partial and out, and the three functions; merge's identity is vec4(0) (every accumulator is a sum or a
+// maximum of values >= 0).
 
 const WG: u32 = SF_REDUCE_WORKGROUP; // shaders/generated/layout.wgsl: gpu.js sizes `partial` by it
 var<workgroup> acc: array<vec4<f32>, SF_REDUCE_WORKGROUP>;
@@ -29,7 +30,7 @@ fn partial_main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
   acc[i] = a;
   reduce(i);
   if (i == 0u) {
-    let b = 4u * (slot * p.groups + wid.x);
+    let b = SF_REDUCE_OUT_FLOATS * (slot * p.groups + wid.x);
     partial[b] = acc[0].x;
     partial[b + 1u] = acc[0].y;
     partial[b + 2u] = acc[0].z;
@@ -42,14 +43,15 @@ fn total_main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
   let i = lid.x;
   let slot = wid.x;
   var a = vec4<f32>(0.0);
-  for (var g = i; g < p.groups; g = g + WG) { a = merge(a, partial_at(4u * (slot * p.groups + g))); }
+  for (var g = i; g < p.groups; g = g + WG) { a = merge(a, partial_at(SF_REDUCE_OUT_FLOATS * (slot * p.groups + g))); }
   acc[i] = a;
   reduce(i);
   if (i == 0u) {
     let r = finish(slot, acc[0]);
-    out[4u * slot] = r.x;
-    out[4u * slot + 1u] = r.y;
-    out[4u * slot + 2u] = r.z;
-    out[4u * slot + 3u] = r.w;
+    let o = SF_REDUCE_OUT_FLOATS * slot;
+    out[o] = r.x;
+    out[o + 1u] = r.y;
+    out[o + 2u] = r.z;
+    out[o + 3u] = r.w;
   }
 }

@@ -3,7 +3,8 @@
 // frame (write the pose, run, read frames and statistics) allocates nothing. Works in node and in the browser.
 
 import { METHOD_NAMES, METHOD_DEFAULT_COUNT, WEIGHTINGS, MORPH_DIRECTIONS, WELDS, TANGENT_MODES, REFERENCES,
-  UV_CONVENTIONS } from './generated/layout.js';
+  UV_CONVENTIONS, STAT, STAT_STRIDE, STAT_ANGLES, TAB, TAB_ROW, TAB_PER_METHOD, TAB_SIZE, MESH }
+  from './generated/layout.js';
 
 // The core's methods in sf_method order (sfw_catalog_json lists them; catalog() checks they agree). A view
 // evaluates METHODS, the default ones; ALL_METHODS adds recompute-fused (recompute's frames bit for bit, in one
@@ -22,19 +23,10 @@ export const OPTION_DEFAULTS = Object.freeze({
   tangents: TANGENT_MODES.indexOf('uv'), reference: REFERENCES.indexOf('rebuilt'), jacobianCap: 0,
 });
 
-// Layout of sfw_view_stats (web/api.c): STAT_STRIDE doubles per method.
-export const STAT = {
-  status: 0, normal: 1, tangent: 9, handedness: 17, degenerateNormals: 18, degenerateTangents: 19,
-  worstNormal: 20, worstTangent: 21, tangentCount: 22, mirrored: 23, singular: 24,
-};
-export const STAT_STRIDE = 26;
-export const ANGLE_FIELDS = ['mean', 'rms', 'p50', 'p95', 'max', 'over1', 'over5', 'over45'];
-// Layout of sfw_view_table: positions, reference normals, reference tangents, then 4 per method.
-const TAB_ROWS = 3;
-const TAB_SIZE = 3 + 4 * ALL_METHODS.length;
-// sfw_mesh_array's `which`.
-const MESH = { positions: 0, normals: 1, tangents: 2, uvs: 3, indices: 4, joints: 5, weights: 6, morphPositions: 7,
-  morphNormals: 8, morphTangents: 9 };
+// The layouts of sfw_view_stats (STAT_STRIDE doubles per method), sfw_view_table (TAB_SIZE pointers) and
+// sfw_mesh_array's `which` (MESH), generated from web/api_layout.h.
+export { STAT, STAT_STRIDE };
+export const ANGLE_FIELDS = STAT_ANGLES;
 
 // The WASI calls wasi-libc links in: stdio's output goes to the console and the clock is performance.now();
 // the page's module has no files (the glTF layer gets the file's bytes), so every file call answers EBADF and
@@ -246,15 +238,15 @@ export class View {
     this._restTangents = f32(e.sfw_view_rest_tangents(this.ptr), 4 * n);
     this._boneHeads = f32(e.sfw_view_bone_heads(this.ptr), 3 * this.boneCount);
     this._boneTails = f32(e.sfw_view_bone_tails(this.ptr), 3 * this.boneCount);
-    this._positions = f32(table[0], 3 * n);
-    this._refNormals = f32(table[1], 3 * n);
-    this._refTangents = f32(table[2], 4 * n);
+    this._positions = f32(table[TAB.positions], 3 * n);
+    this._refNormals = f32(table[TAB.refNormals], 3 * n);
+    this._refTangents = f32(table[TAB.refTangents], 4 * n);
     for (let m = 0; m < ALL_METHODS.length; ++m) {
-      const r = this._rows[m]; const at = TAB_ROWS + 4 * m;
-      r.normals = f32(table[at], 3 * n);
-      r.tangents = f32(table[at + 1], 4 * n);
-      r.normalDeg = f32(table[at + 2], n);
-      r.tangentDeg = f32(table[at + 3], n);
+      const r = this._rows[m]; const at = TAB.rows + TAB_PER_METHOD * m;
+      r.normals = f32(table[at + TAB_ROW.normals], 3 * n);
+      r.tangents = f32(table[at + TAB_ROW.tangents], 4 * n);
+      r.normalDeg = f32(table[at + TAB_ROW.normalDeg], n);
+      r.tangentDeg = f32(table[at + TAB_ROW.tangentDeg], n);
     }
   }
 

@@ -2,14 +2,21 @@
 // orbit control over the four canvases. Attribute arrays are made once per mesh and refilled per frame.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { VIEW_LIGHT, VIEW_MODE } from './generated/layout.js';
+import { VIEW_LIGHT, VIEW_MODE, VIEW_SHADING } from './generated/layout.js';
 
 // mode (VIEW_MODE, as the WebGPU views number it): normal colours, lambert, normal-mapped lambert (a procedural
-// bump map in the tangent frame, so tangent errors show), error heatmap (0 degrees green, 22.5 yellow, 45 and
-// more red; a negative angle, not measured, grey).
+// bump map in the tangent frame, so tangent errors show), error heatmap (0 degrees HEAT_LOW (green), half of
+// HEAT_FULL_DEG HEAT_MID (yellow), that and more HEAT_HIGH (red); a negative angle, not measured, NOT_MEASURED).
 const modeConstants = Object.entries(VIEW_MODE).map(([name, value]) => `const int MODE_${name} = ${value};`).join('\n');
-// the direction towards the light, as the WebGPU views' (SF_VIEW_LIGHT)
-const lightConstant = `const vec3 LIGHT = vec3(${VIEW_LIGHT.map((x) => x.toFixed(6)).join(', ')});`;
+// A generated number or xyz as a GLSL constant.
+function glslConstant(name, value) {
+  const f = (x) => x.toFixed(6);
+  return Array.isArray(value) ? `const vec3 ${name} = vec3(${value.map(f).join(', ')});`
+    : `const float ${name} = ${f(value)};`;
+}
+// the direction towards the light, the colours and the shading terms, as the WebGPU views' (SF_VIEW_*)
+const shadingConstants = [glslConstant('LIGHT', VIEW_LIGHT),
+  ...Object.entries(VIEW_SHADING).map(([name, value]) => glslConstant(name, value))].join('\n');
 const vertexShader = /* glsl */ `
   attribute vec4 tangent;
   attribute float err;
@@ -21,21 +28,20 @@ const vertexShader = /* glsl */ `
   }`;
 const fragmentShader = /* glsl */ `
   ${modeConstants}
-  ${lightConstant}
+  ${shadingConstants}
   uniform int mode;
   varying vec3 vN; varying vec4 vT; varying vec2 vUv; varying float vErr;
   vec3 heat(float d) {
-    float t = clamp(d / 45.0, 0.0, 1.0);
-    vec3 g = vec3(0.13, 0.72, 0.26), y = vec3(0.95, 0.85, 0.2), r = vec3(0.9, 0.12, 0.1);
-    return t < 0.5 ? mix(g, y, t * 2.0) : mix(y, r, t * 2.0 - 1.0);
+    float t = clamp(d / HEAT_FULL_DEG, 0.0, 1.0);
+    return t < 0.5 ? mix(HEAT_LOW, HEAT_MID, t * 2.0) : mix(HEAT_MID, HEAT_HIGH, t * 2.0 - 1.0);
   }
   void main() {
     vec3 n = length(vN) > 0.0 ? normalize(vN) : vec3(0.0);
     if (!gl_FrontFacing) n = -n;
     vec3 l = normalize(LIGHT);
     if (mode == MODE_ERROR_HEAT) {
-      vec3 c = vErr < 0.0 ? vec3(0.32, 0.34, 0.38) : heat(vErr);
-      gl_FragColor = vec4(c * (0.6 + 0.4 * abs(dot(n, l))), 1.0);
+      vec3 c = vErr < 0.0 ? NOT_MEASURED : heat(vErr);
+      gl_FragColor = vec4(c * (HEAT_AMBIENT + HEAT_DIFFUSE * abs(dot(n, l))), 1.0);
       return;
     }
     if (mode == MODE_NORMAL_MAPPED && length(vT.xyz) > 0.0) {
@@ -47,7 +53,7 @@ const fragmentShader = /* glsl */ `
       vec3 m = normalize(vec3(-du * 0.06, dv * 0.06, 1.0));
       n = normalize(t * m.x + b * m.y + n * m.z);
     }
-    vec3 c = mode == MODE_NORMAL_COLOURS ? n * 0.5 + 0.5 : vec3(0.78, 0.8, 0.84) * (0.18 + 0.82 * max(dot(n, l), 0.0));
+    vec3 c = mode == MODE_NORMAL_COLOURS ? n * 0.5 + 0.5 : SURFACE * (SURFACE_AMBIENT + SURFACE_DIFFUSE * max(dot(n, l), 0.0));
     gl_FragColor = vec4(c, 1.0);
   }`;
 
