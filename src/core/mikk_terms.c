@@ -1,5 +1,5 @@
-/* The corner terms of MikkTSpace's sums by the scalar kernels, the choice of instruction set, and the groups'
- * sums from the terms (mikk_terms.h). */
+/* The corner terms of MikkTSpace's sums by the scalar kernels, and the choice of instruction set
+ * (mikk_terms.h). */
 #include "mikk_terms.h"
 
 #include "sf_internal.h"
@@ -55,49 +55,4 @@ void sfi_mikk_terms(int level, const sfi_mikk_terms_job* job, size_t begin, size
     }
 #endif
     sfi_mikk_terms_scalar(job, begin, end);
-}
-
-void sfi_mikk_group_tangents_terms(const uint8_t* flags, const float* face_os, const float* face_ot,
-                                   const uint32_t* corners, size_t k, const float* n, int orient, uint32_t* members,
-                                   float* proj, const float* terms, float* out)
-{
-    for (size_t i = 0; i < k; ++i) {
-        size_t f = corners[i] / 3;
-        sfk_mikk_project(n, face_os + 3 * f, proj + 6 * i);
-        sfk_mikk_project(n, face_ot + 3 * f, proj + 6 * i + 3);
-    }
-    float w = orient ? 1.0f : -1.0f;
-    int whole_only = sfk_mikk_all_compatible(flags, corners, proj, k);
-    float whole[3] = {0.0f, 0.0f, 0.0f};
-    int have_whole = 0;
-    for (size_t i = 0; i < k; ++i) {
-        size_t count = 0;
-        if (!whole_only) {
-            uint8_t fi = flags[corners[i] / 3];
-            for (size_t j = 0; j < k; ++j) {
-                int any = ((fi | flags[corners[j] / 3]) & SFK_MIKK_ANY) != 0;
-                if (any || i == j || sfk_mikk_compatible(proj + 6 * i, proj + 6 * j)) members[count++] = (uint32_t)j;
-            }
-        }
-        int whole_group = whole_only || count == k;
-        float t[3] = {0.0f, 0.0f, 0.0f};
-        if (!whole_group || !have_whole) {
-            /* sfk_mikk_eval_tangent's sum in its order: the members ascending, usable triangles only */
-            size_t m = whole_group ? k : count;
-            for (size_t j = 0; j < m; ++j) {
-                size_t corner = corners[whole_group ? j : members[j]];
-                if (flags[corner / 3] & SFK_MIKK_ANY) continue;
-                const float* a = terms + 3 * corner;
-                t[0] += a[0];
-                t[1] += a[1];
-                t[2] += a[2];
-            }
-            sfk_mikk_normalize(t);
-            if (whole_group) whole[0] = t[0], whole[1] = t[1], whole[2] = t[2], have_whole = 1;
-        } else {
-            t[0] = whole[0], t[1] = whole[1], t[2] = whole[2];
-        }
-        float* o = out + 4 * (size_t)corners[i];
-        o[0] = t[0], o[1] = t[1], o[2] = t[2], o[3] = w;
-    }
 }

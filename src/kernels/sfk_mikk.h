@@ -138,15 +138,24 @@ SF_HD int sfk_same_bits3(const float a[3], const float b[3])
 
 /* The angle-weighted tangent of a sub-group (members: indices into the group's corners, ascending). proj: the
  * group's projected os, ot per corner. Each corner's term projects onto the corner's own normal: where its bits
- * are n's, the group's projections serve (sfk_mikk_corner_term's operations, shared). */
+ * are n's, the group's projections serve (sfk_mikk_corner_term's operations, shared). terms: where not NULL,
+ * each corner's term computed beforehand (3 per corner, os times the angle, the product sfk_madd adds), added
+ * in the same order, so the sum has the same bits; idx, P and N are then unused. */
 SF_HD void sfk_mikk_eval_tangent(const uint8_t* flags, const uint32_t* idx, const float* P, const float* N,
                                  const float* face_os, const uint32_t* corners, const uint32_t* members, size_t count,
-                                 const float* n, const float* proj, float out[3])
+                                 const float* n, const float* proj, const float* terms, float out[3])
 {
     out[0] = out[1] = out[2] = 0.0f;
     for (size_t i = 0; i < count; ++i) {
         size_t corner = corners[members[i]], f = corner / 3, c = corner % 3;
         if (flags[f] & SFK_MIKK_ANY) continue;
+        if (terms) {
+            const float* a = terms + 3 * corner;
+            out[0] += a[0];
+            out[1] += a[1];
+            out[2] += a[2];
+            continue;
+        }
         uint32_t vp = idx[3 * f + (c + 2) % 3], v = idx[corner], vn = idx[3 * f + (c + 1) % 3];
         const float* nc = N + 3 * (size_t)v;
         if (nc == n || sfk_same_bits3(nc, n)) {
@@ -192,10 +201,11 @@ SF_HD int sfk_mikk_all_compatible(const uint8_t* flags, const uint32_t* corners,
 
 /* Tangents of every corner of one group into out (4 per corner, indexed by corner: xyz, w = +1 for an
  * orientation-preserving group, -1 otherwise): the sub-group rule, with the whole group computed once.
- * members (k) and proj (6 k) are scratch. */
+ * members (k) and proj (6 k) are scratch; terms: NULL, or the frame's corner terms (sfk_mikk_eval_tangent). */
 SF_HD void sfk_mikk_group_tangents(const uint8_t* flags, const uint32_t* idx, const float* P, const float* N,
                                    const float* face_os, const float* face_ot, const uint32_t* corners, size_t k,
-                                   const float* n, int orient, uint32_t* members, float* proj, float* out)
+                                   const float* n, int orient, uint32_t* members, float* proj, const float* terms,
+                                   float* out)
 {
     for (size_t i = 0; i < k; ++i) {
         size_t f = corners[i] / 3;
@@ -221,12 +231,12 @@ SF_HD void sfk_mikk_group_tangents(const uint8_t* flags, const uint32_t* idx, co
         if (count == k) {
             if (!have_whole) {
                 for (size_t j = 0; j < k; ++j) members[j] = (uint32_t)j;
-                sfk_mikk_eval_tangent(flags, idx, P, N, face_os, corners, members, k, n, proj, whole);
+                sfk_mikk_eval_tangent(flags, idx, P, N, face_os, corners, members, k, n, proj, terms, whole);
             }
             have_whole = 1;
             t[0] = whole[0], t[1] = whole[1], t[2] = whole[2];
         } else {
-            sfk_mikk_eval_tangent(flags, idx, P, N, face_os, corners, members, count, n, proj, t);
+            sfk_mikk_eval_tangent(flags, idx, P, N, face_os, corners, members, count, n, proj, terms, t);
         }
         float* o = out + 4 * (size_t)corners[i];
         o[0] = t[0], o[1] = t[1], o[2] = t[2], o[3] = w;
