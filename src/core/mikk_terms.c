@@ -11,20 +11,8 @@ void sfi_mikk_term(const sfi_mikk_terms_job* job, size_t corner)
     const uint32_t* tri = job->idx + 3 * f;
     const float* P = job->P;
     uint32_t vp = tri[(c + 2) % 3], v = tri[c], vn = tri[(c + 1) % 3];
-    const float* nc = job->N + 3 * (size_t)v;
-    float os[3], e1[3], e2[3], v1[3], v2[3];
-    sfk_mikk_project(nc, job->face_os + 3 * f, os);
-    sfk_sub(P + 3 * (size_t)vp, P + 3 * (size_t)v, e1);
-    sfk_sub(P + 3 * (size_t)vn, P + 3 * (size_t)v, e2);
-    sfk_mikk_project(nc, e1, v1);
-    sfk_mikk_project(nc, e2, v2);
-    float cosv = sfk_dot(v1, v2);
-    cosv = cosv > 1.0f ? 1.0f : (cosv < -1.0f ? -1.0f : cosv);
-    float a = sfk_acos_ieee(cosv), *t = job->terms + 3 * corner;
-    /* sfk_madd's products, before they are added */
-    t[0] = os[0] * a;
-    t[1] = os[1] * a;
-    t[2] = os[2] * a;
+    sfk_mikk_corner_product(job->N + 3 * (size_t)v, job->face_os + 3 * f, P + 3 * (size_t)vp, P + 3 * (size_t)v,
+                            P + 3 * (size_t)vn, job->terms + 3 * corner);
 }
 
 void sfi_mikk_terms_scalar(const sfi_mikk_terms_job* job, size_t begin, size_t end)

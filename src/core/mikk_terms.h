@@ -1,8 +1,8 @@
 /* The corner terms of MikkTSpace's group sums (mikktspace.c): for each corner of a usable triangle, the
  * triangle's unit dP/du projected onto the corner's normal, times the corner's angle in the tangent plane
- * (sfk_mikk_corner_term's product before it is added). A corner's term depends on the corner alone, never on
- * its group, so a frame computes each once, in SIMD lanes, and sfk_mikk_group_tangents adds them in the scalar
- * order: every sum has the bits of the terms computed in the sum. */
+ * (sfk_mikk_corner_product). A corner's term depends on the corner alone, never on its group, so a frame
+ * computes each once, in SIMD lanes, and sfk_mikk_group_tangents adds them in the scalar order: every sum has
+ * the bits of the terms computed in the sum. */
 #ifndef SF_MIKK_TERMS_H
 #define SF_MIKK_TERMS_H
 

@@ -101,18 +101,24 @@ SF_HD int sfk_mikk_compatible(const float proj_a[6], const float proj_b[6])
     return sfk_dot(proj_a, proj_b) > SFK_MIKK_THRESHOLD_COS && sfk_dot(proj_a + 3, proj_b + 3) > SFK_MIKK_THRESHOLD_COS;
 }
 
-/* acc += os times the angle between the projected edges v1 and v2 (the end of sfk_mikk_corner_term). */
-SF_HD void sfk_mikk_angle_term(const float os[3], const float v1[3], const float v2[3], float acc[3])
+/* The angle between the projected edges v1 and v2: acos of their dot product, clamped to [-1, 1]. */
+SF_HD float sfk_mikk_angle(const float v1[3], const float v2[3])
 {
     float cosv = sfk_dot(v1, v2);
     cosv = cosv > 1.0f ? 1.0f : (cosv < -1.0f ? -1.0f : cosv);
-    sfk_madd(acc, os, sfk_acos_ieee(cosv));
+    return sfk_acos_ieee(cosv);
 }
 
-/* One corner's term of a group tangent: the face's os projected onto the corner normal n, times the corner
- * angle measured in the tangent plane (p the corner, p_prev and p_next its neighbours in winding order). */
-SF_HD void sfk_mikk_corner_term(const float n[3], const float face_os[3], const float p_prev[3], const float p[3],
-                                const float p_next[3], float acc[3])
+/* acc += os times the angle between the projected edges v1 and v2 (sfk_mikk_corner_term's sum). */
+SF_HD void sfk_mikk_angle_term(const float os[3], const float v1[3], const float v2[3], float acc[3])
+{
+    sfk_madd(acc, os, sfk_mikk_angle(v1, v2));
+}
+
+/* One corner's term of a group tangent into term: the face's os projected onto the corner normal n, times the
+ * corner angle measured in the tangent plane (p the corner, p_prev and p_next its neighbours in winding order). */
+SF_HD void sfk_mikk_corner_product(const float n[3], const float face_os[3], const float p_prev[3], const float p[3],
+                                   const float p_next[3], float term[3])
 {
     float os[3], v1[3], v2[3], e1[3], e2[3];
     sfk_mikk_project(n, face_os, os);
@@ -120,7 +126,21 @@ SF_HD void sfk_mikk_corner_term(const float n[3], const float face_os[3], const 
     sfk_sub(p_next, p, e2);
     sfk_mikk_project(n, e1, v1);
     sfk_mikk_project(n, e2, v2);
-    sfk_mikk_angle_term(os, v1, v2, acc);
+    float a = sfk_mikk_angle(v1, v2);
+    term[0] = os[0] * a;
+    term[1] = os[1] * a;
+    term[2] = os[2] * a;
+}
+
+/* acc += the corner's term (sfk_mikk_corner_product): sfk_madd's product and sum, one rounding each. */
+SF_HD void sfk_mikk_corner_term(const float n[3], const float face_os[3], const float p_prev[3], const float p[3],
+                                const float p_next[3], float acc[3])
+{
+    float t[3];
+    sfk_mikk_corner_product(n, face_os, p_prev, p, p_next, t);
+    acc[0] += t[0];
+    acc[1] += t[1];
+    acc[2] += t[2];
 }
 
 /* Whether two float triples hold the same bits. */
