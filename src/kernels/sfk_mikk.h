@@ -156,26 +156,31 @@ SF_HD int sfk_same_bits3(const float a[3], const float b[3])
  * (3 f + c, ascending by triangle) at one shared vertex whose normal is n, the frame's triangle flags, unit
  * dP/du (face_os) and dP/dv (face_ot), indices, positions P and normals N. */
 
-/* The angle-weighted tangent of a sub-group (members: indices into the group's corners, ascending). proj: the
- * group's projected os, ot per corner. Each corner's term projects onto the corner's own normal: where its bits
- * are n's, the group's projections serve (sfk_mikk_corner_term's operations, shared). terms: where not NULL,
- * each corner's term computed beforehand (3 per corner, os times the angle, the product sfk_madd adds), added
- * in the same order, so the sum has the same bits; idx, P and N are then unused. */
+/* The angle-weighted tangent of a sub-group (members: indices into the group's corners, ascending; NULL: all
+ * count corners). proj: the group's projected os, ot per corner. Each corner's term projects onto the corner's
+ * own normal: where its bits are n's, the group's projections serve (sfk_mikk_corner_term's operations,
+ * shared). terms: where not NULL, each corner's sfk_mikk_corner_product computed beforehand (3 per corner),
+ * added in the same order, so the sum has the same bits; idx, P and N are then unused. */
 SF_HD void sfk_mikk_eval_tangent(const uint8_t* flags, const uint32_t* idx, const float* P, const float* N,
                                  const float* face_os, const uint32_t* corners, const uint32_t* members, size_t count,
                                  const float* n, const float* proj, const float* terms, float out[3])
 {
     out[0] = out[1] = out[2] = 0.0f;
-    for (size_t i = 0; i < count; ++i) {
-        size_t corner = corners[members[i]], f = corner / 3, c = corner % 3;
-        if (flags[f] & SFK_MIKK_ANY) continue;
-        if (terms) {
+    if (terms) {
+        for (size_t i = 0; i < count; ++i) {
+            size_t corner = corners[members ? members[i] : i];
+            if (flags[corner / 3] & SFK_MIKK_ANY) continue;
             const float* a = terms + 3 * corner;
             out[0] += a[0];
             out[1] += a[1];
             out[2] += a[2];
-            continue;
         }
+        sfk_mikk_normalize(out);
+        return;
+    }
+    for (size_t i = 0; i < count; ++i) {
+        size_t m = members ? members[i] : i, corner = corners[m], f = corner / 3, c = corner % 3;
+        if (flags[f] & SFK_MIKK_ANY) continue;
         uint32_t vp = idx[3 * f + (c + 2) % 3], v = idx[corner], vn = idx[3 * f + (c + 1) % 3];
         const float* nc = N + 3 * (size_t)v;
         if (nc == n || sfk_same_bits3(nc, n)) {
@@ -184,7 +189,7 @@ SF_HD void sfk_mikk_eval_tangent(const uint8_t* flags, const uint32_t* idx, cons
             sfk_sub(P + 3 * (size_t)vn, P + 3 * (size_t)v, e2);
             sfk_mikk_project(n, e1, v1);
             sfk_mikk_project(n, e2, v2);
-            sfk_mikk_angle_term(proj + 6 * members[i], v1, v2, out);
+            sfk_mikk_angle_term(proj + 6 * m, v1, v2, out);
         } else {
             sfk_mikk_corner_term(nc, face_os + 3 * f, P + 3 * (size_t)vp, P + 3 * (size_t)v, P + 3 * (size_t)vn, out);
         }
@@ -249,10 +254,7 @@ SF_HD void sfk_mikk_group_tangents(const uint8_t* flags, const uint32_t* idx, co
         }
         float t[3];
         if (count == k) {
-            if (!have_whole) {
-                for (size_t j = 0; j < k; ++j) members[j] = (uint32_t)j;
-                sfk_mikk_eval_tangent(flags, idx, P, N, face_os, corners, members, k, n, proj, terms, whole);
-            }
+            if (!have_whole) sfk_mikk_eval_tangent(flags, idx, P, N, face_os, corners, NULL, k, n, proj, terms, whole);
             have_whole = 1;
             t[0] = whole[0], t[1] = whole[1], t[2] = whole[2];
         } else {
