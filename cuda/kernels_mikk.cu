@@ -69,7 +69,7 @@ __global__ void k_mikk_groups(sfc_topo t, uint32_t count, const uint8_t* mask, c
         sfk_mikk_group_tangents(flags, t.indices, P, N, fo, fo + 3 * (size_t)t.F, gcorners + start[g],
                                 start[g + 1] - start[g], N + 3 * (size_t)normal_of[g], orient[g],
                                 members + 3 * (size_t)t.F * i + start[g], proj + 18 * (size_t)t.F * i + 6 * (size_t)start[g],
-                                corners + 12 * (size_t)t.F * i);
+                                NULL, corners + 12 * (size_t)t.F * i);
     }
 }
 

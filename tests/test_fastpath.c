@@ -954,9 +954,10 @@ static void mikk_terms_levels(void)
     free(P), free(N), free(os), free(idx), free(flags), free(ref), free(got);
 }
 
-/* The sums from the terms (sfi_mikk_group_tangents_terms) against sfk_mikk_group_tangents, the kernels' own,
- * bit for bit: random groups of one to 12 corners at a shared normal, some corners with the normal's bits
- * elsewhere (another vertex), some usable-less, some tangents opposite (sub-groups). */
+/* sfk_mikk_group_tangents adding the frame's terms (sfi_mikk_terms, this CPU's instruction set) against the
+ * same computing each term itself, bit for bit: random groups of one to 12 corners at a shared normal, some
+ * corners with the normal's bits elsewhere (another vertex), some usable-less, some tangents opposite
+ * (sub-groups). */
 static void mikk_group_sums(void)
 {
     enum { V = 40, F = 12 };
@@ -981,10 +982,10 @@ static void mikk_group_sums(void)
         }
         for (size_t i = 0; i < k; ++i) corners[i] = (uint32_t)(3 * i + (size_t)((frand() + 1.0f) * 1.5f) % 3);
         for (size_t i = 0; i < 12 * F; ++i) ref[i] = got[i] = 7.0f;
-        sfk_mikk_group_tangents(flags, idx, P, N, os, ot, corners, k, n, round & 1, members, proj, ref);
+        sfk_mikk_group_tangents(flags, idx, P, N, os, ot, corners, k, n, round & 1, members, proj, NULL, ref);
         sfi_mikk_terms_job job = {flags, idx, P, N, os, terms};
         sfi_mikk_terms(sfi_simd_level_cpu(), &job, 0, 3 * F);
-        sfi_mikk_group_tangents_terms(flags, os, ot, corners, k, n, round & 1, members, proj, terms, got);
+        sfk_mikk_group_tangents(flags, idx, P, N, os, ot, corners, k, n, round & 1, members, proj, terms, got);
         char w[32];
         snprintf(w, sizeof w, "round %d", round);
         same_bits(got, ref, 12 * F, "MikkTSpace group tangent", w);

@@ -1,8 +1,8 @@
 /* The corner terms of MikkTSpace's group sums (mikktspace.c): for each corner of a usable triangle, the
  * triangle's unit dP/du projected onto the corner's normal, times the corner's angle in the tangent plane
- * (sfk_mikk_corner_term's product before it is added). A corner's term depends on the corner alone, never on
- * its group, so a frame computes each once, in SIMD lanes, and the groups add them in the scalar order: every
- * sum is sfk_mikk_eval_tangent's bits. */
+ * (sfk_mikk_corner_product). A corner's term depends on the corner alone, never on its group, so a frame
+ * computes each once, in SIMD lanes, and sfk_mikk_group_tangents adds them in the scalar order: every sum has
+ * the bits of the terms computed in the sum. */
 #ifndef SF_MIKK_TERMS_H
 #define SF_MIKK_TERMS_H
 
@@ -27,10 +27,5 @@ void sfi_mikk_terms_sse2(const sfi_mikk_terms_job* job, size_t begin, size_t end
 void sfi_mikk_terms_avx2(const sfi_mikk_terms_job* job, size_t begin, size_t end);
 void sfi_mikk_terms_avx512(const sfi_mikk_terms_job* job, size_t begin, size_t end);
 void sfi_mikk_terms_wasm(const sfi_mikk_terms_job* job, size_t begin, size_t end);
-
-/* The tangents of one group's corners as sfk_mikk_group_tangents, each sum added from the frame's terms. */
-void sfi_mikk_group_tangents_terms(const uint8_t* flags, const float* face_os, const float* face_ot,
-                                   const uint32_t* corners, size_t k, const float* n, int orient, uint32_t* members,
-                                   float* proj, const float* terms, float* out);
 
 #endif

@@ -826,7 +826,7 @@ static size_t build_groups(const mikk_frame* m)
     return groups;
 }
 
-/* Tangents of every corner of one group (step 6, sfk_mikk_group_tangents from the frame's corner terms). Groups
+/* Tangents of every corner of one group (step 6, sfk_mikk_group_tangents summing the frame's corner terms). Groups
  * write disjoint corners and scratch (at their own offsets), so they run in parallel. */
 static void group_tangents(const mikk_frame* m, uint32_t g)
 {
@@ -834,10 +834,10 @@ static void group_tangents(const mikk_frame* m, uint32_t g)
     uint32_t rep = s->group_rep[g];
     /* the shared vertex's normal: that of the corner it is numbered by (face * 4 + corner) */
     const float* n = m->N + 3 * (size_t)m->in->indices[(size_t)(rep >> 2) * 3 + (rep & 3u)];
-    sfi_mikk_group_tangents_terms(s->flags, s->face_os, s->face_ot, s->group_faces + s->group_start[g],
-                                  s->group_start[g + 1] - s->group_start[g], n, s->group_orient[g],
-                                  s->members + s->group_start[g], s->proj + 6 * (size_t)s->group_start[g], s->terms,
-                                  s->corners);
+    sfk_mikk_group_tangents(s->flags, m->in->indices, m->P, m->N, s->face_os, s->face_ot,
+                            s->group_faces + s->group_start[g], s->group_start[g + 1] - s->group_start[g], n,
+                            s->group_orient[g], s->members + s->group_start[g],
+                            s->proj + 6 * (size_t)s->group_start[g], s->terms, s->corners);
 }
 
 static void group_range(void* ctx, size_t begin, size_t end)

@@ -101,18 +101,24 @@ SF_HD int sfk_mikk_compatible(const float proj_a[6], const float proj_b[6])
     return sfk_dot(proj_a, proj_b) > SFK_MIKK_THRESHOLD_COS && sfk_dot(proj_a + 3, proj_b + 3) > SFK_MIKK_THRESHOLD_COS;
 }
 
-/* acc += os times the angle between the projected edges v1 and v2 (the end of sfk_mikk_corner_term). */
-SF_HD void sfk_mikk_angle_term(const float os[3], const float v1[3], const float v2[3], float acc[3])
+/* The angle between the projected edges v1 and v2: acos of their dot product, clamped to [-1, 1]. */
+SF_HD float sfk_mikk_angle(const float v1[3], const float v2[3])
 {
     float cosv = sfk_dot(v1, v2);
     cosv = cosv > 1.0f ? 1.0f : (cosv < -1.0f ? -1.0f : cosv);
-    sfk_madd(acc, os, sfk_acos_ieee(cosv));
+    return sfk_acos_ieee(cosv);
 }
 
-/* One corner's term of a group tangent: the face's os projected onto the corner normal n, times the corner
- * angle measured in the tangent plane (p the corner, p_prev and p_next its neighbours in winding order). */
-SF_HD void sfk_mikk_corner_term(const float n[3], const float face_os[3], const float p_prev[3], const float p[3],
-                                const float p_next[3], float acc[3])
+/* acc += os times the angle between the projected edges v1 and v2 (sfk_mikk_corner_term's sum). */
+SF_HD void sfk_mikk_angle_term(const float os[3], const float v1[3], const float v2[3], float acc[3])
+{
+    sfk_madd(acc, os, sfk_mikk_angle(v1, v2));
+}
+
+/* One corner's term of a group tangent into term: the face's os projected onto the corner normal n, times the
+ * corner angle measured in the tangent plane (p the corner, p_prev and p_next its neighbours in winding order). */
+SF_HD void sfk_mikk_corner_product(const float n[3], const float face_os[3], const float p_prev[3], const float p[3],
+                                   const float p_next[3], float term[3])
 {
     float os[3], v1[3], v2[3], e1[3], e2[3];
     sfk_mikk_project(n, face_os, os);
@@ -120,7 +126,21 @@ SF_HD void sfk_mikk_corner_term(const float n[3], const float face_os[3], const 
     sfk_sub(p_next, p, e2);
     sfk_mikk_project(n, e1, v1);
     sfk_mikk_project(n, e2, v2);
-    sfk_mikk_angle_term(os, v1, v2, acc);
+    float a = sfk_mikk_angle(v1, v2);
+    term[0] = os[0] * a;
+    term[1] = os[1] * a;
+    term[2] = os[2] * a;
+}
+
+/* acc += the corner's term (sfk_mikk_corner_product): sfk_madd's product and sum, one rounding each. */
+SF_HD void sfk_mikk_corner_term(const float n[3], const float face_os[3], const float p_prev[3], const float p[3],
+                                const float p_next[3], float acc[3])
+{
+    float t[3];
+    sfk_mikk_corner_product(n, face_os, p_prev, p, p_next, t);
+    acc[0] += t[0];
+    acc[1] += t[1];
+    acc[2] += t[2];
 }
 
 /* Whether two float triples hold the same bits. */
@@ -136,16 +156,30 @@ SF_HD int sfk_same_bits3(const float a[3], const float b[3])
  * (3 f + c, ascending by triangle) at one shared vertex whose normal is n, the frame's triangle flags, unit
  * dP/du (face_os) and dP/dv (face_ot), indices, positions P and normals N. */
 
-/* The angle-weighted tangent of a sub-group (members: indices into the group's corners, ascending). proj: the
- * group's projected os, ot per corner. Each corner's term projects onto the corner's own normal: where its bits
- * are n's, the group's projections serve (sfk_mikk_corner_term's operations, shared). */
+/* The angle-weighted tangent of a sub-group (members: indices into the group's corners, ascending; NULL: all
+ * count corners). proj: the group's projected os, ot per corner. Each corner's term projects onto the corner's
+ * own normal: where its bits are n's, the group's projections serve (sfk_mikk_corner_term's operations,
+ * shared). terms: where not NULL, each corner's sfk_mikk_corner_product computed beforehand (3 per corner),
+ * added in the same order, so the sum has the same bits; idx, P and N are then unused. */
 SF_HD void sfk_mikk_eval_tangent(const uint8_t* flags, const uint32_t* idx, const float* P, const float* N,
                                  const float* face_os, const uint32_t* corners, const uint32_t* members, size_t count,
-                                 const float* n, const float* proj, float out[3])
+                                 const float* n, const float* proj, const float* terms, float out[3])
 {
     out[0] = out[1] = out[2] = 0.0f;
+    if (terms) {
+        for (size_t i = 0; i < count; ++i) {
+            size_t corner = corners[members ? members[i] : i];
+            if (flags[corner / 3] & SFK_MIKK_ANY) continue;
+            const float* a = terms + 3 * corner;
+            out[0] += a[0];
+            out[1] += a[1];
+            out[2] += a[2];
+        }
+        sfk_mikk_normalize(out);
+        return;
+    }
     for (size_t i = 0; i < count; ++i) {
-        size_t corner = corners[members[i]], f = corner / 3, c = corner % 3;
+        size_t m = members ? members[i] : i, corner = corners[m], f = corner / 3, c = corner % 3;
         if (flags[f] & SFK_MIKK_ANY) continue;
         uint32_t vp = idx[3 * f + (c + 2) % 3], v = idx[corner], vn = idx[3 * f + (c + 1) % 3];
         const float* nc = N + 3 * (size_t)v;
@@ -155,7 +189,7 @@ SF_HD void sfk_mikk_eval_tangent(const uint8_t* flags, const uint32_t* idx, cons
             sfk_sub(P + 3 * (size_t)vn, P + 3 * (size_t)v, e2);
             sfk_mikk_project(n, e1, v1);
             sfk_mikk_project(n, e2, v2);
-            sfk_mikk_angle_term(proj + 6 * members[i], v1, v2, out);
+            sfk_mikk_angle_term(proj + 6 * m, v1, v2, out);
         } else {
             sfk_mikk_corner_term(nc, face_os + 3 * f, P + 3 * (size_t)vp, P + 3 * (size_t)v, P + 3 * (size_t)vn, out);
         }
@@ -192,10 +226,11 @@ SF_HD int sfk_mikk_all_compatible(const uint8_t* flags, const uint32_t* corners,
 
 /* Tangents of every corner of one group into out (4 per corner, indexed by corner: xyz, w = +1 for an
  * orientation-preserving group, -1 otherwise): the sub-group rule, with the whole group computed once.
- * members (k) and proj (6 k) are scratch. */
+ * members (k) and proj (6 k) are scratch; terms: NULL, or the frame's corner terms (sfk_mikk_eval_tangent). */
 SF_HD void sfk_mikk_group_tangents(const uint8_t* flags, const uint32_t* idx, const float* P, const float* N,
                                    const float* face_os, const float* face_ot, const uint32_t* corners, size_t k,
-                                   const float* n, int orient, uint32_t* members, float* proj, float* out)
+                                   const float* n, int orient, uint32_t* members, float* proj, const float* terms,
+                                   float* out)
 {
     for (size_t i = 0; i < k; ++i) {
         size_t f = corners[i] / 3;
@@ -219,14 +254,11 @@ SF_HD void sfk_mikk_group_tangents(const uint8_t* flags, const uint32_t* idx, co
         }
         float t[3];
         if (count == k) {
-            if (!have_whole) {
-                for (size_t j = 0; j < k; ++j) members[j] = (uint32_t)j;
-                sfk_mikk_eval_tangent(flags, idx, P, N, face_os, corners, members, k, n, proj, whole);
-            }
+            if (!have_whole) sfk_mikk_eval_tangent(flags, idx, P, N, face_os, corners, NULL, k, n, proj, terms, whole);
             have_whole = 1;
             t[0] = whole[0], t[1] = whole[1], t[2] = whole[2];
         } else {
-            sfk_mikk_eval_tangent(flags, idx, P, N, face_os, corners, members, count, n, proj, t);
+            sfk_mikk_eval_tangent(flags, idx, P, N, face_os, corners, members, count, n, proj, terms, t);
         }
         float* o = out + 4 * (size_t)corners[i];
         o[0] = t[0], o[1] = t[1], o[2] = t[2], o[3] = w;

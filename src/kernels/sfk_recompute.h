@@ -132,18 +132,8 @@ SF_HD float sfk_recompute_corner_weight(const float p0[3], const float p1[3], co
     return sqrtf(len2);
 }
 
-/* One face of the recompute face pass: sfk_recompute_face_frame, and corner_w, each corner's weight. */
-SF_HD void sfk_recompute_face(const float p0[3], const float p1[3], const float p2[3], const float* uv0,
-                              const float* uv1, const float* uv2, float det0, float det1, float det2, int weighting,
-                              float face_n[3], float face_t[3], float face_b[3], float corner_w[3])
-{
-    float len2 = sfk_recompute_face_frame(p0, p1, p2, uv0, uv1, uv2, det0, det1, det2, weighting, face_n, face_t,
-                                          face_b);
-    int c;
-    for (c = 0; c < 3; ++c) corner_w[c] = sfk_recompute_corner_weight(p0, p1, p2, c, weighting, len2);
-}
-
-/* sfk_recompute_face from the face's sfk_face_uv_terms (NULL: no UVs), computed once per topology. */
+/* One face of the recompute face pass from the face's sfk_face_uv_terms (NULL: no UVs), computed once per
+ * topology: sfk_recompute_face_frame_terms, and corner_w, each corner's weight. */
 SF_HD void sfk_recompute_face_terms(const float p0[3], const float p1[3], const float p2[3], const float* terms,
                                     float det0, float det1, float det2, int weighting, float face_n[3],
                                     float face_t[3], float face_b[3], float corner_w[3])
@@ -152,6 +142,17 @@ SF_HD void sfk_recompute_face_terms(const float p0[3], const float p1[3], const 
                                                 face_b);
     int c;
     for (c = 0; c < 3; ++c) corner_w[c] = sfk_recompute_corner_weight(p0, p1, p2, c, weighting, len2);
+}
+
+/* The same from the UVs (NULL = none): their terms, then sfk_recompute_face_terms. */
+SF_HD void sfk_recompute_face(const float p0[3], const float p1[3], const float p2[3], const float* uv0,
+                              const float* uv1, const float* uv2, float det0, float det1, float det2, int weighting,
+                              float face_n[3], float face_t[3], float face_b[3], float corner_w[3])
+{
+    float terms[5];
+    if (uv0) sfk_face_uv_terms(uv0, uv1, uv2, terms);
+    sfk_recompute_face_terms(p0, p1, p2, uv0 ? terms : NULL, det0, det1, det2, weighting, face_n, face_t, face_b,
+                             corner_w);
 }
 
 SF_HD int sfk_finite3(const float v[3])
