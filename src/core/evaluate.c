@@ -26,7 +26,7 @@ struct sf_evaluation {
     float* angle_tc;          /* 3F shared corner angles, without SF_EVAL_KEEP_ANGLES */
     float* row_tcd[SF_METHOD_COUNT];
     uint8_t* flag_scratch;    /* n: flags of rows that keep none (the per-corner counts need them) */
-    bool deform_readers;      /* a per-vertex row deforms with the reference's morph directions */
+    bool deform_readers;      /* a per-vertex or jacobian row deforms with the reference's morph directions */
     sf_workspace* device_ws;  /* the device workspace that holds the last run's statistics, else NULL */
 };
 
@@ -202,7 +202,8 @@ sf_result sf_evaluation_create(const sf_topology* topo, const sf_eval_desc* desc
         bool rebuilt = methods[k] == SF_METHOD_RECOMPUTE || methods[k] == SF_METHOD_RECOMPUTE_FUSED;
         row->opts = rebuilt ? res->reference_opts : res->method_opts;
         sf_error_clear(&row->detail);
-        if (sf_method_traits_of(row->method).per_vertex &&
+        if ((sf_method_traits_of(row->method).per_vertex || row->method == SF_METHOD_JACOBIAN ||
+             row->method == SF_METHOD_JACOBIAN_FAN) &&
             row->opts.morph_directions == res->reference_opts.morph_directions)
             ev->deform_readers = true;
     }
@@ -462,9 +463,9 @@ static bool fused_mikktspace(const sf_eval_row* row)
 }
 
 /* Whether the reference should write the whole deform (not only the final positions of its fast path): where
- * the CPU's fast path reads a per-vertex row's frames from it (sfi_skin_frames_deformed), each such row with the
- * reference's morph directions (deform_readers, known from the evaluation's creation) then skips a deform of its
- * own. */
+ * the CPU's fast path reads a per-vertex or jacobian row's frames from it (sfi_skin_frames_deformed, the
+ * jacobians' steps), each such row with the reference's morph directions (deform_readers, known from the
+ * evaluation's creation) then skips a deform of its own. */
 static bool shares_deform(const sf_evaluation* ev, const sf_workspace* ws)
 {
     return ev->deform_readers && ws->be->frames == sfi_frames_cpu && sfi_simd_level(ev->topo) != SFI_SIMD_SCALAR &&

@@ -231,7 +231,7 @@ sf_result sfi_frames_cpu(const sf_topology* topo, const sf_pose* pose, sf_method
     } else if (method == SF_METHOD_RECOMPUTE) {
         r = sfi_recompute(topo, &o, ws, out->normals, out->tangents, err);
     } else if (method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN) {
-        r = sfi_jacobian_frames(topo, pose, method, &o, ws, out, &counted, err);
+        r = sfi_jacobian_frames(topo, pose, method, &o, ws, out, deformed, &counted, err);
     } else {
         vertex_job job = {topo, ws, topo->influence_count ? pose->bone_matrices : NULL, method, out->normals,
                           out->tangents};

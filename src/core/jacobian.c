@@ -5,8 +5,8 @@
  *   jacobian-fan: the secant map of the vertex's welded fan, and the authored frame rotated as the fan's
  *     frame turns (sfk_jacobian_fan_vertex).
  * Where the CPU has a fast path both run SSE2, AVX2 or AVX-512 steps of 4, 8 or 16 vertices (jacobian_body.h,
- * jacobian_fan_body.h) that deform their vertices themselves, bit for bit sfi_deform and the scalar kernels, which
- * stay the reference. */
+ * jacobian_fan_body.h) that deform their vertices themselves, bit for bit sfi_deform, or read the deform already in
+ * the workspace (an evaluation's), and then the scalar kernels, which stay the reference. */
 #include "sf_kernels.h"
 #include "skin_simd.h"
 
@@ -137,8 +137,8 @@ int sfi_jacobian_folds(const sf_topology* topo, const sf_workspace* ws, sf_metho
  * ignored whatever opts->morph_directions says: J already maps rest tangents to morphed ones (and the fast path's
  * deform morphs positions only). */
 sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, sf_method method,
-                              const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, int* folded,
-                              sf_error* err)
+                              const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, int deformed,
+                              int* folded, sf_error* err)
 {
     *folded = 0;
     const sfi_gradients* g = method == SF_METHOD_JACOBIAN_FAN ? topo->fan_gradients : topo->gradients;
@@ -149,13 +149,14 @@ sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, sf_m
     SF_CHECK(isfinite(opts->jacobian_cap) && opts->jacobian_cap >= 0.0f, SF_ERROR_INVALID_ARGUMENT, err,
              "opts.jacobian_cap", SFI_NO_INDEX, "%g, need a finite value >= 0 (0 = off)", (double)opts->jacobian_cap);
     sfi_jacobian_job job = {topo, g, pose->bone_matrices, pose->morph_weights, opts->jacobian_cap, ws, out->normals,
-                            out->tangents, NULL, NULL, {0}};
+                            out->tangents, NULL, NULL, {0}, 0};
     int level = sfi_jacobian_folds(topo, ws, method) ? sfi_simd_level(topo) : SFI_SIMD_SCALAR;
     jacobian_run run = {&job, level};
     if (level != SFI_SIMD_SCALAR) {
         job.positions = out->positions;
         job.counts = ws->chunk_counts;
         sfi_skin_job_init(topo, pose, SFI_SKIN_POSITIONS_ONLY, SF_MORPH_DIRECTIONS_NONE, ws, NULL, NULL, &job.skin);
+        job.deformed = deformed && ws->blend && ws->morph_pos && ws->det && ws->final_pos;
         sf_env_parallel_for(&topo->env, sfi_skin_chunk_count(topo->vertex_count), 1, jacobian_chunks, &run);
         *folded = 1;
     } else {

@@ -2,8 +2,9 @@
  * skin_sse2.c, skin_avx2.c and skin_avx512.c include it after skin_body.h (whose vector operations and helpers it
  * uses: the morph, blend, determinant and skinned point of the fused pass, sk_gather of SK_W 12-float records) with
  * SJ_ENTRY set to the entry point's name (without it, only the helpers that jacobian_fan_body.h shares). Each step
- * deforms its vertices itself from the topology's lanes (lanes.c: the rest, the morph, the blend), keeps the deform in
- * registers and writes only the outputs (positions, normals, tangents); the weight-gradient slots come from the
+ * deforms its vertices itself from the topology's lanes (lanes.c: the rest, the morph, the blend), or reads the
+ * deform an evaluation's reference left in the workspace (job->deformed), keeps it in registers and writes only the
+ * outputs (positions, normals, tangents); the weight-gradient slots come from the
  * topology's blocked rows where the block has them (jacobian_lanes.c; the CSR otherwise), and it counts frames.c's
  * report. Every value is computed with the scalar kernel's operations in its order, without fused multiply-add, so
  * each lane is bit for bit the scalar deform and kernel:
@@ -167,14 +168,33 @@ SK_INLINE void sj_report(const sfi_jacobian_job* job, size_t v0, const SK_V* P, 
     }
 }
 
-/* One step of SK_W vertices from v0 (a multiple of SK_W), valid of them real: the deform of the fused pass
- * (sk_step's morph, blend of K influences and point), then the jacobian; the report added to c. */
+/* The deform rows of one step from the workspace's deform (sfi_deform's arrays, which an evaluation's reference
+ * wrote for this pose: the same function's values, so the same bits as sj_deform's own): the blended matrix m, its
+ * determinant, the morphed position x and the final position P. The padding lanes of the last, partial step repeat
+ * its first vertex. */
+SK_INLINE void sj_deform_read(const sf_workspace* ws, size_t v0, size_t valid, SK_V* x, SK_V* m, SK_V* det, SK_V* P)
+{
+    const float* rec[SK_W];
+    float X[3][SK_W], F[3][SK_W], D[SK_W];
+    for (int l = 0; l < SK_W; ++l) {
+        size_t v = v0 + ((size_t)l < valid ? (size_t)l : 0);
+        rec[l] = ws->blend + 12 * v;
+        D[l] = ws->det[v];
+        for (int k = 0; k < 3; ++k) X[k][l] = ws->morph_pos[3 * v + k], F[k][l] = ws->final_pos[3 * v + k];
+    }
+    sk_gather(rec, m);
+    for (int k = 0; k < 3; ++k) x[k] = sk_load(X[k]), P[k] = sk_load(F[k]);
+    *det = sk_load(D);
+}
+
 /* The deform of one step of SK_W vertices from v0 (a multiple of SK_W), valid of them real: the rest normal n0 and
  * tangent t0, the morphed position x, the blended matrix m, its determinant and the final position P (written to
- * the job's positions). Returns 0 when the step is the mesh's last, partial one, whose vertices it has handed to
- * the scalar kernel (their slots and morph gradients past the end are not there). */
-SK_INLINE int sj_deform(const sfi_jacobian_job* job, size_t v0, size_t valid, uint32_t K, SK_V* n0, SK_V* t0, SK_V* x,
-                        SK_V* m, SK_V* det, SK_V* P, sfi_skin_counts* c)
+ * the job's positions); computed as the fused pass does (sk_step's morph, blend of K influences and point), or read
+ * from the workspace where `deformed` (a constant of the caller's loop). Returns 0 when the step is the mesh's
+ * last, partial one, whose vertices it has handed to the scalar kernel (their slots and morph gradients past the
+ * end are not there). */
+SK_INLINE int sj_deform(const sfi_jacobian_job* job, size_t v0, size_t valid, uint32_t K, int deformed, SK_V* n0,
+                        SK_V* t0, SK_V* x, SK_V* m, SK_V* det, SK_V* P, sfi_skin_counts* c)
 {
     const sfi_skin_job* sk = &job->skin;
     const size_t block = v0 / SFI_LANES;
@@ -185,10 +205,14 @@ SK_INLINE int sj_deform(const sfi_jacobian_job* job, size_t v0, size_t valid, ui
         n0[k] = sk_load(R + (3 + k) * SFI_LANES);
     }
     for (int k = 0; k < 4; ++k) t0[k] = sk_load(R + (6 + k) * SFI_LANES);
-    sk_morph_step(sk, block, sub, v0, valid, x, n0, t0); /* positions only: n0 and t0 keep their bits */
-    sk_blend(sk, block, sub, K, m);
-    sk_point(m, x, P);
-    *det = sk_det(m);
+    if (deformed) {
+        sj_deform_read(job->ws, v0, valid, x, m, det, P);
+    } else {
+        sk_morph_step(sk, block, sub, v0, valid, x, n0, t0); /* positions only: n0 and t0 keep their bits */
+        sk_blend(sk, block, sub, K, m);
+        sk_point(m, x, P);
+        *det = sk_det(m);
+    }
     if (job->positions) sk_put3(job->positions + 3 * v0, valid, P[0], P[1], P[2]);
     if (valid < SK_W) {
         sj_scalar(job, v0, (1u << valid) - 1u, m, *det, x, P, c);
@@ -197,11 +221,14 @@ SK_INLINE int sj_deform(const sfi_jacobian_job* job, size_t v0, size_t valid, ui
     return 1;
 }
 
-SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, uint32_t K, sfi_skin_counts* c)
+/* One step of SK_W vertices from v0 (a multiple of SK_W), valid of them real: the deform (sj_deform), then the
+ * jacobian; the report added to c. */
+SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, uint32_t K, int deformed,
+                       sfi_skin_counts* c)
 {
     const SK_V zero = sk_set1(0.0f), minus = sk_set1(-1.0f), all = sk_eq(zero, zero);
     SK_V n0[3], t0[4], x[3], P[3], m[12], det;
-    if (!sj_deform(job, v0, valid, K, n0, t0, x, m, &det, P, c)) return;
+    if (!sj_deform(job, v0, valid, K, deformed, n0, t0, x, m, &det, P, c)) return;
     SK_V mirrored = sk_lt(det, zero);
     SK_V big = zero, u[3], v[3];
     SK_V redo = sj_rest_basis(n0, &big, u, v);
@@ -251,22 +278,28 @@ SK_INLINE void sj_step(const sfi_jacobian_job* job, size_t v0, size_t valid, uin
     if (redone) sj_scalar(job, v0, redone, m, det, x, P, c);
 }
 
-SK_INLINE void sj_range(const sfi_jacobian_job* job, size_t begin, size_t end, uint32_t K, sfi_skin_counts* c)
+SK_INLINE void sj_range(const sfi_jacobian_job* job, size_t begin, size_t end, uint32_t K, int deformed,
+                        sfi_skin_counts* c)
 {
-    for (size_t v = begin; v < end; v += SK_W) sj_step(job, v, end - v < SK_W ? end - v : SK_W, K, c);
+    for (size_t v = begin; v < end; v += SK_W) sj_step(job, v, end - v < SK_W ? end - v : SK_W, K, deformed, c);
 }
 
 #ifdef SJ_ENTRY
 /* Vertices [begin, end), begin a multiple of SFI_LANES (jacobian.c's chunks): steps in the lanes' blocks, the blend
- * specialised for 1 to 4 influences as the fused pass's; the report into c. */
+ * specialised for 1 to 4 influences as the fused pass's, or one loop reading the workspace's deform; the report
+ * into c. */
 void SJ_ENTRY(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* c)
 {
+    if (job->deformed) {
+        sj_range(job, begin, end, 0u, 1, c);
+        return;
+    }
     switch (job->skin.lanes->influences) {
-    case 1: sj_range(job, begin, end, 1u, c); break;
-    case 2: sj_range(job, begin, end, 2u, c); break;
-    case 3: sj_range(job, begin, end, 3u, c); break;
-    case 4: sj_range(job, begin, end, 4u, c); break;
-    default: sj_range(job, begin, end, job->skin.lanes->influences, c); break;
+    case 1: sj_range(job, begin, end, 1u, 0, c); break;
+    case 2: sj_range(job, begin, end, 2u, 0, c); break;
+    case 3: sj_range(job, begin, end, 3u, 0, c); break;
+    case 4: sj_range(job, begin, end, 4u, 0, c); break;
+    default: sj_range(job, begin, end, job->skin.lanes->influences, 0, c); break;
     }
 }
 #endif

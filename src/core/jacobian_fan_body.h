@@ -124,11 +124,11 @@ SK_INLINE void sjf_rotate(const SK_V* n0, const SK_V* t0, const SK_V* b0, const 
 }
 
 SK_INLINE void sjf_step(const sfi_jacobian_job* job, const float* table, size_t v0, size_t valid, uint32_t K,
-                        sfi_skin_counts* c)
+                        int deformed, sfi_skin_counts* c)
 {
     const SK_V zero = sk_set1(0.0f), minus = sk_set1(-1.0f), all = sk_eq(zero, zero);
     SK_V n0[3], t0[4], x[3], P[3], m[12], det;
-    if (!sj_deform(job, v0, valid, K, n0, t0, x, m, &det, P, c)) return;
+    if (!sj_deform(job, v0, valid, K, deformed, n0, t0, x, m, &det, P, c)) return;
     SK_V mirrored = sk_lt(det, zero), big = zero;
     /* the unit authored normal, and the basis (u, v) of the fan normal */
     SK_V na[3] = {n0[0], n0[1], n0[2]}, nf[3], u[3], v[3];
@@ -197,7 +197,8 @@ SK_INLINE void sjf_step(const sfi_jacobian_job* job, const float* table, size_t 
     if (redone) sj_scalar(job, v0, redone, m, det, x, P, c);
 }
 
-SK_INLINE void sjf_range(const sfi_jacobian_job* job, size_t begin, size_t end, uint32_t K, sfi_skin_counts* c)
+SK_INLINE void sjf_range(const sfi_jacobian_job* job, size_t begin, size_t end, uint32_t K, int deformed,
+                         sfi_skin_counts* c)
 {
     const float* table = NULL;
 #ifdef SK_TABLE_RECORDS
@@ -213,20 +214,24 @@ SK_INLINE void sjf_range(const sfi_jacobian_job* job, size_t begin, size_t end, 
 #endif
     /* the table's presence constant in each loop, so that the gathering one is the same code as without tables */
     if (table)
-        for (size_t v = begin; v < end; v += SK_W) sjf_step(job, table, v, end - v < SK_W ? end - v : SK_W, K, c);
+        for (size_t v = begin; v < end; v += SK_W) sjf_step(job, table, v, end - v < SK_W ? end - v : SK_W, K, deformed, c);
     else
-        for (size_t v = begin; v < end; v += SK_W) sjf_step(job, NULL, v, end - v < SK_W ? end - v : SK_W, K, c);
+        for (size_t v = begin; v < end; v += SK_W) sjf_step(job, NULL, v, end - v < SK_W ? end - v : SK_W, K, deformed, c);
 }
 
 /* Vertices [begin, end), begin a multiple of SFI_LANES (jacobian.c's chunks), the blend specialised for 1 to 4
- * influences as the fused pass's; the report into c. */
+ * influences as the fused pass's, or one loop reading the workspace's deform; the report into c. */
 void SJF_ENTRY(const sfi_jacobian_job* job, size_t begin, size_t end, sfi_skin_counts* c)
 {
+    if (job->deformed) {
+        sjf_range(job, begin, end, 0u, 1, c);
+        return;
+    }
     switch (job->skin.lanes->influences) {
-    case 1: sjf_range(job, begin, end, 1u, c); break;
-    case 2: sjf_range(job, begin, end, 2u, c); break;
-    case 3: sjf_range(job, begin, end, 3u, c); break;
-    case 4: sjf_range(job, begin, end, 4u, c); break;
-    default: sjf_range(job, begin, end, job->skin.lanes->influences, c); break;
+    case 1: sjf_range(job, begin, end, 1u, 0, c); break;
+    case 2: sjf_range(job, begin, end, 2u, 0, c); break;
+    case 3: sjf_range(job, begin, end, 3u, 0, c); break;
+    case 4: sjf_range(job, begin, end, 4u, 0, c); break;
+    default: sjf_range(job, begin, end, job->skin.lanes->influences, 0, c); break;
     }
 }

@@ -533,11 +533,12 @@ sf_result sfi_fused_two_pass(const sf_topology* topo, const sf_frames_opts* opts
  * topology's lanes, so the frame needs no sfi_deform and leaves ws's deform arrays as they were. */
 int sfi_jacobian_folds(const sf_topology* topo, const sf_workspace* ws, sf_method method);
 /* jacobian or jacobian-fan frames (method) into out's normals and tangents, jacobian.c: from ws after sfi_deform,
- * or where sfi_jacobian_folds says so from the pose in one pass that also writes out->positions and counts the
- * frame's report (frames.c's counts and finiteness test of out's streams) into ws->chunk_counts (*folded = 1). */
+ * or where sfi_jacobian_folds says so in one pass that also writes out->positions and counts the frame's report
+ * (frames.c's counts and finiteness test of out's streams) into ws->chunk_counts (*folded = 1); that pass deforms
+ * the pose itself, or reads ws's deform where `deformed` (sfi_frames_compute's). */
 sf_result sfi_jacobian_frames(const sf_topology* topo, const sf_pose* pose, sf_method method,
-                              const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, int* folded,
-                              sf_error* err);
+                              const sf_frames_opts* opts, sf_workspace* ws, const sf_frames_out* out, int deformed,
+                              int* folded, sf_error* err);
 
 /* ---------------------------------------------------------------- statistics */
 

@@ -64,6 +64,7 @@ typedef struct sfi_jacobian_job {
                            test covers them */
     sfi_skin_counts* counts; /* the fast path: the report of each chunk of SFI_SKIN_GRAIN vertices */
     sfi_skin_job skin;       /* the fast path: the deform's job (positions only, the palette with the identity) */
+    int deformed;            /* the fast path: read the deform in ws (sfi_deform's, this pose's) instead of its own */
 } sfi_jacobian_job;
 
 /* One vertex by the scalar kernel (jacobian.c) from its deform: the blended matrix (12 floats), determinant,
