@@ -2,6 +2,10 @@
 // statistics of a ~20k-vertex mesh (the sheet at resolution 63: (5*63+1)*(63+1) = 20224 vertices, 5 bones,
 // 4 influences, 4 morph targets), the pose changing every frame.
 //   node web/bench/frame.mjs [FRAMES] [RESOLUTION]       (build-web/skinframe.wasm; SKINFRAME_WASM=path)
+// Run it as `node --no-liftoff`: V8 then compiles the module's optimised code when it loads it. Otherwise the first
+// frames run in the baseline compiler's code until the optimised code is ready, and on one pinned core that
+// compile shares the core with the frames: the 10 warm-up frames below do not cover it (the frames can be 2.5x
+// slower for the first hundred).
 import { readFileSync } from 'node:fs';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
