@@ -1208,15 +1208,17 @@ static sf_result cuda_frames(const sf_topology* topo, const sf_pose* pose, sf_me
 
 // ---------------------------------------------------------------- evaluation on the device
 
+// The rows' series are consecutive in the statistics' allocation (ensure_stats): one memset zeroes them, one
+// strided memset sets each series' minimum to its largest key, one zeroes the summary counts.
 static sf_result reset_stats(sfi_cuda* c, size_t rows, sf_error* err)
 {
-    for (size_t k = 0; k < 2 * rows; ++k) {
-        sfc_stats& s = c->stats[k];
-        SFC_CHECK(cudaMemsetAsync(s.bins, 0, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long), c->stream), err);
-        SFC_CHECK(cudaMemsetAsync(s.counts, 0, SFC_STAT_COUNTS * sizeof(unsigned long long), c->stream), err);
-        SFC_CHECK(cudaMemsetAsync(s.counts + SFC_MIN_BITS, 0xff, sizeof(unsigned long long), c->stream), err);
-        SFC_CHECK(cudaMemsetAsync(s.sums, 0, 2 * sizeof(double), c->stream), err);
-    }
+    if (rows == 0) return SF_OK;
+    const sfc_stats& s0 = c->stats[0];
+    size_t series_bytes = (size_t)((const char*)c->stats[1].bins - (const char*)s0.bins);
+    SFC_CHECK(cudaMemsetAsync(s0.bins, 0, 2 * rows * series_bytes, c->stream), err);
+    SFC_CHECK(cudaMemset2DAsync(s0.counts + SFC_MIN_BITS, series_bytes, 0xff, sizeof(unsigned long long), 2 * rows,
+                                c->stream),
+              err);
     SFC_CHECK(cudaMemsetAsync(c->e_counts, 0, SF_METHOD_COUNT * SFC_E_COUNTS * sizeof(unsigned long long), c->stream),
               err);
     return SF_OK;
@@ -1684,10 +1686,21 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
     return SF_OK;
 }
 
+// The instances one launch of a batch of `instances` takes (instances_fit) and the batch's pose records.
+static sf_result cuda_reserve(sf_workspace* ws, size_t instances, sf_error* err)
+{
+    sfi_cuda* c = ws->cuda;
+    size_t fit = 0;
+    sf_result r = instances_fit(c, instances, &fit, err);
+    if (r == SF_OK) r = ensure_instances(c, (uint32_t)fit, err);
+    if (r == SF_OK) r = ensure_frame_records(c, instances, err);
+    return r;
+}
+
 extern "C" const sfi_backend_i sfi_backend_cuda = {
     "cuda",           cuda_check,           SFI_SCRATCH_DEVICE, cuda_workspace_init, cuda_workspace_free,
     cuda_workspace_bytes, cuda_frames,      cuda_frames_batch,  sfi_cuda_eval_enqueue, sfi_cuda_eval_read,
-    cuda_eval_enqueue_clip, cuda_eval_poses, cuda_eval_add,
+    cuda_eval_enqueue_clip, cuda_eval_poses, cuda_eval_add, cuda_reserve,
 };
 
 // ---------------------------------------------------------------- benchmarks

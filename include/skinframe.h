@@ -323,6 +323,11 @@ size_t sf_workspace_size(const sf_topology* topo, const sf_workspace_opts* opts)
  * m, chunked to what the GPU holds). 0 for the CPU backend, an invalid opts or a build without CUDA. No GPU is
  * needed to ask. */
 size_t sf_workspace_device_size(const sf_topology* topo, const sf_workspace_opts* opts, size_t instances);
+/* Takes now the scratch that batches of up to `instances` poses would grow a device workspace to (the
+ * per-instance arrays, chunked to what the GPU holds as a batch is, and each pose's records of a clip), so that
+ * sf_frames_compute_batch and sf_evaluation_run_poses with that many poses allocate nothing, and no allocation
+ * waits on work other workspaces have queued. A CPU workspace needs none: SF_OK. */
+sf_result sf_workspace_reserve(sf_workspace* ws, size_t instances, sf_error* err);
 void sf_workspace_destroy(sf_workspace* ws);
 
 /* Checks a pose against the topology: counts, NaN/Inf in matrices or weights (SF_ERROR_NOT_FINITE), and the

@@ -882,6 +882,64 @@ static void test_device_size(void)
     sf_scene_destroy(sc);
 }
 
+/* sf_workspace_reserve takes a batch's scratch up front: what it takes is what a batch of that many poses grows
+ * the workspace by (sf_workspace_device_size), and such a batch, and an evaluation of a clip's batch of that many,
+ * then take no device memory; a smaller reservation changes nothing. */
+static void test_reserve(void)
+{
+    if (!gpu_ready()) return;
+    const sf_scene_setting set[] = {{"resolution", 256}};
+    sf_scene* sc = NULL;
+    sf_error err;
+    CHECK_OK(sf_scene_create("sheet", NULL, set, 1, NULL, &sc, &err));
+    sf_topology* topo = NULL;
+    CHECK_OK(sf_topology_create(&sc->mesh, NULL, NULL, &topo, &err));
+    size_t n = sf_topology_vertex_count(topo);
+    sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
+    sf_workspace* ws = NULL;
+    CHECK_OK(sf_workspace_create(topo, &wo, &ws, &err));
+    enum { I = 8 };
+    posed p[I];
+    sf_pose poses[I];
+    sf_frames_out outs[I];
+    float* nrm = malloc(3 * n * I * sizeof(float));
+    for (int i = 0; i < I; ++i) {
+        random_pose(&sc->pose, sc->mesh.target_count, 1.0f, &p[i]);
+        poses[i] = p[i].pose;
+        outs[i] = (sf_frames_out){NULL, nrm + 3 * n * i, NULL};
+    }
+    sf_eval_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.reference_opts.tangents = SF_TANGENTS_UV; /* MikkTSpace's rounds keep device scratch of their own */
+    sf_evaluation* ev = NULL;
+    CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &ev, &err));
+    /* every kernel the batches below run loaded once (loading takes device memory) */
+    CHECK_OK(sf_frames_compute_batch(topo, poses, 1, SF_METHOD_SKINNED, NULL, ws, outs, &err));
+    CHECK_OK(sf_evaluation_run_poses(ev, poses, 1, ws, 1, &err));
+    size_t f0 = 0, f1 = 0, f2 = 0, f3 = 0;
+    CHECK_OK(sfi_cuda_free_memory(&f0, &err));
+    CHECK_OK(sf_workspace_reserve(ws, I, &err));
+    CHECK_OK(sfi_cuda_free_memory(&f1, &err));
+    CHECK_OK(sf_frames_compute_batch(topo, poses, I, SF_METHOD_SKINNED, NULL, ws, outs, &err));
+    CHECK_OK(sf_evaluation_run_poses(ev, poses, I, ws, 1, &err));
+    CHECK_OK(sfi_cuda_free_memory(&f2, &err));
+    CHECK_OK(sf_workspace_reserve(ws, 2, &err));
+    CHECK_OK(sfi_cuda_free_memory(&f3, &err));
+    double want = (double)sf_workspace_device_size(topo, &wo, I) - (double)sf_workspace_device_size(topo, &wo, 1);
+    double took = (double)f0 - (double)f1, MiB = 1048576.0;
+    printf("reserve: %zu vertices, %d instances: predicted %.1f MB, took %.1f MB; the batches then took %.1f MB\n", n, I,
+           want / MiB, took / MiB, ((double)f1 - (double)f2) / MiB);
+    CHECK(want > 0.0 && fabs(took - want) <= 0.02 * want + 24.0 * MiB);
+    CHECK(f2 == f1 && f3 == f2);
+    CHECK_RESULT(sf_workspace_reserve(ws, 0, &err), SF_ERROR_INVALID_ARGUMENT);
+    for (int i = 0; i < I; ++i) posed_free(&p[i]);
+    free(nrm);
+    sf_evaluation_destroy(ev);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    sf_scene_destroy(sc);
+}
+
 /* The GPU statistics of one launch long enough that each block's shared histogram counts are added to the global
  * bins during the launch (about 300 rounds of the fixed error grid; kernels.cu) equal those of the same poses
  * in two launches too short for that: the histogram, and with it every percentile, exactly. Every instance has
@@ -1241,6 +1299,7 @@ int main(int argc, char** argv)
                                      {"mikk_bits", test_mikk_bits},
                                      {"locality", test_locality},
                                      {"device_size", test_device_size},
+                                     {"reserve", test_reserve},
                                      {"cli_backend", test_cli_backend}};
     return SFT_RUN(cases, argc, argv);
 }

@@ -328,6 +328,33 @@ static void test_backend_names(void)
     CHECK(strcmp(err.field, "backend") == 0);
 }
 
+/* A CPU workspace's reservation is nothing to do; a missing workspace or no instances is named. The CPU's
+ * allocations stay those of sf_workspace_size (the allocator counts them). */
+static void test_reserve(void)
+{
+    sf_scene* scene = posed_sheet();
+    if (!scene) return;
+    sft_alloc_counter counter;
+    memset(&counter, 0, sizeof counter);
+    sf_env env = sft_counting_env(&counter);
+    sf_topology* topo = NULL;
+    sf_workspace* ws = NULL;
+    sf_error err;
+    CHECK_OK(sf_topology_create(&scene->mesh, NULL, &env, &topo, &err));
+    sf_workspace_opts o = ws_opts(0);
+    CHECK_OK(sf_workspace_create(topo, &o, &ws, &err));
+    size_t bytes = counter.bytes, live = counter.live;
+    CHECK_OK(sf_workspace_reserve(ws, 512, &err));
+    CHECK(counter.bytes == bytes && counter.live == live);
+    CHECK_RESULT(sf_workspace_reserve(ws, 0, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK(strcmp(err.field, "instances") == 0);
+    CHECK_RESULT(sf_workspace_reserve(NULL, 1, &err), SF_ERROR_INVALID_ARGUMENT);
+    CHECK(strcmp(err.field, "workspace") == 0);
+    sf_workspace_destroy(ws);
+    sf_topology_destroy(topo);
+    sf_scene_destroy(scene);
+}
+
 static void test_cuda_backend(void)
 {
     sf_scene* scene = posed_sheet();
@@ -742,6 +769,7 @@ int main(int argc, char** argv)
         {"refuses_other_methods", test_refuses_other_methods},
         {"minimal_equals_full", test_minimal_equals_full},
         {"backend_names", test_backend_names},
+        {"reserve", test_reserve},
         {"cuda_backend", test_cuda_backend},
         {"cuda_host_scratch", test_cuda_host_scratch},
         {"kernels_match_loops", test_kernels_match_loops},

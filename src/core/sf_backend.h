@@ -58,6 +58,9 @@ typedef struct sfi_backend_i {
     /* src's statistics (every row) added to dst's on the device: both workspaces of this backend, last run with the
      * same rows; eval_read of dst then reads both. */
     sf_result (*eval_add)(sf_workspace* dst, sf_workspace* src, sf_error* err);
+    /* sf_workspace_reserve: the scratch of batches of up to `instances` poses taken now (as much of it as the
+     * device holds), so that such batches allocate nothing. NULL: the backend's batches need none. */
+    sf_result (*reserve)(sf_workspace* ws, size_t instances, sf_error* err);
 } sfi_backend_i;
 
 extern const sfi_backend_i sfi_backend_cpu;  /* backend_cpu.c */

@@ -166,6 +166,14 @@ sf_result sfi_workspace_create_on(const sf_topology* topo, const sf_workspace_op
     return SF_OK;
 }
 
+sf_result sf_workspace_reserve(sf_workspace* ws, size_t instances, sf_error* err)
+{
+    sf_error_clear(err);
+    SF_CHECK(ws != NULL, SF_ERROR_INVALID_ARGUMENT, err, "workspace", SFI_NO_INDEX, "is NULL");
+    SF_CHECK(instances > 0, SF_ERROR_INVALID_ARGUMENT, err, "instances", SFI_NO_INDEX, "0: reserve for at least 1");
+    return ws->be->reserve ? ws->be->reserve(ws, instances, err) : SF_OK;
+}
+
 void sf_workspace_destroy(sf_workspace* ws)
 {
     if (!ws) return;

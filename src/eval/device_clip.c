@@ -96,6 +96,12 @@ static sf_result device_clip_ensure(sf_asset_eval* e, sf_error* err)
             du->poses[j].morph_weights = du->morph + T * j;
         }
     }
+    /* each unit's device scratch for a whole batch now, so that no batch of the clips allocates (an allocation
+     * waits for every stream's queued work) */
+    for (size_t i = 0; i < e->unit_count; ++i) {
+        sf_result r = sf_workspace_reserve(e->units[i].ws, d->batch, err);
+        if (r != SF_OK) return r;
+    }
     return SF_OK;
 }
 
