@@ -44,6 +44,7 @@ struct sfi_cuda {
     int halo_refused[3]; // a weld mode whose blocks cannot be built: halo-gather runs as face-gather there
     // per instance, for up to cap instances
     uint32_t cap, count;      // capacity, instances of the last upload
+    size_t reserved;          // sf_workspace_reserve's largest batch: MikkTSpace's rounds are sized for it too
     size_t fit;               // the most instances the device memory holds (0 = not measured yet)
     void *instances_base, *h_instances_base; // the per-instance buffers below, one device and one pinned block
     float *bones, *alpha;     // cap * 12 * bones, cap * targets
@@ -1023,11 +1024,13 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
 {
     size_t n = topo->vertex_count, C = 3 * topo->triangle_count, count = c->count;
     size_t per = 11 * n + (ct ? 4 * C : 0); // an instance's staging (ensure_mikk)
-    size_t round = SFC_MIKK_ROUND / (per ? per : 1);
-    round = round < 1 ? 1 : round > count ? count : round;
+    size_t most = SFC_MIKK_ROUND / (per ? per : 1), round = most < 1 ? 1 : most > count ? count : most;
+    // the staging and the device's round scratch held for the rounds of a reserved batch, so that its batches
+    // allocate nothing
+    size_t batch = count > c->reserved ? count : c->reserved, hold = most < 1 ? 1 : most > batch ? batch : most;
     size_t parts = round < SFC_MIKK_PARTS ? round : SFC_MIKK_PARTS;
     uint64_t t_all = sfc_profile_start(), t0 = t_all;
-    sf_result r = ensure_mikk(c, topo, round, parts, ct != NULL, err);
+    sf_result r = ensure_mikk(c, topo, hold, parts, ct != NULL, err);
     sfc_profile_stop(SFC_PROF_MIKK_ALLOC, t0);
     if (r != SF_OK) return r;
     float *h_pos = c->h_mikk, *h_det = h_pos + 3 * n * round, *h_nrm = h_det + n * round, *h_tan = h_nrm + 3 * n * round;
@@ -1061,7 +1064,7 @@ static sf_result mikktspace_on_host(sfi_cuda* c, const sf_topology* topo, const 
             rows_to_device(c, c->h_order, h_nrm, 3);
         }
         if (r != SF_OK) return r;
-        uint8_t* mask = sfc_mikk_valid(c->mikk_gpu) ? sfc_mikk_mask(c->mikk_gpu, (uint32_t)round, err) : NULL;
+        uint8_t* mask = sfc_mikk_valid(c->mikk_gpu) ? sfc_mikk_mask(c->mikk_gpu, (uint32_t)hold, err) : NULL;
         if (sfc_mikk_valid(c->mikk_gpu) && !mask) return err ? err->result : SF_ERROR_OUT_OF_MEMORY;
         sfc_profile_stop(SFC_PROF_MIKK_SETUP, t0);
         t0 = sfc_profile_start();
@@ -1686,10 +1689,12 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
     return SF_OK;
 }
 
-// The instances one launch of a batch of `instances` takes (instances_fit) and the batch's pose records.
+// The instances one launch of a batch of `instances` takes (instances_fit) and the batch's pose records; the
+// MikkTSpace rounds' staging and device scratch are sized for such a batch on their first use.
 static sf_result cuda_reserve(sf_workspace* ws, size_t instances, sf_error* err)
 {
     sfi_cuda* c = ws->cuda;
+    if (instances > c->reserved) c->reserved = instances;
     size_t fit = 0;
     sf_result r = instances_fit(c, instances, &fit, err);
     if (r == SF_OK) r = ensure_instances(c, (uint32_t)fit, err);

@@ -932,6 +932,26 @@ static void test_reserve(void)
     CHECK(want > 0.0 && fabs(took - want) <= 0.02 * want + 24.0 * MiB);
     CHECK(f2 == f1 && f3 == f2);
     CHECK_RESULT(sf_workspace_reserve(ws, 0, &err), SF_ERROR_INVALID_ARGUMENT);
+    /* MikkTSpace's reference: its rounds' staging and device scratch are held for the reserved batch from the
+     * first run (one pose) on, so the batch after it takes nothing either */
+    desc.reference_opts.tangents = SF_TANGENTS_MIKKTSPACE;
+    sf_workspace* wm = NULL;
+    sf_evaluation* em = NULL;
+    CHECK_OK(sf_workspace_create(topo, &wo, &wm, &err));
+    CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &em, &err));
+    CHECK_OK(sf_workspace_reserve(wm, I, &err));
+    CHECK_OK(sf_evaluation_run_poses(em, poses, 1, wm, 1, &err));
+    size_t f4 = 0, f5 = 0, ran = 0, on_device = 0;
+    CHECK_OK(sfi_cuda_free_memory(&f4, &err));
+    CHECK_OK(sf_evaluation_run_poses(em, poses, I, wm, 1, &err));
+    CHECK_OK(sfi_cuda_free_memory(&f5, &err));
+    sfi_cuda_mikk_counts(wm, &ran, &on_device);
+    printf("reserve: MikkTSpace's reference, %zu frames (%zu summed on the device): the batch took %.1f MB\n", ran,
+           on_device, ((double)f4 - (double)f5) / MiB);
+    CHECK(ran >= 1 + I && on_device > 0);
+    CHECK(f5 == f4);
+    sf_evaluation_destroy(em);
+    sf_workspace_destroy(wm);
     for (int i = 0; i < I; ++i) posed_free(&p[i]);
     free(nrm);
     sf_evaluation_destroy(ev);
