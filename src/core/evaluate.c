@@ -26,7 +26,7 @@ struct sf_evaluation {
     float* angle_tc;          /* 3F shared corner angles, without SF_EVAL_KEEP_ANGLES */
     float* row_tcd[SF_METHOD_COUNT];
     uint8_t* flag_scratch;    /* n: flags of rows that keep none (the per-corner counts need them) */
-    bool deform_readers;      /* a per-vertex or jacobian row deforms with the reference's morph directions */
+    bool deform_readers;      /* a row reads the whole deform (sfi_frames_read_deform) with the reference's morph directions */
     sf_workspace* device_ws;  /* the device workspace that holds the last run's statistics, else NULL */
 };
 
@@ -202,9 +202,7 @@ sf_result sf_evaluation_create(const sf_topology* topo, const sf_eval_desc* desc
         bool rebuilt = methods[k] == SF_METHOD_RECOMPUTE || methods[k] == SF_METHOD_RECOMPUTE_FUSED;
         row->opts = rebuilt ? res->reference_opts : res->method_opts;
         sf_error_clear(&row->detail);
-        if ((sf_method_traits_of(row->method).per_vertex || row->method == SF_METHOD_JACOBIAN ||
-             row->method == SF_METHOD_JACOBIAN_FAN) &&
-            row->opts.morph_directions == res->reference_opts.morph_directions)
+        if (sfi_frames_read_deform(row->method) && row->opts.morph_directions == res->reference_opts.morph_directions)
             ev->deform_readers = true;
     }
     res->failed = SF_EVAL_STAGE_NONE;

@@ -196,6 +196,11 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
     return ws->be->frames(topo, pose, method, opts, ws, out, deformed, err);
 }
 
+bool sfi_frames_read_deform(sf_method method)
+{
+    return sf_method_traits_of(method).per_vertex || method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN;
+}
+
 sf_result sfi_frames_cpu(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
                          sf_workspace* ws, const sf_frames_out* out, int deformed, sf_error* err)
 {

@@ -168,25 +168,6 @@ SK_INLINE void sj_report(const sfi_jacobian_job* job, size_t v0, const SK_V* P, 
     }
 }
 
-/* The deform rows of one step from the workspace's deform (sfi_deform's arrays, which an evaluation's reference
- * wrote for this pose: the same function's values, so the same bits as sj_deform's own): the blended matrix m, its
- * determinant, the morphed position x and the final position P. The padding lanes of the last, partial step repeat
- * its first vertex. */
-SK_INLINE void sj_deform_read(const sf_workspace* ws, size_t v0, size_t valid, SK_V* x, SK_V* m, SK_V* det, SK_V* P)
-{
-    const float* rec[SK_W];
-    float X[3][SK_W], F[3][SK_W], D[SK_W];
-    for (int l = 0; l < SK_W; ++l) {
-        size_t v = v0 + ((size_t)l < valid ? (size_t)l : 0);
-        rec[l] = ws->blend + 12 * v;
-        D[l] = ws->det[v];
-        for (int k = 0; k < 3; ++k) X[k][l] = ws->morph_pos[3 * v + k], F[k][l] = ws->final_pos[3 * v + k];
-    }
-    sk_gather(rec, m);
-    for (int k = 0; k < 3; ++k) x[k] = sk_load(X[k]), P[k] = sk_load(F[k]);
-    *det = sk_load(D);
-}
-
 /* The deform of one step of SK_W vertices from v0 (a multiple of SK_W), valid of them real: the rest normal n0 and
  * tangent t0, the morphed position x, the blended matrix m, its determinant and the final position P (written to
  * the job's positions); computed as the fused pass does (sk_step's morph, blend of K influences and point), or read
@@ -205,8 +186,11 @@ SK_INLINE int sj_deform(const sfi_jacobian_job* job, size_t v0, size_t valid, ui
         n0[k] = sk_load(R + (3 + k) * SFI_LANES);
     }
     for (int k = 0; k < 4; ++k) t0[k] = sk_load(R + (6 + k) * SFI_LANES);
-    if (deformed) {
-        sj_deform_read(job->ws, v0, valid, x, m, det, P);
+    if (deformed) { /* the morphed and final positions, the blended matrices and determinants of ws's deform */
+        const float* const src[2] = {job->ws->morph_pos, job->ws->final_pos};
+        SK_V rows[2][3];
+        sk_deform_lanes(job->ws, v0, valid, src, rows, m, det);
+        for (int k = 0; k < 3; ++k) x[k] = rows[0][k], P[k] = rows[1][k];
     } else {
         sk_morph_step(sk, block, sub, v0, valid, x, n0, t0); /* positions only: n0 and t0 keep their bits */
         sk_blend(sk, block, sub, K, m);

@@ -490,6 +490,10 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
  * opts->morph_directions), then the method's frames and report. */
 sf_result sfi_frames_cpu(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
                          sf_workspace* ws, const sf_frames_out* out, int deformed, sf_error* err);
+/* Whether sfi_frames_cpu's fast path for the method reads the whole deform where `deformed` (the blended
+ * matrices, morphed positions and directions: the per-vertex methods' and the jacobians' steps), not only the
+ * final positions and determinants the reference's own fast path writes. */
+bool sfi_frames_read_deform(sf_method method);
 
 /* The rebuilt frames (rebuild.c) from positions (3n) with the corners' determinants det (n) into normals
  * (3n) / tangents (4n), either may be NULL; uses ws's face arrays and MikkTSpace scratch. */

@@ -406,8 +406,30 @@ SK_INLINE void sk_step(const sfi_skin_job* job, size_t block, int sub, uint32_t 
                 job->positions ? fp : NULL, bad, c);
 }
 
+/* A step's lanes read from an evaluation's shared deform (sfi_deform's arrays in ws, the same function's values as
+ * a step's own deform): the blended matrices into m, the rows of two per-vertex arrays of 3 floats (src) into
+ * rows, and the determinants into det where it is not NULL. The padding lanes of the last, partial step repeat its
+ * first vertex. */
+SK_INLINE void sk_deform_lanes(const sf_workspace* ws, size_t v0, size_t valid, const float* const src[2],
+                               SK_V rows[2][3], SK_V* m, SK_V* det)
+{
+    const float* rec[SK_W];
+    float R[2][3][SK_W], D[SK_W];
+    for (int l = 0; l < SK_W; ++l) {
+        size_t v = v0 + ((size_t)l < valid ? (size_t)l : 0);
+        rec[l] = ws->blend + 12 * v;
+        if (det) D[l] = ws->det[v];
+        for (int a = 0; a < 2; ++a)
+            for (int k = 0; k < 3; ++k) R[a][k][l] = src[a][3 * v + k];
+    }
+    sk_gather(rec, m);
+    for (int a = 0; a < 2; ++a)
+        for (int k = 0; k < 3; ++k) rows[a][k] = sk_load(R[a][k]);
+    if (det) *det = sk_load(D);
+}
+
 /* One step of a per-vertex method from the deform in job->deformed (frames.c's scalar loop's inputs: the blended
- * matrices, the morphed directions) instead of its own: the padding lanes repeat the step's first vertex. */
+ * matrices, the morphed directions) instead of its own. */
 SK_INLINE void sk_step_deformed(const sfi_skin_job* job, size_t block, int sub, uint32_t K, int method,
                                 sfi_skin_counts* c)
 {
@@ -415,18 +437,11 @@ SK_INLINE void sk_step_deformed(const sfi_skin_job* job, size_t block, int sub, 
     size_t v0 = block * SFI_LANES + (size_t)sub * SK_W;
     size_t valid = job->vertex_count - v0 < SK_W ? job->vertex_count - v0 : SK_W;
     const float* R = job->lanes->rest + block * SFI_LANE_ROWS * SFI_LANES + (size_t)sub * SK_W;
-    const float* rec[SK_W];
-    float N[3][SK_W], T[3][SK_W];
-    for (int l = 0; l < SK_W; ++l) {
-        size_t v = v0 + ((size_t)l < valid ? (size_t)l : 0);
-        rec[l] = ws->blend + 12 * v;
-        for (int k = 0; k < 3; ++k) N[k][l] = ws->morph_nrm[3 * v + k], T[k][l] = ws->morph_tan[3 * v + k];
-    }
-    SK_V m[12], mn[3], mt[3];
-    sk_gather(rec, m);
-    for (int k = 0; k < 3; ++k) mn[k] = sk_load(N[k]), mt[k] = sk_load(T[k]);
-    sk_step_out(job, block, sub, K, method, v0, valid, m, mn, mt, sk_load(R + 9 * SFI_LANES), NULL, sk_set1(0.0f),
-                c);
+    const float* const src[2] = {ws->morph_nrm, ws->morph_tan};
+    SK_V m[12], morphed[2][3];
+    sk_deform_lanes(ws, v0, valid, src, morphed, m, NULL);
+    sk_step_out(job, block, sub, K, method, v0, valid, m, morphed[0], morphed[1], sk_load(R + 9 * SFI_LANES), NULL,
+                sk_set1(0.0f), c);
 }
 
 /* One step's function: sk_step (its own deform) or sk_step_deformed (job->deformed's). */
