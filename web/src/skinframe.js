@@ -3,7 +3,7 @@
 // frame (write the pose, run, read frames and statistics) allocates nothing. Works in node and in the browser.
 
 import { METHOD_NAMES, METHOD_DEFAULT_COUNT, WEIGHTINGS, MORPH_DIRECTIONS, WELDS, TANGENT_MODES, REFERENCES,
-  UV_CONVENTIONS, STAT, STAT_STRIDE, STAT_ANGLES, TAB, TAB_ROW, TAB_PER_METHOD, TAB_SIZE, MESH }
+  UV_CONVENTIONS, STAT, STAT_STRIDE, STAT_ANGLES, TAB, TAB_ROW, TAB_PER_METHOD, TAB_SIZE, MESH, BONE_FLOATS }
   from './generated/layout.js';
 
 // The core's methods in sf_method order (sfw_catalog_json lists them; catalog() checks they agree). A view
@@ -227,7 +227,7 @@ export class View {
     this._table.set(table);
     const n = this.vertexCount;
     const f32 = (ptr, len) => (ptr ? new Float32Array(buffer, ptr, len) : null);
-    this._bones = f32(e.sfw_view_bones(this.ptr), 12 * this.boneCount) || new Float32Array(0);
+    this._bones = f32(e.sfw_view_bones(this.ptr), BONE_FLOATS * this.boneCount) || new Float32Array(0);
     this._morph = f32(e.sfw_view_morph(this.ptr), this.targetCount) || new Float32Array(0);
     this._stats = new Float64Array(buffer, e.sfw_view_stats(this.ptr), STAT_STRIDE * ALL_METHODS.length);
     this._frame = f32(e.sfw_view_frame(this.ptr), 4);
