@@ -30,7 +30,7 @@
     X(OVER_1, 5, "share over 1 degree")  \
     X(OVER_5, 6, "share over 5 degrees") \
     X(OVER_45, 7, "share over 45 degrees")
-#define SFW_STAT_STRIDE 26
+#define SFW_STAT_STRIDE 25 /* the last statistic's end: no slot unused */
 
 /* sfw_view_table: uint32 pointers; per method m from ROWS on, SFW_TAB_PER_METHOD of them (its ROW_* order). */
 #define SFW_TABLE(X)                               \
@@ -95,7 +95,7 @@ enum { SFW_ASSET_TABLE(SFW_LAYOUT_ASSET_) };
 
 _Static_assert(SFW_STAT_TANGENT == SFW_STAT_NORMAL + SFW_STAT_ANGLE_COUNT, "NORMAL's angles end where TANGENT starts");
 _Static_assert(SFW_STAT_HANDEDNESS == SFW_STAT_TANGENT + SFW_STAT_ANGLE_COUNT, "TANGENT's angles end at HANDEDNESS");
-_Static_assert(SFW_STAT_SINGULAR < SFW_STAT_STRIDE, "a statistic past the stride");
+_Static_assert(SFW_STAT_SINGULAR + 1 == SFW_STAT_STRIDE, "the stride is the last statistic's end");
 _Static_assert(SFW_ASSET_HANDEDNESS < SFW_ASSET_STRIDE, "an asset statistic past the stride");
 
 #endif

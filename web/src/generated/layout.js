@@ -61,7 +61,7 @@ export const COMPARE_PARAM_F32 = [];
 export const COMPARE_PARAM_WORDS = 4;
 // sfw_view_stats (web/api_layout.h): STAT_STRIDE doubles per method in sf_method order, each field's first
 export const STAT = { status: 0, normal: 1, tangent: 9, handedness: 17, degenerateNormals: 18, degenerateTangents: 19, worstNormal: 20, worstTangent: 21, tangentCount: 22, mirrored: 23, singular: 24 };
-export const STAT_STRIDE = 26;
+export const STAT_STRIDE = 25;
 // STAT.normal and STAT.tangent: these angle statistics in order
 export const STAT_ANGLES = ['mean', 'rms', 'p50', 'p95', 'max', 'over1', 'over5', 'over45'];
 // sfw_view_table: uint32 pointers; method m's TAB_PER_METHOD at TAB.rows + TAB_PER_METHOD * m, as TAB_ROW
