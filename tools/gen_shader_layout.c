@@ -139,6 +139,7 @@ static const named web_angles[] = {SFW_STAT_ANGLES(SFW_NAMED_)};
 static const named web_table[] = {SFW_TABLE(SFW_NAMED_)};
 static const named web_table_row[] = {SFW_TABLE_ROW(SFW_NAMED_)};
 static const named web_mesh[] = {SFW_MESH_ARRAYS(SFW_NAMED_)};
+static const named web_mesh_flags[] = {SFW_MESH_FLAGS(SFW_NAMED_)};
 static const named web_asset[] = {SFW_ASSET_TABLE(SFW_NAMED_)};
 
 /* A bone is a 3x4 (skinframe.h's Conventions), as the state's BLEND. */
@@ -445,6 +446,8 @@ static void js_web_tables(text* t)
     js_table(t, "One method's pointers in sfw_view_table", "TAB_ROW", web_table_row, N_OF(web_table_row), SFW_TAB_PER_METHOD);
     put(t, "export const TAB_PER_METHOD = %d;\nexport const TAB_SIZE = %d;\n", SFW_TAB_PER_METHOD, (int)SFW_TAB_SIZE);
     js_table(t, "sfw_mesh_array's `which`", "MESH", web_mesh, N_OF(web_mesh), 64);
+    js_table(t, "sfw_mesh_create's flags: bit k set where the mesh has the array", "MESH_FLAG", web_mesh_flags,
+             N_OF(web_mesh_flags), 32);
     js_table(t, "sfw_asset_frame / sfw_asset_clip (web/asset_api.c): ASSET_STRIDE doubles per method in sf_method order",
              "ASSET", web_asset, N_OF(web_asset), SFW_ASSET_STRIDE);
     put(t, "export const ASSET_STRIDE = %d;\n", SFW_ASSET_STRIDE);

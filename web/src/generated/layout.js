@@ -72,6 +72,8 @@ export const TAB_PER_METHOD = 4;
 export const TAB_SIZE = 35;
 // sfw_mesh_array's `which`
 export const MESH = { positions: 0, normals: 1, tangents: 2, uvs: 3, indices: 4, joints: 5, weights: 6, morphPositions: 7, morphNormals: 8, morphTangents: 9 };
+// sfw_mesh_create's flags: bit k set where the mesh has the array
+export const MESH_FLAG = { normals: 0, tangents: 1, uvs: 2, morphNormals: 3, morphTangents: 4 };
 // sfw_asset_frame / sfw_asset_clip (web/asset_api.c): ASSET_STRIDE doubles per method in sf_method order
 export const ASSET = { status: 0, normalMean: 1, normalMax: 2, tangentMean: 3, tangentMax: 4, normalCount: 5, tangentCount: 6, handedness: 7 };
 export const ASSET_STRIDE = 8;
