@@ -112,13 +112,15 @@ static const named view_errors[] = {SF_GPU_VIEW_ERRORS(SF_VIEW_NAMED_)};
 static const named stats_out[] = {SF_GPU_STATS_OUT(SF_VIEW_NAMED_)};
 static const named compare_out[] = {SF_GPU_COMPARE_OUT(SF_VIEW_NAMED_)};
 static const float view_light[3] = SF_GPU_VIEW_LIGHT;
-/* The views' shading terms: a number (count 1) or a colour (count 3); each diffuse term is 1 - its ambient. */
+/* The views' shading terms and the bump map's: a number (count 1) or a colour (count 3); each diffuse term is
+ * 1 - its ambient. */
 static const float heat_low[3] = SF_GPU_VIEW_HEAT_LOW, heat_mid[3] = SF_GPU_VIEW_HEAT_MID,
                    heat_high[3] = SF_GPU_VIEW_HEAT_HIGH, not_measured[3] = SF_GPU_VIEW_NOT_MEASURED,
                    surface[3] = SF_GPU_VIEW_SURFACE;
 static const float heat_full_deg = SF_GPU_VIEW_HEAT_FULL_DEG, heat_ambient = SF_GPU_VIEW_HEAT_AMBIENT,
                    heat_diffuse = 1.0f - SF_GPU_VIEW_HEAT_AMBIENT, surface_ambient = SF_GPU_VIEW_SURFACE_AMBIENT,
-                   surface_diffuse = 1.0f - SF_GPU_VIEW_SURFACE_AMBIENT;
+                   surface_diffuse = 1.0f - SF_GPU_VIEW_SURFACE_AMBIENT, bump_cycles = SF_GPU_VIEW_BUMP_CYCLES,
+                   bump_height = SF_GPU_VIEW_BUMP_HEIGHT, bump_slope = SF_GPU_VIEW_BUMP_SLOPE;
 static const struct {
     const char* name;
     const float* value;
@@ -127,7 +129,9 @@ static const struct {
                {"HEAT_MID", heat_mid, 3},                {"HEAT_HIGH", heat_high, 3},
                {"NOT_MEASURED", not_measured, 3},        {"HEAT_AMBIENT", &heat_ambient, 1},
                {"HEAT_DIFFUSE", &heat_diffuse, 1},       {"SURFACE", surface, 3},
-               {"SURFACE_AMBIENT", &surface_ambient, 1}, {"SURFACE_DIFFUSE", &surface_diffuse, 1}};
+               {"SURFACE_AMBIENT", &surface_ambient, 1}, {"SURFACE_DIFFUSE", &surface_diffuse, 1},
+               {"BUMP_CYCLES", &bump_cycles, 1},         {"BUMP_HEIGHT", &bump_height, 1},
+               {"BUMP_SLOPE", &bump_slope, 1}};
 /* The page's tables (web/api_layout.h). */
 #define SFW_NAMED_(name, at, what) {#name, at},
 static const named web_stats[] = {SFW_STATS(SFW_NAMED_)};
@@ -135,6 +139,7 @@ static const named web_angles[] = {SFW_STAT_ANGLES(SFW_NAMED_)};
 static const named web_table[] = {SFW_TABLE(SFW_NAMED_)};
 static const named web_table_row[] = {SFW_TABLE_ROW(SFW_NAMED_)};
 static const named web_mesh[] = {SFW_MESH_ARRAYS(SFW_NAMED_)};
+static const named web_mesh_flags[] = {SFW_MESH_FLAGS(SFW_NAMED_)};
 static const named web_asset[] = {SFW_ASSET_TABLE(SFW_NAMED_)};
 
 /* A bone is a 3x4 (skinframe.h's Conventions), as the state's BLEND. */
@@ -441,6 +446,8 @@ static void js_web_tables(text* t)
     js_table(t, "One method's pointers in sfw_view_table", "TAB_ROW", web_table_row, N_OF(web_table_row), SFW_TAB_PER_METHOD);
     put(t, "export const TAB_PER_METHOD = %d;\nexport const TAB_SIZE = %d;\n", SFW_TAB_PER_METHOD, (int)SFW_TAB_SIZE);
     js_table(t, "sfw_mesh_array's `which`", "MESH", web_mesh, N_OF(web_mesh), 64);
+    js_table(t, "sfw_mesh_create's flags: bit k set where the mesh has the array", "MESH_FLAG", web_mesh_flags,
+             N_OF(web_mesh_flags), 32);
     js_table(t, "sfw_asset_frame / sfw_asset_clip (web/asset_api.c): ASSET_STRIDE doubles per method in sf_method order",
              "ASSET", web_asset, N_OF(web_asset), SFW_ASSET_STRIDE);
     put(t, "export const ASSET_STRIDE = %d;\n", SFW_ASSET_STRIDE);

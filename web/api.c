@@ -389,8 +389,8 @@ SFW_EXPORT(sfw_scene_repose) int sfw_scene_repose(sfw_view* v, const char* name,
 }
 
 /* A caller's mesh: allocates every array (zeroed); fill them through sfw_mesh_array, then sfw_mesh_commit.
- * flags: 1 normals, 2 tangents, 4 uvs, 8 morph normal deltas, 16 morph tangent deltas. Without normals
- * (tangents) the topology rebuilds them from the rest triangles. */
+ * flags: bit SFW_MESH_HAS_* (web/api_layout.h) for each optional array the mesh has. Without normals (tangents)
+ * the topology rebuilds them from the rest triangles. */
 SFW_EXPORT(sfw_mesh_create)
 sfw_view* sfw_mesh_create(size_t vertex_count, size_t triangle_count, uint32_t influence_count, size_t bone_count,
                           size_t target_count, uint32_t flags)
@@ -412,11 +412,11 @@ sfw_view* sfw_mesh_create(size_t vertex_count, size_t triangle_count, uint32_t i
     m->indices = indices;
     SFW_ARRAY(positions, 3 * n, float);
     m->positions.data = positions;
-    if (flags & 1) SFW_ARRAY(normals, 3 * n, float);
+    if (flags & (1u << SFW_MESH_HAS_NORMALS)) SFW_ARRAY(normals, 3 * n, float);
     m->normals.data = normals;
-    if (flags & 2) SFW_ARRAY(tangents, 4 * n, float);
+    if (flags & (1u << SFW_MESH_HAS_TANGENTS)) SFW_ARRAY(tangents, 4 * n, float);
     m->tangents.data = tangents;
-    if (flags & 4) SFW_ARRAY(uvs, 2 * n, float);
+    if (flags & (1u << SFW_MESH_HAS_UVS)) SFW_ARRAY(uvs, 2 * n, float);
     m->uvs.data = uvs;
     if (influence_count) {
         uint32_t* joints = NULL;
@@ -436,8 +436,8 @@ sfw_view* sfw_mesh_create(size_t vertex_count, size_t triangle_count, uint32_t i
     SFW_ARRAY(v->morph_t, target_count, float*);
     for (size_t k = 0; ok && k < target_count; ++k) {
         SFW_ARRAY(v->morph_p[k], 3 * n, float);
-        if (flags & 8) SFW_ARRAY(v->morph_n[k], 3 * n, float);
-        if (flags & 16) SFW_ARRAY(v->morph_t[k], 3 * n, float);
+        if (flags & (1u << SFW_MESH_HAS_MORPH_NORMALS)) SFW_ARRAY(v->morph_n[k], 3 * n, float);
+        if (flags & (1u << SFW_MESH_HAS_MORPH_TANGENTS)) SFW_ARRAY(v->morph_t[k], 3 * n, float);
     }
 #undef SFW_ARRAY
     if (!ok) {

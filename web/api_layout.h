@@ -30,7 +30,7 @@
     X(OVER_1, 5, "share over 1 degree")  \
     X(OVER_5, 6, "share over 5 degrees") \
     X(OVER_45, 7, "share over 45 degrees")
-#define SFW_STAT_STRIDE 26
+#define SFW_STAT_STRIDE 25 /* the last statistic's end: no slot unused */
 
 /* sfw_view_table: uint32 pointers; per method m from ROWS on, SFW_TAB_PER_METHOD of them (its ROW_* order). */
 #define SFW_TABLE(X)                               \
@@ -59,6 +59,14 @@
     X(MORPH_NORMALS, 8, "target k's normal deltas")     \
     X(MORPH_TANGENTS, 9, "target k's tangent deltas")
 
+/* sfw_mesh_create's flags: bit k set where the caller's mesh has the array. */
+#define SFW_MESH_FLAGS(X)                                     \
+    X(NORMALS, 0, "rest normals")                             \
+    X(TANGENTS, 1, "rest tangents")                           \
+    X(UVS, 2, "texture coordinates")                          \
+    X(MORPH_NORMALS, 3, "the morph targets' normal deltas")   \
+    X(MORPH_TANGENTS, 4, "the morph targets' tangent deltas")
+
 /* sfw_asset_frame / sfw_asset_clip: SFW_ASSET_STRIDE doubles per method, indexed by sf_method. */
 #define SFW_ASSET_TABLE(X)                                                      \
     X(STATUS, 0, "0 not evaluated, 1 measured, 2 cannot run on this asset")     \
@@ -76,6 +84,7 @@
 #define SFW_LAYOUT_TAB_(name, at, what) SFW_TAB_##name = at,
 #define SFW_LAYOUT_ROW_(name, at, what) SFW_TAB_ROW_##name = at,
 #define SFW_LAYOUT_MESH_(name, at, what) SFW_MESH_##name = at,
+#define SFW_LAYOUT_FLAG_(name, at, what) SFW_MESH_HAS_##name = at,
 #define SFW_LAYOUT_ASSET_(name, at, what) SFW_ASSET_##name = at,
 enum { SFW_STATS(SFW_LAYOUT_STAT_) };
 enum { SFW_STAT_ANGLES(SFW_LAYOUT_ANGLE_) };
@@ -84,6 +93,7 @@ enum { SFW_STAT_ANGLE_COUNT = 0 SFW_STAT_ANGLES(SFW_LAYOUT_COUNT_) };
 enum { SFW_TABLE(SFW_LAYOUT_TAB_) };
 enum { SFW_TABLE_ROW(SFW_LAYOUT_ROW_) };
 enum { SFW_MESH_ARRAYS(SFW_LAYOUT_MESH_) };
+enum { SFW_MESH_FLAGS(SFW_LAYOUT_FLAG_) };
 enum { SFW_ASSET_TABLE(SFW_LAYOUT_ASSET_) };
 #undef SFW_LAYOUT_STAT_
 #undef SFW_LAYOUT_ANGLE_
@@ -91,11 +101,12 @@ enum { SFW_ASSET_TABLE(SFW_LAYOUT_ASSET_) };
 #undef SFW_LAYOUT_TAB_
 #undef SFW_LAYOUT_ROW_
 #undef SFW_LAYOUT_MESH_
+#undef SFW_LAYOUT_FLAG_
 #undef SFW_LAYOUT_ASSET_
 
 _Static_assert(SFW_STAT_TANGENT == SFW_STAT_NORMAL + SFW_STAT_ANGLE_COUNT, "NORMAL's angles end where TANGENT starts");
 _Static_assert(SFW_STAT_HANDEDNESS == SFW_STAT_TANGENT + SFW_STAT_ANGLE_COUNT, "TANGENT's angles end at HANDEDNESS");
-_Static_assert(SFW_STAT_SINGULAR < SFW_STAT_STRIDE, "a statistic past the stride");
+_Static_assert(SFW_STAT_SINGULAR + 1 == SFW_STAT_STRIDE, "the stride is the last statistic's end");
 _Static_assert(SFW_ASSET_HANDEDNESS < SFW_ASSET_STRIDE, "an asset statistic past the stride");
 
 #endif

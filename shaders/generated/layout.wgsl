@@ -108,6 +108,9 @@ const SF_VIEW_HEAT_DIFFUSE: f32 = 0.4;
 const SF_VIEW_SURFACE: vec3<f32> = vec3<f32>(0.78, 0.8, 0.84);
 const SF_VIEW_SURFACE_AMBIENT: f32 = 0.18;
 const SF_VIEW_SURFACE_DIFFUSE: f32 = 0.82;
+const SF_VIEW_BUMP_CYCLES: f32 = 8;
+const SF_VIEW_BUMP_HEIGHT: f32 = 0.5;
+const SF_VIEW_BUMP_SLOPE: f32 = 0.06;
 // web/src/gpu_views.wgsl's uniform
 struct ViewParams {
   view_proj: mat4x4f, // projection times view (WebGL's clip space, z in -w..w)

@@ -128,6 +128,12 @@
 #define SF_GPU_VIEW_HEAT_AMBIENT 0.6f
 #define SF_GPU_VIEW_SURFACE {0.78f, 0.8f, 0.84f}
 #define SF_GPU_VIEW_SURFACE_AMBIENT 0.18f
+/* The normal-mapped view's bump map in the tangent frame: height BUMP_HEIGHT sin(2 pi BUMP_CYCLES u)
+ * sin(2 pi BUMP_CYCLES v), its slopes scaled by BUMP_SLOPE into the tangent-space normal (+Y along -v, as glTF's
+ * normal maps), so that a tangent's error shows as a shifted pattern. */
+#define SF_GPU_VIEW_BUMP_CYCLES 8.0f
+#define SF_GPU_VIEW_BUMP_HEIGHT 0.5f
+#define SF_GPU_VIEW_BUMP_SLOPE 0.06f
 #define SF_GPU_VIEW_PARAMS(X)                                                                   \
     X(mat4x4f, view_proj, "projection times view (WebGL's clip space, z in -w..w)")             \
     X(u32, n, "vertices")                                                                       \

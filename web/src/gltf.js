@@ -14,6 +14,7 @@ import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import { glbContainerProblem } from './glb_check.js';
+import { BONE_FLOATS } from './generated/layout.js';
 
 export const DRACO_DECODER_PATH = './draco/';
 let draco = null; // one DRACOLoader (and its worker pool) for every file
@@ -167,8 +168,8 @@ function put3x4(m, out, at) {
 // dequantization on the mesh node (CesiumMan: scale 9.2e-5, determinant 7.8e-13) and are posed in its space.
 const singular = (m) => { const d = m.determinant(); return d === 0 || !Number.isFinite(d); };
 
-// The pose of object now (after the mixer and updateMatrixWorld) into bones (12 per bone) and morph; returns the
-// matrix from the core's positions to the world (16 numbers, column-major; a new array when toWorld is not given).
+// The pose of object now (after the mixer and updateMatrixWorld) into bones (BONE_FLOATS per bone) and morph; returns
+// the matrix from the core's positions to the world (16 numbers, column-major; a new array when toWorld is not given).
 export function writePose(object, bones, morph, toWorld = new Float64Array(16)) {
   if (object.isSkinnedMesh) {
     const s = object.skeleton;
@@ -177,7 +178,7 @@ export function writePose(object, bones, morph, toWorld = new Float64Array(16)) 
     for (let i = 0; i < s.bones.length; ++i) {
       tmp.multiplyMatrices(s.bones[i].matrixWorld, s.boneInverses[i]);
       tmp.premultiply(pre).multiply(object.bindMatrix);
-      put3x4(tmp, bones, 12 * i);
+      put3x4(tmp, bones, BONE_FLOATS * i);
     }
     (world ? tmp3.identity() : tmp3.copy(object.matrixWorld)).toArray(toWorld);
   } else {

@@ -73,11 +73,11 @@ fn fs_main(c: Corner, @builtin(front_facing) front: bool) -> @location(0) vec4<f
     if (c.tangent.w < 0.0) { s = -1.0; }
     if (!front) { s = -s; }
     let b = cross(n, t) * s;
-    // height h = 0.5 sin(2 pi 8u) sin(2 pi 8v); the normal map's +Y runs along -v (glTF)
-    let k = 6.2831853 * 8.0;
-    let du = 0.5 * k * cos(k * c.uv.x) * sin(k * c.uv.y);
-    let dv = 0.5 * k * sin(k * c.uv.x) * cos(k * c.uv.y);
-    let m = normalize(vec3<f32>(-du * 0.06, dv * 0.06, 1.0));
+    // height BUMP_HEIGHT sin(2 pi BUMP_CYCLES u) sin(2 pi BUMP_CYCLES v); the normal map's +Y runs along -v (glTF)
+    let k = 6.2831853 * SF_VIEW_BUMP_CYCLES;
+    let du = SF_VIEW_BUMP_HEIGHT * k * cos(k * c.uv.x) * sin(k * c.uv.y);
+    let dv = SF_VIEW_BUMP_HEIGHT * k * sin(k * c.uv.x) * cos(k * c.uv.y);
+    let m = normalize(vec3<f32>(-du * SF_VIEW_BUMP_SLOPE, dv * SF_VIEW_BUMP_SLOPE, 1.0));
     n = normalize(t * m.x + b * m.y + n * m.z);
   }
   if (V.mode == SF_VIEW_MODE_NORMAL_COLOURS) { return vec4<f32>(n * 0.5 + 0.5, 1.0); }

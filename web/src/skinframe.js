@@ -3,7 +3,7 @@
 // frame (write the pose, run, read frames and statistics) allocates nothing. Works in node and in the browser.
 
 import { METHOD_NAMES, METHOD_DEFAULT_COUNT, WEIGHTINGS, MORPH_DIRECTIONS, WELDS, TANGENT_MODES, REFERENCES,
-  UV_CONVENTIONS, STAT, STAT_STRIDE, STAT_ANGLES, TAB, TAB_ROW, TAB_PER_METHOD, TAB_SIZE, MESH }
+  UV_CONVENTIONS, STAT, STAT_STRIDE, STAT_ANGLES, TAB, TAB_ROW, TAB_PER_METHOD, TAB_SIZE, MESH, MESH_FLAG, BONE_FLOATS }
   from './generated/layout.js';
 
 // The core's methods in sf_method order (sfw_catalog_json lists them; catalog() checks they agree). A view
@@ -158,8 +158,10 @@ export class Skinframe {
     const n = desc.positions.length / 3;
     const t = desc.indices.length / 3;
     const targets = desc.targets || [];
-    const flags = (desc.normals ? 1 : 0) | (desc.tangents ? 2 : 0) | (desc.uvs ? 4 : 0) |
-      (targets.some((x) => x.normals) ? 8 : 0) | (targets.some((x) => x.tangents) ? 16 : 0);
+    const has = (present, bit) => (present ? 1 << bit : 0);
+    const flags = has(desc.normals, MESH_FLAG.normals) | has(desc.tangents, MESH_FLAG.tangents) |
+      has(desc.uvs, MESH_FLAG.uvs) | has(targets.some((x) => x.normals), MESH_FLAG.morphNormals) |
+      has(targets.some((x) => x.tangents), MESH_FLAG.morphTangents);
     const influences = desc.influenceCount || 0;
     const ptr = e.sfw_mesh_create(n, t, influences, desc.boneCount || 0, targets.length, flags);
     if (!ptr) throw new Error(this.errorMessage());
@@ -227,7 +229,7 @@ export class View {
     this._table.set(table);
     const n = this.vertexCount;
     const f32 = (ptr, len) => (ptr ? new Float32Array(buffer, ptr, len) : null);
-    this._bones = f32(e.sfw_view_bones(this.ptr), 12 * this.boneCount) || new Float32Array(0);
+    this._bones = f32(e.sfw_view_bones(this.ptr), BONE_FLOATS * this.boneCount) || new Float32Array(0);
     this._morph = f32(e.sfw_view_morph(this.ptr), this.targetCount) || new Float32Array(0);
     this._stats = new Float64Array(buffer, e.sfw_view_stats(this.ptr), STAT_STRIDE * ALL_METHODS.length);
     this._frame = f32(e.sfw_view_frame(this.ptr), 4);

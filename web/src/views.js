@@ -47,10 +47,10 @@ const fragmentShader = /* glsl */ `
     if (mode == MODE_NORMAL_MAPPED && length(vT.xyz) > 0.0) {
       vec3 t = normalize(vT.xyz - n * dot(n, vT.xyz));
       vec3 b = cross(n, t) * (vT.w < 0.0 ? -1.0 : 1.0) * (gl_FrontFacing ? 1.0 : -1.0);
-      // height h = 0.5 sin(2 pi 8u) sin(2 pi 8v); the normal map's +Y runs along -v (glTF)
-      float k = 6.2831853 * 8.0;
-      float du = 0.5 * k * cos(k * vUv.x) * sin(k * vUv.y), dv = 0.5 * k * sin(k * vUv.x) * cos(k * vUv.y);
-      vec3 m = normalize(vec3(-du * 0.06, dv * 0.06, 1.0));
+      // height BUMP_HEIGHT sin(2 pi BUMP_CYCLES u) sin(2 pi BUMP_CYCLES v); the normal map's +Y runs along -v (glTF)
+      float k = 6.2831853 * BUMP_CYCLES;
+      float du = BUMP_HEIGHT * k * cos(k * vUv.x) * sin(k * vUv.y), dv = BUMP_HEIGHT * k * sin(k * vUv.x) * cos(k * vUv.y);
+      vec3 m = normalize(vec3(-du * BUMP_SLOPE, dv * BUMP_SLOPE, 1.0));
       n = normalize(t * m.x + b * m.y + n * m.z);
     }
     vec3 c = mode == MODE_NORMAL_COLOURS ? n * 0.5 + 0.5 : SURFACE * (SURFACE_AMBIENT + SURFACE_DIFFUSE * max(dot(n, l), 0.0));

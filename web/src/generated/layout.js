@@ -46,7 +46,7 @@ export const VIEW_ERROR = { NORMAL_ANGLE: 0, TANGENT_ANGLE: 1, NOT_MEASURED: 2, 
 // The views' light (web/src/gpu_views.wgsl, views.js): the direction towards it, not normalised
 export const VIEW_LIGHT = [0.4, 1, 0.7];
 // The views' heat map, grey and shading terms (gpu_views.wgsl's SF_VIEW_*, views.js): numbers and colours
-export const VIEW_SHADING = { HEAT_FULL_DEG: 45, HEAT_LOW: [0.13, 0.72, 0.26], HEAT_MID: [0.95, 0.85, 0.2], HEAT_HIGH: [0.9, 0.12, 0.1], NOT_MEASURED: [0.32, 0.34, 0.38], HEAT_AMBIENT: 0.6, HEAT_DIFFUSE: 0.4, SURFACE: [0.78, 0.8, 0.84], SURFACE_AMBIENT: 0.18, SURFACE_DIFFUSE: 0.82 };
+export const VIEW_SHADING = { HEAT_FULL_DEG: 45, HEAT_LOW: [0.13, 0.72, 0.26], HEAT_MID: [0.95, 0.85, 0.2], HEAT_HIGH: [0.9, 0.12, 0.1], NOT_MEASURED: [0.32, 0.34, 0.38], HEAT_AMBIENT: 0.6, HEAT_DIFFUSE: 0.4, SURFACE: [0.78, 0.8, 0.84], SURFACE_AMBIENT: 0.18, SURFACE_DIFFUSE: 0.82, BUMP_CYCLES: 8, BUMP_HEIGHT: 0.5, BUMP_SLOPE: 0.06 };
 // WGSL's ViewParams (web/src/gpu_views.wgsl): the first word of each field (VIEW_PARAM_F32: floats)
 export const VIEW_PARAM = { view_proj: 0, n: 16, shade_slot: 17, method_slot: 18, ref_slot: 19, mode: 20, error: 21, indices: 22, uvs: 23, has_uv: 24 };
 export const VIEW_PARAM_F32 = ['view_proj'];
@@ -61,7 +61,7 @@ export const COMPARE_PARAM_F32 = [];
 export const COMPARE_PARAM_WORDS = 4;
 // sfw_view_stats (web/api_layout.h): STAT_STRIDE doubles per method in sf_method order, each field's first
 export const STAT = { status: 0, normal: 1, tangent: 9, handedness: 17, degenerateNormals: 18, degenerateTangents: 19, worstNormal: 20, worstTangent: 21, tangentCount: 22, mirrored: 23, singular: 24 };
-export const STAT_STRIDE = 26;
+export const STAT_STRIDE = 25;
 // STAT.normal and STAT.tangent: these angle statistics in order
 export const STAT_ANGLES = ['mean', 'rms', 'p50', 'p95', 'max', 'over1', 'over5', 'over45'];
 // sfw_view_table: uint32 pointers; method m's TAB_PER_METHOD at TAB.rows + TAB_PER_METHOD * m, as TAB_ROW
@@ -72,6 +72,8 @@ export const TAB_PER_METHOD = 4;
 export const TAB_SIZE = 35;
 // sfw_mesh_array's `which`
 export const MESH = { positions: 0, normals: 1, tangents: 2, uvs: 3, indices: 4, joints: 5, weights: 6, morphPositions: 7, morphNormals: 8, morphTangents: 9 };
+// sfw_mesh_create's flags: bit k set where the mesh has the array
+export const MESH_FLAG = { normals: 0, tangents: 1, uvs: 2, morphNormals: 3, morphTangents: 4 };
 // sfw_asset_frame / sfw_asset_clip (web/asset_api.c): ASSET_STRIDE doubles per method in sf_method order
 export const ASSET = { status: 0, normalMean: 1, normalMax: 2, tangentMean: 3, tangentMax: 4, normalCount: 5, tangentCount: 6, handedness: 7 };
 export const ASSET_STRIDE = 8;
