@@ -44,13 +44,18 @@ static inline v128_t an_to_float(an_d a)
 static inline void an_store(double* out, an_d a) { wasm_v128_store(out, a.lo), wasm_v128_store(out + 2, a.hi); }
 static inline an_d an_iota(double v) { return (an_d){wasm_f64x2_make(v, v + 1.0), wasm_f64x2_make(v + 2.0, v + 3.0)}; }
 
+/* x = 8 t + 0.5 lies in [0.5, 8.5] (t in [0, 1]), so floor is the truncation SSE's cvttpd2dq makes, and k's index
+ * is the low bits of k + 2^52's mantissa. (Clang lowers i32x4.trunc_sat_f64x2_zero and f64x2.convert_low_i32x4 here
+ * lane by lane with range checks: three times the operations of the angle's reduction.) */
 static inline void an_eighths(an_d x, const double* table, an_d* k, an_d* at)
 {
-    v128_t k01 = wasm_i32x4_trunc_sat_f64x2_zero(x.lo), k23 = wasm_i32x4_trunc_sat_f64x2_zero(x.hi);
-    *k = (an_d){wasm_f64x2_convert_low_i32x4(k01), wasm_f64x2_convert_low_i32x4(k23)};
-    int i0 = wasm_i32x4_extract_lane(k01, 0), i1 = wasm_i32x4_extract_lane(k01, 1);
-    int i2 = wasm_i32x4_extract_lane(k23, 0), i3 = wasm_i32x4_extract_lane(k23, 1);
-    *at = (an_d){wasm_f64x2_make(table[i0], table[i1]), wasm_f64x2_make(table[i2], table[i3])};
+    *k = (an_d){wasm_f64x2_floor(x.lo), wasm_f64x2_floor(x.hi)};
+    v128_t bias = wasm_f64x2_splat(0x1p52);
+    v128_t b01 = wasm_f64x2_add(k->lo, bias), b23 = wasm_f64x2_add(k->hi, bias);
+    uint32_t i[4] = {(uint32_t)wasm_i64x2_extract_lane(b01, 0), (uint32_t)wasm_i64x2_extract_lane(b01, 1),
+                     (uint32_t)wasm_i64x2_extract_lane(b23, 0), (uint32_t)wasm_i64x2_extract_lane(b23, 1)};
+    for (int l = 0; l < 4; ++l) i[l] = i[l] < 8u ? i[l] : 8u; /* in bounds whatever x holds */
+    *at = (an_d){wasm_f64x2_make(table[i[0]], table[i[1]]), wasm_f64x2_make(table[i[2]], table[i[3]])};
 }
 
 #define AN_FLOAT_OPS 1
