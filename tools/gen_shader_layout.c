@@ -59,6 +59,7 @@ static const named tangent_modes[] = {{"SF_TANGENTS_UV", SF_TANGENTS_UV}, {"SF_T
 static const named references[] = {{"SF_REFERENCE_REBUILT", SF_REFERENCE_REBUILT},
                                    {"SF_REFERENCE_AUTHORED", SF_REFERENCE_AUTHORED}};
 static const named uv_conventions[] = {{"SF_UV_GLTF", SF_UV_GLTF}, {"SF_UV_V_UP", SF_UV_V_UP}};
+static const named gpu_types[] = {{"SF_GPU_F32", SF_GPU_F32}, {"SF_GPU_U32", SF_GPU_U32}};
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct field {
@@ -141,6 +142,7 @@ static const named web_table_row[] = {SFW_TABLE_ROW(SFW_NAMED_)};
 static const named web_mesh[] = {SFW_MESH_ARRAYS(SFW_NAMED_)};
 static const named web_mesh_flags[] = {SFW_MESH_FLAGS(SFW_NAMED_)};
 static const named web_asset[] = {SFW_ASSET_TABLE(SFW_NAMED_)};
+static const named web_gpu_buffer[] = {SFW_GPU_BUFFER(SFW_NAMED_)};
 
 /* A bone is a 3x4 (skinframe.h's Conventions), as the state's BLEND. */
 _Static_assert(SF_GPU_BONE_FLOATS == 12, "a bone is a 3x4");
@@ -451,6 +453,10 @@ static void js_web_tables(text* t)
     js_table(t, "sfw_asset_frame / sfw_asset_clip (web/asset_api.c): ASSET_STRIDE doubles per method in sf_method order",
              "ASSET", web_asset, N_OF(web_asset), SFW_ASSET_STRIDE);
     put(t, "export const ASSET_STRIDE = %d;\n", SFW_ASSET_STRIDE);
+    js_table(t, "sfw_view_gpu_buffers: a count, then GPU_BUFFER_WORDS uint32 per buffer", "GPU_BUFFER", web_gpu_buffer,
+             N_OF(web_gpu_buffer), SFW_GPU_BUFFER_WORDS);
+    put(t, "export const GPU_BUFFER_WORDS = %d;\n", SFW_GPU_BUFFER_WORDS);
+    js_names(t, "sf_gpu_type by value (GPU_BUFFER.type)", "GPU_TYPES", gpu_types, N_OF(gpu_types), strlen("SF_GPU_"));
 }
 
 static void js(text* t)

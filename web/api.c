@@ -33,7 +33,7 @@ struct sfw_view {
     sf_eval_desc desc;
     sf_weighting scene_weighting;
     int live;      /* 1: no percentiles per run (the page's frames); mean, rms, max and shares only */
-    float* bones;  /* 12 * bone_count, the pose the next run uses */
+    float* bones;  /* SF_BONE_FLOATS * bone_count, the pose the next run uses */
     float* morph;  /* target_count */
     size_t bone_count;
     uint32_t table[SFW_TAB_SIZE];
@@ -41,7 +41,7 @@ struct sfw_view {
     float frame[4]; /* scene camera hint: center xyz, radius */
     const sf_mesh_desc* source; /* the mesh the topology was made from (the scene's or v->mesh) */
     size_t split_vertices;      /* vertices of a caller's mesh that the MikkTSpace split copied (sfw_mesh_commit) */
-    uint32_t gpu_table[1 + 5 * SF_GPU_MAX_BUFFERS]; /* sfw_view_gpu_buffers */
+    uint32_t gpu_table[1 + SFW_GPU_BUFFER_WORDS * SF_GPU_MAX_BUFFERS]; /* sfw_view_gpu_buffers */
 };
 
 static sf_error g_err;
@@ -299,13 +299,13 @@ SFW_EXPORT(sfw_scene_open) sfw_view* sfw_scene_open(const char* name, const char
     const sf_scene* s = v->scene;
     v->bone_count = s->pose.bone_count;
     v->target_count = 0;
-    v->bones = calloc(12 * v->bone_count + 1, sizeof(float));
+    v->bones = calloc(SF_BONE_FLOATS * v->bone_count + 1, sizeof(float));
     v->morph = calloc(s->mesh.target_count + 1, sizeof(float));
     if (!v->bones || !v->morph) {
         sfw_view_destroy(v);
         return fail(SF_ERROR_OUT_OF_MEMORY, NULL, "view");
     }
-    if (s->pose.bone_matrices) memcpy(v->bones, s->pose.bone_matrices, 12 * v->bone_count * sizeof(float));
+    if (s->pose.bone_matrices) memcpy(v->bones, s->pose.bone_matrices, SF_BONE_FLOATS * v->bone_count * sizeof(float));
     if (s->pose.morph_weights) memcpy(v->morph, s->pose.morph_weights, s->mesh.target_count * sizeof(float));
     memcpy(v->frame, s->center, sizeof s->center);
     v->frame[3] = s->radius;
@@ -377,7 +377,7 @@ SFW_EXPORT(sfw_scene_repose) int sfw_scene_repose(sfw_view* v, const char* name,
         sf_scene_destroy(s);
         return 0;
     }
-    if (s->pose.bone_matrices) memcpy(v->bones, s->pose.bone_matrices, 12 * v->bone_count * sizeof(float));
+    if (s->pose.bone_matrices) memcpy(v->bones, s->pose.bone_matrices, SF_BONE_FLOATS * v->bone_count * sizeof(float));
     if (s->pose.morph_weights) memcpy(v->morph, s->pose.morph_weights, s->mesh.target_count * sizeof(float));
     else memset(v->morph, 0, s->mesh.target_count * sizeof(float));
     memcpy(v->frame, s->center, sizeof s->center);
@@ -428,7 +428,7 @@ sfw_view* sfw_mesh_create(size_t vertex_count, size_t triangle_count, uint32_t i
     }
     v->bone_count = bone_count;
     v->target_count = target_count;
-    SFW_ARRAY(v->bones, 12 * bone_count, float);
+    SFW_ARRAY(v->bones, SF_BONE_FLOATS * bone_count, float);
     SFW_ARRAY(v->morph, target_count, float);
     SFW_ARRAY(v->targets, target_count, sf_morph_target_desc);
     SFW_ARRAY(v->morph_p, target_count, float*);
@@ -444,7 +444,8 @@ sfw_view* sfw_mesh_create(size_t vertex_count, size_t triangle_count, uint32_t i
         sfw_view_destroy(v);
         return fail(SF_ERROR_OUT_OF_MEMORY, NULL, "mesh arrays");
     }
-    for (size_t b = 0; b < bone_count; ++b) v->bones[12 * b] = v->bones[12 * b + 4] = v->bones[12 * b + 8] = 1.0f;
+    for (float* bone = v->bones; bone < v->bones + SF_BONE_FLOATS * bone_count; bone += SF_BONE_FLOATS)
+        bone[0] = bone[4] = bone[8] = 1.0f; /* identities until the caller writes the pose */
     return v;
 }
 
@@ -703,8 +704,8 @@ SFW_EXPORT(sfw_view_target_deltas) const float* sfw_view_target_deltas(const sfw
 }
 SFW_EXPORT(sfw_view_uv_convention) int sfw_view_uv_convention(const sfw_view* v) { return (int)v->source->uv_convention; }
 /* The topology's arrays in the shaders' layout (sf_topology_gpu_buffers, what the page's WebGPU passes read):
- * uint32 count, then per buffer name (C string), type (0 f32, 1 u32), count, components, data; the pointers
- * are the topology's (valid while the view's mesh lives). */
+ * uint32 count, then SFW_GPU_BUFFER_WORDS per buffer (web/api_layout.h's SFW_GPU_BUFFER); the pointers are the
+ * topology's (valid while the view's mesh lives). */
 SFW_EXPORT(sfw_view_gpu_buffers) const uint32_t* sfw_view_gpu_buffers(sfw_view* v)
 {
     sf_gpu_buffer bufs[SF_GPU_MAX_BUFFERS];
@@ -712,12 +713,12 @@ SFW_EXPORT(sfw_view_gpu_buffers) const uint32_t* sfw_view_gpu_buffers(sfw_view* 
     uint32_t* t = v->gpu_table;
     t[0] = (uint32_t)count;
     for (size_t i = 0; i < count; ++i) {
-        uint32_t* e = t + 1 + 5 * i;
-        e[0] = (uint32_t)(uintptr_t)bufs[i].name;
-        e[1] = (uint32_t)bufs[i].type;
-        e[2] = (uint32_t)bufs[i].count;
-        e[3] = bufs[i].components;
-        e[4] = (uint32_t)(uintptr_t)bufs[i].data;
+        uint32_t* e = t + 1 + SFW_GPU_BUFFER_WORDS * i;
+        e[SFW_GPU_BUFFER_NAME] = (uint32_t)(uintptr_t)bufs[i].name;
+        e[SFW_GPU_BUFFER_TYPE] = (uint32_t)bufs[i].type;
+        e[SFW_GPU_BUFFER_COUNT] = (uint32_t)bufs[i].count;
+        e[SFW_GPU_BUFFER_COMPONENTS] = bufs[i].components;
+        e[SFW_GPU_BUFFER_DATA] = (uint32_t)(uintptr_t)bufs[i].data;
     }
     return t;
 }

@@ -67,6 +67,15 @@
     X(MORPH_NORMALS, 3, "the morph targets' normal deltas")   \
     X(MORPH_TANGENTS, 4, "the morph targets' tangent deltas")
 
+/* sfw_view_gpu_buffers: a count, then SFW_GPU_BUFFER_WORDS uint32 per buffer (sf_gpu_buffer's fields). */
+#define SFW_GPU_BUFFER(X)                                 \
+    X(NAME, 0, "address of its name, a C string")         \
+    X(TYPE, 1, "sf_gpu_type (GPU_TYPES)")                 \
+    X(COUNT, 2, "elements; 0 when the topology has none") \
+    X(COMPONENTS, 3, "values per element")                \
+    X(DATA, 4, "address of the values")
+#define SFW_GPU_BUFFER_WORDS 5
+
 /* sfw_asset_frame / sfw_asset_clip: SFW_ASSET_STRIDE doubles per method, indexed by sf_method. */
 #define SFW_ASSET_TABLE(X)                                                      \
     X(STATUS, 0, "0 not evaluated, 1 measured, 2 cannot run on this asset")     \
@@ -86,6 +95,7 @@
 #define SFW_LAYOUT_MESH_(name, at, what) SFW_MESH_##name = at,
 #define SFW_LAYOUT_FLAG_(name, at, what) SFW_MESH_HAS_##name = at,
 #define SFW_LAYOUT_ASSET_(name, at, what) SFW_ASSET_##name = at,
+#define SFW_LAYOUT_GPU_(name, at, what) SFW_GPU_BUFFER_##name = at,
 enum { SFW_STATS(SFW_LAYOUT_STAT_) };
 enum { SFW_STAT_ANGLES(SFW_LAYOUT_ANGLE_) };
 #define SFW_LAYOUT_COUNT_(name, at, what) +1
@@ -95,6 +105,7 @@ enum { SFW_TABLE_ROW(SFW_LAYOUT_ROW_) };
 enum { SFW_MESH_ARRAYS(SFW_LAYOUT_MESH_) };
 enum { SFW_MESH_FLAGS(SFW_LAYOUT_FLAG_) };
 enum { SFW_ASSET_TABLE(SFW_LAYOUT_ASSET_) };
+enum { SFW_GPU_BUFFER(SFW_LAYOUT_GPU_) };
 #undef SFW_LAYOUT_STAT_
 #undef SFW_LAYOUT_ANGLE_
 #undef SFW_LAYOUT_COUNT_
@@ -103,10 +114,12 @@ enum { SFW_ASSET_TABLE(SFW_LAYOUT_ASSET_) };
 #undef SFW_LAYOUT_MESH_
 #undef SFW_LAYOUT_FLAG_
 #undef SFW_LAYOUT_ASSET_
+#undef SFW_LAYOUT_GPU_
 
 _Static_assert(SFW_STAT_TANGENT == SFW_STAT_NORMAL + SFW_STAT_ANGLE_COUNT, "NORMAL's angles end where TANGENT starts");
 _Static_assert(SFW_STAT_HANDEDNESS == SFW_STAT_TANGENT + SFW_STAT_ANGLE_COUNT, "TANGENT's angles end at HANDEDNESS");
 _Static_assert(SFW_STAT_SINGULAR + 1 == SFW_STAT_STRIDE, "the stride is the last statistic's end");
 _Static_assert(SFW_ASSET_HANDEDNESS < SFW_ASSET_STRIDE, "an asset statistic past the stride");
+_Static_assert(SFW_GPU_BUFFER_DATA + 1 == SFW_GPU_BUFFER_WORDS, "a GPU buffer's record ends at its data");
 
 #endif

@@ -37,7 +37,7 @@
 
 /* The pose: SF_GPU_BONE_FLOATS floats per bone, a column-major 3x4 (skinframe.h's Conventions; the state's BLEND
  * is one). The triangles' scratch `face`: SF_GPU_FACE_FLOATS floats per triangle (its binding says which). */
-#define SF_GPU_BONE_FLOATS 12
+#define SF_GPU_BONE_FLOATS SF_BONE_FLOATS
 #define SF_GPU_FACE_FLOATS 12
 
 /* Vulkan bindings (descriptor set 0, storage buffers; 27 stay within lavapipe's 32 per stage):

@@ -3,7 +3,8 @@
 // frame (write the pose, run, read frames and statistics) allocates nothing. Works in node and in the browser.
 
 import { METHOD_NAMES, METHOD_DEFAULT_COUNT, WEIGHTINGS, MORPH_DIRECTIONS, WELDS, TANGENT_MODES, REFERENCES,
-  UV_CONVENTIONS, STAT, STAT_STRIDE, STAT_ANGLES, TAB, TAB_ROW, TAB_PER_METHOD, TAB_SIZE, MESH, MESH_FLAG, BONE_FLOATS }
+  UV_CONVENTIONS, STAT, STAT_STRIDE, STAT_ANGLES, TAB, TAB_ROW, TAB_PER_METHOD, TAB_SIZE, MESH, MESH_FLAG, BONE_FLOATS,
+  GPU_BUFFER, GPU_BUFFER_WORDS, GPU_TYPES }
   from './generated/layout.js';
 
 // The core's methods in sf_method order (sfw_catalog_json lists them; catalog() checks they agree). A view
@@ -335,16 +336,18 @@ export class View {
     const e = this.sf.exports, buffer = this.sf.memory.buffer;
     const at = e.sfw_view_gpu_buffers(this.ptr);
     const count = new Uint32Array(buffer, at, 1)[0];
-    const t = new Uint32Array(buffer, at + 4, 5 * count);
+    const t = new Uint32Array(buffer, at + 4, GPU_BUFFER_WORDS * count);
     const bytes = new Uint8Array(buffer);
     const out = {};
     for (let i = 0; i < count; ++i) {
-      const [name, type, n, components, data] = t.subarray(5 * i, 5 * i + 5);
+      const r = t.subarray(GPU_BUFFER_WORDS * i, GPU_BUFFER_WORDS * (i + 1));
+      const name = r[GPU_BUFFER.name], n = r[GPU_BUFFER.count], components = r[GPU_BUFFER.components];
+      const data = r[GPU_BUFFER.data];
       let end = name;
       while (bytes[end]) ++end;
       const key = new TextDecoder().decode(bytes.subarray(name, end));
       const words = n && data ? Uint32Array.from(new Uint32Array(buffer, data, n * components)) : new Uint32Array(0);
-      out[key] = { type: type === 0 ? 'f32' : 'u32', count: n, components, words };
+      out[key] = { type: GPU_TYPES[r[GPU_BUFFER.type]], count: n, components, words };
     }
     return out;
   }

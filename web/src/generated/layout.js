@@ -77,3 +77,8 @@ export const MESH_FLAG = { normals: 0, tangents: 1, uvs: 2, morphNormals: 3, mor
 // sfw_asset_frame / sfw_asset_clip (web/asset_api.c): ASSET_STRIDE doubles per method in sf_method order
 export const ASSET = { status: 0, normalMean: 1, normalMax: 2, tangentMean: 3, tangentMax: 4, normalCount: 5, tangentCount: 6, handedness: 7 };
 export const ASSET_STRIDE = 8;
+// sfw_view_gpu_buffers: a count, then GPU_BUFFER_WORDS uint32 per buffer
+export const GPU_BUFFER = { name: 0, type: 1, count: 2, components: 3, data: 4 };
+export const GPU_BUFFER_WORDS = 5;
+// sf_gpu_type by value (GPU_BUFFER.type)
+export const GPU_TYPES = ['f32', 'u32'];
