@@ -1195,8 +1195,7 @@ static sf_result cuda_frames_batch(const sf_topology* topo, const sf_pose* poses
     ws->report.singular_vertices = method == SF_METHOD_INVERSE_TRANSPOSE ? (size_t)total[SFC_SINGULAR] : 0;
     ws->report.degenerate_normals = want_n ? (size_t)total[SFC_DEGENERATE_N] : 0;
     ws->report.degenerate_tangents = want_t ? (size_t)total[SFC_DEGENERATE_T] : 0;
-    ws->report.jacobian_capped =
-        method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN ? (size_t)total[SFC_CAPPED] : 0;
+    ws->report.jacobian_capped = sfi_method_uses_gradients(method) ? (size_t)total[SFC_CAPPED] : 0;
     ws->report.fused_two_pass = two_pass;
     return SF_OK;
 }
@@ -1626,8 +1625,7 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
             report->singular_vertices = m == SF_METHOD_INVERSE_TRANSPOSE ? (size_t)k[SFC_SINGULAR] : 0;
             report->degenerate_normals = (size_t)k[SFC_DEGENERATE_N];
             report->degenerate_tangents = (size_t)k[SFC_DEGENERATE_T];
-            report->jacobian_capped =
-                m == SF_METHOD_JACOBIAN || m == SF_METHOD_JACOBIAN_FAN ? (size_t)k[SFC_CAPPED] : 0;
+            report->jacobian_capped = sfi_method_uses_gradients(m) ? (size_t)k[SFC_CAPPED] : 0;
             report->fused_two_pass = row == SF_METHOD_COUNT ? 0 : c->row_two_pass[row];
             if (k[SFC_NONFINITE])
                 return sf_error_set(err, SF_ERROR_TOO_LARGE, "out",

@@ -116,7 +116,7 @@ static sf_result count_report(const sf_topology* topo, sf_workspace* ws, sf_meth
     size_t capped = rep->jacobian_capped;
     uint32_t two_pass = rep->fused_two_pass;
     memset(rep, 0, sizeof *rep);
-    rep->jacobian_capped = method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN ? capped : 0;
+    rep->jacobian_capped = sfi_method_uses_gradients(method) ? capped : 0;
     rep->fused_two_pass = method == SF_METHOD_RECOMPUTE_FUSED ? two_pass : 0;
     size_t n = topo->vertex_count;
     report_job job = {ws->det, normals, tangents, positions, n, method == SF_METHOD_INVERSE_TRANSPOSE, ws->chunk_counts};
@@ -198,7 +198,7 @@ sf_result sfi_frames_compute(const sf_topology* topo, const sf_pose* pose, sf_me
 
 bool sfi_frames_read_deform(sf_method method)
 {
-    return sf_method_traits_of(method).per_vertex || method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN;
+    return sf_method_traits_of(method).per_vertex || sfi_method_uses_gradients(method);
 }
 
 sf_result sfi_frames_cpu(const sf_topology* topo, const sf_pose* pose, sf_method method, const sf_frames_opts* opts,
@@ -235,7 +235,7 @@ sf_result sfi_frames_cpu(const sf_topology* topo, const sf_pose* pose, sf_method
         /* done above: its pass writes the positions too */
     } else if (method == SF_METHOD_RECOMPUTE) {
         r = sfi_recompute(topo, &o, ws, out->normals, out->tangents, err);
-    } else if (method == SF_METHOD_JACOBIAN || method == SF_METHOD_JACOBIAN_FAN) {
+    } else if (sfi_method_uses_gradients(method)) {
         r = sfi_jacobian_frames(topo, pose, method, &o, ws, out, deformed, &counted, err);
     } else {
         vertex_job job = {topo, ws, topo->influence_count ? pose->bone_matrices : NULL, method, out->normals,

@@ -90,7 +90,7 @@ static void take_blocks(const sf_topology* topo, uint32_t methods, sfi_host_scra
         }
     }
     /* without gradients the jacobian method refuses the topology before it needs scratch */
-    if ((methods & ((1u << SF_METHOD_JACOBIAN) | (1u << SF_METHOD_JACOBIAN_FAN))) && topo->gradients) {
+    if (sfi_methods_use_gradients(methods) && topo->gradients) {
         TAKE(b, ws->jacobian, 1);
         uint8_t* capped = sfi_blocks_take(b, n, 1);
         if (ws->jacobian) ws->jacobian->capped = capped;

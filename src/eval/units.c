@@ -43,8 +43,7 @@ static sf_result unit_create(const sf_gltf* g, size_t instance, size_t primitive
     sf_error e;
     sf_topology_opts topts;
     memset(&topts, 0, sizeof topts);
-    /* only the jacobian methods need them */
-    topts.skip_gradients = !(methods & ((1u << SF_METHOD_JACOBIAN) | (1u << SF_METHOD_JACOBIAN_FAN)));
+    topts.skip_gradients = !sfi_methods_use_gradients(methods);
     sf_workspace_opts wopts = {methods | (1u << SF_METHOD_RECOMPUTE), backend}; /* the reference runs too */
     if (sf_gltf_instance_mesh(g, instance, primitive, &desc, &e) == SF_OK) {
         desc.zero_weight_policy = SF_ZERO_WEIGHTS_REST; /* counted as a data problem instead */
