@@ -806,6 +806,43 @@ static void test_cli_backend(void)
     }
 }
 
+/* The sheet at a resolution with SHEET_POSES random poses (extent 1) and their normals' outputs: what the device
+ * memory tests batch. */
+enum { SHEET_POSES = 8 };
+typedef struct sheet_poses {
+    sf_scene* sc;
+    sf_topology* topo;
+    size_t n;
+    posed p[SHEET_POSES];
+    sf_pose poses[SHEET_POSES];
+    sf_frames_out outs[SHEET_POSES];
+    float* nrm;
+} sheet_poses;
+
+static void sheet_poses_open(double resolution, sheet_poses* f)
+{
+    const sf_scene_setting set[] = {{"resolution", resolution}};
+    sf_error err;
+    memset(f, 0, sizeof *f);
+    CHECK_OK(sf_scene_create("sheet", NULL, set, 1, NULL, &f->sc, &err));
+    CHECK_OK(sf_topology_create(&f->sc->mesh, NULL, NULL, &f->topo, &err));
+    f->n = sf_topology_vertex_count(f->topo);
+    f->nrm = malloc(3 * f->n * SHEET_POSES * sizeof(float));
+    for (int i = 0; i < SHEET_POSES; ++i) {
+        random_pose(&f->sc->pose, f->sc->mesh.target_count, 1.0f, &f->p[i]);
+        f->poses[i] = f->p[i].pose;
+        f->outs[i] = (sf_frames_out){NULL, f->nrm + 3 * f->n * i, NULL};
+    }
+}
+
+static void sheet_poses_close(sheet_poses* f)
+{
+    for (int i = 0; i < SHEET_POSES; ++i) posed_free(&f->p[i]);
+    free(f->nrm);
+    sf_topology_destroy(f->topo);
+    sf_scene_destroy(f->sc);
+}
+
 /* sf_workspace_device_size against the device's free memory: what creating a workspace takes, what a
  * batch of 8 adds (cudaMalloc rounds arrays up to its pages: the topology's many arrays loosely, the
  * instances' few large ones within 2%), and what the reference's locality blocks add in every weld mode the
@@ -813,13 +850,11 @@ static void test_cli_backend(void)
 static void test_device_size(void)
 {
     if (!gpu_ready()) return;
-    const sf_scene_setting set[] = {{"resolution", 512}};
-    sf_scene* sc = NULL;
+    sheet_poses f;
+    sheet_poses_open(512, &f);
+    sf_topology* topo = f.topo;
+    size_t n = f.n;
     sf_error err;
-    CHECK_OK(sf_scene_create("sheet", NULL, set, 1, NULL, &sc, &err));
-    sf_topology* topo = NULL;
-    CHECK_OK(sf_topology_create(&sc->mesh, NULL, NULL, &topo, &err));
-    size_t n = sf_topology_vertex_count(topo);
     sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
     sf_workspace* ws = NULL;
     size_t f0 = 0, f1 = 0, f2 = 0;
@@ -828,17 +863,8 @@ static void test_device_size(void)
     CHECK_OK(sfi_cuda_free_memory(&f0, &err));
     CHECK_OK(sf_workspace_create(topo, &wo, &ws, &err));
     CHECK_OK(sfi_cuda_free_memory(&f1, &err));
-    enum { I = 8 };
-    posed p[I];
-    sf_pose poses[I];
-    sf_frames_out outs[I];
-    float* nrm = malloc(3 * n * I * sizeof(float));
-    for (int i = 0; i < I; ++i) {
-        random_pose(&sc->pose, sc->mesh.target_count, 1.0f, &p[i]);
-        poses[i] = p[i].pose;
-        outs[i] = (sf_frames_out){NULL, nrm + 3 * n * i, NULL};
-    }
-    CHECK_OK(sf_frames_compute_batch(topo, poses, I, SF_METHOD_SKINNED, NULL, ws, outs, &err));
+    enum { I = SHEET_POSES };
+    CHECK_OK(sf_frames_compute_batch(topo, f.poses, I, SF_METHOD_SKINNED, NULL, ws, f.outs, &err));
     CHECK_OK(sfi_cuda_free_memory(&f2, &err));
     double want1 = (double)sf_workspace_device_size(topo, &wo, 1), want8 = (double)sf_workspace_device_size(topo, &wo, I);
     double got1 = (double)f0 - (double)f1, grow = (double)f1 - (double)f2, MiB = 1048576.0;
@@ -858,7 +884,7 @@ static void test_device_size(void)
         ro.weld = w < 0 ? SF_WELD_NONE : (w == 0 ? SF_WELD_POSITION : SF_WELD_POSITION_NORMAL);
         ro.tangents = SF_TANGENTS_UV; /* MikkTSpace would add its per-corner arrays */
         size_t h = sfi_cuda_halo_bytes(topo, w);
-        sf_result rr = sf_frames_compute_batch(topo, poses, I, SF_METHOD_RECOMPUTE, &ro, ws, outs, &err);
+        sf_result rr = sf_frames_compute_batch(topo, f.poses, I, SF_METHOD_RECOMPUTE, &ro, ws, f.outs, &err);
         if (rr == SF_ERROR_UNSUPPORTED && w >= 0) { /* a weld mode the topology was built without: no blocks */
             CHECK(h == 0);
             continue;
@@ -875,11 +901,8 @@ static void test_device_size(void)
     CHECK(halo > 0.0);
     CHECK(fabs(blocks - halo) <= 0.02 * halo + 2.0 * MiB * modes);
     CHECK((double)f0 - (double)f3 >= want8 - 2.0 * MiB); /* the prediction counts them */
-    for (int i = 0; i < I; ++i) posed_free(&p[i]);
-    free(nrm);
     sf_workspace_destroy(ws);
-    sf_topology_destroy(topo);
-    sf_scene_destroy(sc);
+    sheet_poses_close(&f);
 }
 
 /* sf_workspace_reserve takes a batch's scratch up front: what it takes is what a batch of that many poses grows
@@ -888,46 +911,35 @@ static void test_device_size(void)
 static void test_reserve(void)
 {
     if (!gpu_ready()) return;
-    const sf_scene_setting set[] = {{"resolution", 256}};
-    sf_scene* sc = NULL;
+    sheet_poses f;
+    sheet_poses_open(256, &f);
+    sf_topology* topo = f.topo;
+    sf_pose* poses = f.poses;
     sf_error err;
-    CHECK_OK(sf_scene_create("sheet", NULL, set, 1, NULL, &sc, &err));
-    sf_topology* topo = NULL;
-    CHECK_OK(sf_topology_create(&sc->mesh, NULL, NULL, &topo, &err));
-    size_t n = sf_topology_vertex_count(topo);
     sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
     sf_workspace* ws = NULL;
     CHECK_OK(sf_workspace_create(topo, &wo, &ws, &err));
-    enum { I = 8 };
-    posed p[I];
-    sf_pose poses[I];
-    sf_frames_out outs[I];
-    float* nrm = malloc(3 * n * I * sizeof(float));
-    for (int i = 0; i < I; ++i) {
-        random_pose(&sc->pose, sc->mesh.target_count, 1.0f, &p[i]);
-        poses[i] = p[i].pose;
-        outs[i] = (sf_frames_out){NULL, nrm + 3 * n * i, NULL};
-    }
+    enum { I = SHEET_POSES };
     sf_eval_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.reference_opts.tangents = SF_TANGENTS_UV; /* MikkTSpace's rounds keep device scratch of their own */
     sf_evaluation* ev = NULL;
     CHECK_OK(sf_evaluation_create(topo, &desc, NULL, &ev, &err));
     /* every kernel the batches below run loaded once (loading takes device memory) */
-    CHECK_OK(sf_frames_compute_batch(topo, poses, 1, SF_METHOD_SKINNED, NULL, ws, outs, &err));
+    CHECK_OK(sf_frames_compute_batch(topo, poses, 1, SF_METHOD_SKINNED, NULL, ws, f.outs, &err));
     CHECK_OK(sf_evaluation_run_poses(ev, poses, 1, ws, 1, &err));
     size_t f0 = 0, f1 = 0, f2 = 0, f3 = 0;
     CHECK_OK(sfi_cuda_free_memory(&f0, &err));
     CHECK_OK(sf_workspace_reserve(ws, I, &err));
     CHECK_OK(sfi_cuda_free_memory(&f1, &err));
-    CHECK_OK(sf_frames_compute_batch(topo, poses, I, SF_METHOD_SKINNED, NULL, ws, outs, &err));
+    CHECK_OK(sf_frames_compute_batch(topo, poses, I, SF_METHOD_SKINNED, NULL, ws, f.outs, &err));
     CHECK_OK(sf_evaluation_run_poses(ev, poses, I, ws, 1, &err));
     CHECK_OK(sfi_cuda_free_memory(&f2, &err));
     CHECK_OK(sf_workspace_reserve(ws, 2, &err));
     CHECK_OK(sfi_cuda_free_memory(&f3, &err));
     double want = (double)sf_workspace_device_size(topo, &wo, I) - (double)sf_workspace_device_size(topo, &wo, 1);
     double took = (double)f0 - (double)f1, MiB = 1048576.0;
-    printf("reserve: %zu vertices, %d instances: predicted %.1f MB, took %.1f MB; the batches then took %.1f MB\n", n, I,
+    printf("reserve: %zu vertices, %d instances: predicted %.1f MB, took %.1f MB; the batches then took %.1f MB\n", f.n, I,
            want / MiB, took / MiB, ((double)f1 - (double)f2) / MiB);
     CHECK(want > 0.0 && fabs(took - want) <= 0.02 * want + 24.0 * MiB);
     CHECK(f2 == f1 && f3 == f2);
@@ -952,12 +964,9 @@ static void test_reserve(void)
     CHECK(f5 == f4);
     sf_evaluation_destroy(em);
     sf_workspace_destroy(wm);
-    for (int i = 0; i < I; ++i) posed_free(&p[i]);
-    free(nrm);
     sf_evaluation_destroy(ev);
     sf_workspace_destroy(ws);
-    sf_topology_destroy(topo);
-    sf_scene_destroy(sc);
+    sheet_poses_close(&f);
 }
 
 /* The GPU statistics of one launch long enough that each block's shared histogram counts are added to the global
