@@ -78,22 +78,35 @@ SK_INLINE SK_V sj_rest_basis(const SK_V* n0, SK_V* big, SK_V* u, SK_V* v)
     return redo;
 }
 
-/* u' = u + sum alpha_k D_k u (likewise v) in place, per lane in scalar as the kernel's loop. */
+/* u' = u + sum alpha_k D_k u (likewise v) in place: lane l's i-th entry at step i, so each lane adds its terms in
+ * the kernel's order; an entry whose alpha is 0 (as the kernel skips it) or past the lane's list leaves it as it
+ * is (adding +0 would turn a -0 into +0). */
 SK_INLINE void sj_morph_basis(const sfi_jacobian_job* job, size_t v0, SK_V* mu, SK_V* mv)
 {
     const sfi_gradients* g = job->g;
     const uint32_t* mo = g->morph_offsets;
     if (!job->alpha || !(mo[v0 + SK_W] > mo[v0])) return;
-    float MU[3][SK_W], MV[3][SK_W];
-    for (int k = 0; k < 3; ++k) sk_store(MU[k], mu[k]), sk_store(MV[k], mv[k]);
-    for (int l = 0; l < SK_W; ++l)
-        for (uint32_t e = mo[v0 + (size_t)l]; e < mo[v0 + (size_t)l + 1]; ++e) {
-            float al = job->alpha[g->morph_target[e]];
-            if (al == 0.0f) continue;
+    const SK_V zero = sk_set1(0.0f), all = sk_eq(zero, zero);
+    uint32_t most = 0;
+    for (int l = 0; l < SK_W; ++l) {
+        uint32_t cnt = mo[v0 + (size_t)l + 1] - mo[v0 + (size_t)l];
+        most = cnt > most ? cnt : most;
+    }
+    for (uint32_t i = 0; i < most; ++i) {
+        float AL[SK_W], D[6][SK_W];
+        for (int l = 0; l < SK_W; ++l) {
+            uint32_t e = mo[v0 + (size_t)l] + i;
+            int has = e < mo[v0 + (size_t)l + 1];
             const float* d = g->morph_duv + 6 * (size_t)e;
-            for (int k = 0; k < 3; ++k) MU[k][l] += d[k] * al, MV[k][l] += d[3 + k] * al;
+            AL[l] = has ? job->alpha[g->morph_target[e]] : 0.0f;
+            for (int k = 0; k < 6; ++k) D[k][l] = has ? d[k] : 0.0f;
         }
-    for (int k = 0; k < 3; ++k) mu[k] = sk_load(MU[k]), mv[k] = sk_load(MV[k]);
+        SK_V al = sk_load(AL), take = sk_andnot(sk_eq(al, zero), all);
+        for (int k = 0; k < 3; ++k) {
+            mu[k] = sk_select(take, sk_add(mu[k], sk_mul(sk_load(D[k]), al)), mu[k]);
+            mv[k] = sk_select(take, sk_add(mv[k], sk_mul(sk_load(D[3 + k]), al)), mv[k]);
+        }
+    }
 }
 
 /* The weight-gradient term of one step into cu, cv (from +0): per slot (A_j x + t_j - P) (g.u, g.v), from the
