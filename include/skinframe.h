@@ -22,7 +22,8 @@
  *
  * Conventions
  *   - Bone matrices are 3x4 affine transforms with column vectors, p' = A p + t, stored as 12 floats
- *     (SF_BONE_FLOATS) column-major: A's columns (a0 a1 a2) then t, i.e. {A00,A10,A20, A01,A11,A21, A02,A12,A22, tx,ty,tz}.
+ *     (SF_BONE_FLOATS) column-major: A's columns (a0 a1 a2) then t,
+ *     i.e. {A00,A10,A20, A01,A11,A21, A02,A12,A22, tx,ty,tz}.
  *     This is glTF's column-major 4x4 without its last row. They already include the inverse bind matrix.
  *   - float3 = 3 consecutive floats, float4 tangents are (x, y, z, w) with w = +-1 the handedness,
  *     float2 UVs are (u, v) as stored in the mesh (glTF convention: v grows downwards in the image).

@@ -46,7 +46,7 @@ static inline an_d an_iota(double v) { return (an_d){wasm_f64x2_make(v, v + 1.0)
 
 /* x = 8 t + 0.5 lies in [0.5, 8.5] (t in [0, 1]), so floor is the truncation SSE's cvttpd2dq makes, and k's index
  * is the low bits of k + 2^52's mantissa. (Clang lowers i32x4.trunc_sat_f64x2_zero and f64x2.convert_low_i32x4 here
- * lane by lane with range checks: three times the operations of the angle's reduction.) */
+ * lane by lane, with range checks and branches.) */
 static inline void an_eighths(an_d x, const double* table, an_d* k, an_d* at)
 {
     *k = (an_d){wasm_f64x2_floor(x.lo), wasm_f64x2_floor(x.hi)};
