@@ -447,8 +447,9 @@ static void test_aligned_layouts(void)
     static const sf_quant_type pts[] = {SF_QUANT_INT16, SF_QUANT_UINT16, SF_QUANT_SNORM16, SF_QUANT_UNORM16};
     /* every tail length of the 4-, 8- and 16-lane steps, with and without whole steps before it */
     static const size_t counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 25, 31, 32, 33, 47, 1001, 1003};
-    /* poses of at most 32 bones are permuted from rows at some levels, larger ones gathered */
-    static const size_t bones[] = {9, 17, 32, 33, 40};
+    /* poses of at most 32 bones are permuted from rows at some levels, of 33 to 64 from two halves of rows, larger
+       ones gathered */
+    static const size_t bones[] = {9, 17, 32, 33, 40, 63, 64, 65, 100};
     for (size_t p = 0; p < 4; ++p)
         for (int jw = 0; jw < 2; ++jw)
             for (int ww = 0; ww < 2; ++ww)

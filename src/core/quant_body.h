@@ -222,7 +222,8 @@ SK_INLINE unsigned sq_step_wide(const sfi_quant_job* job, size_t v0, size_t vali
             for (int i = 0; i < 4; ++i) {
                 SK_V out = sk_ge(jr[i], nb), g[12];
                 bad |= (unsigned)sk_mask(out);
-                sk_table_rows_f(job->bone_rows, sk_andnot(out, jr[i]), g);
+                if (job->wide_rows) sk_wide_table_rows_f(job->bone_rows, sk_andnot(out, jr[i]), g);
+                else sk_table_rows_f(job->bone_rows, sk_andnot(out, jr[i]), g);
                 sq_slot_rows(g, w[i], m, &wsum);
             }
             permuted = 1;
@@ -310,7 +311,8 @@ static unsigned sq_tail_wide(const sfi_quant_job* job, size_t v0, size_t valid, 
                         job->positions ? job->positions + 3 * v0 : NULL,
                         job->normals ? job->normals + 3 * v0 : NULL,
                         job->tangents ? job->tangents + 4 * v0 : NULL,
-                        job->bone_rows};
+                        job->bone_rows,
+                        job->wide_rows};
     return sq_step_wide(&tj, 0, valid, wide_joints, wide_weights);
 }
 #endif
@@ -322,15 +324,18 @@ SK_INLINE size_t sq_range(const sfi_quant_job* job, size_t begin, size_t end, ui
 #ifdef SQ_WIDE
     const sf_quantized_mesh* q = job->mesh;
 #ifdef SK_TABLE_RECORDS
-    /* a pose of at most SK_TABLE_RECORDS bones as 12 rows of that many floats: a slot's bones are then permutes of
-       the rows, not a gather and transpose */
-    float rows[12 * SK_TABLE_RECORDS];
+    /* a pose of at most SK_WIDE_TABLE_RECORDS bones as 12 rows of SK_TABLE_RECORDS floats, or of
+       SK_WIDE_TABLE_RECORDS where it has more: a slot's bones are then permutes of the rows, not a gather and
+       transpose */
+    float rows[12 * SK_WIDE_TABLE_RECORDS];
     sfi_quant_job pj = *job;
-    if (q->bone_count <= SK_TABLE_RECORDS) {
+    if (q->bone_count <= SK_WIDE_TABLE_RECORDS) {
+        size_t stride = q->bone_count <= SK_TABLE_RECORDS ? SK_TABLE_RECORDS : SK_WIDE_TABLE_RECORDS;
         memset(rows, 0, sizeof rows);
         for (size_t b = 0; b < q->bone_count; ++b)
-            for (size_t r = 0; r < 12; ++r) rows[r * SK_TABLE_RECORDS + b] = job->bones[12 * b + r];
+            for (size_t r = 0; r < 12; ++r) rows[r * stride + b] = job->bones[12 * b + r];
         pj.bone_rows = rows;
+        pj.wide_rows = stride == SK_WIDE_TABLE_RECORDS;
         job = &pj;
     }
 #endif

@@ -159,6 +159,20 @@ static inline void sk_table_rows_f(const float* rows, __m512 jf, __m512* m)
     for (int r = 0; r < 12; ++r)
         m[r] = _mm512_permutex2var_ps(_mm512_loadu_ps(rows + 32 * r), idx, _mm512_loadu_ps(rows + 32 * r + 16));
 }
+/* A pose of 33 to 64 bones as 12 rows of 64 floats (quant_body.h), the indices a row of exact floats: each row's two
+ * halves are two-register permutes, and bit 5 of the index picks the half, the values copied exactly */
+#define SK_WIDE_TABLE_RECORDS 64
+static inline void sk_wide_table_rows_f(const float* rows, __m512 jf, __m512* m)
+{
+    __m512i idx = _mm512_cvttps_epi32(jf);
+    __mmask16 high = _mm512_test_epi32_mask(idx, _mm512_set1_epi32(32));
+    for (int r = 0; r < 12; ++r) {
+        const float* row = rows + 64 * r;
+        __m512 lo = _mm512_permutex2var_ps(_mm512_loadu_ps(row), idx, _mm512_loadu_ps(row + 16));
+        __m512 hi = _mm512_permutex2var_ps(_mm512_loadu_ps(row + 32), idx, _mm512_loadu_ps(row + 48));
+        m[r] = _mm512_mask_blend_ps(high, lo, hi);
+    }
+}
 #define SJF_ENTRY sfi_jacobian_fan_range_avx512
 #include "jacobian_fan_body.h"
 /* quantized streams (quant_body.h): SK_W int32 to float, exact below 2^24 */
