@@ -213,7 +213,15 @@ static int make_evaluation(sfw_view* v)
 {
     sf_error err;
     sf_evaluation* ev = NULL;
-    if (sf_evaluation_create(v->topo, &v->desc, NULL, &ev, &err) != SF_OK) {
+    sf_result r = sf_evaluation_create(v->topo, &v->desc, NULL, &ev, &err);
+    if (r == SF_ERROR_OUT_OF_MEMORY && v->ev) {
+        /* the new evaluation and the old do not fit together (a million-vertex mesh in wasm32's 4 GiB): the old
+           goes first, and the caller makes it again should the new one still not fit (restore_evaluation) */
+        sf_evaluation_destroy(v->ev);
+        v->ev = NULL;
+        r = sf_evaluation_create(v->topo, &v->desc, NULL, &ev, &err);
+    }
+    if (r != SF_OK) {
         fail(err.result, &err, "evaluation");
         return 0;
     }
@@ -229,6 +237,17 @@ static int make_evaluation(sfw_view* v)
     for (size_t k = 0; k < SF_METHOD_COUNT * SFW_STAT_STRIDE; ++k) v->stats[k] = 0.0;
     for (int m = 0; m < SF_METHOD_COUNT; ++m) v->stats[m * SFW_STAT_STRIDE + SFW_STAT_STATUS] = -1.0;
     return 1;
+}
+
+/* After a failed make_evaluation: the view's previous descriptor back, and its evaluation made again where the
+ * failed attempt had to drop it; the failed attempt's error is the one kept. */
+static void restore_evaluation(sfw_view* v, const sf_eval_desc* old)
+{
+    v->desc = *old;
+    if (v->ev) return;
+    sf_error kept = g_err;
+    make_evaluation(v);
+    g_err = kept;
 }
 
 /* The topology and evaluation of mesh (the scene's or v->mesh) with default options (every method, the given
@@ -630,7 +649,7 @@ int sfw_view_set_options(sfw_view* v, int morph_directions, int weighting, int w
         return 0;
     }
     if (!make_evaluation(v)) {
-        v->desc = old;
+        restore_evaluation(v, &old);
         return 0;
     }
     return 1;
@@ -643,11 +662,11 @@ SFW_EXPORT(sfw_view_set_live) int sfw_view_set_live(sfw_view* v, int live)
 {
     sf_error_clear(&g_err);
     if (!v) return 0;
-    uint32_t old = v->desc.flags;
-    v->desc.flags = live ? old | SF_EVAL_NO_STATISTICS : old & ~(uint32_t)SF_EVAL_NO_STATISTICS;
-    if (v->desc.flags == old) return 1;
+    sf_eval_desc old = v->desc;
+    v->desc.flags = live ? old.flags | SF_EVAL_NO_STATISTICS : old.flags & ~(uint32_t)SF_EVAL_NO_STATISTICS;
+    if (v->desc.flags == old.flags) return 1;
     if (!make_evaluation(v)) {
-        v->desc.flags = old;
+        restore_evaluation(v, &old);
         return 0;
     }
     v->live = live != 0;

@@ -4,18 +4,11 @@
 
 #include "sfk_vec.h"
 
-/* atan(k / 8) for k = 0..8, the centres of the reduction, as an initialiser (host code's arrays are not visible
- * to CUDA device code, which has its own below); the SIMD angle loops (src/core/angles_body.h) use the same. */
+/* atan(k / 8) for k = 0..8, the centres of the reduction, as an initialiser (a file-scope array would not be
+ * visible to CUDA device code); the SIMD angle loops (src/core/angles_body.h) use the same. */
 #define SFK_ATAN_EIGHTHS                                                                                        \
     {0.0, 0.12435499454676144, 0.24497866312686414, 0.35877067027057225, 0.46364760900080609,                   \
      0.55859931534356244, 0.64350110879328437, 0.71882999962162453, 0.78539816339744828}
-
-#ifdef __CUDACC__
-/* The centres for device code, read through the read-only data cache: the nine fit one 128-byte line, so a warp
- * whose threads want different centres still makes one load, where selecting among nine constants in registers
- * takes some twenty instructions an angle. */
-static __device__ const double sfk_atan_eighths_device[9] = SFK_ATAN_EIGHTHS;
-#endif
 
 /* atan2(y, x) for y >= 0, in [0, pi], within 5e-16 relative of libm's: the ratio t in [0, 1] of the smaller to
  * the larger magnitude is moved next to the nearest k / 8 (atan t = atan(k/8) + atan u, |u| <= 1/16), where
@@ -23,6 +16,7 @@ static __device__ const double sfk_atan_eighths_device[9] = SFK_ATAN_EIGHTHS;
  * the cost of measuring a frame in wasm. */
 SF_HD double sfk_atan2_nonneg(double y, double x)
 {
+    const double atan_eighths[9] = SFK_ATAN_EIGHTHS;
     double ax = fabs(x);
     int swap = y > ax;
     double num = swap ? ax : y, den = swap ? y : ax;
@@ -39,9 +33,12 @@ SF_HD double sfk_atan2_nonneg(double y, double x)
     p = p * u2 + 1.0 / 5.0;
     p = p * u2 - 1.0 / 3.0;
 #ifdef __CUDA_ARCH__
-    double base = __ldg(&sfk_atan_eighths_device[k < 8 ? k : 8]); /* k >= 0: t >= 0 */
+    /* selected with constant indices, so that the table stays in registers rather than in each thread's local
+     * memory (a store of the table per call) */
+    double base = atan_eighths[0];
+#pragma unroll
+    for (int i = 1; i < 9; ++i) base = k == i ? atan_eighths[i] : base;
 #else
-    const double atan_eighths[9] = SFK_ATAN_EIGHTHS;
     double base = atan_eighths[k];
 #endif
     double r = base + (u + u * u2 * p);
