@@ -260,7 +260,7 @@ sf_result sf_quantized_skin(const sf_quantized_mesh* mesh, const sf_pose* pose, 
     SF_CHECK(!out->tangents || q.tangents.data, SF_ERROR_MISSING_STREAM, err, "mesh.tangents", SFI_NO_INDEX,
              "required for the tangent output");
     if ((e = check_pose(&q, pose, err))) return e;
-    sfi_quant_job job = {&q, pose->bone_matrices, out->positions, out->normals, out->tangents, NULL, 0};
+    sfi_quant_job job = {&q, pose->bone_matrices, out->positions, out->normals, out->tangents, NULL};
     size_t bad = quant_range(sfi_simd_level_cpu(), &job, q.vertex_count);
     if (bad != SIZE_MAX) {
         uint32_t i = 0, j = 0;

@@ -222,7 +222,7 @@ SK_INLINE unsigned sq_step_wide(const sfi_quant_job* job, size_t v0, size_t vali
             for (int i = 0; i < 4; ++i) {
                 SK_V out = sk_ge(jr[i], nb), g[12];
                 bad |= (unsigned)sk_mask(out);
-                if (job->wide_rows) sk_wide_table_rows_f(job->bone_rows, sk_andnot(out, jr[i]), g);
+                if (B > SK_TABLE_RECORDS) sk_wide_table_rows_f(job->bone_rows, sk_andnot(out, jr[i]), g);
                 else sk_table_rows_f(job->bone_rows, sk_andnot(out, jr[i]), g);
                 sq_slot_rows(g, w[i], m, &wsum);
             }
@@ -311,8 +311,7 @@ static unsigned sq_tail_wide(const sfi_quant_job* job, size_t v0, size_t valid, 
                         job->positions ? job->positions + 3 * v0 : NULL,
                         job->normals ? job->normals + 3 * v0 : NULL,
                         job->tangents ? job->tangents + 4 * v0 : NULL,
-                        job->bone_rows,
-                        job->wide_rows};
+                        job->bone_rows};
     return sq_step_wide(&tj, 0, valid, wide_joints, wide_weights);
 }
 #endif
@@ -334,8 +333,7 @@ SK_INLINE size_t sq_range(const sfi_quant_job* job, size_t begin, size_t end, ui
         memset(rows, 0, sizeof rows);
         for (size_t b = 0; b < q->bone_count; ++b)
             for (size_t r = 0; r < 12; ++r) rows[r * stride + b] = job->bones[12 * b + r];
-        pj.bone_rows = rows;
-        pj.wide_rows = stride == SK_WIDE_TABLE_RECORDS;
+        pj.bone_rows = rows; /* rows of SK_WIDE_TABLE_RECORDS floats where the pose has more than SK_TABLE_RECORDS */
         job = &pj;
     }
 #endif

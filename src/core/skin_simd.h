@@ -104,7 +104,6 @@ typedef struct sfi_quant_job {
     const float* bones; /* the pose's, 12 floats each */
     float *positions, *normals, *tangents; /* 3n, 3n, 4n; each may be NULL */
     const float* bone_rows; /* set by the pass where a level permutes the bones from rows (quant_body.h), else NULL */
-    int wide_rows;          /* bone_rows holds the level's wide table (more bones than its narrow one takes) */
 } sfi_quant_job;
 
 /* One vertex by the scalar reference (quant.c): the streams decoded as the public header says, then the float
