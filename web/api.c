@@ -35,6 +35,8 @@ struct sfw_view {
     int live;      /* 1: no percentiles per run (the page's frames); mean, rms, max and shares only */
     float* bones;  /* SF_BONE_FLOATS * bone_count, the pose the next run uses */
     float* morph;  /* target_count */
+    float* heads;  /* a built-in scene's posed rig, 3 * bone_count each: its joints' heads and tails */
+    float* tails;
     size_t bone_count;
     uint32_t table[SFW_TAB_SIZE];
     double stats[SF_METHOD_COUNT * SFW_STAT_STRIDE];
@@ -205,6 +207,8 @@ SFW_EXPORT(sfw_view_destroy) void sfw_view_destroy(sfw_view* v)
     free((void*)v->mesh.weights);
     free(v->bones);
     free(v->morph);
+    free(v->heads);
+    free(v->tails);
     free(v);
 }
 
@@ -239,15 +243,22 @@ static int make_evaluation(sfw_view* v)
     return 1;
 }
 
-/* After a failed make_evaluation: the view's previous descriptor back, and its evaluation made again where the
- * failed attempt had to drop it; the failed attempt's error is the one kept. */
-static void restore_evaluation(sfw_view* v, const sf_eval_desc* old)
+/* The view's evaluation made again where make_evaluation had to drop it for room; the error that led here is the
+ * one kept. */
+static void remake_dropped_evaluation(sfw_view* v)
 {
-    v->desc = *old;
     if (v->ev) return;
     sf_error kept = g_err;
     make_evaluation(v);
     g_err = kept;
+}
+
+/* After a failed make_evaluation: the view's previous descriptor back, and its evaluation made again where the
+ * failed attempt had to drop it. */
+static void restore_evaluation(sfw_view* v, const sf_eval_desc* old)
+{
+    v->desc = *old;
+    remake_dropped_evaluation(v);
 }
 
 /* The topology and evaluation of mesh (the scene's or v->mesh) with default options (every method, the given
@@ -301,6 +312,18 @@ static long parse_settings(char* textp, sf_scene_setting* out, size_t cap)
     return (long)n;
 }
 
+/* A built scene's pose into the view: bone matrices, morph weights, the posed rig and the camera hint. */
+static void take_scene_pose(sfw_view* v, const sf_scene* s)
+{
+    if (s->pose.bone_matrices) memcpy(v->bones, s->pose.bone_matrices, SF_BONE_FLOATS * v->bone_count * sizeof(float));
+    if (s->pose.morph_weights) memcpy(v->morph, s->pose.morph_weights, s->mesh.target_count * sizeof(float));
+    else memset(v->morph, 0, s->mesh.target_count * sizeof(float));
+    if (s->bone_heads) memcpy(v->heads, s->bone_heads, 3 * v->bone_count * sizeof(float));
+    if (s->bone_tails) memcpy(v->tails, s->bone_tails, 3 * v->bone_count * sizeof(float));
+    memcpy(v->frame, s->center, sizeof s->center);
+    v->frame[3] = s->radius;
+}
+
 /* Builds scene `name` with `preset` (NULL or "" = rest) and then the settings "k=v\nk=v" (NULL = none). */
 SFW_EXPORT(sfw_scene_open) sfw_view* sfw_scene_open(const char* name, const char* preset, char* settings)
 {
@@ -320,14 +343,13 @@ SFW_EXPORT(sfw_scene_open) sfw_view* sfw_scene_open(const char* name, const char
     v->target_count = 0;
     v->bones = calloc(SF_BONE_FLOATS * v->bone_count + 1, sizeof(float));
     v->morph = calloc(s->mesh.target_count + 1, sizeof(float));
-    if (!v->bones || !v->morph) {
+    v->heads = calloc(3 * v->bone_count + 1, sizeof(float));
+    v->tails = calloc(3 * v->bone_count + 1, sizeof(float));
+    if (!v->bones || !v->morph || !v->heads || !v->tails) {
         sfw_view_destroy(v);
         return fail(SF_ERROR_OUT_OF_MEMORY, NULL, "view");
     }
-    if (s->pose.bone_matrices) memcpy(v->bones, s->pose.bone_matrices, SF_BONE_FLOATS * v->bone_count * sizeof(float));
-    if (s->pose.morph_weights) memcpy(v->morph, s->pose.morph_weights, s->mesh.target_count * sizeof(float));
-    memcpy(v->frame, s->center, sizeof s->center);
-    v->frame[3] = s->radius;
+    take_scene_pose(v, s);
     return finish_view(v, &s->mesh, s->reference_weighting);
 }
 
@@ -371,10 +393,10 @@ static int same_mesh(const sf_mesh_desc* a, const sf_mesh_desc* b)
 
 /* A scene view with other settings (the same scene `name`, `preset`, settings as sfw_scene_open takes them):
  * the scene is built again, and when its rest mesh is the open one's (a pose slider, a morph weight), only the
- * pose (bone matrices, morph weights), the rig and the camera hint change; the topology, workspace and
- * evaluation stay, which is most of an open's cost. Returns 1 when re-posed (run next), 0 when the settings
- * change the mesh (open the scene instead; the view is unchanged), -1 on bad settings (the view unchanged,
- * the message in sfw_error_message). */
+ * pose (bone matrices, morph weights), the rig and the camera hint change; the open scene, topology, workspace
+ * and evaluation stay, which is most of an open's cost. Returns 1 when re-posed (run next), 0 when the settings
+ * change the mesh (open the scene instead; the view is unchanged), -1 on bad settings or where memory runs out
+ * (the message in sfw_error_message). */
 SFW_EXPORT(sfw_scene_repose) int sfw_scene_repose(sfw_view* v, const char* name, const char* preset, char* settings)
 {
     sf_error_clear(&g_err);
@@ -388,23 +410,25 @@ SFW_EXPORT(sfw_scene_repose) int sfw_scene_repose(sfw_view* v, const char* name,
     if (count < 0) return -1;
     sf_scene* s = NULL;
     sf_error err;
-    if (sf_scene_create(name, preset && *preset ? preset : NULL, list, (size_t)count, NULL, &s, &err) != SF_OK) {
+    const char* chosen = preset && *preset ? preset : NULL;
+    sf_result r = sf_scene_create(name, chosen, list, (size_t)count, NULL, &s, &err);
+    if (r == SF_ERROR_OUT_OF_MEMORY && v->ev) {
+        /* the new scene and the view's evaluation do not fit together (the million-vertex sheet in wasm32's
+           4 GiB): the evaluation goes first; it is made again in the same place once the new scene is gone */
+        sf_evaluation_destroy(v->ev);
+        v->ev = NULL;
+        r = sf_scene_create(name, chosen, list, (size_t)count, NULL, &s, &err);
+    }
+    if (r != SF_OK) {
         fail(err.result, &err, "scene");
+        remake_dropped_evaluation(v);
         return -1;
     }
-    if (!same_mesh(&v->scene->mesh, &s->mesh) || s->pose.bone_count != v->bone_count) {
-        sf_scene_destroy(s);
-        return 0;
-    }
-    if (s->pose.bone_matrices) memcpy(v->bones, s->pose.bone_matrices, SF_BONE_FLOATS * v->bone_count * sizeof(float));
-    if (s->pose.morph_weights) memcpy(v->morph, s->pose.morph_weights, s->mesh.target_count * sizeof(float));
-    else memset(v->morph, 0, s->mesh.target_count * sizeof(float));
-    memcpy(v->frame, s->center, sizeof s->center);
-    v->frame[3] = s->radius;
-    sf_scene_destroy(v->scene);
-    v->scene = s;
-    v->source = &s->mesh;
-    return 1;
+    /* the open scene's mesh is the new one's bit for bit, so only the new pose is kept */
+    int reposed = same_mesh(&v->scene->mesh, &s->mesh) && s->pose.bone_count == v->bone_count;
+    if (reposed) take_scene_pose(v, s);
+    sf_scene_destroy(s);
+    return v->ev || make_evaluation(v) ? reposed : -1;
 }
 
 /* A caller's mesh: allocates every array (zeroed); fill them through sfw_mesh_array, then sfw_mesh_commit.
@@ -708,8 +732,8 @@ SFW_EXPORT(sfw_view_bones) float* sfw_view_bones(sfw_view* v) { return v->bones;
 SFW_EXPORT(sfw_view_morph) float* sfw_view_morph(sfw_view* v) { return v->morph; }
 SFW_EXPORT(sfw_view_frame) const float* sfw_view_frame(const sfw_view* v) { return v->frame; }
 /* A scene's posed rig: bone_count segments head -> tail (float3 each); NULL for a caller's mesh. */
-SFW_EXPORT(sfw_view_bone_heads) const float* sfw_view_bone_heads(const sfw_view* v) { return v->scene ? v->scene->bone_heads : NULL; }
-SFW_EXPORT(sfw_view_bone_tails) const float* sfw_view_bone_tails(const sfw_view* v) { return v->scene ? v->scene->bone_tails : NULL; }
+SFW_EXPORT(sfw_view_bone_heads) const float* sfw_view_bone_heads(const sfw_view* v) { return v->scene ? v->heads : NULL; }
+SFW_EXPORT(sfw_view_bone_tails) const float* sfw_view_bone_tails(const sfw_view* v) { return v->scene ? v->tails : NULL; }
 /* The mesh as given (before the topology's weight normalisation), for the GPU passes of the page: influences
  * per vertex, joints and weights (influence_count * vertex_count each), and target k's position deltas
  * (3 * vertex_count floats; NULL for a sparse target). */
