@@ -45,10 +45,7 @@ const sf = await loadSkinframe(readFileSync(process.env.SKINFRAME_WASM || resolv
 const errors = [];
 // what gpu.js reads and writes of the page
 const page = { gpu: {} };
-// the check's own line is its outcome (page.gpu.check), every other error line stops the run
-const gpu = await GpuReference.create(page, (line, isError) => {
-  if (isError && !line.startsWith('GPU (WebGPU')) errors.push(line); else page.line = line;
-});
+const gpu = await GpuReference.create(page, (line, isError) => { if (isError) errors.push(line); else page.line = line; });
 if (!gpu) fail(`no WebGPU adapter${errors.length ? `: ${errors.join('; ')}` : ''}`);
 const weighting = WEIGHTINGS.indexOf(sf.catalog().scenes.find((s) => s.name === 'sheet').reference_weighting);
 const settings = (i) => ({ resolution, twist: 10 + 7 * i });
@@ -76,7 +73,7 @@ async function check() {
     await new Promise((res) => setTimeout(res, 2));
   }
   const c = page.gpu.check;
-  if (!c.ok) fail(`the GPU check failed: ${page.line}\n${JSON.stringify(c)}`);
+  if (!c.ok) fail(`the GPU check failed: ${errors.join('; ')}\n${JSON.stringify(c)}`);
   return c;
 }
 t0 = performance.now();
@@ -84,7 +81,7 @@ const first = await check();
 const firstMs = performance.now() - t0;
 console.log(JSON.stringify({ resolution, vertices: view.vertexCount, triangles: view.triangleCount, adapter: gpu.adapterInfo,
   host: cpus()[0].model, live, granted: page.gpu.granted, limit: page.gpu.limit, open_wasm_ms: Math.round(openMs),
-  first_check_ms: Math.round(firstMs), check: { rebuiltToleranceDeg: first.rebuiltToleranceDeg, worst: page.line.match(/\(([a-z-]+)\)/)?.[1],
+  first_check_ms: Math.round(firstMs), check: { rebuiltToleranceDeg: first.rebuiltToleranceDeg, worst: first.worst,
     maxNormalDeg: first.maxNormalDeg, maxTangentDeg: first.maxTangentDeg,
     handedness: first.handedness, statsDifference: first.stats?.largestDifference }, line: page.line }));
 

@@ -5,7 +5,7 @@
 // coordinate moves it by up to about twice that (web/test/float_bound.test.mjs measures it).
 
 // The spacing of float32 values at magnitude x (x > 0).
-export function ulp32(x) {
+function ulp32(x) {
   return 2 ** (Math.floor(Math.log2(x)) - 23);
 }
 

@@ -385,7 +385,7 @@ export class GpuReference {
     const ok = !over && hand === 0 && (!stats || stats.largestDifference <= TOLERANCE_DEG);
     const reference = methods.recompute || null;
     this.page.gpu.check = { maxNormalDeg: maxN, maxTangentDeg: tangents ? maxT : null, handedness: tangents ? hand : null,
-      ok, rebuiltToleranceDeg: rebuiltTol, runs: this.page.gpu.runs = (this.page.gpu.runs || 0) + 1, methods, reference,
+      ok, worst, rebuiltToleranceDeg: rebuiltTol, runs: this.page.gpu.runs = (this.page.gpu.runs || 0) + 1, methods, reference,
       referenceOff: refOff, stats };
     this.report(`GPU (WebGPU ${this.adapterInfo}): ${rows.length} methods against the wasm core, largest angle ` +
       `${maxN.toExponential(2)}° normals, ${tangents ? maxT.toExponential(2) + '° tangents' : 'tangents not measured (no UVs)'}` +
