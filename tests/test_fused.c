@@ -388,18 +388,18 @@ static void test_workspace_is_small(void)
            fused_bytes, (double)fused_bytes / (double)n, rec_bytes, (double)rec_bytes / (double)n);
     CHECK(fused_bytes > sizeof(sf_workspace));
     const sfi_fused_plan* plan = &topo->fused;
-    size_t slots = plan->chunk_count < SFI_FUSED_SLOTS ? plan->chunk_count : SFI_FUSED_SLOTS;
+    size_t slots = 1; /* serial: one slot takes every chunk */
     /* the slots and the bones' palette of the per-vertex fast path */
     size_t scratch = topo->simd_level >= SFI_SIMD_SSE2 ? slots * (4 * plan->max_verts + 4 + 12 * plan->max_faces) +
                                                              16 * (topo->bone_count + 1)
                                                        : 0;
-    CHECK(plan->chunk_count == (n + SFI_FUSED_CHUNK - 1) / SFI_FUSED_CHUNK);
+    CHECK(plan->chunk_count == (n + plan->chunk - 1) / plan->chunk);
     /* one float per vertex and the slots */
     CHECK(fused_bytes - sizeof(sf_workspace) <= (n + scratch) * sizeof(float) + 3 * 64);
     CHECK(4 * fused_bytes < rec_bytes); /* a fraction of recompute's */
     /* a chunk lists its own vertices and the faces they gather, and little beyond them on this sheet */
-    CHECK(plan->max_verts >= SFI_FUSED_CHUNK && plan->max_verts < 2 * SFI_FUSED_CHUNK);
-    CHECK(plan->max_faces < 3 * SFI_FUSED_CHUNK);
+    CHECK(plan->max_verts >= plan->chunk && plan->max_verts < 2 * plan->chunk);
+    CHECK(plan->max_faces < 3 * plan->chunk);
     /* what create allocates is what size says */
     sft_alloc_counter a = {0};
     sf_env env = sft_counting_env(&a);
@@ -519,7 +519,7 @@ static void test_fast_path_runs(void)
         sft_skip("no fast path on this CPU");
     } else {
         size_t n = sf_topology_vertex_count(topo);
-        CHECK(topo->fused.chunk_count >= 2 && ws->fused_slots == topo->fused.chunk_count && ws->fused_scratch);
+        CHECK(topo->fused.chunk_count >= 2 && ws->fused_slots == 1 && ws->fused_scratch);
         float* buf = calloc(20 * n, sizeof(float));
         CHECK(buf);
         sf_frames_out ref = {buf, buf + 3 * n, buf + 6 * n}, out = {buf + 10 * n, buf + 13 * n, buf + 16 * n};
@@ -649,7 +649,9 @@ static void shuffled_free(shuffled* s) { free(s->pos), free(s->nrm), free(s->uv)
  * recompute's bits under every weighting and weld, for 1 to 3 workers and every instruction set. */
 static void test_chunk_edges(void)
 {
-    /* n = (W + 1)(H + 1) + H + 2: 4033, 4096, 4097, 4161 about the chunk of 4096, 9373 over 3 chunks */
+    sfi_fused_chunk_force(SFI_FUSED_CHUNK_MIN); /* the shuffled grids too: several chunks */
+    /* n = (W + 1)(H + 1) + H + 2: 4033, 4096, 4097, 4161 about the chunk of 4096, 9373 over 3 chunks (forced, so
+     * the shuffled grids, which would take the largest chunk, span several too) */
     static const size_t sizes[][2] = {{1, 1}, {2, 1}, {5, 2}, {61, 63}, {63, 62}, {62, 63}, {64, 63}, {130, 70},
                                       {31, 255}};
     g_frames = 0;
@@ -664,7 +666,7 @@ static void test_chunk_edges(void)
             int ok = fixture_init(&f, &s.d) && compare_all_options(&f, &s.pose, label);
             g_two_pass = 1;
             if (ok && shuffle && f.topo[0]->fused.chunk_count >= 3) /* far vertices listed in the chunks */
-                CHECK(f.topo[0]->fused.max_verts > SFI_FUSED_CHUNK + SFI_FUSED_CHUNK / 2);
+                CHECK(f.topo[0]->fused.max_verts > SFI_FUSED_CHUNK_MIN + SFI_FUSED_CHUNK_MIN / 2);
             if (ok) { /* the two welds differ at the seam */
                 sf_topology_stats st;
                 sf_topology_get_stats(f.topo[0], &st);
@@ -674,6 +676,94 @@ static void test_chunk_edges(void)
             shuffled_free(&s);
             CHECK(ok);
         }
+    sfi_fused_chunk_force(0);
+    printf("  %zu frame pairs bit for bit\n", g_frames);
+}
+
+/* The indices of a W x H quad grid of (W + 1) x (H + 1) vertices, row by row, or numbered by perm. */
+static uint32_t* grid_indices(size_t W, size_t H, const uint32_t* perm)
+{
+    uint32_t* idx = malloc(6 * W * H * sizeof(uint32_t));
+    if (!idx) return NULL;
+    for (size_t y = 0, f = 0; y < H; ++y)
+        for (size_t x = 0; x < W; ++x, f += 2) {
+            size_t c[4] = {y * (W + 1) + x, y * (W + 1) + x + 1, (y + 1) * (W + 1) + x + 1, (y + 1) * (W + 1) + x};
+            const int tri[6] = {0, 1, 2, 0, 2, 3};
+            for (int k = 0; k < 6; ++k) idx[3 * f + (size_t)k] = perm ? perm[c[tri[k]]] : (uint32_t)c[tri[k]];
+        }
+    return idx;
+}
+
+/* The rule as documented, from a mesh's median face span: 16 times the power of two above it, within the bounds,
+ * halved while fewer than SFI_FUSED_SLOTS chunks would cover n vertices. */
+static size_t expected_chunk(size_t n, size_t span)
+{
+    size_t above = 1;
+    while (above <= span) above <<= 1;
+    size_t c = 16 * above;
+    if (c < SFI_FUSED_CHUNK_MIN) c = SFI_FUSED_CHUNK_MIN;
+    if (c > SFI_FUSED_CHUNK_MAX) c = SFI_FUSED_CHUNK_MAX;
+    while (c > SFI_FUSED_CHUNK_MIN && c * SFI_FUSED_SLOTS > n) c >>= 1;
+    return c;
+}
+
+/* The chunk follows the vertex order: in-order grids (every face spans a row and one) take 16 spans or more unless
+ * that leaves too few chunks for 16 threads; shuffled ones the largest chunk the mesh's size allows. A chunk of 16
+ * spans deforms at most a quarter more than its own vertices, and chunks of either size (the mesh's own and one of
+ * 8,192) give recompute's bits, runs of whole lane blocks among their other vertices, with one worker and more. */
+static void test_chunk_choice(void)
+{
+    static const size_t grids[][2] = {{2235, 447}, {511, 511}, {300, 40}, {63, 8191}, {2, 3}};
+    for (size_t i = 0; i < sizeof grids / sizeof grids[0]; ++i)
+        for (int shuffle = 0; shuffle < 2; ++shuffle) {
+            size_t W = grids[i][0], H = grids[i][1], n = (W + 1) * (H + 1);
+            uint32_t* perm = NULL;
+            if (shuffle) {
+                perm = malloc(n * sizeof(uint32_t));
+                CHECK(perm);
+                for (size_t v = 0; v < n; ++v) perm[v] = (uint32_t)v;
+                for (size_t v = n; v > 1; --v) {
+                    size_t k = (size_t)((frand() + 1.0f) * 0.5f * (float)v) % v;
+                    uint32_t t = perm[v - 1];
+                    perm[v - 1] = perm[k], perm[k] = t;
+                }
+            }
+            uint32_t* idx = grid_indices(W, H, perm);
+            CHECK(idx);
+            size_t C = sfi_fused_chunk_for(n, 2 * W * H, idx);
+            /* shuffled: the median span is over a quarter of the mesh, above any chunk the bounds allow */
+            size_t want = expected_chunk(n, shuffle ? n / 4 : W + 2);
+            if (C != want)
+                sft_failf(__FILE__, __LINE__, "%zu x %zu grid%s: chunk %zu, the rule gives %zu", W, H,
+                          shuffle ? " shuffled" : "", C, want);
+            free(idx);
+            free(perm);
+        }
+    g_frames = 0;
+    shuffled s;
+    shuffled_make(&s, 300, 40, 0);
+    for (int forced = 0; forced < 2; ++forced) {
+        sfi_fused_chunk_force(forced ? 8192 : 0);
+        fixture f;
+        int ok = fixture_init(&f, &s.d);
+        sfi_fused_chunk_force(0);
+        if (ok) {
+            const sfi_fused_plan* p = &f.topo[0]->fused;
+            printf("  %zu vertices in chunks of %zu: the largest deforms %zu\n", s.d.vertex_count, p->chunk,
+                   p->max_verts);
+            CHECK(p->chunk == (forced ? 8192 : expected_chunk(s.d.vertex_count, 302)) && p->chunk_count >= 2);
+            if (forced) CHECK(p->max_verts <= p->chunk + p->chunk / 4);
+            for (int weld = 0; weld < 3 && ok; ++weld) {
+                sf_frames_opts o;
+                memset(&o, 0, sizeof o);
+                o.weld = (sf_weld)weld;
+                ok = compare_frames(&f, &s.pose, &o, forced ? "300 x 40 grid, chunks of 8192" : "300 x 40 grid");
+            }
+        }
+        fixture_free(&f);
+        CHECK(ok);
+    }
+    shuffled_free(&s);
     printf("  %zu frame pairs bit for bit\n", g_frames);
 }
 
@@ -835,6 +925,7 @@ int main(int argc, char** argv)
         {"frames_do_not_allocate", test_frames_do_not_allocate},
         {"fast_path_runs", test_fast_path_runs},
         {"chunk_edges", test_chunk_edges},
+        {"chunk_choice", test_chunk_choice},
         {"evaluation_row", test_evaluation_row},
         {"command_line", test_command_line},
         {"every_scene", test_every_scene},

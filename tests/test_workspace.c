@@ -84,7 +84,8 @@ static void test_size_equals_allocation(void)
     CHECK(size[4] > size[3]);
     /* recompute-fused's fast path adds its slots (its palette is the deformation's) */
     const sfi_fused_plan* plan = &topo->fused;
-    size_t slots = plan->chunk_count < SFI_FUSED_SLOTS ? plan->chunk_count : SFI_FUSED_SLOTS;
+    size_t slots = !topo->env.threads.parallel_for ? 1
+                   : plan->chunk_count < SFI_FUSED_SLOTS ? plan->chunk_count : SFI_FUSED_SLOTS;
     size_t fused = topo->simd_level >= SFI_SIMD_SSE2 && slots
                        ? slots * (4 * plan->max_verts + 4 + SFI_FACE_FLOATS * plan->max_faces) * sizeof(float)
                        : 0;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define FUSED_GRAIN 512
-_Static_assert(SFI_FUSED_CHUNK % SFI_LANES == 0, "a chunk's own vertices are whole lane blocks");
+_Static_assert(SFI_FUSED_CHUNK_MIN % SFI_LANES == 0, "a chunk's own vertices are whole lane blocks");
 
 typedef struct fused_job {
     const sf_topology* topo;
@@ -52,13 +52,13 @@ static void fused_range(void* ctx, size_t begin, size_t end)
 }
 
 /* The fast path (SSE2 or SIMD128, the topology's chunks, fused_plan.c): a chunk deforms each vertex its faces touch
- * once into its slot (its own vertices by the per-vertex fast path, skin_body.h, the others by the scalar kernel: the
- * same bits), rebuilds those faces once as the face pass's records (rebuild_body.h) and gathers its own vertices from
- * them with the operations of the face pass and gather in their order, so the same bits as `recompute`. Each slot
- * takes the next chunk whenever it finishes one (a fixed share per slot left the whole pass waiting on its slowest
- * thread): a chunk writes its slot's scratch before reading it, so which slot or thread runs it changes nothing. A
- * slot holds, for
- * V = max_verts: positions (3 V + 4 floats), determinants (V), face records (SFI_FACE_FLOATS max_faces). */
+ * once into its slot (its own vertices, and the whole lane blocks among the others, by the per-vertex fast path,
+ * skin_body.h; the rest by the scalar kernel: the same bits), rebuilds those faces once as the face pass's records
+ * (rebuild_body.h) and gathers its own vertices from them with the operations of the face pass and gather in their
+ * order, so the same bits as `recompute`. Each slot takes the next chunk whenever it finishes one (a fixed share per
+ * slot left the whole pass waiting on its slowest thread): a chunk writes its slot's scratch before reading it, so
+ * which slot or thread runs it changes nothing. A slot holds, for V = max_verts: positions (3 V + 4 floats),
+ * determinants (V), face records (SFI_FACE_FLOATS max_faces). */
 typedef struct chunk_job {
     const fused_job* f;
     float* scratch;
@@ -68,30 +68,22 @@ typedef struct chunk_job {
     atomic_size_t next; /* the next chunk to take */
 } chunk_job;
 
-static void chunk_frames(const chunk_job* job, float* slot, size_t k)
+/* Vertices [v0, v0 + count) by the per-vertex fast path (v0 a multiple of SFI_LANES; skin_body.h, positions
+ * and determinants only) into P and det. */
+static void deform_lane_blocks(const chunk_job* job, size_t v0, size_t count, float* P, float* det)
 {
-    const fused_job* f = job->f;
-    const sf_topology* topo = f->topo;
-    const sfi_fused_plan* plan = &topo->fused;
-    const float* bones = f->pose->bone_matrices;
-    const float* alpha = f->pose->morph_weights;
-    const uint32_t* verts = plan->verts + plan->vert_offsets[k];
-    size_t nv = plan->vert_offsets[k + 1] - plan->vert_offsets[k];
-    size_t v0 = k * SFI_FUSED_CHUNK, own = topo->vertex_count - v0 < SFI_FUSED_CHUNK ? topo->vertex_count - v0 : SFI_FUSED_CHUNK;
-    float* P = slot;
-    float* det = slot + 3 * plan->max_verts + 4;
-    float* records = det + plan->max_verts;
-    /* the chunk's own vertices: whole lane blocks from v0 (a multiple of SFI_LANES), as a job over a view of them */
+    const sf_topology* topo = job->f->topo;
     const sfi_lanes* L = &topo->lanes;
     size_t b0 = v0 / SFI_LANES, K = L->influences;
-    sfi_lanes view = {own / SFI_LANES + (own % SFI_LANES != 0), L->influences, L->rest + b0 * SFI_LANE_ROWS * SFI_LANES,
-                      L->joints + b0 * K * SFI_LANES, L->weights + b0 * K * SFI_LANES};
+    sfi_lanes view = {count / SFI_LANES + (count % SFI_LANES != 0), L->influences,
+                      L->rest + b0 * SFI_LANE_ROWS * SFI_LANES, L->joints + b0 * K * SFI_LANES,
+                      L->weights + b0 * K * SFI_LANES};
     sfi_skin_job sj;
     memset(&sj, 0, sizeof sj);
     sj.lanes = &view;
     sj.palette = job->palette;
-    sj.vertex_count = own;
-    sj.alpha = alpha && topo->target_count ? alpha : NULL;
+    sj.vertex_count = count;
+    sj.alpha = job->f->pose->morph_weights && topo->target_count ? job->f->pose->morph_weights : NULL;
     sj.morph_offsets = topo->morph_offsets + v0;
     sj.morph_target = topo->morph_target;
     sj.morph_dp = topo->morph_dp, sj.morph_dn = topo->morph_dn, sj.morph_dt = topo->morph_dt;
@@ -103,7 +95,48 @@ static void chunk_frames(const chunk_job* job, float* slot, size_t k)
     memset(&counts, 0, sizeof counts);
     counts.first_bad = SIZE_MAX;
     sfi_skin_blocks(job->level, &sj, 0, view.block_count, &counts);
-    for (size_t l = own; l < nv; ++l) sfk_fused_position(&f->mesh, bones, alpha, verts[l], P + 3 * l, det + l);
+}
+
+/* Vertices [g0, g1) by the scalar kernel into consecutive slots of P and det (the fast path's bits). */
+static void deform_scalar(const fused_job* f, size_t g0, size_t g1, float* P, float* det)
+{
+    for (size_t g = g0; g < g1; ++g)
+        sfk_fused_position(&f->mesh, f->pose->bone_matrices, f->pose->morph_weights, (uint32_t)g, P + 3 * (g - g0),
+                           det + (g - g0));
+}
+
+/* The chunk's other vertices, listed in mesh order: where a run of consecutive numbers holds whole lane blocks
+ * (a row above or below on a grid), those blocks by the fast path, the rest vertex by vertex. */
+static void deform_others(const chunk_job* job, const uint32_t* verts, size_t own, size_t nv, float* P, float* det)
+{
+    for (size_t l = own; l < nv;) {
+        size_t run = 1;
+        while (l + run < nv && verts[l + run] == verts[l] + run) ++run;
+        size_t g0 = verts[l], end = g0 + run;
+        size_t first = (g0 + SFI_LANES - 1) / SFI_LANES * SFI_LANES, last = end / SFI_LANES * SFI_LANES;
+        if (last < first + SFI_LANES) first = last = end; /* no whole block [first, last) in the run */
+        float *p = P + 3 * l, *d = det + l; /* the run's slots */
+        deform_scalar(job->f, g0, first, p, d);
+        if (last > first) deform_lane_blocks(job, first, last - first, p + 3 * (first - g0), d + (first - g0));
+        deform_scalar(job->f, last, end, p + 3 * (last - g0), d + (last - g0));
+        l += run;
+    }
+}
+
+static void chunk_frames(const chunk_job* job, float* slot, size_t k)
+{
+    const fused_job* f = job->f;
+    const sf_topology* topo = f->topo;
+    const sfi_fused_plan* plan = &topo->fused;
+    const uint32_t* verts = plan->verts + plan->vert_offsets[k];
+    size_t nv = plan->vert_offsets[k + 1] - plan->vert_offsets[k];
+    size_t v0 = k * plan->chunk, own = topo->vertex_count - v0 < plan->chunk ? topo->vertex_count - v0 : plan->chunk;
+    float* P = slot;
+    float* det = slot + 3 * plan->max_verts + 4;
+    float* records = det + plan->max_verts;
+    /* the chunk's own vertices: whole lane blocks from v0 (a multiple of SFI_LANES) */
+    deform_lane_blocks(job, v0, own, P, det);
+    deform_others(job, verts, own, nv, P, det);
     size_t f0 = plan->face_offsets[k];
     /* the UV part only where tangents are gathered (the normals do not read it) */
     sfi_rebuild_chunk_faces_4(P, det, plan->tris + 3 * f0, plan->face_offsets[k + 1] - f0,

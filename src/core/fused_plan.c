@@ -1,6 +1,6 @@
-/* The chunks of recompute-fused's fast path (sfi_fused_plan, sf_internal.h): per run of SFI_FUSED_CHUNK vertices,
- * the faces its gathers read (own corners and both weld groups' corners) and the vertices of those faces, each
- * listed once, so a frame deforms and rebuilds them once per chunk instead of once per corner. */
+/* The chunks of recompute-fused's fast path (sfi_fused_plan, sf_internal.h): per run of `chunk` vertices, the
+ * faces its gathers read (own corners and both weld groups' corners) and the vertices of those faces, each listed
+ * once, so a frame deforms and rebuilds them once per chunk instead of once per corner. */
 #include "sf_internal.h"
 
 #include <stdlib.h>
@@ -10,6 +10,38 @@ static int by_value(const void* a, const void* b)
 {
     uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
     return (x > y) - (x < y);
+}
+
+static size_t g_forced_chunk; /* sfi_fused_chunk_force */
+
+void sfi_fused_chunk_force(size_t vertices) { g_forced_chunk = vertices; }
+
+/* The chunk for this vertex order: 16 times the power of two above the median face span (a face's largest index
+ * less its smallest), within [SFI_FUSED_CHUNK_MIN, SFI_FUSED_CHUNK_MAX], and no larger than leaves SFI_FUSED_SLOTS
+ * chunks (where the mesh has that many of the smallest), so that each of 16 threads has one of a frame. A chunk
+ * deforms its own vertices and those its faces reach beyond its ends, about a span on each side: about an eighth
+ * more at 16 spans. On a row-major grid the span is a row. Larger chunks cost each slot of scratch more (about
+ * 120 bytes a vertex). The median is taken from a histogram of the spans' powers of two. */
+size_t sfi_fused_chunk_for(size_t n, size_t F, const uint32_t* indices)
+{
+    if (g_forced_chunk) return g_forced_chunk;
+    size_t bins[33] = {0}; /* bin b: spans in [2^(b-1), 2^b), bin 0 the span 0 */
+    for (size_t f = 0; f < F; ++f) {
+        uint32_t a = indices[3 * f], b = indices[3 * f + 1], c = indices[3 * f + 2];
+        uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+        lo = c < lo ? c : lo, hi = c > hi ? c : hi;
+        uint32_t span = hi - lo;
+        size_t bin = 0;
+        while (span) ++bin, span >>= 1;
+        ++bins[bin];
+    }
+    size_t bin = 0;
+    for (size_t seen = 0; bin < 32 && (seen += bins[bin]) < (F + 1) / 2;) ++bin;
+    size_t chunk = SFI_FUSED_CHUNK_MIN;
+    while (chunk < SFI_FUSED_CHUNK_MAX && (uint64_t)chunk < ((uint64_t)16 << bin) &&
+           2 * chunk * SFI_FUSED_SLOTS <= n)
+        chunk <<= 1;
+    return chunk;
 }
 
 typedef struct plan_build {
@@ -37,7 +69,7 @@ static void mark_faces(plan_build* b, uint32_t stamp, const uint32_t* corners, u
 /* Chunk k's faces and vertices: counted (p->tris NULL) or written at the offsets already set. */
 static void plan_chunk(plan_build* b, sfi_fused_plan* p, size_t k)
 {
-    size_t v0 = k * SFI_FUSED_CHUNK, v1 = v0 + SFI_FUSED_CHUNK < b->n ? v0 + SFI_FUSED_CHUNK : b->n;
+    size_t v0 = k * p->chunk, v1 = v0 + p->chunk < b->n ? v0 + p->chunk : b->n;
     uint32_t stamp = (uint32_t)k + 1u;
     size_t faces = 0;
     for (size_t v = v0; v < v1; ++v) {
@@ -97,14 +129,14 @@ sf_result sfi_fused_plan_build(size_t n, size_t F, const uint32_t* indices, cons
                                sfi_fused_plan* out, sf_error* err)
 {
     memset(out, 0, sizeof *out);
-    size_t chunks = n / SFI_FUSED_CHUNK + (n % SFI_FUSED_CHUNK != 0);
+    size_t C = sfi_fused_chunk_for(n, F, indices), chunks = n / C + (n % C != 0);
     if (chunks == 0) return SF_OK;
     plan_build b = {n, F, indices, adj_offsets, adj_corners, weld, NULL, NULL, NULL, NULL, NULL};
     sfi_store tmp = {store->env, 0};
     /* a chunk lists at most its corners' faces and their vertices: 3 weld-or-own lists of its corners */
     size_t list_max = 0;
     for (size_t k = 0; k < chunks; ++k) {
-        size_t v0 = k * SFI_FUSED_CHUNK, v1 = v0 + SFI_FUSED_CHUNK < n ? v0 + SFI_FUSED_CHUNK : n;
+        size_t v0 = k * C, v1 = v0 + C < n ? v0 + C : n;
         size_t c = adj_offsets[v1] - adj_offsets[v0];
         for (int m = 0; m < 2; ++m)
             for (size_t v = v0; v < v1; ++v) {
@@ -118,6 +150,7 @@ sf_result sfi_fused_plan_build(size_t n, size_t F, const uint32_t* indices, cons
     b.vert_stamp = sfi_store_alloc(&tmp, n, sizeof(uint32_t));
     b.vert_local = sfi_store_alloc(&tmp, n, sizeof(uint32_t));
     b.list = sfi_store_alloc(&tmp, list_max ? list_max : 1, sizeof(uint32_t));
+    out->chunk = C;
     out->chunk_count = chunks;
     out->vert_offsets = sfi_store_alloc(store, chunks + 1, sizeof(size_t));
     out->face_offsets = sfi_store_alloc(store, chunks + 1, sizeof(size_t));

@@ -84,16 +84,23 @@ void sfi_blocks_free(sfi_blocks* blocks);
 
 /* ---------------------------------------------------------------- builders over plain arrays */
 
-/* recompute-fused's fast path in chunks of SFI_FUSED_CHUNK vertices (fused_plan.c): chunk k's local vertices
+/* recompute-fused's fast path in chunks of `chunk` vertices (fused_plan.c): chunk k's local vertices
  * are verts[vert_offsets[k] ..) (its own vertices first, in order, then the others its faces touch) and its
  * local faces tris[3 face_offsets[k] ..) (3 local vertex indices each): every face one of its vertices' gathers
  * reads, own corners or either weld's. The gathers' corner lists are kept in the chunk's numbering (local face
  * * 3 + corner): own_corners beside adj_corners (same offsets), weld_corners[m] per vertex (CSR weld_offsets[m],
- * the group's corners in the weld's order). max_verts / max_faces: the largest chunk's counts. */
-#define SFI_FUSED_CHUNK 4096
-/* Runs of chunks a frame takes at once (the workspace holds one slot of scratch for each): its threads. */
+ * the group's corners in the weld's order). max_verts / max_faces: the largest chunk's counts.
+ * The chunk is a power of two from SFI_FUSED_CHUNK_MIN to SFI_FUSED_CHUNK_MAX vertices, chosen from the vertex
+ * order: a chunk's faces reach about one face span (its largest index less its smallest) beyond each end, and
+ * those vertices are deformed again, so the chunk is 16 median spans or more, unless that leaves fewer chunks
+ * than SFI_FUSED_SLOTS (sfi_fused_chunk_for). */
+#define SFI_FUSED_CHUNK_MIN 4096
+#define SFI_FUSED_CHUNK_MAX 32768
+/* Runs of chunks a frame takes at once with a parallel-for (the workspace holds one slot of scratch for each; a
+ * serial frame takes them all in one): its threads. */
 #define SFI_FUSED_SLOTS 16
 typedef struct sfi_fused_plan {
+    size_t chunk; /* vertices per chunk (the last one's fewer) */
     size_t chunk_count;
     size_t *vert_offsets, *face_offsets; /* chunk_count + 1 */
     uint32_t *verts, *tris;
@@ -136,6 +143,11 @@ sf_result sfi_fused_plan_build(size_t n, size_t F, const uint32_t* indices, cons
                                const uint32_t* adj_corners, const sfi_weld weld[2], sfi_store* store,
                                sfi_fused_plan* out, sf_error* err);
 void sfi_fused_plan_free(const sfi_store* store, sfi_fused_plan* plan);
+/* The chunk (vertices) sfi_fused_plan_build takes for a mesh of n vertices and these F triangles. */
+size_t sfi_fused_chunk_for(size_t n, size_t F, const uint32_t* indices);
+/* For tests: the plans built from now on take chunks of `vertices` (a power of two, SFI_FUSED_CHUNK_MIN or more),
+ * 0 = each mesh's own choice. Set it only while no topology is being created. */
+void sfi_fused_chunk_force(size_t vertices);
 
 /* Precomputed data of the `jacobian` and `jacobian-fan` methods (gradients.c), CSR over vertices: vertex v's
  * weight slots are [slot_offsets[v], slot_offsets[v+1]) with slot_joint (or SFK_REST_JOINT) and slot_floats

@@ -59,7 +59,8 @@ static void take_blocks(const sf_topology* topo, uint32_t methods, sfi_host_scra
         topo->fused.chunk_count) {
         /* recompute-fused's fast path: a slot per run of chunks in flight, bounded whatever the mesh's size */
         const sfi_fused_plan* p = &topo->fused;
-        ws->fused_slots = p->chunk_count < SFI_FUSED_SLOTS ? p->chunk_count : SFI_FUSED_SLOTS;
+        ws->fused_slots = !topo->env.threads.parallel_for ? 1
+                          : p->chunk_count < SFI_FUSED_SLOTS ? p->chunk_count : SFI_FUSED_SLOTS;
         ws->fused_slot_floats = 4 * p->max_verts + 4 + SFI_FACE_FLOATS * p->max_faces;
         TAKE(b, ws->fused_scratch, ws->fused_slots * ws->fused_slot_floats);
         /* it deforms by the per-vertex fast path too */
