@@ -561,6 +561,20 @@ static float frand(void) /* [-1, 1) */
     return (float)((double)(g_rng >> 40) / (double)(1ull << 24)) * 2.0f - 1.0f;
 }
 
+/* The numbers 0 .. n-1 (malloc'd), shuffled by frand when asked. */
+static uint32_t* numbering(size_t n, int shuffle)
+{
+    uint32_t* perm = malloc((n ? n : 1) * sizeof(uint32_t));
+    if (!perm) return NULL;
+    for (size_t v = 0; v < n; ++v) perm[v] = (uint32_t)v;
+    for (size_t v = n; shuffle && v > 1; --v) {
+        size_t k = (size_t)((frand() + 1.0f) * 0.5f * (float)v) % v;
+        uint32_t t = perm[v - 1];
+        perm[v - 1] = perm[k], perm[k] = t;
+    }
+    return perm;
+}
+
 /* A (W+1) x (H+1) grid bent over 3 bones (one mirrors), a UV seam down its middle (the right half's faces use
  * copies of the seam's vertices: weld groups), one vertex in no face, and the vertex numbers shuffled so a chunk's
  * faces reach vertices and weld partners anywhere in the mesh. */
@@ -581,14 +595,8 @@ static void shuffled_make(shuffled* s, size_t W, size_t H, int shuffle)
     s->w = calloc(2 * n, sizeof(float));
     s->j = calloc(2 * n, sizeof(uint32_t));
     s->idx = calloc(3 * F, sizeof(uint32_t));
-    uint32_t* perm = calloc(n, sizeof(uint32_t));
+    uint32_t* perm = numbering(n, shuffle);
     size_t mid = W / 2;
-    for (size_t v = 0; v < n; ++v) perm[v] = (uint32_t)v;
-    for (size_t v = n; shuffle && v > 1; --v) {
-        size_t k = (size_t)((frand() + 1.0f) * 0.5f * (float)v) % v;
-        uint32_t t = perm[v - 1];
-        perm[v - 1] = perm[k], perm[k] = t;
-    }
     for (size_t v = 0; v < n; ++v) {
         size_t g = v < grid ? v : v < grid + seam ? (v - grid) * (W + 1) + mid : 0; /* seam copies, the loner */
         float x = (float)(g % (W + 1)), y = (float)(g / (W + 1));
@@ -717,17 +725,8 @@ static void test_chunk_choice(void)
     for (size_t i = 0; i < sizeof grids / sizeof grids[0]; ++i)
         for (int shuffle = 0; shuffle < 2; ++shuffle) {
             size_t W = grids[i][0], H = grids[i][1], n = (W + 1) * (H + 1);
-            uint32_t* perm = NULL;
-            if (shuffle) {
-                perm = malloc(n * sizeof(uint32_t));
-                CHECK(perm);
-                for (size_t v = 0; v < n; ++v) perm[v] = (uint32_t)v;
-                for (size_t v = n; v > 1; --v) {
-                    size_t k = (size_t)((frand() + 1.0f) * 0.5f * (float)v) % v;
-                    uint32_t t = perm[v - 1];
-                    perm[v - 1] = perm[k], perm[k] = t;
-                }
-            }
+            uint32_t* perm = shuffle ? numbering(n, 1) : NULL;
+            CHECK(!shuffle || perm);
             uint32_t* idx = grid_indices(W, H, perm);
             CHECK(idx);
             size_t C = sfi_fused_chunk_for(n, 2 * W * H, idx);
