@@ -41,7 +41,7 @@ struct sfi_cuda {
     float* h_order; // a copy's rows or corners on their way between the two orders (order_staging)
     size_t h_order_floats;
     sfc_halo halo[3]; // the locality blocks per weld mode (none, position, position + normal), built on first use
-    int halo_refused[3]; // a weld mode whose blocks cannot be built: halo-gather runs as face-gather there
+    int halo_refused[3]; // a weld mode whose blocks cannot be built: halo variants run as face-gather there
     // per instance, for up to cap instances
     uint32_t cap, count;      // capacity, instances of the last upload
     size_t reserved;          // sf_workspace_reserve's largest batch: MikkTSpace's rounds are sized for it too
@@ -786,8 +786,33 @@ static sfc_batch batch_of(const sfi_cuda* c)
 
 static int weld_index(sf_weld w) { return w == SF_WELD_NONE ? -1 : (w == SF_WELD_POSITION ? 0 : 1); }
 
+static sf_result deform(sfi_cuda* c, sf_error* err)
+{
+    sfc_batch b = batch_of(c);
+    return sfc_vertex_frames(&c->t, &b, SF_METHOD_UNCHANGED, 0, 0.0f, c->pos, c->det, NULL, NULL, NULL, c->stream, err);
+}
+
+// The locality blocks of a weld mode, built on first use; *ready is 0 where a one-ring is over SFI_CUDA_HALO_FACES
+// (the blocks cannot hold it), then and after.
+static sf_result halo_ready(sfi_cuda* c, int weld, int* ready, sf_error* err)
+{
+    sfc_halo* h = &c->halo[weld + 1];
+    if (!h->base && !c->halo_refused[weld + 1]) {
+        sf_result r = sfc_halo_upload(c->topo, weld, c->order.inv, h, err);
+        if (r == SF_ERROR_UNSUPPORTED) {
+            c->halo_refused[weld + 1] = 1;
+            sf_error_clear(err);
+        } else if (r != SF_OK) {
+            return r;
+        }
+    }
+    *ready = !c->halo_refused[weld + 1];
+    return SF_OK;
+}
+
 // The rebuilt frames of the current positions (c->pos, c->det) into nrm / tan by variant; the one-pass
-// variant skins the positions itself (writing c->pos and c->det).
+// variant skins the positions itself (writing c->pos and c->det). Where the halo blocks cannot be built, the
+// halo variants run as face-gather, the same bits another way (the one pass after its own deform).
 static sf_result rebuild(sfi_cuda* c, const sf_frames_opts* o, sfi_cuda_recompute variant, uint32_t count, float* nrm,
                          float* tan, sf_error* err)
 {
@@ -795,21 +820,16 @@ static sf_result rebuild(sfi_cuda* c, const sf_frames_opts* o, sfi_cuda_recomput
     int weld = weld_index(o->weld), weighting = (int)o->weighting;
     sfc_batch b = batch_of(c);
     b.count = count;
-    if (variant == SFI_CUDA_HALO_GATHER && c->halo_refused[weld + 1]) variant = SFI_CUDA_FACE_GATHER;
     if (variant == SFI_CUDA_HALO_GATHER || variant == SFI_CUDA_ONE_PASS) {
-        sfc_halo* h = &c->halo[weld + 1];
-        if (!h->base) {
-            sf_result r = sfc_halo_upload(c->topo, weld, c->order.inv, h, err);
-            if (r == SF_ERROR_UNSUPPORTED && variant == SFI_CUDA_HALO_GATHER) { // the same bits another way
-                c->halo_refused[weld + 1] = 1;
-                sf_error_clear(err);
-                return rebuild(c, o, SFI_CUDA_FACE_GATHER, count, nrm, tan, err);
-            }
-            if (r != SF_OK) return r;
-        }
-        if (variant == SFI_CUDA_HALO_GATHER)
+        int ready = 0;
+        sf_result r = halo_ready(c, weld, &ready, err);
+        if (r != SF_OK) return r;
+        const sfc_halo* h = &c->halo[weld + 1];
+        if (ready && variant == SFI_CUDA_HALO_GATHER)
             return sfc_halo_gather(t, h, count, c->pos, c->det, weld, weighting, nrm, tan, c->stream, err);
-        return sfc_halo_one_pass(t, h, &b, weld, weighting, c->pos, c->det, nrm, tan, c->stream, err);
+        if (ready) return sfc_halo_one_pass(t, h, &b, weld, weighting, c->pos, c->det, nrm, tan, c->stream, err);
+        if (variant == SFI_CUDA_ONE_PASS && (r = deform(c, err)) != SF_OK) return r;
+        variant = SFI_CUDA_FACE_GATHER;
     }
     switch (variant) {
     case SFI_CUDA_GATHER: return sfc_gather_direct(t, count, c->pos, c->det, weld, weighting, nrm, tan, c->stream, err);
@@ -824,12 +844,6 @@ static sf_result rebuild(sfi_cuda* c, const sf_frames_opts* o, sfi_cuda_recomput
         return r == SF_OK ? sfc_gather(t, count, c->face, weld, weighting, nrm, tan, c->stream, err) : r;
     }
     }
-}
-
-static sf_result deform(sfi_cuda* c, sf_error* err)
-{
-    sfc_batch b = batch_of(c);
-    return sfc_vertex_frames(&c->t, &b, SF_METHOD_UNCHANGED, 0, 0.0f, c->pos, c->det, NULL, NULL, NULL, c->stream, err);
 }
 
 static bool mikk_reference(const sf_topology* topo, sf_method method, const sf_frames_opts* o);
@@ -880,9 +894,16 @@ static sf_result run_method(sfi_cuda* c, const sf_topology* topo, sf_method meth
     int weld = weld_index(o->weld);
     SF_CHECK(weld < 0 || topo->weld[weld].group != NULL, SF_ERROR_UNSUPPORTED, err, "opts.weld", SFI_NO_INDEX,
              "weld groups were not built for this topology");
-    if (method == SF_METHOD_RECOMPUTE_FUSED && o->reference != SF_REFERENCE_AUTHORED)
+    // recompute-fused: the halo one pass (each block skins its one-rings once in shared memory, then gathers) is
+    // recompute's bits in one launch; where the blocks cannot hold a one-ring, each vertex skins its own ring
+    if (method == SF_METHOD_RECOMPUTE_FUSED && o->reference != SF_REFERENCE_AUTHORED) {
+        int ready = 0;
+        sf_result r = halo_ready(c, weld, &ready, err);
+        if (r != SF_OK) return r;
+        if (ready) return rebuild(c, o, SFI_CUDA_ONE_PASS, c->count, nrm, tan, err);
         return sfc_recompute_fused(t, &b, weld, (int)o->weighting, !mikk_reference(topo, method, o), c->pos, c->det,
                                    nrm, tan, c->stream, err);
+    }
     // recompute, and recompute-fused's authored reference (two-pass, as on the CPU)
     if (o->reference == SF_REFERENCE_AUTHORED) {
         SF_CHECK(o->tangents != SF_TANGENTS_MIKKTSPACE || !topo->has_uvs, SF_ERROR_UNSUPPORTED, err, "opts.tangents",

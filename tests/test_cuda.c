@@ -370,6 +370,47 @@ static void test_scenes(void)
     }
 }
 
+/* A vertex whose one-ring is over the halo blocks' face budget (a fan of FAN_FACES triangles round it, on a wavy
+ * cone, two bones and a morph target): no blocks are built for any weld mode, the halo variants run another way,
+ * and every method and variant still matches the CPU (check_mesh: recompute-fused the GPU's recompute bit for bit). */
+#define FAN_FACES (SFI_CUDA_HALO_FACES + 76)
+static void test_dense_fan(void)
+{
+    if (!gpu_ready()) return;
+    enum { N = FAN_FACES + 1 };
+    float* pos = calloc(3 * N, sizeof(float));
+    float* uv = calloc(2 * N, sizeof(float));
+    float* delta = calloc(3 * N, sizeof(float));
+    uint32_t* joints = calloc(2 * N, sizeof(uint32_t));
+    float* weights = calloc(2 * N, sizeof(float));
+    uint32_t* idx = calloc(3 * FAN_FACES, sizeof(uint32_t));
+    pos[2] = 0.3f, uv[0] = uv[1] = 0.5f, weights[0] = weights[1] = 0.5f, joints[1] = 1;
+    for (uint32_t k = 0; k < FAN_FACES; ++k) {
+        double a = 2.0 * 3.14159265358979 * k / FAN_FACES;
+        uint32_t v = k + 1;
+        pos[3 * v] = (float)cos(a), pos[3 * v + 1] = (float)sin(a), pos[3 * v + 2] = (float)(0.2 * sin(3.0 * a));
+        uv[2 * v] = 0.5f + 0.5f * pos[3 * v], uv[2 * v + 1] = 0.5f + 0.5f * pos[3 * v + 1];
+        delta[3 * v + 2] = (float)(0.1 * cos(5.0 * a));
+        joints[2 * v + 1] = 1;
+        weights[2 * v] = (float)(0.5 + 0.5 * cos(a)), weights[2 * v + 1] = 1.0f - weights[2 * v];
+        idx[3 * k] = 0, idx[3 * k + 1] = v, idx[3 * k + 2] = k + 1 < FAN_FACES ? v + 1 : 1;
+    }
+    sf_morph_target_desc target = {"wave", delta, NULL, NULL, NULL, 0};
+    sf_mesh_desc mesh = {0};
+    mesh.vertex_count = N, mesh.triangle_count = FAN_FACES, mesh.indices = idx;
+    mesh.positions.data = pos, mesh.uvs.data = uv;
+    mesh.influence_count = 2, mesh.joints = joints, mesh.weights = weights, mesh.bone_count = 2;
+    mesh.targets = &target, mesh.target_count = 1;
+    sf_topology* topo = NULL;
+    sf_error err;
+    CHECK_OK(sf_topology_create(&mesh, NULL, NULL, &topo, &err));
+    for (int w = -1; topo && w < 2; ++w) CHECK(sfi_cuda_halo_bytes(topo, w) == 0);
+    sf_topology_destroy(topo);
+    sf_pose base = {NULL, 2, NULL, 0};
+    check_mesh("dense fan", &mesh, &base);
+    free(pos), free(uv), free(delta), free(joints), free(weights), free(idx);
+}
+
 static const char* const assets[] = {"gltf/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb",
                                      "gltf/AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf",
                                      "gltf/CesiumMan/glTF-Binary/CesiumMan.glb",
@@ -1320,6 +1361,7 @@ int main(int argc, char** argv)
     if (!gpu_ready()) return 77;
     static const sft_case cases[] = {{"scenes", test_scenes},
                                      {"assets", test_assets},
+                                     {"dense_fan", test_dense_fan},
                                      {"crowd", test_crowd},
                                      {"evaluation", test_evaluation},
                                      {"poses", test_poses},
