@@ -133,14 +133,9 @@ static sf_result cut_blocks(build* b, sfi_gpu_blocks* out, uint32_t max_own, uin
     for (size_t q = 0; q < n; ++q) {
         uint32_t v = out->order[q], nf, nv;
         mark(b, v, s, &nf, &nv);
-        if (own + 1 > max_own || L + nv > max_locals || NF + nf > max_faces) {
+        if (own > 0 && (own + 1 > max_own || L + nv > max_locals || NF + nf > max_faces)) {
             for (uint32_t i = 0; i < nf; ++i) b->fstamp[b->tf[i]] = 0;
             for (uint32_t i = 0; i < nv; ++i) b->vstamp[b->tv[i]] = 0;
-            if (own == 0)
-                return sf_error_set(err, SF_ERROR_UNSUPPORTED, "gpu blocks", v,
-                                    "vertex %u's faces need %u faces and %u vertices; a GPU block holds at most %u "
-                                    "faces and %u vertices in shared memory",
-                                    v, nf, nv, max_faces, max_locals);
             out->own_offsets[++*blocks] = (uint32_t)q;
             if (L > out->max_locals) out->max_locals = L;
             if (NF > out->max_faces) out->max_faces = NF;
@@ -148,6 +143,11 @@ static sf_result cut_blocks(build* b, sfi_gpu_blocks* out, uint32_t max_own, uin
             ++s, own = L = NF = 0;
             mark(b, v, s, &nf, &nv);
         }
+        if (nv > max_locals || nf > max_faces) // a block of its own would not hold it either
+            return sf_error_set(err, SF_ERROR_UNSUPPORTED, "gpu blocks", v,
+                                "vertex %u's faces need %u faces and %u vertices; a GPU block holds at most %u faces "
+                                "and %u vertices in shared memory",
+                                v, nf, nv, max_faces, max_locals);
         own++, L += nv, NF += nf;
     }
     if (own) {

@@ -157,6 +157,12 @@ static void refused_by_size(void)
     CHECK(sfi_gpu_blocks_build(topo, -1, 256, 1024, 1, &b, &err) == SF_ERROR_UNSUPPORTED); /* every vertex has 2+ */
     CHECK(strstr(err.message, "faces") && strstr(err.message, "at most 1 faces"));
     CHECK(b.order == NULL && b.block_count == 0);
+    /* the first vertex (a corner: 1 or 2 faces) fits, a later one (3 or 6) starts a block it does not fit either */
+    CHECK(sfi_gpu_blocks_build(topo, -1, 256, 1024, 2, &b, &err) == SF_ERROR_UNSUPPORTED);
+    CHECK(strstr(err.message, "at most 2 faces") != NULL);
+    CHECK(b.order == NULL && b.block_count == 0);
+    CHECK(sfi_gpu_blocks_build(topo, -1, 4, 6, 64, &b, &err) == SF_ERROR_UNSUPPORTED); /* an inner ring: 7 vertices */
+    CHECK(b.order == NULL && b.block_count == 0);
     CHECK(sfi_gpu_blocks_build(topo, -1, 0, 1024, 64, &b, &err) == SF_ERROR_INVALID_ARGUMENT);
     CHECK(sfi_gpu_blocks_build(topo, -1, 256, 70000, 64, &b, &err) == SF_ERROR_INVALID_ARGUMENT);
     sfi_gpu_blocks_free(&b); /* zeroed: freeing again is harmless */
