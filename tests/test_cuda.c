@@ -1242,16 +1242,18 @@ static void test_locality(void)
     replicated_pose(&rm, &base, rbones, &rpose);
     CHECK_OK(sf_topology_create(&rm.desc, NULL, NULL, &topo, &err));
     size_t n = topo ? sf_topology_vertex_count(topo) : 0;
-    sf_workspace *blocks = NULL, *authored = NULL;
+    sf_workspace *blocks = NULL, *authored = NULL, *cpu = NULL;
     sf_workspace_opts wo = {0, SF_BACKEND_CUDA};
     if (topo) {
+        CHECK_OK(sf_workspace_create(topo, NULL, &cpu, &err));
         CHECK_OK(sf_workspace_create(topo, &wo, &blocks, &err));
         CHECK_OK(sf_workspace_create(topo, &wo, &authored, &err));
         CHECK_OK(sfi_cuda_set_locality(authored, SFI_CUDA_ORDER_AUTHORED, &err));
         CHECK_OK(sfi_cuda_set_locality(blocks, SFI_CUDA_ORDER_MORTON, &err));
     }
-    if (!blocks || !authored || sft_failed_now) goto out;
-    frames fa = frames_alloc(n), fb = frames_alloc(n);
+    if (!blocks || !authored || !cpu || sft_failed_now) goto out;
+    frames fa = frames_alloc(n), fb = frames_alloc(n), fc = frames_alloc(n), f2 = frames_alloc(n);
+    double* sens = calloc(n + 1, sizeof(double));
     option_set sets[SF_METHOD_COUNT + 32];
     size_t set_count = option_sets(sets), runs = 0, differ = 0;
     double worst_float = 0.0;
@@ -1275,11 +1277,18 @@ static void test_locality(void)
                 sf_workspace_last_report(blocks, &pb);
                 CHECK(memcmp(&pa, &pb, sizeof pa) == 0);
                 if (variant == SFI_CUDA_SCATTER_FLOAT) {
+                    /* the float atomics' order moves an ill-conditioned sum: allowed what rounding moves the CPU's
+                     * answer by, as check_mesh allows it */
+                    sf_frames_out oc = {fc.p, fc.n, fc.t};
+                    CHECK_OK(sf_frames_compute(topo, &p.pose, sets[s].method, &sets[s].opts, cpu, &oc, &ea));
+                    sensitivity(topo, &p.pose, sets[s].method, &sets[s].opts, cpu, &fc, &f2, sens);
                     for (size_t v = 0; v < n; ++v) {
                         double a = is_zero3(fa.n + 3 * v) && is_zero3(fb.n + 3 * v)
                                        ? 0.0
                                        : sf_angle_deg(fa.n + 3 * v, fb.n + 3 * v);
-                        if (!(a <= worst_float)) worst_float = a == a ? a : 180.0;
+                        if (sens[v] >= UNDEFINED_DEG) continue; /* rounding decides the answer */
+                        a = a == a ? fmax(0.0, a - 20.0 * sens[v]) : 180.0;
+                        if (a > worst_float) worst_float = a;
                     }
                 } else if (memcmp(fa.p, fb.p, 3 * n * sizeof(float)) || memcmp(fa.n, fb.n, 3 * n * sizeof(float)) ||
                            memcmp(fa.t, fb.t, 4 * n * sizeof(float))) {
@@ -1338,13 +1347,15 @@ static void test_locality(void)
                             pe[0][i].handedness_mismatches != pe[1][i].handedness_mismatches;
     }
     printf("locality: replicated CesiumMan, %zu vertices: %zu frame sets, %zu differ in any bit (scatter-float "
-           "within %.3g deg); statistics of %d poses: %zu fields differ\n",
+           "within %.3g deg beyond the rounding allowance); statistics of %d poses: %zu fields differ\n",
            n, runs, differ, worst_float, I, stats_differ);
     CHECK(runs > 0 && stats_differ == 0);
     for (int f = 0; f < 2; ++f) sf_evaluation_destroy(e[f]);
     for (size_t i = 0; i < I; ++i) posed_free(&p[i]);
-    frames_free(&fa), frames_free(&fb);
+    frames_free(&fa), frames_free(&fb), frames_free(&fc), frames_free(&f2);
+    free(sens);
 out:
+    sf_workspace_destroy(cpu);
     sf_workspace_destroy(blocks);
     sf_workspace_destroy(authored);
     sf_topology_destroy(topo);
