@@ -792,8 +792,8 @@ static sf_result deform(sfi_cuda* c, sf_error* err)
     return sfc_vertex_frames(&c->t, &b, SF_METHOD_UNCHANGED, 0, 0.0f, c->pos, c->det, NULL, NULL, NULL, c->stream, err);
 }
 
-// The locality blocks of a weld mode, built on first use; *ready is 0 where a one-ring is over SFI_CUDA_HALO_FACES
-// (the blocks cannot hold it), then and after.
+// The locality blocks of a weld mode, built on first use; *ready is 0, then and after, where a vertex's one-ring is
+// over a block's budget (SFI_CUDA_HALO_FACES faces, SFI_CUDA_HALO_LOCALS vertices) or the device's shared memory.
 static sf_result halo_ready(sfi_cuda* c, int weld, int* ready, sf_error* err)
 {
     sfc_halo* h = &c->halo[weld + 1];
