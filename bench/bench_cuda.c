@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "bench_util.h"
+#include "floors.h"
 #include "staged.h"
 
 /* ---------------------------------------------------------------- threads for the CPU-side topology build */
@@ -181,34 +182,6 @@ static void report(const char* scene, size_t n, size_t inst, const char* stage, 
     }
 }
 
-/* Byte floors per instance (skinframe's packed layout; docs/benchmarks.md lists the terms). */
-typedef struct floors {
-    double skin_in, dir_in, morph_pos, morph_dirs, grads, fan_grads, faces, out_pos, out_frame;
-} floors;
-
-static floors floors_of(const sf_topology* topo)
-{
-    size_t n = topo->vertex_count, e = topo->morph_offsets[n];
-    floors f;
-    f.skin_in = n * (12.0 + 8.0 + 16.0);            /* rest position, 4 x u16 joints, 4 x f32 weights */
-    f.dir_in = n * (12.0 + 16.0);                   /* rest normal, rest tangent */
-    f.morph_pos = 4.0 * (n + 1) + e * (4.0 + 12.0); /* CSR offsets, (target, position delta) per entry */
-    f.morph_dirs = e * 24.0;                        /* normal and tangent deltas */
-    sfi_gradients_view g;
-    f.grads = f.fan_grads = 0.0;
-    if (sfi_gradients_get(topo, SF_METHOD_JACOBIAN, &g))
-        f.grads = 4.0 * (n + 1) * 2 + g.slot_offsets[n] * (4.0 + 4.0 * g.slot_floats) + g.morph_offsets[n] * 28.0;
-    /* jacobian-fan's own: its slots (joint + 6 coefficients), morph gradients and each vertex's fan normal */
-    if (sfi_gradients_get(topo, SF_METHOD_JACOBIAN_FAN, &g))
-        f.fan_grads = 4.0 * (n + 1) * 2 + g.slot_offsets[n] * (4.0 + 4.0 * g.slot_floats) + g.morph_offsets[n] * 28.0 +
-                      n * 12.0;
-    f.faces = topo->triangle_count * 12.0 + 4.0 * (n + 1) + topo->triangle_count * 12.0 +
-              n * 8.0; /* indices, adjacency, uvs */
-    f.out_pos = n * 12.0;
-    f.out_frame = n * 28.0; /* float3 normal + float4 tangent */
-    return f;
-}
-
 static int both_orders; /* SF_BENCH_ORDERS: 1, each character in the authored order too; 2, also the grids,
                            * and both in the Morton order */
 
@@ -273,15 +246,11 @@ static int bench_topology(const char* scene, sf_topology* topo, size_t inst, con
     /* the reference first, so that the error stage has one to compare against */
     TIME(SFI_STAGE_DEFORM, SF_METHOD_UNCHANGED, 0, "deform", "",
          (fl.skin_in + fl.morph_pos) + I * (fl.out_pos + 4.0 * n));
-    double skin_dirs = fl.skin_in + fl.dir_in + fl.morph_pos + fl.morph_dirs;
     /* every method but the reference, from the pose; recompute-fused reads what the reference reads */
     for (int q = 0; q < SF_METHOD_COUNT; ++q) {
         sf_method m = (sf_method)q;
         if (m == SF_METHOD_RECOMPUTE) continue;
-        double in = m == SF_METHOD_JACOBIAN           ? fl.skin_in + fl.dir_in + fl.morph_pos + fl.grads
-                    : m == SF_METHOD_JACOBIAN_FAN     ? fl.skin_in + fl.dir_in + fl.morph_pos + fl.fan_grads
-                    : m == SF_METHOD_RECOMPUTE_FUSED ? fl.skin_in + fl.morph_pos + fl.faces
-                                                      : skin_dirs;
+        double in = floors_method_in(&fl, m);
         TIME(SFI_STAGE_METHOD, m, 0, "skin+method", sf_method_name(m), in + I * (fl.out_pos + fl.out_frame));
         if (m != SF_METHOD_RECOMPUTE_FUSED) /* the same pass without the frames report */
             TIME(SFI_STAGE_PASS, m, 0, "skin+pass", sf_method_name(m), in + I * (fl.out_pos + fl.out_frame));

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "bench_util.h"
+#include "floors.h"
 #include "memory_floor.h"
 #include "staged.h"
 #include "yardstick.h"
@@ -226,6 +227,7 @@ typedef struct bench_case {
     char label[64];
     double t[MAX_RUNS];
     timing tm;
+    double bytes; /* the floor's bytes per vertex (case_bytes), 0 = not counted */
 } bench_case;
 
 typedef struct bench_state {
@@ -328,6 +330,28 @@ static int skipped(const char* label)
     return 0;
 }
 
+/* The bytes a case must move per vertex, each input read once and each output written once (floors.h; the memory
+ * floors' and the quantized pass's own streams); 0 for the yardstick, whose work is ozz's job, not a method. */
+static double case_bytes(const bench_state* s, const bench_case* c)
+{
+    floors f = floors_of(s->topo);
+    double n = (double)s->bm->desc.vertex_count, frame_out = f.out_pos + f.out_frame;
+    double quant_in = s->q_pos && s->q.joints.type == SF_QUANT_UINT8 ? FLOOR_QUANT_IN : FLOOR_QUANT_IN_WIDE;
+    if (n == 0.0) return 0.0;
+    switch (c->kind) {
+    case KIND_POSITIONS: return (f.skin_in + f.morph_pos + f.out_pos) / n;
+    case KIND_FRAMES: return (floors_method_in(&f, c->method) + frame_out) / n;
+    case KIND_MIKK: return (floors_method_in(&f, SF_METHOD_RECOMPUTE) + frame_out) / n;
+    case KIND_ERROR: return 2.0 * f.out_frame / n + 8.0; /* two frames read, two angles written */
+    case KIND_FLOOR:
+        return 4.0 * (c->method == SF_METHOD_SKINNED ? FLOOR_SKINNED_IN + FLOOR_SKINNED_OUT
+                                                     : FLOOR_POSITIONS_IN + FLOOR_POSITIONS_OUT);
+    case KIND_QUANT:
+    case KIND_QUANT_FLOOR: return 4.0 * (quant_in + FLOOR_SKINNED_OUT);
+    default: return 0.0;
+    }
+}
+
 /* Every case of one mesh on one thread setting, interleaved over `runs` rounds. */
 static int bench_mesh_threads(bench_state* s, int runs, int parallel, size_t threads)
 {
@@ -391,17 +415,33 @@ static int bench_mesh_threads(bench_state* s, int runs, int parallel, size_t thr
             if (run_case(s, &cases[c])) return 1;
             cases[c].t[round] = now_s() - t0;
         }
+    /* this core's bandwidth from the memory floor of `skinned` in the same run (one thread only) */
+    double floor_gbps = 0.0;
     for (int c = 0; c < count; ++c) {
         cases[c].tm = summarize(cases[c].t, runs);
-        printf("{\"bench\":\"skin\",\"mesh\":\"%s\",\"vertices\":%zu,\"case\":\"%s\",\"threads\":%zu,\"runs\":%d,"
-               "\"best_ns_per_vertex\":%.3f,\"median_ns_per_vertex\":%.3f}\n",
-               s->bm->name, n, cases[c].label, threads, runs, 1e9 * cases[c].tm.best / (double)n,
-               1e9 * cases[c].tm.median / (double)n);
+        cases[c].bytes = case_bytes(s, &cases[c]);
+        if (cases[c].kind == KIND_FLOOR && cases[c].method == SF_METHOD_SKINNED && cases[c].tm.median > 0.0)
+            floor_gbps = cases[c].bytes * (double)n / cases[c].tm.median * 1e-9;
     }
-    printf("\n%-8s %-30s %7s %12s %12s\n", "mesh", "case", "threads", "median ns/v", "best ns/v");
     for (int c = 0; c < count; ++c)
-        printf("%-8s %-30s %7zu %12.2f %12.2f\n", s->bm->name, cases[c].label, threads,
-               1e9 * cases[c].tm.median / (double)n, 1e9 * cases[c].tm.best / (double)n);
+        printf("{\"bench\":\"skin\",\"mesh\":\"%s\",\"vertices\":%zu,\"case\":\"%s\",\"threads\":%zu,\"runs\":%d,"
+               "\"best_ns_per_vertex\":%.3f,\"median_ns_per_vertex\":%.3f,\"floor_bytes_per_vertex\":%.1f}\n",
+               s->bm->name, n, cases[c].label, threads, runs, 1e9 * cases[c].tm.best / (double)n,
+               1e9 * cases[c].tm.median / (double)n, cases[c].bytes);
+    printf("\n%-8s %-30s %7s %12s %12s %10s %8s\n", "mesh", "case", "threads", "median ns/v", "best ns/v", "floor B/v",
+           "x floor");
+    for (int c = 0; c < count; ++c) {
+        double ns = 1e9 * cases[c].tm.median / (double)n;
+        printf("%-8s %-30s %7zu %12.2f %12.2f", s->bm->name, cases[c].label, threads, ns,
+               1e9 * cases[c].tm.best / (double)n);
+        if (cases[c].bytes > 0.0) printf(" %10.0f", cases[c].bytes);
+        else printf(" %10s", "-");
+        if (cases[c].bytes > 0.0 && floor_gbps > 0.0) printf(" %8.2f\n", ns * floor_gbps / cases[c].bytes);
+        else printf(" %8s\n", "-");
+    }
+    if (floor_gbps > 0.0)
+        printf("x floor: the median against moving the case's bytes at this core's %.1f GB/s (the memory floor of "
+               "`skinned` in this run)\n", floor_gbps);
     printf("ratios of medians (%s, %zu thread%s): skinned/yardstick %.2f  positions/yardstick %.2f  "
            "skinned/memory-floor %.2f  positions/memory-floor %.2f  "
            "inverse-transpose/skinned %.2f  bone-normal-matrices/skinned %.2f  jacobian/skinned %.2f  "
