@@ -6,6 +6,7 @@
 #                  their libraries), unpacked into a private prefix
 #   SF_BENCH_MAX / SF_BENCH_REPS / SF_BENCH_CROWD   bench_cuda's arguments (11000000, 30, 1000)
 #   SF_WERROR=OFF  for a host compiler newer than CI's, whose new warnings would stop the build
+#   SF_BENCH_CPU=2 the host core bench_cuda is pinned to (taskset), so its launches are not moved mid-run
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-${OUT:-bench-out}}
@@ -27,5 +28,5 @@ cmake --build build-cuda -j"$(nproc)" --target skinframe_cli test_cuda test_work
   || { grep -E "error|Error" "$out/build.log" | head -30; exit 1; }
 ctest --test-dir build-cuda -R 'test_cuda|test_workspace|test_evaluate' --output-on-failure -V >"$out/tests.log" 2>&1
 echo "tests: exit $?"; grep -E "^[0-9]+ passed|FAIL|fail|worst angle|skipped" "$out/tests.log" | head -40
-build-cuda/bench/bench_cuda "${SF_BENCH_MAX:-11000000}" "${SF_BENCH_REPS:-30}" "${SF_BENCH_CROWD:-1000}" >"$out/bench.jsonl" 2>"$out/bench.err"
+taskset -c "${SF_BENCH_CPU:-2}" build-cuda/bench/bench_cuda "${SF_BENCH_MAX:-11000000}" "${SF_BENCH_REPS:-30}" "${SF_BENCH_CROWD:-1000}" >"$out/bench.jsonl" 2>"$out/bench.err"
 echo "bench: exit $?"; cat "$out/bench.err" | tail -5; grep -v '^{' "$out/bench.jsonl"

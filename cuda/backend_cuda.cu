@@ -84,6 +84,10 @@ struct sfi_cuda {
     sf_error row_detail[SF_METHOD_COUNT];
     uint32_t row_two_pass[SF_METHOD_COUNT]; // recompute-fused rows: sf_frames_report.fused_two_pass
     unsigned long long* h_bins;     // pinned SFK_ANGLE_BIN_COUNT
+    // one series' nonzero bins (sfc_bins_nonzero), read back into h_bins: counts, then the bins' numbers
+    unsigned long long* sparse_count; // SFC_SPARSE_BINS
+    uint32_t* sparse_bin;             // SFC_SPARSE_BINS
+    unsigned* sparse_entries;
     sf_angle_accumulator* read_acc; // one series read back (sfi_cuda_eval_read)
     // a clip's batch (eval_enqueue_clip): each instance's record per series (sfc_stats.frame), on the device for
     // cap instances ([2 * SF_METHOD_COUNT][3 * cap]), read back into pinned memory for the batch's poses
@@ -590,15 +594,24 @@ static void free_stats(sfi_cuda* c)
     c->read_acc = NULL;
     c->e_counts = NULL;
     c->row_counters = NULL;
+    c->sparse_count = NULL;
+    c->sparse_bin = NULL;
+    c->sparse_entries = NULL;
     c->h_bins = NULL;
 }
 
+// The nonzero bins a series is read back as, where it has no more: half the bins, whose pairs (12 bytes) fit in
+// h_bins after the counts; a series with more is read whole.
+#define SFC_SPARSE_BINS ((size_t)SFK_ANGLE_BIN_COUNT / 4 * 2)
+
 // The 8-byte words of the statistics' device buffers: per series its bins, counts, sums and the partials of any
-// launch (SFC_ERROR_BLOCKS blocks), then the rows' summary counts and report counters.
+// launch (SFC_ERROR_BLOCKS blocks), then the rows' summary counts and report counters, then one series' nonzero
+// bins (counts, bin numbers, their number).
 static size_t stats_words(void)
 {
     return 2 * SF_METHOD_COUNT * (SFK_ANGLE_BIN_COUNT + SFC_STAT_COUNTS + 2 + 2 * (size_t)SFC_ERROR_BLOCKS) +
-           SF_METHOD_COUNT * SFC_E_COUNTS + (SF_METHOD_COUNT + 1) * SFC_COUNTERS;
+           SF_METHOD_COUNT * SFC_E_COUNTS + (SF_METHOD_COUNT + 1) * SFC_COUNTERS + SFC_SPARSE_BINS +
+           SFC_SPARSE_BINS / 2 + 1;
 }
 
 // The statistics' device buffers in one allocation (with the workspace: a clip's primitives each hold theirs).
@@ -615,7 +628,10 @@ static sf_result ensure_stats(sfi_cuda* c, sf_error* err)
         st.partial = (double*)w, w += 2 * (size_t)SFC_ERROR_BLOCKS;
     }
     c->e_counts = w, w += SF_METHOD_COUNT * SFC_E_COUNTS;
-    c->row_counters = w;
+    c->row_counters = w, w += (SF_METHOD_COUNT + 1) * SFC_COUNTERS;
+    c->sparse_count = w, w += SFC_SPARSE_BINS;
+    c->sparse_bin = (uint32_t*)w, w += SFC_SPARSE_BINS / 2;
+    c->sparse_entries = (unsigned*)w;
     SFC_CHECK(cudaMallocHost((void**)&c->h_bins, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long)), err);
     return sf_angle_accumulator_create(NULL, &c->read_acc, err);
 }
@@ -1666,12 +1682,35 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
         const sfc_stats& st = c->stats[2 * row + side];
         unsigned long long counts[SFC_STAT_COUNTS];
         double sums[2];
+        unsigned entries = 0;
+        uint64_t t0 = sfc_profile_start();
+        sf_result r = sfc_bins_nonzero(&st, (uint32_t)SFC_SPARSE_BINS, c->sparse_bin, c->sparse_count,
+                                       c->sparse_entries, c->stream, err);
+        if (r != SF_OK) return r;
         SFC_CHECK(cudaMemcpyAsync(counts, st.counts, sizeof counts, cudaMemcpyDeviceToHost, c->stream), err);
         SFC_CHECK(cudaMemcpyAsync(sums, st.sums, sizeof sums, cudaMemcpyDeviceToHost, c->stream), err);
-        SFC_CHECK(cudaMemcpyAsync(c->h_bins, st.bins, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long),
-                                  cudaMemcpyDeviceToHost, c->stream),
+        SFC_CHECK(cudaMemcpyAsync(&entries, c->sparse_entries, sizeof entries, cudaMemcpyDeviceToHost, c->stream),
                   err);
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+        sfc_profile_stop(SFC_PROF_READ_WAIT, t0);
+        t0 = sfc_profile_start();
+        // the nonzero bins where they fit (a few kilobytes), else the whole histogram (1.5 MB)
+        uint32_t* h_bin_of = reinterpret_cast<uint32_t*>(c->h_bins + SFC_SPARSE_BINS);
+        if (entries <= SFC_SPARSE_BINS) {
+            SFC_CHECK(cudaMemcpyAsync(c->h_bins, c->sparse_count, entries * sizeof(unsigned long long),
+                                      cudaMemcpyDeviceToHost, c->stream),
+                      err);
+            SFC_CHECK(cudaMemcpyAsync(h_bin_of, c->sparse_bin, entries * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                                      c->stream),
+                      err);
+        } else {
+            SFC_CHECK(cudaMemcpyAsync(c->h_bins, st.bins, SFK_ANGLE_BIN_COUNT * sizeof(unsigned long long),
+                                      cudaMemcpyDeviceToHost, c->stream),
+                      err);
+        }
+        SFC_CHECK(cudaStreamSynchronize(c->stream), err);
+        sfc_profile_stop(SFC_PROF_READ_COPY, t0);
+        t0 = sfc_profile_start();
         sfi_angle_bins bins;
         bins.count = counts[SFC_COUNT];
         bins.over_1 = counts[SFC_OVER1], bins.over_5 = counts[SFC_OVER5], bins.over_45 = counts[SFC_OVER45];
@@ -1683,9 +1722,10 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
         bins.max = bins.count ? mx : 0.0;
         bins.min = bins.count ? mn : 0.0;
         bins.bins = reinterpret_cast<const uint64_t*>(c->h_bins);
+        bins.index = entries <= SFC_SPARSE_BINS ? h_bin_of : NULL;
+        bins.entries = entries;
         size_t worst = (size_t)(0xffffffffu - (uint32_t)counts[SFC_MAX_KEY]);
         sf_angle_accumulator* acc = side == 0 ? normal_acc : tangent_acc;
-        sf_result r = SF_OK;
         if (summary) {
             sf_angle_accumulator_reset(c->read_acc);
             r = sfi_angle_accumulator_add_bins(c->read_acc, &bins, err);
@@ -1694,6 +1734,7 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
         } else if (acc) {
             r = sfi_angle_accumulator_add_bins(acc, &bins, err); // the same sums, without a copy between
         }
+        sfc_profile_stop(SFC_PROF_READ_ADD, t0);
         if (r != SF_OK) return r;
         if (side == 0)
             s.worst_normal_vertex = bins.count ? worst % n : 0; // the caller's number (sfc_topo.caller)

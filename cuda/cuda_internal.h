@@ -47,6 +47,9 @@ enum sfc_profile_stage {
     SFC_PROF_PART_PREPARE,
     SFC_PROF_PART_COVERS,
     SFC_PROF_PART_SUMS,
+    SFC_PROF_READ_WAIT,
+    SFC_PROF_READ_COPY,
+    SFC_PROF_READ_ADD,
     SFC_PROFILE_STAGES
 };
 uint64_t sfc_profile_start(void);
@@ -162,6 +165,11 @@ sf_result sfc_report(const sfc_topo* t, uint32_t count, int method, const float*
 sf_result sfc_stats_add(const sfc_stats* dst, const sfc_stats* src, cudaStream_t s, sf_error* err);
 sf_result sfc_counts_add(unsigned long long* dst, const unsigned long long* src, uint32_t count, cudaStream_t s,
                          sf_error* err);
+// A series' nonzero bins as (bin, count) pairs in no particular order, the first cap of them into bin_of and
+// count_of; *entries (device) counts them all, so a count over cap tells the reader to copy the whole histogram.
+// A clip's histogram fills few of its SFK_ANGLE_BIN_COUNT bins: the pairs are what is worth reading back.
+sf_result sfc_bins_nonzero(const sfc_stats* st, uint32_t cap, uint32_t* bin_of, unsigned long long* count_of,
+                           unsigned* entries, cudaStream_t s, sf_error* err);
 // Angles of (nrm, tan) against (ref_n, ref_t) over count instances into the two series; e_counts: SFC_E_COUNTS.
 // The reference's tangents per corner (MikkTSpace gives a vertex's corners their own), for the tangent errors:
 // ref holds 4 floats per corner and instance (NULL: tangents measured per vertex); where differ is given and

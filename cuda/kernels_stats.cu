@@ -604,6 +604,25 @@ __global__ void k_counts_add(unsigned long long* dst, const unsigned long long* 
     if (threadIdx.x < count) dst[threadIdx.x] += src[threadIdx.x];
 }
 
+// A warp claims its lanes' slots with one atomic; the pairs land in any order, which the host's sums ignore.
+__global__ void k_bins_nonzero(const unsigned long long* bins, uint32_t cap, uint32_t* bin_of,
+                               unsigned long long* count_of, unsigned* entries)
+{
+    unsigned lane = threadIdx.x & 31u;
+    for (size_t base = (size_t)blockIdx.x * SFC_THREADS; base < SFK_ANGLE_BIN_COUNT;
+         base += (size_t)gridDim.x * SFC_THREADS) {
+        size_t k = base + threadIdx.x;
+        unsigned long long v = k < SFK_ANGLE_BIN_COUNT ? bins[k] : 0ull;
+        unsigned filled = __ballot_sync(0xffffffffu, v != 0ull);
+        if (!filled) continue;
+        unsigned leader = (unsigned)__ffs((int)filled) - 1u, first = 0;
+        if (lane == leader) first = atomicAdd(entries, (unsigned)__popc(filled));
+        first = __shfl_sync(0xffffffffu, first, (int)leader);
+        unsigned at = first + (unsigned)__popc(filled & ((1u << lane) - 1u));
+        if (v && at < cap) bin_of[at] = (uint32_t)k, count_of[at] = v;
+    }
+}
+
 // differ[i] set where instance i's corner tangents (per floats each) differ from the reference's in any bit.
 __global__ void k_corners_differ(size_t per, size_t total, const unsigned* a, const unsigned* b, unsigned* differ)
 {
@@ -630,6 +649,16 @@ sf_result sfc_stats_add(const sfc_stats* dst, const sfc_stats* src, cudaStream_t
 {
     k_stats_add<<<(SFK_ANGLE_BIN_COUNT + 4 * SFC_THREADS - 1) / (4 * SFC_THREADS), SFC_THREADS, 0, s>>>(*dst, *src);
     SFC_LAUNCHED("k_stats_add", err);
+    return SF_OK;
+}
+
+sf_result sfc_bins_nonzero(const sfc_stats* st, uint32_t cap, uint32_t* bin_of, unsigned long long* count_of,
+                           unsigned* entries, cudaStream_t s, sf_error* err)
+{
+    SFC_CHECK(cudaMemsetAsync(entries, 0, sizeof *entries, s), err);
+    k_bins_nonzero<<<(SFK_ANGLE_BIN_COUNT + 4 * SFC_THREADS - 1) / (4 * SFC_THREADS), SFC_THREADS, 0, s>>>(
+        st->bins, cap, bin_of, count_of, entries);
+    SFC_LAUNCHED("k_bins_nonzero", err);
     return SF_OK;
 }
 

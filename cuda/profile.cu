@@ -31,6 +31,9 @@ const char* const stage_names[SFC_PROFILE_STAGES] = {
     "mikk part: graph and numbering checks (thread s)",
     "mikk part: groups compared with the device's (thread s)",
     "mikk part: host sums of frames the device cannot take (thread s)",
+    "read: a series' counts and sums back (waits for queued work)",
+    "read: a series' bins back",
+    "read: a series' bins added on the host",
 };
 
 std::atomic<int> state{0}; // 0 unread, 1 off, 2 on

@@ -370,6 +370,38 @@ static void test_add_bins(void)
     CHECK_OK(sf_angle_accumulator_add(acc, a, HERE, NULL));
     CHECK_OK(sfi_angle_accumulator_add_bins(acc, &add, NULL));
     CHECK(bins_match(acc, a, N, "angles, then bins"));
+    /* the same bins handed over as their nonzero entries, last bin first (the GPU's come in any order) */
+    size_t entries = 0;
+    for (size_t b = 0; b < DOC_BINS; ++b) entries += bins[b] != 0;
+    uint32_t* index = malloc(entries * sizeof *index);
+    uint64_t* counts = malloc(entries * sizeof *counts);
+    CHECK(index && counts);
+    for (size_t b = DOC_BINS, k = 0; b-- > 0;)
+        if (bins[b]) index[k] = (uint32_t)b, counts[k++] = bins[b];
+    sfi_angle_bins sparse = add;
+    sparse.bins = counts, sparse.index = index, sparse.entries = entries;
+    sf_angle_accumulator* from_sparse;
+    CHECK_OK(sf_angle_accumulator_create(NULL, &from_sparse, NULL));
+    CHECK_OK(sf_angle_accumulator_add(from_sparse, a, HERE, NULL));
+    CHECK_OK(sfi_angle_accumulator_add_bins(from_sparse, &sparse, NULL));
+    CHECK(bins_match(from_sparse, a, N, "angles, then the nonzero bins"));
+    sf_angle_stats dense_stats, sparse_stats;
+    CHECK_OK(sf_angle_accumulator_finish(acc, &dense_stats, NULL));
+    CHECK_OK(sf_angle_accumulator_finish(from_sparse, &sparse_stats, NULL));
+    CHECK(memcmp(&dense_stats, &sparse_stats, sizeof dense_stats) == 0);
+    /* an entry past the bins, and entries that do not hold the count, are refused by name */
+    sf_error e;
+    uint32_t last = index[0];
+    index[0] = (uint32_t)DOC_BINS;
+    CHECK(sfi_angle_accumulator_add_bins(from_sparse, &sparse, &e) == SF_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(e.message, "bins.index") != NULL);
+    index[0] = last;
+    sparse.entries = entries - 1;
+    CHECK(sfi_angle_accumulator_add_bins(from_sparse, &sparse, &e) == SF_ERROR_INVALID_ARGUMENT);
+    CHECK(bins_match(from_sparse, a, N, "after refused bins"));
+    sf_angle_accumulator_destroy(from_sparse);
+    free(index);
+    free(counts);
     CHECK_OK(sf_angle_accumulator_merge(twice, acc, NULL));
     CHECK_OK(sf_angle_accumulator_merge_part(twice, acc, 1, 2, NULL));
     CHECK_OK(sf_angle_accumulator_merge_part(twice, acc, 0, 2, NULL));

@@ -583,11 +583,15 @@ sf_result sfi_corner_tangent_errors(const sf_topology* topo, const float* method
                                     sf_error* err);
 
 /* Angles counted elsewhere (the GPU's histogram) in the accumulator's own bins (sfk_angle_bin,
- * SFK_ANGLE_BIN_COUNT of them), with their exact count, sums, extremes and shares. */
+ * SFK_ANGLE_BIN_COUNT of them), with their exact count, sums, extremes and shares. The bins come whole, or
+ * as the nonzero ones only: then bins[k] angles lie in bin index[k], k < entries (any order, each bin once),
+ * which is what a histogram of few filled bins costs to hand over. */
 typedef struct sfi_angle_bins {
     uint64_t count, over_1, over_5, over_45;
     double sum, sum2, min, max;
-    const uint64_t* bins; /* SFK_ANGLE_BIN_COUNT */
+    const uint64_t* bins;   /* SFK_ANGLE_BIN_COUNT, or entries where index is given */
+    const uint32_t* index;  /* NULL: bins is whole */
+    size_t entries;
 } sfi_angle_bins;
 /* Adds them to acc as sf_angle_accumulator_merge would (the bins must hold count angles). */
 sf_result sfi_angle_accumulator_add_bins(sf_angle_accumulator* acc, const sfi_angle_bins* add, sf_error* err);

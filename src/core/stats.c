@@ -237,6 +237,17 @@ sf_result sf_angle_accumulator_merge(sf_angle_accumulator* dst, const sf_angle_a
     return sf_angle_accumulator_merge_part(dst, src, 0, 1, err);
 }
 
+/* c more angles in bin b: into its 8-bit counter, and only what passes 255 into the wide bins, so that a bin
+ * counted a few times faults in no page of them (a fresh page costs microseconds, and a clip's bins are spread
+ * over hundreds of pages). */
+static void add_count(sf_angle_accumulator* acc, size_t b, uint64_t c)
+{
+    if (c == 0) return;
+    uint64_t t = acc->recent[b] + c;
+    acc->recent[b] = (recent_count)(t % RECENT_WRAP);
+    if (t >= RECENT_WRAP) widen(acc, b), acc->bins[b] += t - t % RECENT_WRAP;
+}
+
 sf_result sfi_angle_accumulator_add_bins(sf_angle_accumulator* acc, const sfi_angle_bins* add, sf_error* err)
 {
     SF_CHECK(acc && add, SF_ERROR_INVALID_ARGUMENT, err, acc ? "bins" : "acc", SFI_NO_INDEX, "is NULL");
@@ -246,8 +257,17 @@ sf_result sfi_angle_accumulator_add_bins(sf_angle_accumulator* acc, const sfi_an
     /* every angle in a bin between its min's and its max's, as the accumulator keeps them */
     size_t b0 = bin_of((float)add->min), b1 = bin_of((float)add->max) + 1;
     uint64_t total = 0, inside = 0;
-    for (size_t b = 0; b < BIN_COUNT; ++b) total += add->bins[b];
-    for (size_t b = b0; b < b1; ++b) inside += add->bins[b];
+    if (add->index) {
+        for (size_t k = 0; k < add->entries; ++k) {
+            SF_CHECK(add->index[k] < BIN_COUNT, SF_ERROR_INVALID_ARGUMENT, err, "bins.index", k, "bin %lu of %zu",
+                     (unsigned long)add->index[k], BIN_COUNT);
+            total += add->bins[k];
+            if (add->index[k] >= b0 && add->index[k] < b1) inside += add->bins[k];
+        }
+    } else {
+        for (size_t b = 0; b < BIN_COUNT; ++b) total += add->bins[b];
+        for (size_t b = b0; b < b1; ++b) inside += add->bins[b];
+    }
     SF_CHECK(total == add->count && inside == total, SF_ERROR_INVALID_ARGUMENT, err, "bins", SFI_NO_INDEX,
              "%llu angles in the bins, %llu of them in the range [%g, %g], %llu counted", (unsigned long long)total,
              (unsigned long long)inside, add->min, add->max, (unsigned long long)add->count);
@@ -256,8 +276,11 @@ sf_result sfi_angle_accumulator_add_bins(sf_angle_accumulator* acc, const sfi_an
     acc->count += add->count;
     acc->sum += add->sum, acc->sum2 += add->sum2;
     acc->over_1 += add->over_1, acc->over_5 += add->over_5, acc->over_45 += add->over_45;
-    for (size_t b = b0; b < b1; ++b)
-        if (add->bins[b]) widen(acc, b), acc->bins[b] += add->bins[b];
+    if (add->index) {
+        for (size_t k = 0; k < add->entries; ++k) add_count(acc, add->index[k], add->bins[k]);
+    } else {
+        for (size_t b = b0; b < b1; ++b) add_count(acc, b, add->bins[b]);
+    }
     return SF_OK;
 }
 
