@@ -113,7 +113,8 @@ const SF_VIEW_BUMP_HEIGHT: f32 = 0.5;
 const SF_VIEW_BUMP_SLOPE: f32 = 0.06;
 // web/src/gpu_views.wgsl's uniform
 struct ViewParams {
-  view_proj: mat4x4f, // projection times view (WebGL's clip space, z in -w..w)
+  view_proj: mat4x4f, // projection times view times model (WebGL's clip space, z in -w..w)
+  model: mat4x4f, // the mesh's positions to the scene: its 3x3 turns the shaded normals
   n: u32, // vertices
   shade_slot: u32, // the frames' slot (sf_method) the mesh is shaded with
   method_slot: u32, // the error views: the slot measured
@@ -123,9 +124,9 @@ struct ViewParams {
   indices: u32, // word offset of the triangles' vertex indices in `topo`
   uvs: u32, // word offset of the UVs in `topo`
   has_uv: u32, // 1 when the mesh has UVs, else 0
-  pad_25: u32,
-  pad_26: u32,
-  pad_27: u32,
+  pad_41: u32,
+  pad_42: u32,
+  pad_43: u32,
 }
 // web/src/gpu_stats.wgsl's uniform
 struct StatsParams {

@@ -135,7 +135,8 @@
 #define SF_GPU_VIEW_BUMP_HEIGHT 0.5f
 #define SF_GPU_VIEW_BUMP_SLOPE 0.06f
 #define SF_GPU_VIEW_PARAMS(X)                                                                   \
-    X(mat4x4f, view_proj, "projection times view (WebGL's clip space, z in -w..w)")             \
+    X(mat4x4f, view_proj, "projection times view times model (WebGL's clip space, z in -w..w)") \
+    X(mat4x4f, model, "the mesh's positions to the scene: its 3x3 turns the shaded normals")   \
     X(u32, n, "vertices")                                                                       \
     X(u32, shade_slot, "the frames' slot (sf_method) the mesh is shaded with")                  \
     X(u32, method_slot, "the error views: the slot measured")                                   \

@@ -13,6 +13,7 @@ import { GPU_ARRAYS, FRAME_FLOATS, FRAME_NORMAL_FLOATS, VIEW_ERROR, VIEW_MODE, V
 const M = Object.fromEntries(ALL_METHODS.map((name, i) => [name, i]));
 const CLEAR = { r: 13 / 255, g: 14 / 255, b: 17 / 255, a: 1 }; // views.js's clear colour
 const SAMPLES = 4; // as the three.js views' antialiasing
+const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 export class GpuViews {
   // canvases: the four OffscreenCanvases (method, reference, normal error, tangent error); gpu: gpu.js's runner.
@@ -39,7 +40,7 @@ export class GpuViews {
       depthStencil: { format: 'depth24plus', depthWriteEnabled: true, depthCompare: 'less' },
       multisample: { count: SAMPLES },
     });
-    this.settings = null; // the page's latest: {id, viewProj, width, height, material, method, right, on}
+    this.settings = null; // the page's latest: {id, viewProj, model, width, height, material, method, right, on}
     this.mesh = null;
     this.drawing = false;
     this.again = false;
@@ -98,6 +99,7 @@ export class GpuViews {
       const block = new ArrayBuffer(4 * VIEW_PARAM_WORDS), f = new Float32Array(block), u = new Uint32Array(block);
       const P = VIEW_PARAM;
       f.set(s.viewProj, P.view_proj);
+      f.set(s.model || IDENTITY, P.model);
       u[P.n] = n; u[P.shade_slot] = shade; u[P.method_slot] = method; u[P.ref_slot] = ref; u[P.mode] = mode; u[P.error] = error;
       u[P.indices] = offsets.indices; u[P.uvs] = offsets.uvs; u[P.has_uv] = m.hasUv ? 1 : 0;
       d.queue.writeBuffer(v.params, 0, block);

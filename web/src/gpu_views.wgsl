@@ -38,8 +38,11 @@ fn vs_main(@builtin(vertex_index) corner: u32) -> Corner {
   let clip = V.view_proj * vec4<f32>(state[o], state[o + 1u], state[o + 2u], 1.0);
   // WebGL's depth range (-w..w) to WebGPU's (0..w): the camera's matrices are three.js's
   c.clip = vec4<f32>(clip.xy, 0.5 * (clip.z + clip.w), clip.w);
-  c.normal = slot_normal(V.shade_slot, v);
-  c.tangent = slot_tangent(V.shade_slot, v);
+  // shaded in the scene's space, as views.js's mat3(modelMatrix) turns them
+  let turn = mat3x3<f32>(V.model[0].xyz, V.model[1].xyz, V.model[2].xyz);
+  c.normal = turn * slot_normal(V.shade_slot, v);
+  let t = slot_tangent(V.shade_slot, v);
+  c.tangent = vec4<f32>(turn * t.xyz, t.w);
   c.uv = vec2<f32>(0.0);
   if (V.has_uv != 0u) { c.uv = vec2<f32>(bitcast<f32>(topo[V.uvs + 2u * v]), bitcast<f32>(topo[V.uvs + 2u * v + 1u])); }
   c.err = -1.0;

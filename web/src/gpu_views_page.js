@@ -42,14 +42,16 @@ export class RemoteViews {
     this.pickEvent = null; // a click waiting for the moment's arrays
   }
 
-  // The worker's settings for what the page shows: on (false: the page draws, e.g. a glTF file), the camera,
+  // The worker's settings for what the page shows: on (false: the page draws, e.g. a whole glTF character), the camera,
   // the size, material and methods, and whether the page needs this moment's per-vertex arrays.
   settings(views, o) {
     const cam = views.camera;
     cam.updateMatrixWorld();
     const vp = new THREE.Matrix4().multiplyMatrices(cam.projectionMatrix, cam.matrixWorldInverse);
+    if (o.model) vp.multiply(new THREE.Matrix4().fromArray(o.model)); // a glTF primitive's positions to the scene
     const size = views.renderers[0].getDrawingBufferSize(new THREE.Vector2());
-    return { on: o.on, viewProj: Float32Array.from(vp.elements), width: Math.max(1, size.x), height: Math.max(1, size.y),
+    return { on: o.on, viewProj: Float32Array.from(vp.elements), model: o.model ? Array.from(o.model) : null,
+      width: Math.max(1, size.x), height: Math.max(1, size.y),
       material: o.material, method: o.method, right: o.right, arrays: !!(o.arrays || this.pickEvent) };
   }
 

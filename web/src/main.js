@@ -239,7 +239,7 @@ function replaceView(next, reframe) {
   // the same scene at the same size keeps its index and UV attributes (a slider's pose changes only the rest)
   const sameMesh = old && old.vertexCount === view.vertexCount && old.triangleCount === view.triangleCount && page.source === source;
   if (!sameMesh) views.setMesh(view.vertexCount, view.indices, view.uvs);
-  views.setGpuDrawn(!gltf && !!view.gpuDrawn);
+  views.setGpuDrawn(gltf ? primitiveOnGpu() : !!view.gpuDrawn);
   if (!gltf) views.setModelMatrix(null); // the scenes' positions are the world's; a glTF's come with their matrix
   // the scene worker runs the GPU passes on its own view, and on its copy of a glTF primitive (selectMesh); this
   // thread's only without a worker
@@ -302,6 +302,12 @@ function workerGpuSettings() {
 }
 function onWorkerGpu(d) {
   if (d.type === 'gpu-time') { remote.timed?.(d); return; }
+  if (d.type === 'primitive-views') {
+    // the worker draws the glTF primitive's views from its passes' buffers, or (over the adapter's limits) the page
+    remote.primitiveDrawn = d.on;
+    views.setGpuDrawn(primitiveOnGpu());
+    return;
+  }
   // the whole character has no passes: what the worker says of the scene or primitive it left is not shown
   const whole = gltf?.filter < 0;
   if (d.isError || (d.line && !whole)) { $('gpu-check').textContent = d.line; if (d.isError) page.errors.push(d.line); }
@@ -419,7 +425,8 @@ function postPrimitivePose() {
   const rows = view.rows.map((r) => (r.normals ? { normals: r.normals.slice(), tangents: tf ? r.tangents?.slice() ?? null : null } : null));
   const q = { type: 'gpu-pose', bones: view.bones.slice(), morph: view.morph.slice(), options: { ...view.options },
     hasTangentFrame: tf, refNormals: view.refNormals.slice(), refTangents: tf ? view.refTangents?.slice() ?? null : null, rows,
-    stats: view.stats.slice(), gpu: workerGpuSettings() };
+    stats: view.stats.slice(), gpu: workerGpuSettings(), pose: ++remote.id,
+    views: remoteViews?.forRequest(views, remoteViewOptions(), remote.id) };
   const arrays = [q.bones, q.morph, q.refNormals, q.refTangents, q.stats, ...rows.flatMap((r) => (r ? [r.normals, r.tangents] : []))];
   worker.postMessage(q, arrays.filter(Boolean).map((a) => a.buffer));
 }
@@ -707,6 +714,9 @@ function selectMesh(index) {
   replaceView(next, true);
   remote.meshKnown = false; // the worker's scene is no longer the page's
   // the worker's GPU passes: the scene's buffers go; a primitive's copy takes them (its poses follow in refresh)
+  // until the worker says it draws the new primitive, the page does
+  remote.primitiveDrawn = false;
+  views.setGpuDrawn(false);
   if (remote.gpu) worker.postMessage(index < 0 ? { type: 'gpu-release' } : { type: 'gpu-mesh', desc,
     gpu: workerGpuSettings(), wasm: new URL(page.wasm.file, document.baseURI).href });
   seek(gltf.time || 0);
@@ -755,7 +765,7 @@ function loop(now) {
     if (t >= gltf.duration) { gltf.playing = false; $('play').textContent = 'Play'; }
     seek(t);
   }
-  if (remoteViews && view?.remote) remoteViews.sync(views, remoteViewOptions());
+  if (remoteViews && (view?.remote || primitiveOnGpu())) remoteViews.sync(views, remoteViewOptions());
   if (views.dirty || views.busy) {
     const t0 = performance.now();
     views.render();
@@ -770,10 +780,14 @@ function loop(now) {
 
 // ---------------------------------------------------------------- the views drawn in the worker
 
-// What the worker's views show (gpu_views_page.js): off under a glTF file; the per-vertex arrays only for the
-// overlay's vectors and the inspector.
+// Whether the worker draws the open glTF primitive's views (the whole character is drawn here, from its arrays).
+function primitiveOnGpu() { return !!(remoteViews && gltf && gltf.filter >= 0 && remote.primitiveDrawn); }
+
+// What the worker's views show (gpu_views_page.js): a scene, or a glTF primitive placed by its model matrix;
+// the per-vertex arrays only for the overlay's vectors and the inspector.
 function remoteViewOptions() {
-  return { on: !gltf, material: Number($('material').value), method: METHODS[state.method],
+  const primitive = !!gltf && gltf.filter >= 0;
+  return { on: !gltf || primitive, model: primitive ? gltf.toWorld : null, material: Number($('material').value), method: METHODS[state.method],
     right: state.right >= 0 ? METHODS[state.right] : null,
     arrays: views.showNormals || views.showTangents || page.inspected >= 0 };
 }

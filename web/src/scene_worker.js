@@ -104,6 +104,8 @@ async function primitiveMesh(q) {
   } catch (err) {
     postGpu(`WebGPU: ${err.message}`, true);
   }
+  // whether this worker draws the primitive's views (its buffers within the adapter's limits), or the page does
+  self.postMessage({ type: 'primitive-views', on: !!(primitive && gpu.mesh && views.views) });
 }
 
 // Poses come as often as the page redraws: the latest waiting one runs, the others are dropped.
@@ -123,17 +125,22 @@ function pageEvaluation(q) {
   };
 }
 
+// The pose's submit draws the views here too, with the settings (camera, model matrix, material) it came with.
 function primitiveRun() {
   const q = primitivePending;
   primitivePending = null;
-  // the scene (or a later primitive) may have taken the GPU's mesh meanwhile
-  if (!q || !primitive || !gpu || gpu.mesh !== primitiveGpuMesh) return;
+  if (!q) return;
+  views.pose = q.pose;
+  if (q.views) views.set(q.views, false);
+  // the scene (or a later primitive) may have taken the GPU's mesh meanwhile: nothing to draw for this pose
+  if (!primitive || !gpu || gpu.mesh !== primitiveGpuMesh) { views.drawn(); return; }
   try {
     gpuSettings(q.gpu);
     gpu.run(pageEvaluation(q), q.gpu.weighting);
   } catch (err) {
     postGpu(`WebGPU: ${err.message}`, true);
   }
+  views.afterRun();
 }
 
 self.onmessage = async (e) => {

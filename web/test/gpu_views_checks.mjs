@@ -3,7 +3,10 @@
 // and three.js draws them), pixel by pixel; and what a moment posts from the worker to the page on each.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ASSETS = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../tests/assets/gltf');
 
 const IDS = ['view-method', 'view-reference', 'view-normal-error', 'view-tangent-error'];
 // Pixels that differ by more than this (sum over r, g, b of 0..255) count as different: the two rasterizers
@@ -80,7 +83,7 @@ async function openLab(page, base, search) {
 
 // Each shown view of a GPU drawing against three.js's of the same state: the mesh covers part of it, and its
 // inner pixels (the error views' heat colours among them) agree within the bounds above.
-function agree(name, drawn, three) {
+function agree(name, drawn, three, differentShare = DIFFERENT_SHARE) {
   const out = [];
   for (const [k, id] of IDS.entries()) {
     assert.equal(drawn[k] === null, three[k] === null, `${name} ${id}: shown in one drawing only`);
@@ -89,7 +92,7 @@ function agree(name, drawn, three) {
     console.log(`  # ${name}, ${id}: ${r.mesh} mesh pixels, ${r.inner} inner, ${(100 * r.share).toFixed(2)}% of those differ by more than ${PIXEL_TOLERANCE} (mean ${r.meanDiff.toFixed(2)})`);
     assert.ok(r.mesh > 0.02 * r.pixels, `${name} ${id}: the mesh covers ${r.mesh} of ${r.pixels} pixels`);
     assert.ok(r.inner > 0.01 * r.pixels, `${name} ${id}: ${r.inner} inner mesh pixels of ${r.pixels}`);
-    assert.ok(r.share <= DIFFERENT_SHARE, `${name} ${id}: ${r.differ} of ${r.inner} inner mesh pixels differ`);
+    assert.ok(r.share <= differentShare, `${name} ${id}: ${r.differ} of ${r.inner} inner mesh pixels differ`);
     out.push(r);
   }
   assert.ok(out.length >= 2, `${name}: ${out.length} views shown`);
@@ -162,6 +165,31 @@ export async function gpuViewsChecks(browser, base, mode, artifacts, check) {
       } finally {
         await article.close();
       }
+    });
+
+    // A glTF primitive's views: the worker draws them from its passes' buffers (the reference slot holding the
+    // core's weld + MikkTSpace reference), placed by the primitive's model matrix, against three.js's drawing.
+    await check('a glTF primitive drawn on the GPU from the passes\' buffers matches three.js\'s drawing of it', async () => {
+      const shots = {};
+      for (const [path, search] of [['gpu', 'method=skinned&material=1'], ['three.js', 'method=skinned&material=1&gpuviews=0']]) {
+        await openLab(page, base, search);
+        await page.setInputFiles('#file', join(ASSETS, 'CesiumMan/glTF-Binary/CesiumMan.glb'));
+        await page.waitForFunction(() => /vertices/.test(document.getElementById('message').textContent) ||
+          document.getElementById('message').className === 'error', null, { timeout: 60000 });
+        await page.selectOption('#gltf-mesh', '0');
+        await page.$eval('#scrub', (el) => { el.value = '0.4'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+        await settled(page);
+        const state = await page.evaluate(() => ({ gpuDrawn: window.sfPage.views.gpuDrawn, errors: window.sfPage.errors,
+          check: window.sfPage.gpu.check?.ok, n: window.sfPage.view().vertexCount }));
+        assert.deepEqual(state.errors, [], `${path}: errors`);
+        assert.equal(state.gpuDrawn, path === 'gpu', `${path}: the worker draws the primitive's mesh`);
+        if (path === 'gpu') assert.ok(state.check, 'the GPU passes equal the core');
+        shots[path] = await viewPixels(page);
+        await page.screenshot({ path: join(artifacts, `webgpu-views-gltf-${path.replace('.', '')}.png`) });
+      }
+      // a character's limbs in front of its body make antialiased edges inside the mesh, which the inner pixels
+      // keep: measured 0.45 % (shaded) to 0.97 % (heat) of them differ, against the sheet's 0.26 %
+      result.gltf = agree('CesiumMan primitive', shots.gpu, shots['three.js'], 2 * DIFFERENT_SHARE);
     });
 
     await check('a moment posts no per-vertex arrays where the worker draws the views', async () => {

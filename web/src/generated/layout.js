@@ -48,9 +48,9 @@ export const VIEW_LIGHT = [0.4, 1, 0.7];
 // The views' heat map, grey and shading terms (gpu_views.wgsl's SF_VIEW_*, views.js): numbers and colours
 export const VIEW_SHADING = { HEAT_FULL_DEG: 45, HEAT_LOW: [0.13, 0.72, 0.26], HEAT_MID: [0.95, 0.85, 0.2], HEAT_HIGH: [0.9, 0.12, 0.1], NOT_MEASURED: [0.32, 0.34, 0.38], HEAT_AMBIENT: 0.6, HEAT_DIFFUSE: 0.4, SURFACE: [0.78, 0.8, 0.84], SURFACE_AMBIENT: 0.18, SURFACE_DIFFUSE: 0.82, BUMP_CYCLES: 8, BUMP_HEIGHT: 0.5, BUMP_SLOPE: 0.06 };
 // WGSL's ViewParams (web/src/gpu_views.wgsl): the first word of each field (VIEW_PARAM_F32: floats)
-export const VIEW_PARAM = { view_proj: 0, n: 16, shade_slot: 17, method_slot: 18, ref_slot: 19, mode: 20, error: 21, indices: 22, uvs: 23, has_uv: 24 };
-export const VIEW_PARAM_F32 = ['view_proj'];
-export const VIEW_PARAM_WORDS = 28;
+export const VIEW_PARAM = { view_proj: 0, model: 16, n: 32, shade_slot: 33, method_slot: 34, ref_slot: 35, mode: 36, error: 37, indices: 38, uvs: 39, has_uv: 40 };
+export const VIEW_PARAM_F32 = ['view_proj', 'model'];
+export const VIEW_PARAM_WORDS = 44;
 // WGSL's StatsParams (web/src/gpu_stats.wgsl): the first word of each field (STATS_PARAM_F32: floats)
 export const STATS_PARAM = { n: 0, ref_slot: 1, groups: 2, tangents: 3 };
 export const STATS_PARAM_F32 = [];
