@@ -1694,7 +1694,7 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
         SFC_CHECK(cudaStreamSynchronize(c->stream), err);
         sfc_profile_stop(SFC_PROF_READ_WAIT, t0);
         t0 = sfc_profile_start();
-        // the nonzero bins where they fit (a few kilobytes), else the whole histogram (1.5 MB)
+        // the nonzero bins where they fit (12 bytes each), else the whole histogram (1.5 MB)
         uint32_t* h_bin_of = reinterpret_cast<uint32_t*>(c->h_bins + SFC_SPARSE_BINS);
         if (entries <= SFC_SPARSE_BINS) {
             SFC_CHECK(cudaMemcpyAsync(c->h_bins, c->sparse_count, entries * sizeof(unsigned long long),
