@@ -332,17 +332,16 @@ static int skipped(const char* label)
 
 /* The bytes a case must move per vertex, each input read once and each output written once (floors.h; the memory
  * floors' and the quantized pass's own streams); 0 for the yardstick, whose work is ozz's job, not a method. */
-static double case_bytes(const bench_state* s, const bench_case* c)
+static double case_bytes(const bench_state* s, const floors* f, const bench_case* c)
 {
-    floors f = floors_of(s->topo);
-    double n = (double)s->bm->desc.vertex_count, frame_out = f.out_pos + f.out_frame;
+    double n = (double)s->bm->desc.vertex_count, frame_out = f->out_pos + f->out_frame;
     double quant_in = s->q_pos && s->q.joints.type == SF_QUANT_UINT8 ? FLOOR_QUANT_IN : FLOOR_QUANT_IN_WIDE;
     if (n == 0.0) return 0.0;
     switch (c->kind) {
-    case KIND_POSITIONS: return (f.skin_in + f.morph_pos + f.out_pos) / n;
-    case KIND_FRAMES: return (floors_method_in(&f, c->method) + frame_out) / n;
-    case KIND_MIKK: return (floors_method_in(&f, SF_METHOD_RECOMPUTE) + frame_out) / n;
-    case KIND_ERROR: return 2.0 * f.out_frame / n + 8.0; /* two frames read, two angles written */
+    case KIND_POSITIONS: return (f->skin_in + f->morph_pos + f->out_pos) / n;
+    case KIND_FRAMES: return (floors_method_in(f, c->method) + frame_out) / n;
+    case KIND_MIKK: return (floors_method_in(f, SF_METHOD_RECOMPUTE) + frame_out) / n;
+    case KIND_ERROR: return 2.0 * f->out_frame / n + 8.0; /* two frames read, two angles written */
     case KIND_FLOOR:
         return 4.0 * (c->method == SF_METHOD_SKINNED ? FLOOR_SKINNED_IN + FLOOR_SKINNED_OUT
                                                      : FLOOR_POSITIONS_IN + FLOOR_POSITIONS_OUT);
@@ -417,9 +416,10 @@ static int bench_mesh_threads(bench_state* s, int runs, int parallel, size_t thr
         }
     /* this core's bandwidth from the memory floor of `skinned` in the same run (one thread only) */
     double floor_gbps = 0.0;
+    floors fl = floors_of(s->topo);
     for (int c = 0; c < count; ++c) {
         cases[c].tm = summarize(cases[c].t, runs);
-        cases[c].bytes = case_bytes(s, &cases[c]);
+        cases[c].bytes = case_bytes(s, &fl, &cases[c]);
         if (cases[c].kind == KIND_FLOOR && cases[c].method == SF_METHOD_SKINNED && cases[c].tm.median > 0.0)
             floor_gbps = cases[c].bytes * (double)n / cases[c].tm.median * 1e-9;
     }

@@ -1696,7 +1696,8 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
         t0 = sfc_profile_start();
         // the nonzero bins where they fit (12 bytes each), else the whole histogram (1.5 MB)
         uint32_t* h_bin_of = reinterpret_cast<uint32_t*>(c->h_bins + SFC_SPARSE_BINS);
-        if (entries <= SFC_SPARSE_BINS) {
+        bool sparse = entries <= SFC_SPARSE_BINS;
+        if (sparse) {
             SFC_CHECK(cudaMemcpyAsync(c->h_bins, c->sparse_count, entries * sizeof(unsigned long long),
                                       cudaMemcpyDeviceToHost, c->stream),
                       err);
@@ -1722,7 +1723,7 @@ extern "C" sf_result sfi_cuda_eval_read(sf_workspace* ws, size_t row, sf_error_s
         bins.max = bins.count ? mx : 0.0;
         bins.min = bins.count ? mn : 0.0;
         bins.bins = reinterpret_cast<const uint64_t*>(c->h_bins);
-        bins.index = entries <= SFC_SPARSE_BINS ? h_bin_of : NULL;
+        bins.index = sparse ? h_bin_of : NULL;
         bins.entries = entries;
         size_t worst = (size_t)(0xffffffffu - (uint32_t)counts[SFC_MAX_KEY]);
         sf_angle_accumulator* acc = side == 0 ? normal_acc : tangent_acc;
