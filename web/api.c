@@ -43,7 +43,7 @@ struct sfw_view {
     float frame[4]; /* scene camera hint: center xyz, radius */
     const sf_mesh_desc* source; /* the mesh the topology was made from (the scene's or v->mesh) */
     size_t split_vertices;      /* vertices of a caller's mesh that the MikkTSpace split copied (sfw_mesh_commit) */
-    uint32_t gpu_table[1 + SFW_GPU_BUFFER_WORDS * SF_GPU_MAX_BUFFERS]; /* sfw_view_gpu_buffers */
+    uint32_t gpu_table[SFW_GPU_TABLE_WORDS]; /* sfw_view_gpu_buffers */
 };
 
 static sf_error g_err;
@@ -747,24 +747,24 @@ SFW_EXPORT(sfw_view_target_deltas) const float* sfw_view_target_deltas(const sfw
 }
 SFW_EXPORT(sfw_view_uv_convention) int sfw_view_uv_convention(const sfw_view* v) { return (int)v->source->uv_convention; }
 /* The topology's arrays in the shaders' layout (sf_topology_gpu_buffers, what the page's WebGPU passes read):
- * uint32 count, then SFW_GPU_BUFFER_WORDS per buffer (web/api_layout.h's SFW_GPU_BUFFER); the pointers are the
- * topology's (valid while the view's mesh lives). */
-SFW_EXPORT(sfw_view_gpu_buffers) const uint32_t* sfw_view_gpu_buffers(sfw_view* v)
+ * uint32 count, then SFW_GPU_BUFFER_WORDS per buffer (web/api_layout.h's SFW_GPU_BUFFER), written into table;
+ * the pointers are the topology's (valid while it lives). */
+const uint32_t* sfw_gpu_table(const sf_topology* topo, uint32_t table[SFW_GPU_TABLE_WORDS])
 {
     sf_gpu_buffer bufs[SF_GPU_MAX_BUFFERS];
-    size_t count = sf_topology_gpu_buffers(v->topo, bufs, SF_GPU_MAX_BUFFERS);
-    uint32_t* t = v->gpu_table;
-    t[0] = (uint32_t)count;
+    size_t count = sf_topology_gpu_buffers(topo, bufs, SF_GPU_MAX_BUFFERS);
+    table[0] = (uint32_t)count;
     for (size_t i = 0; i < count; ++i) {
-        uint32_t* e = t + 1 + SFW_GPU_BUFFER_WORDS * i;
+        uint32_t* e = table + 1 + SFW_GPU_BUFFER_WORDS * i;
         e[SFW_GPU_BUFFER_NAME] = (uint32_t)(uintptr_t)bufs[i].name;
         e[SFW_GPU_BUFFER_TYPE] = (uint32_t)bufs[i].type;
         e[SFW_GPU_BUFFER_COUNT] = (uint32_t)bufs[i].count;
         e[SFW_GPU_BUFFER_COMPONENTS] = bufs[i].components;
         e[SFW_GPU_BUFFER_DATA] = (uint32_t)(uintptr_t)bufs[i].data;
     }
-    return t;
+    return table;
 }
+SFW_EXPORT(sfw_view_gpu_buffers) const uint32_t* sfw_view_gpu_buffers(sfw_view* v) { return sfw_gpu_table(v->topo, v->gpu_table); }
 SFW_EXPORT(sfw_view_table) const uint32_t* sfw_view_table(const sfw_view* v) { return v->table; }
 SFW_EXPORT(sfw_view_stats) const double* sfw_view_stats(const sfw_view* v) { return v->stats; }
 

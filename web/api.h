@@ -3,6 +3,9 @@
 #ifndef SKINFRAME_WEB_API_H
 #define SKINFRAME_WEB_API_H
 
+#include "api_layout.h"
+#include "skinframe.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,6 +49,9 @@ const float* sfw_view_target_deltas(const sfw_view* v, size_t k);
 int sfw_view_uv_convention(const sfw_view* v);
 const uint32_t* sfw_view_table(const sfw_view* v);
 const uint32_t* sfw_view_gpu_buffers(sfw_view* v);
+/* sfw_view_gpu_buffers' table of any topology (web/asset_draw.c's units too). */
+#define SFW_GPU_TABLE_WORDS (1 + SFW_GPU_BUFFER_WORDS * SF_GPU_MAX_BUFFERS)
+const uint32_t* sfw_gpu_table(const sf_topology* topo, uint32_t table[SFW_GPU_TABLE_WORDS]);
 const double* sfw_view_stats(const sfw_view* v);
 int sfw_view_run(sfw_view* v);
 int sfw_view_deform(sfw_view* v, float* out);

@@ -18,7 +18,9 @@ enum {
     SFW_DRAW_ARRAYS = 7,
     /* after the frames, every default method's angles (the inspector's), by sf_method: method m's normal angles
      * at (17 + 2m) n floats, its tangent angles at (18 + 2m) n; the drawn method's two are the arrays above */
-    SFW_DRAW_FLOATS = 17 + 2 * SF_METHOD_DEFAULT_COUNT
+    SFW_DRAW_FLOATS = 17 + 2 * SF_METHOD_DEFAULT_COUNT,
+    /* sfw_draw_unit_space: the method's and the reference's normals and tangents in each unit's own space */
+    SFW_DRAW_UNIT_FLOATS = 3 + 4 + 3 + 4
 };
 
 typedef struct sfw_draw sfw_draw;
@@ -44,5 +46,13 @@ const uint32_t* sfw_draw_first(const sfw_draw* d);
 size_t sfw_draw_vertex_count(const sfw_draw* d);
 size_t sfw_draw_triangle_count(const sfw_draw* d);
 int sfw_draw_tangent_frame(const sfw_draw* d);
+const float* sfw_draw_unit_space(sfw_draw* d);
+const uint32_t* sfw_draw_unit_gpu_buffers(sfw_draw* d, size_t i);
+size_t sfw_draw_unit_bone_count(const sfw_draw* d, size_t i);
+const float* sfw_draw_unit_bones(const sfw_draw* d, size_t i);
+size_t sfw_draw_unit_target_count(const sfw_draw* d, size_t i);
+const float* sfw_draw_unit_morph(const sfw_draw* d, size_t i);
+const float* sfw_draw_unit_to_world(const sfw_draw* d, size_t i);
+float sfw_draw_unit_bitangent_sign(const sfw_draw* d, size_t i);
 
 #endif

@@ -25,6 +25,8 @@ struct sfw_draw {
     uint32_t* indices;     /* 3 * triangles, each unit's offset by its first vertex */
     uint32_t* first;       /* unit_count + 1: each unit's first vertex, then n */
     float* to_world;       /* 16 per unit: its node's placement at the moment */
+    float* unit_space;     /* SFW_DRAW_UNIT_FLOATS per vertex, once asked for (sfw_draw_unit_space) */
+    uint32_t gpu_table[SFW_GPU_TABLE_WORDS]; /* sfw_draw_unit_gpu_buffers */
 };
 
 SFW_EXPORT(sfw_draw_destroy) void sfw_draw_destroy(sfw_draw* d)
@@ -34,6 +36,7 @@ SFW_EXPORT(sfw_draw_destroy) void sfw_draw_destroy(sfw_draw* d)
     free(d->indices);
     free(d->first);
     free(d->to_world);
+    free(d->unit_space);
     free(d);
 }
 
@@ -111,6 +114,20 @@ static int keep_unit(void* user, size_t i, const float* to_world, sf_eval_buffer
     return 0;
 }
 
+/* The drawn method's and the reference's frames of vertices [at, at + n) as the unit evaluated them, before
+ * they are placed in the scene: what the GPU passes of the units compute and are measured against. */
+static void keep_unit_space(sfw_draw* d, size_t at, size_t n)
+{
+    if (!d->unit_space) return;
+    static const int which[] = {SFW_DRAW_NORMALS, SFW_DRAW_TANGENTS, SFW_DRAW_REF_NORMALS, SFW_DRAW_REF_TANGENTS};
+    static const size_t width[] = {3, 4, 3, 4};
+    float* out = d->unit_space;
+    for (int k = 0; k < 4; ++k) {
+        memcpy(out + width[k] * at, sfw_draw_array(d, which[k]) + width[k] * at, width[k] * n * sizeof(float));
+        out += width[k] * d->n;
+    }
+}
+
 /* Unit i's kept arrays taken from its mesh's space to the scene's; its angles zeroed where there is nothing to
  * colour (a method that cannot run on the asset, a unit without a tangent frame). */
 static int place_unit(sfw_draw* d, size_t i, sf_error* err)
@@ -123,6 +140,7 @@ static int place_unit(sfw_draw* d, size_t i, sf_error* err)
         if (!measured) memset(deg, 0, n * sizeof(float));
         if (!measured || !u->tangents) memset(deg + d->n, 0, n * sizeof(float));
     }
+    keep_unit_space(d, at, n);
     float* p = sfw_draw_array(d, SFW_DRAW_POSITIONS) + 3 * at;
     float* nrm = sfw_draw_array(d, SFW_DRAW_NORMALS) + 3 * at;
     float* tan = sfw_draw_array(d, SFW_DRAW_TANGENTS) + 4 * at;
@@ -149,4 +167,47 @@ SFW_EXPORT(sfw_draw_pose) const double* sfw_draw_pose(sfw_draw* d, int animation
         }
     }
     return table;
+}
+
+/* What the GPU passes of the units read (the page's WebGPU path for the whole character). */
+
+/* From the next sfw_draw_pose on, every vertex's drawn method's and reference's frames in its unit's own space
+ * (before placement), one array after the other: normals 3n, tangents 4n, reference normals 3n, reference
+ * tangents 4n. NULL when out of memory. */
+SFW_EXPORT(sfw_draw_unit_space) const float* sfw_draw_unit_space(sfw_draw* d)
+{
+    if (!d->unit_space) d->unit_space = calloc(SFW_DRAW_UNIT_FLOATS * (d->n ? d->n : 1), sizeof(float));
+    if (!d->unit_space) sfw_set_error(SF_ERROR_OUT_OF_MEMORY, "out of memory");
+    return d->unit_space;
+}
+/* Unit i's topology in the shaders' layout (sfw_view_gpu_buffers' table; valid until the next call). */
+SFW_EXPORT(sfw_draw_unit_gpu_buffers) const uint32_t* sfw_draw_unit_gpu_buffers(sfw_draw* d, size_t i)
+{
+    return i < d->unit_count ? sfw_gpu_table(d->units[i].topo, d->gpu_table) : NULL;
+}
+/* Unit i's pose at the moment of the last sfw_draw_pose: 12 floats per bone, one weight per morph target; and
+ * its placement in the scene (16 floats, column-major). */
+SFW_EXPORT(sfw_draw_unit_bone_count) size_t sfw_draw_unit_bone_count(const sfw_draw* d, size_t i)
+{
+    return i < d->unit_count ? d->units[i].pose.bone_count : 0;
+}
+SFW_EXPORT(sfw_draw_unit_bones) const float* sfw_draw_unit_bones(const sfw_draw* d, size_t i)
+{
+    return i < d->unit_count ? d->units[i].bones : NULL;
+}
+SFW_EXPORT(sfw_draw_unit_target_count) size_t sfw_draw_unit_target_count(const sfw_draw* d, size_t i)
+{
+    return i < d->unit_count ? d->units[i].pose.morph_weight_count : 0;
+}
+SFW_EXPORT(sfw_draw_unit_morph) const float* sfw_draw_unit_morph(const sfw_draw* d, size_t i)
+{
+    return i < d->unit_count ? d->units[i].morph : NULL;
+}
+SFW_EXPORT(sfw_draw_unit_to_world) const float* sfw_draw_unit_to_world(const sfw_draw* d, size_t i)
+{
+    return i < d->unit_count ? d->to_world + 16 * i : NULL;
+}
+SFW_EXPORT(sfw_draw_unit_bitangent_sign) float sfw_draw_unit_bitangent_sign(const sfw_draw* d, size_t i)
+{
+    return i < d->unit_count ? sf_topology_bitangent_sign(d->units[i].topo) : 0.0f;
 }

@@ -4,7 +4,7 @@
 // a compressed file is first decoded by three.js through the page's GLTFLoader parser (EXT_meshopt_compression's
 // buffer views by MeshoptDecoder, KHR_draco_mesh_compression's primitives by DRACOLoader) into a plain .glb,
 // which the core reads (with KHR_mesh_quantization) as the command reads the compressed file.
-import { METHODS, ALL_METHODS, OPTION_DEFAULTS, WEIGHTINGS, WELDS, TANGENT_MODES } from './skinframe.js';
+import { METHODS, ALL_METHODS, OPTION_DEFAULTS, WEIGHTINGS, WELDS, TANGENT_MODES, gpuTable } from './skinframe.js';
 // The layout of sfw_asset_frame / sfw_asset_clip (web/api_layout.h): ASSET_STRIDE doubles per method.
 import { ASSET, ASSET_STRIDE } from './generated/layout.js';
 
@@ -192,7 +192,9 @@ export class AssetEval {
   // that makes that moment's table (in .table, as frame() gives it): the scene's positions, the method's (an
   // sf_method index) and the reference's frames and the method's angles per vertex, every unit's vertices one
   // after the other (unit k's from first[k]); fresh copies, the caller's to keep or transfer.
-  draw(method, animation, t) {
+  // unitSpace: also, in .units, what the GPU passes of the units read (gpu_character.js): the method's and the
+  // reference's frames in each unit's own space (before placement) and each unit's pose and placement.
+  draw(method, animation, t, unitSpace = false) {
     const e = this.sf.exports;
     if (this.drawMethod !== method) {
       if (this.drawPtr) e.sfw_draw_destroy(this.drawPtr);
@@ -201,6 +203,7 @@ export class AssetEval {
       if (!this.drawPtr) throw new Error(this.sf.errorMessage());
     }
     const d = this.drawPtr;
+    if (unitSpace && !e.sfw_draw_unit_space(d)) throw new Error(this.sf.errorMessage());
     const tablePtr = e.sfw_draw_pose(d, animation, t);
     if (!tablePtr) throw new Error(this.sf.errorMessage());
     const table = readTable(this.sf, tablePtr);
@@ -214,7 +217,33 @@ export class AssetEval {
     return { table, vertexCount: n, triangleCount: triangles, positions, normals, tangents, refNormals, refTangents, angles,
       normalDeg, tangentDeg, tangentFrame: !!e.sfw_draw_tangent_frame(d),
       indices: new Uint32Array(this.sf.memory.buffer, e.sfw_draw_indices(d), 3 * triangles).slice(),
-      first: new Uint32Array(this.sf.memory.buffer, e.sfw_draw_first(d), this.units + 1).slice() };
+      first: new Uint32Array(this.sf.memory.buffer, e.sfw_draw_first(d), this.units + 1).slice(),
+      units: unitSpace ? this._unitSpace(d, n) : null };
+  }
+
+  // The last drawing's frames in each unit's space (web/asset_draw.c's sfw_draw_unit_space: normals, tangents,
+  // reference normals, reference tangents) and every unit's pose (12 floats per bone, a weight per morph target)
+  // and placement (16 floats, column-major): copies.
+  _unitSpace(d, n) {
+    const e = this.sf.exports, mem = () => this.sf.memory.buffer;
+    const all = new Float32Array(mem(), e.sfw_draw_unit_space(d), 14 * n).slice();
+    const poses = Array.from({ length: this.units }, (_, i) => ({
+      bones: new Float32Array(mem(), e.sfw_draw_unit_bones(d, i), 12 * e.sfw_draw_unit_bone_count(d, i)).slice(),
+      morph: new Float32Array(mem(), e.sfw_draw_unit_morph(d, i), e.sfw_draw_unit_target_count(d, i)).slice(),
+      toWorld: new Float32Array(mem(), e.sfw_draw_unit_to_world(d, i), 16).slice(),
+    }));
+    return { normals: all.subarray(0, 3 * n), tangents: all.subarray(3 * n, 7 * n), refNormals: all.subarray(7 * n, 10 * n),
+      refTangents: all.subarray(10 * n, 14 * n), poses };
+  }
+
+  // Every unit's topology in the shaders' layout (gpuTable), its pose's sizes and its tangents' handedness sign,
+  // for the GPU passes of the whole character (gpu_character.js); after a draw().
+  unitTopologies() {
+    const e = this.sf.exports, d = this.drawPtr;
+    if (!d) throw new Error('no drawing open');
+    return Array.from({ length: this.units }, (_, i) => ({ arrays: gpuTable(this.sf, e.sfw_draw_unit_gpu_buffers(d, i)),
+      boneCount: e.sfw_draw_unit_bone_count(d, i), targetCount: e.sfw_draw_unit_target_count(d, i),
+      bitangentSign: e.sfw_draw_unit_bitangent_sign(d, i) }));
   }
 
   destroy() {
@@ -299,14 +328,15 @@ export class Character {
   // One moment as the character worker answers it: {table, drawing} at time t of animation, drawing the views'
   // arrays of every unit posed together for the sf_method index `method` (AssetEval.draw: the table and the
   // arrays from one evaluation; null when method < 0); null without an asset (see .reason).
-  moment(animation, t, options, method) {
+  // unitSpace: the drawing's .units too (AssetEval.draw).
+  moment(animation, t, options, method, unitSpace = false) {
     if (method < 0) {
       const table = this.at(animation, t, options);
       return table ? { table, drawing: null } : null;
     }
     const a = this._assetFor(options);
     if (!a) return null;
-    const { table, ...drawing } = a.draw(method, animation, t);
+    const { table, ...drawing } = a.draw(method, animation, t, unitSpace);
     this.table = table;
     this.key = `${a.optionsKey} ${animation} ${t}`;
     return { table, drawing };

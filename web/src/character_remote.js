@@ -1,10 +1,11 @@
-// The page's side of the whole character (character_worker.js evaluates it): the table of the latest moment
-// asked for. Moments are coalesced: one in flight; what is asked meanwhile replaces what waits, so the latest
-// time and options win and the main thread never evaluates.
+// The page's side of the whole character (character_answer.js evaluates it, in the character worker or, where it
+// draws the views with WebGPU, the scene worker): the table of the latest moment asked for. Moments are
+// coalesced: one in flight; what is asked meanwhile replaces what waits, so the latest time and options win and
+// the main thread never evaluates.
 let nextFile = 0;
 
 export class RemoteCharacter {
-  // worker: the character worker; wasm: the module's address; bytes: assetBytes(files); onTable(character):
+  // worker: the worker that answers; wasm: the module's address; bytes: assetBytes(files); onTable(character):
   // called on the main thread when a newer table (or a failure, in .reason) arrives.
   constructor(worker, wasm, bytes, onTable) {
     Object.assign(this, { worker, wasm, bytes, onTable });

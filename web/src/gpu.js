@@ -6,7 +6,8 @@
 // largest angle, which must stay within 1e-3 degrees). With the reference on the GPU, gpu_stats.wgsl reduces each
 // method's normal and tangent errors to a mean and a maximum (16 bytes per method read back), checked against the
 // core's statistics. Reference options the shaders do not cover (weld, MikkTSpace, authored) leave the reference
-// (recompute, recompute-fused) to the wasm; the per-vertex methods do not depend on them.
+// (recompute, recompute-fused) to the wasm: the core's reference goes into the reference slot, and the statistics
+// and the views measure against it; the per-vertex methods do not depend on them.
 // The class runs in the scene worker (scene_worker.js), which uploads its own frames there: the built-in scenes'
 // and its copy of a glTF primitive's (on the page only where there is no worker). `page.gpu` holds its settings
 // (capBytes, compareAgainst) and outcome (check, limit, busy); page.gpu.changed, where set, hears of each change.
@@ -146,7 +147,7 @@ export class GpuReference {
     this.page.gpu.limit = { need, limit, groups: dispatch, maxGroups };
     this.page.gpu.changed?.();
     if (need > limit || dispatch > maxGroups) {
-      const mib = (x) => `${(x / 1048576).toFixed(0)} MiB`;
+      const mib = (x) => { const v = x / 1048576; return `${v >= 10 || Number.isInteger(v) ? v.toFixed(0) : v.toFixed(1)} MiB`; };
       this.report(`GPU check off for this mesh: it needs ${need > limit ? `a ${mib(need)} buffer, this WebGPU adapter allows ${mib(limit)}`
         : `${dispatch} workgroups in a dispatch, this WebGPU adapter allows ${maxGroups}`} (the wasm core computes everything)`, false);
       return;
@@ -225,8 +226,9 @@ export class GpuReference {
     });
   }
 
-  // The passes and, with the reference on the GPU, the statistics, submitted: {slots (the method slots written),
-  // tangents (measured), refOff}.
+  // The passes and the statistics (against the GPU's reference, or the core's where the view carries it and the
+  // options keep the reference off the GPU), submitted: {slots (the method slots written), tangents (measured),
+  // refOff, statistics (reduced)}.
   submitPasses(view, weighting) {
     const m = this.mesh, d = this.device, q = d.queue, n = m.n;
     const refOff = this.referenceOff(view, weighting);
@@ -258,6 +260,17 @@ export class GpuReference {
     statsBlock[STATS_PARAM.n] = n; statsBlock[STATS_PARAM.ref_slot] = M.recompute; statsBlock[STATS_PARAM.groups] = m.statsGroups;
     statsBlock[STATS_PARAM.tangents] = tangents ? 1 : 0;
     q.writeBuffer(m.statsParams, 0, statsBlock);
+    // the reference off the GPU (weld, MikkTSpace, authored): the core's reference goes into its slot, where the
+    // statistics and the views read it, before the passes' submit
+    const coreRef = refOff && view.refNormals;
+    if (coreRef) {
+      const at = 4 * FRAME_FLOATS * n * M.recompute;
+      q.writeBuffer(m.frames, at, view.refNormals.buffer, view.refNormals.byteOffset, view.refNormals.byteLength);
+      if (tangents && view.refTangents) {
+        q.writeBuffer(m.frames, at + 4 * FRAME_NORMAL_FLOATS * n, view.refTangents.buffer, view.refTangents.byteOffset,
+          view.refTangents.byteLength);
+      }
+    }
     const enc = d.createCommandEncoder();
     const pass = enc.beginComputePass();
     passes.forEach(([pipe, threads], k) => {
@@ -265,7 +278,7 @@ export class GpuReference {
       pass.setPipeline(pipe); pass.setBindGroup(0, m.group, [BLOCK * k]); pass.dispatchWorkgroups(Math.ceil(threads / PASS_WORKGROUP));
     });
     pass.end();
-    if (!refOff) {
+    if (!refOff || coreRef) {
       // every slot's normal and tangent angles against the reference slot, reduced to means and maxima: 16 bytes per slot
       const sp = enc.beginComputePass();
       sp.setBindGroup(0, m.statsGroup);
@@ -276,25 +289,27 @@ export class GpuReference {
     }
     q.submit([enc.finish()]);
     this.onSubmit?.(view, { tangents, refOff }); // the views drawn from these buffers (gpu_views.js)
-    return { slots: passes.map((p) => p[2]).filter((method) => method >= 0), tangents, refOff };
+    return { slots: passes.map((p) => p[2]).filter((method) => method >= 0), tangents, refOff, statistics: !refOff || !!coreRef };
   }
 
   // The passes, the core's frames uploaded, the comparison and the statistics on the GPU; resolves to what
   // came back: {rows, stats, tangents, refOff}, or null when the mesh changed meanwhile.
   async evaluate(view, weighting) {
     const m = this.mesh, d = this.device, q = d.queue, n = m.n;
-    const { slots, tangents, refOff } = this.submitPasses(view, weighting);
+    const { slots, tangents, refOff, statistics } = this.submitPasses(view, weighting);
     // the core's frames of this pose beside the GPU's, slot for slot; a test may name another method's frames
     // for a slot (page.gpu.compareAgainst: {slot: method}), which the comparison must report as different
     const against = this.page.gpu.compareAgainst || {};
     const coreOf = (method) => {
       const ref = method === M.recompute || method === M['recompute-fused'];
       const row = view.rows[method];
-      return [ref ? view.refNormals : row.normals, tangents ? (ref ? view.refTangents : row.tangents) : null];
+      return [ref ? view.refNormals : row?.normals, tangents ? (ref ? view.refTangents : row?.tangents) : null];
     };
+    // the slots whose frames the core gave (a whole character's moment carries the drawn method's alone)
+    const compared = slots.filter((method) => coreOf(M[against[ALL_METHODS[method]]] ?? method)[0]);
     // uploaded at once, before the view's next evaluation reuses the core's arrays (in the scene worker, off
     // the page's thread)
-    for (const method of slots) {
+    for (const method of compared) {
       const [normals, tangentArray] = coreOf(M[against[ALL_METHODS[method]]] ?? method);
       for (const [data, at] of [[normals, FRAME_FLOATS * n * method], [tangentArray, FRAME_FLOATS * n * method + FRAME_NORMAL_FLOATS * n]])
         if (data) q.writeBuffer(m.core, 4 * at, data.buffer, data.byteOffset, data.byteLength);
@@ -311,7 +326,7 @@ export class GpuReference {
     enc2.copyBufferToBuffer(m.compareOut, 0, m.compareRead, 0, 4 * REDUCE_OUT_FLOATS * ALL_METHODS.length);
     q.submit([enc2.finish()]);
     // the core's statistics of this pose, for the GPU's (the methods it evaluated)
-    const coreStats = refOff ? null : METHODS.map((name, i) => {
+    const coreStats = !statistics ? null : METHODS.map((name, i) => {
       const sm = view.summary(i);
       return sm.status === 0 ? { method: name, mean: sm.normal.mean, max: sm.normal.max,
         tangentMean: tangents ? sm.tangent.mean : null, tangentMax: tangents ? sm.tangent.max : null } : null;
@@ -320,7 +335,7 @@ export class GpuReference {
     if (m !== this.mesh) return null;
     const c = new Float32Array(m.compareRead.getMappedRange()).slice();
     m.compareRead.unmap();
-    const rows = slots.map((method) => {
+    const rows = compared.map((method) => {
       const at = REDUCE_OUT_FLOATS * method;
       return { method, normalDeg: c[at + COMPARE_OUT.NORMAL_MAX], tangentDeg: tangents ? c[at + COMPARE_OUT.TANGENT_MAX] : null,
         handedness: tangents ? c[at + COMPARE_OUT.HANDEDNESS] : null };
@@ -386,13 +401,13 @@ export class GpuReference {
     const reference = methods.recompute || null;
     this.page.gpu.check = { maxNormalDeg: maxN, maxTangentDeg: tangents ? maxT : null, handedness: tangents ? hand : null,
       ok, worst, rebuiltToleranceDeg: rebuiltTol, runs: this.page.gpu.runs = (this.page.gpu.runs || 0) + 1, methods, reference,
-      referenceOff: refOff, stats };
+      referenceOff: refOff, stats, moment: view.moment ?? null };
     this.report(`GPU (WebGPU ${this.adapterInfo}): ${rows.length} methods against the wasm core, largest angle ` +
       `${maxN.toExponential(2)}° normals, ${tangents ? maxT.toExponential(2) + '° tangents' : 'tangents not measured (no UVs)'}` +
       `${worst ? ` (${worst})` : ''}${tangents && hand ? `, ${hand} handedness differences` : ''}` +
       `${stats ? `; ${tangents ? 'normal and tangent' : 'normal'} mean/max on the GPU within ${stats.largestDifference.toExponential(2)}° of the core's` : ''}` +
       ` — ${ok ? 'equal within 1e-3°' : 'DIFFERENT (over 1e-3°)'}` +
       `${rebuiltTol > TOLERANCE_DEG ? ` (the rebuilt reference within ${rebuiltTol.toExponential(1)}°, float32's rounding over this mesh's shortest edge)` : ''}` +
-      `${refOff ? `; reference off for ${refOff} (the wasm core computes it)` : ''}`, !ok);
+      `${refOff ? `; reference off for ${refOff} (the wasm core computes it${stats ? ', the statistics measure against it' : ''})` : ''}`, !ok);
   }
 }

@@ -8,12 +8,24 @@ import layoutWgsl from '../../shaders/generated/layout.wgsl?raw';
 import angleWgsl from './angle.wgsl?raw';
 import viewsWgsl from './gpu_views.wgsl?raw';
 import { ALL_METHODS } from './skinframe.js';
-import { GPU_ARRAYS, FRAME_FLOATS, FRAME_NORMAL_FLOATS, VIEW_ERROR, VIEW_MODE, VIEW_PARAM, VIEW_PARAM_WORDS } from './generated/layout.js';
+import { GPU_ARRAYS, VIEW_ERROR, VIEW_MODE, VIEW_PARAM, VIEW_PARAM_WORDS } from './generated/layout.js';
 
 const M = Object.fromEntries(ALL_METHODS.map((name, i) => [name, i]));
 const CLEAR = { r: 13 / 255, g: 14 / 255, b: 17 / 255, a: 1 }; // views.js's clear colour
 const SAMPLES = 4; // as the three.js views' antialiasing
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+const BLOCK = 256; // bytes per draw's ViewParams (WebGPU's minUniformBufferOffsetAlignment)
+
+// a times b, 4x4 column-major
+function mul4(a, b) {
+  const out = new Float32Array(16);
+  for (let c = 0; c < 4; ++c) for (let r = 0; r < 4; ++r) {
+    let x = 0;
+    for (let k = 0; k < 4; ++k) x += a[4 * k + r] * b[4 * c + k];
+    out[4 * c + r] = x;
+  }
+  return out;
+}
 
 export class GpuViews {
   // canvases: the four OffscreenCanvases (method, reference, normal error, tangent error); gpu: gpu.js's runner.
@@ -25,11 +37,11 @@ export class GpuViews {
     this.views = canvases.map((canvas) => {
       const context = canvas.getContext('webgpu');
       context.configure({ device: d, format: this.format, alphaMode: 'opaque' });
-      const params = d.createBuffer({ size: 4 * VIEW_PARAM_WORDS, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-      return { canvas, context, params, color: null, depth: null, group: null };
+      return { canvas, context, params: null, draws: 0, color: null, depth: null, group: null };
     });
     const storage = { buffer: { type: 'read-only-storage' } };
-    this.layout = d.createBindGroupLayout({ entries: [{ buffer: { type: 'uniform' } }, storage, storage, storage]
+    const params = { buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: 4 * VIEW_PARAM_WORDS } };
+    this.layout = d.createBindGroupLayout({ entries: [params, storage, storage, storage]
       .map((e, binding) => ({ binding, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, ...e })) });
     const module = d.createShaderModule({ code: `${layoutWgsl}\n${angleWgsl}\n${viewsWgsl}` });
     this.pipeline = d.createRenderPipeline({
@@ -58,12 +70,19 @@ export class GpuViews {
     this.draw();
   }
 
-  bind(m) {
-    if (this.mesh === m) return;
+  // The mesh's bind groups, with room for `draws` draws' parameters per view (a whole character draws each unit).
+  bind(m, draws) {
+    if (this.mesh === m && this.views[0].draws >= draws) return;
     this.mesh = m;
     for (const v of this.views) {
-      v.group = this.device.createBindGroup({ layout: this.layout, entries: [v.params, m.topo, m.state, m.frames]
-        .map((buffer, binding) => ({ binding, resource: { buffer } })) });
+      if (v.draws < draws) {
+        v.params?.destroy();
+        v.params = this.device.createBuffer({ size: BLOCK * draws, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+        v.draws = draws;
+      }
+      v.group = this.device.createBindGroup({ layout: this.layout, entries: [
+        { binding: 0, resource: { buffer: v.params, size: 4 * VIEW_PARAM_WORDS } },
+        ...[m.topo, m.state, m.frames].map((buffer, i) => ({ binding: i + 1, resource: { buffer } }))] });
     }
   }
 
@@ -84,7 +103,10 @@ export class GpuViews {
     if (!s || !s.on || !m) { this.report(null); return; }
     if (!ready || ready.mesh !== m) return; // the mesh's first run is coming: its submit draws
 
-    this.bind(m);
+    // what is drawn: the mesh placed by the page's model matrix (folded into its camera), or each of a whole
+    // character's units by its own (gpu_character.js)
+    const ranges = ready.ranges || [{ first: 0, count: 3 * m.F, model: null }];
+    this.bind(m, ranges.length);
     const d = this.device, n = m.n;
     const tangents = ready.tangents;
     const ref = M.recompute, method = M[s.method] ?? M.skinned, right = s.right ? M[s.right] ?? ref : ref;
@@ -96,12 +118,14 @@ export class GpuViews {
     const enc = d.createCommandEncoder();
     this.views.forEach((v, k) => {
       const [shade, mode, error] = kinds[k];
-      const block = new ArrayBuffer(4 * VIEW_PARAM_WORDS), f = new Float32Array(block), u = new Uint32Array(block);
-      const P = VIEW_PARAM;
-      f.set(s.viewProj, P.view_proj);
-      f.set(s.model || IDENTITY, P.model);
-      u[P.n] = n; u[P.shade_slot] = shade; u[P.method_slot] = method; u[P.ref_slot] = ref; u[P.mode] = mode; u[P.error] = error;
-      u[P.indices] = offsets.indices; u[P.uvs] = offsets.uvs; u[P.has_uv] = m.hasUv ? 1 : 0;
+      const block = new ArrayBuffer(BLOCK * ranges.length), P = VIEW_PARAM;
+      ranges.forEach((r, i) => {
+        const f = new Float32Array(block, BLOCK * i, VIEW_PARAM_WORDS), u = new Uint32Array(block, BLOCK * i, VIEW_PARAM_WORDS);
+        f.set(r.model ? mul4(s.viewProj, r.model) : s.viewProj, P.view_proj);
+        f.set(r.model || s.model || IDENTITY, P.model);
+        u[P.n] = n; u[P.shade_slot] = shade; u[P.method_slot] = method; u[P.ref_slot] = ref; u[P.mode] = mode; u[P.error] = error;
+        u[P.indices] = offsets.indices; u[P.uvs] = offsets.uvs; u[P.has_uv] = m.hasUv ? 1 : 0;
+      });
       d.queue.writeBuffer(v.params, 0, block);
       this.targets(v, s.width, s.height);
       const pass = enc.beginRenderPass({
@@ -110,8 +134,10 @@ export class GpuViews {
         depthStencilAttachment: { view: v.depth.createView(), depthClearValue: 1, depthLoadOp: 'clear', depthStoreOp: 'discard' },
       });
       pass.setPipeline(this.pipeline);
-      pass.setBindGroup(0, v.group);
-      pass.draw(3 * m.F);
+      ranges.forEach((r, i) => {
+        pass.setBindGroup(0, v.group, [BLOCK * i]);
+        pass.draw(r.count, 1, r.first);
+      });
       pass.end();
     });
     d.queue.submit([enc.finish()]);
@@ -165,14 +191,9 @@ export class WorkerViews {
       return false;
     }
     // gpu.js calls this after each submit of the passes, with the view whose pose they computed
-    gpu.onSubmit = (view, { tangents, refOff }) => {
-      // the reference off the GPU (weld, MikkTSpace, authored): the core's reference goes into its slot
-      if (refOff) {
-        const m = gpu.mesh, n = m.n, at = 4 * FRAME_FLOATS * n * ALL_METHODS.indexOf('recompute');
-        gpu.device.queue.writeBuffer(m.frames, at, view.refNormals.buffer, view.refNormals.byteOffset, view.refNormals.byteLength);
-        if (tangents) gpu.device.queue.writeBuffer(m.frames, at + 4 * FRAME_NORMAL_FLOATS * n, view.refTangents.buffer, view.refTangents.byteOffset, view.refTangents.byteLength);
-      }
-      gpu.drawable = { mesh: gpu.mesh, tangents, pose: this.pose };
+    // (the reference off the GPU, for weld, MikkTSpace or an authored reference, is the core's in its slot)
+    gpu.onSubmit = (view, { tangents }) => {
+      gpu.drawable = { mesh: gpu.mesh, tangents, pose: this.pose, ranges: view.ranges || null };
       this.views.request();
     };
     return true;

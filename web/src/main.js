@@ -308,8 +308,14 @@ function onWorkerGpu(d) {
     views.setGpuDrawn(primitiveOnGpu());
     return;
   }
-  // the whole character has no passes: what the worker says of the scene or primitive it left is not shown
-  const whole = gltf?.filter < 0;
+  if (d.type === 'character-views') {
+    // the same for the whole character, every unit joined in one mesh (gpu_character.js)
+    remote.characterDrawn = d.on;
+    if (gltf?.filter < 0) views.setGpuDrawn(characterOnGpu());
+    return;
+  }
+  // under the whole character, what the worker says of the scene or primitive it left is not shown
+  const whole = gltf?.filter < 0 && !d.character;
   if (d.isError || (d.line && !whole)) { $('gpu-check').textContent = d.line; if (d.isError) page.errors.push(d.line); }
   if (!d.state || whole) return;
   Object.assign(page.gpu, { limit: d.state.limit, busy: d.state.busy, lastMs: d.state.lastMs });
@@ -323,6 +329,7 @@ function onWorkerGpu(d) {
 function onWorker(e) {
   const d = e.data;
   countMessage(d);
+  if (d.file !== undefined) return; // a whole character's answer (character_remote.js hears it)
   if (remoteViews?.receive(d)) return;
   if (d.type) { onWorkerGpu(d); return; }
   remote.inFlight = false;
@@ -441,6 +448,7 @@ function drawWhole(d) {
     page.reframe = true;
   }
   views.setModelMatrix(null);
+  views.setGpuDrawn(characterOnGpu());
   views.update(d.positions, { normals: d.normals, tangents: tf ? d.tangents : null },
     { normals: d.refNormals, tangents: tf ? d.refTangents : null }, d.normalDeg, tf ? d.tangentDeg : null,
     0.06 * gltf.radius, true);
@@ -523,7 +531,10 @@ function onCharacter(c) {
   page.timing.characterMainMax = Math.max(page.timing.characterMainMax || 0, page.timing.characterMain);
 }
 
+// The worker that evaluates whole characters: the scene worker where it draws the views with WebGPU (the
+// moments' GPU passes run beside their evaluation there), else a worker of its own.
 function characterWorkerFor() {
+  if (remoteViews && remote.gpu) return worker;
   if (!characterWorker) {
     characterWorker = new Worker(new URL('./character_worker.js', import.meta.url), { type: 'module' });
     characterWorker.addEventListener('error', (e) => message(`the whole-character worker failed: ${e.message}`, true));
@@ -661,6 +672,7 @@ async function openFiles(files) {
   const candidates = meshCandidates(loaded);
   if (!candidates.length) return rejectFiles(`${names}: no mesh in the file`);
   const previous = gltf;
+  remote.characterDrawn = false; // until the worker says it draws this file's character
   // eval's reference options for a file (selectMesh sets them when a file replaces a scene)
   const options = state.source === 'gltf' ? state.options
     : { ...state.options, weld: EVAL_OPTIONS.weld, tangents: EVAL_OPTIONS.tangents };
@@ -716,7 +728,7 @@ function selectMesh(index) {
   // the worker's GPU passes: the scene's buffers go; a primitive's copy takes them (its poses follow in refresh)
   // until the worker says it draws the new primitive, the page does
   remote.primitiveDrawn = false;
-  views.setGpuDrawn(false);
+  views.setGpuDrawn(index < 0 && characterOnGpu());
   if (remote.gpu) worker.postMessage(index < 0 ? { type: 'gpu-release' } : { type: 'gpu-mesh', desc,
     gpu: workerGpuSettings(), wasm: new URL(page.wasm.file, document.baseURI).href });
   seek(gltf.time || 0);
@@ -765,7 +777,7 @@ function loop(now) {
     if (t >= gltf.duration) { gltf.playing = false; $('play').textContent = 'Play'; }
     seek(t);
   }
-  if (remoteViews && (view?.remote || primitiveOnGpu())) remoteViews.sync(views, remoteViewOptions());
+  if (remoteViews && (view?.remote || primitiveOnGpu() || characterOnGpu())) remoteViews.sync(views, remoteViewOptions());
   if (views.dirty || views.busy) {
     const t0 = performance.now();
     views.render();
@@ -774,20 +786,29 @@ function loop(now) {
   const g = page.gpu.lastMs;
   $('overlay').textContent = `wasm compute ${page.timing.wasm.toFixed(2)} ms (${page.wasm.simd ? 'SIMD' : 'no SIMD'})\n` +
     `GPU compute  ${g != null ? g.toFixed(2) + ' ms' : 'off (' + page.gpu.backend + ')'}\n` +
-    `drawing      ${page.timing.draw.toFixed(2)} ms\n${view ? view.vertexCount + ' vertices' : ''}`;
+    `drawing      ${page.timing.draw.toFixed(2)} ms\n${shownVertices()}`;
   requestAnimationFrame(loop);
+}
+
+// The vertices the views show: the whole character's, or the open view's.
+function shownVertices() {
+  const n = gltf?.filter < 0 ? page.drawn?.vertices : view?.vertexCount;
+  return n ? `${n} vertices` : '';
 }
 
 // ---------------------------------------------------------------- the views drawn in the worker
 
-// Whether the worker draws the open glTF primitive's views (the whole character is drawn here, from its arrays).
+// Whether the worker draws the open glTF primitive's views.
 function primitiveOnGpu() { return !!(remoteViews && gltf && gltf.filter >= 0 && remote.primitiveDrawn); }
+// Whether it draws the whole character's (its passes' buffers; else this thread draws the character's arrays).
+function characterOnGpu() { return !!(remoteViews && gltf && gltf.filter < 0 && remote.characterDrawn); }
 
-// What the worker's views show (gpu_views_page.js): a scene, or a glTF primitive placed by its model matrix;
-// the per-vertex arrays only for the overlay's vectors and the inspector.
+// What the worker's views show (gpu_views_page.js): a scene, a glTF primitive placed by its model matrix, or
+// the whole character (each unit placed by its node there); the per-vertex arrays only for the overlay's vectors
+// and the inspector.
 function remoteViewOptions() {
   const primitive = !!gltf && gltf.filter >= 0;
-  return { on: !gltf || primitive, model: primitive ? gltf.toWorld : null, material: Number($('material').value), method: METHODS[state.method],
+  return { on: !gltf || primitive || characterOnGpu(), model: primitive ? gltf.toWorld : null, material: Number($('material').value), method: METHODS[state.method],
     right: state.right >= 0 ? METHODS[state.right] : null,
     arrays: views.showNormals || views.showTangents || page.inspected >= 0 };
 }

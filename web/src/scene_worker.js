@@ -6,21 +6,29 @@
 // the core's frames go to the GPU from here, and the page receives only the check's and the statistics' few bytes
 // ({type: 'gpu'} messages), so no upload or read-back waits on the main thread. A glTF primitive's passes run
 // here too ({type: 'gpu-mesh'}, then {type: 'gpu-pose'} per pose, which carries the page's evaluation of it): the
-// page holds no GPUDevice.
+// page holds no GPUDevice. Where it draws the views, the whole character's messages come here too (character_answer.js):
+// each drawn moment's evaluation feeds the passes of every unit joined in one mesh (gpu_character.js).
 import { loadSkinframe, ALL_METHODS, summaryOf } from './skinframe.js';
 import { GpuReference } from './gpu.js';
 import { WorkerViews } from './gpu_views.js';
+import { CharacterFiles, replyTransfer } from './character_answer.js';
+import { GpuCharacter } from './gpu_character.js';
 
 let sf = null, view = null, key = '';
 let gpu = null;
+// The whole character: the page's files, and the one whose units the GPU holds ({asset, joined, mesh, refused}).
+const characters = new CharacterFiles();
+let character = null;
 // the views drawn here from the GPU passes' buffers, where the page handed over its canvases
 const views = new WorkerViews((m) => self.postMessage(m));
 // what gpu.js reads and writes of the page: the settings each request carries, the outcome posted back
 const gpuPage = { gpu: {} };
 
+// character: the line is of the whole character's joined mesh (its passes, or its refusal over the limits)
 function postGpu(line, isError) {
   const g = gpuPage.gpu;
-  self.postMessage({ type: 'gpu', line, isError, state: { check: g.check, limit: g.limit, busy: !!g.busy, lastMs: g.lastMs } });
+  self.postMessage({ type: 'gpu', line, isError, character: !!character && gpu?.mesh === character.mesh,
+    state: { check: g.check, limit: g.limit, busy: !!g.busy, lastMs: g.lastMs } });
 }
 gpuPage.gpu.changed = () => postGpu();
 
@@ -143,9 +151,49 @@ function primitiveRun() {
   views.afterRun();
 }
 
+async function characterMessage(q) {
+  let reply;
+  try {
+    if (!sf) sf = await loadSkinframe(q.wasm);
+    reply = characters.answer(q, sf, !!(gpu && views.views));
+  } catch (err) {
+    reply = { reason: err.message, error: true };
+  }
+  if (!reply) return;
+  self.postMessage({ ...reply, file: q.file, seq: q.seq }, replyTransfer(reply));
+  if (reply.drawing && gpu && views.views) characterPasses(characters.get(q.file), q);
+}
+
+// A drawn moment's passes: every unit's pose, checked against the asset's evaluation of it (its drawn method's
+// frames and its table), the core's reference in the reference slot (eval's weld and MikkTSpace have no WGSL form).
+function characterPasses(c, q) {
+  try {
+    if (!c?.drawn) return;
+    if (character?.asset !== c.asset) character = { asset: c.asset, joined: new GpuCharacter(c.asset.unitTopologies()), mesh: null, refused: false };
+    if (gpu.mesh !== character.mesh || !character.mesh) {
+      if (character.refused) return;
+      gpu.setMesh(character.joined);
+      character.mesh = gpu.mesh;
+      character.refused = !gpu.mesh; // over the adapter's limits: the page draws it, as it said
+      self.postMessage({ type: 'character-views', on: !!gpu.mesh });
+      if (!gpu.mesh) return;
+    }
+    const moment = character.joined.moment(c.drawn, q.draw, q.options);
+    moment.moment = { animation: q.animation, time: q.time }; // the check names the moment it measured
+    // the core's weighting for a file where the page leaves it to the scene (-1): the asset's (asset_eval.js)
+    gpu.run(moment, Math.max(0, q.options.weighting));
+  } catch (err) {
+    postGpu(`WebGPU: ${err.message}`, true);
+  } finally {
+    views.afterRun();
+  }
+}
+
 self.onmessage = async (e) => {
   const q = e.data;
-  if (q.type === 'gpu-init') {
+  if (q.file !== undefined) {
+    await characterMessage(q);
+  } else if (q.type === 'gpu-init') {
     gpu = await GpuReference.create(gpuPage, postGpu);
     self.postMessage({ type: 'gpu-init', ok: !!gpu, granted: gpuPage.gpu.granted });
   } else if (q.type === 'views-init') {

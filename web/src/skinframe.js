@@ -330,27 +330,8 @@ export class View {
     return out;
   }
 
-  // The topology's arrays in the shaders' layout (sf_topology_gpu_buffers): name -> {type ('f32' or 'u32'),
-  // count, components, words: a Uint32Array copy of the values' bits}. An absent array has count 0.
-  gpuBuffers() {
-    const e = this.sf.exports, buffer = this.sf.memory.buffer;
-    const at = e.sfw_view_gpu_buffers(this.ptr);
-    const count = new Uint32Array(buffer, at, 1)[0];
-    const t = new Uint32Array(buffer, at + 4, GPU_BUFFER_WORDS * count);
-    const bytes = new Uint8Array(buffer);
-    const out = {};
-    for (let i = 0; i < count; ++i) {
-      const r = t.subarray(GPU_BUFFER_WORDS * i, GPU_BUFFER_WORDS * (i + 1));
-      const name = r[GPU_BUFFER.name], n = r[GPU_BUFFER.count], components = r[GPU_BUFFER.components];
-      const data = r[GPU_BUFFER.data];
-      let end = name;
-      while (bytes[end]) ++end;
-      const key = new TextDecoder().decode(bytes.subarray(name, end));
-      const words = n && data ? Uint32Array.from(new Uint32Array(buffer, data, n * components)) : new Uint32Array(0);
-      out[key] = { type: GPU_TYPES[r[GPU_BUFFER.type]], count: n, components, words };
-    }
-    return out;
-  }
+  // The topology's arrays in the shaders' layout (gpuTable).
+  gpuBuffers() { return gpuTable(this.sf, this.sf.exports.sfw_view_gpu_buffers(this.ptr)); }
 
   // The mesh's UV convention (an index of UV_CONVENTIONS), which sets the sign of the tangents' handedness.
   get uvConvention() { return this.sf.exports.sfw_view_uv_convention(this.ptr); }
@@ -366,6 +347,28 @@ export class View {
     this.sf.exports.sfw_view_destroy(this.ptr);
     this.ptr = 0;
   }
+}
+
+// A topology's arrays in the shaders' layout from the table at `at` (sfw_gpu_table: sf_topology_gpu_buffers'):
+// name -> {type ('f32' or 'u32'), count, components, words: a Uint32Array copy of the values' bits}. An absent
+// array has count 0.
+export function gpuTable(sf, at) {
+  const buffer = sf.memory.buffer;
+  const count = new Uint32Array(buffer, at, 1)[0];
+  const t = new Uint32Array(buffer, at + 4, GPU_BUFFER_WORDS * count);
+  const bytes = new Uint8Array(buffer);
+  const out = {};
+  for (let i = 0; i < count; ++i) {
+    const r = t.subarray(GPU_BUFFER_WORDS * i, GPU_BUFFER_WORDS * (i + 1));
+    const name = r[GPU_BUFFER.name], n = r[GPU_BUFFER.count], components = r[GPU_BUFFER.components];
+    const data = r[GPU_BUFFER.data];
+    let end = name;
+    while (bytes[end]) ++end;
+    const key = new TextDecoder().decode(bytes.subarray(name, end));
+    const words = n && data ? Uint32Array.from(new Uint32Array(buffer, data, n * components)) : new Uint32Array(0);
+    out[key] = { type: GPU_TYPES[r[GPU_BUFFER.type]], count: n, components, words };
+  }
+  return out;
 }
 
 // Method m's statistics out of sfw_view_stats' doubles (stats), into s.

@@ -14,6 +14,7 @@ import { longTaskCheck } from './longtask_checks.mjs';
 import { characterLongTaskCheck } from './character_longtask.mjs';
 import { gpuViewsChecks } from './gpu_views_checks.mjs';
 import { servePage } from './page_server.mjs';
+import { twoSkins } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -93,27 +94,6 @@ function evalRows(cli, file) {
     return { time: Number(f[head.indexOf('time_s')]), method: f[head.indexOf('method')],
       normal: Number(f[head.indexOf('normal_mean_deg')]), tangent: Number(f[head.indexOf('tangent_mean_deg')]) };
   });
-}
-
-// A .glb with every node of `glb` copied once more (children, skins' joints and skeleton pointing at the copies,
-// a second skin for the copy's mesh node) and both roots in the scene: two skins over different joints.
-function twoSkins(glb) {
-  const n = glb.readUInt32LE(12);
-  const json = JSON.parse(glb.subarray(20, 20 + n).toString());
-  const rest = glb.subarray(20 + n);
-  const N = json.nodes.length, S = (json.skins || []).length;
-  json.nodes = [...json.nodes, ...json.nodes.map((node) => ({ ...node, name: `${node.name || ''} copy`,
-    ...(node.children ? { children: node.children.map((c) => c + N) } : {}), ...(node.skin !== undefined ? { skin: node.skin + S } : {}) }))];
-  json.skins = [...json.skins, ...json.skins.map((k) => ({ ...k, joints: k.joints.map((j) => j + N),
-    ...(k.skeleton !== undefined ? { skeleton: k.skeleton + N } : {}) }))];
-  const scene = json.scenes[json.scene || 0];
-  scene.nodes = [...scene.nodes, ...scene.nodes.map((r) => r + N)];
-  const text = Buffer.from(JSON.stringify(json));
-  const padded = Buffer.concat([text, Buffer.alloc((4 - (text.length % 4)) % 4, 0x20)]);
-  const head = Buffer.alloc(20);
-  head.writeUInt32LE(0x46546c67, 0); head.writeUInt32LE(2, 4); head.writeUInt32LE(20 + padded.length + rest.length, 8);
-  head.writeUInt32LE(padded.length, 12); head.writeUInt32LE(0x4e4f534a, 16);
-  return Buffer.concat([head, padded, rest]);
 }
 
 // The whole character against `skinframe eval`: the page's table is the library's asset evaluation compiled to
@@ -265,8 +245,9 @@ async function run(mode) {
         assert.ok(r.normalDeg <= 1e-3 && (r.tangentDeg === null || r.tangentDeg <= 1e-3), `${m}: ${JSON.stringify(r)}`);
         assert.ok(!r.handedness, `${m}: ${r.handedness} handedness differences`);
       }
-      // the statistics reduced on the GPU (gpu_stats.wgsl) against the core's, per method, where the reference runs there
-      if (reference) {
+      // the statistics reduced on the GPU (gpu_stats.wgsl) against the core's, per method: against the GPU's
+      // reference, or the core's in its slot where the options keep it off the GPU
+      {
         assert.ok(c.stats, 'the GPU reduced the statistics');
         const measured = c.maxTangentDeg !== null; // tangents are compared and reduced where the mesh has a tangent frame
         for (const m of METHODS) {

@@ -1,6 +1,6 @@
 // Long tasks while a whole character plays and while its time is scrubbed: the library's asset evaluation runs
-// in the character worker (web/src/character_worker.js), so the main thread only poses the drawn primitive and
-// draws. A PerformanceObserver (type longtask) records every main-thread task over 50 ms. On the biggest staged
+// in a worker (web/src/character_answer.js: the character worker, or with WebGPU the scene worker, which also runs
+// the moment's GPU passes and draws the views), so the main thread only poses the drawn primitive and draws. A PerformanceObserver (type longtask) records every main-thread task over 50 ms. On the biggest staged
 // multi-primitive asset (MorphStressTest, 2 primitives) and on Fox drawn 59 times (bench/primitives.py, 59
 // primitive instances), twice, as longtask_checks.mjs does: with the views' drawing left out (the page's own
 // work: held to 50 ms without WebGPU, reported with it) and with drawing, whose cost here is SwiftShader

@@ -2,7 +2,7 @@
 // views.js's three.js drawing of the same state (the lab with gpuviews=0: the worker sends the core's arrays
 // and three.js draws them), pixel by pixel; and what a moment posts from the worker to the page on each.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -74,6 +74,76 @@ async function settled(page) {
   await page.waitForFunction(() => window.sfPage?.ready && window.sfPage.runs > 0 && !window.sfPage.busy &&
     !window.sfPage.views.busy && !window.sfPage.gpu.busy, null, { timeout: 120000 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+// A whole character's moment on the GPU (state: the page's views, check, readout and character): drawn by the
+// worker, the drawn method within 1e-3 deg of the core's, every method's statistics within 1e-3 deg of the table's.
+function characterOnGpu(name, state) {
+  assert.deepEqual(state.errors, [], `${name}: errors`);
+  assert.equal(state.character.filter, -1, `${name}: the whole character`);
+  assert.ok(state.gpuDrawn, `${name}: the worker draws the whole character`);
+  const c = state.check;
+  assert.ok(c.ok, `${name}: ${JSON.stringify(c)}`);
+  assert.ok(c.methods.skinned && c.methods.skinned.normalDeg <= 1e-3, `${name}: the drawn method against the core's: ${JSON.stringify(c.methods)}`);
+  let worst = 0, compared = 0;
+  for (const [m, t] of Object.entries(state.stats)) {
+    const g = c.stats?.[m];
+    if (!Number.isFinite(t.normalMean)) continue; // a method the library cannot run on this asset
+    assert.ok(g, `${name} ${m}: no GPU statistics`);
+    const pairs = [[g.normalMean, t.normalMean], [g.normalMax, t.normalMax]];
+    if (t.tangentMean !== null && g.tangentMean !== undefined) pairs.push([g.tangentMean, t.tangentMean], [g.tangentMax, t.tangentMax]);
+    for (const [got, want] of pairs) {
+      assert.ok(Math.abs(got - want) <= 1e-3, `${name} ${m}: GPU ${got}, the table (eval's) ${want}`);
+      worst = Math.max(worst, Math.abs(got - want));
+    }
+    ++compared;
+  }
+  assert.ok(compared >= 5, `${name}: ${compared} methods compared`);
+  console.log(`  # ${name}: ${state.character.units} units, ${state.character.vertices} vertices joined on the GPU; ` +
+    `${compared} methods' statistics within ${worst.toExponential(2)} deg of the table's (eval's)`);
+  return { units: state.character.units, vertices: state.character.vertices, worstDeg: worst };
+}
+
+// The page's moment of a whole character at `fraction` of its clip once drawn (on the GPU path, with its passes'
+// check after it): what characterOnGpu reads.
+async function characterMoment(page, fraction, gpu) {
+  await page.$eval('#scrub', (el, x) => { el.value = String(x); el.dispatchEvent(new Event('input', { bubbles: true })); }, fraction);
+  await page.waitForFunction((g) => {
+    const p = window.sfPage, c = p.character(), m = p.gpu.check?.moment;
+    return c?.table && !p.characterBusy && Math.abs(c.time - p.time()) < 1e-9 && !p.views.busy && !p.gpu.busy &&
+      (!g || (m && m.time === c.time));
+  }, gpu, { timeout: 60000 });
+  await settled(page);
+  return page.evaluate(() => ({ gpuDrawn: window.sfPage.views.gpuDrawn, errors: window.sfPage.errors,
+    check: window.sfPage.gpu.check, stats: window.sfPage.stats, character: window.sfPage.character() }));
+}
+
+// The whole character with the reference options the shaders cover (no weld, UV tangents): the reference, and
+// recompute-fused, computed by the passes of the joined mesh too, each against the asset's within the rebuilt
+// reference's bound, and the statistics against the table's.
+async function characterReferenceOnGpu(page, name) {
+  const runs0 = await page.evaluate(() => window.sfPage.gpu.check?.runs || 0);
+  await page.selectOption('#weld', '0');
+  await page.selectOption('#tangents', '0');
+  await page.waitForFunction((r) => {
+    const p = window.sfPage, c = p.gpu.check;
+    return c && c.runs > r && !c.referenceOff && !p.characterBusy && !p.gpu.busy;
+  }, runs0, { timeout: 60000 });
+  const s = await page.evaluate(() => ({ check: window.sfPage.gpu.check, stats: window.sfPage.stats, errors: window.sfPage.errors }));
+  assert.deepEqual(s.errors, [], `${name}: errors`);
+  const c = s.check, ref = c.methods.recompute;
+  assert.ok(ref && ref.normalDeg <= c.rebuiltToleranceDeg, `${name}: the GPU's reference against the asset's: ${JSON.stringify(ref)}`);
+  assert.ok(c.ok, `${name}: ${JSON.stringify(c)}`);
+  let worst = 0;
+  for (const [m, t] of Object.entries(s.stats)) {
+    if (!Number.isFinite(t.normalMean)) continue;
+    const g = c.stats[m];
+    worst = Math.max(worst, Math.abs(g.normalMean - t.normalMean), Math.abs(g.normalMax - t.normalMax));
+  }
+  assert.ok(worst <= 1e-3, `${name}: the GPU's statistics against its own reference, ${worst} deg from the table's`);
+  console.log(`  # ${name}, no weld and UV tangents: the joined mesh's reference on the GPU within ${ref.normalDeg.toExponential(2)} deg ` +
+    `of the asset's (bound ${c.rebuiltToleranceDeg.toExponential(1)}), statistics within ${worst.toExponential(2)} deg of the table's`);
+  return { referenceDeg: ref.normalDeg, statsDeg: worst };
 }
 
 async function openLab(page, base, search) {
@@ -190,6 +260,68 @@ export async function gpuViewsChecks(browser, base, mode, artifacts, check) {
       // a character's limbs in front of its body make antialiased edges inside the mesh, which the inner pixels
       // keep: measured 0.45 % (shaded) to 0.97 % (heat) of them differ, against the sheet's 0.26 %
       result.gltf = agree('CesiumMan primitive', shots.gpu, shots['three.js'], 2 * DIFFERENT_SHARE);
+    });
+
+    // A whole character: every unit joined in one mesh for the passes (gpu_character.js), each drawn placed by its
+    // node, against three.js's drawing of the library's arrays; the GPU's statistics are the table's (eval's).
+    // InterpolationTest: rigid units, each moved by its own node; CesiumMan: a skin.
+    await check('a whole character on the GPU: every unit joined, drawn as three.js draws it, its statistics eval\'s', async () => {
+      result.character = {};
+      for (const rel of ['InterpolationTest/glTF-Binary/InterpolationTest.glb', 'CesiumMan/glTF-Binary/CesiumMan.glb']) {
+        const name = rel.split('/').pop(), shots = {};
+        for (const [path, search] of [['gpu', 'method=skinned&material=1'], ['three.js', 'method=skinned&material=1&gpuviews=0']]) {
+          await openLab(page, base, search);
+          await page.setInputFiles('#file', join(ASSETS, rel));
+          await page.waitForFunction((n) => document.getElementById('message').textContent.startsWith(`${n}: `) ||
+            document.getElementById('message').className === 'error', name, { timeout: 60000 });
+          const state = await characterMoment(page, 0.4, path === 'gpu');
+          assert.deepEqual(state.errors, [], `${name} ${path}: errors`);
+          assert.equal(state.gpuDrawn, path === 'gpu', `${name} ${path}: the worker draws the whole character`);
+          if (path === 'gpu') result.character[name] = characterOnGpu(name, state);
+          shots[path] = await viewPixels(page);
+          await page.screenshot({ path: join(artifacts, `webgpu-views-character-${name.replace('.glb', '')}-${path.replace('.', '')}.png`) });
+          if (path === 'gpu') result.character[name].reference = await characterReferenceOnGpu(page, name);
+        }
+        result.character[name].views = agree(`${name} whole character`, shots.gpu, shots['three.js'], 2 * DIFFERENT_SHARE);
+      }
+    });
+
+    await check('every staged character on the GPU: its passes equal the library\'s evaluation, its statistics eval\'s table', async () => {
+      const files = readdirSync(ASSETS).filter((d) => d !== 'LICENSES').flatMap((d) => {
+        const dir = join(ASSETS, d, 'glTF-Binary');
+        const f = existsSync(dir) && readdirSync(dir).find((x) => x.endsWith('.glb'));
+        return f ? [join(dir, f)] : [];
+      });
+      assert.ok(files.length >= 7, `staged assets: ${files.length}`);
+      await openLab(page, base, 'method=skinned');
+      result.staged = {};
+      for (const file of files) {
+        const name = file.split('/').pop();
+        await page.setInputFiles('#file', file);
+        await page.waitForFunction((n) => document.getElementById('message').textContent.startsWith(`${n}: `), name, { timeout: 60000 });
+        result.staged[name] = characterOnGpu(name, await characterMoment(page, 0.37, true));
+      }
+    });
+
+    await check('a whole character over the adapter\'s limits: the page says so and draws the library\'s arrays', async () => {
+      await openLab(page, base, 'method=skinned');
+      const cap = 512 << 10; // bytes: under CesiumMan's joined frames (8 slots of 28 bytes for each of 3572 vertices)
+      await page.evaluate((c) => { window.sfPage.gpu.capBytes = c; }, cap);
+      // a scene request carries the page's GPU settings to the worker
+      await page.$eval('#param-twist', (el) => { el.value = '30'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+      await settled(page);
+      await page.setInputFiles('#file', join(ASSETS, 'CesiumMan/glTF-Binary/CesiumMan.glb'));
+      await page.waitForFunction(() => /vertices, [\d,]+ triangles \(whole character\)/.test(document.getElementById('status').textContent) &&
+        /GPU check off for this mesh/.test(document.getElementById('gpu-check').textContent), null, { timeout: 60000 });
+      await settled(page);
+      const s = await page.evaluate(() => ({ gpuDrawn: window.sfPage.views.gpuDrawn, errors: window.sfPage.errors, limit: window.sfPage.gpu.limit,
+        line: document.getElementById('gpu-check').textContent, drawn: window.sfPage.character().drawn }));
+      assert.deepEqual(s.errors, []);
+      assert.equal(s.gpuDrawn, false, 'the page draws the whole character');
+      assert.equal(s.limit.limit, cap);
+      assert.ok(s.limit.need > cap, JSON.stringify(s.limit));
+      assert.match(s.line, /^GPU check off for this mesh: it needs a 0\.8 MiB buffer, this WebGPU adapter allows 0\.5 MiB/);
+      assert.equal(s.drawn.vertices, 3572, 'the library\'s arrays drawn');
     });
 
     await check('a moment posts no per-vertex arrays where the worker draws the views', async () => {
