@@ -8,8 +8,9 @@
 // core's statistics. Reference options the shaders do not cover (weld, MikkTSpace, authored) leave the reference
 // (recompute, recompute-fused) to the wasm: the core's reference goes into the reference slot, and the statistics
 // and the views measure against it; the per-vertex methods do not depend on them.
-// The class runs in the scene worker (scene_worker.js), which uploads its own frames there: the built-in scenes'
-// and its copy of a glTF primitive's (on the page only where there is no worker). `page.gpu` holds its settings
+// The class runs in the scene worker (scene_worker.js), which uploads its own frames there: the built-in scenes',
+// its copy of a glTF primitive's and a whole character's units joined (gpu_character.js); on the page only where
+// there is no worker. `page.gpu` holds its settings
 // (capBytes, compareAgainst) and outcome (check, limit, busy); page.gpu.changed, where set, hears of each change.
 import layoutWgsl from '../../shaders/generated/layout.wgsl?raw';
 import commonWgsl from '../../shaders/common.wgsl?raw';

@@ -6,8 +6,9 @@
 // the core's frames go to the GPU from here, and the page receives only the check's and the statistics' few bytes
 // ({type: 'gpu'} messages), so no upload or read-back waits on the main thread. A glTF primitive's passes run
 // here too ({type: 'gpu-mesh'}, then {type: 'gpu-pose'} per pose, which carries the page's evaluation of it): the
-// page holds no GPUDevice. Where it draws the views, the whole character's messages come here too (character_answer.js):
-// each drawn moment's evaluation feeds the passes of every unit joined in one mesh (gpu_character.js).
+// page holds no GPUDevice. Where it draws the views, the whole character's messages come here too
+// (character_answer.js): each drawn moment's evaluation feeds the passes of every unit joined in one mesh
+// (gpu_character.js).
 import { loadSkinframe, ALL_METHODS, summaryOf } from './skinframe.js';
 import { GpuReference } from './gpu.js';
 import { WorkerViews } from './gpu_views.js';
