@@ -11,30 +11,19 @@
 // rebuilt from the deformed triangles, within float32's rounding over the mesh's shortest edge (src/float_bound.js).
 //   npm install --no-save webgpu@0.6.2       (in web/, once: Dawn for node, about 50 MB)
 //   node web/bench/sheet_gpu_node.mjs [ROUNDS] [RESOLUTION] [GPU_UPDATES_PER_ROUND]     (defaults 3, 512, 5)
-//   SKINFRAME_WASM=path (default build-web/skinframe.wasm); SF_DAWN_FLAGS='backend=vulkan ...' (Dawn's toggles);
-//   SF_WEBGPU_MODULE=path of the package's index.js where it is not installed in web/
+//   SKINFRAME_WASM=path (default build-web/skinframe.wasm); Dawn's settings: dawn_node.mjs
 import { readFileSync } from 'node:fs';
 import { resolve, dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { register } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { cpus, loadavg } from 'node:os';
+import { installDawn } from './dawn_node.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const rounds = Number(process.argv[2] || 3);
 const resolution = Number(process.argv[3] || 512);
 const perRound = Number(process.argv[4] || 5);
 
-let dawn;
-try {
-  dawn = await import(process.env.SF_WEBGPU_MODULE ? pathToFileURL(resolve(process.env.SF_WEBGPU_MODULE)).href : 'webgpu');
-} catch {
-  console.error('sheet_gpu_node: npm\'s `webgpu` package (Dawn for node) is not installed: run `npm install --no-save webgpu@0.6.2` in web/');
-  process.exit(2);
-}
-Object.assign(globalThis, dawn.globals);
-const flags = (process.env.SF_DAWN_FLAGS || '').split(/\s+/).filter(Boolean);
-Object.defineProperty(globalThis, 'navigator', { value: { gpu: dawn.create(flags) }, configurable: true });
-register('./raw_hooks.mjs', import.meta.url);
+await installDawn('sheet_gpu_node');
 const { GpuReference } = await import('../src/gpu.js');
 const { loadSkinframe, WEIGHTINGS } = await import('../src/skinframe.js');
 

@@ -783,8 +783,10 @@ function loop(now) {
     views.render();
     page.timing.draw = performance.now() - t0;
   }
-  const g = page.gpu.lastMs;
-  $('overlay').textContent = `wasm compute ${page.timing.wasm.toFixed(2)} ms (${page.wasm.simd ? 'SIMD' : 'no SIMD'})\n` +
+  // under the whole character: the worker's moment, and the passes of its joined units where they run
+  const whole = gltf?.filter < 0;
+  const w = whole ? page.timing.character ?? 0 : page.timing.wasm, g = whole && !characterOnGpu() ? null : page.gpu.lastMs;
+  $('overlay').textContent = `wasm compute ${w.toFixed(2)} ms (${page.wasm.simd ? 'SIMD' : 'no SIMD'})\n` +
     `GPU compute  ${g != null ? g.toFixed(2) + ' ms' : 'off (' + page.gpu.backend + ')'}\n` +
     `drawing      ${page.timing.draw.toFixed(2)} ms\n${shownVertices()}`;
   requestAnimationFrame(loop);

@@ -74,3 +74,26 @@ test('a float32 step on every coordinate of a fine grid stays within the bound, 
   assert.ok(worst > 1e-3, `one float32 step turns the normals by ${worst} degrees`);
   assert.ok(worst <= bound, `${worst} degrees against the bound ${bound}`);
 });
+
+test('a skinned coordinate\'s steps: the bound scales with them, and moves of up to that many steps stay within it', () => {
+  const mesh = grid(120, 1 / 512, 2.3, 0.5, 0.01);
+  const one = referenceRoundingDeg(mesh.positions, mesh.indices), steps = 5; // four influences and the rest position
+  const bound = referenceRoundingDeg(mesh.positions, mesh.indices, steps);
+  assert.ok(Math.abs(bound - steps * one) <= 1e-12 * bound, `${bound} against ${steps} x ${one}`);
+  const before = normals(mesh);
+  let seed = 6789;
+  const draw = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16;
+  let worst = 0;
+  for (let trial = 0; trial < 3; ++trial) {
+    const moved = mesh.positions.map((x) => {
+      let y = x;
+      const k = draw() % (2 * steps + 1) - steps; // -steps .. steps float32 steps
+      for (let i = 0; i < Math.abs(k); ++i) y = step32(y, Math.sign(k));
+      return y;
+    });
+    const after = normals({ positions: moved, indices: mesh.indices });
+    for (let i = 0; i < after.length; i += 3) worst = Math.max(worst, angleDeg(before, after, i));
+  }
+  assert.ok(worst > one, `moves of up to ${steps} steps turn the normals by ${worst} degrees, past one step's bound ${one}`);
+  assert.ok(worst <= bound, `${worst} degrees against the bound ${bound}`);
+});
